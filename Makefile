@@ -1,0 +1,148 @@
+# artemis-gitops: one non-recursive GNU Makefile (style.md 2.12).
+#
+#   make            release build: build/artemis-gitops
+#   make check      sanitizer build (ASan+UBSan, -Werror) and every test:
+#                   unit (cmocka), golden, fuzz corpus replay, integration
+#                   against real Artemis brokers (started by scripts/artemis)
+#   make unit | golden | integration | corpus   one stage, sanitizer build
+#   make lint       cppcheck and clang-tidy
+#   make format     clang-format -i over the sources
+#   make fuzz       libFuzzer binaries with clang (build/fuzz/)
+#   make demo       the README's main job
+#   make bench      benchmarks (bench/)
+
+CC      ?= cc
+PKGS     = yaml-0.1 libgit2 libcurl libcjson libxml-2.0 libsystemd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+WARN     = -Wall -Wextra -Wshadow -Wconversion -Wformat=2 -Wstrict-prototypes \
+           -Wmissing-prototypes -Wold-style-definition -Wpointer-arith -Wcast-qual \
+           -Wwrite-strings -Wvla -Wundef
+BASE_CFLAGS = -std=gnu17 -D_GNU_SOURCE -g $(WARN) $(PKG_CFLAGS) -MMD -MP
+REL_CFLAGS  = $(BASE_CFLAGS) -O2 -D_FORTIFY_SOURCE=2 -fstack-protector-strong
+DBG_CFLAGS  = $(BASE_CFLAGS) -O0 -Werror -fsanitize=address,undefined \
+              -fno-sanitize-recover=all -fno-omit-frame-pointer
+DBG_LDFLAGS = -fsanitize=address,undefined
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+BASE_CFLAGS += -DAG_VERSION='"$(VERSION)"'
+
+# Module sources. agent/main.c is the only file with a main().
+LIB_SRC   := $(sort $(wildcard lib/*.c))
+DECL_SRC  := $(sort $(wildcard declarations/*.c))
+RECON_SRC := $(sort $(wildcard reconcile/*.c))
+AGENT_SRC := $(filter-out agent/main.c,$(sort $(wildcard agent/*.c)))
+CORE_SRC  := $(LIB_SRC) $(DECL_SRC) $(RECON_SRC) $(AGENT_SRC)
+UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_NAMES := $(filter-out main,$(patsubst tests/fuzz/fuzz-%.c,%,$(FUZZ_SRC)))
+
+REL = build/rel
+DBG = build/asan
+
+REL_OBJ := $(CORE_SRC:%.c=$(REL)/%.o)
+DBG_OBJ := $(CORE_SRC:%.c=$(DBG)/%.o)
+
+BIN      = build/artemis-gitops
+DBG_BIN  = $(DBG)/artemis-gitops
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(DBG)/tests/%)
+REPLAY_BIN := $(FUZZ_NAMES:%=$(DBG)/tests/replay-%)
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all check unit golden corpus integration lint format format-check \
+        fuzz demo bench clean install golden-update asan
+
+all: $(BIN)
+
+$(BIN): $(REL_OBJ) $(REL)/agent/main.o
+	$(CC) -o $@ $^ $(PKG_LIBS) -lm
+
+$(REL)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(DBG)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(DBG_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(DBG_BIN): $(DBG_OBJ) $(DBG)/agent/main.o
+	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(DBG)/tests/test-%: $(DBG)/tests/unit/test-%.o $(DBG_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+
+$(DBG)/tests/replay-%: $(DBG)/tests/fuzz/fuzz-%.o $(DBG)/tests/fuzz/fuzz-main.o $(DBG_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+asan: $(DBG_BIN) $(UNIT_BIN) $(REPLAY_BIN)
+
+# The whole suite; its last line is `N passed, N failed`.
+check: asan
+	tests/run all
+
+unit: asan
+	tests/run unit
+
+golden: asan
+	tests/run golden
+
+corpus: asan
+	tests/run corpus
+
+integration: asan
+	tests/run integration
+
+golden-update: asan
+	GOLDEN_UPDATE=1 tests/run golden
+
+fuzz:
+	@mkdir -p build/fuzz
+	for t in $(FUZZ_NAMES); do \
+	  clang -std=gnu17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	    $(PKG_CFLAGS) -DAG_VERSION='"$(VERSION)"' -o build/fuzz/fuzz-$$t \
+	    tests/fuzz/fuzz-$$t.c $(CORE_SRC) $(PKG_LIBS) -lm || exit 1; \
+	done
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,style,portability \
+	  --inline-suppr --suppress=missingIncludeSystem --std=c11 \
+	  -D_GNU_SOURCE lib declarations reconcile agent
+	clang-tidy --quiet \
+	  --checks='-*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-parameters,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling' \
+	  --warnings-as-errors='*' $(CORE_SRC) agent/main.c -- \
+	  -std=gnu17 -D_GNU_SOURCE $(PKG_CFLAGS) -DAG_VERSION='"$(VERSION)"'
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+format-check:
+	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+
+demo: $(BIN)
+	scripts/demo
+
+bench: $(BIN)
+	bench/run
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/artemis-gitops
+	install -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops/
+	if [ -d docs ]; then install -m 0644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops/; fi
+	if [ -d systemd ] && ls systemd/*.service >/dev/null 2>&1; then \
+	  install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/lib/sysusers.d $(DESTDIR)$(PREFIX)/lib/tmpfiles.d; \
+	  install -m 0644 systemd/*.service $(DESTDIR)$(PREFIX)/lib/systemd/system/; \
+	  for f in systemd/*.sysusers; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(PREFIX)/lib/sysusers.d/artemis-gitops.conf; done; \
+	  for f in systemd/*.tmpfiles; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/artemis-gitops.conf; done; \
+	fi
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,79 @@
+/* agent/main.c: artemis-gitops, dispatch to subcommands. */
+#include "agent.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifndef AG_VERSION
+#define AG_VERSION "0.0.0"
+#endif
+
+static const struct agent_cmd cmds[] = {
+    {"validate", agent_cmd_validate,
+	"load and validate declarations (a cluster or repository folder)"},
+};
+
+int
+agent_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "artemis-gitops %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'artemis-gitops %s --help'.\n", cmd);
+	return AG_EXIT_USAGE;
+}
+
+int
+agent_print_version(void)
+{
+	printf("artemis-gitops %s\n", AG_VERSION);
+	return AG_EXIT_OK;
+}
+
+static void
+help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: artemis-gitops COMMAND [OPTIONS] [ARGS]\n\n"
+		   "Keep Apache ActiveMQ Artemis clusters in line with "
+		   "declarations kept in git.\n\nCommands:\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\nOptions:\n"
+		   "  -h, --help     show this help\n"
+		   "  -V, --version  show the version\n\n"
+		   "'artemis-gitops COMMAND --help' describes a command.\n"
+		   "Exit codes: 0 ok (plan: nothing to do), 1 failure or "
+		   "refusal, 2 plan has changes, 64 usage error.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		help(stderr);
+		return AG_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		help(stdout);
+		return AG_EXIT_OK;
+	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)
+		return agent_print_version();
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr,
+	    "artemis-gitops: unknown command '%s'\n"
+	    "Try 'artemis-gitops --help'.\n",
+	    argv[1]);
+	return AG_EXIT_USAGE;
+}

@@ -1,0 +1,184 @@
+/* declarations/decl.h: the cluster model, its YAML loader and validation.
+ *
+ * A repository folder holds one folder per cluster; a cluster folder holds
+ * one or more YAML files (*.yaml, *.yml) that together declare it. The
+ * loader keeps the position of every object, so a refusal found later (by
+ * reconcile/) still points at the YAML line that declared it.
+ *
+ * The model structs are read-only outside declarations/: other modules walk
+ * them through `const` pointers and never allocate or free their members.
+ * (They are visible rather than opaque because the planner walks every
+ * field; accessor functions for each would only add noise.)
+ *
+ * Normalisation: after a successful load every optional field holds its
+ * effective value (the defaults below), so consumers never see "unset".
+ */
+#ifndef DECL_DECL_H
+#define DECL_DECL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/err.h"
+
+#define DECL_VERSION_MAX 1             /* newest format this build reads */
+#define DECL_FILE_MAX (1024u * 1024u)  /* bytes per YAML file */
+#define DECL_FILES_MAX 256             /* YAML files per cluster */
+#define DECL_NODES_MAX 64              /* nodes per cluster */
+#define DECL_OBJECTS_MAX 200000        /* addresses + queues + diverts */
+#define DECL_DEFAULT_CAPTURE_PREFIX "__capture."
+#define DECL_DEFAULT_MAX_DESTROYED 1000 /* settings.max-destroyed-messages */
+
+enum decl_mode {
+	DECL_STUDIO_MANAGED = 0,
+	DECL_CONFIG_MANAGED = 1,
+};
+
+/* Routing types of an address (a set) or of a queue (exactly one bit). */
+enum decl_routing {
+	DECL_ANYCAST = 1 << 0,
+	DECL_MULTICAST = 1 << 1,
+};
+
+/* A divert's routing type (Artemis ComponentConfigurationRoutingType). */
+enum decl_divert_routing {
+	DECL_DIVERT_STRIP = 0, /* Artemis's default */
+	DECL_DIVERT_PASS,
+	DECL_DIVERT_ANYCAST,
+	DECL_DIVERT_MULTICAST,
+};
+
+struct decl_kv {
+	char *key;
+	char *value;
+};
+
+struct decl_node {
+	struct pos pos; /* the list item */
+	char *name;
+	char *jolokia;     /* http(s) URL of the Jolokia endpoint */
+	char *credentials; /* a file name in the credentials folder */
+};
+
+struct decl_queue {
+	struct pos pos;
+	char *name;
+	const char *address; /* borrowed: the enclosing address's name */
+	unsigned routing;    /* DECL_ANYCAST or DECL_MULTICAST */
+	bool durable;        /* default true */
+	char *filter;        /* NULL = no filter */
+	int64_t max_consumers; /* default -1 (unlimited) */
+	bool purge_on_no_consumers; /* default false */
+	bool exclusive;             /* default false */
+	int64_t ring_size;          /* default -1 (unbounded) */
+	bool enabled;               /* default true */
+	char *last_value_key;       /* NULL = not a last-value queue */
+	int64_t consumers_before_dispatch; /* default 0 */
+	int64_t delay_before_dispatch;     /* default -1 */
+};
+
+struct decl_address {
+	struct pos pos;
+	char *name;
+	unsigned routing; /* set of enum decl_routing, never empty */
+	struct decl_queue *queues;
+	size_t nqueues;
+};
+
+struct decl_divert {
+	struct pos pos;
+	char *name;
+	char *address;            /* source */
+	char *forwarding_address;
+	bool exclusive;           /* default false */
+	char *filter;             /* NULL = no filter */
+	enum decl_divert_routing routing_type; /* default STRIP */
+	char *routing_name;       /* default: the divert's name */
+	char *transformer_class_name; /* NULL = none */
+	struct decl_kv *transformer_properties; /* sorted by key */
+	size_t ntransformer_properties;
+};
+
+/* A capture subscription (ADR-0084 decision 5): taps named
+ * <capture-prefix><name>.<address> on every address holding a live queue
+ * whose name matches pattern (a glob: '*' any run, '?' one character). */
+struct decl_capture {
+	struct pos pos;
+	char *name;
+	char *pattern;
+	int64_t ring_size; /* ring of the capture queue; default 1000 */
+};
+
+struct decl_settings {
+	char *capture_prefix;           /* default DECL_DEFAULT_CAPTURE_PREFIX */
+	int64_t max_destroyed_messages; /* the bulk cap (ADR-0084 decision 7) */
+};
+
+struct decl_cluster {
+	char *dir;  /* the folder it was loaded from (or a label) */
+	char *name; /* `cluster` */
+	struct pos pos; /* where `cluster` was declared */
+	unsigned version;
+	enum decl_mode mode;
+	struct decl_settings settings;
+	struct decl_node *nodes;
+	size_t nnodes;
+	struct decl_address *addresses; /* in declaration order */
+	size_t naddresses;
+	struct decl_divert *diverts;
+	size_t ndiverts;
+	struct decl_capture *captures;
+	size_t ncaptures;
+};
+
+/* One YAML file held in memory (for git blobs, tests, fuzzing). */
+struct decl_file {
+	const char *path; /* used in diagnostics */
+	const char *data;
+	size_t len;
+};
+
+/* Parse and validate the files that together declare one cluster. label
+ * names the cluster folder in diagnostics. Every problem (up to the
+ * errlist cap) is appended to diags; warnings do not fail the load.
+ * Returns 0 and sets *out (owned by the caller) when there is no error;
+ * otherwise -1 and *out is untouched. */
+int decl_cluster_parse(struct decl_cluster **out, const char *label,
+    const struct decl_file *files, size_t nfiles, struct errlist *diags);
+
+/* Read every *.yaml / *.yml of dir (sorted by name) and parse them. */
+int decl_cluster_load(struct decl_cluster **out, const char *dir,
+    struct errlist *diags);
+
+/* True when dir directly holds at least one *.yaml / *.yml file. */
+bool decl_dir_is_cluster(const char *dir);
+
+void decl_cluster_free(struct decl_cluster *c); /* NULL is a no-op */
+
+/* Lookups by name; NULL when absent. Pointers are borrowed from c. */
+const struct decl_address *decl_cluster_find_address(
+    const struct decl_cluster *c, const char *name);
+const struct decl_queue *decl_cluster_find_queue(const struct decl_cluster *c,
+    const char *name);
+const struct decl_divert *decl_cluster_find_divert(
+    const struct decl_cluster *c, const char *name);
+const struct decl_node *decl_cluster_find_node(const struct decl_cluster *c,
+    const char *name);
+
+/* The normalised model as canonical JSON (sorted keys, 2-space indent,
+ * trailing newline). Owned by the caller. */
+char *decl_cluster_dump(const struct decl_cluster *c);
+
+/* Names and parsing of the enums, shared with reconcile/. */
+const char *decl_mode_name(enum decl_mode m);
+const char *decl_routing_name(unsigned one_routing); /* "anycast" ... */
+const char *decl_divert_routing_name(enum decl_divert_routing r); /* "STRIP" */
+int decl_divert_routing_parse(const char *s, enum decl_divert_routing *out);
+
+/* True when name is an XML NCName (what broker.xml's xsd:ID demands). */
+bool decl_is_ncname(const char *name);
+/* Glob match used by captures: '*' any run, '?' one character. */
+bool decl_glob_match(const char *pattern, const char *s);
+
+#endif

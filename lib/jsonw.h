@@ -1,0 +1,39 @@
+/* lib/jsonw.h: a small streaming JSON writer into a struct sbuf.
+ *
+ * Used where cJSON is out of reach (declarations/ does not link it) and
+ * where output must be canonical: the caller writes object keys in sorted
+ * order; the writer adds commas, escapes strings (control bytes as \u00XX,
+ * non-ASCII UTF-8 passed through) and, with indent > 0, pretty-prints.
+ */
+#ifndef LIB_JSONW_H
+#define LIB_JSONW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sbuf.h"
+
+#define JSONW_DEPTH 64
+
+struct jsonw {
+	struct sbuf *out;
+	int indent; /* spaces per level; 0 = compact */
+	int depth;
+	bool first[JSONW_DEPTH];
+	bool after_key;
+};
+
+void jsonw_init(struct jsonw *w, struct sbuf *out, int indent);
+void jsonw_obj_begin(struct jsonw *w);
+void jsonw_obj_end(struct jsonw *w);
+void jsonw_arr_begin(struct jsonw *w);
+void jsonw_arr_end(struct jsonw *w);
+void jsonw_key(struct jsonw *w, const char *key);
+void jsonw_str(struct jsonw *w, const char *s); /* NULL writes null */
+void jsonw_int(struct jsonw *w, int64_t v);
+void jsonw_bool(struct jsonw *w, bool v);
+void jsonw_null(struct jsonw *w);
+/* Append s as a quoted JSON string to out (no separators). */
+void jsonw_quote(struct sbuf *out, const char *s);
+
+#endif

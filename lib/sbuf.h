@@ -1,0 +1,34 @@
+/* lib/sbuf.h: one growable string buffer (style.md 2.5).
+ *
+ * `struct sbuf b = {0}` is empty and sbuf_str() returns "" for it. A buffer
+ * has a ceiling (sbuf_init; 16 MiB when 0): going past it sets the sticky
+ * `failed` flag and drops the append, so a chain of appends is checked once.
+ */
+#ifndef LIB_SBUF_H
+#define LIB_SBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SBUF_DEFAULT_MAX (16u * 1024u * 1024u)
+
+struct sbuf {
+	char *buf;
+	size_t len, cap, max;
+	bool failed;
+};
+
+void sbuf_init(struct sbuf *b, size_t max);
+void sbuf_add(struct sbuf *b, const void *data, size_t len);
+void sbuf_adds(struct sbuf *b, const char *s);
+void sbuf_addc(struct sbuf *b, char c);
+void sbuf_addf(struct sbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Borrowed, always NUL-terminated, "" for an empty buffer. */
+const char *sbuf_str(const struct sbuf *b);
+/* Hand the bytes over (never NULL) and reset the buffer. */
+char *sbuf_take(struct sbuf *b);
+void sbuf_reset(struct sbuf *b); /* keeps the allocation and the ceiling */
+void sbuf_release(struct sbuf *b);
+
+#endif
