@@ -5,10 +5,10 @@
 #ifndef AGENT_AGENT_H
 #define AGENT_AGENT_H
 
-#define AG_EXIT_OK 0      /* success; for plan: nothing to do */
-#define AG_EXIT_FAIL 1    /* invalid input, refused plan, failed apply */
-#define AG_EXIT_CHANGES 2 /* plan: the plan has changes */
-#define AG_EXIT_USAGE 64  /* command-line usage error (sysexits EX_USAGE) */
+#define AG_EXIT_OK      0  /* success; for plan: nothing to do */
+#define AG_EXIT_FAIL    1  /* invalid input, refused plan, failed apply */
+#define AG_EXIT_CHANGES 2  /* plan: the plan has changes */
+#define AG_EXIT_USAGE   64 /* command-line usage error (sysexits EX_USAGE) */
 
 /* A subcommand: argv[0] is the subcommand's name. Returns an exit code. */
 typedef int (*agent_cmd_fn)(int argc, char **argv);

@@ -11,7 +11,7 @@
 
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
-	"load and validate declarations (a cluster or repository folder)"},
+        "load and validate declarations (a cluster or repository folder)"},
 };
 
 int
@@ -40,16 +40,16 @@ help(FILE *f)
 	size_t i;
 
 	fprintf(f, "Usage: artemis-gitops COMMAND [OPTIONS] [ARGS]\n\n"
-		   "Keep Apache ActiveMQ Artemis clusters in line with "
-		   "declarations kept in git.\n\nCommands:\n");
+	           "Keep Apache ActiveMQ Artemis clusters in line with "
+	           "declarations kept in git.\n\nCommands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f, "\nOptions:\n"
-		   "  -h, --help     show this help\n"
-		   "  -V, --version  show the version\n\n"
-		   "'artemis-gitops COMMAND --help' describes a command.\n"
-		   "Exit codes: 0 ok (plan: nothing to do), 1 failure or "
-		   "refusal, 2 plan has changes, 64 usage error.\n");
+	           "  -h, --help     show this help\n"
+	           "  -V, --version  show the version\n\n"
+	           "'artemis-gitops COMMAND --help' describes a command.\n"
+	           "Exit codes: 0 ok (plan: nothing to do), 1 failure or "
+	           "refusal, 2 plan has changes, 64 usage error.\n");
 }
 
 int

@@ -22,13 +22,13 @@
 
 #include "../lib/err.h"
 
-#define DECL_VERSION_MAX 1             /* newest format this build reads */
-#define DECL_FILE_MAX (1024u * 1024u)  /* bytes per YAML file */
-#define DECL_FILES_MAX 256             /* YAML files per cluster */
-#define DECL_NODES_MAX 64              /* nodes per cluster */
-#define DECL_OBJECTS_MAX 200000        /* addresses + queues + diverts */
+#define DECL_VERSION_MAX            1 /* newest format this build reads */
+#define DECL_FILE_MAX               (1024u * 1024u) /* bytes per YAML file */
+#define DECL_FILES_MAX              256             /* YAML files per cluster */
+#define DECL_NODES_MAX              64              /* nodes per cluster */
+#define DECL_OBJECTS_MAX            200000 /* addresses + queues + diverts */
 #define DECL_DEFAULT_CAPTURE_PREFIX "__capture."
-#define DECL_DEFAULT_MAX_DESTROYED 1000 /* settings.max-destroyed-messages */
+#define DECL_DEFAULT_MAX_DESTROYED  1000 /* settings.max-destroyed-messages */
 
 enum decl_mode {
 	DECL_STUDIO_MANAGED = 0,
@@ -64,11 +64,11 @@ struct decl_node {
 struct decl_queue {
 	struct pos pos;
 	char *name;
-	const char *address; /* borrowed: the enclosing address's name */
-	unsigned routing;    /* DECL_ANYCAST or DECL_MULTICAST */
-	bool durable;        /* default true */
-	char *filter;        /* NULL = no filter */
-	int64_t max_consumers; /* default -1 (unlimited) */
+	const char *address;        /* borrowed: the enclosing address's name */
+	unsigned routing;           /* DECL_ANYCAST or DECL_MULTICAST */
+	bool durable;               /* default true */
+	char *filter;               /* NULL = no filter */
+	int64_t max_consumers;      /* default -1 (unlimited) */
 	bool purge_on_no_consumers; /* default false */
 	bool exclusive;             /* default false */
 	int64_t ring_size;          /* default -1 (unbounded) */
@@ -89,13 +89,13 @@ struct decl_address {
 struct decl_divert {
 	struct pos pos;
 	char *name;
-	char *address;            /* source */
+	char *address; /* source */
 	char *forwarding_address;
-	bool exclusive;           /* default false */
-	char *filter;             /* NULL = no filter */
-	enum decl_divert_routing routing_type; /* default STRIP */
-	char *routing_name;       /* default: the divert's name */
-	char *transformer_class_name; /* NULL = none */
+	bool exclusive;                         /* default false */
+	char *filter;                           /* NULL = no filter */
+	enum decl_divert_routing routing_type;  /* default STRIP */
+	char *routing_name;                     /* default: the divert's name */
+	char *transformer_class_name;           /* NULL = none */
 	struct decl_kv *transformer_properties; /* sorted by key */
 	size_t ntransformer_properties;
 };
@@ -111,13 +111,13 @@ struct decl_capture {
 };
 
 struct decl_settings {
-	char *capture_prefix;           /* default DECL_DEFAULT_CAPTURE_PREFIX */
+	char *capture_prefix; /* default DECL_DEFAULT_CAPTURE_PREFIX */
 	int64_t max_destroyed_messages; /* the bulk cap (ADR-0084 decision 7) */
 };
 
 struct decl_cluster {
-	char *dir;  /* the folder it was loaded from (or a label) */
-	char *name; /* `cluster` */
+	char *dir;      /* the folder it was loaded from (or a label) */
+	char *name;     /* `cluster` */
 	struct pos pos; /* where `cluster` was declared */
 	unsigned version;
 	enum decl_mode mode;
@@ -161,8 +161,8 @@ const struct decl_address *decl_cluster_find_address(
     const struct decl_cluster *c, const char *name);
 const struct decl_queue *decl_cluster_find_queue(const struct decl_cluster *c,
     const char *name);
-const struct decl_divert *decl_cluster_find_divert(
-    const struct decl_cluster *c, const char *name);
+const struct decl_divert *decl_cluster_find_divert(const struct decl_cluster *c,
+    const char *name);
 const struct decl_node *decl_cluster_find_node(const struct decl_cluster *c,
     const char *name);
 

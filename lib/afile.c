@@ -148,8 +148,9 @@ afile_read(char **out, size_t *len_out, const char *path, size_t max,
 		goto done;
 	}
 	if ((unsigned long long)st.st_size > max) {
-		err_setf(err, NULL, "'%s' is too large (%lld bytes, at most %zu)",
-		    path, (long long)st.st_size, max);
+		err_setf(err, NULL,
+		    "'%s' is too large (%lld bytes, at most %zu)", path,
+		    (long long)st.st_size, max);
 		goto done;
 	}
 	cap = (size_t)st.st_size + 1;

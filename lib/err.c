@@ -72,8 +72,8 @@ err_render(const struct err *err)
 }
 
 static void
-push(struct errlist *l, enum diag_severity sev, const char *path,
-    unsigned line, unsigned col, char *msg)
+push(struct errlist *l, enum diag_severity sev, const char *path, unsigned line,
+    unsigned col, char *msg)
 {
 	size_t cap = l->cap ? l->cap : ERRLIST_CAP;
 	struct diag *d;

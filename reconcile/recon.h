@@ -19,8 +19,8 @@
  * HTTP/JSON statuses). RECON_OK = no refusal. */
 enum recon_kind {
 	RECON_OK = 0,
-	RECON_HAS_CONSUMERS, /* AMQ229025 */
-	RECON_NOT_FOUND,     /* AMQ229017, AMQ229012, 404 on a single MBean */
+	RECON_HAS_CONSUMERS,  /* AMQ229025 */
+	RECON_NOT_FOUND,      /* AMQ229017, AMQ229012, 404 on a single MBean */
 	RECON_ALREADY_EXISTS, /* AMQ229019, AMQ229204, AMQ229235 */
 	RECON_UNAUTHORIZED,   /* HTTP 401/403 from the login layer */
 	RECON_FORBIDDEN,      /* RBAC: JSON status 403 */
@@ -73,7 +73,8 @@ struct recon_address {
 	bool internal;
 	char **queue_names; /* local queues bound to the address, sorted */
 	size_t nqueue_names;
-	char **binding_names; /* every binding: queues and diverts sourced here */
+	char *
+	    *binding_names; /* every binding: queues and diverts sourced here */
 	size_t nbinding_names;
 };
 
@@ -85,7 +86,7 @@ struct recon_divert {
 	bool exclusive;
 	char *filter; /* NULL = none */
 	enum decl_divert_routing routing_type;
-	char *transformer_class_name; /* NULL = none */
+	char *transformer_class_name;           /* NULL = none */
 	struct decl_kv *transformer_properties; /* sorted by key */
 	size_t ntransformer_properties;
 };
@@ -101,8 +102,8 @@ struct recon_address_settings {
 /* One node's live state. When status != RECON_OK the node could not be read
  * and only node, url and refusal are meaningful. Arrays are sorted by name. */
 struct recon_node_snapshot {
-	char *node; /* declared node name */
-	char *url;  /* the Jolokia URL read */
+	char *node;                   /* declared node name */
+	char *url;                    /* the Jolokia URL read */
 	struct recon_refusal refusal; /* kind RECON_OK when read */
 	char *broker_name;    /* discovered: the broker MBean's broker="…" */
 	char *broker_version; /* Version attribute */
@@ -121,7 +122,7 @@ struct recon_node_snapshot {
 
 struct recon_snapshot {
 	char *cluster;
-	char *taken_at; /* RFC 3339 UTC */
+	char *taken_at;                    /* RFC 3339 UTC */
 	struct recon_node_snapshot *nodes; /* in declaration order */
 	size_t nnodes;
 };
