@@ -453,13 +453,13 @@ load_cluster(struct watch *w, const git_tree *t, const char *dir,
 		           ? xasprintf("%s/%s", dir, git_tree_entry_name(e))
 		           : xstrdup(git_tree_entry_name(e));
 		if (c->nfiles >= DECL_FILES_MAX)
-			r = err_setf(err, NULL, "%s: more than %u YAML files",
-			    dir, DECL_FILES_MAX);
+			r = err_setf(err, NULL, "%s: more than %zu YAML files",
+			    dir, (size_t)DECL_FILES_MAX);
 		else if (git_blob_lookup(&b, w->repo, git_tree_entry_id(e)) < 0)
 			r = err_setf(err, NULL, "%s: %s", path, git_msg());
 		else if (git_blob_rawsize(b) > DECL_FILE_MAX)
-			r = err_setf(err, NULL, "%s: larger than %u bytes",
-			    path, DECL_FILE_MAX);
+			r = err_setf(err, NULL, "%s: larger than %zu bytes",
+			    path, (size_t)DECL_FILE_MAX);
 		else
 			cluster_add_file(c, path, git_blob_rawcontent(b),
 			    (size_t)git_blob_rawsize(b));
