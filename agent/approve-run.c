@@ -39,6 +39,7 @@ apply_dir(struct agent *a, const char *dir)
 {
 	struct agent_apply_opts o;
 	struct err err = {0};
+	char *decl = xasprintf("%s/%s", dir, OUTBOX_DECLARATION);
 	int code;
 
 	memset(&o, 0, sizeof(o));
@@ -47,9 +48,11 @@ apply_dir(struct agent *a, const char *dir)
 	o.st = a->state;
 	o.credentials = a->conf->credentials;
 	o.ca_file = a->conf->tls_ca_file;
+	o.cluster = decl;
 	o.quiet = true;
 	log_info("applying %s", dir);
 	code = agent_apply_plan_run(&o, &err);
+	free(decl);
 	if (code < 0) {
 		refuse(dir, err.msg);
 		err_release(&err);

@@ -176,6 +176,7 @@ agent_cmd_run(int argc, char **argv)
 		sig_close(a.sigfd);
 	agent_state_close(a.state);
 	agent_clusters_free(&a);
+	watch_update_release(&a.head);
 	agent_conf_free(a.conf);
 	return code;
 }

@@ -543,7 +543,7 @@ agent_conf_load(struct agent_conf **out, const char *path,
 {
 	struct err err = {0};
 	struct pos pos = {path, 0, 0};
-	char *text = NULL, *dir, *slash;
+	char *text = NULL, *dir, *slash, *abs;
 	size_t len = 0;
 	int r;
 
@@ -560,7 +560,12 @@ agent_conf_load(struct agent_conf **out, const char *path,
 		dir[1] = '\0';
 	else
 		*slash = '\0';
-	r = agent_conf_parse(out, path, dir, text, len, diags);
+	/* Relative paths in the file become absolute: the daemon's log and
+	 * the posted previews name folders an operator can paste. */
+	abs = realpath(dir, NULL);
+	r = agent_conf_parse(out, path, abs != NULL ? abs : dir, text, len,
+	    diags);
+	free(abs);
 	free(dir);
 	free(text);
 	return r;

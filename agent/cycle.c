@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/afile.h"
 #include "../lib/sbuf.h"
 #include "../lib/sha256.h"
 #include "../lib/xalloc.h"
@@ -117,11 +118,32 @@ rewrite_text(const struct agent *a)
 	    a->conf->branch, a->head.head, a->head.prev);
 }
 
+int
+agent_post_declaration(const char *dir, const struct watch_cluster *wc,
+    struct err *err)
+{
+	char *ddir = xasprintf("%s/%s", dir, OUTBOX_DECLARATION);
+	const char *base;
+	size_t i;
+	int r;
+
+	r = afile_mkdirs(ddir, 0750, err);
+	for (i = 0; i < wc->nfiles && r == 0; i++) {
+		base = strrchr(wc->files[i].path, '/');
+		base = base != NULL ? base + 1 : wc->files[i].path;
+		r = outbox_put(ddir, base, wc->files[i].data, err);
+	}
+	free(ddir);
+	return r;
+}
+
 /* Write the preview of p into a new plan folder and supersede the older
  * ones. Returns the folder (owned) or NULL. */
 static char *
-post_plan(struct agent *a, const struct recon_plan *p, const char *folder)
+post_plan(struct agent *a, const struct recon_plan *p,
+    const struct watch_cluster *wc)
 {
+	const char *folder = wc->dir;
 	struct err err = {0};
 	char digest[SHA256_HEX];
 	char *dir = NULL, *text, *why;
@@ -137,7 +159,8 @@ post_plan(struct agent *a, const struct recon_plan *p, const char *folder)
 		return NULL;
 	}
 	text = commit_text(a, folder);
-	if (outbox_put(dir, OUTBOX_COMMIT, text, &err) < 0)
+	if (outbox_put(dir, OUTBOX_COMMIT, text, &err) < 0 ||
+	    agent_post_declaration(dir, wc, &err) < 0)
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 	err_release(&err);
 	free(text);
@@ -163,8 +186,9 @@ post_plan(struct agent *a, const struct recon_plan *p, const char *folder)
 
 /* The outbox name of a cluster folder: its declared name when it loads,
  * else what it was called last time, else the folder's last component. */
-static const char *
-cluster_name(struct agent *a, const struct decl_cluster *c, const char *dir)
+const char *
+agent_cluster_name(struct agent *a, const struct decl_cluster *c,
+    const char *dir)
 {
 	const char *slash = strrchr(dir, '/');
 	size_t i;
@@ -197,8 +221,8 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 	po.snapshot_source = "live";
 	if (decl_cluster_parse(&c, wc->dir, wc->files, wc->nfiles, &diags) <
 	    0) {
-		p = recon_plan_invalid(cluster_name(a, NULL, wc->dir), &diags,
-		    &po);
+		p = recon_plan_invalid(agent_cluster_name(a, NULL, wc->dir),
+		    &diags, &po);
 		log_err("cluster '%s': commit %.12s is invalid (%zu errors), "
 		        "nothing changes; first: %s",
 		    p->cluster, a->head.head, diags.nerrors,
@@ -215,7 +239,7 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 		free(mem->dir);
 		mem->dir = xstrdup(wc->dir);
 		bad = log_unreadable(p);
-		dir = post_plan(a, p, wc->dir);
+		dir = post_plan(a, p, wc);
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    recon_outcome_name(p->outcome), p->nactions);

@@ -71,6 +71,16 @@ struct decl_cluster;
 struct recon_snapshot *agent_read_live(struct agent *a,
     const struct decl_cluster *c);
 
+/* The outbox name of a cluster folder: its declared name when it loads
+ * (c), else what the folder was called before, else its last component. */
+const char *agent_cluster_name(struct agent *a, const struct decl_cluster *c,
+    const char *dir);
+
+/* Copy the YAML files of wc into DIR/declaration/, the declaration a
+ * preview was planned from; apply reads the nodes' endpoints there. */
+int agent_post_declaration(const char *dir, const struct watch_cluster *wc,
+    struct err *err);
+
 /* True for a plan that would apply and only creates (or widens) objects:
  * what auto-apply-creates may apply without an approval. */
 struct recon_plan;

@@ -19,34 +19,53 @@
 #include "outbox.h"
 #include "state.h"
 
-/* Parse the folder of commit rev that declares cluster name. */
-static struct decl_cluster *
-applied_decl(struct agent *a, const char *rev, const char *name)
+/* The folders of the applied revision, and which of them declares the
+ * cluster: what drift compares with. */
+struct applied {
+	struct watch_cluster *cs;
+	size_t n;
+	const struct watch_cluster *folder; /* borrowed from cs */
+	struct decl_cluster *decl;
+};
+
+static void
+applied_release(struct applied *ap)
 {
-	struct watch_cluster *cs = NULL;
-	struct decl_cluster *c = NULL, *found = NULL;
+	decl_cluster_free(ap->decl);
+	watch_clusters_free(ap->cs, ap->n);
+	memset(ap, 0, sizeof(*ap));
+}
+
+/* Find and parse the folder of commit rev that declares cluster name. */
+static int
+applied_load(struct applied *ap, struct agent *a, const char *rev,
+    const char *name)
+{
+	struct decl_cluster *c = NULL;
 	struct errlist d = {0};
 	struct err err = {0};
-	size_t n = 0, i;
+	size_t i;
 
-	if (watch_read_clusters(a->watch, rev, &cs, &n, &err) < 0) {
+	memset(ap, 0, sizeof(*ap));
+	if (watch_read_clusters(a->watch, rev, &ap->cs, &ap->n, &err) < 0) {
 		log_warn("cluster '%s': applied revision %.12s: %s", name, rev,
 		    err.msg);
 		err_release(&err);
-		return NULL;
+		return -1;
 	}
-	for (i = 0; i < n && found == NULL; i++) {
-		if (decl_cluster_parse(&c, cs[i].dir, cs[i].files, cs[i].nfiles,
-		        &d) == 0 &&
-		    strcmp(c->name, name) == 0)
-			found = c;
-		else
+	for (i = 0; i < ap->n && ap->decl == NULL; i++) {
+		if (decl_cluster_parse(&c, ap->cs[i].dir, ap->cs[i].files,
+		        ap->cs[i].nfiles, &d) == 0 &&
+		    strcmp(c->name, name) == 0) {
+			ap->decl = c;
+			ap->folder = &ap->cs[i];
+		} else {
 			decl_cluster_free(c);
+		}
 		c = NULL;
 		errlist_release(&d);
 	}
-	watch_clusters_free(cs, n);
-	return found;
+	return ap->decl != NULL ? 0 : -1;
 }
 
 static void
@@ -90,7 +109,8 @@ write_report(struct agent *a, const struct recon_plan *p)
  * preview of the applied revision and apply it. It supersedes nothing: a
  * preview of a newer commit waiting for approval stays valid. */
 static void
-repair(struct agent *a, const struct recon_plan *p)
+repair(struct agent *a, const struct recon_plan *p,
+    const struct watch_cluster *folder)
 {
 	struct err err = {0};
 	char digest[SHA256_HEX];
@@ -98,7 +118,8 @@ repair(struct agent *a, const struct recon_plan *p)
 
 	if (outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, NULL, &err) <
 	        0 ||
-	    recon_plan_write(p, dir, digest, &err) < 0) {
+	    recon_plan_write(p, dir, digest, &err) < 0 ||
+	    agent_post_declaration(dir, folder, &err) < 0) {
 		log_err("cluster '%s': drift repair not posted: %s", p->cluster,
 		    err.msg);
 	} else {
@@ -115,7 +136,7 @@ check_cluster(struct agent *a, const char *name)
 {
 	struct recon_managed m = {0};
 	struct recon_plan_opts po = {0};
-	struct decl_cluster *c = NULL;
+	struct applied ap = {0};
 	struct recon_snapshot *snap = NULL;
 	struct recon_plan *p = NULL;
 	struct err err = {0};
@@ -130,26 +151,25 @@ check_cluster(struct agent *a, const char *name)
 		    name);
 		goto done;
 	}
-	c = applied_decl(a, m.revision, name);
-	if (c == NULL) {
+	if (applied_load(&ap, a, m.revision, name) < 0) {
 		log_warn("cluster '%s': the applied revision %.12s has no "
 		         "loadable declaration of it, no drift check",
 		    name, m.revision);
 		goto done;
 	}
-	snap = agent_read_live(a, c);
+	snap = agent_read_live(a, ap.decl);
 	po.revision = m.revision;
 	po.snapshot_source = "live";
-	p = recon_plan_build(c, &m, snap, &po);
+	p = recon_plan_build(ap.decl, &m, snap, &po);
 	write_report(a, p);
 	drift_count(p, &dc);
 	if (a->conf->auto_apply_creates && dc.unreachable == 0 &&
 	    dc.missing > 0 && agent_plan_creates_only(p))
-		repair(a, p);
+		repair(a, p, ap.folder);
 done:
 	recon_plan_free(p);
 	recon_snapshot_free(snap);
-	decl_cluster_free(c);
+	applied_release(&ap);
 	recon_managed_release(&m);
 	err_release(&err);
 }
@@ -173,13 +193,12 @@ agent_drift(struct agent *a)
 		return;
 	}
 	for (i = 0; i < n && !agent_stopping(a); i++) {
+		/* An invalid head does not stop the check: drift compares
+		 * with what was applied, not with the head. */
 		if (decl_cluster_parse(&c, cs[i].dir, cs[i].files, cs[i].nfiles,
-		        &d) == 0)
-			check_cluster(a, c->name);
-		else
-			log_info("cluster folder '%s' is invalid at %.12s; "
-			         "drift check skipped",
-			    cs[i].dir, head);
+		        &d) < 0)
+			c = NULL;
+		check_cluster(a, agent_cluster_name(a, c, cs[i].dir));
 		decl_cluster_free(c);
 		c = NULL;
 		errlist_release(&d);

@@ -12,6 +12,8 @@
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
         "load and validate declarations (a cluster or repository folder)"},
+    {"run", agent_cmd_run,
+        "the agent: watch git, post previews, apply approved plans, drift"},
 };
 
 int

@@ -2,6 +2,7 @@
  *
  *   OUTBOX/<cluster>/<plan-id>/plan.json, plan.md   the preview (reconcile/)
  *                             commit.txt            the commit it came from
+ *                             declaration/          its YAML files, as planned
  *                             history-rewrite.txt   the branch was rewritten
  *                             superseded            a newer preview exists:
  *                                                   this one is never applied
@@ -23,13 +24,14 @@
 
 #include "../lib/err.h"
 
-#define OUTBOX_COMMIT     "commit.txt"
-#define OUTBOX_REWRITE    "history-rewrite.txt"
-#define OUTBOX_SUPERSEDED "superseded"
-#define OUTBOX_APPROVAL   "approval.json"
-#define OUTBOX_REFUSED    "approval-refused.txt"
-#define OUTBOX_RESULT     "result.json"
-#define OUTBOX_DRIFT      "drift"
+#define OUTBOX_COMMIT      "commit.txt"
+#define OUTBOX_DECLARATION "declaration"
+#define OUTBOX_REWRITE     "history-rewrite.txt"
+#define OUTBOX_SUPERSEDED  "superseded"
+#define OUTBOX_APPROVAL    "approval.json"
+#define OUTBOX_REFUSED     "approval-refused.txt"
+#define OUTBOX_RESULT      "result.json"
+#define OUTBOX_DRIFT       "drift"
 
 /* Create a new, empty plan folder OUTBOX/<cluster>/<plan-id> for commit
  * (NULL: "drift" plans use "drift-repair" in place of the commit). *out
