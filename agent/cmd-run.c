@@ -42,7 +42,7 @@ usage(FILE *f)
 	    "  -V, --version       show the version\n\n"
 	    "Signals: SIGHUP reloads the configuration (a bad one is refused "
 	    "and the old one\nkept), SIGTERM/SIGINT finish the current step "
-	    "and exit 0, SIGUSR1 runs a\ncycle now.\n\n"
+	    "and exit 0, SIGUSR1 runs a\ncycle and a drift check now.\n\n"
 	    "Exit codes: 0 stopped by a signal (or --once and every step "
 	    "worked), 1 bad\nconfiguration, locked state folder, or a failed "
 	    "step with --once, 64 usage error.\n");

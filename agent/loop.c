@@ -193,6 +193,9 @@ agent_loop_run(struct agent *a)
 			reload(a);
 		}
 		now = agent_now_ms();
+		/* SIGUSR1: a cycle and a drift check now */
+		if (a->sig.cycle)
+			a->next_drift = now;
 		if (a->sig.cycle || now >= a->next_poll)
 			run_cycle(a);
 		if (agent_stopping(a))
