@@ -31,7 +31,7 @@ check "bad reload refused" wait_for 20 grep -q "configuration $T/agent.yaml refu
 check_grep "bad reload: unknown key with position" "err loop: $T/agent.yaml:10:1: unknown key 'pol-interval'" "$T/agent.log"
 check_grep "bad reload: bad duration with position" "err loop: $T/agent.yaml:6:17: 'drift-interval' must be a duration like 30s, 5m, 1h or 1d, not 'soon'" "$T/agent.log"
 check "agent alive after a bad reload" kill -0 "$PID"
-echo "addresses: [{name: t71.a, routing: [anycast], queues: [{name: t71.q}]}]" >"$T/work/clusters/t71/addresses.yaml"
+printf "version: 1\naddresses: [{name: t71.a, routing: [anycast], queues: [{name: t71.q}]}]\n" >"$T/work/clusters/t71/addresses.yaml"
 c2=$(daemon_commit "t71: a queue")
 check "old configuration still polls" wait_for 60 has_preview "$c2"
 
