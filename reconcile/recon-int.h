@@ -1,0 +1,22 @@
+/* reconcile/recon-int.h: helpers shared inside reconcile/ only. */
+#ifndef RECON_RECON_INT_H
+#define RECON_RECON_INT_H
+
+#include "recon.h"
+
+/* "anycast" / "multicast" (lower case, as in declarations). */
+const char *recon_routing_name(unsigned one_routing);
+/* Accepts either case; -1 when s is neither. */
+int recon_routing_parse(const char *s, unsigned *out);
+/* "STRIP", "PASS", "ANYCAST", "MULTICAST". */
+const char *recon_divert_routing_name(enum decl_divert_routing r);
+int recon_divert_routing_parse(const char *s, enum decl_divert_routing *out);
+
+void recon_queue_release(struct recon_queue *q);
+void recon_address_release(struct recon_address *a);
+void recon_divert_release(struct recon_divert *d);
+void recon_node_snapshot_release(struct recon_node_snapshot *n);
+/* Sort every array of n by name (the order lookups and JSON rely on). */
+void recon_node_snapshot_sort(struct recon_node_snapshot *n);
+
+#endif
