@@ -12,6 +12,8 @@
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
         "load and validate declarations (a cluster or repository folder)"},
+    {"snapshot", agent_cmd_snapshot,
+        "print the live state of a cluster's brokers (tables or --json)"},
 };
 
 int

@@ -19,4 +19,13 @@ void recon_node_snapshot_release(struct recon_node_snapshot *n);
 /* Sort every array of n by name (the order lookups and JSON rely on). */
 void recon_node_snapshot_sort(struct recon_node_snapshot *n);
 
+struct recon_jbulk;
+/* The one bulk request of a snapshot read (hint: broker name for the
+ * address-settings exec). */
+void recon_snapshot_build_request(struct recon_jbulk *b, const char *hint);
+/* Fill n from the parsed reply of that request: contents, or a refusal
+ * (the first refused element; BAD_RESPONSE for a wrong shape). */
+void recon_node_snapshot_from_reply(struct recon_node_snapshot *n,
+    const struct recon_jbulk *b);
+
 #endif

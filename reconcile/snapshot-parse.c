@@ -201,9 +201,9 @@ parse_address(struct jp *p, const cJSON *o, const char *path, void *vout)
 	    get_bool(p, o, path, "auto_created", &a->auto_created) < 0 ||
 	    get_bool(p, o, path, "internal", &a->internal) < 0 ||
 	    get_strv(p, o, path, "binding_names", &a->binding_names,
-		&a->nbinding_names) < 0 ||
+	        &a->nbinding_names) < 0 ||
 	    get_strv(p, o, path, "queue_names", &a->queue_names,
-		&a->nqueue_names) < 0)
+	        &a->nqueue_names) < 0)
 		return -1;
 	return parse_routing_set(p, o, path, &a->routing);
 }
@@ -226,28 +226,29 @@ parse_queue(struct jp *p, const cJSON *o, const char *path, void *vout)
 	    get_str(p, o, path, "address", false, &q->address) < 0 ||
 	    get_bool(p, o, path, "auto_created", &q->auto_created) < 0 ||
 	    get_bool(p, o, path, "configuration_managed",
-		&q->configuration_managed) < 0 ||
+	        &q->configuration_managed) < 0 ||
 	    get_int(p, o, path, "consumer_count", &q->consumer_count) < 0 ||
 	    get_int(p, o, path, "consumers_before_dispatch",
-		&q->consumers_before_dispatch) < 0 ||
+	        &q->consumers_before_dispatch) < 0 ||
 	    get_int(p, o, path, "delay_before_dispatch",
-		&q->delay_before_dispatch) < 0 ||
+	        &q->delay_before_dispatch) < 0 ||
 	    get_bool(p, o, path, "durable", &q->durable) < 0 ||
 	    get_bool(p, o, path, "enabled", &q->enabled) < 0 ||
 	    get_bool(p, o, path, "exclusive", &q->exclusive) < 0 ||
 	    get_str(p, o, path, "filter", true, &q->filter) < 0 ||
 	    get_bool(p, o, path, "internal", &q->internal) < 0 ||
 	    get_str(p, o, path, "last_value_key", true, &q->last_value_key) <
-		0 ||
+	        0 ||
 	    get_int(p, o, path, "max_consumers", &q->max_consumers) < 0 ||
 	    get_int(p, o, path, "message_count", &q->message_count) < 0 ||
 	    get_bool(p, o, path, "purge_on_no_consumers",
-		&q->purge_on_no_consumers) < 0 ||
+	        &q->purge_on_no_consumers) < 0 ||
 	    get_int(p, o, path, "ring_size", &q->ring_size) < 0 ||
 	    get_str(p, o, path, "routing", false, &routing) < 0)
 		return -1;
 	rc = 0;
-	if (strcmp(routing, "anycast") != 0 && strcmp(routing, "multicast") != 0)
+	if (strcmp(routing, "anycast") != 0 &&
+	    strcmp(routing, "multicast") != 0)
 		rc = fail(p, path, "unknown routing type '%s'", routing);
 	else
 		(void)recon_routing_parse(routing, &q->routing);
@@ -276,9 +277,11 @@ parse_props(struct jp *p, const cJSON *o, const char *path,
 			break;
 		}
 		if (d->ntransformer_properties > 0 &&
-		    strcmp(d->transformer_properties[d->ntransformer_properties -
-							 1].key,
-			c->string) >= 0) {
+		    strcmp(
+		        d->transformer_properties[d->ntransformer_properties -
+		                                  1]
+		            .key,
+		        c->string) >= 0) {
 			rc = fail(p, sub, "key '%s' duplicate or not sorted",
 			    c->string);
 			break;
@@ -309,10 +312,10 @@ parse_divert(struct jp *p, const cJSON *o, const char *path, void *vout)
 	    get_bool(p, o, path, "exclusive", &d->exclusive) < 0 ||
 	    get_str(p, o, path, "filter", true, &d->filter) < 0 ||
 	    get_str(p, o, path, "forwarding_address", false,
-		&d->forwarding_address) < 0 ||
+	        &d->forwarding_address) < 0 ||
 	    get_str(p, o, path, "routing_name", true, &d->routing_name) < 0 ||
 	    get_str(p, o, path, "transformer_class_name", true,
-		&d->transformer_class_name) < 0 ||
+	        &d->transformer_class_name) < 0 ||
 	    parse_props(p, o, path, d) < 0 ||
 	    get_str(p, o, path, "routing_type", false, &rt) < 0)
 		return -1;
@@ -332,11 +335,11 @@ parse_settings(struct jp *p, const cJSON *o, const char *path, void *vout)
 	if (check_keys(p, o, path, settings_keys, 4) < 0 ||
 	    get_str(p, o, path, "match", false, &s->match) < 0 ||
 	    get_str(p, o, path, "config_delete_addresses", true,
-		&s->config_delete_addresses) < 0 ||
+	        &s->config_delete_addresses) < 0 ||
 	    get_str(p, o, path, "config_delete_diverts", true,
-		&s->config_delete_diverts) < 0 ||
+	        &s->config_delete_diverts) < 0 ||
 	    get_str(p, o, path, "config_delete_queues", true,
-		&s->config_delete_queues) < 0)
+	        &s->config_delete_queues) < 0)
 		return -1;
 	return 0;
 }
@@ -379,8 +382,8 @@ typedef int (*item_fn)(struct jp *, const cJSON *, const char *, void *);
 /* Parse the array obj[key] into *arr of elsize-byte elements. *n counts
  * the elements touched (so a failure still frees them). */
 static int
-parse_array(struct jp *p, const cJSON *obj, const char *path,
-    const char *key, size_t elsize, void **arr, size_t *n, item_fn fn)
+parse_array(struct jp *p, const cJSON *obj, const char *path, const char *key,
+    size_t elsize, void **arr, size_t *n, item_fn fn)
 {
 	const cJSON *v = item(obj, key), *c;
 	char *sub;
@@ -397,8 +400,8 @@ parse_array(struct jp *p, const cJSON *obj, const char *path,
 		cnt++;
 	*arr = xcalloc(cnt + 1, elsize);
 	for (c = v->child; c != NULL && rc == 0; c = c->next) {
-		sub = xasprintf("%s%s%s[%zu]", path, path[0] ? "." : "", key,
-		    *n);
+		sub =
+		    xasprintf("%s%s%s[%zu]", path, path[0] ? "." : "", key, *n);
 		rc = fn(p, c, sub, (char *)*arr + *n * elsize);
 		(*n)++;
 		free(sub);
@@ -415,18 +418,17 @@ sorted_unique(const void *arr, size_t n, size_t elsize)
 
 	for (i = 1; i < n; i++) {
 		a = *(char *const *)(const void *)((const char *)arr +
-						   (i - 1) * elsize);
+		                                   (i - 1) * elsize);
 		b = *(char *const *)(const void *)((const char *)arr +
-						   i * elsize);
+		                                   i * elsize);
 		if (strcmp(a, b) >= 0)
 			return false;
 	}
 	return true;
 }
 
-#define PARSE_ARRAY(p, o, path, key, arr, n, fn)                              \
-	parse_array(p, o, path, key, sizeof(*(arr)), (void **)&(arr), &(n),    \
-	    fn)
+#define PARSE_ARRAY(p, o, path, key, arr, n, fn)                               \
+	parse_array(p, o, path, key, sizeof(*(arr)), (void **)&(arr), &(n), fn)
 
 static const char *const node_keys[] = {"address_settings", "addresses",
     "broker_name", "broker_version", "diverts", "node", "queues", "refusal",
@@ -443,23 +445,24 @@ parse_node(struct jp *p, const cJSON *o, const char *path, void *vout)
 	    get_str(p, o, path, "url", false, &n->url) < 0 ||
 	    get_str(p, o, path, "broker_name", true, &n->broker_name) < 0 ||
 	    get_str(p, o, path, "broker_version", true, &n->broker_version) <
-		0 ||
+	        0 ||
 	    get_int(p, o, path, "requests", &req) < 0 ||
 	    parse_refusal(p, o, path, &n->refusal) < 0 ||
 	    PARSE_ARRAY(p, o, path, "addresses", n->addresses, n->naddresses,
-		parse_address) < 0 ||
+	        parse_address) < 0 ||
 	    PARSE_ARRAY(p, o, path, "queues", n->queues, n->nqueues,
-		parse_queue) < 0 ||
+	        parse_queue) < 0 ||
 	    PARSE_ARRAY(p, o, path, "diverts", n->diverts, n->ndiverts,
-		parse_divert) < 0 ||
+	        parse_divert) < 0 ||
 	    PARSE_ARRAY(p, o, path, "address_settings", n->address_settings,
-		n->naddress_settings, parse_settings) < 0)
+	        n->naddress_settings, parse_settings) < 0)
 		return -1;
 	if (req < 0 || req > 1000000)
 		return fail(p, path, "requests out of range");
 	n->requests = (unsigned)req;
 	if (!sorted_unique(n->addresses, n->naddresses, sizeof(*n->addresses)))
-		return fail(p, path, "addresses not sorted by name or repeated");
+		return fail(p, path,
+		    "addresses not sorted by name or repeated");
 	if (!sorted_unique(n->queues, n->nqueues, sizeof(*n->queues)))
 		return fail(p, path, "queues not sorted by name or repeated");
 	if (!sorted_unique(n->diverts, n->ndiverts, sizeof(*n->diverts)))

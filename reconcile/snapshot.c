@@ -153,28 +153,33 @@ cmp_first_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void
+sort_by_name(void *base, size_t n, size_t size)
+{
+	if (base != NULL && n > 1)
+		qsort(base, n, size, cmp_first_str);
+}
+
 void
 recon_node_snapshot_sort(struct recon_node_snapshot *n)
 {
 	size_t i;
 
-	qsort(n->addresses, n->naddresses, sizeof(*n->addresses),
-	    cmp_first_str);
-	qsort(n->queues, n->nqueues, sizeof(*n->queues), cmp_first_str);
-	qsort(n->diverts, n->ndiverts, sizeof(*n->diverts), cmp_first_str);
-	qsort(n->address_settings, n->naddress_settings,
-	    sizeof(*n->address_settings), cmp_first_str);
+	sort_by_name(n->addresses, n->naddresses, sizeof(*n->addresses));
+	sort_by_name(n->queues, n->nqueues, sizeof(*n->queues));
+	sort_by_name(n->diverts, n->ndiverts, sizeof(*n->diverts));
+	sort_by_name(n->address_settings, n->naddress_settings,
+	    sizeof(*n->address_settings));
 	for (i = 0; i < n->naddresses; i++) {
-		qsort(n->addresses[i].queue_names, n->addresses[i].nqueue_names,
-		    sizeof(char *), cmp_first_str);
-		qsort(n->addresses[i].binding_names,
-		    n->addresses[i].nbinding_names, sizeof(char *),
-		    cmp_first_str);
+		sort_by_name(n->addresses[i].queue_names,
+		    n->addresses[i].nqueue_names, sizeof(char *));
+		sort_by_name(n->addresses[i].binding_names,
+		    n->addresses[i].nbinding_names, sizeof(char *));
 	}
 	for (i = 0; i < n->ndiverts; i++)
-		qsort(n->diverts[i].transformer_properties,
+		sort_by_name(n->diverts[i].transformer_properties,
 		    n->diverts[i].ntransformer_properties,
-		    sizeof(struct decl_kv), cmp_first_str);
+		    sizeof(struct decl_kv));
 }
 
 static const void *
@@ -182,7 +187,7 @@ find(const void *base, size_t n, size_t size, const char *name)
 {
 	const char *key = name;
 
-	if (base == NULL || name == NULL)
+	if (base == NULL || n == 0 || name == NULL)
 		return NULL;
 	return bsearch(&key, base, n, size, cmp_first_str);
 }
@@ -211,7 +216,8 @@ recon_snapshot_find_node(const struct recon_snapshot *s, const char *node)
 	size_t i;
 
 	for (i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].node != NULL && strcmp(s->nodes[i].node, node) == 0)
+		if (s->nodes[i].node != NULL &&
+		    strcmp(s->nodes[i].node, node) == 0)
 			return &s->nodes[i];
 	return NULL;
 }
