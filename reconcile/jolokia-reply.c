@@ -222,6 +222,9 @@ http_failure(struct recon_jbulk *b, const char *body, size_t len,
 	if (h == 429)
 		return fail_all(b, out, RECON_THROTTLED, 0,
 		    xasprintf("HTTP 429: too many failed logins, throttled"));
+	if ((h >= 500 || h == 400) && len == 0)
+		return fail_all(b, out, RECON_BROKER_ERROR, 0,
+		    xasprintf("HTTP %d", h));
 	if (h >= 500 || h == 400)
 		return fail_all(b, out, RECON_BROKER_ERROR, 0,
 		    xasprintf("HTTP %d: %.*s", h, (int)(len > 200 ? 200 : len),
