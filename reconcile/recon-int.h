@@ -28,4 +28,17 @@ void recon_snapshot_build_request(struct recon_jbulk *b, const char *hint);
 void recon_node_snapshot_from_reply(struct recon_node_snapshot *n,
     const struct recon_jbulk *b);
 
+/* Reading one MBean's attributes (snapshot-attrs.c). */
+struct recon_rd {
+	const char *what; /* "queue '<mbean>'", for messages */
+	char *bad;        /* the first problem, owned; NULL when none */
+};
+struct cJSON;
+void recon_to_address(struct recon_rd *r, const char *mbean,
+    const struct cJSON *attrs, struct recon_address *a);
+void recon_to_queue(struct recon_rd *r, const char *mbean,
+    const struct cJSON *attrs, struct recon_queue *q);
+void recon_to_divert(struct recon_rd *r, const char *mbean,
+    const struct cJSON *attrs, struct recon_divert *d);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +107,8 @@ test_snapshot__render_parse_round_trip(void **state)
 	assert_int_equal(back->nodes[1].refusal.kind, RECON_UNREACHABLE);
 	assert_string_equal(back->nodes[0].queues[0].filter,
 	    "region = 'EU' \"x\"\n");
-	assert_true(back->nodes[0].queues[0].message_count ==
-	    9007199254740991LL);
+	assert_true(
+	    back->nodes[0].queues[0].message_count == 9007199254740991LL);
 	assert_null(back->nodes[0].address_settings[0].config_delete_diverts);
 	free(a);
 	free(b);
@@ -159,7 +160,7 @@ expect_error(const char *from, const char *to, const char *msg)
 	char *text = mutate(from, to), *r;
 
 	assert_int_equal(recon_snapshot_parse_json(&s, "snap.json", text,
-			     strlen(text), &err),
+	                     strlen(text), &err),
 	    -1);
 	assert_null(s);
 	r = err_render(&err);
