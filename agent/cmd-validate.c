@@ -94,7 +94,8 @@ load_repo(struct validate *v, const char *dir)
 		}
 	}
 	closedir(d);
-	qsort(subs, n, sizeof(*subs), cmp_str);
+	if (n > 1)
+		qsort(subs, n, sizeof(*subs), cmp_str);
 	if (n == 0) {
 		errlist_add(&v->diags, DIAG_ERROR, &at,
 		    "no YAML files (*.yaml, *.yml) here, and no cluster "
@@ -244,7 +245,9 @@ agent_cmd_validate(int argc, char **argv)
 	rc = v.failed || errlist_has_errors(&v.diags) ? AG_EXIT_FAIL
 	                                              : AG_EXIT_OK;
 	if (rc == AG_EXIT_OK && v.dump) {
-		qsort(v.clusters, v.n, sizeof(*v.clusters), cmp_cluster);
+		if (v.n > 1)
+			qsort(v.clusters, v.n, sizeof(*v.clusters),
+			    cmp_cluster);
 		print_dump(&v);
 	}
 	for (i = 0; (size_t)i < v.n; i++)

@@ -187,42 +187,56 @@ check_consumed(const struct decl_cluster *c, const struct decl_divert *d,
 		    d->name, t->name, t->name, why, t->name);
 }
 
+static void
+check_target(const struct decl_cluster *c, const struct decl_divert *d,
+    const char *name, struct errlist *diags)
+{
+	const struct decl_address *t = decl_cluster_find_address(c, name);
+
+	if (t == NULL)
+		errlist_add(diags, DIAG_ERROR, &d->pos,
+		    "divert '%s' forwards to address '%s', which is not "
+		    "declared",
+		    d->name, name);
+	else
+		check_consumed(c, d, t, diags);
+}
+
 /* Each comma-separated target of forwarding-address (Artemis trims them). */
 static void
 check_targets(const struct decl_cluster *c, const struct decl_divert *d,
     struct errlist *diags)
 {
 	const char *s = d->forwarding_address, *e;
-	const struct decl_address *t;
 	char *name;
 	size_t len;
+	bool empty = false;
 
 	for (;;) {
 		e = strchr(s, ',');
 		len = e ? (size_t)(e - s) : strlen(s);
-		while (len > 0 && isspace((unsigned char)*s))
-			s++, len--;
+		while (len > 0 && isspace((unsigned char)*s)) {
+			s++;
+			len--;
+		}
 		while (len > 0 && isspace((unsigned char)s[len - 1]))
 			len--;
-		name = xstrndup(s, len);
-		t = decl_cluster_find_address(c, name);
-		if (len == 0)
-			errlist_add(diags, DIAG_ERROR, &d->pos,
-			    "divert '%s' has an empty entry in "
-			    "'forwarding-address' ('%s')",
-			    d->name, d->forwarding_address);
-		else if (t == NULL)
-			errlist_add(diags, DIAG_ERROR, &d->pos,
-			    "divert '%s' forwards to address '%s', which is "
-			    "not declared",
-			    d->name, name);
-		else
-			check_consumed(c, d, t, diags);
-		free(name);
+		if (len == 0) {
+			empty = true;
+		} else {
+			name = xstrndup(s, len);
+			check_target(c, d, name, diags);
+			free(name);
+		}
 		if (e == NULL)
 			break;
 		s = e + 1;
 	}
+	if (empty)
+		errlist_add(diags, DIAG_ERROR, &d->pos,
+		    "divert '%s' has an empty entry in 'forwarding-address' "
+		    "('%s')",
+		    d->name, d->forwarding_address);
 }
 
 static void

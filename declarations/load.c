@@ -21,6 +21,7 @@ struct load {
 	const struct decl_ynode *cluster_at, *mode_at, *settings_at;
 	size_t nobjects;
 	bool too_many;
+	bool cluster_seen, mode_seen; /* present, even if invalid */
 };
 
 #define FLD(s, k, t, m, req)                                                   \
@@ -181,7 +182,7 @@ load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
 	if (decl_fields_parse(q, v, "queue", queue_tab, NELEM(queue_tab),
 	        l->diags) < 0)
 		return;
-	if (q->routing != 0 || a->routing == 0)
+	if (q->routing != 0 || a->routing == 0 || a->name == NULL)
 		return;
 	if (a->routing == DECL_ANYCAST || a->routing == DECL_MULTICAST)
 		q->routing = a->routing;
@@ -202,7 +203,7 @@ load_address(struct load *l, struct decl_address *a, const struct decl_ynode *v)
 	a->pos = v->pos;
 	if (decl_fields_parse(a, v, "address", address_tab, NELEM(address_tab),
 	        l->diags) < 0 &&
-	    a->name == NULL)
+	    v->kind != DECL_Y_MAP)
 		return;
 	qs = decl_ymap_get(v, "queues");
 	if (want_list(l, qs, "queues") < 0 || nitems(qs) == 0)
@@ -332,6 +333,7 @@ load_head(struct load *l, const struct decl_ynode *root)
 	if (v != NULL)
 		load_version(l, v);
 	v = decl_ymap_get(root, "cluster");
+	l->cluster_seen |= v != NULL;
 	if (v != NULL && load_agreeing(l, v, "cluster", &l->cluster_at) == 0 &&
 	    !decl_is_file_name(v->str))
 		errlist_add(l->diags, DIAG_ERROR, &v->pos,
@@ -339,6 +341,7 @@ load_head(struct load *l, const struct decl_ynode *root)
 		    "'-' (not starting with '.')",
 		    v->str);
 	v = decl_ymap_get(root, "mode");
+	l->mode_seen |= v != NULL;
 	if (v != NULL && load_agreeing(l, v, "mode", &l->mode_at) == 0 &&
 	    strcmp(v->str, "STUDIO_MANAGED") != 0 &&
 	    strcmp(v->str, "CONFIG_MANAGED") != 0)
@@ -363,7 +366,8 @@ load_head(struct load *l, const struct decl_ynode *root)
 		    NELEM(settings_tab), l->diags);
 }
 
-static void
+/* Returns false when the file is not a mapping at all. */
+static bool
 load_file(struct load *l, const struct decl_ynode *root)
 {
 	if (root->kind != DECL_Y_MAP) {
@@ -371,7 +375,7 @@ load_file(struct load *l, const struct decl_ynode *root)
 		    "expected a mapping with 'version' at the top of the file, "
 		    "found %s",
 		    decl_ykind_name(root));
-		return;
+		return false;
 	}
 	decl_fields_parse(NULL, root, "the top level", top_tab, NELEM(top_tab),
 	    l->diags);
@@ -380,6 +384,7 @@ load_file(struct load *l, const struct decl_ynode *root)
 	load_addresses(l, decl_ymap_get(root, "addresses"));
 	load_diverts(l, decl_ymap_get(root, "diverts"));
 	load_captures(l, decl_ymap_get(root, "captures"));
+	return true;
 }
 
 /* After every file: the keys needed once per cluster, then the rules. */
@@ -392,7 +397,7 @@ load_finish(struct load *l, bool all_parsed)
 	if (l->cluster_at != NULL) {
 		c->name = xstrdup(l->cluster_at->str);
 		c->pos = l->cluster_at->pos;
-	} else if (all_parsed) {
+	} else if (all_parsed && !l->cluster_seen) {
 		errlist_add(l->diags, DIAG_ERROR, &first,
 		    "missing required key 'cluster' (declare it in one of the "
 		    "cluster's files)");
@@ -401,7 +406,7 @@ load_finish(struct load *l, bool all_parsed)
 		c->mode = strcmp(l->mode_at->str, "CONFIG_MANAGED") == 0
 		              ? DECL_CONFIG_MANAGED
 		              : DECL_STUDIO_MANAGED;
-	else if (all_parsed)
+	else if (all_parsed && !l->mode_seen)
 		errlist_add(l->diags, DIAG_ERROR, &first,
 		    "missing required key 'mode' (STUDIO_MANAGED or "
 		    "CONFIG_MANAGED)");
@@ -463,8 +468,8 @@ decl_cluster_parse(struct decl_cluster **out, const char *label,
 			all_parsed = false;
 		else if (decl_ynode_is_null(trees[i]))
 			all_parsed = empty_doc(trees[i], diags);
-		else
-			load_file(&l, trees[i]);
+		else if (!load_file(&l, trees[i]))
+			all_parsed = false;
 	}
 	load_finish(&l, all_parsed);
 	for (i = 0; i < nfiles; i++)

@@ -282,6 +282,23 @@ on_start(struct ybuild *b, const yaml_event_t *ev, enum decl_ykind kind)
 	return 0;
 }
 
+/* The line and column of a byte offset (libyaml's reader errors carry
+ * only the offset). */
+static struct pos
+offset_pos(const struct ybuild *b, size_t off)
+{
+	struct pos p = {b->path, 1, 1};
+	size_t i;
+
+	for (i = 0; i < off && i < b->len; i++) {
+		if (b->data[i] == '\n')
+			p.line++, p.col = 1;
+		else if (((unsigned char)b->data[i] & 0xc0) != 0x80)
+			p.col++;
+	}
+	return p;
+}
+
 /* libyaml's own error, at its position; a tab gets a plain explanation. */
 static int
 yaml_error(struct ybuild *b, const yaml_parser_t *p)
@@ -289,8 +306,10 @@ yaml_error(struct ybuild *b, const yaml_parser_t *p)
 	struct pos pos = mark_pos(b->path, p->problem_mark);
 	size_t off = p->problem_mark.index;
 
-	if (p->error == YAML_READER_ERROR)
-		pos.line = 1, pos.col = (unsigned)p->problem_offset + 1;
+	if (p->error == YAML_READER_ERROR) {
+		pos = offset_pos(b, p->problem_offset);
+		off = p->problem_offset;
+	}
 	if (off < b->len && b->data[off] == '\t')
 		return errlist_add(b->diags, DIAG_ERROR, &pos,
 		    "tab character where YAML expects indentation or a value; "
