@@ -97,7 +97,7 @@ static const struct decl_field settings_tab[] = {
 };
 
 static const struct decl_field top_tab[] = {
-    {"version", DECL_F_OUTER, 0, 0, true, 0, 0, false, NULL},
+    {"version", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
     {"cluster", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
     {"mode", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
     {"settings", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
@@ -329,9 +329,6 @@ load_head(struct load *l, const struct decl_ynode *root)
 {
 	const struct decl_ynode *v;
 
-	v = decl_ymap_get(root, "version");
-	if (v != NULL)
-		load_version(l, v);
 	v = decl_ymap_get(root, "cluster");
 	l->cluster_seen |= v != NULL;
 	if (v != NULL && load_agreeing(l, v, "cluster", &l->cluster_at) == 0 &&
@@ -366,10 +363,13 @@ load_head(struct load *l, const struct decl_ynode *root)
 		    NELEM(settings_tab), l->diags);
 }
 
-/* Returns false when the file is not a mapping at all. */
+/* Returns false when the file is not a mapping or has no version this
+ * build reads: the rest of such a file is not interpreted. */
 static bool
 load_file(struct load *l, const struct decl_ynode *root)
 {
+	const struct decl_ynode *v;
+
 	if (root->kind != DECL_Y_MAP) {
 		errlist_add(l->diags, DIAG_ERROR, &root->pos,
 		    "expected a mapping with 'version' at the top of the file, "
@@ -377,6 +377,15 @@ load_file(struct load *l, const struct decl_ynode *root)
 		    decl_ykind_name(root));
 		return false;
 	}
+	v = decl_ymap_get(root, "version");
+	if (v == NULL) {
+		errlist_add(l->diags, DIAG_ERROR, &root->pos,
+		    "missing required key 'version' (every file declares the "
+		    "format version it is written in)");
+		return false;
+	}
+	if (load_version(l, v) < 0)
+		return false;
 	decl_fields_parse(NULL, root, "the top level", top_tab, NELEM(top_tab),
 	    l->diags);
 	load_head(l, root);
