@@ -146,13 +146,14 @@ static void
 load_nodes(struct load *l, const struct decl_ynode *v)
 {
 	struct decl_cluster *c = l->c;
-	struct decl_node *nd;
 	size_t i;
 
 	if (want_list(l, v, "nodes") < 0 || nitems(v) == 0)
 		return;
 	c->nodes = xreallocarray(c->nodes, c->nnodes + v->n, sizeof(*c->nodes));
 	for (i = 0; i < v->n; i++) {
+		struct decl_node *nd;
+
 		if (c->nnodes == DECL_NODES_MAX) {
 			errlist_add(l->diags, DIAG_ERROR, &v->vals[i]->pos,
 			    "more than %d nodes in one cluster",
@@ -237,7 +238,6 @@ static void
 load_diverts(struct load *l, const struct decl_ynode *v)
 {
 	struct decl_cluster *c = l->c;
-	struct decl_divert *d;
 	size_t i;
 
 	if (want_list(l, v, "diverts") < 0 || nitems(v) == 0)
@@ -245,6 +245,8 @@ load_diverts(struct load *l, const struct decl_ynode *v)
 	c->diverts =
 	    xreallocarray(c->diverts, c->ndiverts + v->n, sizeof(*c->diverts));
 	for (i = 0; i < v->n; i++) {
+		struct decl_divert *d;
+
 		if (count_object(l, v->vals[i]) < 0)
 			return;
 		d = &c->diverts[c->ndiverts++];
@@ -262,7 +264,6 @@ static void
 load_captures(struct load *l, const struct decl_ynode *v)
 {
 	struct decl_cluster *c = l->c;
-	struct decl_capture *cp;
 	size_t i;
 
 	if (want_list(l, v, "captures") < 0 || nitems(v) == 0)
@@ -270,6 +271,8 @@ load_captures(struct load *l, const struct decl_ynode *v)
 	c->captures = xreallocarray(c->captures, c->ncaptures + v->n,
 	    sizeof(*c->captures));
 	for (i = 0; i < v->n; i++) {
+		struct decl_capture *cp;
+
 		cp = &c->captures[c->ncaptures++];
 		memset(cp, 0, sizeof(*cp));
 		cp->pos = v->vals[i]->pos;
@@ -470,15 +473,16 @@ decl_cluster_parse(struct decl_cluster **out, const char *label,
 	l.c = cluster_new(label, files, nfiles);
 	l.diags = diags;
 	/* The trees live until the end: cluster_at and friends point in. */
-	trees = xcalloc(nfiles, sizeof(*trees));
+	trees = xcalloc(nfiles, sizeof(struct decl_ynode *));
 	for (i = 0; i < nfiles; i++) {
-		if (decl_yaml_parse(&trees[i], l.c->paths[i], files[i].data,
-		        files[i].len, diags) < 0)
-			all_parsed = false;
-		else if (decl_ynode_is_null(trees[i]))
-			all_parsed = empty_doc(trees[i], diags);
-		else if (!load_file(&l, trees[i]))
-			all_parsed = false;
+		bool ok = decl_yaml_parse(&trees[i], l.c->paths[i],
+		              files[i].data, files[i].len, diags) == 0;
+
+		if (ok && decl_ynode_is_null(trees[i]))
+			ok = empty_doc(trees[i], diags);
+		else if (ok)
+			ok = load_file(&l, trees[i]);
+		all_parsed = all_parsed && ok;
 	}
 	load_finish(&l, all_parsed);
 	for (i = 0; i < nfiles; i++)
