@@ -50,15 +50,20 @@ decl_index_build(struct decl_cluster *c)
 	for (i = 0; i < c->naddresses; i++) {
 		const struct decl_address *a = &c->addresses[i];
 
-		ix->addresses[ix->naddresses++] =
+		ix->addresses[ix->naddresses] =
 		    (struct entry){a->name, a, ix->naddresses};
-		for (j = 0; j < a->nqueues; j++)
-			ix->queues[ix->nqueues++] = (struct entry){
+		ix->naddresses++;
+		for (j = 0; j < a->nqueues; j++) {
+			ix->queues[ix->nqueues] = (struct entry){
 			    a->queues[j].name, &a->queues[j], ix->nqueues};
+			ix->nqueues++;
+		}
 	}
-	for (i = 0; i < c->ndiverts; i++)
-		ix->diverts[ix->ndiverts++] = (struct entry){c->diverts[i].name,
+	for (i = 0; i < c->ndiverts; i++) {
+		ix->diverts[ix->ndiverts] = (struct entry){c->diverts[i].name,
 		    &c->diverts[i], ix->ndiverts};
+		ix->ndiverts++;
+	}
 	entries_sort(ix->addresses, ix->naddresses);
 	entries_sort(ix->queues, ix->nqueues);
 	entries_sort(ix->diverts, ix->ndiverts);
