@@ -1,7 +1,6 @@
 /* agent/main.c: artemis-gitops, dispatch to subcommands. */
 #include "agent.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,29 +11,11 @@
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
         "load and validate declarations (a cluster or repository folder)"},
+    {"snapshot", agent_cmd_snapshot,
+        "print the live state of a cluster's brokers (tables or --json)"},
     {"run", agent_cmd_run,
         "the agent: watch git, post previews, apply approved plans, drift"},
 };
-
-int
-agent_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "artemis-gitops %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'artemis-gitops %s --help'.\n", cmd);
-	return AG_EXIT_USAGE;
-}
-
-int
-agent_print_version(void)
-{
-	printf("artemis-gitops %s\n", AG_VERSION);
-	return AG_EXIT_OK;
-}
 
 static void
 help(FILE *f)
