@@ -39,8 +39,8 @@ struct decl_ynode {
  * documents, anchors, aliases, tags, non-scalar or duplicate mapping keys,
  * mappings over DECL_YAML_KEYS_MAX keys, nesting over DECL_YAML_DEPTH_MAX.
  * path is borrowed into every pos of the tree. */
-int decl_yaml_parse(struct decl_ynode **out, const char *path,
-    const char *data, size_t len, struct errlist *diags);
+int decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
+    size_t len, struct errlist *diags);
 void decl_ynode_free(struct decl_ynode *n);
 /* "a scalar", "a list", "a mapping" (for messages). */
 const char *decl_ykind_name(const struct decl_ynode *n);
