@@ -12,6 +12,21 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 out=$dir/demo.out
 
+# The suite's brokers are shared and outlive runs: remove what an earlier
+# run of the demo made (the example's diverts, then its addresses with
+# their queues), so the first commit meets brokers without them.
+jq_names() { python3 -c 'import json,sys; print("\n".join(json.load(sys.stdin).get("value") or []))'; }
+while read -r node _; do
+	mb="org.apache.activemq.artemis:broker=\\\"$node\\\""
+	for dv in $(scripts/artemis jolokia "$node" "{\"type\":\"read\",\"mbean\":\"$mb\",\"attribute\":\"DivertNames\"}" | jq_names); do
+		case $dv in orders-to-audit | orders-to-events | __capture.*) ;; *) continue ;; esac
+		scripts/artemis jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"destroyDivert(java.lang.String)\",\"arguments\":[\"$dv\"]}" >/dev/null
+	done
+	for ad in orders order.events audit; do
+		scripts/artemis jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"deleteAddress(java.lang.String,boolean)\",\"arguments\":[\"$ad\",true]}" >/dev/null
+	done
+done <"$AG_NODES_FILE"
+
 DEMO_TIMEOUT=90 scripts/demo --nodes "$AG_NODES_FILE" --bin "$AG_BIN" \
 	--dir "$dir/demo" --no-install >"$out" 2>&1
 rc=$?
@@ -52,7 +67,7 @@ check_grep "plan 2 names the divert and the address" "orders.yaml:[0-9]+:[0-9]+:
 check "plan 2 was not approved" test ! -e "$p2/approval.json"
 check "plan 2 was not applied" test ! -e "$p2/result.json"
 check "plan 2 is superseded" test -f "$p2/superseded"
-check_grep "superseded names the newer preview" "superseded by $p3 \\(commit $c3\\)" "$p2/superseded"
+check_grep "superseded names the newer preview" "superseded by $ob/[0-9TZ]+-${c3:0:12}(-[0-9]+)? \\(commit $c3\\)" "$p2/superseded"
 check_grep "log: invalid commit is an err line" "err cycle: cluster 'shop-eu': commit ${c2:0:12} is invalid \\(1 errors\\), nothing changes" "$log"
 
 # 3: the fix: divert deleted before the queue, approved, applied
@@ -73,8 +88,12 @@ check_grep "audit: intent row of apply 3" "\"event\":\"intent\".*\"plan_dir\":\"
 check_grep "audit: the removed divert's configuration" '"forwarding-address":"audit","name":"orders-to-audit"' "$audit"
 inv=$d/state/shop-eu/inventory.json
 check_grep "inventory at the head" "\"revision\": \"$c3\"" "$inv"
-check_nogrep "inventory: audit queue gone" '"audit"' "$inv"
-check_grep "inventory: billing still managed" '"billing"' "$inv"
+inv_has() { python3 -c 'import json,sys; sys.exit(0 if sys.argv[2] in json.load(open(sys.argv[1]))[sys.argv[3]] else 1)' "$inv" "$1" "$2"; }
+check_fails "inventory: queue audit gone" inv_has audit queues
+check "inventory: address audit kept" inv_has audit addresses
+check "inventory: divert orders-to-events kept" inv_has orders-to-events diverts
+check_fails "inventory: divert orders-to-audit gone" inv_has orders-to-audit diverts
+check "inventory: billing still managed" inv_has billing queues
 
 # drift after 'billing' was deleted on node1, reported only
 dj=$ob/drift/drift.json

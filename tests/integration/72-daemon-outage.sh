@@ -21,8 +21,8 @@ sed -i 's/^credentials:/auto-apply-creates: true\ncredentials:/' "$T/agent.yaml"
 c1=$(daemon_commit "t72: one queue")
 daemon_start
 check "c1 previewed" wait_for 60 has_preview "$c1"
-p1=$(preview_of "$c1")
-check "c1 auto-applied (creates only)" wait_for 60 test -f "$p1/result.json"
+applied() { p=$(preview_of "$c1"); [ -f "$p/result.json" ]; }
+check "c1 auto-applied (creates only)" wait_for 90 applied
 agent=$PID
 
 # A broker goes away.
