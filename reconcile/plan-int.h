@@ -52,9 +52,26 @@ bool recon_has_prefix(const char *s, const char *prefix);
 /* "1 queue" / "2 queues". Owned. */
 char *recon_count(int64_t n, const char *one, const char *many);
 
+/* The Artemis JSON of a queue (createQueue/updateQueue) and of a divert
+ * (createDivert/updateDivert, all keys), as plan.json carries them. */
+struct jsonw;
+void recon_json_queue_config(struct jsonw *w, const struct recon_queue *q);
+void recon_json_divert_config(struct jsonw *w, const struct recon_divert *d);
+
+/* Counts behind the summary line and the confirmation text. */
+struct recon_summary {
+	size_t creates, changes, recreates;
+	size_t del_queues, del_diverts, del_addresses; /* distinct names */
+	size_t refused, unreachable;                   /* node steps */
+};
+void recon_plan_summary(const struct recon_plan *p, struct recon_summary *s);
+/* "create 2, delete 1 queue, 2 diverts" ("no changes" when empty). Owned. */
+char *recon_summary_phrase(const struct recon_summary *s);
+
 /* The diff's working state (reconcile/diff*.c). */
 struct recon_node_ctx {
-	struct recon_strv created_q, created_q_addr; /* created before deletes */
+	struct recon_strv created_q,
+	    created_q_addr;                     /* created before deletes */
 	struct recon_strv deleted_q, deleted_d; /* removed so far, in order */
 };
 
