@@ -45,7 +45,6 @@ void recon_np_warn(struct recon_node_plan *np, const char *fmt, ...)
 void recon_np_refuse(struct recon_node_plan *np, const char *refusal,
     const char *next_step, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void recon_node_plan_release(struct recon_node_plan *np);
 
 /* True when s starts with prefix. */
 bool recon_has_prefix(const char *s, const char *prefix);

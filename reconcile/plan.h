@@ -283,6 +283,8 @@ struct recon_qdel_ctx {
 void recon_preflight_queue_delete(struct recon_node_plan *np,
     const struct recon_node_snapshot *n, const char *queue,
     const struct recon_qdel_ctx *ctx, bool recreate);
+/* Free what a node plan holds; leaves it zeroed. */
+void recon_node_plan_release(struct recon_node_plan *np);
 
 /* ---- preview files ----------------------------------------------------- */
 

@@ -1,9 +1,10 @@
 /* tests/unit/test-sha256.c: FIPS 180-4 / NIST test vectors. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+/* cmocka needs the four above first */
+#include <cmocka.h>
 #include <string.h>
 
 #include "../../lib/sha256.h"
