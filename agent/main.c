@@ -12,6 +12,10 @@
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
         "load and validate declarations (a cluster or repository folder)"},
+    {"plan", agent_cmd_plan,
+        "plan a cluster against its live nodes; write plan.json and plan.md"},
+    {"delete-queue", agent_cmd_delete_queue,
+        "plan the operator's delete of one queue on every node (ADR-0084)"},
 };
 
 int
