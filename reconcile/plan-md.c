@@ -18,7 +18,9 @@ summary_line(struct sbuf *b, const struct recon_plan *p)
 	char *phrase;
 
 	recon_plan_summary(p, &s);
-	phrase = recon_summary_phrase(&s);
+	phrase = p->ndiagnostics > 0
+	             ? xstrdup("the declaration fails validation")
+	             : recon_summary_phrase(&s);
 	sbuf_addf(b, "# %s: %s — %s", p->cluster,
 	    recon_outcome_name(p->outcome), phrase);
 	if (p->destroyed_messages > 0)
@@ -179,7 +181,7 @@ action_md(struct sbuf *b, const struct recon_action *a, size_t idx)
 		sbuf_addf(b, " (address `%s`)", a->address);
 	if (a->destroys_messages)
 		sbuf_adds(b, " — **destroys messages**");
-	sbuf_addf(b, "\n\n%s.\n\n", a->why);
+	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
 	for (i = 0; i < a->nnodes; i++)
 		node_md(b, &a->nodes[i]);
 	sbuf_adds(b, "\n");
