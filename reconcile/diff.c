@@ -431,6 +431,13 @@ diff_init(struct recon_diff *d, const struct decl_cluster *decl,
 	p->disconnect_consumers = opts->disconnect_consumers;
 	p->capture_prefix = xstrdup(decl->settings.capture_prefix);
 	p->max_destroyed_messages = decl->settings.max_destroyed_messages;
+	p->ncaptures = decl->ncaptures;
+	p->capture_names = xcalloc(decl->ncaptures + 1, sizeof(char *));
+	p->capture_patterns = xcalloc(decl->ncaptures + 1, sizeof(char *));
+	for (i = 0; i < decl->ncaptures; i++) {
+		p->capture_names[i] = xstrdup(decl->captures[i].name);
+		p->capture_patterns[i] = xstrdup(decl->captures[i].pattern);
+	}
 	d->nodes = xcalloc(decl->nnodes + 1, sizeof(*d->nodes));
 	d->ctx = xcalloc(decl->nnodes + 1, sizeof(*d->ctx));
 	p->nnodes = decl->nnodes;

@@ -446,6 +446,7 @@ render(const struct recon_plan *p, const char *confirmation)
 {
 	struct sbuf b = {0};
 	struct jsonw w;
+	size_t i;
 
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
@@ -466,6 +467,15 @@ render(const struct recon_plan *p, const char *confirmation)
 	jsonw_key(&w, "settings");
 	jsonw_obj_begin(&w);
 	kstr(&w, "capture_prefix", p->capture_prefix);
+	jsonw_key(&w, "captures");
+	jsonw_arr_begin(&w);
+	for (i = 0; i < p->ncaptures; i++) {
+		jsonw_obj_begin(&w);
+		kstr(&w, "name", p->capture_names[i]);
+		kstr(&w, "pattern", p->capture_patterns[i]);
+		jsonw_obj_end(&w);
+	}
+	jsonw_arr_end(&w);
 	kint(&w, "max_destroyed_messages", p->max_destroyed_messages);
 	jsonw_obj_end(&w);
 	jsonw_key(&w, "snapshot");

@@ -159,6 +159,8 @@ recon_plan_free(struct recon_plan *p)
 	free(p->snapshot_source);
 	free(p->snapshot_taken_at);
 	free(p->capture_prefix);
+	strs_free(p->capture_names, p->ncaptures);
+	strs_free(p->capture_patterns, p->ncaptures);
 	free(p->refusal);
 	free(p->message);
 	free(p->next_step);

@@ -216,6 +216,11 @@ struct recon_plan {
 	bool disconnect_consumers;
 	char *capture_prefix;
 	int64_t max_destroyed_messages;
+	/* The declaration's capture subscriptions (name, pattern), so that
+	 * apply can run the preflight again with the same tap rules. */
+	char **capture_names;
+	char **capture_patterns;
+	size_t ncaptures;
 	enum recon_outcome outcome; /* NO_CHANGE, WOULD_APPLY or REFUSED */
 	char *refusal; /* plan-wide: "BULK_CAP", "NODE_REFUSED", ... */
 	char *message;

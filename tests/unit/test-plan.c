@@ -6,9 +6,12 @@
 #include <stdint.h>
 /* cmocka needs the four above first */
 #include <cmocka.h>
+#include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/afile.h"
 #include "../../reconcile/plan.h"
 #include "recon-fixture.h"
 
@@ -437,7 +440,8 @@ test_plan__d7_bulk_cap(void **state)
 	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
 	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
 	c = recon_plan_confirmation(p);
-	assert_true(strncmp(c, "delete 1 queue, 1 address on shop-eu ", 37) == 0);
+	assert_true(
+	    strncmp(c, "delete 1 queue, 1 address on shop-eu ", 37) == 0);
 	assert_int_equal(strlen(c), 37 + RECON_CONFIRM_HEX);
 	free(c);
 	recon_plan_free(p);
@@ -529,6 +533,104 @@ test_plan__inventory_round_trip(void **state)
 	fx_free(&f);
 }
 
+/* plan.json of every golden case parses and renders to the same bytes. */
+static void
+test_plan__json_round_trip_goldens(void **state)
+{
+	struct recon_plan *p = NULL;
+	struct err err = {0};
+	char *text, *again;
+	glob_t g;
+	size_t i, len;
+
+	(void)state;
+	assert_int_equal(
+	    glob("tests/golden/recon/*/expect/plan.json", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 10);
+	for (i = 0; i < g.gl_pathc; i++) {
+		assert_int_equal(
+		    afile_read(&text, &len, g.gl_pathv[i], 1u << 24, &err), 0);
+		assert_int_equal(
+		    recon_plan_parse_json(&p, g.gl_pathv[i], text, len, &err),
+		    0);
+		again = recon_plan_render_json(p);
+		assert_string_equal(again, text);
+		free(again);
+		free(text);
+		recon_plan_free(p);
+	}
+	globfree(&g);
+}
+
+static void
+test_plan__json_parse_errors_name_the_member(void **state)
+{
+	struct recon_plan *p;
+	struct recon_managed m = {0};
+	struct err err = {0};
+	struct fx f;
+	char *text, *bad, *at, *msg;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_queue(&f, "orders", "orders");
+	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
+	text = recon_plan_render_json(p);
+	recon_plan_free(p);
+	bad = xstrdup(text);
+	at = strstr(bad, "\"outcome\": \"WOULD_APPLY\"");
+	assert_non_null(at);
+	memcpy(at + 12, "WOULD_APPLX", 11);
+	assert_int_equal(
+	    recon_plan_parse_json(&p, "plan.json", bad, strlen(bad), &err), -1);
+	msg = err_render(&err);
+	assert_string_equal(msg,
+	    "plan.json: actions[0].nodes[0].outcome: unknown outcome");
+	free(msg);
+	err_release(&err);
+	assert_int_equal(recon_plan_parse_json(&p, "plan.json", "[]", 2, &err),
+	    -1);
+	msg = err_render(&err);
+	assert_string_equal(msg, "plan.json: not a JSON object");
+	free(msg);
+	err_release(&err);
+	free(bad);
+	free(text);
+	fx_free(&f);
+}
+
+/* Past RECON_PLAN_MD_MAX the actions are cut; the summary stays first and
+ * the approval text last. */
+static void
+test_plan__md_truncated_with_pointer(void **state)
+{
+	struct recon_managed m = {0};
+	struct recon_plan *p;
+	struct fx f;
+	char name[32], *md, *c;
+	size_t i;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	for (i = 0; i < 400; i++) {
+		snprintf(name, sizeof(name), "queue-%03zu", i);
+		fx_queue(&f, "orders", name);
+	}
+	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
+	md = recon_plan_render_md(p, "out");
+	c = recon_plan_confirmation(p);
+	assert_true(strlen(md) <= RECON_PLAN_MD_MAX);
+	assert_true(
+	    strncmp(md, "# shop-eu: WOULD_APPLY — create 401", 35) == 0);
+	assert_non_null(strstr(md,
+	    "more actions are not shown here; the full plan is in `out/plan.json`"));
+	assert_non_null(strstr(md, c));
+	free(c);
+	free(md);
+	recon_plan_free(p);
+	fx_free(&f);
+}
+
 int
 main(void)
 {
@@ -556,6 +658,9 @@ main(void)
 	    cmocka_unit_test(test_plan__taps_never_touched_by_diff),
 	    cmocka_unit_test(test_plan__confirmation_changes_with_plan),
 	    cmocka_unit_test(test_plan__inventory_round_trip),
+	    cmocka_unit_test(test_plan__json_round_trip_goldens),
+	    cmocka_unit_test(test_plan__json_parse_errors_name_the_member),
+	    cmocka_unit_test(test_plan__md_truncated_with_pointer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
