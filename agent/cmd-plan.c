@@ -66,24 +66,25 @@ check_args(const struct plan_args *a)
 	return 0;
 }
 
+static const struct option longopts[] = {
+    {"out", required_argument, NULL, 'o'},
+    {"state", required_argument, NULL, 's'},
+    {"base-dir", required_argument, NULL, 'B'},
+    {"repo", required_argument, NULL, 'r'},
+    {"rev", required_argument, NULL, 'R'},
+    {"base", required_argument, NULL, 'b'},
+    {"snapshot", required_argument, NULL, 'S'},
+    {"credentials", required_argument, NULL, 'c'},
+    {"disconnect-consumers", no_argument, NULL, 'd'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
 /* 0: go on; 1: stop with *code (help, version, usage error). */
 static int
 parse_args(struct plan_args *a, int argc, char **argv, int *code)
 {
-	static const struct option longopts[] = {
-	    {"out", required_argument, NULL, 'o'},
-	    {"state", required_argument, NULL, 's'},
-	    {"base-dir", required_argument, NULL, 'B'},
-	    {"repo", required_argument, NULL, 'r'},
-	    {"rev", required_argument, NULL, 'R'},
-	    {"base", required_argument, NULL, 'b'},
-	    {"snapshot", required_argument, NULL, 'S'},
-	    {"credentials", required_argument, NULL, 'c'},
-	    {"disconnect-consumers", no_argument, NULL, 'd'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
 	int ch;
 
 	optind = 1;

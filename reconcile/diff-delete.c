@@ -14,12 +14,6 @@ static const char broker_xml_caveat[] =
     "if a removed divert is in this node's broker.xml, the broker creates it again at the next restart, and the queue can come back with it (a broker.xml divert cannot be told from a runtime one)";
 
 static bool
-reachable(const struct recon_diff *d, size_t i)
-{
-	return d->nodes[i] != NULL && d->nodes[i]->refusal.kind == RECON_OK;
-}
-
-static bool
 reserved(const struct recon_diff *d, const char *name)
 {
 	return recon_has_prefix(name, d->decl->settings.capture_prefix);
@@ -35,7 +29,7 @@ delete_divert(struct recon_diff *d, const char *name)
 
 	recon_diff_obj_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!reachable(d, i))
+		if (!recon_diff_reachable(d, i))
 			continue;
 		ld = recon_plan_find_divert(d->nodes[i], name);
 		if (ld == NULL)
@@ -62,7 +56,7 @@ delete_queue(struct recon_diff *d, const char *name)
 
 	recon_diff_obj_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!reachable(d, i) ||
+		if (!recon_diff_reachable(d, i) ||
 		    recon_plan_find_queue(d->nodes[i], name) == NULL)
 			continue;
 		np = recon_diff_node(d, RECON_ACT_DELETE_QUEUE, name, NULL, i);
@@ -106,7 +100,7 @@ delete_address(struct recon_diff *d, const char *name)
 
 	recon_diff_obj_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!reachable(d, i))
+		if (!recon_diff_reachable(d, i))
 			continue;
 		la = recon_plan_find_address(d->nodes[i], name);
 		if (la == NULL)
@@ -151,7 +145,7 @@ narrow_address(struct recon_diff *d, const struct decl_address *da)
 
 	recon_diff_obj_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!reachable(d, i))
+		if (!recon_diff_reachable(d, i))
 			continue;
 		la = recon_plan_find_address(d->nodes[i], da->name);
 		extra = la != NULL ? la->routing & ~da->routing : 0;
@@ -280,7 +274,7 @@ recon_diff_unmanaged(struct recon_diff *d)
 	size_t i;
 
 	for (i = 0; i < d->decl->nnodes; i++)
-		if (reachable(d, i))
+		if (recon_diff_reachable(d, i))
 			unmanaged_node(d, d->nodes[i]);
 	if (d->plan->nunmanaged > 1)
 		qsort(d->plan->unmanaged, d->plan->nunmanaged,

@@ -93,6 +93,12 @@ void recon_diff_obj_end(struct recon_diff *d);
 /* The preflight context of node i (pointers into d->ctx[i]). */
 void recon_diff_qdel_ctx(struct recon_qdel_ctx *out, const struct recon_diff *d,
     size_t i);
+/* Node i was read. */
+bool recon_diff_reachable(const struct recon_diff *d, size_t i);
+/* Equal strings, NULL and "" being the same (no filter). */
+bool recon_str_eq(const char *a, const char *b);
+/* The actions of one declared divert (reconcile/diff-divert.c). */
+void recon_diff_divert(struct recon_diff *d, const struct decl_divert *dd);
 /* The removal half of the diff (reconcile/diff-delete.c). */
 void recon_diff_deletes(struct recon_diff *d);
 void recon_diff_unmanaged(struct recon_diff *d);
