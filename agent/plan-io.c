@@ -11,15 +11,16 @@
 #include "agent.h"
 #include "creds.h"
 
-#define SNAPSHOT_FILE_MAX (256u * 1024u * 1024u)
+#define SNAPSHOT_FILE_MAX ((size_t)256 * 1024 * 1024)
 
 void
 agent_plan_print_diags(const struct errlist *diags)
 {
-	char *s;
 	size_t i;
 
 	for (i = 0; i < diags->n; i++) {
+		char *s;
+
 		s = errlist_render_item(diags, i);
 		fprintf(stderr, "%s\n", s);
 		free(s);

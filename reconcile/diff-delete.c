@@ -318,12 +318,13 @@ action_why(enum recon_act k, bool operator_delete)
 static void
 finish_action(struct recon_plan *p, struct recon_action *a)
 {
-	const struct recon_node_plan *np;
 	size_t i;
 
 	a->why =
 	    xstrdup(action_why(a->kind, strcmp(p->kind, "delete-queue") == 0));
 	for (i = 0; i < a->nnodes; i++) {
+		const struct recon_node_plan *np;
+
 		np = &a->nodes[i];
 		if (a->address == NULL && np->observed.queue != NULL)
 			a->address = xstrdup(np->observed.queue->address);

@@ -35,8 +35,6 @@ summary_line(struct sbuf *b, const struct recon_plan *p)
 static void
 header(struct sbuf *b, const struct recon_plan *p)
 {
-	size_t i;
-
 	summary_line(b, p);
 	sbuf_addf(b, "- kind: %s; mode: %s\n", p->kind,
 	    decl_mode_name(p->mode));
@@ -55,6 +53,8 @@ header(struct sbuf *b, const struct recon_plan *p)
 		    p->next_step != NULL ? p->next_step
 		                         : "fix the cause and plan again");
 	if (p->ndiagnostics > 0) {
+		size_t i;
+
 		sbuf_adds(b, "## Declaration errors\n\n```\n");
 		for (i = 0; i < p->ndiagnostics; i++)
 			sbuf_addf(b, "%s\n", p->diagnostics[i]);
@@ -114,10 +114,11 @@ op_md(struct sbuf *b, const struct recon_op *op, size_t i)
 static void
 node_details(struct sbuf *b, const struct recon_node_plan *np)
 {
-	const struct recon_divert *d;
 	size_t i;
 
 	for (i = 0; i < np->nremoved; i++) {
+		const struct recon_divert *d;
+
 		d = &np->removed[i].config;
 		sbuf_addf(b,
 		    "  - removed with the queue: divert `%s` (source `%s`, forwarding to `%s`)%s\n",
