@@ -18,9 +18,10 @@ summary_line(struct sbuf *b, const struct recon_plan *p)
 	char *phrase;
 
 	recon_plan_summary(p, &s);
-	phrase = p->ndiagnostics > 0
-	             ? xstrdup("the declaration fails validation")
-	             : recon_summary_phrase(&s);
+	phrase =
+	    p->refusal != NULL && strcmp(p->refusal, "INVALID_DECLARATION") == 0
+	        ? xstrdup("the declaration fails validation")
+	        : recon_summary_phrase(&s);
 	sbuf_addf(b, "# %s: %s — %s", p->cluster,
 	    recon_outcome_name(p->outcome), phrase);
 	if (p->destroyed_messages > 0)
@@ -55,7 +56,7 @@ header(struct sbuf *b, const struct recon_plan *p)
 	if (p->ndiagnostics > 0) {
 		size_t i;
 
-		sbuf_adds(b, "## Declaration errors\n\n```\n");
+		sbuf_adds(b, "## Declaration diagnostics\n\n```\n");
 		for (i = 0; i < p->ndiagnostics; i++)
 			sbuf_addf(b, "%s\n", p->diagnostics[i]);
 		sbuf_adds(b, "```\n\n");

@@ -261,6 +261,10 @@ struct recon_plan *recon_plan_delete_queue(const struct decl_cluster *decl,
 struct recon_plan *recon_plan_invalid(const char *cluster,
     const struct errlist *diags, const struct recon_plan_opts *opts);
 
+/* Record the declaration's diagnostics (warnings of a valid one) in p. */
+void recon_plan_add_diagnostics(struct recon_plan *p,
+    const struct errlist *diags);
+
 void recon_plan_free(struct recon_plan *p); /* NULL is a no-op */
 
 /* ---- the queue-delete preflight (ADR-0084 D1-D6) ------------------------

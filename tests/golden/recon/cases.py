@@ -138,6 +138,8 @@ json .actions[0].kind "delete-queue"
 json .actions[0].nodes[0].removed_diverts[0].declared true
 md the broker.xml rendered from it still carries the divert, so the next deployment and restart bring it back
 md if a removed divert is in this node's broker.xml
+json .diagnostics[0]|test("warning: divert 'audit-copy' forwards to 'orders': Nothing consumes at orders") => true
+md ## Declaration diagnostics
 """, base=cluster(ORDERS + AUDIT_IN + """diverts:
   - name: audit-copy
     address: audit-in
