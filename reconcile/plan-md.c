@@ -87,12 +87,15 @@ node_table(struct sbuf *b, const struct recon_plan *p)
 		    n[RECON_OUT_NO_CHANGE], n[RECON_OUT_UNREACHABLE]);
 	}
 	sbuf_adds(b, "\n");
-	for (i = 0; i < p->nnodes; i++)
-		if (!p->nodes[i].reachable)
-			sbuf_addf(b, "- **%s** could not be read (%s): %s\n",
-			    p->nodes[i].node, p->nodes[i].refusal,
-			    p->nodes[i].message);
-	sbuf_adds(b, "\n");
+	for (i = 0, j = 0; i < p->nnodes; i++) {
+		if (p->nodes[i].reachable)
+			continue;
+		sbuf_addf(b, "- **%s** could not be read (%s): %s\n",
+		    p->nodes[i].node, p->nodes[i].refusal, p->nodes[i].message);
+		j++;
+	}
+	if (j > 0)
+		sbuf_adds(b, "\n");
 }
 
 static void
