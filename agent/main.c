@@ -11,6 +11,8 @@
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
         "load and validate declarations (a cluster or repository folder)"},
+    {"snapshot", agent_cmd_snapshot,
+        "print the live state of a cluster's brokers (tables or --json)"},
     {"plan", agent_cmd_plan,
         "plan a cluster against its live nodes; write plan.json and plan.md"},
     {"delete-queue", agent_cmd_delete_queue,
