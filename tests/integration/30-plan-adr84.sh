@@ -111,6 +111,8 @@ plan_rc=0
 check_eq "plan: nothing declared, nothing managed: exit 0" 0 "$plan_rc"
 check_eq "plan: live objects reported unmanaged, none deleted" true \
 	"$(pj "$TMP/p" "([.unmanaged[].name]|index(\"$u.q3\")) != null and (.actions|length) == 0")"
+check_grep "plan: plan.md lists them as left alone" "^- queue \`$u.q3\` on node1, node2$" "$TMP/p/plan.md"
+check_grep "plan: nothing to approve" "Nothing to approve: the cluster is as declared" "$TMP/p/plan.md"
 
 # ---- plan with an inventory: a managed queue no longer declared -------------
 mkdir -p "$TMP/state/local"

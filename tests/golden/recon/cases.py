@@ -267,6 +267,10 @@ case("015-no-inventory-deletes-nothing", "plan", cluster(KEEP),
 json .outcome "NO_CHANGE"
 json .base.source "none"
 json [.unmanaged[].name] ["orders","orders"]
+md - revision: (working tree); base: none
+md - queue `orders` on node1
+md Nothing to approve: the cluster is as declared.
+nomd ## Actions
 """, exit=0)
 
 # ---- change in place vs change by recreate ---------------------------------
