@@ -100,9 +100,21 @@ int
 agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds)
 {
-	if (file != NULL)
-		return snapshot_file(out, cmd, file);
-	return snapshot_live(out, cmd, c, creds);
+	struct recon_snapshot *s = NULL;
+
+	if (file == NULL)
+		return snapshot_live(out, cmd, c, creds);
+	if (snapshot_file(&s, cmd, file) < 0)
+		return -1;
+	if (s->cluster == NULL || strcmp(s->cluster, c->name) != 0) {
+		fprintf(stderr,
+		    "artemis-gitops %s: %s: a snapshot of cluster '%s', not of '%s'\n",
+		    cmd, file, s->cluster != NULL ? s->cluster : "?", c->name);
+		recon_snapshot_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
 }
 
 const char *
