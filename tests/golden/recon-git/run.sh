@@ -67,6 +67,9 @@ check_grep "missing snapshot file named" "nope.json" err
 env -u CREDENTIALS_DIRECTORY "$AG_BIN" plan cl --out x 2>err >/dev/null
 check_eq "live without credentials: exit 1" 1 $?
 check_grep "live without credentials explained" "no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY" err
+"$AG_BIN" delete-queue __capture.x cl --snapshot snapshot.json --out x 2>err >/dev/null
+check_eq "delete-queue of a capture queue: exit 1" 1 $?
+check_grep "delete-queue of a capture queue refused" "'__capture.x' has the reserved capture prefix '__capture.': it belongs to a capture subscription" err
 check_exit "--base without --repo is a usage error" 64 "$AG_BIN" plan clusters/shop-eu --base HEAD --out x
 check_exit "--state with --base-dir is a usage error" 64 "$AG_BIN" plan c --state s --base-dir b --out x
 check_exit "plan without --out is a usage error" 64 "$AG_BIN" plan c
