@@ -227,8 +227,7 @@ pnode_plan(struct recon_jr *c, const cJSON *o, const char *w,
 	}
 	if (np->refusal != NULL &&
 	    recon_kind_parse(np->refusal, &np->refusal_kind) < 0)
-		np->refusal_kind =
-		    RECON_OK; /* a planner kind, e.g. NOT_EMPTY */
+		np->refusal_kind = RECON_OK; /* not a broker kind */
 	rc = 0;
 done:
 	free(out);

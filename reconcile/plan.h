@@ -161,7 +161,7 @@ struct recon_node_plan {
 	enum recon_outcome outcome;
 	enum recon_kind refusal_kind; /* RECON_OK unless broker-classified */
 	char *refusal;                /* REFUSED/UNREACHABLE: a kind name, e.g.
-	                                 "HAS_CONSUMERS", "NOT_EMPTY", "UNREACHABLE" */
+	                                 "HAS_CONSUMERS", "UNREACHABLE" */
 	char *message;                /* why, one line */
 	char *next_step;              /* REFUSED: what to do */
 	struct recon_observed observed;
