@@ -121,4 +121,16 @@ check_eq "HTTP 429: THROTTLED" "THROTTLED: HTTP 429: too many failed logins, thr
 check_eq "HTTP 502: BROKER_ERROR" "BROKER_ERROR: HTTP 502" "$(kind_via status:502)"
 check_eq "HTTP 404: BAD_RESPONSE" "BAD_RESPONSE: unexpected HTTP status 404" "$(kind_via status:404)"
 check_eq "pass-through proxy: read fine" None "$(kind_via pass)"
+
+# --- TLS: verification is on; --ca-file trusts our own CA
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
+	-addext subjectAltName=DNS:localhost -keyout "$TMP/key.pem" \
+	-out "$TMP/cert.pem" >/dev/null 2>&1
+export FAULTPROXY_TLS_CERT=$TMP/cert.pem FAULTPROXY_TLS_KEY=$TMP/key.pem
+check_grep "self-signed https endpoint: UNREACHABLE (certificate refused)" \
+	"^UNREACHABLE: SSL certificate problem: self.signed certificate" <(kind_via pass)
+check_eq "the same endpoint with --ca-file: read" None "$(kind_via pass --ca-file "$TMP/cert.pem")"
+check_grep "the proxied node was declared with https" "jolokia: https://localhost:[0-9]+/console/jolokia" "$TMP/cp/cluster.yaml"
+check_grep "unreadable --ca-file: UNREACHABLE" "^UNREACHABLE: .*$TMP/nope.pem" <(kind_via pass --ca-file "$TMP/nope.pem")
+unset FAULTPROXY_TLS_CERT FAULTPROXY_TLS_KEY
 done_testing
