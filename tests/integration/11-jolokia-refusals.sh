@@ -76,6 +76,22 @@ done
 check_eq "repeated failures: THROTTLED (HTTP 429)" '{"http_status": 429, "kind": "THROTTLED", "status": 0, "text": "HTTP 429: too many failed logins, throttled"}' \
 	"$(jval "$TMP/s.json" node1 - - refusal)"
 
+# --- FORBIDDEN: RBAC (management.xml) refuses the read-only `viewer` user
+# that scripts/artemis creates (role view: list*, get*, is*)
+v=(--broker node1 "${URL[node1]}" "${CRED[node1]}-viewer")
+check_eq "viewer may read" 'OK {"Version":"2.40.0"}' "$("$JEXEC" "${v[@]}" read 'org.apache.activemq.artemis:broker="node1"' Version)"
+check_eq "viewer may not destroy: FORBIDDEN (RBAC, JSON status 403)" \
+	"FORBIDDEN http=200 status=403: java.lang.Exception : User not authorized to access operation: destroyQueue" \
+	"$("$JEXEC" "${v[@]}" destroy-queue "$u.x")"
+check_eq "viewer may not create: FORBIDDEN" \
+	"FORBIDDEN http=200 status=403: java.lang.Exception : User not authorized to access operation: createAddress" \
+	"$("$JEXEC" "${v[@]}" create-address "$u.x" anycast)"
+mkdir -p "$TMP/cv"
+sed 's/credentials: \(node[12]\)$/credentials: \1-viewer/' "$TMP/c/cluster.yaml" >"$TMP/cv/cluster.yaml"
+snap "$TMP/s.json" "$TMP/cv"
+check_eq "a read-only user can take a full snapshot" 0 $?
+check_eq "... with the address-settings" '"OFF"' "$(jval "$TMP/s.json" node2 address_settings '#' config_delete_diverts)"
+
 # --- FORBIDDEN: a JSON status 403 from the broker's Jolokia access policy
 "$JEXEC" --origin http://127.0.0.1 "${URL[node1]}" "${CRED[node1]}" destroy-queue "$u.x" >"$TMP/o" 2>&1
 check_eq "Origin not allowed: FORBIDDEN (JSON status 403)" \
