@@ -135,11 +135,9 @@ start(struct agent *a, const char *config)
 	char *what = xasprintf("run --config %s", config);
 	int r = -1;
 
-	if (agent_state_open(&a->state, a->conf->state, what, &err) < 0)
-		log_err("%s", err.msg);
-	else if (sig_open(&a->sigfd, &err) < 0)
-		log_err("%s", err.msg);
-	else if (watch_open(&a->watch, a->conf, &err) < 0)
+	if (agent_state_open(&a->state, a->conf->state, what, &err) < 0 ||
+	    sig_open(&a->sigfd, &err) < 0 ||
+	    watch_open(&a->watch, a->conf, &err) < 0)
 		log_err("%s", err.msg);
 	else
 		r = 0;

@@ -25,63 +25,68 @@ enum conf_type {
 
 struct conf_key {
 	const char *name; /* dotted: "repository.url" */
-	enum conf_type type;
-	size_t off;
-	long min, max;   /* CT_INT, CT_DURATION */
-	const char *def; /* as written in YAML; "$VAR" = environment; NULL */
-	bool required;
+	const char *def;  /* as written in YAML; "$VAR" = environment; NULL */
 	const char *help;
+	size_t off;
+	long min, max; /* CT_INT, CT_DURATION */
+	enum conf_type type;
+	bool required;
 };
 
-#define OFF(f) offsetof(struct agent_conf, f)
+/* One row: name, type, field, bounds, default, required, help. */
+#define KEY(n, t, f, lo, hi, d, req, h)                                        \
+	{                                                                      \
+		.name = (n), .def = (d), .help = (h),                          \
+		.off = offsetof(struct agent_conf, f), .min = (lo),            \
+		.max = (hi), .type = (t), .required = (req)                    \
+	}
 
 static const struct conf_key keys[] = {
-    {"version", CT_INT, OFF(version), 1, AGENT_CONF_VERSION_MAX, NULL, true,
-        "format version of this file; `1`"},
-    {"repository.url", CT_URL, OFF(repo_url), 0, 0, NULL, true,
+    KEY("version", CT_INT, version, 1, AGENT_CONF_VERSION_MAX, NULL, true,
+        "format version of this file; `1`"),
+    KEY("repository.url", CT_URL, repo_url, 0, 0, NULL, true,
         "the declarations repository: `file://`, `https://`, `http://`, "
-        "`ssh://` or `user@host:path`"},
-    {"repository.branch", CT_BRANCH, OFF(branch), 0, 0, "main", false,
-        "the branch watched; each new commit on it is planned"},
-    {"repository.path", CT_RELPATH, OFF(clusters_path), 0, 0, "", false,
+        "`ssh://` or `user@host:path`"),
+    KEY("repository.branch", CT_BRANCH, branch, 0, 0, "main", false,
+        "the branch watched; each new commit on it is planned"),
+    KEY("repository.path", CT_RELPATH, clusters_path, 0, 0, "", false,
         "folder inside the repository that holds one folder per cluster "
-        "(empty: the repository root)"},
-    {"repository.token-file", CT_FILENAME, OFF(git_token_file), 0, 0, NULL,
-        false,
+        "(empty: the repository root)"),
+    KEY("repository.token-file", CT_FILENAME, git_token_file, 0, 0, NULL, false,
         "HTTPS: file in the credentials folder holding `token` or "
-        "`user:token`"},
-    {"repository.ssh-user", CT_STR, OFF(git_ssh_user), 0, 0, "git", false,
-        "SSH: user name when the URL names none"},
-    {"repository.ssh-key-file", CT_FILENAME, OFF(git_ssh_key_file), 0, 0, NULL,
-        false, "SSH: private key file in the credentials folder"},
-    {"repository.ssh-public-key-file", CT_FILENAME, OFF(git_ssh_pubkey_file), 0,
+        "`user:token`"),
+    KEY("repository.ssh-user", CT_STR, git_ssh_user, 0, 0, "git", false,
+        "SSH: user name when the URL names none"),
+    KEY("repository.ssh-key-file", CT_FILENAME, git_ssh_key_file, 0, 0, NULL,
+        false, "SSH: private key file in the credentials folder"),
+    KEY("repository.ssh-public-key-file", CT_FILENAME, git_ssh_pubkey_file, 0,
         0, NULL, false,
-        "SSH: its public key file in the credentials folder (optional)"},
-    {"poll-interval", CT_DURATION, OFF(poll_interval), 1, 86400, "60s", false,
-        "how often the branch is fetched (`30s`, `5m`, `1h`)"},
-    {"drift-interval", CT_DURATION, OFF(drift_interval), 10, 604800, "10m",
-        false, "how often live state is compared with the last apply"},
-    {"retry-max", CT_DURATION, OFF(retry_max), 1, 86400, "5m", false,
-        "ceiling of the backoff after a git or broker outage"},
-    {"state", CT_PATH, OFF(state), 0, 0, "$STATE_DIRECTORY", true,
+        "SSH: its public key file in the credentials folder (optional)"),
+    KEY("poll-interval", CT_DURATION, poll_interval, 1, 86400, "60s", false,
+        "how often the branch is fetched (`30s`, `5m`, `1h`)"),
+    KEY("drift-interval", CT_DURATION, drift_interval, 10, 604800, "10m", false,
+        "how often live state is compared with the last apply"),
+    KEY("retry-max", CT_DURATION, retry_max, 1, 86400, "5m", false,
+        "ceiling of the backoff after a git or broker outage"),
+    KEY("state", CT_PATH, state, 0, 0, "$STATE_DIRECTORY", true,
         "state folder: clone, inventory, audit, lock (systemd: "
-        "`StateDirectory=`)"},
-    {"outbox", CT_PATH, OFF(outbox), 0, 0, NULL, false,
+        "`StateDirectory=`)"),
+    KEY("outbox", CT_PATH, outbox, 0, 0, NULL, false,
         "where previews and drift reports are posted (default: "
-        "`<state>/outbox`)"},
-    {"credentials", CT_PATH, OFF(credentials), 0, 0, "$CREDENTIALS_DIRECTORY",
-        false, "folder of broker and git secrets (systemd: `LoadCredential=`)"},
-    {"tls.ca-file", CT_PATH, OFF(tls_ca_file), 0, 0, NULL, false,
+        "`<state>/outbox`)"),
+    KEY("credentials", CT_PATH, credentials, 0, 0, "$CREDENTIALS_DIRECTORY",
+        false, "folder of broker and git secrets (systemd: `LoadCredential=`)"),
+    KEY("tls.ca-file", CT_PATH, tls_ca_file, 0, 0, NULL, false,
         "PEM bundle trusted for HTTPS to brokers and git (default: the "
-        "system store)"},
-    {"tls.insecure", CT_BOOL, OFF(tls_insecure), 0, 0, "false", false,
-        "skip TLS verification (never in production)"},
-    {"auto-apply-creates", CT_BOOL, OFF(auto_apply_creates), 0, 0, "false",
-        false,
+        "system store)"),
+    KEY("tls.insecure", CT_BOOL, tls_insecure, 0, 0, "false", false,
+        "skip TLS verification of the git server (never in production); "
+        "brokers are always verified: give them `tls.ca-file`"),
+    KEY("auto-apply-creates", CT_BOOL, auto_apply_creates, 0, 0, "false", false,
         "apply plans that only create objects without an approval; drift "
-        "repair of missing objects too"},
-    {"log-level", CT_LOGLEVEL, OFF(log_level), 0, 0, "info", false,
-        "`err`, `warning`, `notice`, `info` or `debug`"},
+        "repair of missing objects too"),
+    KEY("log-level", CT_LOGLEVEL, log_level, 0, 0, "info", false,
+        "`err`, `warning`, `notice`, `info` or `debug`"),
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -554,12 +559,14 @@ agent_conf_load(struct agent_conf **out, const char *path,
 	}
 	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		strcpy(dir, ".");
-	else if (slash == dir)
+	if (slash == NULL) {
+		free(dir);
+		dir = xstrdup(".");
+	} else if (slash == dir) {
 		dir[1] = '\0';
-	else
+	} else {
 		*slash = '\0';
+	}
 	/* Relative paths in the file become absolute: the daemon's log and
 	 * the posted previews name folders an operator can paste. */
 	abs = realpath(dir, NULL);

@@ -20,7 +20,7 @@
 #include "log.h"
 
 #define AGENT_CONF_VERSION_MAX 1 /* newest format this build reads */
-#define AGENT_CONF_FILE_MAX    (64u * 1024u) /* bytes of the config file */
+#define AGENT_CONF_FILE_MAX    ((size_t)64 * 1024) /* bytes of the file */
 
 struct agent_conf {
 	char *path; /* the file it was loaded from */
@@ -39,7 +39,7 @@ struct agent_conf {
 	char *outbox;              /* absolute; default <state>/outbox */
 	char *credentials;         /* absolute; NULL when none is configured */
 	char *tls_ca_file;         /* absolute or NULL (system store) */
-	bool tls_insecure;         /* tls.insecure: skip verification */
+	bool tls_insecure;         /* tls.insecure: git only */
 	bool auto_apply_creates;
 	long log_level; /* enum log_prio */
 };

@@ -27,17 +27,27 @@ notify_ready(const char *status)
 	sd_notifyf(0, "READY=1\nSTATUS=%s", line);
 }
 
+static void vstatus(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
+
+static void
+vstatus(const char *fmt, va_list ap)
+{
+	char line[STATUS_MAX];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	clean_line(line);
+	sd_notifyf(0, "STATUS=%s", line);
+}
+
 void
 notify_status(const char *fmt, ...)
 {
-	char line[STATUS_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	vstatus(fmt, ap);
 	va_end(ap);
-	clean_line(line);
-	sd_notifyf(0, "STATUS=%s", line);
 }
 
 void
