@@ -9,6 +9,7 @@
 #include "../declarations/yaml-tree.h"
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
+#include "conf-int.h"
 
 enum conf_type {
 	CT_INT,
@@ -137,115 +138,6 @@ is_string_type(enum conf_type t)
 	       t == CT_RELPATH || t == CT_PATH || t == CT_FILENAME;
 }
 
-int
-agent_conf_duration_parse(const char *s, long *out)
-{
-	char *end = NULL;
-	long v, mul = 1;
-
-	if (s[0] < '0' || s[0] > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0)
-		return -1;
-	if (strcmp(end, "s") == 0 || *end == '\0')
-		mul = 1;
-	else if (strcmp(end, "m") == 0)
-		mul = 60;
-	else if (strcmp(end, "h") == 0)
-		mul = 3600;
-	else if (strcmp(end, "d") == 0)
-		mul = 86400;
-	else
-		return -1;
-	if (v > LONG_MAX / mul)
-		return -1;
-	*out = v * mul;
-	return 0;
-}
-
-static bool
-url_ok(const char *s)
-{
-	static const char *const schemes[] = {"file://", "https://", "http://",
-	    "ssh://"};
-	const char *at, *colon;
-	size_t i;
-
-	for (i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++)
-		if (strncmp(s, schemes[i], strlen(schemes[i])) == 0)
-			return s[strlen(schemes[i])] != '\0';
-	/* scp-like user@host:path */
-	at = strchr(s, '@');
-	colon = strchr(s, ':');
-	return at != NULL && colon != NULL && at < colon && at > s &&
-	       colon > at + 1 && colon[1] != '\0' && strchr(s, ' ') == NULL;
-}
-
-/* A branch name git accepts (git-check-ref-format, the parts that matter
- * for one branch). */
-static bool
-branch_ok(const char *s)
-{
-	const char *p;
-
-	if (s[0] == '\0' || s[0] == '-' || s[0] == '/' ||
-	    s[strlen(s) - 1] == '/' || s[strlen(s) - 1] == '.')
-		return false;
-	if (strstr(s, "..") != NULL || strstr(s, "//") != NULL ||
-	    strstr(s, "@{") != NULL || strstr(s, ".lock") != NULL)
-		return false;
-	for (p = s; *p != '\0'; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f ||
-		    strchr("~^:?*[\\", *p) != NULL)
-			return false;
-	return true;
-}
-
-/* A relative path without `..` components, not absolute. */
-static bool
-relpath_ok(const char *s)
-{
-	const char *p = s;
-	size_t n;
-
-	if (s[0] == '/')
-		return false;
-	while (*p != '\0') {
-		n = strcspn(p, "/");
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return false;
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	return true;
-}
-
-static bool
-filename_ok(const char *s)
-{
-	return s[0] != '\0' && strchr(s, '/') == NULL && strcmp(s, ".") != 0 &&
-	       strcmp(s, "..") != 0;
-}
-
-static char *
-resolve_path(const char *basedir, const char *v)
-{
-	size_t n;
-	char *r;
-
-	if (v[0] == '/' || basedir == NULL || basedir[0] == '\0')
-		r = xstrdup(v);
-	else
-		r = xasprintf("%s/%s", basedir, v);
-	n = strlen(r);
-	while (n > 1 && r[n - 1] == '/')
-		r[--n] = '\0';
-	return r;
-}
-
 static int
 set_number(struct loader *L, const struct conf_key *k, const char *v,
     const struct pos *pos)
@@ -296,20 +188,20 @@ check_string(struct loader *L, const struct conf_key *k, const char *v,
 	if (v[0] == '\0' && k->type != CT_RELPATH)
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must not be empty", k->name);
-	if (k->type == CT_URL && !url_ok(v))
+	if (k->type == CT_URL && !conf_url_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' is not a repository URL (use file://, https://, "
 		    "http://, ssh:// or user@host:path): '%s'",
 		    k->name, v);
-	if (k->type == CT_BRANCH && !branch_ok(v))
+	if (k->type == CT_BRANCH && !conf_branch_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' is not a valid branch name: '%s'", k->name, v);
-	if (k->type == CT_RELPATH && !relpath_ok(v))
+	if (k->type == CT_RELPATH && !conf_relpath_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must be a relative path inside the repository "
 		    "without '..': '%s'",
 		    k->name, v);
-	if (k->type == CT_FILENAME && !filename_ok(v))
+	if (k->type == CT_FILENAME && !conf_filename_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must be a file name in the credentials folder, "
 		    "without '/': '%s'",
@@ -338,7 +230,7 @@ set_value(struct loader *L, const struct conf_key *k, const char *v,
 	sp = str_field(L->c, k);
 	free(*sp);
 	if (k->type == CT_PATH)
-		*sp = resolve_path(L->basedir, v);
+		*sp = conf_resolve_path(L->basedir, v);
 	else
 		*sp = xstrdup(v);
 	return 0;

@@ -1,5 +1,6 @@
 /* agent/watch.c: see watch.h. */
 #include "watch.h"
+#include "watch-int.h"
 
 #include <errno.h>
 #include <git2.h>
@@ -14,15 +15,6 @@
 
 #define REVWALK_MAX 10000 /* commits counted between two polls */
 #define SECRET_MAX  16384 /* bytes of a token file */
-
-struct watch {
-	const struct agent_conf *conf;
-	git_repository *repo;
-	char *repo_dir;  /* STATE/repo */
-	char *seen_path; /* STATE/last-seen */
-	char seen[WATCH_OID_HEX + 1];
-	int auth_tries;
-};
 
 static int git_inited;
 
@@ -50,9 +42,8 @@ watch_update_release(struct watch_update *u)
 	memset(u, 0, sizeof(*u));
 }
 
-/* libgit2's last error as an owned string. */
-static const char *
-git_msg(void)
+const char *
+watch_git_msg(void)
 {
 	const git_error *e = git_error_last();
 
@@ -95,14 +86,15 @@ watch_open(struct watch **out, const struct agent_conf *conf, struct err *err)
 
 	if (!git_inited) {
 		if (git_libgit2_init() < 0)
-			return err_setf(err, NULL, "libgit2: %s", git_msg());
+			return err_setf(err, NULL, "libgit2: %s",
+			    watch_git_msg());
 		git_inited = 1;
 	}
 	if (conf->tls_ca_file != NULL &&
 	    git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, conf->tls_ca_file,
 	        NULL) < 0)
 		return err_setf(err, NULL, "tls.ca-file '%s': %s",
-		    conf->tls_ca_file, git_msg());
+		    conf->tls_ca_file, watch_git_msg());
 	w = xcalloc(1, sizeof(*w));
 	w->conf = conf;
 	w->repo_dir = xasprintf("%s/repo", conf->state);
@@ -254,8 +246,8 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
  * 1.5 leaks a regex match block per config entry when it looks for url
  * rewrites, which a daemon fetching every minute cannot afford. The remote
  * is anonymous for the same reason: the URL comes from agent_conf only. */
-static int
-open_repo(struct watch *w, struct err *err)
+int
+watch_open_repo(struct watch *w, struct err *err)
 {
 	git_config *cfg = NULL;
 	struct stat st;
@@ -271,7 +263,7 @@ open_repo(struct watch *w, struct err *err)
 		r = git_repository_init(&w->repo, w->repo_dir, 1);
 	if (r < 0)
 		return err_setf(err, NULL, "open %s: %s", w->repo_dir,
-		    git_msg());
+		    watch_git_msg());
 	r = git_config_new(&cfg);
 	if (r == 0)
 		r = git_repository_set_config(w->repo, cfg);
@@ -279,7 +271,8 @@ open_repo(struct watch *w, struct err *err)
 	if (r < 0) {
 		git_repository_free(w->repo);
 		w->repo = NULL;
-		return err_setf(err, NULL, "%s: %s", w->repo_dir, git_msg());
+		return err_setf(err, NULL, "%s: %s", w->repo_dir,
+		    watch_git_msg());
 	}
 	return 0;
 }
@@ -310,7 +303,7 @@ fetch(struct watch *w, git_oid *head, struct err *err)
 		r = git_remote_fetch(remote, &refspecs, &fo, "fetch");
 	if (r < 0) {
 		err_setf(err, NULL, "fetch '%s' from %s: %s", w->conf->branch,
-		    w->conf->repo_url, git_msg());
+		    w->conf->repo_url, watch_git_msg());
 	} else if (git_reference_name_to_id(head, w->repo, ref) < 0) {
 		r = err_setf(err, NULL, "branch '%s' not found in %s",
 		    w->conf->branch, w->conf->repo_url);
@@ -363,7 +356,7 @@ watch_poll(struct watch *w, struct watch_update *u, struct err *err)
 	int desc;
 
 	memset(u, 0, sizeof(*u));
-	if (open_repo(w, err) < 0 || fetch(w, &head, err) < 0)
+	if (watch_open_repo(w, err) < 0 || fetch(w, &head, err) < 0)
 		return -1;
 	git_oid_tostr(u->head, sizeof(u->head), &head);
 	snprintf(u->prev, sizeof(u->prev), "%s", w->seen);
@@ -385,195 +378,4 @@ watch_poll(struct watch *w, struct watch_update *u, struct err *err)
 		u->event = WATCH_REWRITE;
 	}
 	return 0;
-}
-
-static bool
-is_yaml_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
-	       (n > 4 && strcmp(name + n - 4, ".yml") == 0);
-}
-
-static bool
-tree_has_yaml(const git_tree *t)
-{
-	size_t i, n = git_tree_entrycount(t);
-	const git_tree_entry *e;
-
-	for (i = 0; i < n; i++) {
-		e = git_tree_entry_byindex(t, i);
-		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
-		    is_yaml_name(git_tree_entry_name(e)))
-			return true;
-	}
-	return false;
-}
-
-static void
-cluster_add_file(struct watch_cluster *c, const char *path, const char *data,
-    size_t len)
-{
-	size_t cap = c->nfiles;
-
-	xgrow(&c->files, &cap, c->nfiles + 1, sizeof(*c->files));
-	cap = c->nfiles;
-	xgrow(&c->paths, &cap, c->nfiles + 1, sizeof(*c->paths));
-	cap = c->nfiles;
-	xgrow(&c->data, &cap, c->nfiles + 1, sizeof(*c->data));
-	c->paths[c->nfiles] = xstrdup(path);
-	c->data[c->nfiles] = xmalloc(len + 1);
-	memcpy(c->data[c->nfiles], data, len);
-	c->data[c->nfiles][len] = '\0';
-	c->files[c->nfiles].path = c->paths[c->nfiles];
-	c->files[c->nfiles].data = c->data[c->nfiles];
-	c->files[c->nfiles].len = len;
-	c->nfiles++;
-}
-
-/* Load the YAML blobs of tree t (the folder dir) into c. */
-static int
-load_cluster(struct watch *w, const git_tree *t, const char *dir,
-    struct watch_cluster *c, struct err *err)
-{
-	size_t i, n = git_tree_entrycount(t);
-	const git_tree_entry *e;
-	git_blob *b = NULL;
-	char *path;
-	int r = 0;
-
-	c->dir = xstrdup(dir);
-	for (i = 0; i < n && r == 0; i++) {
-		e = git_tree_entry_byindex(t, i);
-		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
-		    !is_yaml_name(git_tree_entry_name(e)))
-			continue;
-		path = dir[0] != '\0'
-		           ? xasprintf("%s/%s", dir, git_tree_entry_name(e))
-		           : xstrdup(git_tree_entry_name(e));
-		if (c->nfiles >= DECL_FILES_MAX)
-			r = err_setf(err, NULL, "%s: more than %zu YAML files",
-			    dir, (size_t)DECL_FILES_MAX);
-		else if (git_blob_lookup(&b, w->repo, git_tree_entry_id(e)) < 0)
-			r = err_setf(err, NULL, "%s: %s", path, git_msg());
-		else if (git_blob_rawsize(b) > DECL_FILE_MAX)
-			r = err_setf(err, NULL, "%s: larger than %zu bytes",
-			    path, (size_t)DECL_FILE_MAX);
-		else
-			cluster_add_file(c, path, git_blob_rawcontent(b),
-			    (size_t)git_blob_rawsize(b));
-		git_blob_free(b);
-		b = NULL;
-		free(path);
-	}
-	return r;
-}
-
-static int
-root_tree(struct watch *w, const char *oid, git_tree **out, struct err *err)
-{
-	git_oid id;
-	git_commit *c = NULL;
-	git_tree *t = NULL;
-	git_tree_entry *e = NULL;
-	const char *p = w->conf->clusters_path;
-	int r = -1;
-
-	if (git_oid_fromstr(&id, oid) < 0 ||
-	    git_commit_lookup(&c, w->repo, &id) < 0 ||
-	    git_commit_tree(&t, c) < 0) {
-		err_setf(err, NULL, "commit %s: %s", oid, git_msg());
-		goto done;
-	}
-	if (p[0] == '\0') {
-		*out = t;
-		t = NULL;
-		r = 0;
-		goto done;
-	}
-	if (git_tree_entry_bypath(&e, t, p) < 0 ||
-	    git_tree_entry_type(e) != GIT_OBJECT_TREE) {
-		err_setf(err, NULL, "commit %s has no folder '%s'", oid, p);
-		goto done;
-	}
-	if (git_tree_lookup(out, w->repo, git_tree_entry_id(e)) < 0)
-		err_setf(err, NULL, "%s: %s", p, git_msg());
-	else
-		r = 0;
-done:
-	git_tree_entry_free(e);
-	git_tree_free(t);
-	git_commit_free(c);
-	return r;
-}
-
-int
-watch_read_clusters(struct watch *w, const char *oid,
-    struct watch_cluster **out, size_t *nout, struct err *err)
-{
-	git_tree *root = NULL, *sub = NULL;
-	struct watch_cluster *cs = NULL;
-	size_t n = 0, cap = 0, i, ne;
-	const git_tree_entry *e;
-	const char *base = w->conf->clusters_path;
-	char *dir;
-	int r = 0;
-
-	if (open_repo(w, err) < 0 || root_tree(w, oid, &root, err) < 0)
-		return -1;
-	if (tree_has_yaml(root)) {
-		cs = xcalloc(1, sizeof(*cs));
-		n = 1;
-		r = load_cluster(w, root, base, &cs[0], err);
-	}
-	ne = tree_has_yaml(root) ? 0 : git_tree_entrycount(root);
-	for (i = 0; i < ne && r == 0; i++) {
-		e = git_tree_entry_byindex(root, i);
-		if (git_tree_entry_type(e) != GIT_OBJECT_TREE ||
-		    git_tree_lookup(&sub, w->repo, git_tree_entry_id(e)) < 0)
-			continue;
-		if (tree_has_yaml(sub) && n >= WATCH_CLUSTERS_MAX) {
-			r = err_setf(err, NULL, "more than %d cluster folders",
-			    WATCH_CLUSTERS_MAX);
-		} else if (tree_has_yaml(sub)) {
-			xgrow(&cs, &cap, n + 1, sizeof(*cs));
-			memset(&cs[n], 0, sizeof(*cs));
-			dir = base[0] != '\0' ? xasprintf("%s/%s", base,
-			                            git_tree_entry_name(e))
-			                      : xstrdup(git_tree_entry_name(e));
-			r = load_cluster(w, sub, dir, &cs[n++], err);
-			free(dir);
-		}
-		git_tree_free(sub);
-		sub = NULL;
-	}
-	git_tree_free(root);
-	if (r < 0) {
-		watch_clusters_free(cs, n);
-		return -1;
-	}
-	*out = cs;
-	*nout = n;
-	return 0;
-}
-
-void
-watch_clusters_free(struct watch_cluster *c, size_t n)
-{
-	size_t i, j;
-
-	if (c == NULL)
-		return;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < c[i].nfiles; j++) {
-			free(c[i].paths[j]);
-			free(c[i].data[j]);
-		}
-		free(c[i].paths);
-		free(c[i].data);
-		free(c[i].files);
-		free(c[i].dir);
-	}
-	free(c);
 }
