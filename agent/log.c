@@ -165,12 +165,11 @@ log_msg(enum log_prio prio, const char *module, const char *fmt, ...)
 	va_list ap;
 	int saved = errno;
 
-	if (prio > log_level)
-		return;
-	va_start(ap, fmt);
-	errno = saved;
-	emit(prio, module, fmt, ap);
-	va_end(ap);
+	if (prio <= log_level) {
+		va_start(ap, fmt);
+		emit(prio, module, fmt, ap);
+		va_end(ap);
+	}
 	errno = saved;
 }
 
