@@ -25,7 +25,7 @@ for want in '^Type=notify$' '^WatchdogSec=' '^ExecReload=/bin/kill -HUP \$MAINPI
 	'^User=artemis-gitops$' '^StateDirectory=artemis-gitops$' \
 	'^ProtectSystem=strict$' '^NoNewPrivileges=yes$' '^ProtectHome=yes$' \
 	'^PrivateTmp=yes$' '^CapabilityBoundingSet=$' '^SystemCallFilter=@system-service$' \
-	'^RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6$' ; do
+	'^RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK$' ; do
 	check_grep "unit has $want" "$want" "$unit"
 done
 
