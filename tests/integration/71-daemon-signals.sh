@@ -22,6 +22,14 @@ check_eq "second agent exits 1" 1 "$?"
 check_grep "second agent names the lock holder" "err run: state folder '$T/state' is locked by pid $PID \\(run --config $T/agent.yaml, since [0-9T:-]+Z\\)" "$T/second.out"
 check "first agent still runs" kill -0 "$PID"
 
+# Under systemd ($JOURNAL_STREAM names stderr): `<N>` priority, no time.
+: >"$T/journal.log"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$T/journal.log") \
+	"$AG_BIN" run --config "$T/agent.yaml" --once 2>>"$T/journal.log"
+check_grep "journal stream: <3> prefix, no time stamp" "^<3>run: state folder '$T/state' is locked by pid $PID" "$T/journal.log"
+JOURNAL_STREAM=1:1 "$AG_BIN" run --config "$T/agent.yaml" --once 2>"$T/other.log"
+check_grep "another stream: time stamp and level" "^[0-9:]{8} err run: state folder" "$T/other.log"
+
 # SIGHUP with a bad configuration: refused, every error with its position.
 cp "$T/agent.yaml" "$T/agent.good"
 sed 's/^drift-interval: 1h$/drift-interval: soon/' "$T/agent.good" >"$T/agent.yaml"
