@@ -139,14 +139,20 @@ static void emit(enum log_prio prio, const char *module, const char *fmt,
 static void
 emit(enum log_prio prio, const char *module, const char *fmt, va_list ap)
 {
-	char raw[LOG_LINE_MAX], esc[LOG_LINE_MAX];
+	char esc[LOG_LINE_MAX];
 	char stamp[16] = "";
+	char *raw = NULL;
 	struct timespec ts;
 	struct tm tm;
 	FILE *f = log_out != NULL ? log_out : stderr;
 
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	log_escape(esc, sizeof(esc), raw);
+	/* vasprintf, not vsnprintf into a stack buffer: clang-analyzer takes
+	 * a va_list parameter for uninitialized in the latter. The escaped
+	 * line is cut at LOG_LINE_MAX bytes either way. */
+	if (vasprintf(&raw, fmt, ap) < 0)
+		raw = NULL;
+	log_escape(esc, sizeof(esc), raw != NULL ? raw : "(out of memory)");
+	free(raw);
 	if (log_journal) {
 		fprintf(f, "<%d>%s: %s\n", (int)prio, module, esc);
 	} else {

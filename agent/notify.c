@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
@@ -34,8 +35,13 @@ static void
 vstatus(const char *fmt, va_list ap)
 {
 	char line[STATUS_MAX];
+	char *s = NULL;
 
-	vsnprintf(line, sizeof(line), fmt, ap);
+	/* vasprintf: see log.c on clang-analyzer and va_list parameters */
+	if (vasprintf(&s, fmt, ap) < 0)
+		return;
+	snprintf(line, sizeof(line), "%s", s);
+	free(s);
 	clean_line(line);
 	sd_notifyf(0, "STATUS=%s", line);
 }
