@@ -34,6 +34,25 @@ agent_now_rfc3339(void)
 	return xstrdup(buf);
 }
 
+const char *
+agent_state_default(const char *opt)
+{
+	static char buf[4096];
+	const char *env = getenv("STATE_DIRECTORY");
+	size_t n;
+
+	if (opt != NULL && opt[0] != '\0')
+		return opt;
+	if (env == NULL || env[0] == '\0')
+		return AGENT_STATE_DEFAULT;
+	n = strcspn(env, ":");
+	if (n >= sizeof(buf))
+		return AGENT_STATE_DEFAULT;
+	memcpy(buf, env, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 char *
 agent_state_path(const struct agent_state *st, const char *name)
 {

@@ -22,6 +22,12 @@
 #define AGENT_STATE_LOCK    "lock"
 #define AGENT_STATE_AUDIT   "audit.jsonl"
 #define AGENT_STATE_FILEMAX (64u * 1024u * 1024u) /* bytes per state file */
+#define AGENT_STATE_DEFAULT "/var/lib/artemis-gitops"
+
+/* The state folder: opt when given, else $STATE_DIRECTORY (systemd's
+ * StateDirectory=; the first of a colon-separated list), else
+ * AGENT_STATE_DEFAULT. Borrowed (a static copy for the environment). */
+const char *agent_state_default(const char *opt);
 
 struct agent_state; /* opaque: an open, locked state folder */
 
