@@ -260,7 +260,7 @@ execute(struct run *x, struct err *err)
 	live.ntargets = x->ntargets;
 	live.http = &http;
 	recon_live_io_init(&live, &io);
-	io.ctx = &live;
+	io.hook_ctx = x;
 	io.intent = on_intent;
 	io.progress = on_progress;
 	x->r = result_new(x);

@@ -199,7 +199,7 @@ recon_apply_run_node(const struct recon_plan *p,
 			recon_refusal_release(&ao->refusal);
 		}
 		if (io->progress != NULL)
-			io->progress(io->ctx, out->node, ao);
+			io->progress(io->hook_ctx, out->node, ao);
 		if (ao->state == RECON_OPS_FAILED) {
 			fail_at(out, k);
 			return;

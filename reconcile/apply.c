@@ -207,7 +207,7 @@ recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
 		clear_snapshot(&snap);
 	}
 	check_cap(p, r);
-	if (io->intent != NULL && io->intent(io->ctx, r, err) != 0)
+	if (io->intent != NULL && io->intent(io->hook_ctx, r, err) != 0)
 		return -1;
 	for (i = 0; i < r->nnodes; i++)
 		if (r->nodes[i].outcome == RECON_APPLY_APPLIED)

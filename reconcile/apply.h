@@ -132,7 +132,8 @@ bool recon_apply_result_ok(const struct recon_apply_result *r);
 
 /* The broker side, so that tests can stand in a fake. */
 struct recon_apply_io {
-	void *ctx;
+	void *ctx;      /* for read and exec */
+	void *hook_ctx; /* for intent and progress */
 	/* Read node (name from the plan) whole into *out (zeroed by the
 	 * caller); a failed read sets out->refusal. */
 	void (*read)(void *ctx, const char *node,

@@ -227,6 +227,7 @@ fake_io(struct recon_apply_io *io, struct fake *k)
 {
 	memset(io, 0, sizeof(*io));
 	io->ctx = k;
+	io->hook_ctx = k;
 	io->read = fake_read;
 	io->exec = fake_exec;
 	io->intent = fake_intent;
