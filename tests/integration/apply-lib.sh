@@ -23,6 +23,7 @@
 #   unsettings NODE MATCH    removeAddressSettings(MATCH)
 #   opproxy_start NODE RULE...  tests/tools/opproxy.py in front of NODE;
 #                            sets OPX_URL, OPX_LOG, OPX_PID
+#   opproxy_stop             stops the last started one
 #   rj FILE EXPR             a Python expression on the JSON file FILE
 #                            (bound to j), printed
 #   audit_rows EVENT         the audit rows of that event, one per line
@@ -147,6 +148,12 @@ opproxy_start() {
 		sleep 0.05
 	done
 	OPX_URL="http://localhost:$(cat "$pf")/console/jolokia"
+}
+
+opproxy_stop() {
+	kill "$OPX_PID" 2>/dev/null
+	wait "$OPX_PID" 2>/dev/null
+	return 0
 }
 
 audit_rows() {
