@@ -120,8 +120,11 @@ import json, sys
 v = json.load(sys.stdin)
 if isinstance(v, dict):
     v = list(v.values())[0]
-for x in sorted(v):
-    print(x)'
+try:
+    sys.stdout.write("".join(x + "\n" for x in sorted(v)))
+    sys.stdout.flush()
+except BrokenPipeError:
+    pass' 2>/dev/null
 }
 
 settings() {
