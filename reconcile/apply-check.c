@@ -88,8 +88,8 @@ ctx_record(struct recon_apply_ctx *c, const struct recon_action *a,
 		recon_strv_add(&c->deleted_q, a->name);
 }
 
-static void
-add_ops(struct recon_node_apply *out, const struct recon_action *a,
+void
+recon_np_add_ops_to(struct recon_node_apply *out, const struct recon_action *a,
     const struct recon_node_plan *np)
 {
 	size_t i;
@@ -98,8 +98,8 @@ add_ops(struct recon_node_apply *out, const struct recon_action *a,
 		recon_node_apply_add(out, a, &np->ops[i]);
 }
 
-static enum recon_verdict
-stale(struct recon_node_apply *out, const struct recon_action *a,
+enum recon_verdict
+recon_verdict_stale(struct recon_node_apply *out, const struct recon_action *a,
     const char *why)
 {
 	recon_node_apply_note(out, "%s '%s': stale: %s",
@@ -110,8 +110,8 @@ stale(struct recon_node_apply *out, const struct recon_action *a,
 	return RECON_V_STALE;
 }
 
-static enum recon_verdict
-noop(struct recon_node_apply *out, const struct recon_action *a,
+enum recon_verdict
+recon_verdict_noop(struct recon_node_apply *out, const struct recon_action *a,
     const char *why)
 {
 	recon_node_apply_note(out, "%s '%s': skipped: %s",
@@ -119,19 +119,18 @@ noop(struct recon_node_apply *out, const struct recon_action *a,
 	return RECON_V_NOOP;
 }
 
-static enum recon_verdict
-run(struct recon_node_apply *out, const struct recon_action *a,
+enum recon_verdict
+recon_verdict_run(struct recon_node_apply *out, const struct recon_action *a,
     const struct recon_node_plan *np)
 {
 	recon_node_apply_note(out, "%s '%s': as planned",
 	    recon_act_name(a->kind), a->name);
-	add_ops(out, a, np);
+	recon_np_add_ops_to(out, a, np);
 	return RECON_V_RUN;
 }
 
-/* The first operation of kind k in np, or NULL. */
-static const struct recon_op *
-find_op(const struct recon_node_plan *np, enum recon_opk k)
+const struct recon_op *
+recon_np_find_op(const struct recon_node_plan *np, enum recon_opk k)
 {
 	size_t i;
 
@@ -146,27 +145,30 @@ check_address(const struct recon_action *a, const struct recon_node_plan *np,
     const struct recon_node_snapshot *n, struct recon_node_apply *out)
 {
 	const struct recon_address *la = recon_plan_find_address(n, a->name);
-	const struct recon_op *op = find_op(np,
+	const struct recon_op *op = recon_np_find_op(np,
 	    a->kind == RECON_ACT_CREATE_ADDRESS ? RECON_OP_CREATE_ADDRESS
 	                                        : RECON_OP_UPDATE_ADDRESS);
 	unsigned want = op != NULL ? op->routing : 0;
 
 	if (a->kind == RECON_ACT_CREATE_ADDRESS) {
 		if (la == NULL)
-			return run(out, a, np);
+			return recon_verdict_run(out, a, np);
 		if ((la->routing & want) == want)
-			return noop(out, a, "the address already exists");
-		return stale(out, a,
+			return recon_verdict_noop(out, a,
+			    "the address already exists");
+		return recon_verdict_stale(out, a,
 		    "the address was created since the plan, with other routing types");
 	}
 	if (la == NULL)
-		return stale(out, a, "the address no longer exists");
+		return recon_verdict_stale(out, a,
+		    "the address no longer exists");
 	if (la->routing == want)
-		return noop(out, a, "the routing types are already as planned");
+		return recon_verdict_noop(out, a,
+		    "the routing types are already as planned");
 	if (la->routing != np->observed.address_routing)
-		return stale(out, a,
+		return recon_verdict_stale(out, a,
 		    "the routing types changed since the plan");
-	return run(out, a, np);
+	return recon_verdict_run(out, a, np);
 }
 
 static enum recon_verdict
@@ -175,13 +177,14 @@ check_create_queue(const struct recon_action *a,
     struct recon_node_apply *out)
 {
 	const struct recon_queue *lq = recon_plan_find_queue(n, a->name);
-	const struct recon_op *op = find_op(np, RECON_OP_CREATE_QUEUE);
+	const struct recon_op *op = recon_np_find_op(np, RECON_OP_CREATE_QUEUE);
 
 	if (lq == NULL)
-		return run(out, a, np);
+		return recon_verdict_run(out, a, np);
 	if (op != NULL && op->queue != NULL && recon_queue_same(lq, op->queue))
-		return noop(out, a, "the queue already exists as declared");
-	return stale(out, a,
+		return recon_verdict_noop(out, a,
+		    "the queue already exists as declared");
+	return recon_verdict_stale(out, a,
 	    "a queue of that name was created since the plan, with another configuration");
 }
 
@@ -191,14 +194,16 @@ check_create_divert(const struct recon_action *a,
     struct recon_node_apply *out)
 {
 	const struct recon_divert *ld = recon_plan_find_divert(n, a->name);
-	const struct recon_op *op = find_op(np, RECON_OP_CREATE_DIVERT);
+	const struct recon_op *op =
+	    recon_np_find_op(np, RECON_OP_CREATE_DIVERT);
 
 	if (ld == NULL)
-		return run(out, a, np);
+		return recon_verdict_run(out, a, np);
 	if (op != NULL && op->divert != NULL &&
 	    recon_divert_same(ld, op->divert))
-		return noop(out, a, "the divert already exists as declared");
-	return stale(out, a,
+		return recon_verdict_noop(out, a,
+		    "the divert already exists as declared");
+	return recon_verdict_stale(out, a,
 	    "a divert of that name was created since the plan, with another configuration");
 }
 
@@ -208,17 +213,19 @@ check_change_queue(const struct recon_action *a,
     struct recon_node_apply *out)
 {
 	const struct recon_queue *lq = recon_plan_find_queue(n, a->name);
-	const struct recon_op *op = find_op(np, RECON_OP_UPDATE_QUEUE);
+	const struct recon_op *op = recon_np_find_op(np, RECON_OP_UPDATE_QUEUE);
 
 	if (lq == NULL)
-		return stale(out, a, "the queue no longer exists");
+		return recon_verdict_stale(out, a,
+		    "the queue no longer exists");
 	if (op != NULL && op->queue != NULL && recon_queue_same(lq, op->queue))
-		return noop(out, a, "the queue is already as declared");
+		return recon_verdict_noop(out, a,
+		    "the queue is already as declared");
 	if (np->observed.queue == NULL ||
 	    !recon_queue_same(lq, np->observed.queue))
-		return stale(out, a,
+		return recon_verdict_stale(out, a,
 		    "the queue's configuration changed since the plan");
-	return run(out, a, np);
+	return recon_verdict_run(out, a, np);
 }
 
 static enum recon_verdict
@@ -227,20 +234,23 @@ check_change_divert(const struct recon_action *a,
     struct recon_node_apply *out)
 {
 	const struct recon_divert *ld = recon_plan_find_divert(n, a->name);
-	const struct recon_op *op = find_op(np, RECON_OP_UPDATE_DIVERT);
+	const struct recon_op *op =
+	    recon_np_find_op(np, RECON_OP_UPDATE_DIVERT);
 
 	if (op == NULL)
-		op = find_op(np, RECON_OP_CREATE_DIVERT);
+		op = recon_np_find_op(np, RECON_OP_CREATE_DIVERT);
 	if (ld == NULL)
-		return stale(out, a, "the divert no longer exists");
+		return recon_verdict_stale(out, a,
+		    "the divert no longer exists");
 	if (op != NULL && op->divert != NULL &&
 	    recon_divert_same(ld, op->divert))
-		return noop(out, a, "the divert is already as declared");
+		return recon_verdict_noop(out, a,
+		    "the divert is already as declared");
 	if (np->observed.divert == NULL ||
 	    !recon_divert_same(ld, np->observed.divert))
-		return stale(out, a,
+		return recon_verdict_stale(out, a,
 		    "the divert's configuration changed since the plan");
-	return run(out, a, np);
+	return recon_verdict_run(out, a, np);
 }
 
 static enum recon_verdict
@@ -252,12 +262,12 @@ check_delete_divert(const struct recon_action *a,
 	struct recon_applied_op *ao;
 
 	if (ld == NULL)
-		return noop(out, a, "the divert is already gone");
+		return recon_verdict_noop(out, a, "the divert is already gone");
 	if (np->observed.divert != NULL &&
 	    !recon_divert_same(ld, np->observed.divert))
-		return stale(out, a,
+		return recon_verdict_stale(out, a,
 		    "the divert's configuration changed since the plan");
-	run(out, a, np);
+	recon_verdict_run(out, a, np);
 	/* The audit records the configuration really removed. */
 	ao = &out->ops[out->nops - 1];
 	if (ao->op.kind == RECON_OP_DESTROY_DIVERT) {
@@ -268,190 +278,28 @@ check_delete_divert(const struct recon_action *a,
 	return RECON_V_RUN;
 }
 
-/* The planner's context for a queue delete on this node, from the plan's
- * earlier actions. decl is a stand-in (apply has no declaration): it gives
- * the capture prefix, so the same taps are left alone; what the preflight
- * takes from a declaration beyond that only words warnings. */
-static void
-qdel_ctx(struct recon_qdel_ctx *ctx, const struct decl_cluster *decl,
-    const struct recon_plan *p, const struct recon_apply_ctx *c)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->decl = decl;
-	ctx->disconnect_consumers = p->disconnect_consumers;
-	ctx->created_queues = (const char *const *)c->created_q.v;
-	ctx->created_queue_addresses = (const char *const *)c->created_q_addr.v;
-	ctx->ncreated = c->created_q.n;
-	ctx->deleted_queues = (const char *const *)c->deleted_q.v;
-	ctx->ndeleted_queues = c->deleted_q.n;
-	ctx->deleted_diverts = (const char *const *)c->deleted_d.v;
-	ctx->ndeleted_diverts = c->deleted_d.n;
-}
-
-/* "'a', 'b'" of the operations' names of kind k; owned. */
-static char *
-op_names(const struct recon_node_plan *np, enum recon_opk k)
-{
-	struct sbuf b = {0};
-	size_t i;
-
-	for (i = 0; i < np->nops; i++)
-		if (np->ops[i].kind == k)
-			sbuf_addf(&b, "%s'%s'", b.len > 0 ? ", " : "",
-			    np->ops[i].name);
-	if (b.len == 0)
-		sbuf_adds(&b, "none");
-	return sbuf_take(&b);
-}
-
-static bool
-same_ops(const struct recon_node_plan *x, const struct recon_node_plan *y)
-{
-	size_t i;
-
-	if (x->nops != y->nops)
-		return false;
-	for (i = 0; i < x->nops; i++)
-		if (x->ops[i].kind != y->ops[i].kind ||
-		    strcmp(x->ops[i].name, y->ops[i].name) != 0 ||
-		    x->ops[i].remove_consumers != y->ops[i].remove_consumers)
-			return false;
-	return true;
-}
-
-/* The fresh preflight said WOULD_APPLY or REFUSED: compare with the plan. */
-static enum recon_verdict
-compare_qdel(const struct recon_action *a, const struct recon_node_plan *np,
-    const struct recon_node_plan *fresh, struct recon_node_apply *out)
-{
-	char *was, *now, *why;
-	enum recon_verdict v;
-
-	if (fresh->outcome == RECON_OUT_REFUSED) {
-		why = xasprintf("%s (%s)", fresh->message,
-		    fresh->next_step != NULL ? fresh->next_step : "plan again");
-		v = stale(out, a, why);
-		free(why);
-		return v;
-	}
-	if (!same_ops(np, fresh)) {
-		was = op_names(np, RECON_OP_DESTROY_DIVERT);
-		now = op_names(fresh, RECON_OP_DESTROY_DIVERT);
-		why = xasprintf(
-		    "the diverts that depend on the queue changed since the plan: planned %s, now %s; plan again",
-		    was, now);
-		v = stale(out, a, why);
-		free(why);
-		free(was);
-		free(now);
-		return v;
-	}
-	out->destroyed_messages += fresh->destroyed_messages;
-	out->planned_messages += np->destroyed_messages;
-	recon_node_apply_note(out, "%s '%s': as planned",
-	    recon_act_name(a->kind), a->name);
-	add_ops(out, a, fresh);
-	return RECON_V_RUN;
-}
-
-static enum recon_verdict
-check_delete_queue(const struct recon_plan *p, const struct recon_action *a,
-    const struct recon_node_plan *np, const struct recon_node_snapshot *n,
-    const struct recon_apply_ctx *c, struct recon_node_apply *out)
-{
-	struct decl_cluster decl;
-	struct recon_qdel_ctx ctx;
-	struct recon_node_plan fresh;
-	enum recon_verdict v = RECON_V_NOOP;
-	char *why;
-	size_t i;
-
-	memset(&decl, 0, sizeof(decl));
-	decl.mode = p->mode;
-	decl.settings.capture_prefix = p->capture_prefix;
-	decl.settings.max_destroyed_messages = p->max_destroyed_messages;
-	qdel_ctx(&ctx, &decl, p, c);
-	memset(&fresh, 0, sizeof(fresh));
-	fresh.node = xstrdup(np->node);
-	recon_preflight_queue_delete(&fresh, n, a->name, &ctx, false);
-	if (fresh.outcome != RECON_OUT_NO_CHANGE) {
-		v = compare_qdel(a, np, &fresh, out);
-		goto done;
-	}
-	for (i = 0; i < np->nremoved; i++) {
-		if (recon_plan_find_divert(n, np->removed[i].config.name) ==
-		    NULL)
-			continue;
-		why = xasprintf(
-		    "the queue is already gone, but divert '%s' that the plan removes with it is still there; plan again",
-		    np->removed[i].config.name);
-		v = stale(out, a, why);
-		free(why);
-		goto done;
-	}
-	noop(out, a, "the queue is already gone");
-done:
-	recon_node_plan_release(&fresh);
-	return v;
-}
-
-static enum recon_verdict
-check_recreate_queue(const struct recon_plan *p, const struct recon_action *a,
-    const struct recon_node_plan *np, const struct recon_node_snapshot *n,
-    const struct recon_apply_ctx *c, struct recon_node_apply *out)
-{
-	const struct recon_queue *lq = recon_plan_find_queue(n, a->name);
-	const struct recon_op *op = find_op(np, RECON_OP_CREATE_QUEUE);
-	struct decl_cluster decl;
-	struct recon_qdel_ctx ctx;
-	struct recon_node_plan fresh;
-	enum recon_verdict v;
-
-	if (lq == NULL)
-		return stale(out, a, "the queue no longer exists");
-	if (op != NULL && op->queue != NULL && recon_queue_same(lq, op->queue))
-		return noop(out, a, "the queue is already as declared");
-	if (np->observed.queue == NULL ||
-	    !recon_queue_same(lq, np->observed.queue))
-		return stale(out, a,
-		    "the queue's configuration changed since the plan");
-	memset(&decl, 0, sizeof(decl));
-	decl.mode = p->mode;
-	decl.settings.capture_prefix = p->capture_prefix;
-	qdel_ctx(&ctx, &decl, p, c);
-	memset(&fresh, 0, sizeof(fresh));
-	fresh.node = xstrdup(np->node);
-	recon_preflight_queue_delete(&fresh, n, a->name, &ctx, true);
-	if (fresh.outcome == RECON_OUT_REFUSED) {
-		v = compare_qdel(a, np, &fresh, out);
-	} else {
-		out->destroyed_messages += fresh.destroyed_messages;
-		out->planned_messages += np->destroyed_messages;
-		v = run(out, a, np);
-	}
-	recon_node_plan_release(&fresh);
-	return v;
-}
-
 static enum recon_verdict
 check_recreate_divert(const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     struct recon_node_apply *out)
 {
 	const struct recon_divert *ld = recon_plan_find_divert(n, a->name);
-	const struct recon_op *op = find_op(np, RECON_OP_CREATE_DIVERT);
+	const struct recon_op *op =
+	    recon_np_find_op(np, RECON_OP_CREATE_DIVERT);
 	size_t i;
 
 	if (ld == NULL)
-		return stale(out, a, "the divert no longer exists");
+		return recon_verdict_stale(out, a,
+		    "the divert no longer exists");
 	if (op != NULL && op->divert != NULL &&
 	    recon_divert_same(ld, op->divert))
-		return noop(out, a, "the divert is already as declared");
+		return recon_verdict_noop(out, a,
+		    "the divert is already as declared");
 	if (np->observed.divert != NULL &&
 	    !recon_divert_same(ld, np->observed.divert))
-		return stale(out, a,
+		return recon_verdict_stale(out, a,
 		    "the divert's configuration changed since the plan");
-	run(out, a, np);
+	recon_verdict_run(out, a, np);
 	for (i = 0; i < out->nops; i++) {
 		struct recon_op *o = &out->ops[i].op;
 
@@ -476,7 +324,8 @@ check_delete_address(const struct recon_action *a,
 	size_t j;
 
 	if (la == NULL)
-		return noop(out, a, "the address is already gone");
+		return recon_verdict_noop(out, a,
+		    "the address is already gone");
 	for (j = 0; j < la->nbinding_names; j++) {
 		if (recon_strv_has(&c->deleted_q, la->binding_names[j]) ||
 		    recon_strv_has(&c->deleted_d, la->binding_names[j]))
@@ -484,7 +333,7 @@ check_delete_address(const struct recon_action *a,
 		why = xasprintf(
 		    "binding '%s' appeared on the address since the plan, and the plan does not remove it",
 		    la->binding_names[j]);
-		v = stale(out, a, why);
+		v = recon_verdict_stale(out, a, why);
 		free(why);
 		return v;
 	}
@@ -494,11 +343,11 @@ check_delete_address(const struct recon_action *a,
 		why = xasprintf(
 		    "queue '%s' appeared on the address since the plan, and the plan does not remove it",
 		    la->queue_names[j]);
-		v = stale(out, a, why);
+		v = recon_verdict_stale(out, a, why);
 		free(why);
 		return v;
 	}
-	return run(out, a, np);
+	return recon_verdict_run(out, a, np);
 }
 
 static enum recon_verdict
@@ -520,19 +369,19 @@ check_one(const struct recon_plan *p, const struct recon_action *a,
 	case RECON_ACT_CHANGE_DIVERT:
 		return check_change_divert(a, np, n, out);
 	case RECON_ACT_RECREATE_QUEUE:
-		return check_recreate_queue(p, a, np, n, c, out);
+		return recon_apply_check_requeue(p, a, np, n, c, out);
 	case RECON_ACT_RECREATE_DIVERT:
 		return check_recreate_divert(a, np, n, out);
 	case RECON_ACT_DELETE_DIVERT:
 		return check_delete_divert(a, np, n, out);
 	case RECON_ACT_DELETE_QUEUE:
-		return check_delete_queue(p, a, np, n, c, out);
+		return recon_apply_check_qdel(p, a, np, n, c, out);
 	case RECON_ACT_DELETE_ADDRESS:
 		return check_delete_address(a, np, n, c, out);
 	case RECON_ACT_COUNT:
 		break;
 	}
-	return stale(out, a, "unknown action");
+	return recon_verdict_stale(out, a, "unknown action");
 }
 
 enum recon_verdict
@@ -545,7 +394,8 @@ recon_apply_check(const struct recon_plan *p, const struct recon_action *a,
 	if (np->outcome == RECON_OUT_NO_CHANGE)
 		return RECON_V_NOOP;
 	if (np->outcome != RECON_OUT_WOULD_APPLY)
-		return stale(out, a, "the plan did not clear this node step");
+		return recon_verdict_stale(out, a,
+		    "the plan did not clear this node step");
 	v = check_one(p, a, np, n, c, out);
 	ctx_record(c, a, np);
 	return v;

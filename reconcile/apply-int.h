@@ -28,6 +28,30 @@ enum recon_verdict recon_apply_check(const struct recon_plan *p,
     const struct recon_node_snapshot *n, struct recon_apply_ctx *c,
     struct recon_node_apply *out);
 
+/* Verdict helpers of the checks: each appends a note; stale also sets
+ * the node's detail (the first stale reason); run appends np's ops. */
+enum recon_verdict recon_verdict_stale(struct recon_node_apply *out,
+    const struct recon_action *a, const char *why);
+enum recon_verdict recon_verdict_noop(struct recon_node_apply *out,
+    const struct recon_action *a, const char *why);
+enum recon_verdict recon_verdict_run(struct recon_node_apply *out,
+    const struct recon_action *a, const struct recon_node_plan *np);
+/* Append copies of np's operations for action a. */
+void recon_np_add_ops_to(struct recon_node_apply *out,
+    const struct recon_action *a, const struct recon_node_plan *np);
+/* The first operation of kind k in np, or NULL. */
+const struct recon_op *recon_np_find_op(const struct recon_node_plan *np,
+    enum recon_opk k);
+/* A queue delete and a queue recreate (apply-qdel.c). */
+enum recon_verdict recon_apply_check_qdel(const struct recon_plan *p,
+    const struct recon_action *a, const struct recon_node_plan *np,
+    const struct recon_node_snapshot *n, const struct recon_apply_ctx *c,
+    struct recon_node_apply *out);
+enum recon_verdict recon_apply_check_requeue(const struct recon_plan *p,
+    const struct recon_action *a, const struct recon_node_plan *np,
+    const struct recon_node_snapshot *n, const struct recon_apply_ctx *c,
+    struct recon_node_apply *out);
+
 /* Append a note (printf-like) to a node result. */
 void recon_node_apply_note(struct recon_node_apply *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
