@@ -16,7 +16,7 @@
 #include "creds.h"
 #include "state.h"
 
-#define APPROVAL_MAX (64u * 1024u)
+#define APPROVAL_MAX ((size_t)64 * 1024)
 
 /* Everything one apply holds; released by run_release. */
 struct run {

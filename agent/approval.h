@@ -8,7 +8,7 @@
 #include "../lib/sha256.h"
 #include "../reconcile/plan.h"
 
-#define AGENT_PLAN_MAX (64u * 1024u * 1024u) /* bytes of plan.json */
+#define AGENT_PLAN_MAX ((size_t)64 * 1024 * 1024) /* bytes of plan.json */
 
 struct agent_plan {
 	char *dir;               /* PLAN_DIR as given */

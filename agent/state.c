@@ -149,8 +149,12 @@ lock_record(int fd, const char *path, const char *command, struct err *err)
 	int rc = 0;
 
 	sbuf_addf(&b, "pid=%ld\ncommand=", (long)getpid());
-	for (c = command; *c != '\0'; c++)
-		sbuf_addc(&b, (unsigned char)*c < 0x20 ? '?' : *c);
+	for (c = command; *c != '\0'; c++) {
+		if ((unsigned char)*c < 0x20)
+			sbuf_addc(&b, '?');
+		else
+			sbuf_addc(&b, *c);
+	}
 	sbuf_addf(&b, "\nstarted=%s\n", now);
 	if (ftruncate(fd, 0) < 0 ||
 	    pwrite(fd, sbuf_str(&b), b.len, 0) != (ssize_t)b.len ||

@@ -19,9 +19,10 @@
 
 #include "../lib/err.h"
 
-#define AGENT_STATE_LOCK    "lock"
-#define AGENT_STATE_AUDIT   "audit.jsonl"
-#define AGENT_STATE_FILEMAX (64u * 1024u * 1024u) /* bytes per state file */
+#define AGENT_STATE_LOCK  "lock"
+#define AGENT_STATE_AUDIT "audit.jsonl"
+#define AGENT_STATE_FILEMAX                                                    \
+	((size_t)64 * 1024 * 1024) /* bytes per state file */
 #define AGENT_STATE_DEFAULT "/var/lib/artemis-gitops"
 
 /* The state folder: opt when given, else $STATE_DIRECTORY (systemd's

@@ -32,8 +32,7 @@
 #include "plan.h"
 #include "recon.h"
 
-#define RECON_AUDIT_FORMAT    1 /* `format` of every audit row */
-#define RECON_RESULT_FORMAT   1 /* `format` of result.json */
+#define RECON_AUDIT_FORMAT    1 /* `format` of audit rows and result.json */
 #define RECON_APPROVAL_FORMAT 1 /* `format` of approval.json */
 
 /* ---- approval ---------------------------------------------------------- */

@@ -91,9 +91,9 @@ check_members(const cJSON *root, const char *path, struct err *err)
 	if (!cJSON_IsObject(root))
 		return err_setf(err, &pos, "expected a JSON object");
 	for (c = root->child; c != NULL; c = c->next) {
-		for (i = 0; i < n && strcmp(approval_keys[i], c->string) != 0;
-		     i++)
-			continue;
+		i = 0;
+		while (i < n && strcmp(approval_keys[i], c->string) != 0)
+			i++;
 		if (i == n)
 			return err_setf(err, &pos, "unknown member '%s'",
 			    c->string);

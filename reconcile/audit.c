@@ -296,7 +296,7 @@ render(const struct recon_apply_result *r, const char *event, bool result,
 		jsonw_str(&w, r->finished_at);
 	}
 	jsonw_key(&w, "format");
-	jsonw_int(&w, event != NULL ? RECON_AUDIT_FORMAT : RECON_RESULT_FORMAT);
+	jsonw_int(&w, RECON_AUDIT_FORMAT);
 	jsonw_key(&w, "nodes");
 	jsonw_arr_begin(&w);
 	for (i = 0; i < r->nnodes; i++)
