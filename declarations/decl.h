@@ -23,12 +23,13 @@
 #include "../lib/err.h"
 
 #define DECL_VERSION_MAX            1 /* newest format this build reads */
-#define DECL_FILE_MAX               (1024u * 1024u) /* bytes per YAML file */
-#define DECL_FILES_MAX              256             /* YAML files per cluster */
-#define DECL_NODES_MAX              64              /* nodes per cluster */
+#define DECL_FILE_MAX               ((size_t)1024 * 1024) /* bytes per file */
+#define DECL_FILES_MAX              256    /* YAML files per cluster */
+#define DECL_NODES_MAX              64     /* nodes per cluster */
 #define DECL_OBJECTS_MAX            200000 /* addresses + queues + diverts */
 #define DECL_DEFAULT_CAPTURE_PREFIX "__capture."
 #define DECL_DEFAULT_MAX_DESTROYED  1000 /* settings.max-destroyed-messages */
+#define DECL_DEFAULT_CAPTURE_RING   1000 /* captures[].ring-size */
 
 enum decl_mode {
 	DECL_STUDIO_MANAGED = 0,
@@ -48,6 +49,8 @@ enum decl_divert_routing {
 	DECL_DIVERT_ANYCAST,
 	DECL_DIVERT_MULTICAST,
 };
+
+struct decl_index; /* opaque */
 
 struct decl_kv {
 	char *key;
@@ -130,6 +133,9 @@ struct decl_cluster {
 	size_t ndiverts;
 	struct decl_capture *captures;
 	size_t ncaptures;
+	char **paths; /* owned copies of the file paths every pos points to */
+	size_t npaths;
+	struct decl_index *index; /* private to declarations/: name lookups */
 };
 
 /* One YAML file held in memory (for git blobs, tests, fuzzing). */
@@ -156,7 +162,8 @@ bool decl_dir_is_cluster(const char *dir);
 
 void decl_cluster_free(struct decl_cluster *c); /* NULL is a no-op */
 
-/* Lookups by name; NULL when absent. Pointers are borrowed from c. */
+/* Lookups by name; NULL when absent. Pointers are borrowed from c. On a
+ * loaded cluster they take O(log n) (a sorted index built by the loader). */
 const struct decl_address *decl_cluster_find_address(
     const struct decl_cluster *c, const char *name);
 const struct decl_queue *decl_cluster_find_queue(const struct decl_cluster *c,
