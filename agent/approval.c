@@ -74,7 +74,7 @@ agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
 		return rc;
 	}
 	free(res);
-	if (p->base_source == NULL ||
+	if (state_dir == NULL || p->base_source == NULL ||
 	    (strcmp(p->base_source, "inventory") != 0 &&
 	        strcmp(p->base_source, "none") != 0))
 		return 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
@@ -103,6 +104,20 @@ parse_args(struct approve_opts *o, int argc, char **argv, int *code)
 	return 0;
 }
 
+/* The state folder to check a superseded plan against: --state, else the
+ * default one when it exists (approving on a workstation that has no
+ * state folder leaves that check to apply). */
+static const char *
+state_of(const struct approve_opts *o)
+{
+	const char *dir = agent_state_default(o->state);
+	struct stat sb;
+
+	if (o->state != NULL || (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		return dir;
+	return NULL;
+}
+
 static int
 write_approval(const struct agent_plan *ap, const struct approve_opts *o,
     struct err *err)
@@ -144,8 +159,7 @@ agent_cmd_approve(int argc, char **argv)
 		return code;
 	if (agent_plan_load(&ap, o.dir, &err) < 0 ||
 	    recon_approval_check_plan(ap.plan, o.confirm, &err) < 0 ||
-	    agent_plan_check_current(&ap, agent_state_default(o.state), &err) <
-	        0 ||
+	    agent_plan_check_current(&ap, state_of(&o), &err) < 0 ||
 	    write_approval(&ap, &o, &err) < 0) {
 		msg = err_render(&err);
 		fprintf(stderr, "artemis-gitops approve: %s\n", msg);

@@ -132,9 +132,13 @@ check_eq "apply refuses an approval of another digest" \
 python3 -c 'import fcntl, sys, time
 f = open(sys.argv[1], "a")
 fcntl.flock(f, fcntl.LOCK_EX)
-time.sleep(30)' "$STATE/lock" &
+open(sys.argv[2], "w").close()
+time.sleep(30)' "$STATE/lock" "$TMP/locked" &
 lockpid=$!
-sleep 0.3
+for i in $(seq 1 100); do
+	[ -e "$TMP/locked" ] && break
+	sleep 0.1
+done
 check_eq "apply refuses a locked state folder" \
 	"1 artemis-gitops apply: state folder '$STATE' is locked by another process (not yet recorded)" \
 	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
