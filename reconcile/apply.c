@@ -197,6 +197,7 @@ recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
 	struct recon_node_snapshot snap;
 	size_t i;
 
+	r->disconnect_consumers = p->disconnect_consumers;
 	r->nnodes = p->nnodes;
 	r->nodes = xcalloc(p->nnodes, sizeof(*r->nodes));
 	for (i = 0; i < p->nnodes; i++) {

@@ -591,6 +591,87 @@ test_apply__create_read_back(void **unused)
 	fx_free(&f);
 }
 
+/* The whole result row of a one-node apply, pinned: the audit format is
+ * a contract (docs/audit.md). */
+static void
+test_apply__result_row_format(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+	char *row;
+
+	(void)unused;
+	scen_init(&s, true);
+	s.k.down = "broker-b";
+	s.r->approver = xstrdup("alice");
+	s.r->plan_digest = xstrdup("d1g");
+	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	row = recon_audit_render_result(s.r);
+	assert_string_equal(row,
+	    "{\"apply_id\":\"id1\",\"approved_at\":null,\"approver\":\"alice\","
+	    "\"cluster\":\"shop-eu\",\"event\":\"result\",\"exit\":1,"
+	    "\"finished_at\":null,\"format\":1,\"nodes\":[{\"detail\":"
+	    "\"2 operation(s) applied\",\"kind\":null,\"node\":\"broker-a\","
+	    "\"notes\":[\"delete-queue 'fwd': as planned\"],\"operations\":[{"
+	    "\"act\":\"delete-queue\",\"action\":\"fwd\",\"divert\":{"
+	    "\"address\":\"src\",\"exclusive\":false,\"forwarding-address\":"
+	    "\"fwd\",\"name\":\"d1\",\"routing-name\":\"d1\",\"routing-type\":"
+	    "\"ANYCAST\"},\"name\":\"d1\",\"op\":\"destroyDivert\",\"outcome\":"
+	    "\"DONE\"},{\"act\":\"delete-queue\",\"action\":\"fwd\",\"name\":"
+	    "\"fwd\",\"op\":\"destroyQueue\",\"outcome\":\"DONE\","
+	    "\"remove_consumers\":true}],\"outcome\":\"APPLIED\"},{\"detail\":"
+	    "\"UNREACHABLE: connection refused\",\"kind\":\"UNREACHABLE\","
+	    "\"node\":\"broker-b\",\"notes\":[],\"operations\":[],\"outcome\":"
+	    "\"UNREACHABLE\"}],\"parameters\":{\"disconnect_consumers\":true},"
+	    "\"plan_digest\":\"d1g\",\"plan_dir\":null,\"revision\":null,"
+	    "\"started_at\":null}");
+	free(row);
+	scen_free(&s);
+}
+
+/* A capture tap on the queue's address is named by the preflight, never
+ * removed; apply re-runs it with the plan's capture subscriptions and
+ * finds the same plan. */
+static void
+test_apply__capture_tap_is_left_alone(void **unused)
+{
+	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct recon_managed m = {0};
+	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
+	struct recon_apply_io io;
+	struct recon_plan *p;
+	struct err err = {0};
+	struct fake k;
+	struct fx f;
+
+	(void)unused;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_queue(&f, "fwd", "fwd");
+	fx_capture(&f, "dbg", "fw*");
+	recon_managed_from_decl(&m, &f.c, "inventory", "r0");
+	f.c.addresses[0].nqueues = 0;
+	free(f.c.addresses[0].queues[0].name);
+	fx_lqueue(&f, 0, "fwd", "fwd", 0, 0);
+	fx_ldivert(&f, 0, "__capture.dbg.fwd", "fwd", "__capture.dbg");
+	p = recon_plan_build(&f.c, &m, &f.s, &opts);
+	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+	assert_int_equal(p->ncaptures, 1);
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	fake_io(&io, &k);
+	assert_int_equal(recon_apply(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_string_equal(sbuf_str(&k.log), "broker-a destroyQueue fwd\n");
+	assert_non_null(
+	    recon_plan_find_divert(&f.s.nodes[0], "__capture.dbg.fwd"));
+	recon_apply_result_free(r);
+	recon_plan_free(p);
+	recon_managed_release(&m);
+	sbuf_release(&k.log);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
 /* ---- approvals ---- */
 
 static void
@@ -668,6 +749,8 @@ main(void)
 	    cmocka_unit_test(test_apply__managed_set_only_what_was_applied),
 	    cmocka_unit_test(test_apply__cap_past_on_apply_is_stale),
 	    cmocka_unit_test(test_apply__create_read_back),
+	    cmocka_unit_test(test_apply__result_row_format),
+	    cmocka_unit_test(test_apply__capture_tap_is_left_alone),
 	    cmocka_unit_test(test_apply__approval_round_trip_and_checks),
 	};
 
