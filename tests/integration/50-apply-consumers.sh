@@ -5,7 +5,10 @@
 # with removeConsumers=true and the consumer is gone. A stale plan: a
 # consumer that attaches after the approval makes apply refuse that node
 # (the other node is applied); the inventory keeps the queue, and the next
-# plan deletes it where it is left once the consumer is gone.
+# plan deletes it where it is left once the consumer is gone. A consumer
+# that attaches between apply's check and its call (opproxy holds the
+# destroyQueue meanwhile) makes the broker refuse with AMQ229025: FAILED,
+# HAS_CONSUMERS, the detail names the flag.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -95,5 +98,41 @@ check_eq "only $n2 is left to do" '[["node1", "NO_CHANGE"], ["node2", "WOULD_APP
 check "approve" approve_ok "$TMP/p5"
 check_exit "apply converges" 0 apply_to "$TMP/p5" "$TMP/c"
 check_eq "the inventory drops $u.s" false "$(rj "$STATE/$CL/inventory.json" '"'"$u.s"'" in j["queues"]')"
+
+# A consumer attaches between the check and the call.
+h="  - name: $u.h
+    routing: [anycast]
+    queues: [{name: $u.h}]"
+decl "$TMP/c" "addresses:
+$keep
+$h"
+converge "add $u.h" "$TMP/c" "$TMP/p6"
+opproxy_start "$n1" "hold:destroyQueue:$u.h:$TMP/go"
+decl "$TMP/c" "addresses:
+$keep" "$n1=$OPX_URL"
+check_exit "plan the delete of $u.h (no consumer yet)" 2 plan_to "$TMP/p7" "$TMP/c"
+check "approve" approve_ok "$TMP/p7"
+(exec "$AG_BIN" apply "$TMP/p7" --state "$STATE" --credentials "$CREDDIR" \
+	--cluster "$TMP/c" >"$TMP/apply7.out" 2>"$TMP/apply7.err") &
+apid=$!
+for i in $(seq 1 300); do
+	grep -q "^hold destroyQueue $u.h\$" "$OPX_LOG" && break
+	sleep 0.1
+done
+check_grep "apply checked the node and sent destroyQueue" "^hold destroyQueue $u\.h\$" "$OPX_LOG"
+consume "$n1" "$u.h"
+check_eq "a consumer attached meanwhile" 0 $?
+touch "$TMP/go"
+wait "$apid"
+check_eq "apply exits 1" 1 $?
+check_eq "node1 FAILED with HAS_CONSUMERS, node2 APPLIED" '[["FAILED", "HAS_CONSUMERS"], ["APPLIED", null]]' \
+	"$(rj "$TMP/p7/result.json" '[[n["outcome"], n["kind"]] for n in j["nodes"]]')"
+check_eq "the broker's refusal is kept" 1 \
+	"$(rj "$TMP/p7/result.json" '[o.get("error", "") for o in j["nodes"][0]["operations"] if o["op"] == "destroyQueue"][0]' | grep -c 'AMQ229025: Cannot delete queue')"
+check_eq "the detail names the flag" 1 \
+	"$(rj "$TMP/p7/result.json" 'j["nodes"][0]["detail"]' | grep -c '; a consumer attached after the preflight: stop it, or plan again with --disconnect-consumers')"
+check_grep "the queue and its consumer are still there" "^$u\.h\$" <(names "$n1" QueueNames)
+stop_consumers
+opproxy_stop
 janitor "$u."
 done_testing

@@ -12,6 +12,9 @@ RULE: fail:OP[:NAME]   a request that execs OP (e.g. destroyDivert) -- on the
                        `java.lang.IllegalStateException : injected by
                        opproxy: OP NAME`
       stall:OP[:NAME]  such a request is read and never answered
+      hold:OP:NAME:FILE  such a request waits until FILE exists (at most
+                       60 s), then is forwarded: the test acts on the
+                       broker between apply's check and its call
 UPSTREAM: http://localhost:PORT. Listens on 127.0.0.1 on a free port,
 writes it to PORTFILE, appends one line per request to LOGFILE:
 `<forward|fail|stall> <operation or read> <first argument>`. Runs until
@@ -28,7 +31,8 @@ import time
 import urllib.parse
 
 UPSTREAM, PORTFILE, LOGFILE = sys.argv[1:4]
-RULES = [r.split(":", 2) for r in sys.argv[4:]]
+RULES = [r.split(":", 3) if r.startswith("hold:") else r.split(":", 2)
+         for r in sys.argv[4:]]
 UP = urllib.parse.urlparse(UPSTREAM)
 LOCK = threading.Lock()
 
@@ -52,8 +56,8 @@ def describe(body):
 def rule_for(op, name):
     for r in RULES:
         if r[1] == op and (len(r) < 3 or r[2] == name):
-            return r[0]
-    return "forward"
+            return r
+    return ["forward"]
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -66,13 +70,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(n)
         op, name = describe(body)
-        action = rule_for(op, name)
+        rule = rule_for(op, name)
+        action = rule[0]
         with LOCK:
             with open(LOGFILE, "a") as f:
                 f.write("%s %s %s\n" % (action, op, name))
         if action == "stall":
             time.sleep(3600)
             return
+        if action == "hold":
+            for _ in range(600):
+                if os.path.exists(rule[3]):
+                    break
+                time.sleep(0.1)
         if action == "fail":
             req = json.loads(body)
             count = len(req) if isinstance(req, list) else 1
