@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../declarations/decl.h"
@@ -23,7 +24,8 @@ struct run {
 	const struct agent_apply_opts *o;
 	struct agent_plan ap;
 	struct recon_approval approval;
-	struct agent_state *st;
+	struct agent_state *st;     /* o->st, or own_st */
+	struct agent_state *own_st; /* opened (and locked) here */
 	struct decl_cluster *decl;
 	struct recon_target *targets;
 	char **secrets;
@@ -42,7 +44,7 @@ run_release(struct run *x)
 	free(x->targets);
 	decl_cluster_free(x->decl);
 	recon_apply_result_free(x->r);
-	agent_state_close(x->st);
+	agent_state_close(x->own_st);
 	recon_approval_release(&x->approval);
 	agent_plan_release(&x->ap);
 }
@@ -80,35 +82,60 @@ done:
 	return rc;
 }
 
-/* The endpoint of every plan node: from the declaration given with
- * --cluster (plan.json does not carry endpoints). */
+/* The declaration that names the nodes' endpoints (plan.json does not
+ * carry them): --cluster DIR, else PLAN_DIR/declaration (the daemon's
+ * previews keep their declaration there). */
+static int
+load_decl(struct run *x, struct err *err)
+{
+	const struct recon_plan *p = x->ap.plan;
+	struct errlist diags = {0};
+	struct stat sb;
+	char *dir, *first;
+	int rc = -1;
+
+	if (x->o->cluster != NULL)
+		dir = xstrdup(x->o->cluster);
+	else
+		dir = xasprintf("%s/declaration", x->o->dir);
+	if (x->o->cluster == NULL &&
+	    (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode))) {
+		err_setf(err, NULL,
+		    "the nodes' Jolokia endpoints are needed: give --cluster DIR (the declaration folder of cluster '%s')",
+		    p->cluster);
+		goto done;
+	}
+	if (decl_cluster_load(&x->decl, dir, &diags) < 0) {
+		first = diags.n > 0 ? errlist_render_item(&diags, 0)
+		                    : xstrdup("invalid declaration");
+		err_setf(err, NULL, "%s: %s", dir, first);
+		free(first);
+		goto done;
+	}
+	if (strcmp(x->decl->name, p->cluster) != 0) {
+		err_setf(err, NULL,
+		    "%s declares cluster '%s', the plan is for '%s'", dir,
+		    x->decl->name, p->cluster);
+		goto done;
+	}
+	rc = 0;
+done:
+	errlist_release(&diags);
+	free(dir);
+	return rc;
+}
+
+/* The endpoint and credentials of every plan node. */
 static int
 load_targets(struct run *x, struct err *err)
 {
 	const struct recon_plan *p = x->ap.plan;
 	const struct decl_node *dn;
-	struct errlist diags = {0};
 	const char *cdir = agent_creds_dir(x->o->credentials);
 	size_t i;
 
-	if (x->o->cluster == NULL)
-		return err_setf(err, NULL,
-		    "the nodes' Jolokia endpoints are needed: give --cluster DIR (the declaration folder of cluster '%s')",
-		    p->cluster);
-	if (decl_cluster_load(&x->decl, x->o->cluster, &diags) < 0) {
-		char *first = diags.n > 0 ? errlist_render_item(&diags, 0)
-		                          : xstrdup("invalid declaration");
-
-		err_setf(err, NULL, "--cluster %s: %s", x->o->cluster, first);
-		free(first);
-		errlist_release(&diags);
+	if (load_decl(x, err) < 0)
 		return -1;
-	}
-	errlist_release(&diags);
-	if (strcmp(x->decl->name, p->cluster) != 0)
-		return err_setf(err, NULL,
-		    "--cluster %s declares cluster '%s', the plan is for '%s'",
-		    x->o->cluster, x->decl->name, p->cluster);
 	if (cdir == NULL)
 		return err_setf(err, NULL,
 		    "no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY");
@@ -118,8 +145,8 @@ load_targets(struct run *x, struct err *err)
 		dn = decl_cluster_find_node(x->decl, p->nodes[i].node);
 		if (dn == NULL)
 			return err_setf(err, NULL,
-			    "node '%s' of the plan is not declared in %s",
-			    p->nodes[i].node, x->o->cluster);
+			    "node '%s' of the plan is not declared in the cluster's declaration",
+			    p->nodes[i].node);
 		if (agent_creds_read(&x->secrets[i], cdir, dn->name,
 		        dn->credentials, err) < 0)
 			return -1;
@@ -177,7 +204,10 @@ on_intent(void *ctx, const struct recon_apply_result *r, struct err *err)
 static void
 on_progress(void *ctx, const char *node, const struct recon_applied_op *op)
 {
-	(void)ctx;
+	const struct run *x = ctx;
+
+	if (x->o->quiet)
+		return;
 	fprintf(stderr, "artemis-gitops apply: node '%s': %s '%s': %s%s%s\n",
 	    node, recon_opk_name(op->op.kind), op->op.name,
 	    recon_op_state_name(op->state),
@@ -266,38 +296,69 @@ execute(struct run *x, struct err *err)
 	x->r = result_new(x);
 	rc = recon_apply(x->r, x->ap.plan, &io, err);
 	recon_live_io_release(&live);
-	if (rc < 0)
+	if (rc == 0)
+		x->r->finished_at = agent_now_rfc3339();
+	return rc;
+}
+
+/* Everything before the first operation; -1 (err) refuses the apply. */
+static int
+prepare(struct run *x, struct err *err)
+{
+	const struct agent_apply_opts *o = x->o;
+	char *cmd;
+	int rc;
+
+	if (agent_plan_load(&x->ap, o->dir, err) < 0 ||
+	    load_approval(x, err) < 0)
 		return -1;
-	x->r->finished_at = agent_now_rfc3339();
-	return record(x, err);
+	if (o->st != NULL) {
+		x->st = o->st;
+	} else {
+		cmd = xasprintf("apply %s", o->dir);
+		rc = agent_state_open(&x->own_st, o->state, cmd, err);
+		free(cmd);
+		if (rc < 0)
+			return -1;
+		x->st = x->own_st;
+	}
+	if (agent_plan_check_current(&x->ap, agent_state_dir(x->st), err) < 0)
+		return -1;
+	return load_targets(x, err);
+}
+
+int
+agent_apply_plan_run(const struct agent_apply_opts *o, struct err *err)
+{
+	struct run x;
+	int code = -1;
+
+	memset(&x, 0, sizeof(x));
+	x.o = o;
+	if (prepare(&x, err) < 0 || execute(&x, err) < 0)
+		goto done;
+	code = recon_apply_result_ok(x.r) ? 0 : 1;
+	if (record(&x, err) < 0)
+		code = 1;
+	if (!o->quiet)
+		print_summary(x.r);
+done:
+	run_release(&x);
+	return code;
 }
 
 int
 agent_apply_plan(const struct agent_apply_opts *o)
 {
-	struct run x;
 	struct err err = {0};
-	char *cmd = xasprintf("apply %s", o->dir), *msg;
-	int code = 1;
+	char *msg;
+	int code = agent_apply_plan_run(o, &err);
 
-	memset(&x, 0, sizeof(x));
-	x.o = o;
-	if (agent_plan_load(&x.ap, o->dir, &err) < 0 ||
-	    load_approval(&x, &err) < 0 ||
-	    agent_state_open(&x.st, o->state, cmd, &err) < 0 ||
-	    agent_plan_check_current(&x.ap, o->state, &err) < 0 ||
-	    load_targets(&x, &err) < 0 || execute(&x, &err) < 0) {
+	if (err_is_set(&err)) {
 		msg = err_render(&err);
 		fprintf(stderr, "artemis-gitops apply: %s\n", msg);
 		free(msg);
-		if (x.r != NULL && x.r->finished_at != NULL)
-			print_summary(x.r);
-	} else {
-		print_summary(x.r);
-		code = recon_apply_result_ok(x.r) ? 0 : 1;
 	}
 	err_release(&err);
-	free(cmd);
-	run_release(&x);
-	return code;
+	return code < 0 ? 1 : code;
 }

@@ -55,6 +55,32 @@ str_same(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+/* The daemon marks a preview that a newer commit replaced with a file
+ * PLAN_DIR/superseded naming the newer one (agent/outbox.h). */
+static int
+superseded_marker(const struct agent_plan *ap, struct err *err)
+{
+	char *path = xasprintf("%s/superseded", ap->dir);
+	char *text = NULL;
+	size_t n;
+	int rc = 0;
+
+	if (access(path, F_OK) == 0) {
+		if (afile_read(&text, NULL, path, 4096, err) < 0) {
+			free(path);
+			return -1;
+		}
+		n = strcspn(text, "\n");
+		text[n] = '\0';
+		rc = err_setf(err, NULL,
+		    "the plan is superseded (%s: %s); approve the newer preview",
+		    path, text[0] != '\0' ? text : "a newer plan exists");
+	}
+	free(text);
+	free(path);
+	return rc;
+}
+
 int
 agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
     struct err *err)
@@ -74,6 +100,8 @@ agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
 		return rc;
 	}
 	free(res);
+	if (superseded_marker(ap, err) < 0)
+		return -1;
 	if (state_dir == NULL || p->base_source == NULL ||
 	    (strcmp(p->base_source, "inventory") != 0 &&
 	        strcmp(p->base_source, "none") != 0))

@@ -23,8 +23,9 @@ int agent_plan_load(struct agent_plan *out, const char *dir, struct err *err);
 void agent_plan_release(struct agent_plan *ap);
 
 /* Refuse a plan that was applied already (DIR/result.json exists) or that
- * is superseded: the state folder's inventory for its cluster is no longer
- * the one it was planned against (another plan was applied since).
+ * is superseded: the daemon marked it (DIR/superseded), or the state
+ * folder's inventory for its cluster is no longer the one it was planned
+ * against (another plan was applied since).
  * state_dir NULL skips the second check. */
 int agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
     struct err *err);

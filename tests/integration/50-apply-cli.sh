@@ -144,6 +144,9 @@ check_eq "apply refuses a locked state folder" \
 	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
 kill "$lockpid"
 wait "$lockpid" 2>/dev/null
+check_eq "without --cluster nor PLAN_DIR/declaration there are no endpoints" \
+	"1 artemis-gitops apply: the nodes' Jolokia endpoints are needed: give --cluster DIR (the declaration folder of cluster '$CL')" \
+	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
 
 # Applied: result.json next to the plan.
 echo '{}' >"$TMP/p/result.json"
@@ -154,6 +157,16 @@ check_eq "an applied plan cannot be applied" \
 	"1 artemis-gitops apply: the plan was already applied (see '$TMP/p/result.json'); plan again for a new change" \
 	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
 rm "$TMP/p/result.json"
+
+# Superseded: the daemon's marker (a newer preview exists).
+echo "newer preview: 20261129T203000Z-0123456789ab" >"$TMP/p/superseded"
+check_eq "a preview marked superseded cannot be approved" \
+	"1 artemis-gitops approve: the plan is superseded ($TMP/p/superseded: newer preview: 20261129T203000Z-0123456789ab); approve the newer preview" \
+	"$(err_of "$B" approve "$TMP/p" --confirm "$C" --state "$STATE")"
+check_eq "a preview marked superseded cannot be applied" \
+	"1 artemis-gitops apply: the plan is superseded ($TMP/p/superseded: newer preview: 20261129T203000Z-0123456789ab); approve the newer preview" \
+	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
+rm "$TMP/p/superseded"
 
 # Superseded: another revision was applied since the plan was made.
 inventory r2
