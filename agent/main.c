@@ -15,6 +15,8 @@ static const struct agent_cmd cmds[] = {
         "approve a written plan with its typed confirmation text"},
     {"apply", agent_cmd_apply,
         "apply an approved plan: nodes checked again, audited"},
+    {"snapshot", agent_cmd_snapshot,
+        "print the live state of a cluster's brokers (tables or --json)"},
 };
 
 static void
