@@ -151,8 +151,9 @@ struct recon_apply_io {
 };
 
 /* Apply plan p. r has its header set by the caller (ids, times, approver);
- * recon_apply fills r->nodes and r->disconnect_consumers (the plan's). Returns 0 when the apply ran (whatever the
- * node outcomes), -1 when io->intent refused (no operation ran). */
+ * recon_apply fills r->nodes and r->disconnect_consumers (the plan's). Returns
+ * 0 when the apply ran (whatever the node outcomes), -1 when io->intent refused
+ * (no operation ran). */
 int recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
     const struct recon_apply_io *io, struct err *err);
 
