@@ -363,6 +363,16 @@ test_apply__failed_queue_delete_names_removed_diverts(void **unused)
 	assert_non_null(strstr(row, "\"kind\":\"TIMEOUT\""));
 	assert_non_null(strstr(row, "\"exit\":1"));
 	free(row);
+	row = recon_result_render_md(s.r);
+	assert_non_null(strstr(row, "**2 node(s) did not apply** (nothing is "
+	                            "rolled back; see each node below).\n"));
+	assert_non_null(strstr(row,
+	    "| 2 | destroyQueue | fwd | FAILED | TIMEOUT: injected failure |\n"));
+	assert_non_null(strstr(row,
+	    "- `d1` (source `src`, forwarding `fwd`): `{\"address\":\"src\","
+	    "\"exclusive\":false,\"forwarding-address\":\"fwd\",\"name\":\"d1\","
+	    "\"routing-name\":\"d1\",\"routing-type\":\"ANYCAST\"}`\n"));
+	free(row);
 	scen_free(&s);
 }
 
