@@ -222,7 +222,7 @@ static int
 record(struct run *x, struct err *err)
 {
 	const struct recon_plan *p = x->ap.plan;
-	struct recon_managed m;
+	struct recon_managed m, declared;
 	char *row, *inv, *name, *dir, *json, *md, *jp, *mp;
 	int rc;
 
@@ -235,7 +235,9 @@ record(struct run *x, struct err *err)
 	if (recon_inventory_load(&m, agent_state_dir(x->st), p->cluster, err) <
 	    0)
 		return -1;
-	recon_apply_update_managed(&m, p, x->r);
+	recon_managed_from_decl(&declared, x->decl, "declaration", NULL);
+	recon_apply_update_managed(&m, p, x->r, &declared);
+	recon_managed_release(&declared);
 	inv = recon_inventory_render(&m, p->cluster);
 	recon_managed_release(&m);
 	dir = xasprintf("%s/%s", agent_state_dir(x->st), p->cluster);

@@ -116,9 +116,57 @@ update_one(struct recon_managed *m, const struct recon_action *a, bool add)
 		names_remove(v, n, a->name);
 }
 
+/* Is name (of the kind of list v) on some node apply read? */
+static bool
+seen_somewhere(const struct recon_apply_result *r, char **const *v,
+    const struct recon_managed *m, const char *name)
+{
+	const struct recon_node_snapshot *n;
+	size_t i;
+
+	for (i = 0; r->seen != NULL && i < r->nnodes; i++) {
+		n = &r->seen[i];
+		if (n->refusal.kind != RECON_OK)
+			continue;
+		if (v == &m->addresses && recon_plan_find_address(n, name))
+			return true;
+		if (v == &m->queues && recon_plan_find_queue(n, name))
+			return true;
+		if (v == &m->diverts && recon_plan_find_divert(n, name))
+			return true;
+	}
+	return false;
+}
+
+/* Declared objects found on some node enter the set ("found as declared",
+ * docs/state.md); the captures become the declared ones. */
+static void
+add_found(struct recon_managed *m, const struct recon_apply_result *r,
+    const struct recon_managed *declared)
+{
+	size_t i;
+
+	for (i = 0; i < declared->naddresses; i++)
+		if (seen_somewhere(r, &m->addresses, m, declared->addresses[i]))
+			names_add(&m->addresses, &m->naddresses,
+			    declared->addresses[i]);
+	for (i = 0; i < declared->nqueues; i++)
+		if (seen_somewhere(r, &m->queues, m, declared->queues[i]))
+			names_add(&m->queues, &m->nqueues, declared->queues[i]);
+	for (i = 0; i < declared->ndiverts; i++)
+		if (seen_somewhere(r, &m->diverts, m, declared->diverts[i]))
+			names_add(&m->diverts, &m->ndiverts,
+			    declared->diverts[i]);
+	for (i = 0; i < m->ncaptures; i++)
+		free(m->captures[i]);
+	m->ncaptures = 0;
+	for (i = 0; i < declared->ncaptures; i++)
+		names_add(&m->captures, &m->ncaptures, declared->captures[i]);
+}
+
 void
 recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
-    const struct recon_apply_result *r)
+    const struct recon_apply_result *r, const struct recon_managed *declared)
 {
 	const struct recon_node_plan *np;
 	bool some, all;
@@ -143,6 +191,8 @@ recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
 		else if (!is_delete(a->kind) && some)
 			update_one(m, a, true);
 	}
+	if (declared != NULL)
+		add_found(m, r, declared);
 	m->known = true;
 	if (recon_apply_result_ok(r) && p->revision != NULL) {
 		free(m->revision);

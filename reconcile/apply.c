@@ -183,13 +183,6 @@ check_cap(const struct recon_plan *p, struct recon_apply_result *r)
 	}
 }
 
-static void
-clear_snapshot(struct recon_node_snapshot *n)
-{
-	recon_node_snapshot_release(n);
-	memset(n, 0, sizeof(*n));
-}
-
 int
 recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
     const struct recon_apply_io *io, struct err *err)
@@ -200,12 +193,13 @@ recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
 	r->disconnect_consumers = p->disconnect_consumers;
 	r->nnodes = p->nnodes;
 	r->nodes = xcalloc(p->nnodes, sizeof(*r->nodes));
+	r->seen = xcalloc(p->nnodes + 1, sizeof(*r->seen));
 	for (i = 0; i < p->nnodes; i++) {
 		r->nodes[i].node = xstrdup(p->nodes[i].node);
 		memset(&snap, 0, sizeof(snap));
 		io->read(io->ctx, p->nodes[i].node, &snap);
 		check_node(p, &p->nodes[i], &snap, &r->nodes[i]);
-		clear_snapshot(&snap);
+		r->seen[i] = snap;
 	}
 	check_cap(p, r);
 	if (io->intent != NULL && io->intent(io->hook_ctx, r, err) != 0)

@@ -121,6 +121,9 @@ struct recon_apply_result {
 	char *finished_at;
 	struct recon_node_apply *nodes; /* in plan order */
 	size_t nnodes;
+	/* What apply read of each node before acting (nnodes; a node that
+	 * could not be read carries its refusal). */
+	struct recon_node_snapshot *seen;
 };
 
 void recon_apply_result_free(struct recon_apply_result *r); /* NULL ok */
@@ -157,12 +160,17 @@ struct recon_apply_io {
 int recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
     const struct recon_apply_io *io, struct err *err);
 
-/* The managed set after the apply: `before` plus every object a create
- * action really made (DONE, or already there as planned, on some node),
- * minus every object a delete action removed on every node (DONE or
- * already gone). Objects of failed, refused or unreachable deletes stay. */
+/* The managed set after the apply (docs/state.md): m (the inventory
+ * before) plus every object an action really made (its operations DONE,
+ * or already as planned, on some node) and, when declared is not NULL
+ * (the managed set of the declaration that was planned), every declared
+ * object apply found on some node; minus every object a delete action
+ * removed on every node where the plan deleted it (DONE or already gone).
+ * Objects of failed, refused or unreachable deletes stay. The captures
+ * become the declared ones. */
 void recon_apply_update_managed(struct recon_managed *m,
-    const struct recon_plan *p, const struct recon_apply_result *r);
+    const struct recon_plan *p, const struct recon_apply_result *r,
+    const struct recon_managed *declared);
 
 /* ---- rendering --------------------------------------------------------- */
 

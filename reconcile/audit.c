@@ -69,9 +69,13 @@ recon_apply_result_free(struct recon_apply_result *r)
 
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->nnodes; i++)
+	for (i = 0; i < r->nnodes; i++) {
 		node_apply_release(&r->nodes[i]);
+		if (r->seen != NULL)
+			recon_node_snapshot_release(&r->seen[i]);
+	}
 	free(r->nodes);
+	free(r->seen);
 	free(r->apply_id);
 	free(r->plan_dir);
 	free(r->plan_digest);

@@ -528,17 +528,43 @@ test_apply__managed_set_only_what_was_applied(void **unused)
 	s.k.fail = "destroyQueue fwd";
 	s.k.fail_kind = RECON_TIMEOUT;
 	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	recon_apply_update_managed(&s.m, s.p, s.r);
+	recon_apply_update_managed(&s.m, s.p, s.r, NULL);
 	assert_true(recon_managed_has_queue(&s.m, "fwd"));
 	assert_string_equal(s.m.revision, "rev1");
 	scen_free(&s);
 
 	scen_init(&s, false);
 	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	recon_apply_update_managed(&s.m, s.p, s.r);
+	recon_apply_update_managed(&s.m, s.p, s.r, NULL);
 	assert_false(recon_managed_has_queue(&s.m, "fwd"));
 	assert_true(recon_managed_has_queue(&s.m, "src"));
 	assert_string_equal(s.m.revision, "rev2");
+	scen_free(&s);
+}
+
+/* Declared objects apply found on a node enter the inventory even when the
+ * plan had nothing to do for them; declared ones found nowhere do not. */
+static void
+test_apply__found_as_declared_enters_inventory(void **unused)
+{
+	struct recon_managed declared;
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	fx_queue(&s.f, "src", "pre");
+	fx_queue(&s.f, "src", "ghost");
+	fx_lqueue(&s.f, 1, "src", "pre", 0, 0);
+	recon_managed_from_decl(&declared, &s.f.c, "declaration", NULL);
+	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	recon_apply_update_managed(&s.m, s.p, s.r, &declared);
+	assert_true(recon_managed_has_queue(&s.m, "pre"));
+	assert_false(recon_managed_has_queue(&s.m, "ghost"));
+	assert_false(recon_managed_has_queue(&s.m, "fwd"));
+	assert_true(recon_managed_has_queue(&s.m, "src"));
+	assert_true(recon_managed_has_address(&s.m, "fwd"));
+	recon_managed_release(&declared);
 	scen_free(&s);
 }
 
@@ -757,6 +783,7 @@ main(void)
 	        test_apply__disconnect_consumers_sends_remove_consumers),
 	    cmocka_unit_test(test_apply__refused_intent_runs_nothing),
 	    cmocka_unit_test(test_apply__managed_set_only_what_was_applied),
+	    cmocka_unit_test(test_apply__found_as_declared_enters_inventory),
 	    cmocka_unit_test(test_apply__cap_past_on_apply_is_stale),
 	    cmocka_unit_test(test_apply__create_read_back),
 	    cmocka_unit_test(test_apply__result_row_format),
