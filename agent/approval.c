@@ -138,7 +138,10 @@ agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
 	free(res);
 	if (superseded_marker(ap, err) < 0)
 		return -1;
-	if (state_dir == NULL || p->base_source == NULL ||
+	/* An operator's delete-queue plan is not made against the inventory,
+	 * and a --base plan (a pull request) not against the live one. */
+	if (state_dir == NULL || p->kind == NULL ||
+	    strcmp(p->kind, "plan") != 0 || p->base_source == NULL ||
 	    (strcmp(p->base_source, "inventory") != 0 &&
 	        strcmp(p->base_source, "none") != 0))
 		return 0;

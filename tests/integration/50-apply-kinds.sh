@@ -3,7 +3,9 @@
 # address/queue/divert; widen an address, change a queue and a divert in
 # place, recreate a queue (durable changed); recreate a divert (source
 # changed), narrow an address. After each apply the next plan has nothing
-# to do, and the live objects are as declared.
+# to do, and the live objects are as declared. Then the operator's
+# out-of-band delete-queue (ADR-0084 as written) of an undeclared queue,
+# approved and applied while the cluster has an inventory.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -73,5 +75,20 @@ check_eq "a narrowed" '["anycast"]' "$(jval "$TMP/s2.json" "$n2" addresses "$u.a
 check_eq "the inventory holds every declared object" \
 	"[[\"$u.a\", \"$u.b\"], [\"$u.d\"], [\"$u.b\", \"$u.q1\", \"$u.q2\"]]" \
 	"$(rj "$STATE/$CL/inventory.json" '[j["addresses"], j["diverts"], j["queues"]]')"
+
+for n in "${NODES[@]}"; do
+	check_eq "$n: an undeclared queue" OK "$(jexec "$n" create-queue "$u.tmp" "$u.b" anycast)"
+	check_eq "$n: a runtime divert into it" OK "$(jexec "$n" create-address "$u.in" anycast)"
+	check_eq "$n: a runtime divert into it" OK "$(jexec "$n" create-divert "$u.td" "$u.in" "$u.b" routing-type=ANYCAST)"
+done
+rm -rf "$TMP/dq"
+check_exit "delete-queue has changes" 2 "$AG_BIN" delete-queue "$u.tmp" "$TMP/c" --out "$TMP/dq" --credentials "$CREDDIR"
+check "delete-queue: approve" approve_ok "$TMP/dq"
+check_exit "delete-queue: apply exits 0" 0 apply_to "$TMP/dq" "$TMP/c"
+check_eq "delete-queue: only the queue goes (the divert still has $u.b)" \
+	'[["destroyQueue", "DONE"]]' \
+	"$(rj "$TMP/dq/result.json" '[[o["op"], o["outcome"]] for o in j["nodes"][1]["operations"]]')"
+check_nogrep "$n2: $u.tmp is gone" "^$u\.tmp\$" <(names "$n2" QueueNames)
+check_grep "$n2: $u.td is kept" "^$u\.td\$" <(names "$n2" DivertNames)
 janitor "$u."
 done_testing
