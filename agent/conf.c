@@ -439,13 +439,13 @@ agent_conf_load(struct agent_conf **out, const char *path,
     struct errlist *diags)
 {
 	struct err err = {0};
-	struct pos pos = {path, 0, 0};
 	char *text = NULL, *dir, *slash, *abs;
 	size_t len = 0;
 	int r;
 
 	if (afile_read(&text, &len, path, AGENT_CONF_FILE_MAX, &err) < 0) {
-		errlist_add(diags, DIAG_ERROR, &pos, "%s", err.msg);
+		/* afile's message names the file already */
+		errlist_add(diags, DIAG_ERROR, NULL, "%s", err.msg);
 		err_release(&err);
 		return -1;
 	}

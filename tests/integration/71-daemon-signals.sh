@@ -11,6 +11,14 @@ cd "$AG_TOP" || exit 1
 [ -n "${AG_NODES_FILE:-}" ] || { not_ok "brokers are running (AG_NODES_FILE)"; done_testing; exit 1; }
 daemon_setup t71
 
+# The command line.
+check_exit "run without --config: usage error" 64 "$AG_BIN" run
+check_exit "run --help" 0 "$AG_BIN" run --help
+"$AG_BIN" run --config "$T/absent.yaml" 2>"$T/cli.log"
+check_eq "run with a missing file exits 1" 1 "$?"
+check_grep "missing file named" "err run: cannot open '$T/absent.yaml': No such file or directory" "$T/cli.log"
+check_exit "run --describe-config" 0 "$AG_BIN" run --describe-config
+
 c1=$(daemon_commit "t71: nodes only")
 daemon_start
 check "first preview posted" wait_for 60 has_preview "$c1"

@@ -302,7 +302,10 @@ test_conf__load_resolves_relative_to_file(void **state)
 	assert_int_equal(agent_conf_load(&c, "/nonexistent/agent.yaml", &d),
 	    -1);
 	assert_int_equal(d.n, 1);
-	assert_string_equal(d.items[0].path, "/nonexistent/agent.yaml");
+	assert_null(d.items[0].path);
+	assert_string_equal(d.items[0].msg,
+	    "cannot open '/nonexistent/agent.yaml': "
+	    "No such file or directory");
 	errlist_release(&d);
 }
 
