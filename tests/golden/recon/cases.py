@@ -167,25 +167,33 @@ CAPTURE = """captures:
 """
 case("008-d5-tap-removed-by-subscription", "delete-queue orders",
      cluster(ORDERS + CAPTURE),
-     snapshot(node("node1", [q("orders", "orders"), q("audit", "orders"), q("__capture.debug-orders", "__capture.debug-orders")],
-                   [dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
-              node("node2", [q("orders", "orders")])),
+     snapshot(node("node1", [q("orders", "orders"), q("audit", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")]),
+              node("node2", [q("orders", "orders"), ring("debug-orders")])),
      """
 json .actions[0].nodes[0].taps[0].fate "removed-by-subscription"
 json .actions[0].nodes[0].taps[0].capture "debug-orders"
 json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
 json .unmanaged|map(.name)|index("__capture.debug-orders") null
+json [.actions[]|.kind+":"+.name] ["delete-queue:orders","delete-tap:__capture.debug-orders.orders"]
+json [.actions[1].nodes[]|.outcome] ["WOULD_APPLY","NO_CHANGE"]
+json [.actions[1].nodes[0].operations[].op] ["destroyDivert"]
+json .actions[1].nodes[0].operations[0].config["forwarding-address"] "__capture.debug-orders"
+json .confirmation|test("^delete 1 queue, 1 divert on shop-eu ") => true
 md capture tap `__capture.debug-orders.orders` (capture `debug-orders`): removed by its capture subscription — 'orders' is the last queue on 'orders' that capture 'debug-orders' (pattern 'orders*') matches
+md delete-tap `__capture.debug-orders.orders`
+md no queue on 'orders' matches capture 'debug-orders' (pattern 'orders*') once the plan's queue changes are done: the capture pass removes the tap
 """, exit=2)
 
 case("009-d5-tap-kept", "delete-queue orders",
      cluster(ORDERS + CAPTURE),
-     snapshot(node("node1", [q("orders", "orders"), q("orders.priority", "orders")],
-                   [dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
-              node("node2", [q("orders", "orders")])),
+     snapshot(node("node1", [q("orders", "orders"), q("orders.priority", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")]),
+              node("node2", [q("orders", "orders"), ring("debug-orders")])),
      """
 json .actions[0].nodes[0].taps[0].fate "kept"
 json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
+json [.actions[].kind] ["delete-queue"]
 md kept — kept: capture 'debug-orders' still covers 'orders' through queue 'orders.priority'
 """, exit=2)
 
@@ -248,9 +256,11 @@ md destroys 1100 messages (cap 1100)
 
 # ---- unmanaged objects and taps are left alone -----------------------------
 case("014-unmanaged-left-alone", "plan", cluster(ORDERS + CAPTURE),
-     snapshot(node("node1", [q("orders", "orders"), q("legacy", "legacy", messages=9)],
-                   [dv("legacy-copy", "legacy", "orders"), dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
-              node("node2", [q("orders", "orders"), q("DLQ", "DLQ")])),
+     snapshot(node("node1", [q("orders", "orders"), q("legacy", "legacy", messages=9), ring("debug-orders")],
+                   [dv("legacy-copy", "legacy", "orders"), tap("debug-orders", "orders"),
+                    tap("never-declared", "orders")]),
+              node("node2", [q("orders", "orders"), q("DLQ", "DLQ"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")])),
      """
 json .outcome "NO_CHANGE"
 json .actions []
