@@ -160,6 +160,18 @@ struct recon_apply_io {
 int recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
     const struct recon_apply_io *io, struct err *err);
 
+/* The capture pass of a drift cycle (ADR-0084 D5; docs/captures.md): for
+ * every node of p (a plan of kind "capture" from recon_plan_captures, or
+ * any plan: its captures and the captures it removes are used) read the
+ * node, run recon_capture_pass on it and run its operations, creates read
+ * back. r's header is the caller's; r->nodes is filled: SKIPPED (nothing
+ * to do), APPLIED, FAILED (the first failed operation stops the node) or
+ * UNREACHABLE. io->intent is not called (each node's operations are decided
+ * when it is read); io->progress is. apply runs the same pass on each node
+ * after the plan's operations (recon_apply). Returns 0. */
+int recon_capture_apply(struct recon_apply_result *r,
+    const struct recon_plan *p, const struct recon_apply_io *io);
+
 /* The managed set after the apply (docs/state.md): m (the inventory
  * before) plus every object an action really made (its operations DONE,
  * or already as planned, on some node) and, when declared is not NULL
