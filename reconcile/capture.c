@@ -6,28 +6,13 @@
  * exactly what the pass after its operations does; apply runs it again on
  * the node as read after the operations, and the daemon on every drift
  * cycle. docs/captures.md. */
-#include "plan-int.h"
+#include "capture-int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
-
-/* A queue of the node as the plan leaves it. */
-struct cq {
-	const char *name;
-	const char *address;
-	bool internal;
-};
-
-struct cnode {
-	const struct recon_node_snapshot *n;
-	const struct recon_capture_ctx *ctx;
-	struct cq *q;
-	size_t nq;
-	struct recon_capture_steps *out;
-};
 
 bool
 recon_act_is_capture(enum recon_act a)
@@ -46,7 +31,7 @@ recon_capture_covers(const char *prefix, const char *pattern, const char *queue,
 }
 
 static void
-after_plan(struct cnode *c)
+after_plan(struct recon_cnode *c)
 {
 	const struct recon_capture_ctx *x = c->ctx;
 	const struct recon_node_snapshot *n = c->n;
@@ -69,9 +54,9 @@ after_plan(struct cnode *c)
 	}
 }
 
-static struct recon_node_plan *
-add_step(struct cnode *c, enum recon_act kind, const char *name,
-    const char *address)
+struct recon_node_plan *
+recon_capture_add_step(struct recon_cnode *c, enum recon_act kind,
+    const char *name, const char *address)
 {
 	struct recon_capture_steps *s = c->out;
 	struct recon_capture_step *st;
@@ -169,9 +154,9 @@ ring_diffs(struct sbuf *re, struct sbuf *up, const struct recon_queue *want,
 }
 
 /* A ring queue with consumers is destroyed only with the flag (D6). */
-static void
-ring_consumers(struct recon_node_plan *np, const struct recon_queue *q,
-    bool flag)
+void
+recon_capture_ring_consumers(struct recon_node_plan *np,
+    const struct recon_queue *q, bool flag)
 {
 	np->consumers = q->consumer_count;
 	if (q->consumer_count <= 0)
@@ -192,12 +177,12 @@ ring_consumers(struct recon_node_plan *np, const struct recon_queue *q,
 }
 
 static void
-ring_recreate(struct cnode *c, struct recon_node_plan *np,
+ring_recreate(struct recon_cnode *c, struct recon_node_plan *np,
     const struct recon_queue *live, const struct recon_queue *want)
 {
 	struct recon_op *op;
 
-	ring_consumers(np, live, c->ctx->disconnect_consumers);
+	recon_capture_ring_consumers(np, live, c->ctx->disconnect_consumers);
 	op = recon_np_add_op(np, RECON_OP_DESTROY_QUEUE, live->name);
 	op->remove_consumers = c->ctx->disconnect_consumers;
 	op = recon_np_add_op(np, RECON_OP_CREATE_QUEUE, want->name);
@@ -206,7 +191,7 @@ ring_recreate(struct cnode *c, struct recon_node_plan *np,
 
 /* The ring queue exists but differs from what the capture asks for. */
 static void
-capture_change(struct cnode *c, const struct recon_queue *lq,
+capture_change(struct recon_cnode *c, const struct recon_queue *lq,
     const struct recon_queue *want)
 {
 	struct sbuf re = {0}, up = {0};
@@ -215,7 +200,8 @@ capture_change(struct cnode *c, const struct recon_queue *lq,
 
 	ring_diffs(&re, &up, want, lq);
 	if (re.len + up.len > 0) {
-		np = add_step(c, RECON_ACT_CHANGE_CAPTURE, lq->name, lq->name);
+		np = recon_capture_add_step(c, RECON_ACT_CHANGE_CAPTURE,
+		    lq->name, lq->name);
 		np->observed.present = true;
 		np->observed.queue = recon_queue_dup(lq);
 		sbuf_adds(&re, sbuf_str(&up));
@@ -238,7 +224,7 @@ capture_change(struct cnode *c, const struct recon_queue *lq,
 
 /* The capture address and its ring queue. */
 static void
-capture_home(struct cnode *c, const struct decl_capture *cap,
+capture_home(struct recon_cnode *c, const struct decl_capture *cap,
     const char *capaddr)
 {
 	const struct recon_address *la = recon_plan_find_address(c->n, capaddr);
@@ -250,7 +236,8 @@ capture_home(struct cnode *c, const struct decl_capture *cap,
 
 	ring_queue(&want, capaddr, cap->ring_size);
 	if (!anycast || lq == NULL) {
-		np = add_step(c, RECON_ACT_CREATE_CAPTURE, capaddr, capaddr);
+		np = recon_capture_add_step(c, RECON_ACT_CREATE_CAPTURE,
+		    capaddr, capaddr);
 		np->message = xasprintf(
 		    "capture '%s' (pattern '%s'): its capture address and ring queue (ring-size %lld)",
 		    cap->name, cap->pattern, (long long)cap->ring_size);
@@ -278,7 +265,7 @@ capture_home(struct cnode *c, const struct decl_capture *cap,
 
 /* "'a', 'b'" of the queues on address that cap covers. */
 static char *
-covering(const struct cnode *c, const struct decl_capture *cap,
+covering(const struct recon_cnode *c, const struct decl_capture *cap,
     const char *address)
 {
 	struct recon_strv v = {0};
@@ -299,7 +286,7 @@ covering(const struct cnode *c, const struct decl_capture *cap,
 
 /* The addresses cap covers on the node as the plan leaves it, sorted. */
 static void
-covered(struct recon_strv *out, const struct cnode *c,
+covered(struct recon_strv *out, const struct recon_cnode *c,
     const struct decl_capture *cap)
 {
 	size_t i;
@@ -313,8 +300,8 @@ covered(struct recon_strv *out, const struct cnode *c,
 }
 
 static void
-tap_want(struct cnode *c, const struct decl_capture *cap, const char *capaddr,
-    const char *address)
+tap_want(struct recon_cnode *c, const struct decl_capture *cap,
+    const char *capaddr, const char *address)
 {
 	const struct recon_divert *live;
 	struct recon_node_plan *np;
@@ -329,7 +316,7 @@ tap_want(struct cnode *c, const struct decl_capture *cap, const char *capaddr,
 		tap_diffs(&b, &want, live);
 	if (live == NULL || b.len > 0) {
 		list = covering(c, cap, address);
-		np = add_step(c,
+		np = recon_capture_add_step(c,
 		    live == NULL ? RECON_ACT_CREATE_TAP : RECON_ACT_CHANGE_TAP,
 		    want.name, address);
 		np->message = xasprintf(
@@ -352,23 +339,9 @@ tap_want(struct cnode *c, const struct decl_capture *cap, const char *capaddr,
 	recon_divert_clear(&want);
 }
 
-static void
-tap_remove(struct cnode *c, const struct recon_divert *d, const char *why)
-{
-	struct recon_node_plan *np;
-	struct recon_op *op;
-
-	np = add_step(c, RECON_ACT_DELETE_TAP, d->name, d->address);
-	np->message = xstrdup(why);
-	np->observed.present = true;
-	np->observed.divert = recon_divert_dup(d);
-	op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT, d->name);
-	op->divert = recon_divert_dup(d);
-}
-
 /* One declared capture on the node. */
 static void
-capture_declared(struct cnode *c, const struct decl_capture *cap)
+capture_declared(struct recon_cnode *c, const struct decl_capture *cap)
 {
 	struct recon_strv cov = {0};
 	char *capaddr, *tapfx, *why;
@@ -390,77 +363,10 @@ capture_declared(struct cnode *c, const struct decl_capture *cap)
 		why = xasprintf(
 		    "no queue on '%s' matches capture '%s' (pattern '%s') once the plan's queue changes are done: the capture pass removes the tap",
 		    d->name + len, cap->name, cap->pattern);
-		tap_remove(c, d, why);
+		recon_capture_tap_remove(c, d, why);
 		free(why);
 	}
 	recon_strv_release(&cov);
-	free(tapfx);
-	free(capaddr);
-}
-
-/* The bindings left on the capture address once its queue is gone. */
-static size_t
-other_bindings(const struct recon_address *la, const char *capaddr)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < la->nbinding_names; i++)
-		n += strcmp(la->binding_names[i], capaddr) != 0;
-	for (i = 0; i < la->nqueue_names; i++)
-		n += strcmp(la->queue_names[i], capaddr) != 0 &&
-		     !recon_names_has((const char *const *)la->binding_names,
-		         la->nbinding_names, la->queue_names[i]);
-	return n;
-}
-
-static void
-capture_drop_home(struct cnode *c, const char *name, const char *capaddr)
-{
-	const struct recon_address *la = recon_plan_find_address(c->n, capaddr);
-	const struct recon_queue *lq = recon_plan_find_queue(c->n, capaddr);
-	struct recon_node_plan *np;
-	struct recon_op *op;
-
-	if (la == NULL && lq == NULL)
-		return;
-	np = add_step(c, RECON_ACT_DELETE_CAPTURE, capaddr, capaddr);
-	np->observed.present = true;
-	if (lq != NULL) {
-		np->observed.queue = recon_queue_dup(lq);
-		ring_consumers(np, lq, c->ctx->disconnect_consumers);
-		op = recon_np_add_op(np, RECON_OP_DESTROY_QUEUE, capaddr);
-		op->remove_consumers = c->ctx->disconnect_consumers;
-	}
-	if (la != NULL && other_bindings(la, capaddr) == 0)
-		recon_np_add_op(np, RECON_OP_DELETE_ADDRESS, capaddr);
-	else if (la != NULL)
-		recon_np_warn(np,
-		    "capture address '%s' kept on this node: other bindings stay on it",
-		    capaddr);
-	if (np->message == NULL)
-		np->message = xasprintf(
-		    "capture '%s' is no longer declared: its ring queue and capture address go (the ring holds %lld copies, not counted by the bulk cap)",
-		    name, (long long)(lq != NULL ? lq->message_count : 0));
-}
-
-/* A capture applied before and no longer declared: everything it owns. */
-static void
-capture_removed(struct cnode *c, const char *name)
-{
-	char *capaddr, *tapfx, *why;
-	size_t i, len;
-
-	capaddr = xasprintf("%s%s", c->ctx->prefix, name);
-	tapfx = xasprintf("%s.", capaddr);
-	len = strlen(tapfx);
-	why = xasprintf(
-	    "capture '%s' is no longer declared: the capture pass removes every tap of it",
-	    name);
-	for (i = 0; i < c->n->ndiverts; i++)
-		if (strncmp(c->n->diverts[i].name, tapfx, len) == 0)
-			tap_remove(c, &c->n->diverts[i], why);
-	capture_drop_home(c, name, capaddr);
-	free(why);
 	free(tapfx);
 	free(capaddr);
 }
@@ -479,7 +385,7 @@ void
 recon_capture_pass(struct recon_capture_steps *out,
     const struct recon_node_snapshot *n, const struct recon_capture_ctx *ctx)
 {
-	struct cnode c;
+	struct recon_cnode c;
 	size_t i;
 
 	if (n == NULL || n->refusal.kind != RECON_OK)
@@ -492,7 +398,7 @@ recon_capture_pass(struct recon_capture_steps *out,
 	for (i = 0; i < ctx->ncaptures; i++)
 		capture_declared(&c, &ctx->captures[i]);
 	for (i = 0; i < ctx->nremoved; i++)
-		capture_removed(&c, ctx->removed[i]);
+		recon_capture_removed(&c, ctx->removed[i]);
 	free(c.q);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_step);
