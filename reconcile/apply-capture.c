@@ -57,6 +57,7 @@ take_steps(struct recon_node_apply *out, const struct recon_capture_steps *s)
 		a.kind = s->v[i].kind;
 		a.name = s->v[i].name;
 		if (s->v[i].np.outcome != RECON_OUT_WOULD_APPLY) {
+			out->capture_incomplete = true;
 			recon_node_apply_note(out,
 			    "capture pass: %s '%s' not run: %s",
 			    recon_act_name(a.kind), a.name,
@@ -90,6 +91,7 @@ recon_apply_capture_node(const struct recon_plan *p,
 	io->read(io->ctx, out->node, &n);
 	if (n.refusal.kind != RECON_OK) {
 		rc = -1;
+		out->capture_incomplete = true;
 		recon_node_apply_note(out,
 		    "capture pass: the node could not be read again: %s: %s",
 		    recon_kind_name(n.refusal.kind),
@@ -98,10 +100,12 @@ recon_apply_capture_node(const struct recon_plan *p,
 		recon_capture_pass(&steps, &n, &ctx);
 	}
 	take_steps(out, &steps);
-	if (out->nops > from && !recon_apply_run_ops(io, out, from) &&
-	    was == RECON_APPLY_APPLIED)
-		recon_node_apply_note(out,
-		    "the plan's own operations on this node were applied before the capture pass failed");
+	if (out->nops > from && !recon_apply_run_ops(io, out, from)) {
+		out->capture_incomplete = true;
+		if (was == RECON_APPLY_APPLIED)
+			recon_node_apply_note(out,
+			    "the plan's own operations on this node were applied before the capture pass failed");
+	}
 	recon_capture_steps_release(&steps);
 	recon_node_snapshot_release(&n);
 	strs_free(removed, ctx.nremoved);

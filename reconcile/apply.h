@@ -106,6 +106,9 @@ struct recon_node_apply {
 	int64_t planned_messages;   /* the same, as the plan recorded it */
 	signed char *verdicts;      /* per plan action: -1 nothing planned here,
 	                               0 run, 1 no-op, 2 stale (recon_verdict) */
+	/* The capture pass did not finish here: the node could not be read
+	 * again, a step was refused, or an operation failed. */
+	bool capture_incomplete;
 };
 
 struct recon_apply_result {
@@ -179,7 +182,9 @@ int recon_capture_apply(struct recon_apply_result *r,
  * object apply found on some node; minus every object a delete action
  * removed on every node where the plan deleted it (DONE or already gone).
  * Objects of failed, refused or unreachable deletes stay. The captures
- * become the declared ones. */
+ * become the declared ones, plus every capture the plan removes whose
+ * capture pass did not finish on every node (it is removed again by the
+ * next plan). */
 void recon_apply_update_managed(struct recon_managed *m,
     const struct recon_plan *p, const struct recon_apply_result *r,
     const struct recon_managed *declared);

@@ -775,6 +775,63 @@ test_apply__capture_removed_everything_goes(void **unused)
 	fx_free(&f);
 }
 
+/* A removed capture stays in the inventory until its capture pass has
+ * finished on every node (here node b is down at apply). */
+static void
+test_apply__removed_capture_kept_until_done(void **unused)
+{
+	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct recon_managed m = {0}, declared = {0};
+	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
+	struct recon_apply_io io;
+	struct recon_plan *p;
+	struct err err = {0};
+	struct fake k;
+	struct fx f;
+	size_t i;
+
+	(void)unused;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&f, "fwd", "fwd");
+	fx_capture(&f, "dbg", "fw*");
+	recon_managed_from_decl(&m, &f.c, "inventory", "r0");
+	f.c.ncaptures = 0;
+	recon_managed_from_decl(&declared, &f.c, "declaration", "r");
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&f, i, "fwd", "fwd", 0, 0);
+		fx_ldivert(&f, i, "__capture.dbg.fwd", "fwd", "__capture.dbg");
+	}
+	p = recon_plan_build(&f.c, &m, &f.s, &opts);
+	f.c.ncaptures = 1;
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	k.down = "broker-b";
+	fake_io(&io, &k);
+	assert_int_equal(recon_apply(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(r->nodes[1].outcome, RECON_APPLY_UNREACHABLE);
+	recon_apply_update_managed(&m, p, r, &declared);
+	assert_int_equal(m.ncaptures, 1);
+	assert_string_equal(m.captures[0], "dbg");
+	for (i = 0; i < m.ndiverts; i++)
+		assert_null(strstr(m.diverts[i], "__capture."));
+	recon_apply_result_free(r);
+	/* node b is back: the next apply finishes, and the capture goes */
+	k.down = NULL;
+	r = xcalloc(1, sizeof(*r));
+	assert_int_equal(recon_apply(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	recon_apply_update_managed(&m, p, r, &declared);
+	assert_int_equal(m.ncaptures, 0);
+	recon_apply_result_free(r);
+	recon_plan_free(p);
+	recon_managed_release(&m);
+	recon_managed_release(&declared);
+	sbuf_release(&k.log);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
 /* Drift: the daemon's cycle plans the capture pass alone and runs it; a
  * second cycle finds nothing to do; an unreadable node is UNREACHABLE. */
 static void
@@ -918,6 +975,7 @@ main(void)
 	    cmocka_unit_test(test_apply__capture_pass_removes_tap_after_queue),
 	    cmocka_unit_test(test_apply__capture_removed_everything_goes),
 	    cmocka_unit_test(test_apply__drift_capture_cycle),
+	    cmocka_unit_test(test_apply__removed_capture_kept_until_done),
 	    cmocka_unit_test(test_apply__approval_round_trip_and_checks),
 	};
 
