@@ -55,6 +55,42 @@ str_same(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+int
+agent_plan_check_md(const struct agent_plan *ap, struct err *err)
+{
+	static const char cmd[] = "\nartemis-gitops approve ";
+	static const char opt[] = " --confirm '";
+	char *path = xasprintf("%s/plan.md", ap->dir);
+	char *text = NULL, *dir = NULL, *want = NULL;
+	const char *s, *e;
+	int rc = -1;
+
+	if (afile_read(&text, NULL, path, AGENT_PLAN_MAX, err) < 0)
+		goto done;
+	s = strstr(text, cmd);
+	e = s != NULL ? strstr(s + sizeof(cmd) - 1, opt) : NULL;
+	if (e == NULL || memchr(s + 1, '\n', (size_t)(e - s - 1)) != NULL) {
+		err_setf(err, NULL,
+		    "%s does not show the approve command; plan again", path);
+		goto done;
+	}
+	dir = xstrndup(s + sizeof(cmd) - 1, (size_t)(e - s) - sizeof(cmd) + 1);
+	want = recon_plan_render_md(ap->plan, dir);
+	if (strcmp(want, text) != 0) {
+		err_setf(err, NULL,
+		    "%s was changed after it was written (it no longer matches plan.json); plan again",
+		    path);
+		goto done;
+	}
+	rc = 0;
+done:
+	free(want);
+	free(dir);
+	free(text);
+	free(path);
+	return rc;
+}
+
 /* The daemon marks a preview that a newer commit replaced with a file
  * PLAN_DIR/superseded naming the newer one (agent/outbox.h). */
 static int
@@ -102,7 +138,10 @@ agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
 	free(res);
 	if (superseded_marker(ap, err) < 0)
 		return -1;
-	if (state_dir == NULL || p->base_source == NULL ||
+	/* An operator's delete-queue plan is not made against the inventory,
+	 * and a --base plan (a pull request) not against the live one. */
+	if (state_dir == NULL || p->kind == NULL ||
+	    strcmp(p->kind, "plan") != 0 || p->base_source == NULL ||
 	    (strcmp(p->base_source, "inventory") != 0 &&
 	        strcmp(p->base_source, "none") != 0))
 		return 0;

@@ -22,6 +22,11 @@ struct agent_plan {
 int agent_plan_load(struct agent_plan *out, const char *dir, struct err *err);
 void agent_plan_release(struct agent_plan *ap);
 
+/* Is DIR/plan.md, which the approver read, still what the planner wrote
+ * for plan.json? It is rendered again (with the plan folder its approve
+ * command names) and compared byte for byte. */
+int agent_plan_check_md(const struct agent_plan *ap, struct err *err);
+
 /* Refuse a plan that was applied already (DIR/result.json exists) or that
  * is superseded: the daemon marked it (DIR/superseded), or the state
  * folder's inventory for its cluster is no longer the one it was planned

@@ -159,6 +159,7 @@ agent_cmd_approve(int argc, char **argv)
 		return code;
 	if (agent_plan_load(&ap, o.dir, &err) < 0 ||
 	    recon_approval_check_plan(ap.plan, o.confirm, &err) < 0 ||
+	    agent_plan_check_md(&ap, &err) < 0 ||
 	    agent_plan_check_current(&ap, state_of(&o), &err) < 0 ||
 	    write_approval(&ap, &o, &err) < 0) {
 		msg = err_render(&err);

@@ -11,16 +11,16 @@
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
         "load and validate declarations (a cluster or repository folder)"},
-    {"approve", agent_cmd_approve,
-        "approve a written plan with its typed confirmation text"},
-    {"apply", agent_cmd_apply,
-        "apply an approved plan: nodes checked again, audited"},
     {"snapshot", agent_cmd_snapshot,
         "print the live state of a cluster's brokers (tables or --json)"},
     {"plan", agent_cmd_plan,
         "plan a cluster against its live nodes; write plan.json and plan.md"},
     {"delete-queue", agent_cmd_delete_queue,
         "plan the operator's delete of one queue on every node (ADR-0084)"},
+    {"approve", agent_cmd_approve,
+        "approve a written plan with its typed confirmation text"},
+    {"apply", agent_cmd_apply,
+        "apply an approved plan: nodes checked again, audited"},
 };
 
 static void

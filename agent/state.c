@@ -229,7 +229,9 @@ agent_state_close(struct agent_state *st)
 	if (st->lock_fd >= 0) {
 		/* Clear the holder while we still hold the lock, so a reader
 		 * never names a process that has gone. */
-		(void)ftruncate(st->lock_fd, 0);
+		if (ftruncate(st->lock_fd, 0) < 0)
+			errno = 0; /* the stale text is harmless: the lock is
+			              free */
 		close(st->lock_fd);
 	}
 	free(st->dir);

@@ -118,6 +118,15 @@ check_eq "apply refuses an edited plan.json" \
 	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
 cp "$TMP/plan.json.orig" "$TMP/p/plan.json"
 
+# plan.md, which the approver reads, edited after it was written.
+cp "$TMP/p/plan.md" "$TMP/plan.md.orig"
+sed -i 's/^- kind: plan/- kind: harmless plan/' "$TMP/p/plan.md"
+check_eq "approve refuses an edited plan.md" \
+	"1 artemis-gitops approve: $TMP/p/plan.md was changed after it was written (it no longer matches plan.json); plan again" \
+	"$(err_of "$B" approve "$TMP/p" --confirm "$C" --state "$STATE")"
+cp "$TMP/plan.md.orig" "$TMP/p/plan.md"
+check_exit "the restored plan.md is accepted" 0 "$B" approve "$TMP/p" --confirm "$C" --state "$STATE"
+
 # An approval for another plan.json (same content, other bytes).
 cp "$TMP/p/approval.json" "$TMP/approval.orig"
 d_old=$(sha256sum <"$TMP/p/plan.json" | cut -d' ' -f1)
