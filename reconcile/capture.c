@@ -388,8 +388,9 @@ recon_capture_pass(struct recon_capture_steps *out,
 	struct recon_cnode c;
 	size_t i;
 
-	if (n == NULL || n->refusal.kind != RECON_OK)
-		return;
+	if (n == NULL || n->refusal.kind != RECON_OK || ctx->prefix == NULL ||
+	    ctx->prefix[0] == '\0')
+		return; /* no prefix: nothing is reserved, nothing to own */
 	memset(&c, 0, sizeof(c));
 	c.n = n;
 	c.ctx = ctx;
