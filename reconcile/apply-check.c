@@ -378,6 +378,14 @@ check_one(const struct recon_plan *p, const struct recon_action *a,
 		return recon_apply_check_qdel(p, a, np, n, c, out);
 	case RECON_ACT_DELETE_ADDRESS:
 		return check_delete_address(a, np, n, c, out);
+	case RECON_ACT_CREATE_CAPTURE:
+	case RECON_ACT_CHANGE_CAPTURE:
+	case RECON_ACT_CREATE_TAP:
+	case RECON_ACT_CHANGE_TAP:
+	case RECON_ACT_DELETE_TAP:
+	case RECON_ACT_DELETE_CAPTURE:
+		return recon_verdict_noop(out, a,
+		    "the capture pass runs again after the plan's operations");
 	case RECON_ACT_COUNT:
 		break;
 	}

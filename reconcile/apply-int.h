@@ -65,6 +65,17 @@ void recon_node_apply_set(struct recon_node_apply *out,
 /* Run the operations of a node that passed its checks (apply-run.c). */
 void recon_apply_run_node(const struct recon_plan *p,
     const struct recon_apply_io *io, struct recon_node_apply *out);
+/* Run out->ops from index `from` on, verifying creates; true when all ran
+ * (node APPLIED), false when one failed (node FAILED). */
+bool recon_apply_run_ops(const struct recon_apply_io *io,
+    struct recon_node_apply *out, size_t from);
+/* The capture pass at apply time on one node (apply-capture.c): read the
+ * node again, run the pass with the plan's captures, append its operations
+ * to out (marked with their capture action) and run them. Only for a node
+ * APPLIED or SKIPPED. -1 when the node could not be read (a note says
+ * why; nothing ran). */
+int recon_apply_capture_node(const struct recon_plan *p,
+    const struct recon_apply_io *io, struct recon_node_apply *out);
 void recon_op_copy(struct recon_op *dst, const struct recon_op *src);
 void recon_op_clear(struct recon_op *op);
 

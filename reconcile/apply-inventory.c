@@ -164,6 +164,30 @@ add_found(struct recon_managed *m, const struct recon_apply_result *r,
 		names_add(&m->captures, &m->ncaptures, declared->captures[i]);
 }
 
+/* The captures the plan removes stay managed until their capture pass
+ * finished on every node. */
+static void
+keep_unfinished_captures(struct recon_managed *m, const struct recon_plan *p,
+    const struct recon_apply_result *r)
+{
+	bool done = true;
+	char **rm;
+	size_t i, n;
+
+	for (i = 0; i < r->nnodes; i++)
+		if ((r->nodes[i].outcome != RECON_APPLY_APPLIED &&
+		        r->nodes[i].outcome != RECON_APPLY_SKIPPED) ||
+		    r->nodes[i].capture_incomplete)
+			done = false;
+	rm = recon_plan_removed_captures(p, &n);
+	for (i = 0; i < n; i++) {
+		if (!done)
+			names_add(&m->captures, &m->ncaptures, rm[i]);
+		free(rm[i]);
+	}
+	free(rm);
+}
+
 void
 recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
     const struct recon_apply_result *r, const struct recon_managed *declared)
@@ -175,6 +199,8 @@ recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
 	for (k = 0; k < p->nactions; k++) {
 		const struct recon_action *a = &p->actions[k];
 
+		if (recon_act_is_capture(a->kind))
+			continue; /* captures are names, not objects */
 		some = false;
 		all = true;
 		for (i = 0; i < r->nnodes; i++) {
@@ -191,8 +217,10 @@ recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
 		else if (!is_delete(a->kind) && some)
 			update_one(m, a, true);
 	}
-	if (declared != NULL)
+	if (declared != NULL) {
 		add_found(m, r, declared);
+		keep_unfinished_captures(m, p, r);
+	}
 	m->known = true;
 	if (recon_apply_result_ok(r) && p->revision != NULL) {
 		free(m->revision);

@@ -30,6 +30,7 @@ standin_decl(struct decl_cluster *decl, const struct recon_plan *p)
 	for (i = 0; i < p->ncaptures; i++) {
 		decl->captures[i].name = p->capture_names[i];
 		decl->captures[i].pattern = p->capture_patterns[i];
+		decl->captures[i].ring_size = p->capture_ring_sizes[i];
 	}
 }
 

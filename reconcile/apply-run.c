@@ -174,20 +174,19 @@ verify_creates(const struct recon_apply_io *io, struct recon_node_apply *out,
 	return false;
 }
 
-void
-recon_apply_run_node(const struct recon_plan *p,
-    const struct recon_apply_io *io, struct recon_node_apply *out)
+bool
+recon_apply_run_ops(const struct recon_apply_io *io,
+    struct recon_node_apply *out, size_t from)
 {
 	struct recon_applied_op *ao;
 	bool unverified = false;
 	size_t k;
 
-	(void)p;
-	for (k = 0; k < out->nops; k++) {
+	for (k = from; k < out->nops; k++) {
 		ao = &out->ops[k];
 		if (!is_create(ao->op.kind) && unverified) {
 			if (!verify_creates(io, out, k))
-				return;
+				return false;
 			unverified = false;
 		}
 		if (io->exec(io->ctx, out->node, &ao->op, &ao->refusal) < 0) {
@@ -202,12 +201,21 @@ recon_apply_run_node(const struct recon_plan *p,
 			io->progress(io->hook_ctx, out->node, ao);
 		if (ao->state == RECON_OPS_FAILED) {
 			fail_at(out, k);
-			return;
+			return false;
 		}
 		unverified |= is_create(ao->op.kind);
 	}
 	if (unverified && !verify_creates(io, out, out->nops))
-		return;
+		return false;
 	recon_node_apply_set(out, RECON_APPLY_APPLIED, NULL,
 	    xasprintf("%zu operation(s) applied", out->nops));
+	return true;
+}
+
+void
+recon_apply_run_node(const struct recon_plan *p,
+    const struct recon_apply_io *io, struct recon_node_apply *out)
+{
+	(void)p;
+	(void)recon_apply_run_ops(io, out, 0);
 }

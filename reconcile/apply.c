@@ -130,8 +130,9 @@ check_node(const struct recon_plan *p, const struct recon_node_status *ns,
 	memset(&c, 0, sizeof(c));
 	for (k = 0; k < p->nactions; k++) {
 		np = node_step(&p->actions[k], ns->node);
-		if (np == NULL || np->outcome == RECON_OUT_NO_CHANGE)
-			continue;
+		if (np == NULL || np->outcome == RECON_OUT_NO_CHANGE ||
+		    recon_act_is_capture(p->actions[k].kind))
+			continue; /* the capture pass runs again after */
 		v = recon_apply_check(p, &p->actions[k], np, n, &c, out);
 		out->verdicts[k] = (signed char)v;
 		any_stale |= v == RECON_V_STALE;
@@ -204,8 +205,12 @@ recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
 	check_cap(p, r);
 	if (io->intent != NULL && io->intent(io->hook_ctx, r, err) != 0)
 		return -1;
-	for (i = 0; i < r->nnodes; i++)
+	for (i = 0; i < r->nnodes; i++) {
 		if (r->nodes[i].outcome == RECON_APPLY_APPLIED)
 			recon_apply_run_node(p, io, &r->nodes[i]);
+		if (r->nodes[i].outcome == RECON_APPLY_APPLIED ||
+		    r->nodes[i].outcome == RECON_APPLY_SKIPPED)
+			recon_apply_capture_node(p, io, &r->nodes[i]);
+	}
 	return 0;
 }

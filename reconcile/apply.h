@@ -106,6 +106,9 @@ struct recon_node_apply {
 	int64_t planned_messages;   /* the same, as the plan recorded it */
 	signed char *verdicts;      /* per plan action: -1 nothing planned here,
 	                               0 run, 1 no-op, 2 stale (recon_verdict) */
+	/* The capture pass did not finish here: the node could not be read
+	 * again, a step was refused, or an operation failed. */
+	bool capture_incomplete;
 };
 
 struct recon_apply_result {
@@ -160,6 +163,18 @@ struct recon_apply_io {
 int recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
     const struct recon_apply_io *io, struct err *err);
 
+/* The capture pass of a drift cycle (ADR-0084 D5; docs/captures.md): for
+ * every node of p (a plan of kind "capture" from recon_plan_captures, or
+ * any plan: its captures and the captures it removes are used) read the
+ * node, run recon_capture_pass on it and run its operations, creates read
+ * back. r's header is the caller's; r->nodes is filled: SKIPPED (nothing
+ * to do), APPLIED, FAILED (the first failed operation stops the node) or
+ * UNREACHABLE. io->intent is not called (each node's operations are decided
+ * when it is read); io->progress is. apply runs the same pass on each node
+ * after the plan's operations (recon_apply). Returns 0. */
+int recon_capture_apply(struct recon_apply_result *r,
+    const struct recon_plan *p, const struct recon_apply_io *io);
+
 /* The managed set after the apply (docs/state.md): m (the inventory
  * before) plus every object an action really made (its operations DONE,
  * or already as planned, on some node) and, when declared is not NULL
@@ -167,7 +182,9 @@ int recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
  * object apply found on some node; minus every object a delete action
  * removed on every node where the plan deleted it (DONE or already gone).
  * Objects of failed, refused or unreachable deletes stay. The captures
- * become the declared ones. */
+ * become the declared ones, plus every capture the plan removes whose
+ * capture pass did not finish on every node (it is removed again by the
+ * next plan). */
 void recon_apply_update_managed(struct recon_managed *m,
     const struct recon_plan *p, const struct recon_apply_result *r,
     const struct recon_managed *declared);

@@ -184,6 +184,7 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 	char *what = xasprintf("%s %s", recon_opk_name(op->kind), op->name);
 	size_t i = (size_t)(n - k->f->s.nodes);
 	bool fail = k->fail != NULL && strcmp(k->fail, what) == 0;
+	struct recon_queue *q;
 
 	sbuf_addf(&k->log, "%s %s\n", node, what);
 	free(what);
@@ -195,12 +196,16 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 	case RECON_OP_DESTROY_QUEUE:
 		return destroy_queue(k, n, op, r);
 	case RECON_OP_CREATE_QUEUE:
-		fx_lqueue(k->f, i, op->queue->address, op->name, 0, 0);
+		q = fx_lqueue(k->f, i, op->queue->address, op->name, 0, 0);
+		q->durable = op->queue->durable;
+		q->ring_size = op->queue->ring_size;
+		q->routing = op->queue->routing;
 		return 0;
 	case RECON_OP_CREATE_DIVERT:
 		if (!k->ignore_divert)
 			fx_ldivert(k->f, i, op->name, op->divert->address,
-			    op->divert->forwarding_address);
+			    op->divert->forwarding_address)
+			    ->routing_type = op->divert->routing_type;
 		return 0;
 	case RECON_OP_CREATE_ADDRESS:
 		fx_laddress(k->f, i, op->name, op->routing);
@@ -668,8 +673,12 @@ test_apply__result_row_format(void **unused)
 /* A capture tap on the queue's address is named by the preflight, never
  * removed; apply re-runs it with the plan's capture subscriptions and
  * finds the same plan. */
+/* D5: the queue delete never removes the tap; the capture pass that apply
+ * runs after the plan's operations does, on the node as read again, and
+ * its operations are in the result (not in the intent row: they are
+ * decided after the plan's operations). */
 static void
-test_apply__capture_tap_is_left_alone(void **unused)
+test_apply__capture_pass_removes_tap_after_queue(void **unused)
 {
 	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
 	struct recon_managed m = {0};
@@ -679,6 +688,7 @@ test_apply__capture_tap_is_left_alone(void **unused)
 	struct err err = {0};
 	struct fake k;
 	struct fx f;
+	size_t i;
 
 	(void)unused;
 	fx_init(&f, DECL_STUDIO_MANAGED, 1);
@@ -697,12 +707,187 @@ test_apply__capture_tap_is_left_alone(void **unused)
 	fake_io(&io, &k);
 	assert_int_equal(recon_apply(r, p, &io, &err), 0);
 	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_APPLIED);
-	assert_string_equal(sbuf_str(&k.log), "broker-a destroyQueue fwd\n");
-	assert_non_null(
-	    recon_plan_find_divert(&f.s.nodes[0], "__capture.dbg.fwd"));
+	assert_string_equal(sbuf_str(&k.log),
+	    "broker-a destroyQueue fwd\n"
+	    "broker-a createAddress __capture.dbg\n"
+	    "broker-a createQueue __capture.dbg\n"
+	    "broker-a destroyDivert __capture.dbg.fwd\n");
+	assert_null(recon_plan_find_divert(&f.s.nodes[0], "__capture.dbg.fwd"));
+	assert_int_equal(r->nodes[0].nops, 4);
+	for (i = 0; i < r->nodes[0].nops; i++)
+		if (r->nodes[0].ops[i].act == RECON_ACT_DELETE_QUEUE)
+			assert_int_equal(r->nodes[0].ops[i].op.kind,
+			    RECON_OP_DESTROY_QUEUE);
+	assert_int_equal(r->nodes[0].ops[3].act, RECON_ACT_DELETE_TAP);
+	assert_int_equal(r->nodes[0].ops[3].state, RECON_OPS_DONE);
+	assert_string_equal(r->nodes[0].ops[3].op.divert->forwarding_address,
+	    "__capture.dbg");
+	assert_null(strstr(k.intent_row, "__capture.dbg.fwd"));
 	recon_apply_result_free(r);
 	recon_plan_free(p);
 	recon_managed_release(&m);
+	sbuf_release(&k.log);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
+/* A plan with only capture actions (a capture removed): the node has no
+ * plan operation to check, and the capture pass still runs. */
+static void
+test_apply__capture_removed_everything_goes(void **unused)
+{
+	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct recon_managed m = {0};
+	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
+	struct recon_apply_io io;
+	struct recon_plan *p;
+	struct err err = {0};
+	struct fake k;
+	struct fx f;
+
+	(void)unused;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_queue(&f, "fwd", "fwd");
+	fx_capture(&f, "dbg", "fw*");
+	recon_managed_from_decl(&m, &f.c, "inventory", "r0");
+	f.c.ncaptures = 0; /* the new declaration drops the capture */
+	fx_lqueue(&f, 0, "fwd", "fwd", 0, 0);
+	fx_ldivert(&f, 0, "__capture.dbg.fwd", "fwd", "__capture.dbg");
+	fx_lqueue(&f, 0, "__capture.dbg", "__capture.dbg", 0, 12);
+	p = recon_plan_build(&f.c, &m, &f.s, &opts);
+	f.c.ncaptures = 1;
+	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	fake_io(&io, &k);
+	assert_int_equal(recon_apply(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_string_equal(sbuf_str(&k.log),
+	    "broker-a destroyDivert __capture.dbg.fwd\n"
+	    "broker-a destroyQueue __capture.dbg\n"
+	    "broker-a deleteAddress __capture.dbg\n");
+	assert_int_equal(r->nodes[0].ops[1].act, RECON_ACT_DELETE_CAPTURE);
+	recon_apply_result_free(r);
+	recon_plan_free(p);
+	recon_managed_release(&m);
+	sbuf_release(&k.log);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
+/* A removed capture stays in the inventory until its capture pass has
+ * finished on every node (here node b is down at apply). */
+static void
+test_apply__removed_capture_kept_until_done(void **unused)
+{
+	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct recon_managed m = {0}, declared = {0};
+	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
+	struct recon_apply_io io;
+	struct recon_plan *p;
+	struct err err = {0};
+	struct fake k;
+	struct fx f;
+	size_t i;
+
+	(void)unused;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&f, "fwd", "fwd");
+	fx_capture(&f, "dbg", "fw*");
+	recon_managed_from_decl(&m, &f.c, "inventory", "r0");
+	f.c.ncaptures = 0;
+	recon_managed_from_decl(&declared, &f.c, "declaration", "r");
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&f, i, "fwd", "fwd", 0, 0);
+		fx_ldivert(&f, i, "__capture.dbg.fwd", "fwd", "__capture.dbg");
+	}
+	p = recon_plan_build(&f.c, &m, &f.s, &opts);
+	f.c.ncaptures = 1;
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	k.down = "broker-b";
+	fake_io(&io, &k);
+	assert_int_equal(recon_apply(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(r->nodes[1].outcome, RECON_APPLY_UNREACHABLE);
+	recon_apply_update_managed(&m, p, r, &declared);
+	assert_int_equal(m.ncaptures, 1);
+	assert_string_equal(m.captures[0], "dbg");
+	for (i = 0; i < m.ndiverts; i++)
+		assert_null(strstr(m.diverts[i], "__capture."));
+	recon_apply_result_free(r);
+	/* node b is back: the next apply finishes, and the capture goes */
+	k.down = NULL;
+	r = xcalloc(1, sizeof(*r));
+	assert_int_equal(recon_apply(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	recon_apply_update_managed(&m, p, r, &declared);
+	assert_int_equal(m.ncaptures, 0);
+	recon_apply_result_free(r);
+	recon_plan_free(p);
+	recon_managed_release(&m);
+	recon_managed_release(&declared);
+	sbuf_release(&k.log);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
+/* Drift: the daemon's cycle plans the capture pass alone and runs it; a
+ * second cycle finds nothing to do; an unreadable node is UNREACHABLE. */
+static void
+test_apply__drift_capture_cycle(void **unused)
+{
+	struct recon_plan_opts opts = {.snapshot_source = "live"};
+	struct recon_apply_result *r;
+	struct recon_apply_io io;
+	struct recon_plan *p;
+	struct fake k;
+	struct fx f;
+	int cycle;
+
+	(void)unused;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_capture(&f, "dbg", "ord*");
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	fx_lqueue(&f, 1, "billing", "billing", 0, 0);
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	fake_io(&io, &k);
+	for (cycle = 0; cycle < 2; cycle++) {
+		p = recon_plan_captures(&f.c, NULL, &f.s, &opts);
+		assert_string_equal(p->kind, "capture");
+		r = xcalloc(1, sizeof(*r));
+		assert_int_equal(recon_capture_apply(r, p, &io), 0);
+		if (cycle == 0) {
+			assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+			assert_int_equal(r->nodes[0].outcome,
+			    RECON_APPLY_APPLIED);
+			assert_int_equal(r->nodes[0].nops, 3);
+			assert_int_equal(r->nodes[0].ops[2].act,
+			    RECON_ACT_CREATE_TAP);
+			assert_int_equal(r->nodes[1].nops, 2);
+		} else {
+			assert_int_equal(r->nodes[0].outcome,
+			    RECON_APPLY_SKIPPED);
+			assert_int_equal(r->nodes[1].outcome,
+			    RECON_APPLY_SKIPPED);
+		}
+		recon_apply_result_free(r);
+		recon_plan_free(p);
+	}
+	assert_string_equal(sbuf_str(&k.log),
+	    "broker-a createAddress __capture.dbg\n"
+	    "broker-a createQueue __capture.dbg\n"
+	    "broker-a createDivert __capture.dbg.orders\n"
+	    "broker-b createAddress __capture.dbg\n"
+	    "broker-b createQueue __capture.dbg\n");
+	k.down = "broker-b";
+	p = recon_plan_captures(&f.c, NULL, &f.s, &opts);
+	r = xcalloc(1, sizeof(*r));
+	assert_int_equal(recon_capture_apply(r, p, &io), 0);
+	assert_int_equal(r->nodes[1].outcome, RECON_APPLY_UNREACHABLE);
+	recon_apply_result_free(r);
+	recon_plan_free(p);
 	sbuf_release(&k.log);
 	free(k.intent_row);
 	fx_free(&f);
@@ -787,7 +972,10 @@ main(void)
 	    cmocka_unit_test(test_apply__cap_past_on_apply_is_stale),
 	    cmocka_unit_test(test_apply__create_read_back),
 	    cmocka_unit_test(test_apply__result_row_format),
-	    cmocka_unit_test(test_apply__capture_tap_is_left_alone),
+	    cmocka_unit_test(test_apply__capture_pass_removes_tap_after_queue),
+	    cmocka_unit_test(test_apply__capture_removed_everything_goes),
+	    cmocka_unit_test(test_apply__drift_capture_cycle),
+	    cmocka_unit_test(test_apply__removed_capture_kept_until_done),
 	    cmocka_unit_test(test_apply__approval_round_trip_and_checks),
 	};
 
