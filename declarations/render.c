@@ -1,0 +1,463 @@
+/* declarations/render.c: splice the owned elements into a base broker.xml.
+ */
+#include "render-int.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "../lib/xalloc.h"
+
+#define PARSE_OPTS                                                             \
+	(XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |           \
+	    XML_PARSE_BIG_LINES)
+
+enum { OWN_ADDRESSES, OWN_DIVERTS, OWN_N };
+static const char *const own_names[OWN_N] = {"addresses", "diverts"};
+
+/* Where the base's <core> and the owned elements are. */
+struct base_loc {
+	struct xml_span core;
+	size_t core_idx;
+	bool has[OWN_N];
+	struct xml_span own[OWN_N];
+	bool has_child; /* core has an element child; first_child is it */
+	struct xml_span first_child;
+};
+
+static int base_err(struct errlist *diags, const struct render_base *b,
+    long line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int
+base_err(struct errlist *diags, const struct render_base *b, long line,
+    const char *fmt, ...)
+{
+	struct pos pos = {b->path, line > 0 ? (unsigned)line : 0, 0};
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	errlist_add(diags, DIAG_ERROR, &pos, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+static bool
+is_elem(const xmlNode *n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE &&
+	       strcmp((const char *)n->name, name) == 0;
+}
+
+/* The only <core> element child of root, and its index among root's
+ * element children. NULL (diagnosed) when there is none or several. */
+static xmlNodePtr
+find_core(xmlNodePtr root, const struct render_base *b, size_t *idx,
+    struct errlist *diags)
+{
+	xmlNodePtr n, core = NULL;
+	size_t i = 0, count = 0;
+
+	for (n = root->children; n != NULL; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (is_elem(n, "core")) {
+			if (count++ == 0) {
+				core = n;
+				*idx = i;
+			}
+		}
+		i++;
+	}
+	if (count != 1) {
+		base_err(diags, b, xmlGetLineNo(root),
+		    "base has %s <core> element under <%s>",
+		    count == 0 ? "no" : "more than one",
+		    (const char *)root->name);
+		return NULL;
+	}
+	if (core->ns == NULL || core->ns->prefix != NULL ||
+	    strcmp((const char *)core->ns->href, RENDER_CORE_NS) != 0) {
+		base_err(diags, b, xmlGetLineNo(core),
+		    "base's <core> must be in the default namespace %s "
+		    "(Artemis looks its elements up by unprefixed name)",
+		    RENDER_CORE_NS);
+		return NULL;
+	}
+	return core;
+}
+
+static bool
+name_at(const char *text, size_t len, const struct xml_span *s,
+    const char *name)
+{
+	size_t n = strlen(name);
+
+	return s->start + 1 + n < len &&
+	       memcmp(text + s->start + 1, name, n) == 0 &&
+	       strchr(" \t\r\n/>", text[s->start + 1 + n]) != NULL;
+}
+
+/* Find the owned elements among core's children (at most one of each). */
+static int
+find_owned(xmlNodePtr core, const struct render_base *b, size_t *idx,
+    struct base_loc *loc, struct errlist *diags)
+{
+	xmlNodePtr n;
+	size_t i = 0;
+	int k, rc = 0;
+
+	for (n = core->children; n != NULL; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		loc->has_child = true;
+		for (k = 0; k < OWN_N; k++) {
+			if (!is_elem(n, own_names[k]))
+				continue;
+			if (loc->has[k])
+				rc = base_err(diags, b, xmlGetLineNo(n),
+				    "base's <core> has a second <%s>",
+				    own_names[k]);
+			loc->has[k] = true;
+			idx[k] = i;
+		}
+		i++;
+	}
+	return rc;
+}
+
+static int
+locate_spans(const struct render_base *b, const size_t *idx,
+    struct base_loc *loc, struct errlist *diags)
+{
+	size_t path[2] = {loc->core_idx, 0};
+	int k;
+
+	if (render_xml_locate(b->data, b->len, path, 1, &loc->core) != 0 ||
+	    !name_at(b->data, b->len, &loc->core, "core"))
+		return base_err(diags, b, 0,
+		    "could not locate <%s> in the base", "core");
+	if (loc->has_child &&
+	    render_xml_locate(b->data, b->len, path, 2, &loc->first_child) != 0)
+		return base_err(diags, b, 0,
+		    "could not locate <%s> in the base", "core");
+	for (k = 0; k < OWN_N; k++) {
+		if (!loc->has[k])
+			continue;
+		path[1] = idx[k];
+		if (render_xml_locate(b->data, b->len, path, 2, &loc->own[k]) !=
+		        0 ||
+		    !name_at(b->data, b->len, &loc->own[k], own_names[k]))
+			return base_err(diags, b, 0,
+			    "could not locate <%s> in the base", own_names[k]);
+	}
+	return 0;
+}
+
+/* Parse the base and find where to splice. */
+static int
+base_locate(const struct render_base *b, struct base_loc *loc,
+    struct errlist *diags)
+{
+	const unsigned char *u = (const unsigned char *)b->data;
+	xmlDocPtr doc;
+	xmlNodePtr root, core;
+	const xmlError *e;
+	char *msg;
+	size_t idx[OWN_N] = {0};
+	int rc = -1;
+
+	memset(loc, 0, sizeof(*loc));
+	if (b->len > RENDER_BASE_MAX)
+		return base_err(diags, b, 0, "base is larger than %s bytes",
+		    "8 MiB");
+	if (memchr(b->data, '\0', b->len) != NULL ||
+	    (b->len >= 2 && ((u[0] == 0xFE && u[1] == 0xFF) ||
+	                        (u[0] == 0xFF && u[1] == 0xFE))))
+		return base_err(diags, b, 0, "base is not %s", "UTF-8");
+	doc = xmlReadMemory(b->data, (int)b->len, b->path, NULL, PARSE_OPTS);
+	if (doc == NULL) {
+		e = xmlGetLastError();
+		msg = render_trim_msg(e != NULL ? e->message : NULL);
+		base_err(diags, b, e != NULL ? e->line : 0,
+		    "base is not well-formed XML: %s", msg);
+		free(msg);
+		return -1;
+	}
+	root = xmlDocGetRootElement(doc);
+	if (doc->intSubset != NULL) {
+		base_err(diags, b, 0,
+		    "base has a DOCTYPE; Artemis refuses %s in broker.xml",
+		    "DOCTYPE declarations");
+	} else if (doc->encoding != NULL &&
+	           strcasecmp((const char *)doc->encoding, "UTF-8") != 0) {
+		base_err(diags, b, 1,
+		    "base is encoded in %s; only UTF-8 is "
+		    "supported",
+		    (const char *)doc->encoding);
+	} else {
+		core = find_core(root, b, &loc->core_idx, diags);
+		if (core != NULL && find_owned(core, b, idx, loc, diags) == 0)
+			rc = locate_spans(b, idx, loc, diags);
+	}
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+/* The whitespace before offset off on its line, or NULL when other text
+ * precedes it there. Owned by the caller. */
+static char *
+indent_at(const char *text, size_t off)
+{
+	size_t start, n = render_line_indent(text, off, &start);
+
+	return n == (size_t)-1 ? NULL : xstrndup(text + start, n);
+}
+
+/* The indentation step of the base: how much deeper core's first child
+ * sits than <core> itself, or Artemis's three spaces. */
+static char *
+indent_unit(const struct render_base *b, const struct base_loc *loc)
+{
+	char *core = indent_at(b->data, loc->core.start);
+	char *child = NULL, *unit = NULL;
+	size_t n;
+
+	if (loc->has_child)
+		child = indent_at(b->data, loc->first_child.start);
+	if (core != NULL && child != NULL) {
+		n = strlen(core);
+		if (strlen(child) > n && strncmp(child, core, n) == 0)
+			unit = xstrdup(child + n);
+	}
+	free(core);
+	free(child);
+	return unit != NULL ? unit : xstrdup(RENDER_INDENT_DEF);
+}
+
+static char *
+build(const struct decl_cluster *c, int k, const struct render_fmt *fmt)
+{
+	return k == OWN_ADDRESSES ? render_addresses_xml(c, fmt)
+	                          : render_diverts_xml(c, fmt);
+}
+
+/* Replace an owned element in place; it keeps the indentation of its
+ * line (or core's plus one step when it shares its line with others). */
+static void
+splice_replace(struct splice *s, const struct decl_cluster *c, int k,
+    const struct render_base *b, const struct base_loc *loc, const char *unit)
+{
+	char *ind = indent_at(b->data, loc->own[k].start);
+	char *core_ind = NULL;
+	struct render_fmt fmt = {ind, unit};
+
+	if (ind == NULL) {
+		core_ind = indent_at(b->data, loc->core.start);
+		ind = xasprintf("%s%s", core_ind != NULL ? core_ind : "", unit);
+		fmt.base = ind;
+	}
+	s->off = loc->own[k].start;
+	s->del = loc->own[k].end - loc->own[k].start;
+	s->ins = build(c, k, &fmt);
+	free(ind);
+	free(core_ind);
+}
+
+/* Insert a missing owned element just before </core>. */
+static void
+splice_insert(struct splice *s, const struct decl_cluster *c, int k,
+    const struct render_base *b, const struct base_loc *loc, const char *unit)
+{
+	char *w = indent_at(b->data, loc->core.etag_start);
+	char *core_ind = indent_at(b->data, loc->core.start);
+	char *ind, *el;
+	struct render_fmt fmt;
+
+	ind = xasprintf("%s%s",
+	    w != NULL          ? w
+	    : core_ind != NULL ? core_ind
+	                       : "",
+	    unit);
+	fmt.base = ind;
+	fmt.unit = unit;
+	el = build(c, k, &fmt);
+	s->off = loc->core.etag_start;
+	s->del = 0;
+	if (w != NULL)
+		s->ins = xasprintf("%s%s\n%s", unit, el, w);
+	else
+		s->ins = xstrdup(el);
+	free(el);
+	free(ind);
+	free(w);
+	free(core_ind);
+}
+
+/* <core .../> becomes <core ...>, both owned elements, </core>. */
+static void
+splice_open_core(struct splice *s, const struct decl_cluster *c,
+    const struct render_base *b, const struct base_loc *loc, const char *unit)
+{
+	char *w = indent_at(b->data, loc->core.start);
+	char *ind = xasprintf("%s%s", w != NULL ? w : "", unit);
+	struct render_fmt fmt = {ind, unit};
+	char *a = build(c, OWN_ADDRESSES, &fmt);
+	char *d = build(c, OWN_DIVERTS, &fmt);
+	size_t slash = loc->core.stag_end - 2;
+
+	/* Whitespace between the last attribute and "/>" stays. */
+	s->off = slash;
+	s->del = 2;
+	s->ins = xasprintf(">\n%s%s\n%s%s\n%s</core>", ind, a, ind, d,
+	    w != NULL ? w : "");
+	free(a);
+	free(d);
+	free(ind);
+	free(w);
+}
+
+/* The splices for c into the base, in offset order; returns how many. */
+static size_t
+plan_splices(struct splice *sp, const struct decl_cluster *c,
+    const struct render_base *b, const struct base_loc *loc)
+{
+	char *unit = indent_unit(b, loc);
+	size_t n = 0;
+	int k;
+
+	if (loc->core.empty) {
+		splice_open_core(&sp[n++], c, b, loc, unit);
+	} else {
+		for (k = 0; k < OWN_N; k++)
+			if (loc->has[k])
+				splice_replace(&sp[n++], c, k, b, loc, unit);
+		for (k = 0; k < OWN_N; k++)
+			if (!loc->has[k])
+				splice_insert(&sp[n++], c, k, b, loc, unit);
+		if (n == 2 && sp[0].off > sp[1].off) {
+			struct splice t = sp[0];
+
+			sp[0] = sp[1];
+			sp[1] = t;
+		}
+	}
+	free(unit);
+	return n;
+}
+
+static char *
+apply_splices(const struct render_base *b, const struct splice *sp, size_t n,
+    size_t *len_out)
+{
+	struct sbuf out;
+	size_t i, at = 0;
+
+	sbuf_init(&out, RENDER_BASE_MAX * 4);
+	for (i = 0; i < n; i++) {
+		sbuf_add(&out, b->data + at, sp[i].off - at);
+		sbuf_adds(&out, sp[i].ins);
+		at = sp[i].off + sp[i].del;
+	}
+	sbuf_add(&out, b->data + at, b->len - at);
+	if (out.failed) {
+		sbuf_release(&out);
+		return NULL;
+	}
+	*len_out = out.len;
+	return sbuf_take(&out);
+}
+
+int
+render_broker_xml(char **out, size_t *out_len, const struct decl_cluster *c,
+    const struct render_base *base, const struct render_schema *schema,
+    struct errlist *diags)
+{
+	struct base_loc loc;
+	struct splice sp[OWN_N] = {{0}};
+	struct render_map map = {0};
+	size_t n, i, len = 0;
+	char *text;
+	int rc = -1;
+
+	if (render_check_strings(c, diags) != 0)
+		return -1;
+	if (base_locate(base, &loc, diags) != 0)
+		return -1;
+	n = plan_splices(sp, c, base, &loc);
+	text = apply_splices(base, sp, n, &len);
+	if (text == NULL) {
+		base_err(diags, base, 0, "rendered file is larger than %s",
+		    "32 MiB");
+		goto done;
+	}
+	map.c = c;
+	map.base_path = base->path;
+	map.base = base->data;
+	map.splices = sp;
+	map.nsplices = n;
+	if (render_validate(schema, text, len, &map, diags) != 0) {
+		free(text);
+		goto done;
+	}
+	*out = text;
+	*out_len = len;
+	rc = 0;
+done:
+	for (i = 0; i < n; i++)
+		free(sp[i].ins);
+	return rc;
+}
+
+bool
+render_node_name_ok(const char *name)
+{
+	return name != NULL && name[0] != '\0' && strchr(name, '/') == NULL &&
+	       strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+static bool
+is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int
+render_base_path(char **out, const char *cluster_dir, const char *node,
+    struct err *err)
+{
+	char *p;
+
+	if (!render_node_name_ok(node))
+		return err_setf(err, NULL,
+		    "node '%s': the name cannot be used as a file name", node);
+	p = xasprintf("%s/%s/%s/%s.xml", cluster_dir, RENDER_BASE_DIR,
+	    RENDER_NODES_DIR, node);
+	if (is_file(p)) {
+		*out = p;
+		return 0;
+	}
+	free(p);
+	p = xasprintf("%s/%s/%s", cluster_dir, RENDER_BASE_DIR,
+	    RENDER_BASE_FILE);
+	if (is_file(p)) {
+		*out = p;
+		return 0;
+	}
+	err_setf(err, NULL,
+	    "node '%s': no base broker.xml (looked for %s/%s/%s/%s.xml and "
+	    "%s)",
+	    node, cluster_dir, RENDER_BASE_DIR, RENDER_NODES_DIR, node, p);
+	free(p);
+	return -1;
+}
