@@ -53,7 +53,7 @@ REPLAY_BIN := $(FUZZ_NAMES:%=$(DBG)/tests/replay-%)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all check unit golden corpus integration lint format format-check \
+.PHONY: test all check unit golden corpus integration lint format format-check \
         fuzz demo bench clean install golden-update asan
 
 all: $(BIN)
@@ -81,6 +81,13 @@ $(DBG)/tests/replay-%: $(DBG)/tests/fuzz/fuzz-%.o $(DBG)/tests/fuzz/fuzz-main.o 
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 asan: $(DBG_BIN) $(UNIT_BIN) $(REPLAY_BIN)
+
+# The README's test command on a fresh machine: packages, Artemis, the suite.
+test:
+	scripts/install-deps
+	if [ -x scripts/artemis ]; then scripts/artemis fetch; fi
+	$(MAKE) -j2 asan
+	$(MAKE) check
 
 # The whole suite; its last line is `N passed, N failed`.
 check: asan
