@@ -12,6 +12,8 @@
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
         "load and validate declarations (a cluster or repository folder)"},
+    {"render", agent_cmd_render,
+        "write broker.xml for each node of a CONFIG_MANAGED cluster"},
 };
 
 int
