@@ -29,6 +29,7 @@
 #define DECL_OBJECTS_MAX            200000 /* addresses + queues + diverts */
 #define DECL_DEFAULT_CAPTURE_PREFIX "__capture."
 #define DECL_DEFAULT_MAX_DESTROYED  1000 /* settings.max-destroyed-messages */
+#define DECL_DEFAULT_CAPTURE_RING   1000 /* captures[].ring-size */
 
 enum decl_mode {
 	DECL_STUDIO_MANAGED = 0,
@@ -130,6 +131,8 @@ struct decl_cluster {
 	size_t ndiverts;
 	struct decl_capture *captures;
 	size_t ncaptures;
+	char **paths; /* owned copies of the file paths every pos points to */
+	size_t npaths;
 };
 
 /* One YAML file held in memory (for git blobs, tests, fuzzing). */

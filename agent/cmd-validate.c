@@ -1,0 +1,258 @@
+/* agent/cmd-validate.c: `artemis-gitops validate [--dump] [--quiet]
+ * PATH...`: load and validate declarations (a cluster folder, or a
+ * repository folder holding one folder per cluster). */
+#include "agent.h"
+
+#include <dirent.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../declarations/decl.h"
+#include "../lib/jsonw.h"
+#include "../lib/sbuf.h"
+#include "../lib/xalloc.h"
+
+struct validate {
+	bool dump, quiet;
+	struct decl_cluster **clusters;
+	size_t n, cap;
+	struct errlist diags;
+	bool failed;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "Usage: artemis-gitops validate [--dump] [--quiet] PATH...\n\n"
+	    "Load and validate declarations. PATH is a cluster folder (it "
+	    "holds *.yaml\nor *.yml files) or a repository folder (one "
+	    "sub-folder per cluster).\nDiagnostics go to stderr as "
+	    "'path:line:col: message'.\n\n"
+	    "Options:\n"
+	    "  --dump         print the normalised model as canonical JSON on "
+	    "stdout:\n"
+	    "                 one cluster: its model; several: an object "
+	    "keyed by cluster\n"
+	    "  -q, --quiet    print errors only, not warnings\n"
+	    "  -h, --help     show this help\n"
+	    "  -V, --version  show the version\n\n"
+	    "Exit codes: 0 valid (warnings may be printed), 1 invalid, 64 "
+	    "usage error.\n");
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+load_cluster(struct validate *v, const char *dir)
+{
+	struct decl_cluster *c = NULL;
+
+	if (decl_cluster_load(&c, dir, &v->diags) < 0) {
+		v->failed = true;
+		return;
+	}
+	xgrow(&v->clusters, &v->cap, v->n + 1, sizeof(*v->clusters));
+	v->clusters[v->n++] = c;
+}
+
+/* A repository: every sub-folder holding YAML is a cluster, in name order. */
+static void
+load_repo(struct validate *v, const char *dir)
+{
+	DIR *d;
+	struct dirent *e;
+	char **subs = NULL;
+	size_t n = 0, cap = 0, i;
+	struct pos at = {dir, 0, 0};
+
+	d = opendir(dir);
+	if (d == NULL) {
+		errlist_add(&v->diags, DIAG_ERROR, &at,
+		    "not a cluster or repository folder");
+		v->failed = true;
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char *sub;
+
+		if (e->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, e->d_name);
+		if (decl_dir_is_cluster(sub)) {
+			xgrow(&subs, &cap, n + 1, sizeof(*subs));
+			subs[n++] = sub;
+		} else {
+			free(sub);
+		}
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(subs, n, sizeof(*subs), cmp_str);
+	if (n == 0) {
+		errlist_add(&v->diags, DIAG_ERROR, &at,
+		    "no YAML files (*.yaml, *.yml) here, and no cluster "
+		    "folders holding them");
+		v->failed = true;
+	}
+	for (i = 0; i < n; i++) {
+		load_cluster(v, subs[i]);
+		free(subs[i]);
+	}
+	free(subs);
+}
+
+/* Two folders declaring the same cluster name would fight over it. */
+static void
+check_names(struct validate *v)
+{
+	size_t i, j;
+
+	for (i = 1; i < v->n; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(v->clusters[i]->name,
+			        v->clusters[j]->name) == 0) {
+				errlist_add(&v->diags, DIAG_ERROR,
+				    &v->clusters[i]->pos,
+				    "cluster '%s' is also declared at %s:%u:%u",
+				    v->clusters[i]->name,
+				    v->clusters[j]->pos.path,
+				    v->clusters[j]->pos.line,
+				    v->clusters[j]->pos.col);
+				v->failed = true;
+				break;
+			}
+}
+
+static void
+print_diags(const struct validate *v)
+{
+	size_t i;
+	char *line;
+
+	for (i = 0; i < v->diags.n; i++) {
+		if (v->quiet && v->diags.items[i].severity == DIAG_WARNING)
+			continue;
+		line = errlist_render_item(&v->diags, i);
+		fprintf(stderr, "%s\n", line);
+		free(line);
+	}
+	if (v->diags.dropped > 0)
+		fprintf(stderr,
+		    "artemis-gitops validate: %zu more diagnostics not shown\n",
+		    v->diags.dropped);
+}
+
+static void
+print_dump(const struct validate *v)
+{
+	struct sbuf b = {0};
+	char *one;
+	size_t i;
+
+	if (v->n == 1) {
+		one = decl_cluster_dump(v->clusters[0]);
+		fputs(one, stdout);
+		free(one);
+		return;
+	}
+	/* Several clusters: {"name": <dump>, ...} sorted by name. */
+	sbuf_adds(&b, "{");
+	for (i = 0; i < v->n; i++) {
+		sbuf_adds(&b, i ? ",\n  " : "\n  ");
+		jsonw_quote(&b, v->clusters[i]->name);
+		sbuf_adds(&b, ": ");
+		one = decl_cluster_dump(v->clusters[i]);
+		one[strlen(one) - 1] = '\0';
+		for (const char *p = one; *p != '\0'; p++) {
+			sbuf_addc(&b, *p);
+			if (*p == '\n')
+				sbuf_adds(&b, "  ");
+		}
+		free(one);
+	}
+	sbuf_adds(&b, v->n ? "\n}\n" : "}\n");
+	fputs(sbuf_str(&b), stdout);
+	sbuf_release(&b);
+}
+
+static int
+cmp_cluster(const void *a, const void *b)
+{
+	const struct decl_cluster *x = *(struct decl_cluster *const *)a;
+	const struct decl_cluster *y = *(struct decl_cluster *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+static void
+load_path(struct validate *v, char *path)
+{
+	size_t len = strlen(path);
+
+	while (len > 1 && path[len - 1] == '/')
+		path[--len] = '\0';
+	if (decl_dir_is_cluster(path))
+		load_cluster(v, path);
+	else
+		load_repo(v, path);
+}
+
+int
+agent_cmd_validate(int argc, char **argv)
+{
+	static const struct option opts[] = {{"dump", no_argument, NULL, 'd'},
+	    {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
+	struct validate v;
+	int ch, i, rc;
+
+	memset(&v, 0, sizeof(v));
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+qhV", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			v.dump = true;
+			break;
+		case 'q':
+			v.quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return AG_EXIT_OK;
+		case 'V':
+			return agent_print_version();
+		default:
+			return agent_usage_error("validate",
+			    "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return agent_usage_error("validate", "missing PATH");
+	for (i = optind; i < argc; i++)
+		load_path(&v, argv[i]);
+	if (!v.failed)
+		check_names(&v);
+	print_diags(&v);
+	rc = v.failed || errlist_has_errors(&v.diags) ? AG_EXIT_FAIL
+	                                              : AG_EXIT_OK;
+	if (rc == AG_EXIT_OK && v.dump) {
+		if (v.n > 1)
+			qsort(v.clusters, v.n, sizeof(*v.clusters),
+			    cmp_cluster);
+		print_dump(&v);
+	}
+	for (i = 0; (size_t)i < v.n; i++)
+		decl_cluster_free(v.clusters[i]);
+	free(v.clusters);
+	errlist_release(&v.diags);
+	return rc;
+}

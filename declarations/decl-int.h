@@ -1,0 +1,94 @@
+/* declarations/decl-int.h: shared only inside declarations/.
+ *
+ * yaml.c turns one YAML buffer into a small tree of decl_ynode (scalars,
+ * sequences, mappings, each with its position); load.c maps trees onto the
+ * model; check.c runs the cross-object rules; model.c frees and looks up.
+ */
+#ifndef DECL_DECL_INT_H
+#define DECL_DECL_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../lib/err.h"
+#include "decl.h"
+
+#define DECL_YAML_DEPTH_MAX 16  /* nesting of collections in one file */
+#define DECL_YAML_KEYS_MAX  256 /* keys in one mapping */
+#define DECL_NAME_MAX       255 /* bytes in a name */
+
+enum decl_ykind {
+	DECL_Y_SCALAR,
+	DECL_Y_SEQ,
+	DECL_Y_MAP,
+};
+
+struct decl_ynode {
+	enum decl_ykind kind;
+	struct pos pos;
+	char *str;                /* DECL_Y_SCALAR: the value, NUL-terminated */
+	bool plain;               /* DECL_Y_SCALAR: written without quotes */
+	struct decl_ynode **keys; /* DECL_Y_MAP: scalar keys */
+	struct decl_ynode **vals; /* DECL_Y_MAP: values; DECL_Y_SEQ: items */
+	size_t n, alloc;
+};
+
+/* Parse one YAML document into a tree. Refuses (one diagnostic into diags,
+ * returns -1): empty input, input over DECL_FILE_MAX, invalid UTF-8,
+ * libyaml errors (tabs in indentation get their own text), several
+ * documents, anchors, aliases, tags, non-scalar or duplicate mapping keys,
+ * mappings over DECL_YAML_KEYS_MAX keys, nesting over DECL_YAML_DEPTH_MAX.
+ * path is borrowed into every pos of the tree. */
+int decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
+    size_t len, struct errlist *diags);
+void decl_ynode_free(struct decl_ynode *n);
+/* "a scalar", "a list", "a mapping" (for messages). */
+const char *decl_ykind_name(const struct decl_ynode *n);
+/* True for a plain `~`, `null`, `Null`, `NULL` or empty plain scalar. */
+bool decl_ynode_is_null(const struct decl_ynode *n);
+
+/* Table-driven fields of one mapping (fields.c). */
+enum decl_ftype {
+	DECL_F_STR,         /* char *: non-empty string */
+	DECL_F_STR_OPT,     /* char *: string, or null/absent for NULL */
+	DECL_F_NAME,        /* char *: an object name (decl_name_is_valid) */
+	DECL_F_FILENAME,    /* char *: a node name (decl_is_file_name) */
+	DECL_F_CRED,        /* char *: a credentials name, never a secret */
+	DECL_F_URL,         /* char *: http(s) URL with a host */
+	DECL_F_BOOL,        /* bool */
+	DECL_F_INT,         /* int64_t within [min, max], maybe not 0 */
+	DECL_F_ROUTING_SET, /* unsigned: list of anycast/multicast */
+	DECL_F_ROUTING_ONE, /* unsigned: anycast or multicast */
+	DECL_F_DIVERT_RT,   /* enum decl_divert_routing */
+	DECL_F_KV,          /* transformer-properties: mapping of strings */
+	DECL_F_OUTER,       /* known key, parsed by the caller */
+};
+
+struct decl_field {
+	const char *key;
+	enum decl_ftype type;
+	size_t off;   /* offset in the object; unused for DECL_F_OUTER */
+	size_t off_n; /* DECL_F_KV: offset of the count */
+	bool required;
+	int64_t min, max;
+	bool no_zero;      /* DECL_F_INT: 0 is refused */
+	const char *range; /* DECL_F_INT: the allowed range, for messages */
+};
+
+/* Parse the keys of map into obj through tab. `what` names the object in
+ * messages ("queue"). Unknown keys, wrong types and missing required keys
+ * are errors. Returns -1 when any error was added. */
+int decl_fields_parse(void *obj, const struct decl_ynode *map, const char *what,
+    const struct decl_field *tab, size_t ntab, struct errlist *diags);
+/* The value of key in map, or NULL. */
+const struct decl_ynode *decl_ymap_get(const struct decl_ynode *map,
+    const char *key);
+
+/* Cross-object rules on a fully loaded cluster; diagnostics into diags. */
+void decl_check(const struct decl_cluster *c, struct errlist *diags);
+
+/* Helpers shared by load.c and check.c. */
+bool decl_name_is_valid(const char *s, const char **why);
+bool decl_is_file_name(const char *s);
+
+#endif

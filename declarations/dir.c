@@ -1,0 +1,140 @@
+/* declarations/dir.c: reading a cluster folder's YAML files. */
+#include "decl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../lib/afile.h"
+#include "../lib/xalloc.h"
+
+static bool
+is_yaml_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (name[0] == '.')
+		return false;
+	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+	       (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted *.yaml / *.yml file names of dir (regular files only). */
+static int
+list_yaml(const char *dir, char ***out, size_t *n_out)
+{
+	DIR *d;
+	struct dirent *e;
+	struct stat st;
+	char **names = NULL, *path;
+	size_t n = 0, cap = 0;
+
+	d = opendir(dir);
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (!is_yaml_name(e->d_name))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			xgrow(&names, &cap, n + 1, sizeof(*names));
+			names[n++] = path;
+		} else {
+			free(path);
+		}
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_str);
+	*out = names;
+	*n_out = n;
+	return 0;
+}
+
+bool
+decl_dir_is_cluster(const char *dir)
+{
+	char **names = NULL;
+	size_t n = 0, i;
+
+	if (list_yaml(dir, &names, &n) < 0)
+		return false;
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return n > 0;
+}
+
+/* Read one file into f (data owned through *data_out); a file over the
+ * cap is reported the way the parser reports an over-long buffer. */
+static int
+read_one(struct decl_file *f, char **data_out, const char *path,
+    struct errlist *diags)
+{
+	struct err err = {0};
+	struct pos at = {path, 1, 1};
+	struct stat st;
+	size_t len = 0;
+
+	f->path = path;
+	if (stat(path, &st) == 0 &&
+	    (unsigned long long)st.st_size > DECL_FILE_MAX)
+		return errlist_add(diags, DIAG_ERROR, &at,
+		    "file is %lld bytes, over the limit of %u bytes",
+		    (long long)st.st_size, DECL_FILE_MAX);
+	if (afile_read(data_out, &len, path, DECL_FILE_MAX, &err) < 0) {
+		errlist_add(diags, DIAG_ERROR, &at, "%s", err.msg);
+		err_release(&err);
+		return -1;
+	}
+	f->data = *data_out;
+	f->len = len;
+	return 0;
+}
+
+int
+decl_cluster_load(struct decl_cluster **out, const char *dir,
+    struct errlist *diags)
+{
+	struct pos at = {dir, 0, 0};
+	struct decl_file *files;
+	char **names = NULL, **datas;
+	size_t n = 0, nread, i;
+	int rc = 0;
+
+	if (list_yaml(dir, &names, &n) < 0)
+		return errlist_add(diags, DIAG_ERROR, &at,
+		    "cannot read the folder: %s", strerror(errno));
+	nread = n;
+	if (n > DECL_FILES_MAX) {
+		rc = errlist_add(diags, DIAG_ERROR, &at,
+		    "%zu YAML files, over the limit of %d per cluster", n,
+		    DECL_FILES_MAX);
+		nread = 0;
+	}
+	files = xcalloc(nread ? nread : 1, sizeof(*files));
+	datas = xcalloc(nread ? nread : 1, sizeof(*datas));
+	for (i = 0; i < nread; i++)
+		if (read_one(&files[i], &datas[i], names[i], diags) < 0)
+			rc = -1;
+	if (rc == 0)
+		rc = decl_cluster_parse(out, dir, files, nread, diags);
+	else
+		errlist_sort(diags);
+	for (i = 0; i < nread; i++)
+		free(datas[i]);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(datas);
+	free(files);
+	return rc;
+}

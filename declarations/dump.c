@@ -1,0 +1,171 @@
+/* declarations/dump.c: the normalised model as canonical JSON. Keys are
+ * written in sorted order by hand; every field holds its effective value,
+ * so loading the dump again yields the same model (and the same dump). */
+#include "decl.h"
+
+#include "../lib/jsonw.h"
+#include "../lib/sbuf.h"
+
+static void
+dump_routing_set(struct jsonw *w, unsigned set)
+{
+	jsonw_arr_begin(w);
+	if (set & DECL_ANYCAST)
+		jsonw_str(w, "anycast");
+	if (set & DECL_MULTICAST)
+		jsonw_str(w, "multicast");
+	jsonw_arr_end(w);
+}
+
+static void
+dump_queue(struct jsonw *w, const struct decl_queue *q)
+{
+	jsonw_obj_begin(w);
+	jsonw_key(w, "consumers-before-dispatch");
+	jsonw_int(w, q->consumers_before_dispatch);
+	jsonw_key(w, "delay-before-dispatch");
+	jsonw_int(w, q->delay_before_dispatch);
+	jsonw_key(w, "durable");
+	jsonw_bool(w, q->durable);
+	jsonw_key(w, "enabled");
+	jsonw_bool(w, q->enabled);
+	jsonw_key(w, "exclusive");
+	jsonw_bool(w, q->exclusive);
+	jsonw_key(w, "filter");
+	jsonw_str(w, q->filter);
+	jsonw_key(w, "last-value-key");
+	jsonw_str(w, q->last_value_key);
+	jsonw_key(w, "max-consumers");
+	jsonw_int(w, q->max_consumers);
+	jsonw_key(w, "name");
+	jsonw_str(w, q->name);
+	jsonw_key(w, "purge-on-no-consumers");
+	jsonw_bool(w, q->purge_on_no_consumers);
+	jsonw_key(w, "ring-size");
+	jsonw_int(w, q->ring_size);
+	jsonw_key(w, "routing");
+	jsonw_str(w, decl_routing_name(q->routing));
+	jsonw_obj_end(w);
+}
+
+static void
+dump_address(struct jsonw *w, const struct decl_address *a)
+{
+	size_t i;
+
+	jsonw_obj_begin(w);
+	jsonw_key(w, "name");
+	jsonw_str(w, a->name);
+	jsonw_key(w, "queues");
+	jsonw_arr_begin(w);
+	for (i = 0; i < a->nqueues; i++)
+		dump_queue(w, &a->queues[i]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "routing");
+	dump_routing_set(w, a->routing);
+	jsonw_obj_end(w);
+}
+
+static void
+dump_divert(struct jsonw *w, const struct decl_divert *d)
+{
+	size_t i;
+
+	jsonw_obj_begin(w);
+	jsonw_key(w, "address");
+	jsonw_str(w, d->address);
+	jsonw_key(w, "exclusive");
+	jsonw_bool(w, d->exclusive);
+	jsonw_key(w, "filter");
+	jsonw_str(w, d->filter);
+	jsonw_key(w, "forwarding-address");
+	jsonw_str(w, d->forwarding_address);
+	jsonw_key(w, "name");
+	jsonw_str(w, d->name);
+	jsonw_key(w, "routing-name");
+	jsonw_str(w, d->routing_name);
+	jsonw_key(w, "routing-type");
+	jsonw_str(w, decl_divert_routing_name(d->routing_type));
+	jsonw_key(w, "transformer-class-name");
+	jsonw_str(w, d->transformer_class_name);
+	jsonw_key(w, "transformer-properties");
+	jsonw_obj_begin(w);
+	for (i = 0; i < d->ntransformer_properties; i++) {
+		jsonw_key(w, d->transformer_properties[i].key);
+		jsonw_str(w, d->transformer_properties[i].value);
+	}
+	jsonw_obj_end(w);
+	jsonw_obj_end(w);
+}
+
+static void
+dump_lists(struct jsonw *w, const struct decl_cluster *c)
+{
+	size_t i;
+
+	jsonw_key(w, "addresses");
+	jsonw_arr_begin(w);
+	for (i = 0; i < c->naddresses; i++)
+		dump_address(w, &c->addresses[i]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "captures");
+	jsonw_arr_begin(w);
+	for (i = 0; i < c->ncaptures; i++) {
+		jsonw_obj_begin(w);
+		jsonw_key(w, "name");
+		jsonw_str(w, c->captures[i].name);
+		jsonw_key(w, "pattern");
+		jsonw_str(w, c->captures[i].pattern);
+		jsonw_key(w, "ring-size");
+		jsonw_int(w, c->captures[i].ring_size);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "cluster");
+	jsonw_str(w, c->name);
+	jsonw_key(w, "diverts");
+	jsonw_arr_begin(w);
+	for (i = 0; i < c->ndiverts; i++)
+		dump_divert(w, &c->diverts[i]);
+	jsonw_arr_end(w);
+}
+
+char *
+decl_cluster_dump(const struct decl_cluster *c)
+{
+	struct sbuf b = {0};
+	struct jsonw w;
+	size_t i;
+
+	sbuf_init(&b, 0);
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	dump_lists(&w, c);
+	jsonw_key(&w, "mode");
+	jsonw_str(&w, decl_mode_name(c->mode));
+	jsonw_key(&w, "nodes");
+	jsonw_arr_begin(&w);
+	for (i = 0; i < c->nnodes; i++) {
+		jsonw_obj_begin(&w);
+		jsonw_key(&w, "credentials");
+		jsonw_str(&w, c->nodes[i].credentials);
+		jsonw_key(&w, "jolokia");
+		jsonw_str(&w, c->nodes[i].jolokia);
+		jsonw_key(&w, "name");
+		jsonw_str(&w, c->nodes[i].name);
+		jsonw_obj_end(&w);
+	}
+	jsonw_arr_end(&w);
+	jsonw_key(&w, "settings");
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "capture-prefix");
+	jsonw_str(&w, c->settings.capture_prefix);
+	jsonw_key(&w, "max-destroyed-messages");
+	jsonw_int(&w, c->settings.max_destroyed_messages);
+	jsonw_obj_end(&w);
+	jsonw_key(&w, "version");
+	jsonw_int(&w, c->version);
+	jsonw_obj_end(&w);
+	sbuf_addc(&b, '\n');
+	return sbuf_take(&b);
+}

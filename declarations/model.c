@@ -1,0 +1,215 @@
+/* declarations/model.c: freeing, lookups, enum names, NCName and glob. */
+#include "decl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void
+queue_release(struct decl_queue *q)
+{
+	free(q->name);
+	free(q->filter);
+	free(q->last_value_key);
+}
+
+static void
+address_release(struct decl_address *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nqueues; i++)
+		queue_release(&a->queues[i]);
+	free(a->queues);
+	free(a->name);
+}
+
+static void
+divert_release(struct decl_divert *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->ntransformer_properties; i++) {
+		free(d->transformer_properties[i].key);
+		free(d->transformer_properties[i].value);
+	}
+	free(d->transformer_properties);
+	free(d->name);
+	free(d->address);
+	free(d->forwarding_address);
+	free(d->filter);
+	free(d->routing_name);
+	free(d->transformer_class_name);
+}
+
+void
+decl_cluster_free(struct decl_cluster *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->nnodes; i++) {
+		free(c->nodes[i].name);
+		free(c->nodes[i].jolokia);
+		free(c->nodes[i].credentials);
+	}
+	free(c->nodes);
+	for (i = 0; i < c->naddresses; i++)
+		address_release(&c->addresses[i]);
+	free(c->addresses);
+	for (i = 0; i < c->ndiverts; i++)
+		divert_release(&c->diverts[i]);
+	free(c->diverts);
+	for (i = 0; i < c->ncaptures; i++) {
+		free(c->captures[i].name);
+		free(c->captures[i].pattern);
+	}
+	free(c->captures);
+	free(c->settings.capture_prefix);
+	for (i = 0; i < c->npaths; i++)
+		free(c->paths[i]);
+	free(c->paths);
+	free(c->name);
+	free(c->dir);
+	free(c);
+}
+
+static bool
+eq(const char *a, const char *b)
+{
+	return a != NULL && strcmp(a, b) == 0;
+}
+
+const struct decl_address *
+decl_cluster_find_address(const struct decl_cluster *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->naddresses; i++)
+		if (eq(c->addresses[i].name, name))
+			return &c->addresses[i];
+	return NULL;
+}
+
+const struct decl_queue *
+decl_cluster_find_queue(const struct decl_cluster *c, const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->naddresses; i++)
+		for (j = 0; j < c->addresses[i].nqueues; j++)
+			if (eq(c->addresses[i].queues[j].name, name))
+				return &c->addresses[i].queues[j];
+	return NULL;
+}
+
+const struct decl_divert *
+decl_cluster_find_divert(const struct decl_cluster *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndiverts; i++)
+		if (eq(c->diverts[i].name, name))
+			return &c->diverts[i];
+	return NULL;
+}
+
+const struct decl_node *
+decl_cluster_find_node(const struct decl_cluster *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nnodes; i++)
+		if (eq(c->nodes[i].name, name))
+			return &c->nodes[i];
+	return NULL;
+}
+
+const char *
+decl_mode_name(enum decl_mode m)
+{
+	return m == DECL_CONFIG_MANAGED ? "CONFIG_MANAGED" : "STUDIO_MANAGED";
+}
+
+const char *
+decl_routing_name(unsigned one_routing)
+{
+	if (one_routing == DECL_ANYCAST)
+		return "anycast";
+	if (one_routing == DECL_MULTICAST)
+		return "multicast";
+	return "?";
+}
+
+static const char *const divert_rt_names[] = {"STRIP", "PASS", "ANYCAST",
+    "MULTICAST"};
+
+const char *
+decl_divert_routing_name(enum decl_divert_routing r)
+{
+	if ((unsigned)r >= sizeof(divert_rt_names) / sizeof(divert_rt_names[0]))
+		return "?";
+	return divert_rt_names[r];
+}
+
+int
+decl_divert_routing_parse(const char *s, enum decl_divert_routing *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(divert_rt_names) / sizeof(divert_rt_names[0]);
+	     i++) {
+		if (strcmp(s, divert_rt_names[i]) == 0) {
+			*out = (enum decl_divert_routing)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* NCName (XML Namespaces): a Name without ':'. ASCII is checked exactly;
+ * non-ASCII bytes (UTF-8 letters) are accepted, as the XML NameChar ranges
+ * cover nearly all of them. */
+bool
+decl_is_ncname(const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+
+	if (name == NULL || *p == '\0')
+		return false;
+	if (!(*p >= 0x80 || *p == '_' || (*p >= 'A' && *p <= 'Z') ||
+	        (*p >= 'a' && *p <= 'z')))
+		return false;
+	for (p++; *p != '\0'; p++)
+		if (!(*p >= 0x80 || *p == '_' || *p == '-' || *p == '.' ||
+		        (*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z') ||
+		        (*p >= 'a' && *p <= 'z')))
+			return false;
+	return true;
+}
+
+/* Iterative glob with one backtrack point: linear in practice, never
+ * exponential on patterns like "a*a*a*a*b". */
+bool
+decl_glob_match(const char *pattern, const char *s)
+{
+	const char *p = pattern, *star = NULL, *back = NULL;
+
+	while (*s != '\0') {
+		if (*p == '*') {
+			star = p++;
+			back = s;
+		} else if (*p == '?' || *p == *s) {
+			p++;
+			s++;
+		} else if (star != NULL) {
+			p = star + 1;
+			s = ++back;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# tests/golden/decl/run.sh: `artemis-gitops validate` against golden files.
+#
+# A case NNN-slug is a folder (the input, passed as the PATH) and/or:
+#   NNN-slug.args    the validate arguments instead of the folder (one
+#                    line, split on spaces; paths relative to this folder)
+#   NNN-slug.gen     a bash script that builds the input folder NNN-slug in
+#                    the current directory (for inputs too big or too odd
+#                    to keep in git); it runs in a scratch directory
+#   NNN-slug.expect  stderr, then `exit N`, then `--- stdout` and stdout
+#                    when there is any
+# GOLDEN_UPDATE=1 rewrites the .expect files (review the diff!).
+# Then every cluster that validates with --dump is dumped, the dump loaded
+# again as YAML, and the second dump must equal the first.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# run_case NAME: print the case's actual output.
+run_case() {
+	local name=$1 dir=$here rc
+	local -a args
+	if [ -f "$here/$name.gen" ]; then
+		dir=$scratch/gen
+		rm -rf "$dir" && mkdir -p "$dir"
+		(cd "$dir" && bash "$here/$name.gen") || echo "generator failed"
+	fi
+	if [ -f "$here/$name.args" ]; then
+		read -r -a args <"$here/$name.args"
+	else
+		args=("$name")
+	fi
+	(cd "$dir" && "$AG_BIN" validate "${args[@]}" >"$scratch/out" 2>"$scratch/err")
+	rc=$?
+	cat "$scratch/err"
+	echo "exit $rc"
+	if [ -s "$scratch/out" ]; then
+		echo "--- stdout"
+		cat "$scratch/out"
+	fi
+}
+
+cd "$here" || exit 2
+names=$(ls -d [0-9][0-9][0-9]-* | sed -E 's/\.(args|gen|expect)$//' | sort -u)
+for name in $names; do
+	actual=$(run_case "$name")
+	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
+		printf '%s\n' "$actual" >"$name.expect"
+		ok "$name (updated)"
+	elif [ ! -f "$name.expect" ]; then
+		not_ok "$name" "no $name.expect (run with GOLDEN_UPDATE=1)"
+	elif diff -u "$name.expect" <(printf '%s\n' "$actual") >"$scratch/diff"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$scratch/diff")"
+	fi
+done
+
+# Round trip: dump(load(dump(x))) == dump(x), for the examples and for
+# every case folder that validates.
+roundtrip() {
+	local label=$1 src=$2 d1 d2
+	d1=$("$AG_BIN" validate --dump "$src" 2>/dev/null) || return 0
+	rm -rf "$scratch/rt" && mkdir -p "$scratch/rt"
+	printf '%s\n' "$d1" >"$scratch/rt/dump.yaml"
+	d2=$("$AG_BIN" validate --dump "$scratch/rt" 2>/dev/null)
+	check_eq "round trip: $label" "$d1" "$d2"
+}
+for c in "$AG_TOP"/examples/clusters/*/; do
+	roundtrip "examples/$(basename "$c")" "$c"
+done
+for name in $names; do
+	[ -d "$name" ] && [ ! -f "$name.args" ] && roundtrip "$name" "$name"
+done
+done_testing
