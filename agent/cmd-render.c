@@ -221,7 +221,7 @@ agent_cmd_render(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+o:s:hV", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "o:s:hV", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			out = optarg;

@@ -240,6 +240,15 @@ on_valid_error(void *ctx, xmlErrorPtr e)
 		n = n->parent;
 	owned_path(n, &op);
 	msg = render_trim_msg(e->message);
+	if (strstr(msg, "'xs:ID'") != NULL) {
+		/* libxml2 says the same for a duplicate as for a bad name. */
+		what = msg;
+		msg = xasprintf("%s (an xsd:ID must be an NCName that no other "
+		                "ID-typed name in the file uses, e.g. a "
+		                "bridge's or a cluster-connection's)",
+		    what);
+		free(what);
+	}
 	if (op.top == NULL) {
 		pos.line = base_line(v->map, e->line);
 		v->rc = errlist_add(v->diags, DIAG_ERROR, &pos,

@@ -623,7 +623,9 @@ test_render__schema_valid_and_errors_mapped(void **state)
 	    "c/a.yaml:30:5: divert 'orders-audit': not valid in broker.xml "
 	    "rendered from 'c/broker/broker.xml': Element "
 	    "'{urn:activemq:core}divert', attribute 'name': 'orders-audit' is "
-	    "not a valid value of the atomic type 'xs:ID'."));
+	    "not a valid value of the atomic type 'xs:ID'. (an xsd:ID must be "
+	    "an NCName that no other ID-typed name in the file uses, e.g. a "
+	    "bridge's or a cluster-connection's)"));
 	/* ... and the base's own mistake on the base's line, not the
 	 * rendered file's (<addresses/> grew by 13 lines above it). */
 	assert_true(has_diag(&diags,
