@@ -98,8 +98,11 @@ add_queue(xmlNodePtr parent, const struct render_fmt *fmt, unsigned level,
 	add_prop(n, "purge-on-no-consumers",
 	    bool_str(q->purge_on_no_consumers));
 	add_prop(n, "exclusive", bool_str(q->exclusive));
-	if (q->last_value_key != NULL)
+	if (q->last_value_key != NULL) {
+		/* The key alone leaves QueueControl's LastValue false. */
+		add_prop(n, "last-value", "true");
 		add_prop(n, "last-value-key", q->last_value_key);
+	}
 	add_prop_i64(n, "consumers-before-dispatch",
 	    q->consumers_before_dispatch);
 	add_prop_i64(n, "delay-before-dispatch", q->delay_before_dispatch);

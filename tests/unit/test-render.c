@@ -198,7 +198,7 @@ static const char expect_addresses[] =
     "  <address name=\"orders\">\n"
     "    <anycast>\n"
     "      <queue name=\"orders\" max-consumers=\"10\" "
-    "purge-on-no-consumers=\"true\" exclusive=\"true\" "
+    "purge-on-no-consumers=\"true\" exclusive=\"true\" last-value=\"true\" "
     "last-value-key=\"k&amp;&lt;&quot;\" consumers-before-dispatch=\"2\" "
     "delay-before-dispatch=\"1500\" ring-size=\"500\" enabled=\"false\">\n"
     "        <durable>true</durable>\n"

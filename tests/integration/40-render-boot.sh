@@ -1,0 +1,314 @@
+#!/usr/bin/env bash
+# tests/integration/40-render-boot.sh: a rendered broker.xml boots Artemis
+# 2.40.0 with exactly the declared addresses, queues and diverts, and what
+# a reload of a changed file does (config-delete-* OFF, then FORCE).
+#
+# Starts its own broker (its broker.xml is the point of the test): an
+# instance from `artemis create`, whose generated etc/broker.xml is the
+# base; port offset ARTEMIS_PORT_BASE + 40 (node5's slot of scripts/artemis,
+# unused by the suite's two nodes). Stopped by pid on exit.
+set -u
+. "$(dirname "$0")/../lib.sh"
+top=$AG_TOP
+ver=${ARTEMIS_VERSION:-2.40.0}
+home=${ARTEMIS_CACHE:-$top/.cache/artemis}/apache-artemis-$ver
+run=${ARTEMIS_RUN_DIR:-$top/.run/artemis}/render-boot
+off=$((${ARTEMIS_PORT_BASE:-100} + 40))
+web=$((8161 + off))
+broker=render-boot
+url=http://localhost:$web/console/jolokia
+work=$(mktemp -d)
+pid=
+cleanup() {
+	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+		kill "$pid"
+		for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+[ -x "$home/bin/artemis" ] || { [ -x "$top/scripts/artemis" ] && "$top/scripts/artemis" fetch >&2; }
+[ -x "$home/bin/artemis" ] || { not_ok "Artemis $ver available in $home"; done_testing; exit 1; }
+schema=$("$top/scripts/artemis-schema") || { not_ok "schema extracted"; done_testing; exit 1; }
+
+# --- the instance and the cluster folder --------------------------------
+rm -rf "$run"
+mkdir -p "$(dirname "$run")"
+check "artemis create" "$home/bin/artemis" create "$run" --silent --force \
+	--user admin --password admin --role amq --require-login --name "$broker" \
+	--host localhost --http-host localhost --port-offset "$off" \
+	--no-autotune --no-fsync --java-memory 512M --no-amqp-acceptor \
+	--no-mqtt-acceptor --no-hornetq-acceptor --no-stomp-acceptor
+cl=$work/rb
+mkdir -p "$cl/broker"
+cp "$run/etc/broker.xml" "$cl/broker/broker.xml"
+cat >"$cl/cluster.yaml" <<YAML
+version: 1
+cluster: rb
+mode: CONFIG_MANAGED
+nodes:
+  - {name: $broker, jolokia: "$url", credentials: $broker}
+YAML
+
+# declare V: write the objects of declaration version V.
+declare_v1() {
+	cat >"$cl/objects.yaml" <<'YAML'
+version: 1
+addresses:
+  - {name: DLQ, routing: [anycast], queues: [{name: DLQ}]}
+  - {name: ExpiryQueue, routing: [anycast], queues: [{name: ExpiryQueue}]}
+  - name: orders
+    routing: [anycast]
+    queues:
+      - name: orders
+        filter: "region = 'EU' AND kind <> \"x\" AND n < 3"
+        max-consumers: 5
+        purge-on-no-consumers: true
+        exclusive: true
+        ring-size: 100
+        enabled: false
+        last-value-key: "k&v"
+        consumers-before-dispatch: 2
+        delay-before-dispatch: 1500
+  - name: events
+    routing: [multicast]
+    queues: [{name: events.a, durable: false}, {name: events.b}]
+  - {name: audit, routing: [anycast], queues: [{name: audit}]}
+  - {name: spare, routing: [anycast], queues: [{name: spare}]}
+diverts:
+  - name: orders-audit
+    address: orders
+    forwarding-address: audit
+    exclusive: true
+    filter: "p > 4 AND t = 'a&b'"
+    routing-name: "rn<&>"
+    routing-type: ANYCAST
+    transformer-class-name: org.apache.activemq.artemis.core.server.transformer.AddHeadersTransformer
+    transformer-properties: {x-via: "orders&audit"}
+  - {name: events-audit, address: events, forwarding-address: audit, routing-type: PASS}
+YAML
+}
+
+# v2: events.b and spare (address and queue) and the divert events-audit
+# are removed; orders' max-consumers changes; queue new.q and divert
+# orders-copy are added.
+declare_v2() {
+	declare_v1
+	python3 - "$cl/objects.yaml" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+s = s.replace("{name: events.a, durable: false}, {name: events.b}", "{name: events.a, durable: false}")
+s = s.replace("  - {name: spare, routing: [anycast], queues: [{name: spare}]}\n",
+              "  - {name: new, routing: [anycast], queues: [{name: new.q}]}\n")
+s = s.replace("max-consumers: 5", "max-consumers: 7")
+s = s.replace("  - {name: events-audit, address: events, forwarding-address: audit, routing-type: PASS}\n",
+              "  - {name: orders-copy, address: orders, forwarding-address: new}\n")
+open(p, "w").write(s)
+PY
+}
+
+render() {
+	rm -rf "$work/out"
+	"$AG_BIN" render "$cl" --out "$work/out" --schema-dir "$schema" 2>&1 | grep -v warning
+	return "${PIPESTATUS[0]}"
+}
+
+jpost() {
+	curl -s -u admin:admin -H 'Origin: http://localhost' -H 'Content-Type: application/json' \
+		--max-time 10 -d "$1" "$url"
+}
+jread() { # MBEAN [ATTR]: value as JSON
+	local body
+	if [ $# -gt 1 ]; then
+		body=$(jq -nc --arg m "$1" --arg a "$2" '{type:"read",mbean:$m,attribute:$a}')
+	else
+		body=$(jq -nc --arg m "$1" '{type:"read",mbean:$m}')
+	fi
+	jpost "$body" | jq -c '.value'
+}
+B="org.apache.activemq.artemis:broker=\"$broker\""
+names() { # ATTR of the broker, sorted, without internals (activemq.*, $sys.*)
+	jread "$B" "$1" | jq -r '.[]' | grep -v '^activemq\.' | grep -v '^\$sys\.' | sort | tr '\n' ' '
+}
+queue_mbean() { echo "$B,component=addresses,address=\"$1\",subcomponent=queues,routing-type=\"$2\",queue=\"$3\""; }
+divert_mbean() { echo "$B,component=addresses,address=\"$1\",subcomponent=diverts,divert=\"$2\""; }
+
+wait_active() {
+	local i
+	for i in $(seq 1 120); do
+		[ "$(jread "$B" Active 2>/dev/null)" = true ] && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.5
+	done
+	return 1
+}
+
+# --- boot with the rendered file ----------------------------------------
+declare_v1
+check "render v1" render
+check "rendered file differs from the base" bash -c "! cmp -s '$work/out/$broker/broker.xml' '$cl/broker/broker.xml'"
+cp "$work/out/$broker/broker.xml" "$run/etc/broker.xml"
+mkdir -p "$run/log"
+setsid "$run/bin/artemis" run >"$run/log/console.log" 2>&1 </dev/null &
+pid=$!
+if wait_active; then ok "broker boots with the rendered broker.xml"; else
+	not_ok "broker boots with the rendered broker.xml" "$(tail -n 40 "$run/log/console.log")"
+	done_testing
+	exit 1
+fi
+
+check_eq "addresses: exactly the declared ones" \
+	"DLQ ExpiryQueue audit events orders spare " "$(names AddressNames)"
+check_eq "queues: exactly the declared ones" \
+	"DLQ ExpiryQueue audit events.a events.b orders spare " "$(names QueueNames)"
+check_eq "diverts: exactly the declared ones" \
+	"events-audit orders-audit " "$(names DivertNames)"
+
+q=$(jread "$(queue_mbean orders anycast orders)")
+check_eq "queue orders: every declared setting" \
+	'{"ConfigurationManaged":true,"ConsumersBeforeDispatch":2,"DelayBeforeDispatch":1500,"Durable":true,"Enabled":false,"Exclusive":true,"Filter":"region = '"'EU'"' AND kind <> \"x\" AND n < 3","LastValue":true,"LastValueKey":"k&v","MaxConsumers":5,"PurgeOnNoConsumers":true,"RingSize":100,"RoutingType":"ANYCAST"}' \
+	"$(jq -cS '{ConfigurationManaged,ConsumersBeforeDispatch,DelayBeforeDispatch,Durable,Enabled,Exclusive,Filter,LastValue,LastValueKey,MaxConsumers,PurgeOnNoConsumers,RingSize,RoutingType}' <<<"$q")"
+q=$(jread "$(queue_mbean events multicast events.a)")
+check_eq "queue events.a: multicast, not durable, defaults" \
+	'{"ConsumersBeforeDispatch":0,"DelayBeforeDispatch":-1,"Durable":false,"Enabled":true,"Exclusive":false,"Filter":null,"MaxConsumers":-1,"PurgeOnNoConsumers":false,"RingSize":-1,"RoutingType":"MULTICAST"}' \
+	"$(jq -cS '{ConsumersBeforeDispatch,DelayBeforeDispatch,Durable,Enabled,Exclusive,Filter,MaxConsumers,PurgeOnNoConsumers,RingSize,RoutingType}' <<<"$q")"
+d=$(jread "$(divert_mbean orders orders-audit)")
+check_eq "divert orders-audit: every declared field" \
+	'{"Address":"orders","Exclusive":true,"Filter":"p > 4 AND t = '"'a&b'"'","ForwardingAddress":"audit","RoutingName":"rn<&>","RoutingType":"ANYCAST","TransformerClassName":"org.apache.activemq.artemis.core.server.transformer.AddHeadersTransformer","TransformerProperties":{"x-via":"orders&audit"},"UniqueName":"orders-audit"}' \
+	"$(jq -cS '{Address,Exclusive,Filter,ForwardingAddress,RoutingName,RoutingType,TransformerClassName,TransformerProperties,UniqueName}' <<<"$d")"
+d=$(jread "$(divert_mbean events events-audit)")
+check_eq "divert events-audit: defaults" \
+	'{"Exclusive":false,"Filter":null,"ForwardingAddress":"audit","RoutingName":"events-audit","RoutingType":"PASS","TransformerClassName":null}' \
+	"$(jq -cS '{Exclusive,Filter,ForwardingAddress,RoutingName,RoutingType,TransformerClassName}' <<<"$d")"
+
+# --- reload ---------------------------------------------------------------
+# install: put the rendered file in place with a strictly newer mtime (the
+# reload fires only when the mtime grew) and have the broker reload it now.
+install_and_reload() {
+	cp "$work/out/$broker/broker.xml" "$run/etc/broker.xml"
+	touch -d "@$(($(date +%s) + 2))" "$run/etc/broker.xml"
+	jpost "$(jq -nc --arg m "$B" '{type:"exec",mbean:$m,operation:"reloadConfigurationFile()",arguments:[]}')" |
+		jq -c '{status,error}'
+	sleep 3
+}
+state() {
+	echo "addresses: $(names AddressNames)"
+	echo "queues: $(names QueueNames)"
+	echo "diverts: $(names DivertNames)"
+	echo "orders max-consumers: $(jread "$(queue_mbean orders anycast orders)" MaxConsumers)"
+}
+cp "$cl/broker/broker.xml" "$work/base.orig"
+# force KIND...: the base, with config-delete-KIND FORCE in its catch-all
+# address-setting (address-settings are the base's, not the agent's).
+force() {
+	python3 - "$work/base.orig" "$cl/broker/broker.xml" "$@" <<'PY'
+import sys
+src, dst, kinds = sys.argv[1], sys.argv[2], sys.argv[3:]
+s = open(src).read()
+anchor = "<auto-delete-addresses>false</auto-delete-addresses>"
+add = "".join("\n            <config-delete-%s>FORCE</config-delete-%s>" % (k, k) for k in kinds)
+assert anchor in s
+s = s.replace(anchor, anchor + add, 1)
+open(dst, "w").write(s)
+PY
+}
+jexec() { # MBEAN OPERATION ARGS-JSON
+	jpost "$(jq -nc --arg m "$1" --arg o "$2" --argjson a "$3" '{type:"exec",mbean:$m,operation:$o,arguments:$a}')" |
+		jq -c '{status,error}'
+}
+msgs() { jread "$(queue_mbean "$1" "$2" "$3")" MessageCount; }
+send() { # ADDRESS ROUTING QUEUE: one durable message into the queue
+	jexec "$(queue_mbean "$1" "$2" "$3")" \
+		'sendMessage(java.util.Map,int,java.lang.String,boolean,java.lang.String,java.lang.String)' \
+		'[{}, 3, "hello", true, "admin", "admin"]'
+}
+
+start_broker() {
+	setsid "$run/bin/artemis" run >>"$run/log/console.log" 2>&1 </dev/null &
+	pid=$!
+	wait_active
+}
+stop_broker() {
+	kill "$pid"
+	for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+	! kill -0 "$pid" 2>/dev/null
+}
+has() { # LIST NAME
+	case " $1" in *" $2 "*) return 0 ;; esac
+	return 1
+}
+
+# P1, config-delete-* OFF (the default): v2 drops queue events.b, address
+# spare (with its queue), divert events-audit; changes orders'
+# max-consumers; adds address new (queue new.q) and divert orders-copy.
+declare_v2
+check "render v2" render
+check_eq "P1 OFF: reload accepted" '{"status":200,"error":null}' "$(install_and_reload)"
+check_eq "P1 OFF: no address removed, the new one added" \
+	"DLQ ExpiryQueue audit events new orders spare " "$(names AddressNames)"
+check_eq "P1 OFF: no queue removed, the new one added" \
+	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names QueueNames)"
+check_eq "P1 OFF: the removed divert stays, the new one added" \
+	"events-audit orders-audit orders-copy " "$(names DivertNames)"
+check_eq "P1 OFF: a changed queue setting is applied in place" \
+	7 "$(jread "$(queue_mbean orders anycast orders)" MaxConsumers)"
+check_eq "P1 OFF: the changed queue stays configuration-managed" \
+	true "$(jread "$(queue_mbean orders anycast orders)" ConfigurationManaged)"
+
+# P1 restart: the same file, a restart.
+check "P1 restart: broker stops" stop_broker
+check "P1 restart: broker starts" start_broker
+check_eq "P1 restart: removed address and queues still there" \
+	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names QueueNames)"
+check_eq "P1 restart: the removed divert is back from the journal" \
+	"events-audit orders-audit orders-copy " "$(names DivertNames)"
+
+# P1b: runtime changes to diverts, then a reload of the same content.
+check_eq "P1b: destroy a divert the file carries" '{"status":200,"error":null}' \
+	"$(jexec "$B" 'destroyDivert(java.lang.String)' '["orders-copy"]')"
+check_eq "P1b: create a divert the file does not carry" '{"status":200,"error":null}' \
+	"$(jexec "$B" 'createDivert(java.lang.String,java.lang.String,java.lang.String,java.lang.String,boolean,java.lang.String,java.lang.String)' '["rt-divert","rt-divert","orders","audit",false,null,null]')"
+check_eq "P1b: before the reload" "events-audit orders-audit rt-divert " "$(names DivertNames)"
+install_and_reload >/dev/null
+check_eq "P1b OFF: reload brings the destroyed divert back; the runtime one stays" \
+	"events-audit orders-audit orders-copy rt-divert " "$(names DivertNames)"
+
+# P2: config-delete-diverts FORCE.
+force diverts
+check "render v2, diverts FORCE" render
+install_and_reload >/dev/null
+check_eq "P2 diverts FORCE: every divert not in the file is removed, runtime-created included" \
+	"orders-audit orders-copy " "$(names DivertNames)"
+check_eq "P2 diverts FORCE: queues untouched" \
+	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names QueueNames)"
+
+# P3: + config-delete-queues FORCE, with a message in each doomed queue.
+send events multicast events.b >/dev/null
+send spare anycast spare >/dev/null
+check_eq "P3: a message in events.b" 1 "$(msgs events multicast events.b)"
+check_eq "P3: a message in spare" 1 "$(msgs spare anycast spare)"
+check_eq "P3: create a queue at runtime" '{"status":200,"error":null}' \
+	"$(jexec "$B" 'createQueue(java.lang.String,java.lang.String,java.lang.String)' '["events","rt.q","MULTICAST"]')"
+force diverts queues
+check "render v2, diverts+queues FORCE" render
+install_and_reload >/dev/null
+check_eq "P3 queues FORCE: configuration-managed queues not in the file are removed, messages and all; the runtime queue stays" \
+	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names QueueNames)"
+check_eq "P3 queues FORCE: the emptied address stays" \
+	"DLQ ExpiryQueue audit events new orders spare " "$(names AddressNames)"
+
+# P4: + config-delete-addresses FORCE.
+check_eq "P4: create an address at runtime" '{"status":200,"error":null}' \
+	"$(jexec "$B" 'createAddress(java.lang.String,java.lang.String)' '["rt.addr","ANYCAST"]')"
+check "P4: the runtime address exists" has "$(names AddressNames)" rt.addr
+force diverts queues addresses
+check "render v2, all FORCE" render
+install_and_reload >/dev/null
+check_eq "P4 addresses FORCE: addresses not in the file are removed, runtime-created included" \
+	"DLQ ExpiryQueue audit events new orders " "$(names AddressNames)"
+check_eq "P4: queues unchanged" \
+	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names QueueNames)"
+check_nogrep "no schema or deployment errors in the broker log" 'ERROR|AMQ22[0-9]+: (Invalid|Error)' "$run/log/console.log"
+done_testing
