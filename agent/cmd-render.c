@@ -139,11 +139,13 @@ static int
 write_all(const struct rendered *r, size_t n, const char *out_dir)
 {
 	struct err err = {0};
-	char *dir, *path, *msg;
+	char *msg;
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < n && rc == 0; i++) {
+		char *dir, *path;
+
 		dir = xasprintf("%s/%s", out_dir, r[i].node);
 		path = xasprintf("%s/broker.xml", dir);
 		if (afile_mkdirs(dir, 0755, &err) != 0 ||

@@ -18,9 +18,11 @@ static unsigned
 bad_char(const char *s)
 {
 	const xmlChar *p = (const xmlChar *)s;
-	int len, c;
+	int len;
 
 	while (*p != 0) {
+		int c;
+
 		len = 4;
 		c = xmlGetUTF8Char(p, &len);
 		if (c < 0)

@@ -171,12 +171,14 @@ count_nl(const char *s, size_t n)
 static unsigned
 base_line(const struct render_map *m, long line)
 {
-	long delta = 0, start, nl_ins;
+	long delta = 0;
 	size_t i;
 
 	if (line <= 0)
 		return 0;
 	for (i = 0; i < m->nsplices; i++) {
+		long start, nl_ins;
+
 		start = 1 + (long)count_nl(m->base, m->splices[i].off) + delta;
 		nl_ins = (long)count_nl(m->splices[i].ins,
 		    strlen(m->splices[i].ins));

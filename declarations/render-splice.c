@@ -145,11 +145,12 @@ render_xml_locate(const char *text, size_t len, const size_t *path,
     size_t depth, struct xml_span *out)
 {
 	struct walk w = {.path = path, .depth = depth};
-	const char *lt;
 	size_t i = 0, next, gt;
 	int rc;
 
 	for (;;) {
+		const char *lt;
+
 		lt = i < len ? memchr(text + i, '<', len - i) : NULL;
 		if (lt == NULL)
 			return -1;

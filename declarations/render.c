@@ -170,8 +170,6 @@ base_locate(const struct render_base *b, struct base_loc *loc,
 	const unsigned char *u = (const unsigned char *)b->data;
 	xmlDocPtr doc;
 	xmlNodePtr root, core;
-	const xmlError *e;
-	char *msg;
 	size_t idx[OWN_N] = {0};
 	int rc = -1;
 
@@ -185,7 +183,9 @@ base_locate(const struct render_base *b, struct base_loc *loc,
 		return base_err(diags, b, 0, "base is not %s", "UTF-8");
 	doc = xmlReadMemory(b->data, (int)b->len, b->path, NULL, PARSE_OPTS);
 	if (doc == NULL) {
-		e = xmlGetLastError();
+		const xmlError *e = xmlGetLastError();
+		char *msg;
+
 		msg = render_trim_msg(e != NULL ? e->message : NULL);
 		base_err(diags, b, e != NULL ? e->line : 0,
 		    "base is not well-formed XML: %s", msg);
@@ -229,12 +229,12 @@ indent_unit(const struct render_base *b, const struct base_loc *loc)
 {
 	char *core = indent_at(b->data, loc->core.start);
 	char *child = NULL, *unit = NULL;
-	size_t n;
 
 	if (loc->has_child)
 		child = indent_at(b->data, loc->first_child.start);
 	if (core != NULL && child != NULL) {
-		n = strlen(core);
+		size_t n = strlen(core);
+
 		if (strlen(child) > n && strncmp(child, core, n) == 0)
 			unit = xstrdup(child + n);
 	}
@@ -332,15 +332,14 @@ plan_splices(struct splice *sp, const struct decl_cluster *c,
 {
 	char *unit = indent_unit(b, loc);
 	size_t n = 0;
-	int k;
 
 	if (loc->core.empty) {
 		splice_open_core(&sp[n++], c, b, loc, unit);
 	} else {
-		for (k = 0; k < OWN_N; k++)
+		for (int k = 0; k < OWN_N; k++)
 			if (loc->has[k])
 				splice_replace(&sp[n++], c, k, b, loc, unit);
-		for (k = 0; k < OWN_N; k++)
+		for (int k = 0; k < OWN_N; k++)
 			if (!loc->has[k])
 				splice_insert(&sp[n++], c, k, b, loc, unit);
 		if (n == 2 && sp[0].off > sp[1].off) {

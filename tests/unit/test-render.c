@@ -531,14 +531,13 @@ schema_or_skip(void)
 	path = dir != NULL ? xstrdup(dir)
 	                   : xasprintf("%s/.cache/artemis/schema",
 	                         top != NULL ? top : ".");
-	if (render_schema_load(&s, path, &err) != 0) {
+	if (render_schema_load(&s, path, &err) != 0)
 		fprintf(stderr, "# no Artemis schema in %s: %s\n", path,
 		    err.msg);
-		err_release(&err);
-		free(path);
-		skip();
-	}
+	err_release(&err);
 	free(path);
+	if (s == NULL)
+		skip();
 	return s;
 }
 
@@ -561,10 +560,10 @@ has_diag(const struct errlist *l, const char *want)
 {
 	bool found = false;
 	size_t i;
-	char *s;
 
 	for (i = 0; i < l->n && !found; i++) {
-		s = errlist_render_item(l, i);
+		char *s = errlist_render_item(l, i);
+
 		found = strcmp(s, want) == 0;
 		if (!found)
 			fprintf(stderr, "# have: %s\n", s);
