@@ -26,7 +26,7 @@
 #define RENDER_BASE_DIR    "broker"     /* <cluster>/broker/ */
 #define RENDER_BASE_FILE   "broker.xml" /* <cluster>/broker/broker.xml */
 #define RENDER_NODES_DIR   "nodes"      /* <cluster>/broker/nodes/<node>.xml */
-#define RENDER_BASE_MAX    (8u * 1024u * 1024u) /* bytes of a base file */
+#define RENDER_BASE_MAX    ((size_t)8 * 1024 * 1024) /* bytes of a base file */
 #define RENDER_SCHEMA_FILE "artemis-configuration.xsd"
 #define RENDER_SCHEMA_ENV  "ARTEMIS_GITOPS_SCHEMA_DIR"
 
