@@ -59,7 +59,7 @@ load_cluster(struct validate *v, const char *dir)
 		v->failed = true;
 		return;
 	}
-	xgrow(&v->clusters, &v->cap, v->n + 1, sizeof(*v->clusters));
+	xgrow(&v->clusters, &v->cap, v->n + 1, sizeof(struct decl_cluster *));
 	v->clusters[v->n++] = c;
 }
 
@@ -246,7 +246,7 @@ agent_cmd_validate(int argc, char **argv)
 	                                              : AG_EXIT_OK;
 	if (rc == AG_EXIT_OK && v.dump) {
 		if (v.n > 1)
-			qsort(v.clusters, v.n, sizeof(*v.clusters),
+			qsort(v.clusters, v.n, sizeof(struct decl_cluster *),
 			    cmp_cluster);
 		print_dump(&v);
 	}

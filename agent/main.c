@@ -1,7 +1,6 @@
 /* agent/main.c: artemis-gitops, dispatch to subcommands. */
 #include "agent.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,26 +14,6 @@ static const struct agent_cmd cmds[] = {
     {"render", agent_cmd_render,
         "write broker.xml for each node of a CONFIG_MANAGED cluster"},
 };
-
-int
-agent_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "artemis-gitops %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'artemis-gitops %s --help'.\n", cmd);
-	return AG_EXIT_USAGE;
-}
-
-int
-agent_print_version(void)
-{
-	printf("artemis-gitops %s\n", AG_VERSION);
-	return AG_EXIT_OK;
-}
 
 static void
 help(FILE *f)

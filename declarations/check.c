@@ -209,10 +209,11 @@ check_targets(const struct decl_cluster *c, const struct decl_divert *d,
 {
 	const char *s = d->forwarding_address, *e;
 	char *name;
-	size_t len;
 	bool empty = false;
 
 	for (;;) {
+		size_t len;
+
 		e = strchr(s, ',');
 		len = e ? (size_t)(e - s) : strlen(s);
 		while (len > 0 && isspace((unsigned char)*s)) {

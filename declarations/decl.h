@@ -23,9 +23,9 @@
 #include "../lib/err.h"
 
 #define DECL_VERSION_MAX            1 /* newest format this build reads */
-#define DECL_FILE_MAX               (1024u * 1024u) /* bytes per YAML file */
-#define DECL_FILES_MAX              256             /* YAML files per cluster */
-#define DECL_NODES_MAX              64              /* nodes per cluster */
+#define DECL_FILE_MAX               ((size_t)1024 * 1024) /* bytes per file */
+#define DECL_FILES_MAX              256    /* YAML files per cluster */
+#define DECL_NODES_MAX              64     /* nodes per cluster */
 #define DECL_OBJECTS_MAX            200000 /* addresses + queues + diverts */
 #define DECL_DEFAULT_CAPTURE_PREFIX "__capture."
 #define DECL_DEFAULT_MAX_DESTROYED  1000 /* settings.max-destroyed-messages */

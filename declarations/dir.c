@@ -88,7 +88,7 @@ read_one(struct decl_file *f, char **data_out, const char *path,
 	if (stat(path, &st) == 0 &&
 	    (unsigned long long)st.st_size > DECL_FILE_MAX)
 		return errlist_add(diags, DIAG_ERROR, &at,
-		    "file is %lld bytes, over the limit of %u bytes",
+		    "file is %lld bytes, over the limit of %zu bytes",
 		    (long long)st.st_size, DECL_FILE_MAX);
 	if (afile_read(data_out, &len, path, DECL_FILE_MAX, &err) < 0) {
 		errlist_add(diags, DIAG_ERROR, &at, "%s", err.msg);

@@ -67,7 +67,7 @@ decl_is_file_name(const char *s)
 static size_t
 distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, best;
+	size_t la = strlen(a), lb = strlen(b), i, j;
 	size_t row[64];
 
 	if (la >= 64 || lb >= 64)
@@ -75,11 +75,12 @@ distance(const char *a, const char *b)
 	for (j = 0; j <= lb; j++)
 		row[j] = j;
 	for (i = 1; i <= la; i++) {
-		prev = row[0];
+		size_t prev = row[0];
+
 		row[0] = i;
 		for (j = 1; j <= lb; j++) {
-			cur = row[j];
-			best = prev + (a[i - 1] != b[j - 1]);
+			size_t cur = row[j];
+			size_t best = prev + (a[i - 1] != b[j - 1]);
 			if (row[j] + 1 < best)
 				best = row[j] + 1;
 			if (row[j - 1] + 1 < best)
@@ -96,10 +97,10 @@ unknown_key(const struct decl_ynode *key, const char *what,
     const struct decl_field *tab, size_t ntab, struct errlist *diags)
 {
 	const char *best = NULL;
-	size_t i, d, bestd = 3;
+	size_t i, bestd = 3;
 
 	for (i = 0; i < ntab; i++) {
-		d = distance(key->str, tab[i].key);
+		size_t d = distance(key->str, tab[i].key);
 		if (d < bestd) {
 			bestd = d;
 			best = tab[i].key;
@@ -191,7 +192,7 @@ static int
 routing_set(const struct decl_ynode *v, const char *key, unsigned *out,
     struct errlist *diags)
 {
-	unsigned set = 0, one;
+	unsigned set = 0, one = 0;
 	size_t i;
 	int rc = 0;
 

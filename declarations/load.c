@@ -97,7 +97,7 @@ static const struct decl_field settings_tab[] = {
 };
 
 static const struct decl_field top_tab[] = {
-    {"version", DECL_F_OUTER, 0, 0, true, 0, 0, false, NULL},
+    {"version", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
     {"cluster", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
     {"mode", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
     {"settings", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
@@ -146,13 +146,14 @@ static void
 load_nodes(struct load *l, const struct decl_ynode *v)
 {
 	struct decl_cluster *c = l->c;
-	struct decl_node *nd;
 	size_t i;
 
 	if (want_list(l, v, "nodes") < 0 || nitems(v) == 0)
 		return;
 	c->nodes = xreallocarray(c->nodes, c->nnodes + v->n, sizeof(*c->nodes));
 	for (i = 0; i < v->n; i++) {
+		struct decl_node *nd;
+
 		if (c->nnodes == DECL_NODES_MAX) {
 			errlist_add(l->diags, DIAG_ERROR, &v->vals[i]->pos,
 			    "more than %d nodes in one cluster",
@@ -237,7 +238,6 @@ static void
 load_diverts(struct load *l, const struct decl_ynode *v)
 {
 	struct decl_cluster *c = l->c;
-	struct decl_divert *d;
 	size_t i;
 
 	if (want_list(l, v, "diverts") < 0 || nitems(v) == 0)
@@ -245,6 +245,8 @@ load_diverts(struct load *l, const struct decl_ynode *v)
 	c->diverts =
 	    xreallocarray(c->diverts, c->ndiverts + v->n, sizeof(*c->diverts));
 	for (i = 0; i < v->n; i++) {
+		struct decl_divert *d;
+
 		if (count_object(l, v->vals[i]) < 0)
 			return;
 		d = &c->diverts[c->ndiverts++];
@@ -262,7 +264,6 @@ static void
 load_captures(struct load *l, const struct decl_ynode *v)
 {
 	struct decl_cluster *c = l->c;
-	struct decl_capture *cp;
 	size_t i;
 
 	if (want_list(l, v, "captures") < 0 || nitems(v) == 0)
@@ -270,6 +271,8 @@ load_captures(struct load *l, const struct decl_ynode *v)
 	c->captures = xreallocarray(c->captures, c->ncaptures + v->n,
 	    sizeof(*c->captures));
 	for (i = 0; i < v->n; i++) {
+		struct decl_capture *cp;
+
 		cp = &c->captures[c->ncaptures++];
 		memset(cp, 0, sizeof(*cp));
 		cp->pos = v->vals[i]->pos;
@@ -329,9 +332,6 @@ load_head(struct load *l, const struct decl_ynode *root)
 {
 	const struct decl_ynode *v;
 
-	v = decl_ymap_get(root, "version");
-	if (v != NULL)
-		load_version(l, v);
 	v = decl_ymap_get(root, "cluster");
 	l->cluster_seen |= v != NULL;
 	if (v != NULL && load_agreeing(l, v, "cluster", &l->cluster_at) == 0 &&
@@ -366,10 +366,13 @@ load_head(struct load *l, const struct decl_ynode *root)
 		    NELEM(settings_tab), l->diags);
 }
 
-/* Returns false when the file is not a mapping at all. */
+/* Returns false when the file is not a mapping or has no version this
+ * build reads: the rest of such a file is not interpreted. */
 static bool
 load_file(struct load *l, const struct decl_ynode *root)
 {
+	const struct decl_ynode *v;
+
 	if (root->kind != DECL_Y_MAP) {
 		errlist_add(l->diags, DIAG_ERROR, &root->pos,
 		    "expected a mapping with 'version' at the top of the file, "
@@ -377,6 +380,15 @@ load_file(struct load *l, const struct decl_ynode *root)
 		    decl_ykind_name(root));
 		return false;
 	}
+	v = decl_ymap_get(root, "version");
+	if (v == NULL) {
+		errlist_add(l->diags, DIAG_ERROR, &root->pos,
+		    "missing required key 'version' (every file declares the "
+		    "format version it is written in)");
+		return false;
+	}
+	if (load_version(l, v) < 0)
+		return false;
 	decl_fields_parse(NULL, root, "the top level", top_tab, NELEM(top_tab),
 	    l->diags);
 	load_head(l, root);
@@ -461,15 +473,16 @@ decl_cluster_parse(struct decl_cluster **out, const char *label,
 	l.c = cluster_new(label, files, nfiles);
 	l.diags = diags;
 	/* The trees live until the end: cluster_at and friends point in. */
-	trees = xcalloc(nfiles, sizeof(*trees));
+	trees = xcalloc(nfiles, sizeof(struct decl_ynode *));
 	for (i = 0; i < nfiles; i++) {
-		if (decl_yaml_parse(&trees[i], l.c->paths[i], files[i].data,
-		        files[i].len, diags) < 0)
-			all_parsed = false;
-		else if (decl_ynode_is_null(trees[i]))
-			all_parsed = empty_doc(trees[i], diags);
-		else if (!load_file(&l, trees[i]))
-			all_parsed = false;
+		bool ok = decl_yaml_parse(&trees[i], l.c->paths[i],
+		              files[i].data, files[i].len, diags) == 0;
+
+		if (ok && decl_ynode_is_null(trees[i]))
+			ok = empty_doc(trees[i], diags);
+		else if (ok)
+			ok = load_file(&l, trees[i]);
+		all_parsed = all_parsed && ok;
 	}
 	load_finish(&l, all_parsed);
 	for (i = 0; i < nfiles; i++)

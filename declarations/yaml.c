@@ -111,10 +111,10 @@ check_utf8(struct ybuild *b)
 {
 	const unsigned char *s = (const unsigned char *)b->data;
 	struct pos p = {b->path, 1, 1};
-	size_t i = 0, n;
+	size_t i = 0;
 
 	while (i < b->len) {
-		n = utf8_len(s + i, b->len - i);
+		size_t n = utf8_len(s + i, b->len - i);
 		if (n == 0)
 			return errlist_add(b->diags, DIAG_ERROR, &p,
 			    "invalid UTF-8 (byte 0x%02x); declarations must be "
@@ -145,11 +145,11 @@ node_push(struct decl_ynode *parent, struct decl_ynode *key,
 {
 	size_t cap = parent->alloc;
 
-	xgrow(&parent->vals, &cap, parent->n + 1, sizeof(*parent->vals));
+	xgrow(&parent->vals, &cap, parent->n + 1, sizeof(struct decl_ynode *));
 	if (parent->kind == DECL_Y_MAP) {
 		cap = parent->alloc;
 		xgrow(&parent->keys, &cap, parent->n + 1,
-		    sizeof(*parent->keys));
+		    sizeof(struct decl_ynode *));
 	}
 	parent->alloc = cap;
 	if (parent->kind == DECL_Y_MAP)
@@ -405,7 +405,7 @@ decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
 	b.diags = diags;
 	if (len > DECL_FILE_MAX)
 		return errlist_add(diags, DIAG_ERROR, &p,
-		    "file is %zu bytes, over the limit of %u bytes", len,
+		    "file is %zu bytes, over the limit of %zu bytes", len,
 		    DECL_FILE_MAX);
 	if (check_utf8(&b) < 0)
 		return -1;
