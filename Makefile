@@ -118,7 +118,7 @@ fuzz:
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,portability \
-	  --inline-suppr --suppress=missingIncludeSystem --std=c11 \
+	  --inline-suppr --suppress=missingIncludeSystem --suppress=variableScope --std=c11 \
 	  -D_GNU_SOURCE lib declarations reconcile agent
 	clang-tidy --quiet \
 	  --checks='-*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-parameters,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling' \
@@ -151,5 +151,7 @@ install: $(BIN)
 
 clean:
 	rm -rf build
+
+.SECONDARY:
 
 -include $(shell find build -name '*.d' 2>/dev/null)

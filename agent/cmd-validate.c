@@ -4,6 +4,7 @@
 #include "agent.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,9 @@ load_repo(struct validate *v, const char *dir)
 	d = opendir(dir);
 	if (d == NULL) {
 		errlist_add(&v->diags, DIAG_ERROR, &at,
-		    "not a cluster or repository folder");
+		    "cannot read the folder (%s); PATH is a cluster folder or a "
+		    "repository folder",
+		    strerror(errno));
 		v->failed = true;
 		return;
 	}

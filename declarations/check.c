@@ -98,6 +98,10 @@ check_unique(const struct decl_cluster *c, struct errlist *diags)
 	for (i = 0; i < c->nnodes; i++)
 		names_add(&ns, c->nodes[i].name, "node", &c->nodes[i].pos);
 	names_check(&ns, diags);
+	for (i = 0; i < c->nnodes; i++)
+		names_add(&ns, c->nodes[i].jolokia, "jolokia URL",
+		    &c->nodes[i].pos);
+	names_check(&ns, diags);
 	for (i = 0; i < c->naddresses; i++)
 		names_add(&ns, c->addresses[i].name, "address",
 		    &c->addresses[i].pos);

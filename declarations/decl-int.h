@@ -84,6 +84,17 @@ int decl_fields_parse(void *obj, const struct decl_ynode *map, const char *what,
 const struct decl_ynode *decl_ymap_get(const struct decl_ynode *map,
     const char *key);
 
+/* The lookup index behind decl_cluster_find_* (index.c). Built on a
+ * cluster whose objects all have names; without one, lookups scan. */
+void decl_index_build(struct decl_cluster *c);
+void decl_index_free(struct decl_index *ix);
+const struct decl_address *decl_index_address(const struct decl_index *ix,
+    const char *name);
+const struct decl_queue *decl_index_queue(const struct decl_index *ix,
+    const char *name);
+const struct decl_divert *decl_index_divert(const struct decl_index *ix,
+    const char *name);
+
 /* Cross-object rules on a fully loaded cluster; diagnostics into diags. */
 void decl_check(const struct decl_cluster *c, struct errlist *diags);
 

@@ -50,6 +50,8 @@ enum decl_divert_routing {
 	DECL_DIVERT_MULTICAST,
 };
 
+struct decl_index; /* opaque */
+
 struct decl_kv {
 	char *key;
 	char *value;
@@ -133,6 +135,7 @@ struct decl_cluster {
 	size_t ncaptures;
 	char **paths; /* owned copies of the file paths every pos points to */
 	size_t npaths;
+	struct decl_index *index; /* private to declarations/: name lookups */
 };
 
 /* One YAML file held in memory (for git blobs, tests, fuzzing). */
@@ -159,7 +162,8 @@ bool decl_dir_is_cluster(const char *dir);
 
 void decl_cluster_free(struct decl_cluster *c); /* NULL is a no-op */
 
-/* Lookups by name; NULL when absent. Pointers are borrowed from c. */
+/* Lookups by name; NULL when absent. Pointers are borrowed from c. On a
+ * loaded cluster they take O(log n) (a sorted index built by the loader). */
 const struct decl_address *decl_cluster_find_address(
     const struct decl_cluster *c, const char *name);
 const struct decl_queue *decl_cluster_find_queue(const struct decl_cluster *c,

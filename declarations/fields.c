@@ -322,13 +322,18 @@ parse_string(const struct decl_ynode *v, const struct decl_field *f, char **out,
 {
 	const char *why = NULL;
 
+	/* For an optional string, null and "" both mean "none". */
 	if (f->type == DECL_F_STR_OPT && v->kind == DECL_Y_SCALAR &&
-	    decl_ynode_is_null(v)) {
+	    (decl_ynode_is_null(v) || v->str[0] == '\0')) {
+		free(*out);
 		*out = NULL;
 		return 0;
 	}
 	if (want_scalar(v, f->key, diags) < 0)
 		return -1;
+	if (f->type == DECL_F_STR && v->str[0] == '\0')
+		return errlist_add(diags, DIAG_ERROR, &v->pos,
+		    "'%s' must not be empty", f->key);
 	if (f->type == DECL_F_NAME && !decl_name_is_valid(v->str, &why))
 		return errlist_add(diags, DIAG_ERROR, &v->pos, "'%s' %s ('%s')",
 		    f->key, why, v->str);

@@ -488,8 +488,10 @@ decl_cluster_parse(struct decl_cluster **out, const char *label,
 	for (i = 0; i < nfiles; i++)
 		decl_ynode_free(trees[i]);
 	free(trees);
-	if (diags->nerrors == nerrors)
+	if (diags->nerrors == nerrors) {
+		decl_index_build(l.c);
 		decl_check(l.c, diags);
+	}
 	errlist_sort(diags);
 	if (diags->nerrors != nerrors) {
 		decl_cluster_free(l.c);

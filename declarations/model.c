@@ -1,5 +1,5 @@
 /* declarations/model.c: freeing, lookups, enum names, NCName and glob. */
-#include "decl.h"
+#include "decl-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +69,7 @@ decl_cluster_free(struct decl_cluster *c)
 	for (i = 0; i < c->npaths; i++)
 		free(c->paths[i]);
 	free(c->paths);
+	decl_index_free(c->index);
 	free(c->name);
 	free(c->dir);
 	free(c);
@@ -85,6 +86,8 @@ decl_cluster_find_address(const struct decl_cluster *c, const char *name)
 {
 	size_t i;
 
+	if (c->index != NULL)
+		return decl_index_address(c->index, name);
 	for (i = 0; i < c->naddresses; i++)
 		if (eq(c->addresses[i].name, name))
 			return &c->addresses[i];
@@ -96,6 +99,8 @@ decl_cluster_find_queue(const struct decl_cluster *c, const char *name)
 {
 	size_t i, j;
 
+	if (c->index != NULL)
+		return decl_index_queue(c->index, name);
 	for (i = 0; i < c->naddresses; i++)
 		for (j = 0; j < c->addresses[i].nqueues; j++)
 			if (eq(c->addresses[i].queues[j].name, name))
@@ -108,6 +113,8 @@ decl_cluster_find_divert(const struct decl_cluster *c, const char *name)
 {
 	size_t i;
 
+	if (c->index != NULL)
+		return decl_index_divert(c->index, name);
 	for (i = 0; i < c->ndiverts; i++)
 		if (eq(c->diverts[i].name, name))
 			return &c->diverts[i];

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SBUF_DEFAULT_MAX (16u * 1024u * 1024u)
+#define SBUF_DEFAULT_MAX ((size_t)16 * 1024 * 1024)
 
 struct sbuf {
 	char *buf;

@@ -127,6 +127,33 @@ test_decl__minimal_cluster_gets_defaults(void **state)
 }
 
 static void
+test_decl__empty_optional_strings_mean_none(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	const struct decl_queue *q;
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD
+	                     "addresses:\n"
+	                     "  - name: a\n"
+	                     "    routing: [anycast]\n"
+	                     "    queues:\n"
+	                     "      - {name: q, filter: '', last-value-key: "
+	                     "~, durable: false, exclusive: true}\n",
+	                     NULL, &l),
+	    0);
+	q = decl_cluster_find_queue(c, "q");
+	assert_non_null(q);
+	assert_null(q->filter);
+	assert_null(q->last_value_key);
+	assert_false(q->durable);
+	assert_true(q->exclusive);
+	decl_cluster_free(c);
+}
+
+static void
 test_decl__files_concatenate_lists(void **state)
 {
 	struct decl_cluster *c = NULL;
@@ -734,6 +761,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_decl__minimal_cluster_gets_defaults),
+	    cmocka_unit_test(test_decl__empty_optional_strings_mean_none),
 	    cmocka_unit_test(test_decl__files_concatenate_lists),
 	    cmocka_unit_test(
 	        test_decl__same_queue_in_two_files_names_the_other),

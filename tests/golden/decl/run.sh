@@ -58,6 +58,10 @@ for name in $names; do
 	fi
 done
 
+# --version prints the binary's version, as on every subcommand.
+"$AG_BIN" validate --version >"$scratch/v" 2>&1
+check_grep "validate --version" '^artemis-gitops [0-9]+\.[0-9]+\.[0-9]+$' "$scratch/v"
+
 # Round trip: dump(load(dump(x))) == dump(x), for the examples and for
 # every case folder that validates.
 roundtrip() {
