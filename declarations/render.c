@@ -325,6 +325,33 @@ splice_open_core(struct splice *s, const struct decl_cluster *c,
 	free(w);
 }
 
+/* True when the base ends its lines with CRLF (judged by its first). */
+static bool
+uses_crlf(const struct render_base *b)
+{
+	const char *nl = memchr(b->data, '\n', b->len);
+
+	return nl != NULL && nl > b->data && nl[-1] == '\r';
+}
+
+/* s with every LF made CRLF; frees s. The only line breaks in a splice are
+ * ours, or raw ones in element text, which XML parsers read back as LF
+ * either way (XML 1.0 section 2.11). */
+static char *
+to_crlf(char *s)
+{
+	struct sbuf b = {0};
+	const char *p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\n')
+			sbuf_addc(&b, '\r');
+		sbuf_addc(&b, *p);
+	}
+	free(s);
+	return sbuf_take(&b);
+}
+
 /* The splices for c into the base, in offset order; returns how many. */
 static size_t
 plan_splices(struct splice *sp, const struct decl_cluster *c,
@@ -349,6 +376,9 @@ plan_splices(struct splice *sp, const struct decl_cluster *c,
 			sp[1] = t;
 		}
 	}
+	if (uses_crlf(b))
+		for (size_t i = 0; i < n; i++)
+			sp[i].ins = to_crlf(sp[i].ins);
 	free(unit);
 	return n;
 }

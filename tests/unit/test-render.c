@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -397,6 +398,56 @@ test_render__one_line_core(void **state)
 }
 
 static void
+test_render__crlf_base_keeps_crlf(void **state)
+{
+	const char *base = "<configuration xmlns=\"urn:activemq\">\r\n"
+	                   "  <core xmlns=\"urn:activemq:core\">\r\n"
+	                   "    <diverts>\r\n    </diverts>\r\n"
+	                   "  </core>\r\n"
+	                   "</configuration>\r\n";
+	const char *want = "<configuration xmlns=\"urn:activemq\">\r\n"
+	                   "  <core xmlns=\"urn:activemq:core\">\r\n"
+	                   "    <diverts/>\r\n"
+	                   "    <addresses>\r\n"
+	                   "      <address name=\"audit\">\r\n"
+	                   "        <multicast/>\r\n"
+	                   "      </address>\r\n"
+	                   "    </addresses>\r\n"
+	                   "  </core>\r\n"
+	                   "</configuration>\r\n";
+	struct decl_cluster c = {.name = S("c"),
+	    .addresses = &addrs[1],
+	    .naddresses = 1};
+	char *diag, *out = render(&c, base, &diag);
+
+	(void)state;
+	assert_null(diag);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+static void
+test_render__diverts_before_addresses_in_base(void **state)
+{
+	const char *base = "<c>\n <core xmlns='urn:activemq:core'>\n"
+	                   "  <diverts><divert name='x'/></diverts>\n"
+	                   "  <name>n</name>\n"
+	                   "  <addresses><address name='y'/></addresses>\n"
+	                   " </core>\n</c>\n";
+	const char *want = "<c>\n <core xmlns='urn:activemq:core'>\n"
+	                   "  <diverts/>\n"
+	                   "  <name>n</name>\n"
+	                   "  <addresses/>\n"
+	                   " </core>\n</c>\n";
+	char *diag, *out = render(&small, base, &diag);
+
+	(void)state;
+	assert_null(diag);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+static void
 base_refused(const char *base, const char *expect)
 {
 	char *diag, *out = render(&small, base, &diag);
@@ -635,6 +686,101 @@ test_render__schema_valid_and_errors_mapped(void **state)
 	render_schema_free(schema);
 }
 
+static void
+test_render__schema_lines_across_two_splices(void **state)
+{
+	struct render_schema *schema = schema_or_skip();
+	const char *base = "<configuration xmlns=\"urn:activemq\">\n"
+	                   "  <core xmlns=\"urn:activemq:core\">\n"
+	                   "    <diverts>\n\n\n\n    </diverts>\n"
+	                   "    <journal-min-files>x</journal-min-files>\n"
+	                   "    <addresses/>\n"
+	                   "    <journal-pool-files>y</journal-pool-files>\n"
+	                   "  </core>\n"
+	                   "</configuration>\n";
+	struct errlist diags = {0};
+	char *out;
+
+	(void)state;
+	/* <diverts> (5 lines in the base) and <addresses/> (1) both change
+	 * size; errors after each report the base's line numbers. */
+	out = render_valid(schema, &cluster, base, &diags);
+	assert_null(out);
+	assert_int_equal(diags.n, 2);
+	assert_true(has_diag(&diags,
+	    "c/broker/broker.xml:8: broker.xml schema: Element "
+	    "'{urn:activemq:core}journal-min-files': 'x' is not a valid value "
+	    "of the atomic type 'xs:int'."));
+	assert_true(has_diag(&diags,
+	    "c/broker/broker.xml:10: broker.xml schema: Element "
+	    "'{urn:activemq:core}journal-pool-files': 'y' is not a valid value "
+	    "of the atomic type 'xs:int'."));
+	errlist_release(&diags);
+	render_schema_free(schema);
+}
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+test_render__base_path_precedence(void **state)
+{
+	char tmpl[] = "/tmp/test-render-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	char *p, *path = NULL;
+	struct err err = {0};
+
+	(void)state;
+	assert_non_null(dir);
+	p = xasprintf("%s/broker", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+	p = xasprintf("%s/broker/nodes", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+
+	/* Neither file: the message names both. */
+	assert_int_equal(render_base_path(&path, dir, "a", &err), -1);
+	p = xasprintf("node 'a': no base broker.xml (looked for "
+	              "%s/broker/nodes/a.xml and %s/broker/broker.xml)",
+	    dir, dir);
+	assert_string_equal(err.msg, p);
+	free(p);
+	err_release(&err);
+
+	p = xasprintf("%s/broker/broker.xml", dir);
+	write_file(p, "<c/>");
+	free(p);
+	p = xasprintf("%s/broker/nodes/b.xml", dir);
+	write_file(p, "<c/>");
+	free(p);
+	assert_int_equal(render_base_path(&path, dir, "a", &err), 0);
+	p = xasprintf("%s/broker/broker.xml", dir);
+	assert_string_equal(path, p);
+	free(p);
+	free(path);
+	assert_int_equal(render_base_path(&path, dir, "b", &err), 0);
+	p = xasprintf("%s/broker/nodes/b.xml", dir);
+	assert_string_equal(path, p);
+	free(p);
+	free(path);
+	assert_int_equal(render_base_path(&path, dir, "..", &err), -1);
+	assert_string_equal(err.msg,
+	    "node '..': the name cannot be used as a file name");
+	err_release(&err);
+
+	p = xasprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -657,12 +803,16 @@ main(void)
 	        test_render__insert_before_core_end_with_detected_unit),
 	    cmocka_unit_test(test_render__empty_core_is_opened),
 	    cmocka_unit_test(test_render__one_line_core),
+	    cmocka_unit_test(test_render__crlf_base_keeps_crlf),
+	    cmocka_unit_test(test_render__diverts_before_addresses_in_base),
 	    cmocka_unit_test(test_render__base_refusals),
 	    cmocka_unit_test(test_render__non_ncname_divert_refused),
 	    cmocka_unit_test(test_render__characters_xml_cannot_carry),
 	    cmocka_unit_test(test_render__node_names_as_files),
 	    cmocka_unit_test(test_render__schema_missing_dir),
 	    cmocka_unit_test(test_render__schema_valid_and_errors_mapped),
+	    cmocka_unit_test(test_render__schema_lines_across_two_splices),
+	    cmocka_unit_test(test_render__base_path_precedence),
 	};
 
 	return cmocka_run_group_tests_name("render", tests, NULL, NULL);
