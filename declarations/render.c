@@ -198,7 +198,8 @@ base_locate(const struct render_base *b, struct base_loc *loc,
 		    "base has a DOCTYPE; Artemis refuses %s in broker.xml",
 		    "DOCTYPE declarations");
 	} else if (doc->encoding != NULL &&
-	           strcasecmp((const char *)doc->encoding, "UTF-8") != 0) {
+	           strcasecmp((const char *)doc->encoding, "UTF-8") != 0 &&
+	           strcasecmp((const char *)doc->encoding, "UTF8") != 0) {
 		base_err(diags, b, 1,
 		    "base is encoded in %s; only UTF-8 is "
 		    "supported",
@@ -272,31 +273,48 @@ splice_replace(struct splice *s, const struct decl_cluster *c, int k,
 	free(core_ind);
 }
 
-/* Insert a missing owned element just before </core>. */
+/* Insert the missing owned elements just before </core>, indented like
+ * core's children (so that rendering the result again changes nothing).
+ * When </core> starts its line, the splice takes over that line's
+ * indentation and writes it back after the elements. */
 static void
-splice_insert(struct splice *s, const struct decl_cluster *c, int k,
+splice_insert(struct splice *s, const struct decl_cluster *c,
     const struct render_base *b, const struct base_loc *loc, const char *unit)
 {
-	char *w = indent_at(b->data, loc->core.etag_start);
+	size_t start,
+	    wn = render_line_indent(b->data, loc->core.etag_start, &start);
 	char *core_ind = indent_at(b->data, loc->core.start);
-	char *ind, *el;
+	char *w = wn == (size_t)-1 ? NULL : xstrndup(b->data + start, wn);
+	struct sbuf out = {0};
 	struct render_fmt fmt;
+	char *ind, *el;
 
 	ind = xasprintf("%s%s",
-	    w != NULL          ? w
-	    : core_ind != NULL ? core_ind
-	                       : "",
+	    core_ind != NULL ? core_ind
+	    : w != NULL      ? w
+	                     : "",
 	    unit);
 	fmt.base = ind;
 	fmt.unit = unit;
-	el = build(c, k, &fmt);
-	s->off = loc->core.etag_start;
-	s->del = 0;
-	if (w != NULL)
-		s->ins = xasprintf("%s%s\n%s", unit, el, w);
-	else
-		s->ins = xstrdup(el);
-	free(el);
+	for (int k = 0; k < OWN_N; k++) {
+		if (loc->has[k])
+			continue;
+		el = build(c, k, &fmt);
+		if (w != NULL)
+			sbuf_addf(&out, "%s%s\n", ind, el);
+		else
+			sbuf_adds(&out, el);
+		free(el);
+	}
+	if (w != NULL) {
+		sbuf_adds(&out, w);
+		s->off = start;
+		s->del = wn;
+	} else {
+		s->off = loc->core.etag_start;
+		s->del = 0;
+	}
+	s->ins = sbuf_take(&out);
 	free(ind);
 	free(w);
 	free(core_ind);
@@ -366,9 +384,8 @@ plan_splices(struct splice *sp, const struct decl_cluster *c,
 		for (int k = 0; k < OWN_N; k++)
 			if (loc->has[k])
 				splice_replace(&sp[n++], c, k, b, loc, unit);
-		for (int k = 0; k < OWN_N; k++)
-			if (!loc->has[k])
-				splice_insert(&sp[n++], c, k, b, loc, unit);
+		if (!loc->has[OWN_ADDRESSES] || !loc->has[OWN_DIVERTS])
+			splice_insert(&sp[n++], c, b, loc, unit);
 		if (n == 2 && sp[0].off > sp[1].off) {
 			struct splice t = sp[0];
 
