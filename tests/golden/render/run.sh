@@ -106,4 +106,24 @@ for out in [0-9][0-9][0-9]-*.out/*/broker.xml; do
 	check_eq "$out: bytes outside the owned elements are the base's" \
 		"$(strip_owned "$base")" "$(strip_owned "$out")"
 done
+# Rendering a rendered file again (as every node's own base) changes
+# nothing: the splice finds its own elements and indentation.
+for outdir in [0-9][0-9][0-9]-*.out; do
+	[ -d "$outdir" ] || continue
+	name=${outdir%.out}
+	rm -rf "$scratch/again" "$scratch/again-out"
+	mkdir -p "$scratch/again/broker/nodes"
+	cp "$name"/*.yaml "$scratch/again/"
+	for f in "$outdir"/*/broker.xml; do
+		cp "$f" "$scratch/again/broker/nodes/$(basename "$(dirname "$f")").xml"
+	done
+	if "$AG_BIN" render "$scratch/again" --out "$scratch/again-out" \
+		--schema-dir "$schema" >/dev/null 2>"$scratch/again.err" &&
+		diff -r "$outdir" "$scratch/again-out" >"$scratch/diff" 2>&1; then
+		ok "$name: rendering the rendered files again changes nothing"
+	else
+		not_ok "$name: rendering the rendered files again changes nothing" \
+			"$(cat "$scratch/again.err")" "$(head -c 3000 "$scratch/diff")"
+	fi
+done
 done_testing
