@@ -285,9 +285,8 @@ splice_insert(struct splice *s, const struct decl_cluster *c,
 	    wn = render_line_indent(b->data, loc->core.etag_start, &start);
 	char *core_ind = indent_at(b->data, loc->core.start);
 	char *w = wn == (size_t)-1 ? NULL : xstrndup(b->data + start, wn);
-	struct sbuf out = {0};
 	struct render_fmt fmt;
-	char *ind, *el;
+	char *ind, *el, *acc = xstrdup(""), *next;
 
 	ind = xasprintf("%s%s",
 	    core_ind != NULL ? core_ind
@@ -301,20 +300,23 @@ splice_insert(struct splice *s, const struct decl_cluster *c,
 			continue;
 		el = build(c, k, &fmt);
 		if (w != NULL)
-			sbuf_addf(&out, "%s%s\n", ind, el);
+			next = xasprintf("%s%s%s\n", acc, ind, el);
 		else
-			sbuf_adds(&out, el);
+			next = xasprintf("%s%s", acc, el);
+		free(acc);
+		acc = next;
 		free(el);
 	}
 	if (w != NULL) {
-		sbuf_adds(&out, w);
+		s->ins = xasprintf("%s%s", acc, w);
+		free(acc);
 		s->off = start;
 		s->del = wn;
 	} else {
+		s->ins = acc;
 		s->off = loc->core.etag_start;
 		s->del = 0;
 	}
-	s->ins = sbuf_take(&out);
 	free(ind);
 	free(w);
 	free(core_ind);
@@ -358,16 +360,21 @@ uses_crlf(const struct render_base *b)
 static char *
 to_crlf(char *s)
 {
-	struct sbuf b = {0};
+	size_t n = 0;
 	const char *p;
+	char *out, *o;
 
-	for (p = s; *p != '\0'; p++) {
+	for (p = s; *p != '\0'; p++)
+		n += *p == '\n';
+	out = xmalloc(strlen(s) + n + 1);
+	for (p = s, o = out; *p != '\0'; p++) {
 		if (*p == '\n')
-			sbuf_addc(&b, '\r');
-		sbuf_addc(&b, *p);
+			*o++ = '\r';
+		*o++ = *p;
 	}
+	*o = '\0';
 	free(s);
-	return sbuf_take(&b);
+	return out;
 }
 
 /* The splices for c into the base, in offset order; returns how many. */
@@ -407,7 +414,7 @@ apply_splices(const struct render_base *b, const struct splice *sp, size_t n,
 	struct sbuf out;
 	size_t i, at = 0;
 
-	sbuf_init(&out, RENDER_BASE_MAX * 4);
+	sbuf_init(&out, RENDER_OUT_MAX);
 	for (i = 0; i < n; i++) {
 		sbuf_add(&out, b->data + at, sp[i].off - at);
 		sbuf_adds(&out, sp[i].ins);
@@ -442,7 +449,7 @@ render_broker_xml(char **out, size_t *out_len, const struct decl_cluster *c,
 	text = apply_splices(base, sp, n, &len);
 	if (text == NULL) {
 		base_err(diags, base, 0, "rendered file is larger than %s",
-		    "32 MiB");
+		    "64 MiB");
 		goto done;
 	}
 	map.c = c;

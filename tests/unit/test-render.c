@@ -557,6 +557,37 @@ test_render__characters_xml_cannot_carry(void **state)
 }
 
 static void
+test_render__system_property_syntax_refused(void **state)
+{
+	struct decl_queue q = {.pos = {"c/q.yaml", 4, 7},
+	    .name = S("q"),
+	    .routing = DECL_ANYCAST,
+	    .filter = S("a = '${user.home}'")};
+	struct decl_address a = {.pos = {"c/q.yaml", 2, 3},
+	    .name = S("price$"),
+	    .routing = DECL_ANYCAST,
+	    .queues = &q,
+	    .nqueues = 1};
+	struct decl_cluster c = {.name = S("c"),
+	    .addresses = &a,
+	    .naddresses = 1};
+	struct errlist diags = {0};
+	char *s;
+
+	(void)state;
+	assert_int_equal(render_check_strings(&c, &diags), -1);
+	assert_int_equal(diags.n, 1);
+	s = errlist_render_item(&diags, 0);
+	assert_string_equal(s,
+	    "c/q.yaml:4:7: queue 'q' of address 'price$': "
+	    "the filter holds '${', which Artemis replaces "
+	    "with a system property when it reads "
+	    "broker.xml, so it cannot be carried as declared");
+	free(s);
+	errlist_release(&diags);
+}
+
+static void
 test_render__node_names_as_files(void **state)
 {
 	(void)state;
@@ -808,6 +839,7 @@ main(void)
 	    cmocka_unit_test(test_render__base_refusals),
 	    cmocka_unit_test(test_render__non_ncname_divert_refused),
 	    cmocka_unit_test(test_render__characters_xml_cannot_carry),
+	    cmocka_unit_test(test_render__system_property_syntax_refused),
 	    cmocka_unit_test(test_render__node_names_as_files),
 	    cmocka_unit_test(test_render__schema_missing_dir),
 	    cmocka_unit_test(test_render__schema_valid_and_errors_mapped),
