@@ -49,6 +49,8 @@ BIN      = build/artemis-gitops
 DBG_BIN  = $(DBG)/artemis-gitops
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(DBG)/tests/%)
 REPLAY_BIN := $(FUZZ_NAMES:%=$(DBG)/tests/replay-%)
+TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(DBG)/tools/%)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -72,15 +74,27 @@ $(DBG)/%.o: %.c
 $(DBG_BIN): $(DBG_OBJ) $(DBG)/agent/main.o
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(DBG)/tests/test-%: $(DBG)/tests/unit/test-%.o $(DBG_OBJ)
+# Unit tests, corpus replays and test tools link the objects through an
+# archive, so only the members they use are pulled in (agent/ objects call
+# helpers that live in agent/main.c).
+$(DBG)/libag.a: $(DBG_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(DBG)/tests/test-%: $(DBG)/tests/unit/test-%.o $(DBG)/libag.a
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
-$(DBG)/tests/replay-%: $(DBG)/tests/fuzz/fuzz-%.o $(DBG)/tests/fuzz/fuzz-main.o $(DBG_OBJ)
+$(DBG)/tests/replay-%: $(DBG)/tests/fuzz/fuzz-%.o $(DBG)/tests/fuzz/fuzz-main.o $(DBG)/libag.a
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-asan: $(DBG_BIN) $(UNIT_BIN) $(REPLAY_BIN)
+# Test-only programs (tests/tools/*.c) linked with the objects.
+$(DBG)/tools/%: $(DBG)/tests/tools/%.o $(DBG)/libag.a
+	@mkdir -p $(dir $@)
+	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+asan: $(DBG_BIN) $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
 
 # The README's test command on a fresh machine: packages, Artemis, the suite.
 test:
@@ -113,7 +127,7 @@ fuzz:
 	for t in $(FUZZ_NAMES); do \
 	  clang -std=gnu17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	    $(PKG_CFLAGS) -DAG_VERSION='"$(VERSION)"' -o build/fuzz/fuzz-$$t \
-	    tests/fuzz/fuzz-$$t.c $(CORE_SRC) $(PKG_LIBS) -lm || exit 1; \
+	    tests/fuzz/fuzz-$$t.c $(filter-out agent/%,$(CORE_SRC)) $(PKG_LIBS) -lm || exit 1; \
 	done
 
 lint:

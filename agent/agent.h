@@ -28,5 +28,6 @@ int agent_print_version(void);
 
 int agent_cmd_validate(int argc, char **argv);
 int agent_cmd_render(int argc, char **argv);
+int agent_cmd_snapshot(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@ static const struct agent_cmd cmds[] = {
         "load and validate declarations (a cluster or repository folder)"},
     {"render", agent_cmd_render,
         "write broker.xml for each node of a CONFIG_MANAGED cluster"},
+    {"snapshot", agent_cmd_snapshot,
+        "print the live state of a cluster's brokers (tables or --json)"},
 };
 
 static void

@@ -147,4 +147,37 @@ char *recon_snapshot_render_json(const struct recon_snapshot *s);
 int recon_snapshot_parse_json(struct recon_snapshot **out, const char *path,
     const char *text, size_t len, struct err *err);
 
+/* Reading live snapshots (reconcile/snapshot-fetch.c). */
+
+/* A node to read; strings are borrowed. */
+struct recon_target {
+	const char *node;     /* declared node name */
+	const char *url;      /* its Jolokia endpoint */
+	const char *userpass; /* "user:password" for HTTP Basic */
+	/* Broker name to ask for address-settings (an exec cannot take a
+	 * pattern); NULL = node. A wrong hint only loses address_settings. */
+	const char *broker_hint;
+};
+
+/* HTTP settings shared by every node; zero = defaults (Origin
+ * http://localhost, system CAs, 5 s connect, 30 s total, 32 MiB cap). */
+struct recon_http_opts {
+	const char *origin;
+	const char *ca_file;
+	long connect_timeout_ms;
+	long timeout_ms;
+	size_t max_response;
+};
+
+/* Read every target concurrently, one bulk POST per node. Never fails as
+ * a whole: a node that cannot be read carries its refusal (UNREACHABLE,
+ * UNAUTHORIZED, TIMEOUT, BAD_RESPONSE, ...) and the others are read.
+ * Returns the snapshot, owned by the caller; nodes in target order. */
+struct recon_snapshot *recon_snapshot_fetch(const char *cluster,
+    const struct recon_target *targets, size_t n,
+    const struct recon_http_opts *opts);
+
+/* Number of nodes whose refusal kind is not RECON_OK. */
+size_t recon_snapshot_unreadable(const struct recon_snapshot *s);
+
 #endif

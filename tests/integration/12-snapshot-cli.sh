@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `artemis-gitops snapshot`: credentials folder and file problems (never a
+# silent anonymous login), usage errors, and the environment variable.
+. "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
+brokers_setup
+cluster_dir "$TMP/c"
+P="artemis-gitops snapshot"
+
+# creds_case NAME CONTENT EXPECTED-SUFFIX: node1's file holds CONTENT
+creds_case() {
+	local name=$1 content=$2 want=$3 d=$TMP/cr-$RANDOM o rc
+	cp -a "$CREDDIR" "$d"
+	printf '%b' "$content" >"$d/node1"
+	chmod 600 "$d/node1"
+	o=$("$AG_BIN" snapshot --credentials "$d" "$TMP/c" 2>&1)
+	rc=$?
+	check_eq "$name: exit 1" 1 "$rc"
+	check_eq "$name: message" "$P: node 'node1': credentials file '$d/node1' $want" "$o"
+}
+creds_case "empty file" "" "is empty"
+creds_case "no colon" "gitops\n" "has no ':' (expected one line 'user:password')"
+creds_case "empty user" ":secret\n" "has an empty user name"
+creds_case "empty password" "gitops:\n" "has an empty password"
+creds_case "two lines" "gitops:a\ngitops:b\n" "must hold one line 'user:password'"
+
+d=$TMP/cr-missing
+cp -a "$CREDDIR" "$d"
+rm "$d/node1"
+o=$("$AG_BIN" snapshot --credentials "$d" "$TMP/c" 2>&1)
+check_eq "missing file: exit 1" 1 $?
+check_eq "missing file: message" "$P: node 'node1': cannot read credentials file '$d/node1': No such file or directory" "$o"
+
+d=$TMP/cr-open
+cp -a "$CREDDIR" "$d"
+chmod 644 "$d/node2"
+o=$("$AG_BIN" snapshot --credentials "$d" "$TMP/c" 2>&1)
+check_eq "world-readable file: exit 1" 1 $?
+check_eq "world-readable file: message" "$P: node 'node2': credentials file '$d/node2' is readable by others (chmod 600 it)" "$o"
+
+o=$(env -u CREDENTIALS_DIRECTORY "$AG_BIN" snapshot "$TMP/c" 2>&1)
+check_eq "no credentials folder: exit 1" 1 $?
+check_eq "no credentials folder: message" "$P: no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY" "$o"
+o=$(CREDENTIALS_DIRECTORY=$CREDDIR "$AG_BIN" snapshot --node node2 "$TMP/c" 2>&1)
+check_eq "\$CREDENTIALS_DIRECTORY is used" 0 $?
+check_grep "\$CREDENTIALS_DIRECTORY: node2 printed" "^node node2  broker node2" <(echo "$o")
+
+mkdir -p "$TMP/cs"
+sed 's|credentials: node1|credentials: ../node1|' "$TMP/c/cluster.yaml" >"$TMP/cs/cluster.yaml"
+if "$AG_BIN" validate "$TMP/cs" >/dev/null 2>&1; then
+	o=$("$AG_BIN" snapshot --credentials "$CREDDIR" "$TMP/cs" 2>&1)
+	check_eq "credentials name with a slash refused" "$P: node 'node1': credentials name '../node1' is not a file name" "$o"
+else
+	ok "credentials name with a slash refused (by validation)"
+fi
+
+check_exit "unknown option: 64" 64 "$AG_BIN" snapshot --frobnicate "$TMP/c"
+o=$("$AG_BIN" snapshot --frobnicate "$TMP/c" 2>&1)
+check_eq "unknown option: message" "$P: unknown option '--frobnicate'
+Try 'artemis-gitops snapshot --help'." "$o"
+o=$("$AG_BIN" snapshot --timeout 0 "$TMP/c" 2>&1)
+check_eq "bad timeout: message" "$P: --timeout: expected seconds in (0, 3600], got '0'
+Try 'artemis-gitops snapshot --help'." "$o"
+o=$("$AG_BIN" snapshot --credentials "$CREDDIR" --node node9 "$TMP/c" 2>&1)
+check_eq "unknown node: exit 64 and message" "64 $P: --node: no node 'node9' in cluster 'local'" "$? $(echo "$o" | head -1)"
+o=$("$AG_BIN" snapshot 2>&1)
+check_eq "no folder: message" "$P: expected one CLUSTER_DIR, got 0 arguments
+Try 'artemis-gitops snapshot --help'." "$o"
+check_exit "--help exits 0" 0 "$AG_BIN" snapshot --help
+check_grep "--help documents --json" "--json" <("$AG_BIN" snapshot --help)
+check_exit "--version exits 0" 0 "$AG_BIN" snapshot --version
+check_exit "missing cluster folder: exit 1" 1 "$AG_BIN" snapshot --credentials "$CREDDIR" "$TMP/nope"
+done_testing

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""tests/tools/faultproxy.py: a tiny HTTP proxy in front of a real broker's
+Jolokia endpoint that misbehaves on purpose, for the client's TIMEOUT,
+BAD_RESPONSE and UNREACHABLE classifications, and that counts requests.
+
+  faultproxy.py MODE UPSTREAM PORTFILE LOGFILE
+
+MODE: pass      forward the request, return the broker's answer
+      stall     read the request, never answer
+      garbage   answer 200 with a body that is not JSON
+      truncate  forward, then send only half of the body and close
+      drop      read the request and close the connection
+      big       answer 200 with a 40 MiB body
+      status:N  answer HTTP N with an empty body
+UPSTREAM: http://localhost:PORT. The proxy listens on 127.0.0.1 on a free
+port, writes the port to PORTFILE, and appends one line per request
+(`<method> <path> <body-bytes>`) to LOGFILE. Runs until killed.
+"""
+import http.client
+import http.server
+import socketserver
+import sys
+import threading
+import time
+import urllib.parse
+
+MODE, UPSTREAM, PORTFILE, LOGFILE = sys.argv[1:5]
+UP = urllib.parse.urlparse(UPSTREAM)
+LOCK = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def do_GET(self):
+        self.handle_one(b"")
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        self.handle_one(self.rfile.read(n))
+
+    def forward(self, body):
+        conn = http.client.HTTPConnection(UP.hostname, UP.port, timeout=30)
+        hdrs = {k: v for k, v in self.headers.items()
+                if k.lower() in ("authorization", "origin", "content-type")}
+        conn.request(self.command, self.path, body=body, headers=hdrs)
+        r = conn.getresponse()
+        data = r.read()
+        conn.close()
+        return r.status, data
+
+    def reply(self, status, data, length=None):
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain;charset=utf-8")
+        self.send_header("Content-Length",
+                         str(len(data) if length is None else length))
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+
+    def handle_one(self, body):
+        with LOCK:
+            with open(LOGFILE, "a") as f:
+                f.write("%s %s %d\n" % (self.command, self.path, len(body)))
+        if MODE == "pass":
+            status, data = self.forward(body)
+            self.reply(status, data)
+        elif MODE == "stall":
+            time.sleep(3600)
+        elif MODE == "garbage":
+            self.reply(200, b"<html>this is not JSON</html>")
+        elif MODE == "truncate":
+            status, data = self.forward(body)
+            self.reply(status, data[: len(data) // 2], length=len(data))
+            self.close_connection = True
+            self.connection.close()
+        elif MODE == "drop":
+            self.close_connection = True
+            self.connection.close()
+        elif MODE == "big":
+            chunk = b" " * (1 << 20)
+            self.send_response(200)
+            self.send_header("Content-Length", str(40 << 20))
+            self.end_headers()
+            try:
+                for _ in range(40):
+                    self.wfile.write(chunk)
+            except OSError:
+                pass
+        elif MODE.startswith("status:"):
+            self.reply(int(MODE[7:]), b"")
+        else:
+            self.reply(500, b"faultproxy: unknown mode")
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main():
+    srv = Server(("127.0.0.1", 0), Handler)
+    with open(PORTFILE + ".tmp", "w") as f:
+        f.write("%d\n" % srv.server_address[1])
+    import os
+    os.rename(PORTFILE + ".tmp", PORTFILE)
+    srv.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
