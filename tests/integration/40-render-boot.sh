@@ -134,9 +134,21 @@ jread() { # MBEAN [ATTR]: value as JSON
 	jpost "$body" | jq -c '.value'
 }
 B="org.apache.activemq.artemis:broker=\"$broker\""
-names() { # ATTR of the broker, sorted, without internals (activemq.*, $sys.*)
-	jread "$B" "$1" | jq -r '.[]' | grep -v '^activemq\.' | grep -v '^\$sys\.' | sort | tr '\n' ' '
+# Live state comes from `artemis-gitops snapshot --json` (the agent's own
+# reader); Jolokia is called directly only for operations.
+mkdir -p "$work/creds"
+(umask 077 && echo admin:admin >"$work/creds/$broker")
+snap() { # the node's snapshot object
+	"$AG_BIN" snapshot --json --credentials "$work/creds" "$cl" >"$work/snap.json" 2>"$work/snap.err" ||
+		{ echo "snapshot failed: $(cat "$work/snap.err")" >&2; return 1; }
+	jq -c '.nodes[0]' "$work/snap.json"
 }
+names() { # addresses|queues|diverts: live names, sorted, internals left out
+	snap | jq -r --arg k "$1" '.[$k][] | select((.internal // false) | not) | .name' |
+		grep -v '^activemq\.' | grep -v '^\$sys\.' | sort | tr '\n' ' '
+}
+squeue() { snap | jq -c --arg n "$1" '.queues[] | select(.name == $n)'; }
+sdivert() { snap | jq -c --arg n "$1" '.diverts[] | select(.name == $n)'; }
 queue_mbean() { echo "$B,component=addresses,address=\"$1\",subcomponent=queues,routing-type=\"$2\",queue=\"$3\""; }
 divert_mbean() { echo "$B,component=addresses,address=\"$1\",subcomponent=diverts,divert=\"$2\""; }
 
@@ -177,37 +189,44 @@ if wait_active; then ok "broker boots with the rendered broker.xml"; else
 fi
 
 check_eq "addresses: exactly the declared ones" \
-	"DLQ ExpiryQueue audit events orders spare " "$(names AddressNames)"
+	"DLQ ExpiryQueue audit events orders spare " "$(names addresses)"
 check_eq "queues: exactly the declared ones" \
-	"DLQ ExpiryQueue audit events.a events.b orders spare " "$(names QueueNames)"
+	"DLQ ExpiryQueue audit events.a events.b orders spare " "$(names queues)"
 check_eq "diverts: exactly the declared ones" \
-	"events-audit orders-audit " "$(names DivertNames)"
+	"events-audit orders-audit " "$(names diverts)"
 
-q=$(jread "$(queue_mbean orders anycast orders)")
+q=$(squeue orders)
 check_eq "queue orders: every declared setting" \
-	'{"ConfigurationManaged":true,"ConsumersBeforeDispatch":2,"DelayBeforeDispatch":1500,"Durable":true,"Enabled":false,"Exclusive":true,"Filter":"region = '"'EU'"' AND kind <> \"x\" AND n < 3","LastValue":true,"LastValueKey":"k&v","MaxConsumers":5,"PurgeOnNoConsumers":true,"RingSize":100,"RoutingType":"ANYCAST"}' \
-	"$(jq -cS '{ConfigurationManaged,ConsumersBeforeDispatch,DelayBeforeDispatch,Durable,Enabled,Exclusive,Filter,LastValue,LastValueKey,MaxConsumers,PurgeOnNoConsumers,RingSize,RoutingType}' <<<"$q")"
-q=$(jread "$(queue_mbean events multicast events.a)")
+	'{"address":"orders","configuration_managed":true,"consumers_before_dispatch":2,"delay_before_dispatch":1500,"durable":true,"enabled":false,"exclusive":true,"filter":"region = '"'EU'"' AND kind <> \"x\" AND n < 3","last_value_key":"k&v","max_consumers":5,"purge_on_no_consumers":true,"ring_size":100,"routing":"anycast"}' \
+	"$(jq -cS '{address,configuration_managed,consumers_before_dispatch,delay_before_dispatch,durable,enabled,exclusive,filter,last_value_key,max_consumers,purge_on_no_consumers,ring_size,routing}' <<<"$q")"
+check_eq "queue orders: a last-value queue (Jolokia LastValue)" \
+	true "$(jread "$(queue_mbean orders anycast orders)" LastValue)"
+q=$(squeue events.a)
 check_eq "queue events.a: multicast, not durable, defaults" \
-	'{"ConsumersBeforeDispatch":0,"DelayBeforeDispatch":-1,"Durable":false,"Enabled":true,"Exclusive":false,"Filter":null,"MaxConsumers":-1,"PurgeOnNoConsumers":false,"RingSize":-1,"RoutingType":"MULTICAST"}' \
-	"$(jq -cS '{ConsumersBeforeDispatch,DelayBeforeDispatch,Durable,Enabled,Exclusive,Filter,MaxConsumers,PurgeOnNoConsumers,RingSize,RoutingType}' <<<"$q")"
+	'{"address":"events","consumers_before_dispatch":0,"delay_before_dispatch":-1,"durable":false,"enabled":true,"exclusive":false,"filter":null,"last_value_key":null,"max_consumers":-1,"purge_on_no_consumers":false,"ring_size":-1,"routing":"multicast"}' \
+	"$(jq -cS '{address,consumers_before_dispatch,delay_before_dispatch,durable,enabled,exclusive,filter,last_value_key,max_consumers,purge_on_no_consumers,ring_size,routing}' <<<"$q")"
+check_eq "address events: multicast only" '["multicast"]' \
+	"$(snap | jq -c '.addresses[] | select(.name == "events") | .routing')"
 # Why render refuses "${" in declared strings: Artemis substitutes system
 # properties in every value it reads, even one written as "&#36;{" (the
 # filter was added to the rendered file by hand, see above).
-f=$(jread "$(queue_mbean audit anycast audit)" Filter)
+f=$(squeue audit | jq .filter)
 if [[ $f =~ ^\"v\ =\ \'[0-9]+\.[0-9.]+\'\"$ ]]; then
 	ok "Artemis substitutes \${java.version} even when written as &#36;{java.version}"
 else
 	not_ok "Artemis substitutes \${java.version} even when written as &#36;{java.version}" "Filter: $f"
 fi
-d=$(jread "$(divert_mbean orders orders-audit)")
+d=$(sdivert orders-audit)
 check_eq "divert orders-audit: every declared field" \
-	'{"Address":"orders","Exclusive":true,"Filter":"p > 4 AND t = '"'a&b'"'","ForwardingAddress":"audit","RoutingName":"rn<&>","RoutingType":"ANYCAST","TransformerClassName":"org.apache.activemq.artemis.core.server.transformer.AddHeadersTransformer","TransformerProperties":{"x-via":"orders&audit"},"UniqueName":"orders-audit"}' \
-	"$(jq -cS '{Address,Exclusive,Filter,ForwardingAddress,RoutingName,RoutingType,TransformerClassName,TransformerProperties,UniqueName}' <<<"$d")"
-d=$(jread "$(divert_mbean events events-audit)")
+	'{"address":"orders","exclusive":true,"filter":"p > 4 AND t = '"'a&b'"'","forwarding_address":"audit","name":"orders-audit","routing_name":"rn<&>","routing_type":"ANYCAST","transformer_class_name":"org.apache.activemq.artemis.core.server.transformer.AddHeadersTransformer","transformer_properties":{"x-via":"orders&audit"}}' \
+	"$(jq -cS . <<<"$d")"
+d=$(sdivert events-audit)
 check_eq "divert events-audit: defaults" \
-	'{"Exclusive":false,"Filter":null,"ForwardingAddress":"audit","RoutingName":"events-audit","RoutingType":"PASS","TransformerClassName":null}' \
-	"$(jq -cS '{Exclusive,Filter,ForwardingAddress,RoutingName,RoutingType,TransformerClassName}' <<<"$d")"
+	'{"address":"events","exclusive":false,"filter":null,"forwarding_address":"audit","name":"events-audit","routing_name":"events-audit","routing_type":"PASS","transformer_class_name":null,"transformer_properties":{}}' \
+	"$(jq -cS . <<<"$d")"
+check_eq "config-delete-* are OFF in the generated base" \
+	'{"config_delete_addresses":"OFF","config_delete_diverts":"OFF","config_delete_queues":"OFF","match":"#"}' \
+	"$(snap | jq -cS '.address_settings[] | select(.match == "#")')"
 
 # --- reload ---------------------------------------------------------------
 # The broker logs this as the last step of every configuration reload.
@@ -233,12 +252,6 @@ install_and_reload() {
 	wait_reloads $((n + 1)) || return 1
 	sleep 0.5
 }
-state() {
-	echo "addresses: $(names AddressNames)"
-	echo "queues: $(names QueueNames)"
-	echo "diverts: $(names DivertNames)"
-	echo "orders max-consumers: $(jread "$(queue_mbean orders anycast orders)" MaxConsumers)"
-}
 cp "$cl/broker/broker.xml" "$work/base.orig"
 # force KIND...: the base, with config-delete-KIND FORCE in its catch-all
 # address-setting (address-settings are the base's, not the agent's).
@@ -258,7 +271,7 @@ jexec() { # MBEAN OPERATION ARGS-JSON
 	jpost "$(jq -nc --arg m "$1" --arg o "$2" --argjson a "$3" '{type:"exec",mbean:$m,operation:$o,arguments:$a}')" |
 		jq -c '{status,error}'
 }
-msgs() { jread "$(queue_mbean "$1" "$2" "$3")" MessageCount; }
+msgs() { squeue "$3" | jq '.message_count'; }
 send() { # ADDRESS ROUTING QUEUE: one durable message into the queue
 	jexec "$(queue_mbean "$1" "$2" "$3")" \
 		'sendMessage(java.util.Map,int,java.lang.String,boolean,java.lang.String,java.lang.String)' \
@@ -287,15 +300,15 @@ declare_v2
 check "render v2" render
 check "P1: the broker reloads the new file by itself" install_and_reload
 check_eq "P1 OFF: no address removed, the new one added" \
-	"DLQ ExpiryQueue audit events new orders spare " "$(names AddressNames)"
+	"DLQ ExpiryQueue audit events new orders spare " "$(names addresses)"
 check_eq "P1 OFF: no queue removed, the new one added" \
-	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names QueueNames)"
+	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names queues)"
 check_eq "P1 OFF: the removed divert stays, the new one added" \
-	"events-audit orders-audit orders-copy " "$(names DivertNames)"
+	"events-audit orders-audit orders-copy " "$(names diverts)"
 check_eq "P1 OFF: a changed queue setting is applied in place" \
-	7 "$(jread "$(queue_mbean orders anycast orders)" MaxConsumers)"
+	7 "$(squeue orders | jq .max_consumers)"
 check_eq "P1 OFF: the changed queue stays configuration-managed" \
-	true "$(jread "$(queue_mbean orders anycast orders)" ConfigurationManaged)"
+	true "$(squeue orders | jq .configuration_managed)"
 
 # P1 restart: the same file, a restart.
 # Not through check: its subshell would lose the new pid.
@@ -304,16 +317,16 @@ if start_broker; then ok "P1 restart: broker starts"; else
 	not_ok "P1 restart: broker starts" "$(tail -n 40 "$run/log/console.log")"
 fi
 check_eq "P1 restart: removed address and queues still there" \
-	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names QueueNames)"
+	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names queues)"
 check_eq "P1 restart: the removed divert is back from the journal" \
-	"events-audit orders-audit orders-copy " "$(names DivertNames)"
+	"events-audit orders-audit orders-copy " "$(names diverts)"
 
 # P1b: runtime changes to diverts, then a reload of the same content.
 check_eq "P1b: destroy a divert the file carries" '{"status":200,"error":null}' \
 	"$(jexec "$B" 'destroyDivert(java.lang.String)' '["orders-copy"]')"
 check_eq "P1b: create a divert the file does not carry" '{"status":200,"error":null}' \
 	"$(jexec "$B" 'createDivert(java.lang.String,java.lang.String,java.lang.String,java.lang.String,boolean,java.lang.String,java.lang.String)' '["rt-divert","rt-divert","orders","audit",false,null,null]')"
-check_eq "P1b: before the reload" "events-audit orders-audit rt-divert " "$(names DivertNames)"
+check_eq "P1b: before the reload" "events-audit orders-audit rt-divert " "$(names diverts)"
 # This time the reload is asked for through Jolokia: it runs at once, and
 # the periodic check, which does not know, reloads the same file again.
 n=$(reloads)
@@ -325,16 +338,19 @@ check "P1b: reloadConfigurationFile() reloads before returning" test "$(reloads)
 check "P1b: the periodic check reloads the same file once more" wait_reloads $((n + 2))
 sleep 0.5
 check_eq "P1b OFF: reload brings the destroyed divert back; the runtime one stays" \
-	"events-audit orders-audit orders-copy rt-divert " "$(names DivertNames)"
+	"events-audit orders-audit orders-copy rt-divert " "$(names diverts)"
 
 # P2: config-delete-diverts FORCE.
 force diverts
 check "render v2, diverts FORCE" render
 check "reloaded" install_and_reload
+check_eq "P2: the snapshot reads config-delete-diverts FORCE" \
+	'{"config_delete_addresses":"OFF","config_delete_diverts":"FORCE","config_delete_queues":"OFF","match":"#"}' \
+	"$(snap | jq -cS '.address_settings[] | select(.match == "#")')"
 check_eq "P2 diverts FORCE: every divert not in the file is removed, runtime-created included" \
-	"orders-audit orders-copy " "$(names DivertNames)"
+	"orders-audit orders-copy " "$(names diverts)"
 check_eq "P2 diverts FORCE: queues untouched" \
-	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names QueueNames)"
+	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names queues)"
 
 # P3: + config-delete-queues FORCE, with a message in each doomed queue.
 send events multicast events.b >/dev/null
@@ -347,20 +363,23 @@ force diverts queues
 check "render v2, diverts+queues FORCE" render
 check "reloaded" install_and_reload
 check_eq "P3 queues FORCE: configuration-managed queues not in the file are removed, messages and all; the runtime queue stays" \
-	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names QueueNames)"
+	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names queues)"
 check_eq "P3 queues FORCE: the emptied address stays" \
-	"DLQ ExpiryQueue audit events new orders spare " "$(names AddressNames)"
+	"DLQ ExpiryQueue audit events new orders spare " "$(names addresses)"
 
 # P4: + config-delete-addresses FORCE.
 check_eq "P4: create an address at runtime" '{"status":200,"error":null}' \
 	"$(jexec "$B" 'createAddress(java.lang.String,java.lang.String)' '["rt.addr","ANYCAST"]')"
-check "P4: the runtime address exists" has "$(names AddressNames)" rt.addr
+check "P4: the runtime address exists" has "$(names addresses)" rt.addr
 force diverts queues addresses
 check "render v2, all FORCE" render
 check "reloaded" install_and_reload
+check_eq "P4: the snapshot reads every config-delete-* FORCE" \
+	'{"config_delete_addresses":"FORCE","config_delete_diverts":"FORCE","config_delete_queues":"FORCE","match":"#"}' \
+	"$(snap | jq -cS '.address_settings[] | select(.match == "#")')"
 check_eq "P4 addresses FORCE: addresses not in the file are removed, runtime-created included" \
-	"DLQ ExpiryQueue audit events new orders " "$(names AddressNames)"
+	"DLQ ExpiryQueue audit events new orders " "$(names addresses)"
 check_eq "P4: queues unchanged" \
-	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names QueueNames)"
+	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names queues)"
 check_nogrep "no schema or deployment errors in the broker log" 'ERROR|AMQ22[0-9]+: (Invalid|Error)' "$run/log/console.log"
 done_testing
