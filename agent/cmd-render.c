@@ -29,7 +29,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "Usage: artemis-gitops render CLUSTER_DIR --out DIR "
-	    "[--schema-dir DIR]\n\n"
+	    "[--schema-dir DIR]\n"
+	    "                             [--diff-against DIR]\n\n"
 	    "Write DIR/<node>/broker.xml for each node of a CONFIG_MANAGED "
 	    "cluster: the\nbase broker.xml of the cluster "
 	    "(CLUSTER_DIR/broker/broker.xml, or a node's\n"
@@ -42,7 +43,15 @@ usage(FILE *f)
 	    "(required)\n"
 	    "  -s, --schema-dir DIR  folder holding "
 	    "artemis-configuration.xsd and xml.xsd\n"
-	    "                        (default: $%s, else ./%s)\n"
+	    "                        (default: $%s,\n"
+	    "                        else ./%s)\n"
+	    "  -d, --diff-against DIR\n"
+	    "                        print, instead of the list of written "
+	    "files, each\n"
+	    "                        node's unified diff against "
+	    "DIR/<node>/broker.xml\n"
+	    "                        (the deployed files, or an earlier "
+	    "--out)\n"
 	    "  -h, --help            show this help\n"
 	    "  -V, --version         show the version\n\n"
 	    "Exit codes: 0 written, 1 invalid declarations, base or schema "
@@ -136,7 +145,7 @@ render_node(struct rendered *r, const struct decl_cluster *c,
 }
 
 static int
-write_all(const struct rendered *r, size_t n, const char *out_dir)
+write_all(const struct rendered *r, size_t n, const char *out_dir, bool list)
 {
 	struct err err = {0};
 	char *msg;
@@ -155,7 +164,7 @@ write_all(const struct rendered *r, size_t n, const char *out_dir)
 			free(msg);
 			err_release(&err);
 			rc = -1;
-		} else {
+		} else if (list) {
 			printf("%s (from %s)\n", path, r[i].base_path);
 		}
 		free(dir);
@@ -164,9 +173,50 @@ write_all(const struct rendered *r, size_t n, const char *out_dir)
 	return rc;
 }
 
+/* Print each node's unified diff against prev_dir/<node>/broker.xml (a
+ * missing file is an empty one, labelled /dev/null as diff -N does). */
+static int
+print_diffs(const struct rendered *r, size_t n, const char *prev_dir)
+{
+	struct err err = {0};
+	char *path, *old, *la, *lb, *d, *msg;
+	size_t i, len;
+	int rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++) {
+		path = xasprintf("%s/%s/broker.xml", prev_dir, r[i].node);
+		old = NULL;
+		len = 0;
+		if (access(path, F_OK) != 0) {
+			la = xstrdup("/dev/null");
+		} else if (afile_read(&old, &len, path, RENDER_BASE_MAX * 8,
+		               &err) != 0) {
+			msg = err_render(&err);
+			fprintf(stderr, "artemis-gitops render: %s\n", msg);
+			free(msg);
+			err_release(&err);
+			free(path);
+			return -1;
+		} else {
+			la = xasprintf("a/%s/broker.xml", r[i].node);
+		}
+		lb = xasprintf("b/%s/broker.xml", r[i].node);
+		d = render_udiff(old != NULL ? old : "", len, r[i].text,
+		    r[i].len, la, lb);
+		if (d != NULL)
+			fputs(d, stdout);
+		free(d);
+		free(la);
+		free(lb);
+		free(old);
+		free(path);
+	}
+	return rc;
+}
+
 static int
 render_cluster(const char *cluster_dir, const char *out_dir,
-    const char *schema_dir)
+    const char *schema_dir, const char *prev_dir)
 {
 	struct decl_cluster *c = NULL;
 	struct render_schema *schema = NULL;
@@ -196,7 +246,9 @@ render_cluster(const char *cluster_dir, const char *out_dir,
 	print_diags(&diags);
 	if (errlist_has_errors(&diags))
 		goto done;
-	if (write_all(r, c->nnodes, out_dir) == 0)
+	if (prev_dir != NULL && print_diffs(r, c->nnodes, prev_dir) != 0)
+		goto done;
+	if (write_all(r, c->nnodes, out_dir, prev_dir == NULL) == 0)
 		rc = AG_EXIT_OK;
 done:
 	for (i = 0; r != NULL && i < c->nnodes; i++) {
@@ -216,20 +268,24 @@ agent_cmd_render(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"out", required_argument, NULL, 'o'},
 	    {"schema-dir", required_argument, NULL, 's'},
+	    {"diff-against", required_argument, NULL, 'd'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
-	const char *out = NULL, *schema_dir = NULL;
+	const char *out = NULL, *schema_dir = NULL, *prev = NULL;
 	int ch;
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "o:s:hV", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "o:s:d:hV", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			out = optarg;
 			break;
 		case 's':
 			schema_dir = optarg;
+			break;
+		case 'd':
+			prev = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -248,5 +304,5 @@ agent_cmd_render(int argc, char **argv)
 		return agent_usage_error("render", "one CLUSTER_DIR only");
 	if (out == NULL)
 		return agent_usage_error("render", "missing --out DIR");
-	return render_cluster(argv[optind], out, schema_dir);
+	return render_cluster(argv[optind], out, schema_dir, prev);
 }

@@ -13,6 +13,7 @@
 
 #define RENDER_CORE_NS    "urn:activemq:core"
 #define RENDER_INDENT_DEF "   " /* Artemis's own files indent by three */
+#define RENDER_DIFF_MAX_D 1000  /* differing lines diffed exactly */
 #define RENDER_OUT_MAX    ((size_t)64 * 1024 * 1024) /* a rendered file */
 
 /* Byte offsets of one element in a document's text. */

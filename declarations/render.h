@@ -69,4 +69,10 @@ int render_base_path(char **out, const char *cluster_dir, const char *node,
  * "." or ".."): rendered files go to <out>/<node>/broker.xml. */
 bool render_node_name_ok(const char *name);
 
+/* A unified diff of text a against b (`diff -u` hunks with 3 lines of
+ * context, headers `--- label_a` and `+++ label_b`), for previews and
+ * `render --diff-against`. NULL when they are equal. Owned by the caller. */
+char *render_udiff(const char *a, size_t alen, const char *b, size_t blen,
+    const char *label_a, const char *label_b);
+
 #endif

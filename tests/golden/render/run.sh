@@ -72,6 +72,19 @@ for name in $names; do
 	else
 		not_ok "$name" "$(cat "$scratch/diff")"
 	fi
+	# With --diff-against PREV, the printed diff is a patch that turns
+	# PREV into the written files.
+	prev=$(sed -n 's/.*--diff-against \([^ ]*\).*/\1/p' "$name.args" 2>/dev/null)
+	if [ -n "$prev" ] && [ -d "$scratch/out" ]; then
+		rm -rf "$scratch/patched" && cp -r "$prev" "$scratch/patched"
+		if (cd "$scratch/patched" && patch -s -p1 <"$scratch/stdout") >"$scratch/patch.log" 2>&1 &&
+			diff -r "$scratch/out" "$scratch/patched" >"$scratch/diff" 2>&1; then
+			ok "$name: the diff patches $prev into the written files"
+		else
+			not_ok "$name: the diff patches $prev into the written files" \
+				"$(cat "$scratch/patch.log")" "$(head -c 3000 "$scratch/diff")"
+		fi
+	fi
 	if [ -d "$name.out" ]; then
 		if diff -r "$name.out" "$scratch/out" >"$scratch/diff" 2>&1; then
 			ok "$name: files"
@@ -111,6 +124,7 @@ done
 for outdir in [0-9][0-9][0-9]-*.out; do
 	[ -d "$outdir" ] || continue
 	name=${outdir%.out}
+	[ -f "$name.args" ] && continue # another case's cluster
 	rm -rf "$scratch/again" "$scratch/again-out"
 	mkdir -p "$scratch/again/broker/nodes"
 	cp "$name"/*.yaml "$scratch/again/"
