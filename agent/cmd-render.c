@@ -181,9 +181,8 @@ print_diffs(const struct rendered *r, size_t n, const char *prev_dir)
 	struct err err = {0};
 	char *path, *old, *la, *lb, *d, *msg;
 	size_t i, len;
-	int rc = 0;
 
-	for (i = 0; i < n && rc == 0; i++) {
+	for (i = 0; i < n; i++) {
 		path = xasprintf("%s/%s/broker.xml", prev_dir, r[i].node);
 		old = NULL;
 		len = 0;
@@ -211,7 +210,7 @@ print_diffs(const struct rendered *r, size_t n, const char *prev_dir)
 		free(old);
 		free(path);
 	}
-	return rc;
+	return 0;
 }
 
 static int

@@ -12,7 +12,7 @@
 
 #include "../lib/xalloc.h"
 
-#define CONTEXT 3
+#define CONTEXT ((size_t)3)
 
 struct lines {
 	const char **s; /* starts */
@@ -26,16 +26,18 @@ enum op { OP_EQ, OP_DEL, OP_INS };
 static void
 split(struct lines *l, const char *t, size_t len)
 {
-	size_t i = 0, cap = 0;
+	size_t i = 0, cap = 64;
 
 	memset(l, 0, sizeof(*l));
+	l->s = xreallocarray(NULL, cap, sizeof(*l->s));
+	l->n = xreallocarray(NULL, cap, sizeof(*l->n));
 	l->last_nl = true;
 	while (i < len) {
 		const char *nl = memchr(t + i, '\n', len - i);
 		size_t end = nl != NULL ? (size_t)(nl - t) + 1 : len;
 
 		if (l->count == cap) {
-			cap = cap ? cap * 2 : 64;
+			cap *= 2;
 			l->s = xreallocarray(l->s, cap, sizeof(*l->s));
 			l->n = xreallocarray(l->n, cap, sizeof(*l->n));
 		}
