@@ -3,8 +3,9 @@
  * The input is the base; the declaration is fixed and holds every
  * character class the escaping must handle. Invariants (abort = finding):
  * a rendered file renders again to the same bytes (the splice found the
- * same elements and indentation in its own output), and everything is
- * freed. Inputs over 64 KiB are skipped; no schema (no disk access). */
+ * same elements and indentation in its own output), the diff of base and
+ * rendering is empty only when they are equal, and everything is freed. Inputs
+ * over 64 KiB are skipped; no schema (no disk access). */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -62,7 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct render_base base = {"fuzz.xml", (const char *)data, size};
 	struct errlist diags = {0};
-	char *out = NULL, *again = NULL;
+	char *out = NULL, *again = NULL, *d;
 	size_t len = 0, len2 = 0;
 
 	if (size > 64 * 1024)
@@ -75,6 +76,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (len2 != len || memcmp(out, again, len) != 0)
 			abort();
+		/* The diff of the base against its rendering is empty exactly
+		 * when they are equal. */
+		d = render_udiff((const char *)data, size, out, len, "a", "b");
+		if ((d == NULL) != (size == len && memcmp(data, out, len) == 0))
+			abort();
+		free(d);
 	}
 	free(out);
 	free(again);
