@@ -15,6 +15,10 @@ static const struct agent_cmd cmds[] = {
         "write broker.xml for each node of a CONFIG_MANAGED cluster"},
     {"snapshot", agent_cmd_snapshot,
         "print the live state of a cluster's brokers (tables or --json)"},
+    {"plan", agent_cmd_plan,
+        "plan a cluster against its live nodes; write plan.json and plan.md"},
+    {"delete-queue", agent_cmd_delete_queue,
+        "plan the operator's delete of one queue on every node (ADR-0084)"},
 };
 
 static void

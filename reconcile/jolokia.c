@@ -178,6 +178,7 @@ recon_jolokia_post_all(const struct recon_jolokia_conf *confs,
 		xs[i].out = &outs[i];
 		xfer_setup(&xs[i]);
 		curl_easy_setopt(xs[i].easy, CURLOPT_PRIVATE, &xs[i]);
+		bulks[i].requests++;
 		curl_multi_add_handle(m, xs[i].easy);
 	}
 	do {

@@ -72,6 +72,7 @@ struct recon_jbulk {
 	struct recon_jresult *results; /* n, after a reply was parsed */
 	struct cJSON *root;            /* the parsed reply (owned) */
 	int http_status;               /* of the reply; 0 before */
+	unsigned requests; /* HTTP requests sent for this bulk (by post) */
 };
 
 void recon_jbulk_release(struct recon_jbulk *b); /* leaves it zeroed */

@@ -308,7 +308,7 @@ recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
 	for (i = 0; i < n; i++) {
 		s->nodes[i].node = xstrdup(targets[i].node);
 		s->nodes[i].url = xstrdup(targets[i].url);
-		s->nodes[i].requests = 1;
+		s->nodes[i].requests = bulks[i].requests;
 		if (outs[i].kind != RECON_OK)
 			s->nodes[i].refusal = outs[i];
 		else
