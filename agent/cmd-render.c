@@ -14,8 +14,17 @@
 #include "../declarations/render.h"
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
+#include "../reconcile/reload.h"
+#include "plan-io.h"
 
 #define SCHEMA_DEV_DIR ".cache/artemis/schema" /* scripts/artemis-schema */
+
+struct render_opts {
+	const char *out, *schema_dir, *prev;
+	bool predict;
+	const char *snapshot,
+	    *creds; /* for predict: a recorded file, or live */
+};
 
 struct rendered {
 	const char *node; /* borrowed from the cluster */
@@ -30,7 +39,9 @@ usage(FILE *f)
 	fprintf(f,
 	    "Usage: artemis-gitops render CLUSTER_DIR --out DIR "
 	    "[--schema-dir DIR]\n"
-	    "                             [--diff-against DIR]\n\n"
+	    "                             [--diff-against DIR]\n"
+	    "                             [--predict-reload [--snapshot FILE | "
+	    "--credentials DIR]]\n\n"
 	    "Write DIR/<node>/broker.xml for each node of a CONFIG_MANAGED "
 	    "cluster: the\nbase broker.xml of the cluster "
 	    "(CLUSTER_DIR/broker/broker.xml, or a node's\n"
@@ -52,10 +63,24 @@ usage(FILE *f)
 	    "DIR/<node>/broker.xml\n"
 	    "                        (the deployed files, or an earlier "
 	    "--out)\n"
+	    "  --predict-reload      print, for each node, what a reload of "
+	    "the new file\n"
+	    "                        does on the live broker (its "
+	    "config-delete-* settings):\n"
+	    "                        what it adds, updates, keeps and "
+	    "removes, and the\n"
+	    "                        messages lost; reads every node like "
+	    "`snapshot`\n"
+	    "  --snapshot FILE       with --predict-reload: a recorded "
+	    "`snapshot --json`\n"
+	    "  --credentials DIR     with --predict-reload: the credentials "
+	    "folder\n"
+	    "                        (default: $CREDENTIALS_DIRECTORY)\n"
 	    "  -h, --help            show this help\n"
 	    "  -V, --version         show the version\n\n"
 	    "Exit codes: 0 written, 1 invalid declarations, base or schema "
-	    "violation,\n64 usage error.\n",
+	    "violation, or\na node whose reload could not be predicted (the "
+	    "files are written), 64\nusage error.\n",
 	    RENDER_SCHEMA_ENV, SCHEMA_DEV_DIR);
 }
 
@@ -213,9 +238,53 @@ print_diffs(const struct rendered *r, size_t n, const char *prev_dir)
 	return 0;
 }
 
+/* Print each node's reload prediction against its live (or recorded)
+ * state. Returns -1 when a node could not be read (its prediction is
+ * missing). */
 static int
-render_cluster(const char *cluster_dir, const char *out_dir,
-    const char *schema_dir, const char *prev_dir)
+print_predictions(const struct decl_cluster *c, const struct rendered *r,
+    const struct render_opts *o)
+{
+	struct render_config_delete cd;
+	struct recon_reload_settings file_settings;
+	struct recon_snapshot *snap = NULL;
+	const struct recon_node_snapshot *n;
+	struct recon_reload pr;
+	char *md;
+	size_t i;
+	int rc = 0;
+
+	if (agent_plan_snapshot(&snap, "render", c, o->snapshot, o->creds) != 0)
+		return -1;
+	for (i = 0; i < c->nnodes; i++) {
+		n = recon_snapshot_find_node(snap, c->nodes[i].name);
+		if (n == NULL || n->refusal.kind != RECON_OK) {
+			fprintf(stderr,
+			    "artemis-gitops render: node '%s': %s, its reload "
+			    "is not predicted\n",
+			    c->nodes[i].name,
+			    n == NULL ? "not in the snapshot"
+			              : recon_kind_name(n->refusal.kind));
+			rc = -1;
+			continue;
+		}
+		if (render_config_delete(r[i].text, r[i].len, &cd) != 0)
+			abort(); /* it was parsed and validated before */
+		file_settings.addresses = cd.addresses;
+		file_settings.queues = cd.queues;
+		file_settings.diverts = cd.diverts;
+		recon_reload_predict(&pr, c, n, &file_settings);
+		md = recon_reload_render_md(&pr);
+		printf("%s%s", i > 0 ? "\n" : "", md);
+		free(md);
+		recon_reload_release(&pr);
+	}
+	recon_snapshot_free(snap);
+	return rc;
+}
+
+static int
+render_cluster(const char *cluster_dir, const struct render_opts *o)
 {
 	struct decl_cluster *c = NULL;
 	struct render_schema *schema = NULL;
@@ -237,7 +306,7 @@ render_cluster(const char *cluster_dir, const char *out_dir,
 		    c->name, decl_mode_name(c->mode), decl_mode_name(c->mode));
 		goto done;
 	}
-	if (load_schema(&schema, schema_dir) != 0)
+	if (load_schema(&schema, o->schema_dir) != 0)
 		goto done;
 	r = xcalloc(c->nnodes + 1, sizeof(*r));
 	for (i = 0; i < c->nnodes; i++)
@@ -245,10 +314,14 @@ render_cluster(const char *cluster_dir, const char *out_dir,
 	print_diags(&diags);
 	if (errlist_has_errors(&diags))
 		goto done;
-	if (prev_dir != NULL && print_diffs(r, c->nnodes, prev_dir) != 0)
+	if (o->prev != NULL && print_diffs(r, c->nnodes, o->prev) != 0)
 		goto done;
-	if (write_all(r, c->nnodes, out_dir, prev_dir == NULL) == 0)
-		rc = AG_EXIT_OK;
+	if (write_all(r, c->nnodes, o->out, o->prev == NULL && !o->predict) !=
+	    0)
+		goto done;
+	rc = AG_EXIT_OK;
+	if (o->predict && print_predictions(c, r, o) != 0)
+		rc = AG_EXIT_FAIL;
 done:
 	for (i = 0; r != NULL && i < c->nnodes; i++) {
 		free(r[i].base_path);
@@ -268,9 +341,12 @@ agent_cmd_render(int argc, char **argv)
 	    {"out", required_argument, NULL, 'o'},
 	    {"schema-dir", required_argument, NULL, 's'},
 	    {"diff-against", required_argument, NULL, 'd'},
+	    {"predict-reload", no_argument, NULL, 'p'},
+	    {"snapshot", required_argument, NULL, 'S'},
+	    {"credentials", required_argument, NULL, 'c'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
-	const char *out = NULL, *schema_dir = NULL, *prev = NULL;
+	struct render_opts o = {0};
 	int ch;
 
 	optind = 1;
@@ -278,13 +354,22 @@ agent_cmd_render(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "o:s:d:hV", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			out = optarg;
+			o.out = optarg;
 			break;
 		case 's':
-			schema_dir = optarg;
+			o.schema_dir = optarg;
 			break;
 		case 'd':
-			prev = optarg;
+			o.prev = optarg;
+			break;
+		case 'p':
+			o.predict = true;
+			break;
+		case 'S':
+			o.snapshot = optarg;
+			break;
+		case 'c':
+			o.creds = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -301,7 +386,10 @@ agent_cmd_render(int argc, char **argv)
 		return agent_usage_error("render", "missing CLUSTER_DIR");
 	if (optind + 1 < argc)
 		return agent_usage_error("render", "one CLUSTER_DIR only");
-	if (out == NULL)
+	if (o.out == NULL)
 		return agent_usage_error("render", "missing --out DIR");
-	return render_cluster(argv[optind], out, schema_dir, prev);
+	if (!o.predict && (o.snapshot != NULL || o.creds != NULL))
+		return agent_usage_error("render",
+		    "--snapshot and --credentials go with --predict-reload");
+	return render_cluster(argv[optind], &o);
 }

@@ -69,6 +69,16 @@ int render_base_path(char **out, const char *cluster_dir, const char *node,
  * "." or ".."): rendered files go to <out>/<node>/broker.xml. */
 bool render_node_name_ok(const char *name);
 
+/* The config-delete-{addresses,queues,diverts} of the address-setting
+ * match="#" in a broker.xml text: "OFF" or "FORCE" each (Artemis's default
+ * OFF when absent). Static strings. Returns 0, or -1 when the text does
+ * not parse. */
+struct render_config_delete {
+	const char *addresses, *queues, *diverts;
+};
+int render_config_delete(const char *text, size_t len,
+    struct render_config_delete *out);
+
 /* A unified diff of text a against b (`diff -u` hunks with 3 lines of
  * context, headers `--- label_a` and `+++ label_b`), for previews and
  * `render --diff-against`. NULL when they are equal. Owned by the caller. */

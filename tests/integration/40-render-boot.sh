@@ -114,6 +114,25 @@ open(p, "w").write(s)
 PY
 }
 
+# predict: render, and predict each node's reload from its live state.
+predict() {
+	rm -rf "$work/out"
+	"$AG_BIN" render "$cl" --out "$work/out" --schema-dir "$schema" \
+		--predict-reload --credentials "$work/creds" >"$work/pred.md" 2>"$work/pred.err"
+	local rc=$?
+	sed 's/^/# /' "$work/pred.md" >&2
+	return $rc
+}
+# predicted LINE...: each line is in the prediction, exactly.
+predicted() {
+	local l
+	for l in "$@"; do
+		if grep -qxF -- "$l" "$work/pred.md"; then ok "predicted: $l"; else
+			not_ok "predicted: $l" "$(cat "$work/pred.md" "$work/pred.err")"
+		fi
+	done
+}
+
 render() {
 	rm -rf "$work/out"
 	"$AG_BIN" render "$cl" --out "$work/out" --schema-dir "$schema" 2>&1 | grep -v warning
@@ -297,7 +316,16 @@ has() { # LIST NAME
 # spare (with its queue), divert events-audit; changes orders'
 # max-consumers; adds address new (queue new.q) and divert orders-copy.
 declare_v2
-check "render v2" render
+check "render v2, predict its reload" predict
+predicted "- adds address 'new'" \
+	"- keeps address 'spare': config-delete-addresses OFF: it stays live, outside the file (a restart keeps it too)" \
+	"- adds queue 'new.q' on address 'new'" \
+	"- updates queue 'orders' on address 'orders': max-consumers 5 -> 7" \
+	"- keeps queue 'events.b' on address 'events': config-delete-queues OFF: it stays live, outside the file (a restart keeps it too)" \
+	"- keeps queue 'spare' on address 'spare': config-delete-queues OFF: it stays live, outside the file (a restart keeps it too)" \
+	"- adds divert 'orders-copy' from address 'orders': deployed by the reload (so is a divert of the file destroyed at runtime)" \
+	"- keeps divert 'events-audit' from address 'events': config-delete-diverts OFF: it stays, and a restart recovers it from the journal" \
+	"Messages lost by the reload: 0"
 check "P1: the broker reloads the new file by itself" install_and_reload
 check_eq "P1 OFF: no address removed, the new one added" \
 	"DLQ ExpiryQueue audit events new orders spare " "$(names addresses)"
@@ -305,6 +333,8 @@ check_eq "P1 OFF: no queue removed, the new one added" \
 	"DLQ ExpiryQueue audit events.a events.b new.q orders spare " "$(names queues)"
 check_eq "P1 OFF: the removed divert stays, the new one added" \
 	"events-audit orders-audit orders-copy " "$(names diverts)"
+check_eq "P1: predicted filter change applied (the hand-written filter is gone)" \
+	null "$(squeue audit | jq .filter)"
 check_eq "P1 OFF: a changed queue setting is applied in place" \
 	7 "$(squeue orders | jq .max_consumers)"
 check_eq "P1 OFF: the changed queue stays configuration-managed" \
@@ -327,6 +357,9 @@ check_eq "P1b: destroy a divert the file carries" '{"status":200,"error":null}' 
 check_eq "P1b: create a divert the file does not carry" '{"status":200,"error":null}' \
 	"$(jexec "$B" 'createDivert(java.lang.String,java.lang.String,java.lang.String,java.lang.String,boolean,java.lang.String,java.lang.String)' '["rt-divert","rt-divert","orders","audit",false,null,null]')"
 check_eq "P1b: before the reload" "events-audit orders-audit rt-divert " "$(names diverts)"
+check "P1b: predict the reload of the same file" predict
+predicted "- adds divert 'orders-copy' from address 'orders': deployed by the reload (so is a divert of the file destroyed at runtime)" \
+	"- keeps divert 'rt-divert' from address 'orders': config-delete-diverts OFF: it stays, and a restart recovers it from the journal"
 # This time the reload is asked for through Jolokia: it runs at once, and
 # the periodic check, which does not know, reloads the same file again.
 n=$(reloads)
@@ -342,7 +375,10 @@ check_eq "P1b OFF: reload brings the destroyed divert back; the runtime one stay
 
 # P2: config-delete-diverts FORCE.
 force diverts
-check "render v2, diverts FORCE" render
+check "render v2, diverts FORCE, predict its reload" predict
+predicted "- removes divert 'events-audit' from address 'events': config-delete-diverts FORCE: every divert the file does not carry is removed, runtime-created ones and capture taps included" \
+	"- removes divert 'rt-divert' from address 'orders': config-delete-diverts FORCE: every divert the file does not carry is removed, runtime-created ones and capture taps included" \
+	"- keeps queue 'events.b' on address 'events': config-delete-queues OFF: it stays live, outside the file (a restart keeps it too)"
 check "reloaded" install_and_reload
 check_eq "P2: the snapshot reads config-delete-diverts FORCE" \
 	'{"config_delete_addresses":"OFF","config_delete_diverts":"FORCE","config_delete_queues":"OFF","match":"#"}' \
@@ -360,7 +396,12 @@ check_eq "P3: a message in spare" 1 "$(msgs spare anycast spare)"
 check_eq "P3: create a queue at runtime" '{"status":200,"error":null}' \
 	"$(jexec "$B" 'createQueue(java.lang.String,java.lang.String,java.lang.String)' '["events","rt.q","MULTICAST"]')"
 force diverts queues
-check "render v2, diverts+queues FORCE" render
+check "render v2, diverts+queues FORCE, predict its reload" predict
+predicted "- removes queue 'events.b' on address 'events': config-delete-queues FORCE: removed with its 1 message, which is lost" \
+	"- removes queue 'spare' on address 'spare': config-delete-queues FORCE: removed with its 1 message, which is lost" \
+	"- keeps queue 'rt.q' on address 'events': created at runtime: config-delete-queues removes only configuration-managed queues" \
+	"- keeps address 'spare': config-delete-addresses OFF: it stays live, outside the file (a restart keeps it too)" \
+	"Messages lost by the reload: 2"
 check "reloaded" install_and_reload
 check_eq "P3 queues FORCE: configuration-managed queues not in the file are removed, messages and all; the runtime queue stays" \
 	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names queues)"
@@ -372,7 +413,11 @@ check_eq "P4: create an address at runtime" '{"status":200,"error":null}' \
 	"$(jexec "$B" 'createAddress(java.lang.String,java.lang.String)' '["rt.addr","ANYCAST"]')"
 check "P4: the runtime address exists" has "$(names addresses)" rt.addr
 force diverts queues addresses
-check "render v2, all FORCE" render
+check "render v2, all FORCE, predict its reload" predict
+predicted "- removes address 'rt.addr': config-delete-addresses FORCE: every address the file does not carry is removed, runtime-created ones included" \
+	"- removes address 'spare': config-delete-addresses FORCE: every address the file does not carry is removed, runtime-created ones included" \
+	"- keeps queue 'rt.q' on address 'events': created at runtime: config-delete-queues removes only configuration-managed queues" \
+	"Messages lost by the reload: 0"
 check "reloaded" install_and_reload
 check_eq "P4: the snapshot reads every config-delete-* FORCE" \
 	'{"config_delete_addresses":"FORCE","config_delete_diverts":"FORCE","config_delete_queues":"FORCE","match":"#"}' \
