@@ -74,8 +74,48 @@ push(struct script *sc, enum op op, size_t times)
 	}
 }
 
-/* Myers: V arrays of every round kept for the way back. Returns false
- * when the distance exceeds RENDER_DIFF_MAX_D. */
+/* From the end (n, m) back to (0, 0) through the V arrays of every round
+ * (hist[d][k + d] = furthest x on diagonal k after round d), pushing the
+ * edit script in order. */
+static void
+backtrack(long **hist, size_t nd, long n, long m, struct script *sc)
+{
+	enum op *rev = xmalloc((size_t)(n + m + 1) * sizeof(*rev));
+	size_t nrev = 0;
+	long x = n, y = m, d;
+
+	for (d = (long)nd - 1; d > 0; d--) {
+		const long *pv = hist[d - 1] + (d - 1); /* pv[k] */
+		long k = x - y, pk, px, py;
+
+		if (k == -d || (k != d && pv[k - 1] < pv[k + 1]))
+			pk = k + 1;
+		else
+			pk = k - 1;
+		px = pv[pk];
+		py = px - pk;
+		while (x > px && y > py) {
+			rev[nrev++] = OP_EQ;
+			x--;
+			y--;
+		}
+		rev[nrev++] = pk == k + 1 ? OP_INS : OP_DEL;
+		x = px;
+		y = py;
+	}
+	while (x > 0 && y > 0) {
+		rev[nrev++] = OP_EQ;
+		x--;
+		y--;
+	}
+	while (nrev > 0)
+		push(sc, rev[--nrev], 1);
+	free(rev);
+}
+
+/* Myers on a[a0, a1) against b[b0, b1), keeping the V array of every round
+ * for the way back. Returns false when the distance exceeds
+ * RENDER_DIFF_MAX_D (nothing pushed then). */
 static bool
 myers(const struct lines *a, size_t a0, size_t a1, const struct lines *b,
     size_t b0, size_t b1, struct script *sc)
@@ -84,8 +124,6 @@ myers(const struct lines *a, size_t a0, size_t a1, const struct lines *b,
 	long off, **hist, *v, x, y;
 	size_t nd = 0;
 	bool found = false;
-	enum op *rev = NULL;
-	size_t nrev = 0;
 
 	if (max > RENDER_DIFF_MAX_D)
 		max = RENDER_DIFF_MAX_D;
@@ -116,45 +154,12 @@ myers(const struct lines *a, size_t a0, size_t a1, const struct lines *b,
 		memcpy(hist[d], v + off - d, (size_t)(2 * d + 1) * sizeof(*v));
 		nd = (size_t)d + 1;
 	}
-	if (found) {
-		/* Walk back from (n, m), recording ops in reverse. */
-		rev = xmalloc((size_t)(n + m + 1) * sizeof(*rev));
-		x = n;
-		y = m;
-		for (d = (long)nd - 1; d > 0; d--) {
-			long pk, px, py;
-
-			const long *pv = hist[d - 1] + (d - 1); /* pv[k] */
-
-			k = x - y;
-			if (k == -d || (k != d && pv[k - 1] < pv[k + 1]))
-				pk = k + 1;
-			else
-				pk = k - 1;
-			px = pv[pk];
-			py = px - pk;
-			while (x > px && y > py) {
-				rev[nrev++] = OP_EQ;
-				x--;
-				y--;
-			}
-			rev[nrev++] = pk == k + 1 ? OP_INS : OP_DEL;
-			x = px;
-			y = py;
-		}
-		while (x > 0 && y > 0) {
-			rev[nrev++] = OP_EQ;
-			x--;
-			y--;
-		}
-		while (nrev > 0)
-			push(sc, rev[--nrev], 1);
-	}
+	if (found)
+		backtrack(hist, nd, n, m, sc);
 	for (size_t i = 0; i < nd; i++)
 		free(hist[i]);
 	free(hist);
 	free(v);
-	free(rev);
 	return found;
 }
 
