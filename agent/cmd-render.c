@@ -89,27 +89,32 @@ usage(FILE *f)
 static void
 print_diags(struct errlist *diags)
 {
-	char *line, *prev = NULL;
+	char **seen;
 	const char *p;
-	size_t i;
+	size_t i, j, nseen = 0;
+	bool dup;
 
 	errlist_sort(diags);
+	seen = xcalloc(diags->n + 1, sizeof(*seen));
 	for (i = 0; i < diags->n; i++) {
-		line = errlist_render_item(diags, i);
-		if (prev != NULL && strcmp(prev, line) == 0) {
-			free(line);
+		seen[nseen] = errlist_render_item(diags, i);
+		for (dup = false, j = 0; j < nseen && !dup; j++)
+			dup = strcmp(seen[j], seen[nseen]) == 0;
+		if (dup) {
+			free(seen[nseen]);
 			continue;
 		}
-		for (p = line; *p != '\0'; p++)
+		for (p = seen[nseen]; *p != '\0'; p++)
 			if ((unsigned char)*p < 0x20 || *p == 0x7f)
 				fprintf(stderr, "\\x%02x", (unsigned char)*p);
 			else
 				fputc(*p, stderr);
 		fputc('\n', stderr);
-		free(prev);
-		prev = line;
+		nseen++;
 	}
-	free(prev);
+	for (j = 0; j < nseen; j++)
+		free(seen[j]);
+	free(seen);
 	if (diags->dropped > 0)
 		fprintf(stderr,
 		    "artemis-gitops render: %zu more diagnostics not shown\n",
