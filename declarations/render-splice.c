@@ -54,12 +54,39 @@ tag_end(const char *text, size_t len, size_t i)
 	return 0;
 }
 
-/* Skip the comment, CDATA section or PI at i (is_misc). Returns the
- * offset past it, or 0 when it is unterminated or i starts a DOCTYPE (or
- * another markup declaration). */
+/* Offset just past the DOCTYPE declaration at i: quoted strings and an
+ * internal subset in brackets may hold '>'. 0 when unterminated. */
+static size_t
+doctype_end(const char *text, size_t len, size_t i)
+{
+	char quote = 0;
+	int depth = 0;
+
+	for (; i < len; i++) {
+		if (quote != 0) {
+			if (text[i] == quote)
+				quote = 0;
+		} else if (text[i] == '"' || text[i] == '\'') {
+			quote = text[i];
+		} else if (text[i] == '[') {
+			depth++;
+		} else if (text[i] == ']') {
+			depth--;
+		} else if (text[i] == '>' && depth == 0) {
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+/* Skip the comment, CDATA section, PI or DOCTYPE at i (is_misc). Returns
+ * the offset past it, or 0 when it is unterminated or another markup
+ * declaration. */
 static size_t
 skip_misc(const char *text, size_t len, size_t i)
 {
+	if (has_prefix(text, len, i, "<!DOCTYPE"))
+		return doctype_end(text, len, i + 9);
 	if (has_prefix(text, len, i, "<!--"))
 		return past(text, len, i + 4, "-->");
 	if (has_prefix(text, len, i, "<![CDATA["))

@@ -113,9 +113,9 @@ test_render__locate_missing_path_fails(void **state)
 }
 
 static void
-test_render__locate_refuses_doctype_and_truncation(void **state)
+test_render__locate_refuses_markup_decl_and_truncation(void **state)
 {
-	const char *d = "<!DOCTYPE r><r/>";
+	const char *d = "<!ELEMENT r><r/>";
 	const char *u = "<r><!-- never closed </r>";
 	struct xml_span s;
 
@@ -398,6 +398,25 @@ test_render__one_line_core(void **state)
 }
 
 static void
+test_render__bare_doctype_is_kept(void **state)
+{
+	const char *base = "<!DOCTYPE configuration SYSTEM \"a>b.dtd\" []>\n"
+	                   "<configuration><core "
+	                   "xmlns=\"urn:activemq:core\"><addresses/></core>"
+	                   "</configuration>";
+	const char *want = "<!DOCTYPE configuration SYSTEM \"a>b.dtd\" []>\n"
+	                   "<configuration><core "
+	                   "xmlns=\"urn:activemq:core\"><addresses/>"
+	                   "<diverts/></core></configuration>";
+	char *diag, *out = render(&small, base, &diag);
+
+	(void)state;
+	assert_null(diag);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+static void
 test_render__crlf_base_keeps_crlf(void **state)
 {
 	const char *base = "<configuration xmlns=\"urn:activemq\">\r\n"
@@ -478,9 +497,10 @@ test_render__base_refusals(void **state)
 	base_refused("<c><core xmlns='urn:activemq:core'>\n<addresses/>\n"
 	             "<addresses/></core></c>",
 	    "c/broker/broker.xml:3: base's <core> has a second <addresses>");
-	base_refused("<!DOCTYPE c><c><core xmlns='urn:activemq:core'/></c>",
-	    "c/broker/broker.xml: base has a DOCTYPE; Artemis refuses DOCTYPE "
-	    "declarations in broker.xml");
+	base_refused("<!DOCTYPE c [<!ENTITY x 'y'>]><c><core "
+	             "xmlns='urn:activemq:core'/></c>",
+	    "c/broker/broker.xml: base's DOCTYPE declares entities or "
+	    "elements, which the renderer does not support");
 	base_refused("<?xml version='1.0' encoding='ISO-8859-1'?>\n<c><core "
 	             "xmlns='urn:activemq:core'/></c>",
 	    "c/broker/broker.xml:1: base is encoded in ISO-8859-1; only UTF-8 "
@@ -902,7 +922,7 @@ main(void)
 	        test_render__locate_counts_only_elements_of_the_parent),
 	    cmocka_unit_test(test_render__locate_missing_path_fails),
 	    cmocka_unit_test(
-	        test_render__locate_refuses_doctype_and_truncation),
+	        test_render__locate_refuses_markup_decl_and_truncation),
 	    cmocka_unit_test(test_render__line_indent),
 	    cmocka_unit_test(test_render__addresses_every_attribute_escaped),
 	    cmocka_unit_test(test_render__diverts_every_field_escaped),
@@ -912,6 +932,7 @@ main(void)
 	        test_render__insert_before_core_end_with_detected_unit),
 	    cmocka_unit_test(test_render__empty_core_is_opened),
 	    cmocka_unit_test(test_render__one_line_core),
+	    cmocka_unit_test(test_render__bare_doctype_is_kept),
 	    cmocka_unit_test(test_render__crlf_base_keeps_crlf),
 	    cmocka_unit_test(test_render__diverts_before_addresses_in_base),
 	    cmocka_unit_test(test_render__base_refusals),
