@@ -87,7 +87,7 @@ find_core(xmlNodePtr root, const struct render_base *b, size_t *idx,
 	    strcmp((const char *)core->ns->href, RENDER_CORE_NS) != 0) {
 		base_err(diags, b, xmlGetLineNo(core),
 		    "base's <core> must be in the default namespace %s "
-		    "(Artemis looks its elements up by unprefixed name)",
+		    "(Artemis does not find a prefixed one and fails to start)",
 		    RENDER_CORE_NS);
 		return NULL;
 	}

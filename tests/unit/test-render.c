@@ -492,8 +492,8 @@ test_render__base_refusals(void **state)
 	    "under <c>");
 	base_refused("<c>\n<x:core xmlns:x='urn:activemq:core'/></c>",
 	    "c/broker/broker.xml:2: base's <core> must be in the default "
-	    "namespace urn:activemq:core (Artemis looks its elements up by "
-	    "unprefixed name)");
+	    "namespace urn:activemq:core (Artemis does not find a prefixed "
+	    "one and fails to start)");
 	base_refused("<c><core xmlns='urn:activemq:core'>\n<addresses/>\n"
 	             "<addresses/></core></c>",
 	    "c/broker/broker.xml:3: base's <core> has a second <addresses>");
