@@ -27,6 +27,7 @@ int agent_usage_error(const char *cmd, const char *fmt, ...)
 int agent_print_version(void);
 
 int agent_cmd_validate(int argc, char **argv);
+int agent_cmd_render(int argc, char **argv);
 int agent_cmd_approve(int argc, char **argv);
 int agent_cmd_apply(int argc, char **argv);
 int agent_cmd_snapshot(int argc, char **argv);

@@ -11,6 +11,8 @@
 static const struct agent_cmd cmds[] = {
     {"validate", agent_cmd_validate,
         "load and validate declarations (a cluster or repository folder)"},
+    {"render", agent_cmd_render,
+        "write broker.xml for each node of a CONFIG_MANAGED cluster"},
     {"snapshot", agent_cmd_snapshot,
         "print the live state of a cluster's brokers (tables or --json)"},
     {"plan", agent_cmd_plan,

@@ -1,0 +1,400 @@
+/* agent/cmd-render.c: `artemis-gitops render CLUSTER_DIR --out DIR
+ * [--schema-dir DIR]`: write broker.xml for each node of a CONFIG_MANAGED
+ * cluster (docs/config-managed.md). Every node is rendered and validated
+ * in memory first; files are written only when all of them succeed. */
+#include "agent.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../declarations/decl.h"
+#include "../declarations/render.h"
+#include "../lib/afile.h"
+#include "../lib/xalloc.h"
+#include "../reconcile/reload.h"
+#include "plan-io.h"
+
+#define SCHEMA_DEV_DIR ".cache/artemis/schema" /* scripts/artemis-schema */
+
+struct render_opts {
+	const char *out, *schema_dir, *prev;
+	bool predict;
+	const char *snapshot,
+	    *creds; /* for predict: a recorded file, or live */
+};
+
+struct rendered {
+	const char *node; /* borrowed from the cluster */
+	char *base_path;
+	char *text;
+	size_t len;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "Usage: artemis-gitops render CLUSTER_DIR --out DIR "
+	    "[--schema-dir DIR]\n"
+	    "                             [--diff-against DIR]\n"
+	    "                             [--predict-reload [--snapshot FILE | "
+	    "--credentials DIR]]\n\n"
+	    "Write DIR/<node>/broker.xml for each node of a CONFIG_MANAGED "
+	    "cluster: the\nbase broker.xml of the cluster "
+	    "(CLUSTER_DIR/broker/broker.xml, or a node's\n"
+	    "CLUSTER_DIR/broker/nodes/<node>.xml) with its <addresses> and "
+	    "<diverts>\nreplaced by the declared ones, validated against "
+	    "Artemis's schema.\nNothing is written unless every node renders "
+	    "and validates.\n\n"
+	    "Options:\n"
+	    "  -o, --out DIR         where to write <node>/broker.xml "
+	    "(required)\n"
+	    "  -s, --schema-dir DIR  folder holding "
+	    "artemis-configuration.xsd and xml.xsd\n"
+	    "                        (default: $%s,\n"
+	    "                        else ./%s)\n"
+	    "  -d, --diff-against DIR\n"
+	    "                        print, instead of the list of written "
+	    "files, each\n"
+	    "                        node's unified diff against "
+	    "DIR/<node>/broker.xml\n"
+	    "                        (the deployed files, or an earlier "
+	    "--out)\n"
+	    "  --predict-reload      print, for each node, what a reload of "
+	    "the new file\n"
+	    "                        does on the live broker (its "
+	    "config-delete-* settings):\n"
+	    "                        what it adds, updates, keeps and "
+	    "removes, and the\n"
+	    "                        messages lost; reads every node like "
+	    "`snapshot`\n"
+	    "  --snapshot FILE       with --predict-reload: a recorded "
+	    "`snapshot --json`\n"
+	    "  --credentials DIR     with --predict-reload: the credentials "
+	    "folder\n"
+	    "                        (default: $CREDENTIALS_DIRECTORY)\n"
+	    "  -h, --help            show this help\n"
+	    "  -V, --version         show the version\n\n"
+	    "Exit codes: 0 written, 1 invalid declarations, base or schema "
+	    "violation, or\na node whose reload could not be predicted (the "
+	    "files are written), 64\nusage error.\n",
+	    RENDER_SCHEMA_ENV, SCHEMA_DEV_DIR);
+}
+
+/* Print diagnostics once each (nodes sharing a base give the same ones),
+ * with control bytes escaped: names come from untrusted YAML. */
+static void
+print_diags(struct errlist *diags)
+{
+	char **seen;
+	const char *p;
+	size_t i, j, nseen = 0;
+	bool dup;
+
+	errlist_sort(diags);
+	seen = xcalloc(diags->n + 1, sizeof(*seen));
+	for (i = 0; i < diags->n; i++) {
+		seen[nseen] = errlist_render_item(diags, i);
+		for (dup = false, j = 0; j < nseen && !dup; j++)
+			dup = strcmp(seen[j], seen[nseen]) == 0;
+		if (dup) {
+			free(seen[nseen]);
+			continue;
+		}
+		for (p = seen[nseen]; *p != '\0'; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				fprintf(stderr, "\\x%02x", (unsigned char)*p);
+			else
+				fputc(*p, stderr);
+		fputc('\n', stderr);
+		nseen++;
+	}
+	for (j = 0; j < nseen; j++)
+		free(seen[j]);
+	free(seen);
+	if (diags->dropped > 0)
+		fprintf(stderr,
+		    "artemis-gitops render: %zu more diagnostics not shown\n",
+		    diags->dropped);
+}
+
+static int
+load_schema(struct render_schema **out, const char *dir)
+{
+	struct err err = {0};
+	char *msg;
+
+	if (dir == NULL)
+		dir = getenv(RENDER_SCHEMA_ENV);
+	if (dir == NULL || dir[0] == '\0')
+		dir = SCHEMA_DEV_DIR;
+	if (render_schema_load(out, dir, &err) == 0)
+		return 0;
+	msg = err_render(&err);
+	fprintf(stderr,
+	    "artemis-gitops render: %s\n"
+	    "Pass --schema-dir DIR or set %s to a folder holding the schema/ "
+	    "files of\nartemis-server-<version>.jar (scripts/artemis-schema "
+	    "extracts them).\n",
+	    msg, RENDER_SCHEMA_ENV);
+	free(msg);
+	err_release(&err);
+	return -1;
+}
+
+/* Render one node into r; problems go to diags. */
+static void
+render_node(struct rendered *r, const struct decl_cluster *c,
+    const struct decl_node *n, const struct render_schema *schema,
+    struct errlist *diags)
+{
+	struct err err = {0};
+	struct render_base base;
+	char *data = NULL;
+	size_t len = 0;
+
+	r->node = n->name;
+	if (render_base_path(&r->base_path, c->dir, n->name, &err) != 0) {
+		/* Point at the node's declaration. */
+		errlist_add(diags, DIAG_ERROR, &n->pos, "%s", err.msg);
+		err_release(&err);
+		return;
+	}
+	if (afile_read(&data, &len, r->base_path, RENDER_BASE_MAX, &err) != 0) {
+		errlist_add_err(diags, &err);
+		return;
+	}
+	base.path = r->base_path;
+	base.data = data;
+	base.len = len;
+	render_broker_xml(&r->text, &r->len, c, &base, schema, diags);
+	free(data);
+}
+
+static int
+write_all(const struct rendered *r, size_t n, const char *out_dir, bool list)
+{
+	struct err err = {0};
+	char *msg;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++) {
+		char *dir, *path;
+
+		dir = xasprintf("%s/%s", out_dir, r[i].node);
+		path = xasprintf("%s/broker.xml", dir);
+		if (afile_mkdirs(dir, 0755, &err) != 0 ||
+		    afile_write(path, r[i].text, r[i].len, 0644, &err) != 0) {
+			msg = err_render(&err);
+			fprintf(stderr, "artemis-gitops render: %s\n", msg);
+			free(msg);
+			err_release(&err);
+			rc = -1;
+		} else if (list) {
+			printf("%s (from %s)\n", path, r[i].base_path);
+		}
+		free(dir);
+		free(path);
+	}
+	return rc;
+}
+
+/* Print each node's unified diff against prev_dir/<node>/broker.xml (a
+ * missing file is an empty one, labelled /dev/null as diff -N does). */
+static int
+print_diffs(const struct rendered *r, size_t n, const char *prev_dir)
+{
+	struct err err = {0};
+	char *path, *old, *la, *lb, *d, *msg;
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		path = xasprintf("%s/%s/broker.xml", prev_dir, r[i].node);
+		old = NULL;
+		len = 0;
+		if (access(path, F_OK) != 0) {
+			la = xstrdup("/dev/null");
+		} else if (afile_read(&old, &len, path, RENDER_BASE_MAX * 8,
+		               &err) != 0) {
+			msg = err_render(&err);
+			fprintf(stderr, "artemis-gitops render: %s\n", msg);
+			free(msg);
+			err_release(&err);
+			free(path);
+			return -1;
+		} else {
+			la = xasprintf("a/%s/broker.xml", r[i].node);
+		}
+		lb = xasprintf("b/%s/broker.xml", r[i].node);
+		d = render_udiff(old != NULL ? old : "", len, r[i].text,
+		    r[i].len, la, lb);
+		if (d != NULL)
+			fputs(d, stdout);
+		free(d);
+		free(la);
+		free(lb);
+		free(old);
+		free(path);
+	}
+	return 0;
+}
+
+/* Print each node's reload prediction against its live (or recorded)
+ * state. Returns -1 when a node could not be read (its prediction is
+ * missing). */
+static int
+print_predictions(const struct decl_cluster *c, const struct rendered *r,
+    const struct render_opts *o)
+{
+	struct render_config_delete cd;
+	struct recon_reload_settings file_settings;
+	struct recon_snapshot *snap = NULL;
+	const struct recon_node_snapshot *n;
+	struct recon_reload pr;
+	char *md;
+	size_t i;
+	int rc = 0;
+
+	if (agent_plan_snapshot(&snap, "render", c, o->snapshot, o->creds) != 0)
+		return -1;
+	for (i = 0; i < c->nnodes; i++) {
+		n = recon_snapshot_find_node(snap, c->nodes[i].name);
+		if (n == NULL || n->refusal.kind != RECON_OK) {
+			fprintf(stderr,
+			    "artemis-gitops render: node '%s': %s, its reload "
+			    "is not predicted\n",
+			    c->nodes[i].name,
+			    n == NULL ? "not in the snapshot"
+			              : recon_kind_name(n->refusal.kind));
+			rc = -1;
+			continue;
+		}
+		if (render_config_delete(r[i].text, r[i].len, &cd) != 0)
+			abort(); /* it was parsed and validated before */
+		file_settings.addresses = cd.addresses;
+		file_settings.queues = cd.queues;
+		file_settings.diverts = cd.diverts;
+		recon_reload_predict(&pr, c, n, &file_settings);
+		md = recon_reload_render_md(&pr);
+		printf("%s%s", i > 0 ? "\n" : "", md);
+		free(md);
+		recon_reload_release(&pr);
+	}
+	recon_snapshot_free(snap);
+	return rc;
+}
+
+static int
+render_cluster(const char *cluster_dir, const struct render_opts *o)
+{
+	struct decl_cluster *c = NULL;
+	struct render_schema *schema = NULL;
+	struct errlist diags = {0};
+	struct rendered *r = NULL;
+	size_t i;
+	int rc = AG_EXIT_FAIL;
+
+	if (decl_cluster_load(&c, cluster_dir, &diags) != 0) {
+		print_diags(&diags);
+		goto done;
+	}
+	if (c->mode != DECL_CONFIG_MANAGED) {
+		print_diags(&diags);
+		fprintf(stderr,
+		    "artemis-gitops render: cluster '%s' is %s; render writes "
+		    "broker.xml for CONFIG_MANAGED clusters only (%s brokers "
+		    "are changed at runtime: use plan and apply)\n",
+		    c->name, decl_mode_name(c->mode), decl_mode_name(c->mode));
+		goto done;
+	}
+	if (load_schema(&schema, o->schema_dir) != 0)
+		goto done;
+	r = xcalloc(c->nnodes + 1, sizeof(*r));
+	for (i = 0; i < c->nnodes; i++)
+		render_node(&r[i], c, &c->nodes[i], schema, &diags);
+	print_diags(&diags);
+	if (errlist_has_errors(&diags))
+		goto done;
+	if (o->prev != NULL && print_diffs(r, c->nnodes, o->prev) != 0)
+		goto done;
+	if (write_all(r, c->nnodes, o->out, o->prev == NULL && !o->predict) !=
+	    0)
+		goto done;
+	rc = AG_EXIT_OK;
+	if (o->predict && print_predictions(c, r, o) != 0)
+		rc = AG_EXIT_FAIL;
+done:
+	for (i = 0; r != NULL && i < c->nnodes; i++) {
+		free(r[i].base_path);
+		free(r[i].text);
+	}
+	free(r);
+	errlist_release(&diags);
+	render_schema_free(schema);
+	decl_cluster_free(c);
+	return rc;
+}
+
+int
+agent_cmd_render(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"out", required_argument, NULL, 'o'},
+	    {"schema-dir", required_argument, NULL, 's'},
+	    {"diff-against", required_argument, NULL, 'd'},
+	    {"predict-reload", no_argument, NULL, 'p'},
+	    {"snapshot", required_argument, NULL, 'S'},
+	    {"credentials", required_argument, NULL, 'c'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
+	struct render_opts o = {0};
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "o:s:d:hV", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			o.out = optarg;
+			break;
+		case 's':
+			o.schema_dir = optarg;
+			break;
+		case 'd':
+			o.prev = optarg;
+			break;
+		case 'p':
+			o.predict = true;
+			break;
+		case 'S':
+			o.snapshot = optarg;
+			break;
+		case 'c':
+			o.creds = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return AG_EXIT_OK;
+		case 'V':
+			return agent_print_version();
+		default:
+			return agent_usage_error("render",
+			    "unknown option or missing argument '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return agent_usage_error("render", "missing CLUSTER_DIR");
+	if (optind + 1 < argc)
+		return agent_usage_error("render", "one CLUSTER_DIR only");
+	if (o.out == NULL)
+		return agent_usage_error("render", "missing --out DIR");
+	if (!o.predict && (o.snapshot != NULL || o.creds != NULL))
+		return agent_usage_error("render",
+		    "--snapshot and --credentials go with --predict-reload");
+	return render_cluster(argv[optind], &o);
+}

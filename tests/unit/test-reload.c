@@ -1,0 +1,118 @@
+/* tests/unit/test-reload.c: the reload prediction (reconcile/reload.c) and
+ * the config-delete-* settings of a rendered file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../declarations/render.h"
+#include "../../reconcile/reload.h"
+
+#define S(lit) ((char *)(uintptr_t)(lit))
+
+static struct recon_queue live_queues[] = {
+    {.name = S("gone"),
+        .address = S("a"),
+        .routing = DECL_ANYCAST,
+        .configuration_managed = true,
+        .message_count = 4},
+    {.name = S("sys"),
+        .address = S("a"),
+        .routing = DECL_ANYCAST,
+        .configuration_managed = true,
+        .internal = true},
+};
+
+static struct recon_node_snapshot live = {
+    .node = S("n1"),
+    .queues = live_queues,
+    .nqueues = 2,
+};
+
+static struct decl_cluster declared = {.name = S("c")};
+
+static void
+test_reload__unknown_settings_are_uncertain(void **state)
+{
+	struct recon_reload r;
+	char *md;
+
+	(void)state;
+	recon_reload_predict(&r, &declared, &live, NULL);
+	assert_int_equal(r.n, 1); /* the internal queue is left out */
+	assert_int_equal(r.items[0].effect, RECON_RELOAD_KEEPS);
+	assert_true(r.uncertain);
+	assert_int_equal(r.messages_lost, 0);
+	md = recon_reload_render_md(&r);
+	assert_string_equal(md,
+	    "#### Reload of the rendered broker.xml on node 'n1'\n\n"
+	    "config-delete-addresses unknown, config-delete-queues unknown, "
+	    "config-delete-diverts unknown (address-setting '#' as read live; "
+	    "more specific matches are not considered)\n\n"
+	    "- keeps queue 'gone' on address 'a': config-delete-queues not "
+	    "read: stays if OFF (the default); removed if FORCE (removed with "
+	    "its 4 messages, which are lost)\n\n"
+	    "Messages lost by the reload: 0 (more if an unread config-delete-* "
+	    "is FORCE)\n");
+	free(md);
+	recon_reload_release(&r);
+}
+
+static void
+test_reload__force_from_the_file_counts_messages(void **state)
+{
+	struct recon_reload_settings force = {"OFF", "FORCE", "OFF"};
+	struct recon_reload r;
+
+	(void)state;
+	recon_reload_predict(&r, &declared, &live, &force);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.items[0].effect, RECON_RELOAD_REMOVES);
+	assert_int_equal(r.items[0].messages, 4);
+	assert_int_equal(r.messages_lost, 4);
+	assert_false(r.uncertain);
+	assert_true(r.settings_from_file);
+	recon_reload_release(&r);
+	assert_null(r.items);
+}
+
+static void
+test_reload__config_delete_of_a_file(void **state)
+{
+	const char *xml =
+	    "<configuration xmlns='urn:activemq'><core "
+	    "xmlns='urn:activemq:core'><address-settings>"
+	    "<address-setting match='x.#'><config-delete-queues>FORCE"
+	    "</config-delete-queues></address-setting>"
+	    "<address-setting match='#'><config-delete-diverts>FORCE"
+	    "</config-delete-diverts><config-delete-addresses>OFF"
+	    "</config-delete-addresses></address-setting>"
+	    "</address-settings></core></configuration>";
+	struct render_config_delete cd;
+
+	(void)state;
+	assert_int_equal(render_config_delete(xml, strlen(xml), &cd), 0);
+	assert_string_equal(cd.addresses, "OFF");
+	assert_string_equal(cd.queues, "OFF"); /* only '#' is read */
+	assert_string_equal(cd.diverts, "FORCE");
+	assert_int_equal(render_config_delete("<a>", 3, &cd), -1);
+	xml = "<configuration><core/></configuration>";
+	assert_int_equal(render_config_delete(xml, strlen(xml), &cd), 0);
+	assert_string_equal(cd.queues, "OFF");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_reload__unknown_settings_are_uncertain),
+	    cmocka_unit_test(test_reload__force_from_the_file_counts_messages),
+	    cmocka_unit_test(test_reload__config_delete_of_a_file),
+	};
+
+	return cmocka_run_group_tests_name("reload", tests, NULL, NULL);
+}
