@@ -27,7 +27,8 @@ usage(FILE *f)
 	    "--disconnect-consumers is given; diverts that forward into the queue's\n"
 	    "address and lose their last queue are removed with it, first; diverts\n"
 	    "sourced at the address and capture taps are kept (and named). Writes\n"
-	    "DIR/plan.json and DIR/plan.md; approve and apply it like any plan.\n\n"
+	    "DIR/plan.json, DIR/plan.md and DIR/declaration/cluster.yaml; approve\n"
+	    "and apply it like any plan.\n\n"
 	    "Options:\n"
 	    "  --out DIR               where to write the preview (required)\n"
 	    "  --disconnect-consumers  disconnect attached consumers (removeConsumers);\n"
@@ -128,6 +129,8 @@ run(const struct dq_args *a)
 	        a->credentials) < 0)
 		goto done;
 	p = recon_plan_delete_queue(c, a->queue, s, &opts);
+	if (agent_plan_write_declaration("delete-queue", c, a->out) < 0)
+		goto done;
 	code = agent_plan_finish("delete-queue", p, a->out);
 	if (p->nactions == 0)
 		printf("nothing to do: no reachable node has queue '%s'\n",

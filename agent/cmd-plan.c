@@ -28,7 +28,9 @@ usage(FILE *f)
 	    "Plan the cluster declared in CLUSTER_DIR against its live nodes: creates\n"
 	    "first, then changes, then deletes of what the agent applied before and\n"
 	    "the declaration no longer has (queue deletes per ADR-0084). Writes\n"
-	    "DIR/plan.json (docs/plan-format.md) and DIR/plan.md.\n\n"
+	    "DIR/plan.json (docs/plan-format.md), DIR/plan.md and the planned\n"
+	    "declaration, normalised, as DIR/declaration/cluster.yaml (apply reads\n"
+	    "the nodes' endpoints there).\n\n"
 	    "Options:\n"
 	    "  --out DIR               where to write the preview (required)\n"
 	    "  --state DIR             state folder: DIR/<cluster>/inventory.json is what\n"
@@ -257,6 +259,8 @@ run(const struct plan_args *a)
 		goto done;
 	p = recon_plan_build(c, &m, s, &opts);
 	recon_plan_add_diagnostics(p, &diags);
+	if (agent_plan_write_declaration("plan", c, a->out) < 0)
+		goto done;
 	code = agent_plan_finish("plan", p, a->out);
 done:
 	recon_plan_free(p);

@@ -1,9 +1,12 @@
 /* agent/plan-io.c: shared by `plan` and `delete-queue`. */
 #include "plan-io.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/afile.h"
 #include "../lib/sha256.h"
@@ -171,4 +174,57 @@ agent_plan_finish(const char *cmd, const struct recon_plan *p,
 		return AG_EXIT_FAIL;
 	return p->outcome == RECON_OUT_WOULD_APPLY ? AG_EXIT_CHANGES
 	                                           : AG_EXIT_OK;
+}
+
+/* Remove the *.yaml / *.yml files of dir (a previous plan's declaration). */
+static int
+clear_yaml(const char *dir, struct err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	const char *dot;
+	char *path;
+	int rc = 0;
+
+	if (d == NULL)
+		return errno == ENOENT
+		           ? 0
+		           : err_setf(err, NULL, "cannot read folder '%s': %s",
+		                 dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		dot = strrchr(e->d_name, '.');
+		if (dot == NULL ||
+		    (strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (unlink(path) < 0 && errno != ENOENT)
+			rc = err_setf(err, NULL, "cannot remove '%s': %s", path,
+			    strerror(errno));
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
+int
+agent_plan_write_declaration(const char *cmd, const struct decl_cluster *c,
+    const char *out_dir)
+{
+	char *dir = xasprintf("%s/declaration", out_dir);
+	char *file = xasprintf("%s/cluster.yaml", dir);
+	char *text = decl_cluster_dump(c);
+	struct err err = {0};
+	int rc = -1;
+
+	if (afile_mkdirs(dir, 0750, &err) < 0 || clear_yaml(dir, &err) < 0 ||
+	    afile_write(file, text, strlen(text), 0640, &err) < 0) {
+		print_err(cmd, &err);
+		goto done;
+	}
+	rc = 0;
+done:
+	free(text);
+	free(file);
+	free(dir);
+	return rc;
 }

@@ -27,4 +27,11 @@ const char *agent_plan_snapshot_label(const char *file);
 int agent_plan_finish(const char *cmd, const struct recon_plan *p,
     const char *out_dir);
 
+/* Write the planned declaration, normalised (decl_cluster_dump, which the
+ * loader reads back), as DIR/declaration/cluster.yaml, replacing any YAML
+ * left there, so that `apply DIR` finds the nodes' endpoints and the
+ * declared objects without --cluster. 0, or -1 with a message printed. */
+int agent_plan_write_declaration(const char *cmd, const struct decl_cluster *c,
+    const char *out_dir);
+
 #endif

@@ -153,9 +153,17 @@ check_eq "apply refuses a locked state folder" \
 	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
 kill "$lockpid"
 wait "$lockpid" 2>/dev/null
+# plan --out keeps the planned declaration next to the plan, so apply finds
+# the endpoints there; without it, apply asks for --cluster.
+check_grep "plan --out writes PLAN_DIR/declaration/cluster.yaml" \
+	'"jolokia": "http' "$TMP/p/declaration/cluster.yaml"
+check_exit "the written declaration loads and validates" 0 \
+	"$B" validate "$TMP/p/declaration"
+mv "$TMP/p/declaration" "$TMP/p-declaration"
 check_eq "without --cluster nor PLAN_DIR/declaration there are no endpoints" \
 	"1 artemis-gitops apply: the nodes' Jolokia endpoints are needed: give --cluster DIR (the declaration folder of cluster '$CL')" \
 	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
+mv "$TMP/p-declaration" "$TMP/p/declaration"
 
 # Applied: result.json next to the plan.
 echo '{}' >"$TMP/p/result.json"
