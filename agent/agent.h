@@ -28,5 +28,7 @@ int agent_print_version(void);
 
 int agent_cmd_validate(int argc, char **argv);
 int agent_cmd_snapshot(int argc, char **argv);
+int agent_cmd_plan(int argc, char **argv);
+int agent_cmd_delete_queue(int argc, char **argv);
 
 #endif

@@ -13,6 +13,10 @@ static const struct agent_cmd cmds[] = {
         "load and validate declarations (a cluster or repository folder)"},
     {"snapshot", agent_cmd_snapshot,
         "print the live state of a cluster's brokers (tables or --json)"},
+    {"plan", agent_cmd_plan,
+        "plan a cluster against its live nodes; write plan.json and plan.md"},
+    {"delete-queue", agent_cmd_delete_queue,
+        "plan the operator's delete of one queue on every node (ADR-0084)"},
 };
 
 static void

@@ -1,0 +1,279 @@
+/* agent/cmd-plan.c: `artemis-gitops plan CLUSTER_DIR --out DIR`: the
+ * three-way diff of the new declaration, the managed set (an inventory, a
+ * base folder or a base revision) and the live snapshot, with the ADR-0084
+ * preflight, written as plan.json and plan.md. */
+#include "agent.h"
+
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/xalloc.h"
+#include "git.h"
+#include "plan-io.h"
+
+struct plan_args {
+	const char *dir, *out, *state, *base_dir, *repo, *rev, *base;
+	const char *snapshot, *credentials;
+	bool disconnect;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "Usage: artemis-gitops plan CLUSTER_DIR --out DIR [OPTIONS]\n\n"
+	    "Plan the cluster declared in CLUSTER_DIR against its live nodes: creates\n"
+	    "first, then changes, then deletes of what the agent applied before and\n"
+	    "the declaration no longer has (queue deletes per ADR-0084). Writes\n"
+	    "DIR/plan.json (docs/plan-format.md) and DIR/plan.md.\n\n"
+	    "Options:\n"
+	    "  --out DIR               where to write the preview (required)\n"
+	    "  --state DIR             state folder: DIR/<cluster>/inventory.json is what\n"
+	    "                          the agent applied (absent: nothing is deleted)\n"
+	    "  --base-dir DIR          the previous declaration, as a folder\n"
+	    "  --repo PATH --rev REV   read CLUSTER_DIR (a path in the repository) at REV\n"
+	    "  --base REV              with --repo: the previous declaration at REV\n"
+	    "                          (pull requests)\n"
+	    "  --snapshot FILE         plan against a recorded `snapshot --json` file\n"
+	    "  --credentials DIR       broker credentials folder (default:\n"
+	    "                          $CREDENTIALS_DIRECTORY)\n"
+	    "  --disconnect-consumers  delete queues even if consumers are attached\n"
+	    "                          (they are disconnected); recorded in the plan\n"
+	    "  -h, --help              show this help\n"
+	    "  -V, --version           show the version\n\n"
+	    "Exit codes: 0 nothing to do, 2 the plan has changes, 1 refused, invalid\n"
+	    "declaration, unreadable node or error, 64 usage error.\n");
+}
+
+static int
+check_args(const struct plan_args *a)
+{
+	if (a->dir == NULL)
+		return agent_usage_error("plan", "missing CLUSTER_DIR");
+	if (a->out == NULL)
+		return agent_usage_error("plan", "missing --out DIR");
+	if ((a->repo == NULL) != (a->rev == NULL))
+		return agent_usage_error("plan",
+		    "--repo and --rev go together");
+	if (a->base != NULL && a->repo == NULL)
+		return agent_usage_error("plan", "--base needs --repo");
+	if ((a->base != NULL) + (a->base_dir != NULL) + (a->state != NULL) > 1)
+		return agent_usage_error("plan",
+		    "use one of --state, --base-dir and --base");
+	return 0;
+}
+
+static const struct option longopts[] = {
+    {"out", required_argument, NULL, 'o'},
+    {"state", required_argument, NULL, 's'},
+    {"base-dir", required_argument, NULL, 'B'},
+    {"repo", required_argument, NULL, 'r'},
+    {"rev", required_argument, NULL, 'R'},
+    {"base", required_argument, NULL, 'b'},
+    {"snapshot", required_argument, NULL, 'S'},
+    {"credentials", required_argument, NULL, 'c'},
+    {"disconnect-consumers", no_argument, NULL, 'd'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* 0: go on; 1: stop with *code (help, version, usage error). */
+static int
+parse_args(struct plan_args *a, int argc, char **argv, int *code)
+{
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			a->out = optarg;
+			break;
+		case 's':
+			a->state = optarg;
+			break;
+		case 'B':
+			a->base_dir = optarg;
+			break;
+		case 'r':
+			a->repo = optarg;
+			break;
+		case 'R':
+			a->rev = optarg;
+			break;
+		case 'b':
+			a->base = optarg;
+			break;
+		case 'S':
+			a->snapshot = optarg;
+			break;
+		case 'c':
+			a->credentials = optarg;
+			break;
+		case 'd':
+			a->disconnect = true;
+			break;
+		case 'h':
+			usage(stdout);
+			*code = AG_EXIT_OK;
+			return 1;
+		case 'V':
+			*code = agent_print_version();
+			return 1;
+		default:
+			*code = agent_usage_error("plan",
+			    "unknown or incomplete option '%s'",
+			    argv[optind - 1]);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		a->dir = argv[optind++];
+	if (optind < argc) {
+		*code = agent_usage_error("plan", "unexpected argument '%s'",
+		    argv[optind]);
+		return 1;
+	}
+	*code = check_args(a);
+	return *code != 0;
+}
+
+/* Load a declaration from a folder, or from git at rev. *commit gets the
+ * revision's commit id (git) or NULL. */
+static int
+load_decl(struct decl_cluster **out, const struct plan_args *a, const char *dir,
+    const char *rev, char **commit, struct errlist *diags)
+{
+	struct agent_git_files gf;
+	struct err err = {0};
+	int rc;
+
+	*commit = NULL;
+	if (rev == NULL)
+		return decl_cluster_load(out, dir, diags);
+	if (agent_git_read_dir(&gf, a->repo, rev, dir, &err) < 0) {
+		errlist_add_err(diags, &err);
+		return -1;
+	}
+	*commit = xstrdup(gf.commit);
+	rc = decl_cluster_parse(out, dir, gf.files, gf.nfiles, diags);
+	agent_git_files_release(&gf);
+	return rc;
+}
+
+static int
+base_error(const char *what, struct errlist *diags)
+{
+	fprintf(stderr,
+	    "artemis-gitops plan: the base declaration (%s) cannot be read:\n",
+	    what);
+	agent_plan_print_diags(diags);
+	return -1;
+}
+
+/* The managed set: a base revision, a base folder, the inventory, or
+ * nothing (then nothing is deleted). 0 or -1 (message printed). */
+static int
+load_managed(struct recon_managed *m, const struct plan_args *a,
+    const char *cluster)
+{
+	struct decl_cluster *base = NULL;
+	struct errlist diags = {0};
+	struct err err = {0};
+	char *commit = NULL, *msg;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (a->base != NULL || a->base_dir != NULL) {
+		if (load_decl(&base, a, a->base != NULL ? a->dir : a->base_dir,
+		        a->base, &commit, &diags) < 0)
+			rc = base_error(a->base != NULL ? a->base : a->base_dir,
+			    &diags);
+		else
+			recon_managed_from_decl(m, base, "base",
+			    commit != NULL ? commit : a->base_dir);
+	} else if (a->state != NULL) {
+		rc = recon_inventory_load(m, a->state, cluster, &err);
+		if (rc < 0) {
+			msg = err_render(&err);
+			fprintf(stderr, "artemis-gitops plan: %s\n", msg);
+			free(msg);
+			err_release(&err);
+		}
+	} else {
+		m->source = xstrdup("none");
+	}
+	decl_cluster_free(base);
+	errlist_release(&diags);
+	free(commit);
+	return rc;
+}
+
+/* The declaration failed validation: print it, write a refused preview
+ * (nothing destructive), exit 1. */
+static int
+invalid(const struct plan_args *a, const struct errlist *diags,
+    const char *commit)
+{
+	struct recon_plan_opts opts = {a->disconnect, commit, NULL};
+	struct recon_plan *p;
+	char *copy = xstrdup(a->dir), *name;
+
+	agent_plan_print_diags(diags);
+	name = basename(copy);
+	p = recon_plan_invalid(name, diags, &opts);
+	agent_plan_finish("plan", p, a->out);
+	recon_plan_free(p);
+	free(copy);
+	return AG_EXIT_FAIL;
+}
+
+static int
+run(const struct plan_args *a)
+{
+	struct recon_plan_opts opts = {a->disconnect, NULL, NULL};
+	struct recon_managed m = {0};
+	struct decl_cluster *c = NULL;
+	struct recon_snapshot *s = NULL;
+	struct recon_plan *p = NULL;
+	struct errlist diags = {0};
+	char *commit = NULL;
+	int code = AG_EXIT_FAIL;
+
+	if (load_decl(&c, a, a->dir, a->rev, &commit, &diags) < 0) {
+		code = invalid(a, &diags, commit);
+		goto done;
+	}
+	agent_plan_print_diags(&diags); /* warnings */
+	opts.revision = commit;
+	opts.snapshot_source = agent_plan_snapshot_label(a->snapshot);
+	if (load_managed(&m, a, c->name) < 0 ||
+	    agent_plan_snapshot(&s, "plan", c, a->snapshot, a->credentials) < 0)
+		goto done;
+	p = recon_plan_build(c, &m, s, &opts);
+	code = agent_plan_finish("plan", p, a->out);
+done:
+	recon_plan_free(p);
+	recon_snapshot_free(s);
+	recon_managed_release(&m);
+	decl_cluster_free(c);
+	errlist_release(&diags);
+	free(commit);
+	return code;
+}
+
+int
+agent_cmd_plan(int argc, char **argv)
+{
+	struct plan_args a = {0};
+	int code = 0;
+
+	if (parse_args(&a, argc, argv, &code) != 0)
+		return code;
+	return run(&a);
+}

@@ -1,0 +1,161 @@
+/* agent/plan-io.c: shared by `plan` and `delete-queue`. */
+#include "plan-io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/afile.h"
+#include "../lib/sha256.h"
+#include "../lib/xalloc.h"
+#include "agent.h"
+#include "creds.h"
+
+#define SNAPSHOT_FILE_MAX (256u * 1024u * 1024u)
+
+void
+agent_plan_print_diags(const struct errlist *diags)
+{
+	char *s;
+	size_t i;
+
+	for (i = 0; i < diags->n; i++) {
+		s = errlist_render_item(diags, i);
+		fprintf(stderr, "%s\n", s);
+		free(s);
+	}
+	if (diags->dropped > 0)
+		fprintf(stderr, "(%zu more diagnostics not shown)\n",
+		    diags->dropped);
+}
+
+static int
+print_err(const char *cmd, struct err *err)
+{
+	char *msg = err_render(err);
+
+	fprintf(stderr, "artemis-gitops %s: %s\n", cmd, msg);
+	free(msg);
+	err_release(err);
+	return -1;
+}
+
+static int
+snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
+{
+	struct err err = {0};
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (afile_read(&text, &len, file, SNAPSHOT_FILE_MAX, &err) < 0)
+		return print_err(cmd, &err);
+	rc = recon_snapshot_parse_json(out, file, text, len, &err);
+	free(text);
+	if (rc < 0)
+		return print_err(cmd, &err);
+	return 0;
+}
+
+static int
+snapshot_live(struct recon_snapshot **out, const char *cmd,
+    const struct decl_cluster *c, const char *creds)
+{
+	struct recon_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
+	char **secrets = xcalloc(c->nnodes + 1, sizeof(*secrets));
+	const char *dir = agent_creds_dir(creds);
+	struct recon_http_opts http = {0};
+	struct err err = {0};
+	size_t i;
+	int rc = -1;
+
+	if (dir == NULL) {
+		fprintf(stderr,
+		    "artemis-gitops %s: no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY (or plan against a recorded --snapshot FILE)\n",
+		    cmd);
+		goto done;
+	}
+	for (i = 0; i < c->nnodes; i++) {
+		if (agent_creds_read(&secrets[i], dir, c->nodes[i].name,
+		        c->nodes[i].credentials, &err) < 0) {
+			print_err(cmd, &err);
+			goto done;
+		}
+		t[i].node = c->nodes[i].name;
+		t[i].url = c->nodes[i].jolokia;
+		t[i].userpass = secrets[i];
+	}
+	*out = recon_snapshot_fetch(c->name, t, c->nnodes, &http);
+	rc = 0;
+done:
+	for (i = 0; i < c->nnodes; i++)
+		agent_creds_free(secrets[i]);
+	free(secrets);
+	free(t);
+	return rc;
+}
+
+int
+agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
+    const struct decl_cluster *c, const char *file, const char *creds)
+{
+	if (file != NULL)
+		return snapshot_file(out, cmd, file);
+	return snapshot_live(out, cmd, c, creds);
+}
+
+const char *
+agent_plan_snapshot_label(const char *file)
+{
+	const char *slash;
+
+	if (file == NULL)
+		return "live";
+	slash = strrchr(file, '/');
+	return slash != NULL ? slash + 1 : file;
+}
+
+static size_t
+unreachable(const struct recon_plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (!p->nodes[i].reachable) {
+			fprintf(stderr, "node '%s': %s: %s\n", p->nodes[i].node,
+			    p->nodes[i].refusal, p->nodes[i].message);
+			n++;
+		}
+	return n;
+}
+
+int
+agent_plan_finish(const char *cmd, const struct recon_plan *p,
+    const char *out_dir)
+{
+	char digest[SHA256_HEX], *first, *nl;
+	struct err err = {0};
+	size_t nbad;
+
+	if (recon_plan_write(p, out_dir, digest, &err) < 0) {
+		print_err(cmd, &err);
+		return AG_EXIT_FAIL;
+	}
+	first = recon_plan_render_md(p, out_dir);
+	nl = strchr(first, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	printf("%s\n", first + (first[0] == '#' ? 2 : 0));
+	free(first);
+	printf("plan: %s/plan.md (sha256 %s)\n", out_dir, digest);
+	nbad = unreachable(p);
+	if (p->outcome == RECON_OUT_REFUSED) {
+		fprintf(stderr, "artemis-gitops %s: refused (%s): %s; %s\n",
+		    cmd, p->refusal, p->message, p->next_step);
+		return AG_EXIT_FAIL;
+	}
+	if (nbad > 0)
+		return AG_EXIT_FAIL;
+	return p->outcome == RECON_OUT_WOULD_APPLY ? AG_EXIT_CHANGES
+	                                           : AG_EXIT_OK;
+}

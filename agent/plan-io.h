@@ -1,0 +1,30 @@
+/* agent/plan-io.h: what `plan` and `delete-queue` share: reading the live
+ * (or recorded) snapshot, printing diagnostics, writing the preview and
+ * choosing the exit code. */
+#ifndef AGENT_PLAN_IO_H
+#define AGENT_PLAN_IO_H
+
+#include "../declarations/decl.h"
+#include "../reconcile/plan.h"
+#include "../reconcile/recon.h"
+
+/* Every diagnostic on stderr, one `path:line:col: message` per line. */
+void agent_plan_print_diags(const struct errlist *diags);
+
+/* The snapshot to plan against: the recorded `snapshot --json` file when
+ * file is not NULL, else every node read live with the credentials of
+ * creds (or $CREDENTIALS_DIRECTORY). 0, or -1 with a message printed. */
+int agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
+    const struct decl_cluster *c, const char *file, const char *creds);
+
+/* How plan.json names the snapshot: "live", or the recorded file's base
+ * name (so that a plan does not depend on where the file lies). Borrowed. */
+const char *agent_plan_snapshot_label(const char *file);
+
+/* Write DIR/plan.json and DIR/plan.md, print the summary, and return the
+ * exit code: 1 refused, failed to write, or a node unreadable; 2 changes;
+ * 0 nothing to do. */
+int agent_plan_finish(const char *cmd, const struct recon_plan *p,
+    const char *out_dir);
+
+#endif

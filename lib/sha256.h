@@ -1,0 +1,28 @@
+/* lib/sha256.h: SHA-256 (FIPS 180-4), for plan digests.
+ *
+ * Self-contained so that lib/ links nothing; checked against the FIPS
+ * test vectors in tests/unit/test-sha256.c.
+ */
+#ifndef LIB_SHA256_H
+#define LIB_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SHA256_LEN 32
+#define SHA256_HEX (SHA256_LEN * 2 + 1) /* lower-case hex plus NUL */
+
+struct sha256 {
+	uint32_t h[8];
+	uint64_t nbytes;
+	unsigned char block[64];
+	size_t nblock;
+};
+
+void sha256_init(struct sha256 *s);
+void sha256_update(struct sha256 *s, const void *data, size_t len);
+void sha256_final(struct sha256 *s, unsigned char out[SHA256_LEN]);
+/* One-shot digest of data as lower-case hex into hex (SHA256_HEX bytes). */
+void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX]);
+
+#endif

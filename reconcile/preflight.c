@@ -1,0 +1,307 @@
+/* reconcile/preflight.c: the queue-delete preflight of ADR-0084, per node.
+ *
+ * One pure function serves the preview and apply: apply calls it again on
+ * a fresh snapshot with the same context and compares the outcome. */
+#include "plan-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/sbuf.h"
+#include "../lib/xalloc.h"
+
+/* True when d forwards into address (its forwarding address may be a
+ * comma-separated list). */
+static bool
+forwards_into(const struct recon_divert *d, const char *address)
+{
+	const char *p = d->forwarding_address, *end;
+	size_t len = strlen(address), n;
+
+	if (p == NULL)
+		return false;
+	while (*p != '\0') {
+		while (*p == ' ' || *p == ',')
+			p++;
+		end = strchr(p, ',');
+		n = end != NULL ? (size_t)(end - p) : strlen(p);
+		while (n > 0 && p[n - 1] == ' ')
+			n--;
+		if (n == len && n > 0 && strncmp(p, address, len) == 0)
+			return true;
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+/* The queues bound to address on the node once this queue is gone: live
+ * ones plus the plan's creates, minus the plan's earlier deletes. */
+static void
+remaining_queues(struct recon_strv *out, const struct recon_node_snapshot *n,
+    const char *address, const char *queue, const struct recon_qdel_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < n->nqueues; i++)
+		if (strcmp(n->queues[i].address, address) == 0 &&
+		    !recon_strv_has(out, n->queues[i].name))
+			recon_strv_add(out, n->queues[i].name);
+	for (i = 0; i < ctx->ncreated; i++)
+		if (strcmp(ctx->created_queue_addresses[i], address) == 0 &&
+		    !recon_strv_has(out, ctx->created_queues[i]))
+			recon_strv_add(out, ctx->created_queues[i]);
+	for (i = 0; i < out->n;) {
+		if (strcmp(out->v[i], queue) == 0 ||
+		    recon_names_has(ctx->deleted_queues, ctx->ndeleted_queues,
+		        out->v[i])) {
+			free(out->v[i]);
+			memmove(out->v + i, out->v + i + 1,
+			    (out->n - i - 1) * sizeof(*out->v));
+			out->n--;
+			continue;
+		}
+		i++;
+	}
+	recon_strv_sort(out);
+}
+
+/* "'a', 'b'" */
+static char *
+quoted_list(char *const *v, size_t n)
+{
+	struct sbuf b = {0};
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sbuf_addf(&b, "%s'%s'", i > 0 ? ", " : "", v[i]);
+	return sbuf_take(&b);
+}
+
+static void
+add_kept(struct recon_node_plan *np, const struct recon_divert *d, char *reason)
+{
+	struct recon_kept_divert *k;
+
+	np->kept = xreallocarray(np->kept, np->nkept + 1, sizeof(*np->kept));
+	k = &np->kept[np->nkept++];
+	k->name = xstrdup(d->name);
+	k->address = xstrdup(d->address);
+	k->forwarding_address = xstrdup(d->forwarding_address);
+	k->reason = reason;
+}
+
+/* D2: a declared dependent divert is still removed, with the mode's
+ * "does not stick" warning. */
+static void
+warn_declared(struct recon_node_plan *np, const struct recon_divert *d,
+    const struct decl_cluster *decl)
+{
+	struct recon_strv qs = {0};
+	const struct decl_address *fa;
+	char *list;
+	size_t i;
+
+	if (decl->mode == DECL_CONFIG_MANAGED) {
+		recon_np_warn(np,
+		    "divert '%s' is declared in the cluster's declaration: the broker.xml rendered from it still carries the divert, so the next deployment and restart bring it back; remove the divert from the declaration",
+		    d->name);
+		return;
+	}
+	fa = decl_cluster_find_address(decl, d->forwarding_address);
+	for (i = 0; fa != NULL && i < fa->nqueues; i++)
+		recon_strv_add(&qs, fa->queues[i].name);
+	if (qs.n > 0) {
+		list = quoted_list(qs.v, qs.n);
+		recon_np_warn(np,
+		    "divert '%s' is declared in the cluster's declaration: the removal does not stick; the next apply acts on the declaration again and re-creates queue %s on '%s' and the divert; remove the divert from the declaration",
+		    d->name, list, d->forwarding_address);
+		free(list);
+	} else {
+		recon_np_warn(np,
+		    "divert '%s' is declared in the cluster's declaration: the removal does not stick; validation refuses the next apply (\"Nothing consumes at %s\") until the declaration drops the divert; remove the divert from the declaration",
+		    d->name, d->forwarding_address);
+	}
+	recon_strv_release(&qs);
+}
+
+static void
+remove_divert(struct recon_node_plan *np, const struct recon_divert *d,
+    const struct decl_cluster *decl)
+{
+	struct recon_removed_divert *r;
+	struct recon_op *op;
+
+	np->removed =
+	    xreallocarray(np->removed, np->nremoved + 1, sizeof(*np->removed));
+	r = &np->removed[np->nremoved++];
+	recon_divert_copy(&r->config, d);
+	r->declared = decl_cluster_find_divert(decl, d->name) != NULL;
+	op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT, d->name);
+	op->divert = recon_divert_dup(d);
+	if (r->declared)
+		warn_declared(np, d, decl);
+}
+
+static const struct decl_capture *
+tap_owner(const struct decl_cluster *decl, const char *tap, const char *address)
+{
+	const char *prefix = decl->settings.capture_prefix;
+	const char *rest = tap + strlen(prefix);
+	size_t i, len;
+
+	for (i = 0; i < decl->ncaptures; i++) {
+		len = strlen(decl->captures[i].name);
+		if (strncmp(rest, decl->captures[i].name, len) == 0 &&
+		    rest[len] == '.' && strcmp(rest + len + 1, address) == 0)
+			return &decl->captures[i];
+	}
+	return NULL;
+}
+
+/* D5: taps are never removed here; name each with its fate. */
+static void
+add_tap(struct recon_node_plan *np, const struct recon_divert *d,
+    const char *queue, const struct recon_strv *remaining,
+    const struct decl_cluster *decl)
+{
+	const struct decl_capture *c = tap_owner(decl, d->name, d->address);
+	struct recon_strv matched = {0};
+	struct recon_tap *t;
+	char *list;
+	size_t i;
+
+	np->taps = xreallocarray(np->taps, np->ntaps + 1, sizeof(*np->taps));
+	t = &np->taps[np->ntaps++];
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(d->name);
+	t->fate = RECON_TAP_KEPT;
+	if (c == NULL) {
+		t->reason = xstrdup(
+		    "no declared capture subscription owns this tap; a queue delete never removes a tap (the capture pass does)");
+		return;
+	}
+	t->capture = xstrdup(c->name);
+	for (i = 0; i < remaining->n; i++)
+		if (decl_glob_match(c->pattern, remaining->v[i]))
+			recon_strv_add(&matched, remaining->v[i]);
+	if (matched.n > 0) {
+		list = quoted_list(matched.v, matched.n);
+		t->reason = xasprintf(
+		    "kept: capture '%s' still covers '%s' through queue %s",
+		    c->name, d->address, list);
+		free(list);
+	} else if (decl_glob_match(c->pattern, queue)) {
+		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
+		t->reason = xasprintf(
+		    "'%s' is the last queue on '%s' that capture '%s' (pattern '%s') matches: the capture pass that follows the delete removes the tap",
+		    queue, d->address, c->name, c->pattern);
+	} else {
+		t->reason = xasprintf(
+		    "kept: capture '%s' (pattern '%s') does not match '%s', so the delete does not change what it covers",
+		    c->name, c->pattern, queue);
+	}
+	recon_strv_release(&matched);
+}
+
+/* D1, D4, D5: walk the node's diverts around the queue's address. */
+static void
+scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
+    const char *queue, const char *address, const struct recon_qdel_ctx *ctx)
+{
+	const char *prefix = ctx->decl->settings.capture_prefix;
+	const struct recon_divert *d;
+	struct recon_strv rest = {0};
+	char *list;
+	size_t i;
+
+	remaining_queues(&rest, n, address, queue, ctx);
+	for (i = 0; i < n->ndiverts; i++) {
+		d = &n->diverts[i];
+		if (recon_names_has(ctx->deleted_diverts, ctx->ndeleted_diverts,
+		        d->name))
+			continue;
+		if (recon_has_prefix(d->name, prefix)) {
+			if (strcmp(d->address, address) == 0)
+				add_tap(np, d, queue, &rest, ctx->decl);
+		} else if (forwards_into(d, address) && rest.n == 0) {
+			remove_divert(np, d, ctx->decl);
+		} else if (forwards_into(d, address)) {
+			list = quoted_list(rest.v, rest.n);
+			add_kept(np, d,
+			    xasprintf(
+			        "not dependent: it forwards into '%s', which still has queue %s on this node when '%s' goes",
+			        address, list, queue));
+			free(list);
+		} else if (strcmp(d->address, address) == 0) {
+			add_kept(np, d,
+			    xasprintf(
+			        "its source is the queue's address: it still routes what producers send to '%s'; deleting it would change where live traffic goes, so that stays the divert's own delete",
+			        address));
+		}
+	}
+	recon_strv_release(&rest);
+}
+
+/* D6: consumers refuse the node unless the operator asked to close them. */
+static void
+check_consumers(struct recon_node_plan *np, const struct recon_queue *q,
+    const struct recon_qdel_ctx *ctx)
+{
+	if (q->consumer_count <= 0)
+		return;
+	if (!ctx->disconnect_consumers) {
+		recon_np_refuse(np, "HAS_CONSUMERS",
+		    "stop the consumers, or plan again with --disconnect-consumers to close them",
+		    "queue '%s' has %lld consumer%s on this node", q->name,
+		    (long long)q->consumer_count,
+		    q->consumer_count == 1 ? "" : "s");
+		np->refusal_kind = RECON_HAS_CONSUMERS;
+		return;
+	}
+	recon_np_warn(np,
+	    "--disconnect-consumers: %lld consumer%s of queue '%s' will be disconnected; a client that reconnects can create the queue again if auto-create is on for address '%s', and the agent cannot stop that",
+	    (long long)q->consumer_count, q->consumer_count == 1 ? "" : "s",
+	    q->name, q->address);
+}
+
+void
+recon_preflight_queue_delete(struct recon_node_plan *np,
+    const struct recon_node_snapshot *n, const char *queue,
+    const struct recon_qdel_ctx *ctx, bool recreate)
+{
+	const struct recon_queue *q;
+	struct recon_op *op;
+
+	if (n == NULL || n->refusal.kind != RECON_OK) {
+		np->outcome = RECON_OUT_UNREACHABLE;
+		np->refusal_kind =
+		    n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
+		np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
+		np->message = xstrdup(n != NULL && n->refusal.text != NULL
+		                          ? n->refusal.text
+		                          : "the node was not read");
+		return;
+	}
+	q = recon_plan_find_queue(n, queue);
+	if (q == NULL) {
+		np->outcome = RECON_OUT_NO_CHANGE;
+		np->message =
+		    xasprintf("queue '%s' does not exist on this node", queue);
+		return;
+	}
+	np->outcome = RECON_OUT_WOULD_APPLY;
+	np->observed.present = true;
+	np->observed.queue = recon_queue_dup(q);
+	np->consumers = q->consumer_count;
+	np->destroyed_messages = q->message_count;
+	if (!recreate)
+		scan_diverts(np, n, queue, q->address, ctx);
+	if (np->nremoved > 0)
+		recon_np_warn(np,
+		    "if a removed divert is in this node's broker.xml, the broker creates it again at the next restart, and the queue can come back with it (a broker.xml divert cannot be told from a runtime one)");
+	check_consumers(np, q, ctx);
+	op = recon_np_add_op(np, RECON_OP_DESTROY_QUEUE, queue);
+	op->remove_consumers = ctx->disconnect_consumers;
+}

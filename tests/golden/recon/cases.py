@@ -1,0 +1,320 @@
+# The planner's golden cases (read by make-cases.py). Each names the
+# decision it pins. Snapshots: node1 and node2 of cluster shop-eu.
+
+# ---- D1: dependent diverts -------------------------------------------------
+case("001-d1-last-queue-removes-divert", "delete-queue orders",
+     cluster(ORDERS + AUDIT_IN),
+     snapshot(node("node1", [q("orders", "orders", messages=3), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json .outcome "WOULD_APPLY"
+json .actions[0].kind "delete-queue"
+json .actions[0].nodes[0].removed_diverts[0].name "audit-copy"
+json .actions[0].nodes[0].removed_diverts[0].address "audit-in"
+json .actions[0].nodes[0].removed_diverts[0].forwarding_address "orders"
+json .actions[0].nodes[0].removed_diverts[0].declared false
+json [.actions[0].nodes[0].operations[].op] ["destroyDivert","destroyQueue"]
+json .actions[0].nodes[0].operations[0].config["routing-name"] "audit-copy"
+json .actions[0].nodes[0].observed.queue.messages 3
+json .summary.deleted_diverts 1
+json .confirmation|test("^delete 1 queue, 1 divert on shop-eu [0-9a-f]{12}$") => true
+md # shop-eu: WOULD_APPLY — delete 1 queue, 1 divert; destroys 3 messages (cap 1000)
+md removed with the queue: divert `audit-copy` (source `audit-in`, forwarding to `orders`)
+md if a removed divert is in this node's broker.xml, the broker creates it again at the next restart
+md artemis-gitops approve plan --confirm 'delete 1 queue, 1 divert on shop-eu
+""", exit=2)
+
+case("002-d1-other-queue-not-dependent", "delete-queue orders",
+     cluster(ORDERS + AUDIT_IN),
+     snapshot(node("node1", [q("orders", "orders"), q("orders-b", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json .actions[0].nodes[0].removed_diverts []
+json .actions[0].nodes[0].kept_diverts[0].name "audit-copy"
+json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
+json .actions[0].nodes[1].removed_diverts[0].name "audit-copy"
+md kept: divert `audit-copy` (source `audit-in`, forwarding to `orders`): not dependent: it forwards into 'orders', which still has queue 'orders-b' on this node when 'orders' goes
+""", exit=2)
+
+# ---- D2: declared dependent diverts ---------------------------------------
+case("003-d2-studio-declared-recreates", "delete-queue orders",
+     cluster(ORDERS + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+"""),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json .actions[0].nodes[0].removed_diverts[0].declared true
+json .actions[0].nodes[0].warnings|length 2
+md — **declared** in the cluster's declaration
+md the removal does not stick; the next apply acts on the declaration again and re-creates queue 'orders' on 'orders' and the divert; remove the divert from the declaration
+""", exit=2)
+
+case("004-d2-git-flow-nothing-consumes", "plan",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+""" + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+"""),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "INVALID_DECLARATION"
+json .confirmation null
+json .actions []
+json .diagnostics[0]|test("Nothing consumes at orders") => true
+md **Refused (INVALID_DECLARATION):**
+md divert 'audit-copy' forwards to 'orders': Nothing consumes at orders
+md This plan is refused and cannot be approved
+err Nothing consumes at orders
+""", base=cluster(ORDERS.replace("addresses:\n", "addresses:\n") + AUDIT_IN + """      - name: orders
+diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+""".replace("      - name: orders\n", "", 1)), exit=1)
+
+# ---- order rule: creates before deletes ------------------------------------
+case("005-order-create-before-delete", "plan",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+    queues:
+      - name: orders-v2
+""" + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+"""),
+     snapshot(node("node1", [q("orders", "orders", messages=2), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json [.actions[].kind] ["create-queue","delete-queue"]
+json .actions[1].nodes[0].removed_diverts []
+json .actions[1].nodes[0].kept_diverts[0].reason|test("still has queue 'orders-v2'") => true
+json .actions[0].nodes[0].operations[0].config["auto-create-address"] false
+json .base.source "base"
+json .destroyed_messages 2
+md ### 1. create-queue `orders-v2` (address `orders`)
+md ### 2. delete-queue `orders` — **destroys messages**
+""", base=cluster(ORDERS + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+"""), exit=2)
+
+case("006-d2-config-managed-declared", "plan",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+""" + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+""", mode="CONFIG_MANAGED"),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json .mode "CONFIG_MANAGED"
+json .actions[0].kind "delete-queue"
+json .actions[0].nodes[0].removed_diverts[0].declared true
+md the broker.xml rendered from it still carries the divert, so the next deployment and restart bring it back
+md if a removed divert is in this node's broker.xml
+""", base=cluster(ORDERS + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+""", mode="CONFIG_MANAGED"), exit=2)
+
+# ---- D4: diverts sourced at the queue's address ----------------------------
+case("007-d4-source-divert-kept", "delete-queue orders",
+     cluster(ORDERS),
+     snapshot(node("node1", [q("orders", "orders"), q("archive", "archive")],
+                   [dv("orders-archive", "orders", "archive")]),
+              node("node2", [q("orders", "orders"), q("archive", "archive")],
+                   [dv("orders-archive", "orders", "archive")])),
+     """
+json .actions[0].nodes[0].kept_diverts[0].name "orders-archive"
+json .actions[0].nodes[0].removed_diverts []
+json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
+md kept: divert `orders-archive` (source `orders`, forwarding to `archive`): its source is the queue's address: it still routes what producers send to 'orders'
+""", exit=2)
+
+# ---- D5: capture taps ------------------------------------------------------
+CAPTURE = """captures:
+  - name: debug-orders
+    pattern: "orders*"
+"""
+case("008-d5-tap-removed-by-subscription", "delete-queue orders",
+     cluster(ORDERS + CAPTURE),
+     snapshot(node("node1", [q("orders", "orders"), q("audit", "orders"), q("__capture.debug-orders", "__capture.debug-orders")],
+                   [dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .actions[0].nodes[0].taps[0].fate "removed-by-subscription"
+json .actions[0].nodes[0].taps[0].capture "debug-orders"
+json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
+json .unmanaged|map(.name)|index("__capture.debug-orders") null
+md capture tap `__capture.debug-orders.orders` (capture `debug-orders`): removed by its capture subscription — 'orders' is the last queue on 'orders' that capture 'debug-orders' (pattern 'orders*') matches
+""", exit=2)
+
+case("009-d5-tap-kept", "delete-queue orders",
+     cluster(ORDERS + CAPTURE),
+     snapshot(node("node1", [q("orders", "orders"), q("orders.priority", "orders")],
+                   [dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .actions[0].nodes[0].taps[0].fate "kept"
+json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
+md kept — kept: capture 'debug-orders' still covers 'orders' through queue 'orders.priority'
+""", exit=2)
+
+# ---- D6: consumers ---------------------------------------------------------
+D6SNAP = snapshot(node("node1", [q("orders", "orders", consumers=2)]),
+                  node("node2", [q("orders", "orders")]))
+case("010-d6-consumers-refused", "delete-queue orders", cluster(ORDERS), D6SNAP,
+     """
+json .outcome "REFUSED"
+json .refusal "NODE_REFUSED"
+json .actions[0].nodes[0].outcome "REFUSED"
+json .actions[0].nodes[0].refusal "HAS_CONSUMERS"
+json .actions[0].nodes[0].consumers 2
+json .actions[0].nodes[1].outcome "WOULD_APPLY"
+json .confirmation null
+json .disconnect_consumers false
+md **node1**: REFUSED (HAS_CONSUMERS) — queue 'orders' has 2 consumers on this node
+md **next step:** stop the consumers, or plan again with --disconnect-consumers to close them
+nomd artemis-gitops approve
+""", exit=1)
+
+case("011-d6-consumers-disconnect-flag", "delete-queue orders --disconnect-consumers",
+     cluster(ORDERS), D6SNAP,
+     """
+json .outcome "WOULD_APPLY"
+json .disconnect_consumers true
+json .actions[0].nodes[0].operations[0].remove_consumers true
+json .actions[0].nodes[0].warnings[0]|test("^--disconnect-consumers: 2 consumers") => true
+md **warning:** --disconnect-consumers: 2 consumers of queue 'orders' will be disconnected; a client that reconnects can create the queue again if auto-create is on for address 'orders'
+md - disconnect consumers: yes (--disconnect-consumers)
+""", exit=2)
+
+# ---- D7: bulk cap ----------------------------------------------------------
+D7SNAP = snapshot(node("node1", [q("orders", "orders", messages=600), q("keep", "keep")]),
+                  node("node2", [q("orders", "orders", messages=500), q("keep", "keep")]))
+KEEP = """addresses:
+  - name: keep
+    routing: [anycast]
+    queues:
+      - name: keep
+"""
+case("012-d7-over-cap", "plan", cluster(KEEP, cap=1000), D7SNAP,
+     """
+json .outcome "REFUSED"
+json .refusal "BULK_CAP"
+json .destroyed_messages 1100
+json .message "the plan destroys 1100 messages across its nodes, 100 over the cap of 1000 (settings.max-destroyed-messages)"
+md **Refused (BULK_CAP):** the plan destroys 1100 messages across its nodes, 100 over the cap of 1000
+md raise settings.max-destroyed-messages to at least 1100
+""", inventory=inv(["orders", "keep"], ["orders", "keep"]), exit=1)
+
+case("013-d7-under-cap", "plan", cluster(KEEP, cap=1100), D7SNAP,
+     """
+json .outcome "WOULD_APPLY"
+json .destroyed_messages 1100
+json [.actions[].kind] ["delete-queue","delete-address"]
+json .base.source "inventory"
+md destroys 1100 messages (cap 1100)
+""", inventory=inv(["orders", "keep"], ["orders", "keep"]), exit=2)
+
+# ---- unmanaged objects and taps are left alone -----------------------------
+case("014-unmanaged-left-alone", "plan", cluster(ORDERS + CAPTURE),
+     snapshot(node("node1", [q("orders", "orders"), q("legacy", "legacy", messages=9)],
+                   [dv("legacy-copy", "legacy", "orders"), dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
+              node("node2", [q("orders", "orders"), q("DLQ", "DLQ")])),
+     """
+json .outcome "NO_CHANGE"
+json .actions []
+json [.unmanaged[]|.kind+":"+.name] ["address:legacy","divert:legacy-copy","queue:legacy"]
+json .confirmation null
+md queue `legacy` on node1
+md Nothing to approve
+""", inventory=inv(["orders"], ["orders"], [], ["debug-orders"]), exit=0)
+
+case("015-no-inventory-deletes-nothing", "plan", cluster(KEEP),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders", messages=1)]),
+              node("node2", [q("keep", "keep")])),
+     """
+json .outcome "NO_CHANGE"
+json .base.source "none"
+json [.unmanaged[].name] ["orders","orders"]
+""", exit=0)
+
+# ---- change in place vs change by recreate ---------------------------------
+case("016-change-vs-recreate", "plan", cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+    queues:
+      - name: orders
+        max-consumers: 10
+      - name: ledger
+        durable: false
+diverts:
+  - name: orders-copy
+    address: orders
+    forwarding-address: orders
+    filter: "kind = 'x'"
+  - name: orders-excl
+    address: orders
+    forwarding-address: orders
+    exclusive: true
+"""),
+     snapshot(node("node1", [q("orders", "orders"), q("ledger", "orders", messages=4)],
+                   [dv("orders-copy", "orders", "orders"), dv("orders-excl", "orders", "orders")]),
+              node("node2", [q("orders", "orders", max_consumers=10), q("ledger", "orders", durable=False)],
+                   [dv("orders-copy", "orders", "orders", filter="kind = 'x'"), dv("orders-excl", "orders", "orders", exclusive=True)])),
+     """
+json [.actions[].kind] ["change-queue","change-divert","recreate-queue","recreate-divert"]
+json .actions[0].nodes[0].operations[0].config["max-consumers"] 10
+json .actions[0].nodes[1].outcome "NO_CHANGE"
+json .actions[1].nodes[0].operations[0].config["filter-string"] "kind = 'x'"
+json .actions[2].destroys_messages true
+json [.actions[2].nodes[0].operations[].op] ["destroyQueue","createQueue"]
+json [.actions[3].nodes[0].operations[].op] ["destroyDivert","createDivert"]
+json .confirmation|test("^change 2, recreate 2 on shop-eu ") => true
+md differs in what updateQueue cannot change: durable
+md differs: filter
+""", exit=2)
+
+# ---- creates on an empty cluster; an unreachable node ----------------------
+case("017-create-and-unreachable", "plan", cluster(ORDERS + """diverts:
+  - name: orders-copy
+    address: orders
+    forwarding-address: orders
+"""),
+     snapshot(node("node1"), node("node2", refusal="connection refused")),
+     """
+json [.actions[].kind] ["create-address","create-queue","create-divert"]
+json .actions[0].nodes[1].outcome "UNREACHABLE"
+json .nodes[1].reachable false
+json .actions[1].nodes[0].operations[0].config["routing-type"] "ANYCAST"
+json .actions[2].nodes[0].operations[0].config["routing-type"] "STRIP"
+md **node2** could not be read (UNREACHABLE): connection refused
+""", exit=1)
