@@ -27,7 +27,8 @@ redoes).
 Variants: `base` is the model; `new` is what a later commit declares:
 in every hundredth group (g % 100 == 7) the .out side is gone (its queues,
 address and the divert: queue deletes with a dependent divert); g % 100 ==
-3 changes q0's max-consumers; g % 100 == 5 adds a queue gGGGGG.qx. So a
+3 changes q0's max-consumers; g % 100 == 5 adds a queue gGGGGG.qx. `drop`
+removes only the .out side of the groups given with --drop. So a
 plan of `new` against a `base` snapshot with `base` as the managed set has
 creates, changes and ADR-0084 deletes in the same proportion at every size.
 """
@@ -76,8 +77,13 @@ def group_model(seed, g):
     return addrs, qs, d
 
 
-def group_variant(seed, g, variant):
+def group_variant(seed, g, variant, drop=()):
     addrs, qs, d = group_model(seed, g)
+    if variant == "drop":
+        if g in drop:
+            return addrs[:1], [q for q in qs
+                               if q["address"].endswith(".in")], []
+        return addrs, qs, [d]
     if variant == "base":
         return addrs, qs, [d]
     if g % 100 == 7:
@@ -163,7 +169,7 @@ def cmd_decl(a):
         out = ["version: 1\n", "addresses:\n"]
         divs = []
         for g in range(g0, min(g0 + PER_FILE, groups)):
-            addrs, qs, ds = group_variant(a.seed, g, a.variant)
+            addrs, qs, ds = group_variant(a.seed, g, a.variant, a.drop)
             for ad in addrs:
                 out.append("  - name: %s\n    routing: [%s]\n    queues:\n"
                            % (yq(ad["name"]), ", ".join(ad["routing"])))
@@ -387,7 +393,10 @@ def main():
     d.add_argument("dir")
     d.add_argument("--nodes", type=int, default=8)
     d.add_argument("--nodes-from")
-    d.add_argument("--variant", choices=["base", "new"], default="base")
+    d.add_argument("--variant", choices=["base", "new", "drop"],
+                   default="base")
+    d.add_argument("--drop", type=lambda v: [int(x) for x in v.split(",")],
+                   default=[], help="drop: groups whose .out side goes")
     s = sub.add_parser("snapshot")
     s.add_argument("file")
     s.add_argument("--nodes", type=int, default=8)
