@@ -16,8 +16,8 @@ agent_usage_error(const char *cmd, const char *fmt, ...)
 
 	fprintf(stderr, "artemis-gitops %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized):
-	                              va_start above */
+	/* va_start above initialises ap. */
+	vfprintf(stderr, fmt, ap); /* NOLINT */
 	va_end(ap);
 	fprintf(stderr, "\nTry 'artemis-gitops %s --help'.\n", cmd);
 	return AG_EXIT_USAGE;

@@ -115,6 +115,14 @@ run(const struct dq_args *a)
 		agent_plan_print_diags(&diags);
 		goto done;
 	}
+	if (strncmp(a->queue, c->settings.capture_prefix,
+	        strlen(c->settings.capture_prefix)) == 0 &&
+	    c->settings.capture_prefix[0] != '\0') {
+		fprintf(stderr,
+		    "artemis-gitops delete-queue: '%s' has the reserved capture prefix '%s': it belongs to a capture subscription; remove the capture from the declaration instead\n",
+		    a->queue, c->settings.capture_prefix);
+		goto done;
+	}
 	opts.snapshot_source = agent_plan_snapshot_label(a->snapshot);
 	if (agent_plan_snapshot(&s, "delete-queue", c, a->snapshot,
 	        a->credentials) < 0)

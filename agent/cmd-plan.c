@@ -256,6 +256,7 @@ run(const struct plan_args *a)
 	    agent_plan_snapshot(&s, "plan", c, a->snapshot, a->credentials) < 0)
 		goto done;
 	p = recon_plan_build(c, &m, s, &opts);
+	recon_plan_add_diagnostics(p, &diags);
 	code = agent_plan_finish("plan", p, a->out);
 done:
 	recon_plan_free(p);

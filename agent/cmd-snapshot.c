@@ -51,6 +51,18 @@ usage(FILE *f)
 	    "invalid input,\n64 usage error.\n");
 }
 
+static int
+parse_timeout(struct snap_opts *o, const char *arg)
+{
+	char *end;
+	double secs = strtod(arg, &end);
+
+	if (end == arg || *end != '\0' || !(secs > 0) || secs > 3600)
+		return -1;
+	o->timeout_ms = (long)(secs * 1000.0 + 0.5);
+	return 0;
+}
+
 /* 0: go on; 1: stop with *code (help, version, usage error). */
 static int
 parse_args(struct snap_opts *o, int argc, char **argv, int *code)
@@ -66,8 +78,6 @@ parse_args(struct snap_opts *o, int argc, char **argv, int *code)
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
-	char *end;
-	double secs;
 	int c;
 
 	opterr = 0;
@@ -90,16 +100,13 @@ parse_args(struct snap_opts *o, int argc, char **argv, int *code)
 			o->origin = optarg;
 			break;
 		case 't':
-			secs = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !(secs > 0) ||
-			    secs > 3600) {
+			if (parse_timeout(o, optarg) < 0) {
 				*code = agent_usage_error("snapshot",
 				    "--timeout: expected seconds in (0, 3600], "
 				    "got '%s'",
 				    optarg);
 				return 1;
 			}
-			o->timeout_ms = (long)(secs * 1000.0 + 0.5);
 			break;
 		case 'h':
 			usage(stdout);

@@ -11,15 +11,16 @@
 #include "agent.h"
 #include "creds.h"
 
-#define SNAPSHOT_FILE_MAX (256u * 1024u * 1024u)
+#define SNAPSHOT_FILE_MAX ((size_t)256 * 1024 * 1024)
 
 void
 agent_plan_print_diags(const struct errlist *diags)
 {
-	char *s;
 	size_t i;
 
 	for (i = 0; i < diags->n; i++) {
+		char *s;
+
 		s = errlist_render_item(diags, i);
 		fprintf(stderr, "%s\n", s);
 		free(s);
@@ -99,9 +100,21 @@ int
 agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds)
 {
-	if (file != NULL)
-		return snapshot_file(out, cmd, file);
-	return snapshot_live(out, cmd, c, creds);
+	struct recon_snapshot *s = NULL;
+
+	if (file == NULL)
+		return snapshot_live(out, cmd, c, creds);
+	if (snapshot_file(&s, cmd, file) < 0)
+		return -1;
+	if (s->cluster == NULL || strcmp(s->cluster, c->name) != 0) {
+		fprintf(stderr,
+		    "artemis-gitops %s: %s: a snapshot of cluster '%s', not of '%s'\n",
+		    cmd, file, s->cluster != NULL ? s->cluster : "?", c->name);
+		recon_snapshot_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
 }
 
 const char *

@@ -78,8 +78,8 @@ ror(uint32_t x, unsigned n)
 static void
 compress(uint32_t h[8], const unsigned char *p)
 {
-	uint32_t w[64], a[8], t1, t2;
-	unsigned i;
+	uint32_t w[64], a[8];
+	size_t i;
 
 	for (i = 0; i < 16; i++)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
@@ -93,6 +93,8 @@ compress(uint32_t h[8], const unsigned char *p)
 		    (ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10));
 	memcpy(a, h, sizeof(a));
 	for (i = 0; i < 64; i++) {
+		uint32_t t1, t2;
+
 		t1 = a[7] + (ror(a[4], 6) ^ ror(a[4], 11) ^ ror(a[4], 25)) +
 		     ((a[4] & a[5]) ^ (~a[4] & a[6])) + k[i] + w[i];
 		t2 = (ror(a[0], 2) ^ ror(a[0], 13) ^ ror(a[0], 22)) +
@@ -119,10 +121,11 @@ void
 sha256_update(struct sha256 *s, const void *data, size_t len)
 {
 	const unsigned char *p = data;
-	size_t n;
 
 	s->nbytes += len;
 	while (len > 0) {
+		size_t n;
+
 		n = 64 - s->nblock;
 		if (n > len)
 			n = len;
@@ -141,7 +144,7 @@ void
 sha256_final(struct sha256 *s, unsigned char out[SHA256_LEN])
 {
 	uint64_t bits = s->nbytes * 8;
-	unsigned i;
+	size_t i;
 
 	s->block[s->nblock++] = 0x80;
 	if (s->nblock > 56) {
@@ -167,7 +170,7 @@ sha256_hex(const void *data, size_t len, char hex[SHA256_HEX])
 	static const char digits[] = "0123456789abcdef";
 	unsigned char md[SHA256_LEN];
 	struct sha256 s;
-	unsigned i;
+	size_t i;
 
 	sha256_init(&s);
 	sha256_update(&s, data, len);

@@ -32,10 +32,13 @@ delete_divert(struct recon_diff *d, const char *name)
 		if (!recon_diff_reachable(d, i))
 			continue;
 		ld = recon_plan_find_divert(d->nodes[i], name);
-		if (ld == NULL)
-			continue;
 		np = recon_diff_node(d, RECON_ACT_DELETE_DIVERT, name,
-		    ld->address, i);
+		    ld != NULL ? ld->address : NULL, i);
+		if (ld == NULL) {
+			np->message = xasprintf(
+			    "divert '%s' does not exist on this node", name);
+			continue;
+		}
 		np->outcome = RECON_OUT_WOULD_APPLY;
 		np->observed.present = true;
 		np->observed.divert = recon_divert_dup(ld);
@@ -56,13 +59,14 @@ delete_queue(struct recon_diff *d, const char *name)
 
 	recon_diff_obj_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!recon_diff_reachable(d, i) ||
-		    recon_plan_find_queue(d->nodes[i], name) == NULL)
+		if (!recon_diff_reachable(d, i))
 			continue;
 		np = recon_diff_node(d, RECON_ACT_DELETE_QUEUE, name, NULL, i);
 		recon_diff_qdel_ctx(&ctx, d, i);
 		recon_preflight_queue_delete(np, d->nodes[i], name, &ctx,
 		    false);
+		if (np->outcome == RECON_OUT_NO_CHANGE)
+			continue;
 		recon_strv_add(&d->ctx[i].deleted_q, name);
 		for (j = 0; j < np->nremoved; j++)
 			recon_strv_add(&d->ctx[i].deleted_d,
@@ -103,10 +107,13 @@ delete_address(struct recon_diff *d, const char *name)
 		if (!recon_diff_reachable(d, i))
 			continue;
 		la = recon_plan_find_address(d->nodes[i], name);
-		if (la == NULL)
-			continue;
 		np =
 		    recon_diff_node(d, RECON_ACT_DELETE_ADDRESS, name, NULL, i);
+		if (la == NULL) {
+			np->message = xasprintf(
+			    "address '%s' does not exist on this node", name);
+			continue;
+		}
 		np->observed.present = true;
 		np->observed.address_routing = la->routing;
 		np->observed.nbindings = la->nbinding_names;
@@ -318,12 +325,13 @@ action_why(enum recon_act k, bool operator_delete)
 static void
 finish_action(struct recon_plan *p, struct recon_action *a)
 {
-	const struct recon_node_plan *np;
 	size_t i;
 
 	a->why =
 	    xstrdup(action_why(a->kind, strcmp(p->kind, "delete-queue") == 0));
 	for (i = 0; i < a->nnodes; i++) {
+		const struct recon_node_plan *np;
+
 		np = &a->nodes[i];
 		if (a->address == NULL && np->observed.queue != NULL)
 			a->address = xstrdup(np->observed.queue->address);

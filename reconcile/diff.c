@@ -32,9 +32,10 @@ recon_diff_node(struct recon_diff *d, enum recon_act k, const char *name,
     const char *address, size_t node)
 {
 	struct recon_action *a = d->obj[k];
-	size_t i;
 
 	if (a == NULL) {
+		size_t i;
+
 		a = xcalloc(1, sizeof(*a));
 		a->kind = k;
 		a->name = xstrdup(name);
@@ -331,7 +332,8 @@ diff_init(struct recon_diff *d, const struct decl_cluster *decl,
 		p->capture_names[i] = xstrdup(decl->captures[i].name);
 		p->capture_patterns[i] = xstrdup(decl->captures[i].pattern);
 	}
-	d->nodes = xcalloc(decl->nnodes + 1, sizeof(*d->nodes));
+	d->nodes = xcalloc(decl->nnodes + 1,
+	    sizeof(const struct recon_node_snapshot *));
 	d->ctx = xcalloc(decl->nnodes + 1, sizeof(*d->ctx));
 	p->nnodes = decl->nnodes;
 	p->nodes = xcalloc(decl->nnodes + 1, sizeof(*p->nodes));

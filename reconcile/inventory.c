@@ -12,7 +12,7 @@
 #include "../lib/jsonw.h"
 #include "../lib/xalloc.h"
 
-#define INVENTORY_MAX (64u * 1024u * 1024u)
+#define INVENTORY_MAX ((size_t)64 * 1024 * 1024)
 
 static int
 cmp_str(const void *a, const void *b)
@@ -178,7 +178,7 @@ parse_root(struct recon_managed *m, const cJSON *root, const char *path,
 	if (r != NULL && !cJSON_IsNull(r) && !cJSON_IsString(r))
 		return err_setf(err, &pos,
 		    "'revision': expected a string or null");
-	if (cJSON_IsString(r))
+	if (r != NULL && cJSON_IsString(r))
 		m->revision = xstrdup(r->valuestring);
 	if (parse_names(root, path, "addresses", &m->addresses, &m->naddresses,
 	        err) < 0 ||

@@ -94,7 +94,10 @@ mbean_value(const char *p, const char **end)
 	for (p++; *p && *p != '"'; p++) {
 		if (*p == '\\' && p[1] != '\0') {
 			p++;
-			sbuf_addc(&b, *p == 'n' ? '\n' : *p);
+			if (*p == 'n')
+				sbuf_addc(&b, '\n');
+			else
+				sbuf_addc(&b, *p);
 			continue;
 		}
 		sbuf_addc(&b, *p);

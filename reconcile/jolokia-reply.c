@@ -109,11 +109,11 @@ static const struct amq_code amq_codes[] = {
 static unsigned
 amq_code(const char *text)
 {
-	const char *p = text;
+	const char *p = strstr(text, "AMQ");
 	unsigned code;
 	int i;
 
-	while (p != NULL && (p = strstr(p, "AMQ")) != NULL) {
+	for (; p != NULL; p = strstr(p, "AMQ")) {
 		p += 3;
 		code = 0;
 		for (i = 0; i < 6 && p[i] >= '0' && p[i] <= '9'; i++)

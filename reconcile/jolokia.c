@@ -162,7 +162,7 @@ xfer_cleanup(struct xfer *x)
 
 void
 recon_jolokia_post_all(const struct recon_jolokia_conf *confs,
-    struct recon_jbulk *const *bulks, size_t n, struct recon_refusal *outs)
+    struct recon_jbulk *bulks, size_t n, struct recon_refusal *outs)
 {
 	struct xfer *xs = xcalloc(n + 1, sizeof(*xs));
 	CURLM *m;
@@ -174,10 +174,11 @@ recon_jolokia_post_all(const struct recon_jolokia_conf *confs,
 	m = curl_multi_init();
 	for (i = 0; i < n; i++) {
 		xs[i].conf = &confs[i];
-		xs[i].bulk = bulks[i];
+		xs[i].bulk = &bulks[i];
 		xs[i].out = &outs[i];
 		xfer_setup(&xs[i]);
 		curl_easy_setopt(xs[i].easy, CURLOPT_PRIVATE, &xs[i]);
+		bulks[i].requests++;
 		curl_multi_add_handle(m, xs[i].easy);
 	}
 	do {
@@ -209,8 +210,6 @@ int
 recon_jolokia_post(const struct recon_jolokia_conf *conf, struct recon_jbulk *b,
     struct recon_refusal *out)
 {
-	struct recon_jbulk *bs[1] = {b};
-
-	recon_jolokia_post_all(conf, bs, 1, out);
+	recon_jolokia_post_all(conf, b, 1, out);
 	return out->kind == RECON_OK ? 0 : -1;
 }

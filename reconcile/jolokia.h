@@ -27,7 +27,7 @@ struct cJSON;
 #define RECON_JOLOKIA_ORIGIN          "http://localhost"
 #define RECON_JOLOKIA_CONNECT_TIMEOUT 5000  /* ms */
 #define RECON_JOLOKIA_TIMEOUT         30000 /* ms */
-#define RECON_JOLOKIA_MAX_RESPONSE    (32u * 1024u * 1024u)
+#define RECON_JOLOKIA_MAX_RESPONSE    ((size_t)32 * 1024 * 1024)
 #define RECON_JOLOKIA_MAX_TEXT        2000 /* bytes of broker text kept */
 
 /* Where and how to talk to one node. Strings are borrowed. */
@@ -72,6 +72,7 @@ struct recon_jbulk {
 	struct recon_jresult *results; /* n, after a reply was parsed */
 	struct cJSON *root;            /* the parsed reply (owned) */
 	int http_status;               /* of the reply; 0 before */
+	unsigned requests; /* HTTP requests sent for this bulk (by post) */
 };
 
 void recon_jbulk_release(struct recon_jbulk *b); /* leaves it zeroed */
@@ -144,9 +145,9 @@ enum recon_kind recon_jolokia_classify(int status, const char *error,
 /* One HTTP POST of b to conf. 0, or -1 with *out set as above. */
 int recon_jolokia_post(const struct recon_jolokia_conf *conf,
     struct recon_jbulk *b, struct recon_refusal *out);
-/* Post bulks[i] to confs[i] for every i concurrently (curl multi, one
+/* Post bulks[i] to confs[i] for every i < n concurrently (curl multi, one
  * thread); outs[i] as recon_jolokia_post would set it. */
 void recon_jolokia_post_all(const struct recon_jolokia_conf *confs,
-    struct recon_jbulk *const *bulks, size_t n, struct recon_refusal *outs);
+    struct recon_jbulk *bulks, size_t n, struct recon_refusal *outs);
 
 #endif

@@ -200,9 +200,9 @@ recon_jr_pqueue(struct recon_jr *c, const cJSON *o, const char *w,
 	    recon_jr_pint(c, o, w, "ring-size", &q->ring_size) < 0 ||
 	    recon_jr_pstr(c, o, w, "routing-type", false, &rt) < 0)
 		goto done;
-	if (strcmp(rt, "ANYCAST") == 0)
+	if (rt != NULL && strcmp(rt, "ANYCAST") == 0)
 		q->routing = DECL_ANYCAST;
-	else if (strcmp(rt, "MULTICAST") == 0)
+	else if (rt != NULL && strcmp(rt, "MULTICAST") == 0)
 		q->routing = DECL_MULTICAST;
 	else {
 		recon_jr_fail(c, w, "routing-type",

@@ -85,8 +85,6 @@ recon_json_queue_config(struct jsonw *w, const struct recon_queue *q)
 void
 recon_json_divert_config(struct jsonw *w, const struct recon_divert *d)
 {
-	size_t i;
-
 	jsonw_obj_begin(w);
 	kstr(w, "address", d->address);
 	kbool(w, "exclusive", d->exclusive);
@@ -96,6 +94,8 @@ recon_json_divert_config(struct jsonw *w, const struct recon_divert *d)
 	kstr(w, "routing-name", d->routing_name);
 	kstr(w, "routing-type", decl_divert_routing_name(d->routing_type));
 	if (d->transformer_class_name != NULL) {
+		size_t i;
+
 		jsonw_key(w, "transformer-configuration");
 		jsonw_obj_begin(w);
 		kstr(w, "class-name", d->transformer_class_name);

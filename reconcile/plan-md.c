@@ -18,9 +18,10 @@ summary_line(struct sbuf *b, const struct recon_plan *p)
 	char *phrase;
 
 	recon_plan_summary(p, &s);
-	phrase = p->ndiagnostics > 0
-	             ? xstrdup("the declaration fails validation")
-	             : recon_summary_phrase(&s);
+	phrase =
+	    p->refusal != NULL && strcmp(p->refusal, "INVALID_DECLARATION") == 0
+	        ? xstrdup("the declaration fails validation")
+	        : recon_summary_phrase(&s);
 	sbuf_addf(b, "# %s: %s — %s", p->cluster,
 	    recon_outcome_name(p->outcome), phrase);
 	if (p->destroyed_messages > 0)
@@ -35,8 +36,6 @@ summary_line(struct sbuf *b, const struct recon_plan *p)
 static void
 header(struct sbuf *b, const struct recon_plan *p)
 {
-	size_t i;
-
 	summary_line(b, p);
 	sbuf_addf(b, "- kind: %s; mode: %s\n", p->kind,
 	    decl_mode_name(p->mode));
@@ -55,7 +54,9 @@ header(struct sbuf *b, const struct recon_plan *p)
 		    p->next_step != NULL ? p->next_step
 		                         : "fix the cause and plan again");
 	if (p->ndiagnostics > 0) {
-		sbuf_adds(b, "## Declaration errors\n\n```\n");
+		size_t i;
+
+		sbuf_adds(b, "## Declaration diagnostics\n\n```\n");
 		for (i = 0; i < p->ndiagnostics; i++)
 			sbuf_addf(b, "%s\n", p->diagnostics[i]);
 		sbuf_adds(b, "```\n\n");
@@ -86,12 +87,15 @@ node_table(struct sbuf *b, const struct recon_plan *p)
 		    n[RECON_OUT_NO_CHANGE], n[RECON_OUT_UNREACHABLE]);
 	}
 	sbuf_adds(b, "\n");
-	for (i = 0; i < p->nnodes; i++)
-		if (!p->nodes[i].reachable)
-			sbuf_addf(b, "- **%s** could not be read (%s): %s\n",
-			    p->nodes[i].node, p->nodes[i].refusal,
-			    p->nodes[i].message);
-	sbuf_adds(b, "\n");
+	for (i = 0, j = 0; i < p->nnodes; i++) {
+		if (p->nodes[i].reachable)
+			continue;
+		sbuf_addf(b, "- **%s** could not be read (%s): %s\n",
+		    p->nodes[i].node, p->nodes[i].refusal, p->nodes[i].message);
+		j++;
+	}
+	if (j > 0)
+		sbuf_adds(b, "\n");
 }
 
 static void
@@ -114,10 +118,11 @@ op_md(struct sbuf *b, const struct recon_op *op, size_t i)
 static void
 node_details(struct sbuf *b, const struct recon_node_plan *np)
 {
-	const struct recon_divert *d;
 	size_t i;
 
 	for (i = 0; i < np->nremoved; i++) {
+		const struct recon_divert *d;
+
 		d = &np->removed[i].config;
 		sbuf_addf(b,
 		    "  - removed with the queue: divert `%s` (source `%s`, forwarding to `%s`)%s\n",

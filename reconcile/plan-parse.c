@@ -9,7 +9,7 @@
 
 #include "../lib/xalloc.h"
 
-#define PLAN_JSON_MAX (256u * 1024u * 1024u)
+#define PLAN_JSON_MAX ((size_t)256 * 1024 * 1024)
 
 static int
 pop(struct recon_jr *c, const cJSON *o, const char *w, struct recon_op *op)
@@ -90,7 +90,7 @@ premoved(struct recon_jr *c, const cJSON *o, const char *w,
 {
 	const cJSON *a = recon_jr_parr(c, o, w, "removed_diverts",
 	                &np->nremoved),
-	            *it, *cfg;
+	            *it;
 	size_t i = 0;
 
 	if (a == NULL)
@@ -98,6 +98,8 @@ premoved(struct recon_jr *c, const cJSON *o, const char *w,
 	np->removed = xcalloc(np->nremoved + 1, sizeof(*np->removed));
 	cJSON_ArrayForEach(it, a)
 	{
+		const cJSON *cfg;
+
 		cfg = recon_jr_pobj(c, it, w, "config", false);
 		if (cfg == NULL ||
 		    recon_jr_pdivert(c, cfg, w, &np->removed[i].config) < 0 ||
@@ -177,14 +179,15 @@ pops(struct recon_jr *c, const cJSON *o, const char *w,
 {
 	const cJSON *a = recon_jr_parr(c, o, w, "operations", &np->nops), *it;
 	size_t i = 0;
-	char *ow;
-	int rc = 0;
 
 	if (a == NULL)
 		return -1;
 	np->ops = xcalloc(np->nops + 1, sizeof(*np->ops));
 	cJSON_ArrayForEach(it, a)
 	{
+		char *ow;
+		int rc;
+
 		ow = xasprintf("%s.operations[%zu]", w, i);
 		rc = pop(c, it, ow, &np->ops[i++]);
 		free(ow);
@@ -224,8 +227,7 @@ pnode_plan(struct recon_jr *c, const cJSON *o, const char *w,
 	}
 	if (np->refusal != NULL &&
 	    recon_kind_parse(np->refusal, &np->refusal_kind) < 0)
-		np->refusal_kind =
-		    RECON_OK; /* a planner kind, e.g. NOT_EMPTY */
+		np->refusal_kind = RECON_OK; /* not a broker kind */
 	rc = 0;
 done:
 	free(out);
@@ -276,14 +278,15 @@ pactions(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 	const cJSON *arr = recon_jr_parr(c, root, "", "actions", &p->nactions),
 	            *it;
 	size_t i = 0;
-	char *w;
-	int rc;
 
 	if (arr == NULL)
 		return -1;
 	p->actions = xcalloc(p->nactions + 1, sizeof(*p->actions));
 	cJSON_ArrayForEach(it, arr)
 	{
+		char *w;
+		int rc;
+
 		w = xasprintf("actions[%zu]", i);
 		rc = paction(c, it, w, &p->actions[i++]);
 		free(w);

@@ -41,7 +41,6 @@ recon_plan_invalid(const char *cluster, const struct errlist *diags,
     const struct recon_plan_opts *opts)
 {
 	struct recon_plan *p = xcalloc(1, sizeof(*p));
-	size_t i;
 
 	p->kind = xstrdup("plan");
 	p->cluster = xstrdup(cluster);
@@ -58,9 +57,18 @@ recon_plan_invalid(const char *cluster, const struct errlist *diags,
 	    diags->nerrors, diags->nerrors == 1 ? "" : "s");
 	p->next_step = xstrdup(
 	    "fix the declaration (for \"Nothing consumes at …\": drop the named divert with the queue, or declare a queue on its forwarding address) and plan again");
-	p->ndiagnostics = diags->n;
-	p->diagnostics = xcalloc(diags->n + 1, sizeof(char *));
-	for (i = 0; i < diags->n; i++)
-		p->diagnostics[i] = errlist_render_item(diags, i);
+	recon_plan_add_diagnostics(p, diags);
 	return p;
+}
+
+void
+recon_plan_add_diagnostics(struct recon_plan *p, const struct errlist *diags)
+{
+	size_t i;
+
+	p->diagnostics = xreallocarray(p->diagnostics,
+	    p->ndiagnostics + diags->n + 1, sizeof(char *));
+	for (i = 0; i < diags->n; i++)
+		p->diagnostics[p->ndiagnostics++] =
+		    errlist_render_item(diags, i);
 }

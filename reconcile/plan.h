@@ -161,7 +161,7 @@ struct recon_node_plan {
 	enum recon_outcome outcome;
 	enum recon_kind refusal_kind; /* RECON_OK unless broker-classified */
 	char *refusal;                /* REFUSED/UNREACHABLE: a kind name, e.g.
-	                                 "HAS_CONSUMERS", "NOT_EMPTY", "UNREACHABLE" */
+	                                 "HAS_CONSUMERS", "UNREACHABLE" */
 	char *message;                /* why, one line */
 	char *next_step;              /* REFUSED: what to do */
 	struct recon_observed observed;
@@ -260,6 +260,10 @@ struct recon_plan *recon_plan_delete_queue(const struct decl_cluster *decl,
  * rendered into it; nothing is planned. */
 struct recon_plan *recon_plan_invalid(const char *cluster,
     const struct errlist *diags, const struct recon_plan_opts *opts);
+
+/* Record the declaration's diagnostics (warnings of a valid one) in p. */
+void recon_plan_add_diagnostics(struct recon_plan *p,
+    const struct errlist *diags);
 
 void recon_plan_free(struct recon_plan *p); /* NULL is a no-op */
 

@@ -16,11 +16,13 @@ static bool
 forwards_into(const struct recon_divert *d, const char *address)
 {
 	const char *p = d->forwarding_address, *end;
-	size_t len = strlen(address), n;
+	size_t len = strlen(address);
 
 	if (p == NULL)
 		return false;
 	while (*p != '\0') {
+		size_t n;
+
 		while (*p == ' ' || *p == ',')
 			p++;
 		end = strchr(p, ',');
@@ -100,7 +102,6 @@ warn_declared(struct recon_node_plan *np, const struct recon_divert *d,
 {
 	struct recon_strv qs = {0};
 	const struct decl_address *fa;
-	char *list;
 	size_t i;
 
 	if (decl->mode == DECL_CONFIG_MANAGED) {
@@ -113,6 +114,8 @@ warn_declared(struct recon_node_plan *np, const struct recon_divert *d,
 	for (i = 0; fa != NULL && i < fa->nqueues; i++)
 		recon_strv_add(&qs, fa->queues[i].name);
 	if (qs.n > 0) {
+		char *list;
+
 		list = quoted_list(qs.v, qs.n);
 		recon_np_warn(np,
 		    "divert '%s' is declared in the cluster's declaration: the removal does not stick; the next apply acts on the declaration again and re-creates queue %s on '%s' and the divert; remove the divert from the declaration",
@@ -149,9 +152,11 @@ tap_owner(const struct decl_cluster *decl, const char *tap, const char *address)
 {
 	const char *prefix = decl->settings.capture_prefix;
 	const char *rest = tap + strlen(prefix);
-	size_t i, len;
+	size_t i;
 
 	for (i = 0; i < decl->ncaptures; i++) {
+		size_t len;
+
 		len = strlen(decl->captures[i].name);
 		if (strncmp(rest, decl->captures[i].name, len) == 0 &&
 		    rest[len] == '.' && strcmp(rest + len + 1, address) == 0)
@@ -169,7 +174,6 @@ add_tap(struct recon_node_plan *np, const struct recon_divert *d,
 	const struct decl_capture *c = tap_owner(decl, d->name, d->address);
 	struct recon_strv matched = {0};
 	struct recon_tap *t;
-	char *list;
 	size_t i;
 
 	np->taps = xreallocarray(np->taps, np->ntaps + 1, sizeof(*np->taps));
@@ -187,6 +191,8 @@ add_tap(struct recon_node_plan *np, const struct recon_divert *d,
 		if (decl_glob_match(c->pattern, remaining->v[i]))
 			recon_strv_add(&matched, remaining->v[i]);
 	if (matched.n > 0) {
+		char *list;
+
 		list = quoted_list(matched.v, matched.n);
 		t->reason = xasprintf(
 		    "kept: capture '%s' still covers '%s' through queue %s",
@@ -211,13 +217,13 @@ scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
     const char *queue, const char *address, const struct recon_qdel_ctx *ctx)
 {
 	const char *prefix = ctx->decl->settings.capture_prefix;
-	const struct recon_divert *d;
 	struct recon_strv rest = {0};
-	char *list;
 	size_t i;
 
 	remaining_queues(&rest, n, address, queue, ctx);
 	for (i = 0; i < n->ndiverts; i++) {
+		const struct recon_divert *d;
+
 		d = &n->diverts[i];
 		if (recon_names_has(ctx->deleted_diverts, ctx->ndeleted_diverts,
 		        d->name))
@@ -228,6 +234,8 @@ scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 		} else if (forwards_into(d, address) && rest.n == 0) {
 			remove_divert(np, d, ctx->decl);
 		} else if (forwards_into(d, address)) {
+			char *list;
+
 			list = quoted_list(rest.v, rest.n);
 			add_kept(np, d,
 			    xasprintf(

@@ -285,7 +285,6 @@ recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
 	struct recon_snapshot *s = xcalloc(1, sizeof(*s));
 	struct recon_jolokia_conf *confs = xcalloc(n + 1, sizeof(*confs));
 	struct recon_jbulk *bulks = xcalloc(n + 1, sizeof(*bulks));
-	struct recon_jbulk **bp = xcalloc(n + 1, sizeof(*bp));
 	struct recon_refusal *outs = xcalloc(n + 1, sizeof(*outs));
 	size_t i;
 
@@ -304,13 +303,12 @@ recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
 		recon_snapshot_build_request(&bulks[i],
 		    targets[i].broker_hint ? targets[i].broker_hint
 		                           : targets[i].node);
-		bp[i] = &bulks[i];
 	}
-	recon_jolokia_post_all(confs, bp, n, outs);
+	recon_jolokia_post_all(confs, bulks, n, outs);
 	for (i = 0; i < n; i++) {
 		s->nodes[i].node = xstrdup(targets[i].node);
 		s->nodes[i].url = xstrdup(targets[i].url);
-		s->nodes[i].requests = 1;
+		s->nodes[i].requests = bulks[i].requests;
 		if (outs[i].kind != RECON_OK)
 			s->nodes[i].refusal = outs[i];
 		else
@@ -319,7 +317,6 @@ recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
 	}
 	free(confs);
 	free(bulks);
-	free(bp);
 	free(outs);
 	return s;
 }

@@ -51,8 +51,9 @@ check_keys(struct jp *p, const cJSON *obj, const char *path,
 	if (!cJSON_IsObject(obj))
 		return fail(p, path, "expected an object");
 	for (c = obj->child; c != NULL; c = c->next) {
-		for (i = 0; i < nkeys && strcmp(keys[i], c->string) != 0; i++)
-			continue;
+		i = 0;
+		while (i < nkeys && strcmp(keys[i], c->string) != 0)
+			i++;
 		if (i == nkeys)
 			return fail(p, path, "unknown key '%s'", c->string);
 		for (d = obj->child; d != c; d = d->next)
@@ -80,7 +81,6 @@ get_str(struct jp *p, const cJSON *obj, const char *path, const char *key,
 {
 	const cJSON *v = item(obj, key);
 	char *sub;
-	int rc = 0;
 
 	if (nullable && cJSON_IsNull(v)) {
 		*out = NULL;
@@ -88,10 +88,9 @@ get_str(struct jp *p, const cJSON *obj, const char *path, const char *key,
 	}
 	if (!cJSON_IsString(v)) {
 		sub = xasprintf("%s.%s", path, key);
-		rc = fail(p, sub, "expected a string%s",
-		    nullable ? " or null" : "");
+		fail(p, sub, "expected a string%s", nullable ? " or null" : "");
 		free(sub);
-		return rc;
+		return -1;
 	}
 	*out = xstrdup(v->valuestring);
 	return 0;

@@ -76,6 +76,22 @@ done
 check_eq "repeated failures: THROTTLED (HTTP 429)" '{"http_status": 429, "kind": "THROTTLED", "status": 0, "text": "HTTP 429: too many failed logins, throttled"}' \
 	"$(jval "$TMP/s.json" node1 - - refusal)"
 
+# --- FORBIDDEN: RBAC (management.xml) refuses the read-only `viewer` user
+# that scripts/artemis creates (role view: list*, get*, is*)
+v=(--broker node1 "${URL[node1]}" "${CRED[node1]}-viewer")
+check_eq "viewer may read" 'OK {"Version":"2.40.0"}' "$("$JEXEC" "${v[@]}" read 'org.apache.activemq.artemis:broker="node1"' Version)"
+check_eq "viewer may not destroy: FORBIDDEN (RBAC, JSON status 403)" \
+	"FORBIDDEN http=200 status=403: java.lang.Exception : User not authorized to access operation: destroyQueue" \
+	"$("$JEXEC" "${v[@]}" destroy-queue "$u.x")"
+check_eq "viewer may not create: FORBIDDEN" \
+	"FORBIDDEN http=200 status=403: java.lang.Exception : User not authorized to access operation: createAddress" \
+	"$("$JEXEC" "${v[@]}" create-address "$u.x" anycast)"
+mkdir -p "$TMP/cv"
+sed 's/credentials: \(node[12]\)$/credentials: \1-viewer/' "$TMP/c/cluster.yaml" >"$TMP/cv/cluster.yaml"
+snap "$TMP/s.json" "$TMP/cv"
+check_eq "a read-only user can take a full snapshot" 0 $?
+check_eq "... with the address-settings" '"OFF"' "$(jval "$TMP/s.json" node2 address_settings '#' config_delete_diverts)"
+
 # --- FORBIDDEN: a JSON status 403 from the broker's Jolokia access policy
 "$JEXEC" --origin http://127.0.0.1 "${URL[node1]}" "${CRED[node1]}" destroy-queue "$u.x" >"$TMP/o" 2>&1
 check_eq "Origin not allowed: FORBIDDEN (JSON status 403)" \
@@ -121,4 +137,16 @@ check_eq "HTTP 429: THROTTLED" "THROTTLED: HTTP 429: too many failed logins, thr
 check_eq "HTTP 502: BROKER_ERROR" "BROKER_ERROR: HTTP 502" "$(kind_via status:502)"
 check_eq "HTTP 404: BAD_RESPONSE" "BAD_RESPONSE: unexpected HTTP status 404" "$(kind_via status:404)"
 check_eq "pass-through proxy: read fine" None "$(kind_via pass)"
+
+# --- TLS: verification is on; --ca-file trusts our own CA
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
+	-addext subjectAltName=DNS:localhost -keyout "$TMP/key.pem" \
+	-out "$TMP/cert.pem" >/dev/null 2>&1
+export FAULTPROXY_TLS_CERT=$TMP/cert.pem FAULTPROXY_TLS_KEY=$TMP/key.pem
+check_grep "self-signed https endpoint: UNREACHABLE (certificate refused)" \
+	"^UNREACHABLE: SSL certificate problem: self.signed certificate" <(kind_via pass)
+check_eq "the same endpoint with --ca-file: read" None "$(kind_via pass --ca-file "$TMP/cert.pem")"
+check_grep "the proxied node was declared with https" "jolokia: https://localhost:[0-9]+/console/jolokia" "$TMP/cp/cluster.yaml"
+check_grep "unreadable --ca-file: UNREACHABLE" "^UNREACHABLE: .*$TMP/nope.pem" <(kind_via pass --ca-file "$TMP/nope.pem")
+unset FAULTPROXY_TLS_CERT FAULTPROXY_TLS_KEY
 done_testing

@@ -111,6 +111,24 @@ plan_rc=0
 check_eq "plan: nothing declared, nothing managed: exit 0" 0 "$plan_rc"
 check_eq "plan: live objects reported unmanaged, none deleted" true \
 	"$(pj "$TMP/p" "([.unmanaged[].name]|index(\"$u.q3\")) != null and (.actions|length) == 0")"
+check_grep "plan: plan.md lists them as left alone" "^- queue \`$u.q3\` on node1, node2$" "$TMP/p/plan.md"
+check_grep "plan: nothing to approve" "Nothing to approve: the cluster is as declared" "$TMP/p/plan.md"
+
+# ---- plan with an inventory: a managed queue no longer declared -------------
+mkdir -p "$TMP/state/local"
+cat >"$TMP/state/local/inventory.json" <<EOF2
+{"addresses": ["$u.a3"], "captures": [], "cluster": "local", "diverts": [],
+ "format": 1, "queues": ["$u.q3"], "revision": null}
+EOF2
+plan_rc=0
+"$AG_BIN" plan "$C" --out "$TMP/ps" --state "$TMP/state" --credentials "$CREDDIR" >/dev/null 2>&1 || plan_rc=$?
+check_eq "plan --state: exit 2" 2 "$plan_rc"
+check_eq "plan --state: managed queue deleted, then its address" "[\"delete-queue:$u.q3\",\"delete-address:$u.a3\"]" \
+	"$(pj "$TMP/ps" '[.actions[]|.kind+":"+.name]')"
+check_eq "plan --state: the dependent divert goes first" "[\"destroyDivert:$u.d3\",\"destroyQueue:$u.q3\"]" \
+	"$(pj "$TMP/ps" '[.actions[0].nodes[1].operations[]|.op+":"+.name]')"
+check_eq "plan --state: base is the inventory" '"inventory"' "$(pj "$TMP/ps" .base.source)"
+check_grep "plan --state: plan.md" "removed with the queue: divert \`$u.d3\`" "$TMP/ps/plan.md"
 
 for n in "${NODES[@]}"; do
 	for d in "$u.d2" "$u.d3" "$u.d5"; do jexec "$n" destroy-divert "$d" >/dev/null; done

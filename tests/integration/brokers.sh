@@ -93,7 +93,7 @@ proxy_start() {
 		[ -s "$TMP/proxy.port" ] && break
 		sleep 0.05
 	done
-	PROXY_URL="http://localhost:$(cat "$TMP/proxy.port")/console/jolokia"
+	PROXY_URL="http${FAULTPROXY_TLS_CERT:+s}://localhost:$(cat "$TMP/proxy.port")/console/jolokia"
 }
 
 proxy_stop() {

@@ -12,13 +12,16 @@ MODE: pass      forward the request, return the broker's answer
       drop      read the request and close the connection
       big       answer 200 with a 40 MiB body
       status:N  answer HTTP N with an empty body
-UPSTREAM: http://localhost:PORT. The proxy listens on 127.0.0.1 on a free
+UPSTREAM: http://localhost:PORT. With FAULTPROXY_TLS_CERT and
+FAULTPROXY_TLS_KEY set (PEM files) the proxy speaks HTTPS. The proxy listens on 127.0.0.1 on a free
 port, writes the port to PORTFILE, and appends one line per request
 (`<method> <path> <body-bytes>`) to LOGFILE. Runs until killed.
 """
 import http.client
 import http.server
+import os
 import socketserver
+import ssl
 import sys
 import threading
 import time
@@ -103,9 +106,13 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 def main():
     srv = Server(("127.0.0.1", 0), Handler)
+    cert = os.environ.get("FAULTPROXY_TLS_CERT")
+    if cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(cert, os.environ["FAULTPROXY_TLS_KEY"])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     with open(PORTFILE + ".tmp", "w") as f:
         f.write("%d\n" % srv.server_address[1])
-    import os
     os.rename(PORTFILE + ".tmp", PORTFILE)
     srv.serve_forever()
 

@@ -51,6 +51,25 @@ check_exit "unknown revision: exit 1" 1 "$AG_BIN" plan clusters/shop-eu --repo r
 check_grep "unknown revision named" "cannot resolve revision: repository 'repo' at 'nope'" err
 check_exit "missing folder: exit 1" 1 "$AG_BIN" plan clusters/nope --repo repo --rev HEAD \
 	--snapshot snapshot.json --out x
+# Wrong inputs are errors that name the file, never a silent plan.
+mkdir -p st/shop-eu && echo '{"format": 2}' >st/shop-eu/inventory.json
+cp -r "$src/cluster" cl
+check_exit "bad inventory: exit 1" 1 "$AG_BIN" plan cl --state st --snapshot snapshot.json --out x
+"$AG_BIN" plan cl --state st --snapshot snapshot.json --out x 2>err >/dev/null
+check_grep "bad inventory named" "^artemis-gitops plan: st/shop-eu/inventory.json: 'format': expected 1$" err
+sed 's/"cluster": "shop-eu"/"cluster": "ledger"/' snapshot.json >other.json
+"$AG_BIN" plan cl --snapshot other.json --out x 2>err >/dev/null
+check_eq "snapshot of another cluster: exit 1" 1 $?
+check_grep "snapshot of another cluster named" "other.json: a snapshot of cluster 'ledger', not of 'shop-eu'" err
+"$AG_BIN" plan cl --snapshot nope.json --out x 2>err >/dev/null
+check_eq "missing snapshot file: exit 1" 1 $?
+check_grep "missing snapshot file named" "nope.json" err
+env -u CREDENTIALS_DIRECTORY "$AG_BIN" plan cl --out x 2>err >/dev/null
+check_eq "live without credentials: exit 1" 1 $?
+check_grep "live without credentials explained" "no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY" err
+"$AG_BIN" delete-queue __capture.x cl --snapshot snapshot.json --out x 2>err >/dev/null
+check_eq "delete-queue of a capture queue: exit 1" 1 $?
+check_grep "delete-queue of a capture queue refused" "'__capture.x' has the reserved capture prefix '__capture.': it belongs to a capture subscription" err
 check_exit "--base without --repo is a usage error" 64 "$AG_BIN" plan clusters/shop-eu --base HEAD --out x
 check_exit "--state with --base-dir is a usage error" 64 "$AG_BIN" plan c --state s --base-dir b --out x
 check_exit "plan without --out is a usage error" 64 "$AG_BIN" plan c

@@ -138,6 +138,8 @@ json .actions[0].kind "delete-queue"
 json .actions[0].nodes[0].removed_diverts[0].declared true
 md the broker.xml rendered from it still carries the divert, so the next deployment and restart bring it back
 md if a removed divert is in this node's broker.xml
+json .diagnostics[0]|test("warning: divert 'audit-copy' forwards to 'orders': Nothing consumes at orders") => true
+md ## Declaration diagnostics
 """, base=cluster(ORDERS + AUDIT_IN + """diverts:
   - name: audit-copy
     address: audit-in
@@ -265,6 +267,10 @@ case("015-no-inventory-deletes-nothing", "plan", cluster(KEEP),
 json .outcome "NO_CHANGE"
 json .base.source "none"
 json [.unmanaged[].name] ["orders","orders"]
+md - revision: (working tree); base: none
+md - queue `orders` on node1
+md Nothing to approve: the cluster is as declared.
+nomd ## Actions
 """, exit=0)
 
 # ---- change in place vs change by recreate ---------------------------------
@@ -318,3 +324,86 @@ json .actions[1].nodes[0].operations[0].config["routing-type"] "ANYCAST"
 json .actions[2].nodes[0].operations[0].config["routing-type"] "STRIP"
 md **node2** could not be read (UNREACHABLE): connection refused
 """, exit=1)
+
+# ---- two deleted queues on one address: the second takes the divert --------
+case("018-two-deletes-one-address", "plan", cluster(AUDIT_IN.replace("  - name", "addresses:\n  - name", 1)),
+     snapshot(node("node1", [q("orders", "orders"), q("orders-b", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders-b", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["delete-queue:orders","delete-queue:orders-b","delete-address:orders"]
+json .actions[0].nodes[0].kept_diverts[0].reason|test("still has queue 'orders-b' on this node when 'orders' goes") => true
+json .actions[0].nodes[0].removed_diverts []
+json .actions[1].nodes[0].removed_diverts[0].name "audit-copy"
+json .actions[0].nodes[1].outcome "NO_CHANGE"
+json .actions[1].nodes[1].removed_diverts[0].name "audit-copy"
+json [.actions[2].nodes[].outcome] ["WOULD_APPLY","WOULD_APPLY"]
+json .summary.deleted_diverts 1
+json .confirmation|test("^delete 2 queues, 1 divert, 1 address on shop-eu ") => true
+md **node2**: NO_CHANGE — queue 'orders' does not exist on this node
+""", inventory=inv(["orders", "audit-in"], ["orders", "orders-b", "audit-in"]), exit=2)
+
+# ---- an address that is not empty after the plan is kept ------------------
+case("019-address-kept-not-empty", "plan", cluster(KEEP),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders"), q("mine", "orders")]),
+              node("node2", [q("keep", "keep"), q("orders", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["delete-queue:orders","delete-address:orders"]
+json .actions[1].nodes[0].outcome "NO_CHANGE"
+json .actions[1].nodes[0].warnings ["address 'orders' kept on this node: binding 'mine' stays on it (not removed by this plan)"]
+json .actions[1].nodes[1].outcome "WOULD_APPLY"
+json [.actions[1].nodes[1].operations[].op] ["deleteAddress"]
+json [.unmanaged[]|.kind+":"+.name] ["queue:mine"]
+md - **node1**: NO_CHANGE — kept: the address is not empty after the plan
+""", inventory=inv(["orders", "keep"], ["orders", "keep"]), exit=2)
+
+# ---- explicit divert delete; the queue delete does not list it again -------
+case("020-divert-deleted-explicitly", "plan", cluster(AUDIT_IN.replace("  - name", "addresses:\n  - name", 1)),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["delete-divert:audit-copy","delete-queue:orders","delete-address:orders"]
+json [.actions[0].nodes[0].operations[].op] ["destroyDivert"]
+json .actions[0].nodes[0].warnings[0]|test("broker.xml") => true
+json .actions[1].nodes[0].removed_diverts []
+json .actions[1].nodes[0].kept_diverts []
+json .summary.deleted_diverts 1
+md ### 1. delete-divert `audit-copy` (address `audit-in`)
+""", inventory=inv(["orders", "audit-in"], ["orders", "audit-in"], ["audit-copy"]), exit=2)
+
+# ---- routing types: widened before creates, narrowed after deletes ---------
+case("021-address-routing", "plan", cluster("""addresses:
+  - name: events
+    routing: [multicast]
+    queues:
+      - name: billing
+        routing: multicast
+  - name: orders
+    routing: [anycast, multicast]
+    queues:
+      - name: orders
+        routing: anycast
+"""),
+     snapshot(node("node1", [q("billing", "events", routing="multicast"), q("orders", "orders")],
+                   addresses=()),
+              node("node2", [q("billing", "events", routing="multicast"), q("old", "events"), q("orders", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["widen-address:orders","delete-queue:old","narrow-address:events"]
+json .actions[0].nodes[0].operations[0].routing_types ["ANYCAST","MULTICAST"]
+json .actions[2].nodes[0].outcome "NO_CHANGE"
+json .actions[2].nodes[1].operations[0].routing_types ["MULTICAST"]
+md `updateAddress` `orders` (ANYCAST,MULTICAST)
+""", inventory=inv(["events", "orders"], ["billing", "old", "orders"]), exit=2)
+
+# ---- delete-queue of a queue no node has -----------------------------------
+case("022-delete-queue-absent", "delete-queue nope", cluster(ORDERS),
+     snapshot(node("node1", [q("orders", "orders")]), node("node2", [q("orders", "orders")])),
+     """
+json .outcome "NO_CHANGE"
+json .actions []
+md # shop-eu: NO_CHANGE — no changes
+md Nothing to approve
+""", exit=0)
