@@ -56,7 +56,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: test all check unit golden corpus integration lint format format-check \
-        fuzz demo bench clean install golden-update asan
+        fuzz demo bench clean install install-systemd golden-update asan
 
 all: $(BIN)
 
@@ -145,20 +145,27 @@ format:
 format-check:
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 
-demo: $(BIN)
+# scripts/demo installs the packages first, then builds: no $(BIN) prerequisite.
+demo:
 	scripts/demo
 
 bench: $(BIN)
 	bench/run
 
-install: $(BIN)
+install: $(BIN) install-systemd
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/artemis-gitops
 	install -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops/
 	if [ -d docs ]; then install -m 0644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops/; fi
+
+# The unit (with @BINDIR@ set to PREFIX/bin), sysusers.d and tmpfiles.d.
+install-systemd:
 	if [ -d systemd ] && ls systemd/*.service >/dev/null 2>&1; then \
 	  install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/lib/sysusers.d $(DESTDIR)$(PREFIX)/lib/tmpfiles.d; \
-	  install -m 0644 systemd/*.service $(DESTDIR)$(PREFIX)/lib/systemd/system/; \
+	  for f in systemd/*.service; do \
+	    sed 's|@BINDIR@|$(PREFIX)/bin|g' $$f >$(DESTDIR)$(PREFIX)/lib/systemd/system/$${f#systemd/} && \
+	    chmod 0644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$${f#systemd/} || exit 1; \
+	  done; \
 	  for f in systemd/*.sysusers; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(PREFIX)/lib/sysusers.d/artemis-gitops.conf; done; \
 	  for f in systemd/*.tmpfiles; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/artemis-gitops.conf; done; \
 	fi

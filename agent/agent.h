@@ -27,8 +27,11 @@ int agent_usage_error(const char *cmd, const char *fmt, ...)
 int agent_print_version(void);
 
 int agent_cmd_validate(int argc, char **argv);
+int agent_cmd_approve(int argc, char **argv);
+int agent_cmd_apply(int argc, char **argv);
 int agent_cmd_snapshot(int argc, char **argv);
 int agent_cmd_plan(int argc, char **argv);
 int agent_cmd_delete_queue(int argc, char **argv);
+int agent_cmd_run(int argc, char **argv);
 
 #endif

@@ -17,6 +17,12 @@ static const struct agent_cmd cmds[] = {
         "plan a cluster against its live nodes; write plan.json and plan.md"},
     {"delete-queue", agent_cmd_delete_queue,
         "plan the operator's delete of one queue on every node (ADR-0084)"},
+    {"approve", agent_cmd_approve,
+        "approve a written plan with its typed confirmation text"},
+    {"apply", agent_cmd_apply,
+        "apply an approved plan: nodes checked again, audited"},
+    {"run", agent_cmd_run,
+        "the agent: watch git, post previews, apply approved plans, drift"},
 };
 
 static void

@@ -129,6 +129,7 @@ check_queues(const struct decl_cluster *c, struct errlist *diags)
 
 	for (i = 0; i < c->naddresses; i++) {
 		a = &c->addresses[i];
+		check_prefix(c, "address", a->name, &a->pos, diags);
 		for (j = 0; j < a->nqueues; j++) {
 			q = &a->queues[j];
 			check_prefix(c, "queue", q->name, &q->pos, diags);

@@ -1,8 +1,9 @@
 /* declarations/decl-int.h: shared only inside declarations/.
  *
  * yaml.c turns one YAML buffer into a small tree of decl_ynode (scalars,
- * sequences, mappings, each with its position); load.c maps trees onto the
- * model; check.c runs the cross-object rules; model.c frees and looks up.
+ * sequences, mappings, each with its position; yaml-tree.h); load.c maps trees
+ * onto the model; check.c runs the cross-object rules; model.c frees and looks
+ * up.
  */
 #ifndef DECL_DECL_INT_H
 #define DECL_DECL_INT_H
@@ -12,40 +13,12 @@
 
 #include "../lib/err.h"
 #include "decl.h"
+#include "yaml-tree.h"
 
-#define DECL_YAML_DEPTH_MAX 16  /* nesting of collections in one file */
-#define DECL_YAML_KEYS_MAX  256 /* keys in one mapping */
-#define DECL_NAME_MAX       255 /* bytes in a name */
+#define DECL_NAME_MAX 255 /* bytes in a name */
 
-enum decl_ykind {
-	DECL_Y_SCALAR,
-	DECL_Y_SEQ,
-	DECL_Y_MAP,
-};
-
-struct decl_ynode {
-	enum decl_ykind kind;
-	struct pos pos;
-	char *str;                /* DECL_Y_SCALAR: the value, NUL-terminated */
-	bool plain;               /* DECL_Y_SCALAR: written without quotes */
-	struct decl_ynode **keys; /* DECL_Y_MAP: scalar keys */
-	struct decl_ynode **vals; /* DECL_Y_MAP: values; DECL_Y_SEQ: items */
-	size_t n, alloc;
-};
-
-/* Parse one YAML document into a tree. Refuses (one diagnostic into diags,
- * returns -1): empty input, input over DECL_FILE_MAX, invalid UTF-8,
- * libyaml errors (tabs in indentation get their own text), several
- * documents, anchors, aliases, tags, non-scalar or duplicate mapping keys,
- * mappings over DECL_YAML_KEYS_MAX keys, nesting over DECL_YAML_DEPTH_MAX.
- * path is borrowed into every pos of the tree. */
-int decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
-    size_t len, struct errlist *diags);
-void decl_ynode_free(struct decl_ynode *n);
-/* "a scalar", "a list", "a mapping" (for messages). */
-const char *decl_ykind_name(const struct decl_ynode *n);
-/* True for a plain `~`, `null`, `Null`, `NULL` or empty plain scalar. */
-bool decl_ynode_is_null(const struct decl_ynode *n);
+/* The YAML tree (struct decl_ynode, decl_yaml_parse, ...) is declared in
+ * yaml-tree.h, which agent/conf.c shares. */
 
 /* Table-driven fields of one mapping (fields.c). */
 enum decl_ftype {

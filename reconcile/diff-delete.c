@@ -95,6 +95,20 @@ kept_bindings(struct recon_strv *out, const struct recon_diff *d, size_t i,
 }
 
 static void
+keep_warning(const struct recon_diff *d, struct recon_node_plan *np,
+    const char *name, const char *binding)
+{
+	if (reserved(d, binding))
+		recon_np_warn(np,
+		    "address '%s' kept on this node: capture tap '%s' is bound to it until the capture pass removes it (after this plan's other actions); the next plan deletes the address",
+		    name, binding);
+	else
+		recon_np_warn(np,
+		    "address '%s' kept on this node: binding '%s' stays on it (not removed by this plan)",
+		    name, binding);
+}
+
+static void
 delete_address(struct recon_diff *d, const char *name)
 {
 	const struct recon_address *la;
@@ -131,9 +145,7 @@ delete_address(struct recon_diff *d, const char *name)
 			np->message = xstrdup(
 			    "kept: the address is not empty after the plan");
 			for (j = 0; j < keep.n; j++)
-				recon_np_warn(np,
-				    "address '%s' kept on this node: binding '%s' stays on it (not removed by this plan)",
-				    name, keep.v[j]);
+				keep_warning(d, np, name, keep.v[j]);
 		}
 		recon_strv_release(&keep);
 	}
@@ -314,9 +326,15 @@ action_why(enum recon_act k, bool operator_delete)
 	    "removed from the declaration, and applied by the agent before",
 	    "routing types no longer declared and no longer used: dropped after the deletes",
 	    "removed from the declaration, applied by the agent before, and empty after the plan",
+	    "capture pass: a declared capture's address and ring queue are missing on the node",
+	    "capture pass: the capture's ring queue differs from the declaration",
+	    "capture pass: an address holds a queue the capture's pattern matches, and has no tap",
+	    "capture pass: the tap differs from what the capture asks for: destroyed and created again",
+	    "capture pass: its address holds no queue the capture's pattern matches any more, or the capture is no longer declared",
+	    "capture pass: the capture was applied before and is no longer declared",
 	};
 
-	if (operator_delete)
+	if (operator_delete && !recon_act_is_capture(k))
 		return "the operator's out-of-band delete (delete-queue)";
 	return why[k];
 }

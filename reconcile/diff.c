@@ -115,6 +115,8 @@ recon_diff_qdel_ctx(struct recon_qdel_ctx *out, const struct recon_diff *d,
 	out->ndeleted_queues = c->deleted_q.n;
 	out->deleted_diverts = (const char *const *)c->deleted_d.v;
 	out->ndeleted_diverts = c->deleted_d.n;
+	out->removed_captures = (const char *const *)d->removed_captures.v;
+	out->nremoved_captures = d->removed_captures.n;
 }
 
 bool
@@ -328,9 +330,12 @@ diff_init(struct recon_diff *d, const struct decl_cluster *decl,
 	p->ncaptures = decl->ncaptures;
 	p->capture_names = xcalloc(decl->ncaptures + 1, sizeof(char *));
 	p->capture_patterns = xcalloc(decl->ncaptures + 1, sizeof(char *));
+	p->capture_ring_sizes =
+	    xcalloc(decl->ncaptures + 1, sizeof(*p->capture_ring_sizes));
 	for (i = 0; i < decl->ncaptures; i++) {
 		p->capture_names[i] = xstrdup(decl->captures[i].name);
 		p->capture_patterns[i] = xstrdup(decl->captures[i].pattern);
+		p->capture_ring_sizes[i] = decl->captures[i].ring_size;
 	}
 	d->nodes = xcalloc(decl->nnodes + 1,
 	    sizeof(const struct recon_node_snapshot *));
@@ -367,6 +372,7 @@ diff_done(struct recon_diff *d)
 		recon_strv_release(&d->ctx[i].deleted_q);
 		recon_strv_release(&d->ctx[i].deleted_d);
 	}
+	recon_strv_release(&d->removed_captures);
 	free(d->ctx);
 	free(d->nodes);
 	return p;
@@ -385,6 +391,7 @@ recon_plan_build(const struct decl_cluster *decl,
 	d.plan->base_source =
 	    xstrdup(managed->source != NULL ? managed->source : "none");
 	d.plan->base_revision = dup_or_null(managed->revision);
+	recon_diff_removed_captures(&d);
 	for (i = 0; i < decl->naddresses; i++)
 		plan_address(&d, &decl->addresses[i]);
 	for (i = 0; i < decl->naddresses; i++)
@@ -393,6 +400,7 @@ recon_plan_build(const struct decl_cluster *decl,
 	for (i = 0; i < decl->ndiverts; i++)
 		recon_diff_divert(&d, &decl->diverts[i]);
 	recon_diff_deletes(&d);
+	recon_diff_captures(&d);
 	recon_diff_unmanaged(&d);
 	return diff_done(&d);
 }
@@ -417,7 +425,29 @@ recon_plan_delete_queue(const struct decl_cluster *decl, const char *queue,
 		recon_diff_qdel_ctx(&ctx, &d, i);
 		recon_preflight_queue_delete(np, d.nodes[i], queue, &ctx,
 		    false);
+		if (np->outcome != RECON_OUT_NO_CHANGE)
+			recon_strv_add(&d.ctx[i].deleted_q, queue);
 	}
 	recon_diff_obj_end(&d);
+	recon_diff_captures(&d);
+	return diff_done(&d);
+}
+
+struct recon_plan *
+recon_plan_captures(const struct decl_cluster *decl,
+    const struct recon_managed *managed, const struct recon_snapshot *snap,
+    const struct recon_plan_opts *opts)
+{
+	struct recon_diff d;
+
+	diff_init(&d, decl, snap, opts, "capture");
+	d.managed = managed;
+	d.plan->base_source =
+	    xstrdup(managed != NULL && managed->source != NULL ? managed->source
+	                                                       : "none");
+	d.plan->base_revision =
+	    dup_or_null(managed != NULL ? managed->revision : NULL);
+	recon_diff_removed_captures(&d);
+	recon_diff_captures(&d);
 	return diff_done(&d);
 }

@@ -82,6 +82,9 @@ struct recon_diff {
 	struct recon_node_ctx *ctx;               /* per declared node */
 	struct recon_plan *plan;
 	struct recon_action *obj[RECON_ACT_COUNT]; /* the current object's */
+	/* Captures the managed set holds and the declaration no longer does
+	 * (recon_diff_removed_captures fills it). */
+	struct recon_strv removed_captures;
 };
 
 /* Start the actions of one object, get (or add) the one of kind k, and
@@ -102,6 +105,10 @@ void recon_diff_divert(struct recon_diff *d, const struct decl_divert *dd);
 /* The removal half of the diff (reconcile/diff-delete.c). */
 void recon_diff_deletes(struct recon_diff *d);
 void recon_diff_unmanaged(struct recon_diff *d);
+/* The capture pass over every reachable node, against the state the
+ * plan's other actions leave (reconcile/capture-plan.c). */
+void recon_diff_captures(struct recon_diff *d);
+void recon_diff_removed_captures(struct recon_diff *d);
 /* D7 and the plan's outcome (reconcile/diff-delete.c). */
 void recon_diff_finish(struct recon_diff *d);
 

@@ -369,6 +369,7 @@ render(const struct recon_plan *p, const char *confirmation)
 		jsonw_obj_begin(&w);
 		kstr(&w, "name", p->capture_names[i]);
 		kstr(&w, "pattern", p->capture_patterns[i]);
+		kint(&w, "ring_size", p->capture_ring_sizes[i]);
 		jsonw_obj_end(&w);
 	}
 	jsonw_arr_end(&w);

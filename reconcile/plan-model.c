@@ -22,6 +22,12 @@ static const char *const act_names[RECON_ACT_COUNT] = {
     "delete-queue",
     "narrow-address",
     "delete-address",
+    "create-capture",
+    "change-capture",
+    "create-tap",
+    "change-tap",
+    "delete-tap",
+    "delete-capture",
 };
 
 static const char *const outcome_names[] = {"NO_CHANGE", "WOULD_APPLY",

@@ -161,6 +161,7 @@ recon_plan_free(struct recon_plan *p)
 	free(p->capture_prefix);
 	strs_free(p->capture_names, p->ncaptures);
 	strs_free(p->capture_patterns, p->ncaptures);
+	free(p->capture_ring_sizes);
 	free(p->refusal);
 	free(p->message);
 	free(p->next_step);

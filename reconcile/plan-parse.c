@@ -366,12 +366,16 @@ psettings(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 		return -1;
 	p->capture_names = xcalloc(p->ncaptures + 1, sizeof(char *));
 	p->capture_patterns = xcalloc(p->ncaptures + 1, sizeof(char *));
+	p->capture_ring_sizes =
+	    xcalloc(p->ncaptures + 1, sizeof(*p->capture_ring_sizes));
 	cJSON_ArrayForEach(it, arr)
 	{
 		if (recon_jr_pstr(c, it, "settings.captures[]", "name", false,
 		        &p->capture_names[i]) < 0 ||
 		    recon_jr_pstr(c, it, "settings.captures[]", "pattern",
-		        false, &p->capture_patterns[i]) < 0)
+		        false, &p->capture_patterns[i]) < 0 ||
+		    recon_jr_pint(c, it, "settings.captures[]", "ring_size",
+		        &p->capture_ring_sizes[i]) < 0)
 			return -1;
 		i++;
 	}

@@ -39,6 +39,8 @@ count_action(const struct recon_action *a, struct recon_summary *s,
 	case RECON_ACT_CREATE_ADDRESS:
 	case RECON_ACT_CREATE_QUEUE:
 	case RECON_ACT_CREATE_DIVERT:
+	case RECON_ACT_CREATE_CAPTURE:
+	case RECON_ACT_CREATE_TAP:
 		s->creates++;
 		break;
 	case RECON_ACT_RECREATE_QUEUE:
@@ -48,6 +50,11 @@ count_action(const struct recon_action *a, struct recon_summary *s,
 	case RECON_ACT_DELETE_QUEUE:
 		s->del_queues++;
 		break;
+	case RECON_ACT_DELETE_CAPTURE:
+		s->del_queues++;
+		s->del_addresses++;
+		break;
+	case RECON_ACT_DELETE_TAP:
 	case RECON_ACT_DELETE_DIVERT:
 		if (!recon_strv_has(diverts, a->name))
 			recon_strv_add(diverts, a->name);

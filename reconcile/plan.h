@@ -80,8 +80,17 @@ enum recon_act {
 	RECON_ACT_DELETE_QUEUE,
 	RECON_ACT_NARROW_ADDRESS, /* drop routing types after the deletes */
 	RECON_ACT_DELETE_ADDRESS,
+	/* The capture pass (reconcile/capture.c), after every other action:
+	 * it sees the state the plan leaves. */
+	RECON_ACT_CREATE_CAPTURE, /* a capture's address and ring queue */
+	RECON_ACT_CHANGE_CAPTURE, /* the ring queue differs (ring size, ...) */
+	RECON_ACT_CREATE_TAP,
+	RECON_ACT_CHANGE_TAP, /* a tap differs: destroyed and created again */
+	RECON_ACT_DELETE_TAP,
+	RECON_ACT_DELETE_CAPTURE, /* a capture no longer declared */
 	RECON_ACT_COUNT,
 };
+#define RECON_ACT_FIRST_CAPTURE RECON_ACT_CREATE_CAPTURE
 const char *recon_act_name(enum recon_act a); /* "create-queue", ... */
 int recon_act_parse(const char *s, enum recon_act *out);
 
@@ -220,6 +229,7 @@ struct recon_plan {
 	 * apply can run the preflight again with the same tap rules. */
 	char **capture_names;
 	char **capture_patterns;
+	int64_t *capture_ring_sizes;
 	size_t ncaptures;
 	enum recon_outcome outcome; /* NO_CHANGE, WOULD_APPLY or REFUSED */
 	char *refusal; /* plan-wide: "BULK_CAP", "NODE_REFUSED", ... */
@@ -283,6 +293,10 @@ struct recon_qdel_ctx {
 	size_t ndeleted_queues;
 	const char *const *deleted_diverts; /* removed by earlier actions */
 	size_t ndeleted_diverts;
+	/* Captures applied before and no longer declared: the capture pass
+	 * of the same plan removes every tap of theirs (D5). */
+	const char *const *removed_captures;
+	size_t nremoved_captures;
 };
 
 /* Fill np (zeroed by the caller; np->node set) for deleting queue on the
@@ -294,6 +308,69 @@ void recon_preflight_queue_delete(struct recon_node_plan *np,
     const struct recon_qdel_ctx *ctx, bool recreate);
 /* Free what a node plan holds; leaves it zeroed. */
 void recon_node_plan_release(struct recon_node_plan *np);
+
+/* ---- the capture pass (ADR-0084 D5; docs/captures.md) -----------------
+ * The only code that creates or removes an object with the capture prefix.
+ * Per node, against the node as the plan leaves it: each declared capture
+ * gets its capture address <prefix><capture> (anycast) with a non-durable
+ * ring queue of that name (ring-size as declared), and a tap, the
+ * non-exclusive divert <prefix><capture>.<address> (routing type ANYCAST,
+ * forwarding into the capture address), on every address holding a queue
+ * its pattern matches; a tap whose address no longer holds a matching
+ * queue is removed. A capture no longer declared (removed) loses its taps,
+ * its ring queue and its address. Pure: no network. */
+struct recon_capture_ctx {
+	const char *prefix;
+	const struct decl_capture *captures; /* declared */
+	size_t ncaptures;
+	const char *const *removed; /* applied before, no longer declared */
+	size_t nremoved;
+	bool disconnect_consumers; /* a ring queue with consumers goes too */
+	/* The plan's effect on the node (all NULL/0: the node as read). */
+	const char *const *created_queues;
+	const char *const *created_queue_addresses;
+	size_t ncreated;
+	const char *const *deleted_queues;
+	size_t ndeleted_queues;
+};
+
+/* One thing the pass does on one node: an action kind and object, and
+ * its node step (outcome WOULD_APPLY or REFUSED, ops in order). */
+struct recon_capture_step {
+	enum recon_act kind;
+	char *name;    /* the tap, or the capture address (= its queue) */
+	char *address; /* a tap's source; the capture address */
+	struct recon_node_plan np;
+};
+
+struct recon_capture_steps {
+	struct recon_capture_step *v; /* in kind order, then name */
+	size_t n;
+};
+
+/* The pass on node n (read without a refusal); appends to out. */
+void recon_capture_pass(struct recon_capture_steps *out,
+    const struct recon_node_snapshot *n, const struct recon_capture_ctx *ctx);
+void recon_capture_steps_release(struct recon_capture_steps *s);
+/* True for the action kinds of the capture pass. */
+bool recon_act_is_capture(enum recon_act a);
+/* Does a capture with pattern cover queue (name, address)? Never for a
+ * name or address inside the prefix, nor for the broker's internal
+ * queues. */
+bool recon_capture_covers(const char *prefix, const char *pattern,
+    const char *queue, const char *address, bool internal);
+/* The capture names a plan removes (its delete-capture and delete-tap
+ * actions of captures it does not declare): what apply's own pass removes
+ * again. Sorted, owned by the caller (free each and the array). */
+char **recon_plan_removed_captures(const struct recon_plan *p, size_t *n);
+
+/* The capture pass alone, as a plan of kind "capture" (drift: the daemon
+ * calls it every cycle on a fresh snapshot; its actions are what
+ * recon_capture_pass gives each node). managed gives the removed captures
+ * (NULL: none). */
+struct recon_plan *recon_plan_captures(const struct decl_cluster *decl,
+    const struct recon_managed *managed, const struct recon_snapshot *snap,
+    const struct recon_plan_opts *opts);
 
 /* ---- preview files ----------------------------------------------------- */
 

@@ -165,48 +165,100 @@ tap_owner(const struct decl_cluster *decl, const char *tap, const char *address)
 	return NULL;
 }
 
-/* D5: taps are never removed here; name each with its fate. */
-static void
-add_tap(struct recon_node_plan *np, const struct recon_divert *d,
-    const char *queue, const struct recon_strv *remaining,
-    const struct decl_cluster *decl)
+/* A capture no longer declared that the same plan's capture pass
+ * removes; NULL when the tap is not one of theirs. */
+static const char *
+tap_removed_owner(const struct recon_qdel_ctx *ctx, const char *tap)
 {
-	const struct decl_capture *c = tap_owner(decl, d->name, d->address);
-	struct recon_strv matched = {0};
+	const char *rest = tap + strlen(ctx->decl->settings.capture_prefix);
+	size_t i, len;
+
+	for (i = 0; i < ctx->nremoved_captures; i++) {
+		len = strlen(ctx->removed_captures[i]);
+		if (strncmp(rest, ctx->removed_captures[i], len) == 0 &&
+		    rest[len] == '.')
+			return ctx->removed_captures[i];
+	}
+	return NULL;
+}
+
+static struct recon_tap *
+new_tap(struct recon_node_plan *np, const char *name)
+{
 	struct recon_tap *t;
-	size_t i;
 
 	np->taps = xreallocarray(np->taps, np->ntaps + 1, sizeof(*np->taps));
 	t = &np->taps[np->ntaps++];
 	memset(t, 0, sizeof(*t));
-	t->name = xstrdup(d->name);
+	t->name = xstrdup(name);
 	t->fate = RECON_TAP_KEPT;
+	return t;
+}
+
+/* The remaining queues c covers, with the capture pass's own rule. */
+static void
+still_covered(struct recon_strv *out, const struct recon_node_snapshot *n,
+    const struct decl_capture *c, const char *address,
+    const struct recon_strv *remaining, const char *prefix)
+{
+	const struct recon_queue *lq;
+	size_t i;
+
+	for (i = 0; i < remaining->n; i++) {
+		lq = recon_plan_find_queue(n, remaining->v[i]);
+		if (recon_capture_covers(prefix, c->pattern, remaining->v[i],
+		        address, lq != NULL && lq->internal))
+			recon_strv_add(out, remaining->v[i]);
+	}
+}
+
+/* D5: taps are never removed here; name each with its fate, as the
+ * capture pass that follows the plan's actions decides it. */
+static void
+add_tap(struct recon_node_plan *np, const struct recon_node_snapshot *n,
+    const struct recon_divert *d, const char *queue,
+    const struct recon_strv *remaining, const struct recon_qdel_ctx *ctx)
+{
+	const char *prefix = ctx->decl->settings.capture_prefix;
+	const struct decl_capture *c =
+	    tap_owner(ctx->decl, d->name, d->address);
+	const char *gone = c == NULL ? tap_removed_owner(ctx, d->name) : NULL;
+	struct recon_tap *t = new_tap(np, d->name);
+	struct recon_strv matched = {0};
+	char *list;
+
+	if (gone != NULL) {
+		t->capture = xstrdup(gone);
+		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
+		t->reason = xasprintf(
+		    "capture '%s' is no longer declared: the capture pass of this plan removes every tap of it",
+		    gone);
+		return;
+	}
 	if (c == NULL) {
 		t->reason = xstrdup(
 		    "no declared capture subscription owns this tap; a queue delete never removes a tap (the capture pass does)");
 		return;
 	}
 	t->capture = xstrdup(c->name);
-	for (i = 0; i < remaining->n; i++)
-		if (decl_glob_match(c->pattern, remaining->v[i]))
-			recon_strv_add(&matched, remaining->v[i]);
+	still_covered(&matched, n, c, d->address, remaining, prefix);
 	if (matched.n > 0) {
-		char *list;
-
 		list = quoted_list(matched.v, matched.n);
 		t->reason = xasprintf(
 		    "kept: capture '%s' still covers '%s' through queue %s",
 		    c->name, d->address, list);
 		free(list);
-	} else if (decl_glob_match(c->pattern, queue)) {
+	} else if (recon_capture_covers(prefix, c->pattern, queue, d->address,
+	               false)) {
 		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
 		t->reason = xasprintf(
 		    "'%s' is the last queue on '%s' that capture '%s' (pattern '%s') matches: the capture pass that follows the delete removes the tap",
 		    queue, d->address, c->name, c->pattern);
 	} else {
+		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
 		t->reason = xasprintf(
-		    "kept: capture '%s' (pattern '%s') does not match '%s', so the delete does not change what it covers",
-		    c->name, c->pattern, queue);
+		    "no queue left on '%s' matches capture '%s' (pattern '%s'; it does not match '%s' either): the capture pass that follows the delete removes the tap",
+		    d->address, c->name, c->pattern, queue);
 	}
 	recon_strv_release(&matched);
 }
@@ -230,7 +282,7 @@ scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 			continue;
 		if (recon_has_prefix(d->name, prefix)) {
 			if (strcmp(d->address, address) == 0)
-				add_tap(np, d, queue, &rest, ctx->decl);
+				add_tap(np, n, d, queue, &rest, ctx);
 		} else if (forwards_into(d, address) && rest.n == 0) {
 			remove_divert(np, d, ctx->decl);
 		} else if (forwards_into(d, address)) {

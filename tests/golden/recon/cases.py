@@ -167,25 +167,33 @@ CAPTURE = """captures:
 """
 case("008-d5-tap-removed-by-subscription", "delete-queue orders",
      cluster(ORDERS + CAPTURE),
-     snapshot(node("node1", [q("orders", "orders"), q("audit", "orders"), q("__capture.debug-orders", "__capture.debug-orders")],
-                   [dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
-              node("node2", [q("orders", "orders")])),
+     snapshot(node("node1", [q("orders", "orders"), q("audit", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")]),
+              node("node2", [q("orders", "orders"), ring("debug-orders")])),
      """
 json .actions[0].nodes[0].taps[0].fate "removed-by-subscription"
 json .actions[0].nodes[0].taps[0].capture "debug-orders"
 json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
 json .unmanaged|map(.name)|index("__capture.debug-orders") null
+json [.actions[]|.kind+":"+.name] ["delete-queue:orders","delete-tap:__capture.debug-orders.orders"]
+json [.actions[1].nodes[]|.outcome] ["WOULD_APPLY","NO_CHANGE"]
+json [.actions[1].nodes[0].operations[].op] ["destroyDivert"]
+json .actions[1].nodes[0].operations[0].config["forwarding-address"] "__capture.debug-orders"
+json .confirmation|test("^delete 1 queue, 1 divert on shop-eu ") => true
 md capture tap `__capture.debug-orders.orders` (capture `debug-orders`): removed by its capture subscription — 'orders' is the last queue on 'orders' that capture 'debug-orders' (pattern 'orders*') matches
+md delete-tap `__capture.debug-orders.orders`
+md no queue on 'orders' matches capture 'debug-orders' (pattern 'orders*') once the plan's queue changes are done: the capture pass removes the tap
 """, exit=2)
 
 case("009-d5-tap-kept", "delete-queue orders",
      cluster(ORDERS + CAPTURE),
-     snapshot(node("node1", [q("orders", "orders"), q("orders.priority", "orders")],
-                   [dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
-              node("node2", [q("orders", "orders")])),
+     snapshot(node("node1", [q("orders", "orders"), q("orders.priority", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")]),
+              node("node2", [q("orders", "orders"), ring("debug-orders")])),
      """
 json .actions[0].nodes[0].taps[0].fate "kept"
 json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
+json [.actions[].kind] ["delete-queue"]
 md kept — kept: capture 'debug-orders' still covers 'orders' through queue 'orders.priority'
 """, exit=2)
 
@@ -248,9 +256,11 @@ md destroys 1100 messages (cap 1100)
 
 # ---- unmanaged objects and taps are left alone -----------------------------
 case("014-unmanaged-left-alone", "plan", cluster(ORDERS + CAPTURE),
-     snapshot(node("node1", [q("orders", "orders"), q("legacy", "legacy", messages=9)],
-                   [dv("legacy-copy", "legacy", "orders"), dv("__capture.debug-orders.orders", "orders", "__capture.debug-orders")]),
-              node("node2", [q("orders", "orders"), q("DLQ", "DLQ")])),
+     snapshot(node("node1", [q("orders", "orders"), q("legacy", "legacy", messages=9), ring("debug-orders")],
+                   [dv("legacy-copy", "legacy", "orders"), tap("debug-orders", "orders"),
+                    tap("never-declared", "orders")]),
+              node("node2", [q("orders", "orders"), q("DLQ", "DLQ"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")])),
      """
 json .outcome "NO_CHANGE"
 json .actions []
@@ -407,3 +417,115 @@ json .actions []
 md # shop-eu: NO_CHANGE — no changes
 md Nothing to approve
 """, exit=0)
+
+# ---- the capture pass (ADR-0084 D5; docs/captures.md) ----------------------
+CAPTURE500 = """captures:
+  - name: debug-orders
+    pattern: "orders*"
+    ring-size: 500
+"""
+ORDERS_EU = """  - name: orders-eu
+    routing: [multicast]
+    queues:
+      - name: orders.eu
+"""
+case("023-capture-creates-taps", "plan", cluster(ORDERS + ORDERS_EU + CAPTURE500),
+     snapshot(node("node1", [q("orders", "orders"), q("orders.legacy", "legacy"),
+                             q("orders.sys", "sys", internal=True)],
+                   [tap("debug-orders", "orders", routing_type="STRIP")]),
+              node("node2", [q("orders", "orders"), q("orders.eu", "orders-eu", routing="multicast"),
+                             ring("debug-orders")],
+                   [tap("debug-orders", "orders-eu")])),
+     """
+json .outcome "WOULD_APPLY"
+json [.actions[]|.kind+":"+.name] ["create-address:orders-eu","create-queue:orders.eu","create-capture:__capture.debug-orders","change-capture:__capture.debug-orders","create-tap:__capture.debug-orders.legacy","create-tap:__capture.debug-orders.orders","create-tap:__capture.debug-orders.orders-eu","change-tap:__capture.debug-orders.orders"]
+json [.actions[2].nodes[0].operations[]|.op+":"+.name] ["createAddress:__capture.debug-orders","createQueue:__capture.debug-orders"]
+json .actions[2].nodes[0].operations[0].routing_types ["ANYCAST"]
+json .actions[2].nodes[0].operations[1].config => {"address":"__capture.debug-orders","auto-create-address":false,"consumers-before-dispatch":0,"delay-before-dispatch":-1,"durable":false,"enabled":true,"exclusive":false,"last-value":false,"max-consumers":-1,"name":"__capture.debug-orders","purge-on-no-consumers":false,"ring-size":500,"routing-type":"ANYCAST"}
+json .actions[2].nodes[1].outcome "NO_CHANGE"
+json .actions[3].nodes[1].message "the ring queue differs: ring-size"
+json [.actions[3].nodes[1].operations[]|.op] ["updateQueue"]
+json .actions[3].nodes[1].operations[0].config["ring-size"] 500
+json [.actions[4].nodes[]|.outcome] ["WOULD_APPLY","NO_CHANGE"]
+json .actions[5].nodes[0].outcome "NO_CHANGE"
+json .actions[5].nodes[1].operations[0].config => {"address":"orders","exclusive":false,"filter-string":"","forwarding-address":"__capture.debug-orders","name":"__capture.debug-orders.orders","routing-name":"__capture.debug-orders.orders","routing-type":"ANYCAST"}
+json [.actions[6].nodes[]|.outcome] ["WOULD_APPLY","NO_CHANGE"]
+json .actions[6].nodes[0].message "capture 'debug-orders' (pattern 'orders*') covers 'orders-eu' through queue 'orders.eu'"
+json [.actions[7].nodes[0].operations[]|.op] ["destroyDivert","createDivert"]
+json .actions[7].nodes[0].message "capture 'debug-orders' (pattern 'orders*') covers 'orders' through queue 'orders'; the tap differs: routing-type"
+json .actions|map(select(.name|test("sys")))|length 0
+json .settings.captures[0].ring_size 500
+json .confirmation|test("^create 6, change 2 on shop-eu ") => true
+md ### 3. create-capture `__capture.debug-orders`
+md capture 'debug-orders' (pattern 'orders*'): its capture address and ring queue (ring-size 500)
+md Why: capture pass: an address holds a queue the capture's pattern matches, and has no tap.
+""", exit=2)
+
+case("024-capture-last-queue-removes-tap", "plan", cluster(ORDERS + CAPTURE),
+     snapshot(node("node1", [q("orders", "orders"), q("orders.b", "orders-b", messages=2), ring("debug-orders")],
+                   [tap("debug-orders", "orders"), tap("debug-orders", "orders-b")]),
+              node("node2", [q("orders", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["delete-queue:orders.b","delete-address:orders-b","delete-tap:__capture.debug-orders.orders-b"]
+json [.actions[0].nodes[0].operations[]|.op+":"+.name] ["destroyQueue:orders.b"]
+json .actions[0].nodes[0].taps => [{"capture":"debug-orders","fate":"removed-by-subscription","name":"__capture.debug-orders.orders-b","reason":"'orders.b' is the last queue on 'orders-b' that capture 'debug-orders' (pattern 'orders*') matches: the capture pass that follows the delete removes the tap"}]
+json .actions[1].nodes[0].outcome "NO_CHANGE"
+json .actions[1].nodes[0].warnings[0]|test("capture tap '__capture.debug-orders.orders-b' is bound to it until the capture pass removes it") => true
+json [.actions[2].nodes[]|.outcome] ["WOULD_APPLY","NO_CHANGE"]
+json [.actions[2].nodes[0].operations[]|.op+":"+.name] ["destroyDivert:__capture.debug-orders.orders-b"]
+json .summary.deleted_diverts 1
+md removed by its capture subscription
+""", inventory=inv(["orders", "orders-b"], ["orders", "orders.b"], [], ["debug-orders"]), exit=2)
+
+case("025-capture-other-queue-keeps-tap", "plan", cluster(ORDERS + CAPTURE),
+     snapshot(node("node1", [q("orders", "orders"), q("orders.b", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")]),
+              node("node2", [q("orders", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["delete-queue:orders.b"]
+json .actions[0].nodes[0].taps[0].fate "kept"
+json .actions[0].nodes[0].taps[0].reason "kept: capture 'debug-orders' still covers 'orders' through queue 'orders'"
+json [.actions[0].nodes[0].operations[]|.op] ["destroyQueue"]
+""", inventory=inv(["orders"], ["orders", "orders.b"], [], ["debug-orders"]), exit=2)
+
+case("026-capture-removed-from-declaration", "plan", cluster(ORDERS),
+     snapshot(node("node1", [q("orders", "orders"), ring("debug-orders", messages=40)],
+                   [tap("debug-orders", "orders"), tap("other", "orders")]),
+              node("node2", [q("orders", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["delete-tap:__capture.debug-orders.orders","delete-capture:__capture.debug-orders"]
+json [.actions[0].nodes[]|.outcome] ["WOULD_APPLY","WOULD_APPLY"]
+json .actions[0].nodes[0].message "capture 'debug-orders' is no longer declared: the capture pass removes every tap of it"
+json [.actions[1].nodes[0].operations[]|.op+":"+.name] ["destroyQueue:__capture.debug-orders","deleteAddress:__capture.debug-orders"]
+json .actions[1].nodes[0].message "capture 'debug-orders' is no longer declared: its ring queue and capture address go (the ring holds 40 copies, not counted by the bulk cap)"
+json .destroyed_messages 0
+json .confirmation|test("^delete 1 queue, 1 divert, 1 address on shop-eu ") => true
+json .unmanaged []
+""", inventory=inv(["orders"], ["orders"], [], ["debug-orders"]), exit=2)
+
+case("027-delete-queue-stale-tap", "delete-queue audit", cluster(ORDERS + CAPTURE),
+     snapshot(node("node1", [q("orders", "orders"), q("audit", "audit"), ring("debug-orders")],
+                   [tap("debug-orders", "orders"), tap("debug-orders", "audit")]),
+              node("node2", [q("orders", "orders"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["delete-queue:audit","delete-tap:__capture.debug-orders.audit"]
+json .actions[0].nodes[0].taps[0].fate "removed-by-subscription"
+json .actions[0].nodes[0].taps[0].reason "no queue left on 'audit' matches capture 'debug-orders' (pattern 'orders*'; it does not match 'audit' either): the capture pass that follows the delete removes the tap"
+json [.actions[0].nodes[0].operations[]|.op] ["destroyQueue"]
+""", exit=2)
+
+case("028-capture-ring-consumers-refused", "plan", cluster(ORDERS),
+     snapshot(node("node1", [q("orders", "orders"), ring("debug-orders", consumers=1)]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json [.actions[]|.kind+":"+.name] ["delete-capture:__capture.debug-orders"]
+json .actions[0].nodes[0].outcome "REFUSED"
+json .actions[0].nodes[0].refusal "HAS_CONSUMERS"
+json .actions[0].nodes[0].message "capture ring '__capture.debug-orders' has 1 consumer on this node"
+json .actions[0].nodes[1].outcome "NO_CHANGE"
+""", inventory=inv(["orders"], ["orders"], [], ["debug-orders"]), exit=1)

@@ -55,6 +55,19 @@ def dv(name, src, fwd, **kw):
     return d
 
 
+def tap(capture, address, **kw):
+    """A capture tap as the capture pass creates it (docs/captures.md)."""
+    kw.setdefault("routing_type", "ANYCAST")
+    return dv("__capture.%s.%s" % (capture, address), address,
+              "__capture." + capture, **kw)
+
+
+def ring(capture, size=1000, **kw):
+    """A capture's ring queue as the capture pass creates it."""
+    kw.setdefault("durable", False)
+    return q("__capture." + capture, "__capture." + capture, ring_size=size, **kw)
+
+
 def node(name, queues=(), diverts=(), addresses=(), refusal=None):
     port = {"node1": 8161, "node2": 8171}[name]
     n = {"address_settings": [], "addresses": [], "broker_name": name,

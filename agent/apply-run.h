@@ -1,0 +1,36 @@
+/* agent/apply-run.h: applying an approved plan (agent/apply-run.c), for
+ * `apply` and the daemon. */
+#ifndef AGENT_APPLY_RUN_H
+#define AGENT_APPLY_RUN_H
+
+#include <stdbool.h>
+
+#include "../lib/err.h"
+
+struct agent_state;
+
+struct agent_apply_opts {
+	const char *dir;         /* PLAN_DIR */
+	const char *state;       /* the state folder (resolved) */
+	struct agent_state *st;  /* an open, locked state folder (the
+	                            daemon's), or NULL: lock state here */
+	const char *credentials; /* NULL: $CREDENTIALS_DIRECTORY */
+	const char *cluster;     /* declaration folder for the endpoints;
+	                            NULL: PLAN_DIR/declaration */
+	const char *ca_file;     /* NULL: the system trust store */
+	bool quiet;              /* no progress on stderr, no summary */
+};
+
+/* Check the approval, take the state lock (unless o->st), check every
+ * node again, append the intent row, apply, append the result row, update
+ * the inventory, write result.json and result.md, print the summary.
+ * Returns -1 with err when nothing was applied (not approved, changed,
+ * superseded, locked, no endpoints, the intent row not written); 0 when
+ * every node APPLIED or SKIPPED; 1 otherwise (err is then set only when
+ * recording the result failed). */
+int agent_apply_plan_run(const struct agent_apply_opts *o, struct err *err);
+
+/* The command line's wrapper: prints err, returns the exit code (0 or 1). */
+int agent_apply_plan(const struct agent_apply_opts *o);
+
+#endif

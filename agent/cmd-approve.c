@@ -1,0 +1,175 @@
+/* agent/cmd-approve.c: `artemis-gitops approve PLAN_DIR --confirm TEXT
+ * [--by NAME] [--state DIR]`: write PLAN_DIR/approval.json, bound to the
+ * SHA-256 of plan.json, after checking the typed confirmation (ADR-0084
+ * ConfirmByTyping; design.md section 5). */
+#include "agent.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../lib/afile.h"
+#include "../lib/xalloc.h"
+#include "../reconcile/apply.h"
+#include "approval.h"
+#include "state.h"
+
+struct approve_opts {
+	const char *dir, *confirm, *by, *state;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "Usage: artemis-gitops approve PLAN_DIR --confirm TEXT [--by NAME]\n"
+	    "                              [--state DIR]\n\n"
+	    "Approve exactly the plan written in PLAN_DIR: TEXT must be the "
+	    "confirmation\ntext shown in PLAN_DIR/plan.md. Writes "
+	    "PLAN_DIR/approval.json, bound to the\nSHA-256 of plan.json; "
+	    "`artemis-gitops apply PLAN_DIR` then applies it.\n\n"
+	    "Refused: a wrong text, a plan.json changed since it was written, "
+	    "a refused\nplan, a plan without changes, a plan already applied "
+	    "or superseded by a\nlater apply.\n\n"
+	    "Options:\n"
+	    "  --confirm TEXT   the confirmation text (required)\n"
+	    "  --by NAME        who approves (default: $SUDO_USER, $USER, "
+	    "the login name)\n"
+	    "  --state DIR      state folder (default: $STATE_DIRECTORY, "
+	    "else\n"
+	    "                   " AGENT_STATE_DEFAULT ")\n"
+	    "  -h, --help       show this help\n"
+	    "  -V, --version    show the version\n\n"
+	    "Exit codes: 0 approved, 1 refused, 64 usage error.\n");
+}
+
+/* 0: go on; 1: stop with *code. */
+static int
+parse_args(struct approve_opts *o, int argc, char **argv, int *code)
+{
+	static const struct option longopts[] = {
+	    {"confirm", required_argument, NULL, 'c'},
+	    {"by", required_argument, NULL, 'b'},
+	    {"state", required_argument, NULL, 's'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->confirm = optarg;
+			break;
+		case 'b':
+			o->by = optarg;
+			break;
+		case 's':
+			o->state = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			*code = AG_EXIT_OK;
+			return 1;
+		case 'V':
+			*code = agent_print_version();
+			return 1;
+		default:
+			*code = agent_usage_error("approve",
+			    "unknown option or missing value '%s'",
+			    argv[optind - 1]);
+			return 1;
+		}
+	}
+	if (argc - optind != 1) {
+		*code = agent_usage_error("approve",
+		    "expected one PLAN_DIR, got %d arguments", argc - optind);
+		return 1;
+	}
+	o->dir = argv[optind];
+	if (o->confirm == NULL) {
+		*code = agent_usage_error("approve",
+		    "--confirm TEXT is required (the text shown in plan.md)");
+		return 1;
+	}
+	if (o->by != NULL && o->by[0] == '\0') {
+		*code = agent_usage_error("approve", "--by: empty name");
+		return 1;
+	}
+	return 0;
+}
+
+/* The state folder to check a superseded plan against: --state, else the
+ * default one when it exists (approving on a workstation that has no
+ * state folder leaves that check to apply). */
+static const char *
+state_of(const struct approve_opts *o)
+{
+	const char *dir = agent_state_default(o->state);
+	struct stat sb;
+
+	if (o->state != NULL || (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		return dir;
+	return NULL;
+}
+
+static int
+write_approval(const struct agent_plan *ap, const struct approve_opts *o,
+    struct err *err)
+{
+	struct recon_approval a;
+	char *json, *path;
+	int rc;
+
+	a.plan_digest = xstrdup(ap->digest);
+	a.confirmation = xstrdup(o->confirm);
+	a.approved_by =
+	    o->by != NULL ? xstrdup(o->by) : agent_approver_default();
+	a.approved_at = agent_now_rfc3339();
+	json = recon_approval_render(&a);
+	path = xasprintf("%s/approval.json", ap->dir);
+	rc = afile_write(path, json, strlen(json), 0644, err);
+	if (rc == 0)
+		printf("approved: %s (plan.json SHA-256 %s) by %s\n"
+		       "apply it with: artemis-gitops apply %s\n",
+		    ap->dir, ap->digest, a.approved_by, ap->dir);
+	free(path);
+	free(json);
+	recon_approval_release(&a);
+	return rc;
+}
+
+int
+agent_cmd_approve(int argc, char **argv)
+{
+	struct approve_opts o;
+	struct agent_plan ap;
+	struct err err = {0};
+	char *msg;
+	int code = AG_EXIT_FAIL;
+
+	memset(&o, 0, sizeof(o));
+	memset(&ap, 0, sizeof(ap));
+	if (parse_args(&o, argc, argv, &code) != 0)
+		return code;
+	if (agent_plan_load(&ap, o.dir, &err) < 0 ||
+	    recon_approval_check_plan(ap.plan, o.confirm, &err) < 0 ||
+	    agent_plan_check_md(&ap, &err) < 0 ||
+	    agent_plan_check_current(&ap, state_of(&o), &err) < 0 ||
+	    write_approval(&ap, &o, &err) < 0) {
+		msg = err_render(&err);
+		fprintf(stderr, "artemis-gitops approve: %s\n", msg);
+		free(msg);
+		code = AG_EXIT_FAIL;
+	} else {
+		code = AG_EXIT_OK;
+	}
+	err_release(&err);
+	agent_plan_release(&ap);
+	return code;
+}

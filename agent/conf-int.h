@@ -1,0 +1,19 @@
+/* agent/conf-int.h: value checks shared by conf.c and conf-values.c. */
+#ifndef AGENT_CONF_INT_H
+#define AGENT_CONF_INT_H
+
+#include <stdbool.h>
+
+/* A repository URL: file://, https://, http://, ssh:// or user@host:path. */
+bool conf_url_ok(const char *s);
+/* A branch name git accepts (git-check-ref-format, for one branch). */
+bool conf_branch_ok(const char *s);
+/* A relative path without `..` components. */
+bool conf_relpath_ok(const char *s);
+/* A plain file name: no '/', not "." or "..". */
+bool conf_filename_ok(const char *s);
+/* v made absolute against basedir (unless absolute), trailing '/'
+ * removed; owned by the caller. */
+char *conf_resolve_path(const char *basedir, const char *v);
+
+#endif

@@ -1,0 +1,120 @@
+/* agent/conf-values.c: checking and converting single values of the
+ * agent configuration (conf-int.h). */
+#include "conf-int.h"
+#include "conf.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/xalloc.h"
+
+int
+agent_conf_duration_parse(const char *s, long *out)
+{
+	char *end = NULL;
+	long v, mul = 1;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0)
+		return -1;
+	if (strcmp(end, "s") == 0 || *end == '\0')
+		mul = 1;
+	else if (strcmp(end, "m") == 0)
+		mul = 60;
+	else if (strcmp(end, "h") == 0)
+		mul = 3600;
+	else if (strcmp(end, "d") == 0)
+		mul = 86400;
+	else
+		return -1;
+	if (v > LONG_MAX / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+bool
+conf_url_ok(const char *s)
+{
+	static const char *const schemes[] = {"file://", "https://", "http://",
+	    "ssh://"};
+	const char *at, *colon;
+	size_t i;
+
+	for (i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++)
+		if (strncmp(s, schemes[i], strlen(schemes[i])) == 0)
+			return s[strlen(schemes[i])] != '\0';
+	/* scp-like user@host:path */
+	at = strchr(s, '@');
+	colon = strchr(s, ':');
+	return at != NULL && colon != NULL && at < colon && at > s &&
+	       colon > at + 1 && colon[1] != '\0' && strchr(s, ' ') == NULL;
+}
+
+/* A branch name git accepts (git-check-ref-format, the parts that matter
+ * for one branch). */
+bool
+conf_branch_ok(const char *s)
+{
+	const char *p;
+
+	if (s[0] == '\0' || s[0] == '-' || s[0] == '/' ||
+	    s[strlen(s) - 1] == '/' || s[strlen(s) - 1] == '.')
+		return false;
+	if (strstr(s, "..") != NULL || strstr(s, "//") != NULL ||
+	    strstr(s, "@{") != NULL || strstr(s, ".lock") != NULL)
+		return false;
+	for (p = s; *p != '\0'; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f ||
+		    strchr("~^:?*[\\", *p) != NULL)
+			return false;
+	return true;
+}
+
+/* A relative path without `..` components, not absolute. */
+bool
+conf_relpath_ok(const char *s)
+{
+	const char *p = s;
+	size_t n;
+
+	if (s[0] == '/')
+		return false;
+	while (*p != '\0') {
+		n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return false;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return true;
+}
+
+bool
+conf_filename_ok(const char *s)
+{
+	return s[0] != '\0' && strchr(s, '/') == NULL && strcmp(s, ".") != 0 &&
+	       strcmp(s, "..") != 0;
+}
+
+char *
+conf_resolve_path(const char *basedir, const char *v)
+{
+	size_t n;
+	char *r;
+
+	if (v[0] == '/' || basedir == NULL || basedir[0] == '\0')
+		r = xstrdup(v);
+	else
+		r = xasprintf("%s/%s", basedir, v);
+	n = strlen(r);
+	while (n > 1 && r[n - 1] == '/')
+		r[--n] = '\0';
+	return r;
+}

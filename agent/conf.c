@@ -1,0 +1,509 @@
+/* agent/conf.c: see conf.h. One row per key drives everything. */
+#include "conf.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../declarations/yaml-tree.h"
+#include "../lib/afile.h"
+#include "../lib/xalloc.h"
+#include "conf-int.h"
+
+enum conf_type {
+	CT_INT,
+	CT_DURATION,
+	CT_BOOL,
+	CT_STR,
+	CT_URL,
+	CT_BRANCH,
+	CT_RELPATH,  /* a folder inside the repository */
+	CT_PATH,     /* a local path; relative to the config file's folder */
+	CT_FILENAME, /* a file name in the credentials folder */
+	CT_LOGLEVEL,
+};
+
+struct conf_key {
+	const char *name; /* dotted: "repository.url" */
+	const char *def;  /* as written in YAML; "$VAR" = environment; NULL */
+	const char *help;
+	size_t off;
+	long min, max; /* CT_INT, CT_DURATION */
+	enum conf_type type;
+	bool required;
+};
+
+/* One row: name, type, field, bounds, default, required, help. */
+#define KEY(n, t, f, lo, hi, d, req, h)                                        \
+	{                                                                      \
+		.name = (n), .def = (d), .help = (h),                          \
+		.off = offsetof(struct agent_conf, f), .min = (lo),            \
+		.max = (hi), .type = (t), .required = (req)                    \
+	}
+
+static const struct conf_key keys[] = {
+    KEY("version", CT_INT, version, 1, AGENT_CONF_VERSION_MAX, NULL, true,
+        "format version of this file; `1`"),
+    KEY("repository.url", CT_URL, repo_url, 0, 0, NULL, true,
+        "the declarations repository: `file://`, `https://`, `http://`, "
+        "`ssh://` or `user@host:path`"),
+    KEY("repository.branch", CT_BRANCH, branch, 0, 0, "main", false,
+        "the branch watched; each new commit on it is planned"),
+    KEY("repository.path", CT_RELPATH, clusters_path, 0, 0, "", false,
+        "folder inside the repository that holds one folder per cluster "
+        "(empty: the repository root)"),
+    KEY("repository.token-file", CT_FILENAME, git_token_file, 0, 0, NULL, false,
+        "HTTPS: file in the credentials folder holding `token` or "
+        "`user:token`"),
+    KEY("repository.ssh-user", CT_STR, git_ssh_user, 0, 0, "git", false,
+        "SSH: user name when the URL names none"),
+    KEY("repository.ssh-key-file", CT_FILENAME, git_ssh_key_file, 0, 0, NULL,
+        false, "SSH: private key file in the credentials folder"),
+    KEY("repository.ssh-public-key-file", CT_FILENAME, git_ssh_pubkey_file, 0,
+        0, NULL, false,
+        "SSH: its public key file in the credentials folder (optional)"),
+    KEY("poll-interval", CT_DURATION, poll_interval, 1, 86400, "60s", false,
+        "how often the branch is fetched (`30s`, `5m`, `1h`)"),
+    KEY("drift-interval", CT_DURATION, drift_interval, 10, 604800, "10m", false,
+        "how often live state is compared with the last apply"),
+    KEY("retry-max", CT_DURATION, retry_max, 1, 86400, "5m", false,
+        "ceiling of the backoff after a git or broker outage"),
+    KEY("state", CT_PATH, state, 0, 0, "$STATE_DIRECTORY", true,
+        "state folder: clone, inventory, audit, lock (systemd: "
+        "`StateDirectory=`)"),
+    KEY("outbox", CT_PATH, outbox, 0, 0, NULL, false,
+        "where previews and drift reports are posted (default: "
+        "`<state>/outbox`)"),
+    KEY("credentials", CT_PATH, credentials, 0, 0, "$CREDENTIALS_DIRECTORY",
+        false, "folder of broker and git secrets (systemd: `LoadCredential=`)"),
+    KEY("tls.ca-file", CT_PATH, tls_ca_file, 0, 0, NULL, false,
+        "PEM bundle trusted for HTTPS to brokers and git (default: the "
+        "system store)"),
+    KEY("tls.insecure", CT_BOOL, tls_insecure, 0, 0, "false", false,
+        "skip TLS verification of the git server (never in production); "
+        "brokers are always verified: give them `tls.ca-file`"),
+    KEY("auto-apply-creates", CT_BOOL, auto_apply_creates, 0, 0, "false", false,
+        "apply plans that only create objects without an approval; drift "
+        "repair of missing objects too"),
+    KEY("log-level", CT_LOGLEVEL, log_level, 0, 0, "info", false,
+        "`err`, `warning`, `notice`, `info` or `debug`"),
+};
+
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+static const char *const type_names[] = {
+    "integer",
+    "duration",
+    "boolean",
+    "string",
+    "URL",
+    "branch name",
+    "relative path",
+    "path",
+    "file name",
+    "log level",
+};
+
+struct loader {
+	struct agent_conf *c;
+	const char *basedir;
+	struct errlist *diags;
+	bool seen[NKEYS];
+	struct pos section_pos[NKEYS]; /* where a key's section was, if any */
+};
+
+static char **
+str_field(struct agent_conf *c, const struct conf_key *k)
+{
+	return (char **)(void *)((char *)c + k->off);
+}
+
+static long *
+long_field(struct agent_conf *c, const struct conf_key *k)
+{
+	return (long *)(void *)((char *)c + k->off);
+}
+
+static bool *
+bool_field(struct agent_conf *c, const struct conf_key *k)
+{
+	return (bool *)(void *)((char *)c + k->off);
+}
+
+static bool
+is_string_type(enum conf_type t)
+{
+	return t == CT_STR || t == CT_URL || t == CT_BRANCH ||
+	       t == CT_RELPATH || t == CT_PATH || t == CT_FILENAME;
+}
+
+static int
+set_number(struct loader *L, const struct conf_key *k, const char *v,
+    const struct pos *pos)
+{
+	long n = 0;
+	char *end = NULL;
+	enum log_prio p;
+
+	if (k->type == CT_LOGLEVEL) {
+		if (log_level_parse(v, &p) < 0)
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be err, warning, notice, info or debug, "
+			    "not '%s'",
+			    k->name, v);
+		*long_field(L->c, k) = (long)p;
+		return 0;
+	}
+	if (k->type == CT_DURATION) {
+		if (agent_conf_duration_parse(v, &n) < 0)
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be a duration like 30s, 5m, 1h or 1d, "
+			    "not '%s'",
+			    k->name, v);
+	} else {
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno != 0 || end == v || *end != '\0')
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be an integer, not '%s'", k->name, v);
+	}
+	if (n < k->min || n > k->max) {
+		if (k->type == CT_DURATION)
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be between %lds and %lds, not %lds",
+			    k->name, k->min, k->max, n);
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' must be between %ld and %ld, not %ld", k->name,
+		    k->min, k->max, n);
+	}
+	*long_field(L->c, k) = n;
+	return 0;
+}
+
+static int
+check_string(struct loader *L, const struct conf_key *k, const char *v,
+    const struct pos *pos)
+{
+	if (v[0] == '\0' && k->type != CT_RELPATH)
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' must not be empty", k->name);
+	if (k->type == CT_URL && !conf_url_ok(v))
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' is not a repository URL (use file://, https://, "
+		    "http://, ssh:// or user@host:path): '%s'",
+		    k->name, v);
+	if (k->type == CT_BRANCH && !conf_branch_ok(v))
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' is not a valid branch name: '%s'", k->name, v);
+	if (k->type == CT_RELPATH && !conf_relpath_ok(v))
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' must be a relative path inside the repository "
+		    "without '..': '%s'",
+		    k->name, v);
+	if (k->type == CT_FILENAME && !conf_filename_ok(v))
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' must be a file name in the credentials folder, "
+		    "without '/': '%s'",
+		    k->name, v);
+	return 0;
+}
+
+/* Store value v (from pos, or a default when pos is NULL) into key k. */
+static int
+set_value(struct loader *L, const struct conf_key *k, const char *v,
+    const struct pos *pos)
+{
+	char **sp;
+
+	if (k->type == CT_BOOL) {
+		if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0)
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be true or false, not '%s'", k->name, v);
+		*bool_field(L->c, k) = strcmp(v, "true") == 0;
+		return 0;
+	}
+	if (!is_string_type(k->type))
+		return set_number(L, k, v, pos);
+	if (check_string(L, k, v, pos) < 0)
+		return -1;
+	sp = str_field(L->c, k);
+	free(*sp);
+	if (k->type == CT_PATH)
+		*sp = conf_resolve_path(L->basedir, v);
+	else
+		*sp = xstrdup(v);
+	return 0;
+}
+
+static const struct conf_key *
+find_key(const char *name, size_t *idx)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++) {
+		if (strcmp(keys[i].name, name) == 0) {
+			*idx = i;
+			return &keys[i];
+		}
+	}
+	return NULL;
+}
+
+/* True when some key lives in section `name.`. */
+static bool
+is_section(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < NKEYS; i++)
+		if (strncmp(keys[i].name, name, n) == 0 &&
+		    keys[i].name[n] == '.')
+			return true;
+	return false;
+}
+
+/* A malformed section was reported: its keys are not also missing. */
+static void
+mark_section_seen(struct loader *L, const char *section)
+{
+	size_t i, n = strlen(section);
+
+	for (i = 0; i < NKEYS; i++)
+		if (strncmp(keys[i].name, section, n) == 0 &&
+		    keys[i].name[n] == '.')
+			L->seen[i] = true;
+}
+
+static void walk_map(struct loader *L, const struct decl_ynode *map,
+    const char *prefix);
+
+static void
+walk_entry(struct loader *L, const struct decl_ynode *kn,
+    const struct decl_ynode *vn, const char *prefix)
+{
+	char *name = xasprintf("%s%s", prefix, kn->str);
+	const struct conf_key *k;
+	size_t idx = 0, i;
+
+	if (is_section(name)) {
+		if (vn->kind != DECL_Y_MAP) {
+			errlist_add(L->diags, DIAG_ERROR, &vn->pos,
+			    "'%s' must be a mapping, not %s", name,
+			    decl_ykind_name(vn));
+			mark_section_seen(L, name);
+		} else {
+			for (i = 0; i < NKEYS; i++)
+				if (strncmp(keys[i].name, name, strlen(name)) ==
+				    0)
+					L->section_pos[i] = vn->pos;
+			free(name);
+			name = xasprintf("%s%s.", prefix, kn->str);
+			walk_map(L, vn, name);
+		}
+		free(name);
+		return;
+	}
+	k = find_key(name, &idx);
+	if (k == NULL)
+		errlist_add(L->diags, DIAG_ERROR, &kn->pos, "unknown key '%s'",
+		    name);
+	else if (vn->kind != DECL_Y_SCALAR || decl_ynode_is_null(vn)) {
+		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
+		    "'%s' must be a %s, not %s", name, type_names[k->type],
+		    decl_ynode_is_null(vn) ? "empty" : decl_ykind_name(vn));
+		L->seen[idx] = true;
+	} else {
+		/* a bad value is reported; no default goes on top */
+		set_value(L, k, vn->str, &vn->pos);
+		L->seen[idx] = true;
+	}
+	free(name);
+}
+
+static void
+walk_map(struct loader *L, const struct decl_ynode *map, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < map->n; i++)
+		walk_entry(L, map->keys[i], map->vals[i], prefix);
+}
+
+/* The environment variable's value for a "$VAR" default; systemd passes
+ * several folders colon-separated in $STATE_DIRECTORY: the first counts. */
+static char *
+env_default(const char *def)
+{
+	const char *e = getenv(def + 1);
+	size_t n;
+
+	if (e == NULL || e[0] == '\0')
+		return NULL;
+	n = strcspn(e, ":");
+	return xstrndup(e, n);
+}
+
+static void
+apply_defaults(struct loader *L, const struct pos *root)
+{
+	const struct conf_key *k;
+	const struct pos *at;
+	char *v;
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++) {
+		k = &keys[i];
+		if (L->seen[i])
+			continue;
+		at = L->section_pos[i].path != NULL ? &L->section_pos[i] : root;
+		v = NULL;
+		if (k->def != NULL && k->def[0] == '$')
+			v = env_default(k->def);
+		else if (k->def != NULL)
+			v = xstrdup(k->def);
+		if (v != NULL)
+			set_value(L, k, v, at);
+		else if (k->required && k->def != NULL)
+			errlist_add(L->diags, DIAG_ERROR, at,
+			    "missing key '%s' (and %s is not set)", k->name,
+			    k->def);
+		else if (k->required)
+			errlist_add(L->diags, DIAG_ERROR, at,
+			    "missing key '%s'", k->name);
+		free(v);
+	}
+}
+
+static void
+cross_check(struct loader *L, const struct pos *root)
+{
+	struct agent_conf *c = L->c;
+
+	if (c->outbox == NULL && c->state != NULL)
+		c->outbox = xasprintf("%s/outbox", c->state);
+	if (c->git_ssh_pubkey_file != NULL && c->git_ssh_key_file == NULL)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'repository.ssh-public-key-file' needs "
+		    "'repository.ssh-key-file'");
+	if ((c->git_token_file != NULL || c->git_ssh_key_file != NULL) &&
+	    c->credentials == NULL)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "git credentials are configured but there is no "
+		    "credentials folder (set 'credentials' or "
+		    "$CREDENTIALS_DIRECTORY)");
+	if (c->repo_url != NULL && c->git_token_file != NULL &&
+	    strncmp(c->repo_url, "http://", 7) == 0)
+		errlist_add(L->diags, DIAG_WARNING, root,
+		    "'repository.token-file' is sent unencrypted over http://");
+	if (c->tls_insecure)
+		errlist_add(L->diags, DIAG_WARNING, root,
+		    "'tls.insecure' is on: TLS certificates are not verified");
+}
+
+int
+agent_conf_parse(struct agent_conf **out, const char *path, const char *basedir,
+    const char *text, size_t len, struct errlist *diags)
+{
+	struct decl_ynode *root = NULL;
+	struct loader L;
+	struct pos rootpos = {path, 1, 1};
+	size_t before = diags->nerrors;
+
+	memset(&L, 0, sizeof(L));
+	if (decl_yaml_parse(&root, path, text, len, diags) < 0)
+		return -1;
+	L.c = xcalloc(1, sizeof(*L.c));
+	L.c->path = xstrdup(path);
+	L.basedir = basedir;
+	L.diags = diags;
+	if (root->kind != DECL_Y_MAP)
+		errlist_add(diags, DIAG_ERROR, &root->pos,
+		    "the configuration must be a mapping, not %s",
+		    decl_ykind_name(root));
+	else
+		walk_map(&L, root, "");
+	apply_defaults(&L, &rootpos);
+	cross_check(&L, &rootpos);
+	decl_ynode_free(root);
+	if (diags->nerrors > before) {
+		agent_conf_free(L.c);
+		return -1;
+	}
+	*out = L.c;
+	return 0;
+}
+
+int
+agent_conf_load(struct agent_conf **out, const char *path,
+    struct errlist *diags)
+{
+	struct err err = {0};
+	char *text = NULL, *dir, *slash, *abs;
+	size_t len = 0;
+	int r;
+
+	if (afile_read(&text, &len, path, AGENT_CONF_FILE_MAX, &err) < 0) {
+		/* afile's message names the file already */
+		errlist_add(diags, DIAG_ERROR, NULL, "%s", err.msg);
+		err_release(&err);
+		return -1;
+	}
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL) {
+		free(dir);
+		dir = xstrdup(".");
+	} else if (slash == dir) {
+		dir[1] = '\0';
+	} else {
+		*slash = '\0';
+	}
+	/* Relative paths in the file become absolute: the daemon's log and
+	 * the posted previews name folders an operator can paste. */
+	abs = realpath(dir, NULL);
+	r = agent_conf_parse(out, path, abs != NULL ? abs : dir, text, len,
+	    diags);
+	free(abs);
+	free(dir);
+	free(text);
+	return r;
+}
+
+void
+agent_conf_free(struct agent_conf *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < NKEYS; i++)
+		if (is_string_type(keys[i].type))
+			free(*str_field(c, &keys[i]));
+	free(c->path);
+	free(c);
+}
+
+void
+agent_conf_describe(struct sbuf *out)
+{
+	const struct conf_key *k;
+	size_t i;
+
+	sbuf_adds(out, "| key | type | default | description |\n"
+	               "|---|---|---|---|\n");
+	for (i = 0; i < NKEYS; i++) {
+		k = &keys[i];
+		sbuf_addf(out, "| `%s` | %s", k->name, type_names[k->type]);
+		if (k->type == CT_INT || k->type == CT_DURATION)
+			sbuf_addf(out, " (%ld..%ld%s)", k->min, k->max,
+			    k->type == CT_DURATION ? "s" : "");
+		if (k->def != NULL && k->def[0] != '\0')
+			sbuf_addf(out, " | `%s`", k->def);
+		else if (k->def != NULL)
+			sbuf_adds(out, " | empty");
+		else
+			sbuf_adds(out, k->required ? " | required" : " | none");
+		sbuf_addf(out, " | %s |\n", k->help);
+	}
+}

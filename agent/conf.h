@@ -1,0 +1,67 @@
+/* agent/conf.h: the agent's own configuration (docs/agent-config.md).
+ *
+ * A YAML file read through the declarations' YAML layer, so every problem
+ * is reported as `path:line:col: message`, all of them at once (up to the
+ * errlist cap). The keys are one table in conf.c (name, type, offset,
+ * bounds, default, required, help), which drives loading, validation and
+ * agent_conf_describe(), the reference table of docs/agent-config.md.
+ *
+ * A loaded struct agent_conf is never mutated: SIGHUP builds a new one and
+ * swaps the pointer only when it loaded cleanly (style.md 2.6).
+ */
+#ifndef AGENT_CONF_H
+#define AGENT_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../lib/err.h"
+#include "../lib/sbuf.h"
+#include "log.h"
+
+#define AGENT_CONF_VERSION_MAX 1 /* newest format this build reads */
+#define AGENT_CONF_FILE_MAX    ((size_t)64 * 1024) /* bytes of the file */
+
+struct agent_conf {
+	char *path; /* the file it was loaded from */
+	long version;
+	char *repo_url;            /* repository.url */
+	char *branch;              /* repository.branch */
+	char *clusters_path;       /* repository.path: "" = repository root */
+	char *git_token_file;      /* repository.token-file: NULL = none */
+	char *git_ssh_user;        /* repository.ssh-user */
+	char *git_ssh_key_file;    /* repository.ssh-key-file: NULL = none */
+	char *git_ssh_pubkey_file; /* repository.ssh-public-key-file */
+	long poll_interval;        /* seconds */
+	long drift_interval;       /* seconds */
+	long retry_max;            /* seconds: ceiling of the outage backoff */
+	char *state;               /* absolute */
+	char *outbox;              /* absolute; default <state>/outbox */
+	char *credentials;         /* absolute; NULL when none is configured */
+	char *tls_ca_file;         /* absolute or NULL (system store) */
+	bool tls_insecure;         /* tls.insecure: git only */
+	bool auto_apply_creates;
+	long log_level; /* enum log_prio */
+};
+
+/* Parse a configuration held in memory. path names it in diagnostics;
+ * relative paths in it are taken relative to basedir (the config file's
+ * folder). Environment defaults ($STATE_DIRECTORY,
+ * $CREDENTIALS_DIRECTORY) are read here. Returns 0 and sets *out (owned by
+ * the caller) when diags received no error; else -1 and *out is
+ * untouched. */
+int agent_conf_parse(struct agent_conf **out, const char *path,
+    const char *basedir, const char *text, size_t len, struct errlist *diags);
+/* Read path (at most AGENT_CONF_FILE_MAX bytes) and parse it. */
+int agent_conf_load(struct agent_conf **out, const char *path,
+    struct errlist *diags);
+void agent_conf_free(struct agent_conf *c); /* NULL is a no-op */
+
+/* The key reference as a Markdown table (docs/agent-config.md). */
+void agent_conf_describe(struct sbuf *out);
+
+/* Parse a duration: an integer followed by s, m, h or d ("30s", "5m");
+ * a bare integer is seconds. */
+int agent_conf_duration_parse(const char *s, long *out);
+
+#endif

@@ -1,0 +1,77 @@
+/* agent/state.h: the state folder (docs/state.md, docs/audit.md).
+ *
+ * A state folder holds what the agent remembers between runs: the
+ * inventory (what it applied), the audit log `audit.jsonl` and the lock
+ * file `lock`. Every command that may change brokers or state files opens
+ * it through agent_state_open, which takes an exclusive flock(2) on
+ * STATE/lock for the life of the handle, so a second apply (or the daemon)
+ * is refused with a message naming the holder. The kernel drops the lock
+ * when the holder dies, even by SIGKILL.
+ *
+ * Every state file is written atomically (lib/afile.h: temporary file,
+ * fsync, rename, fsync of the folder); the audit log is append-only and
+ * each row is fsync'd before the call returns.
+ */
+#ifndef AGENT_STATE_H
+#define AGENT_STATE_H
+
+#include <stddef.h>
+
+#include "../lib/err.h"
+
+#define AGENT_STATE_LOCK  "lock"
+#define AGENT_STATE_AUDIT "audit.jsonl"
+#define AGENT_STATE_FILEMAX                                                    \
+	((size_t)64 * 1024 * 1024) /* bytes per state file */
+#define AGENT_STATE_DEFAULT "/var/lib/artemis-gitops"
+
+/* The state folder: opt when given, else $STATE_DIRECTORY (systemd's
+ * StateDirectory=; the first of a colon-separated list), else
+ * AGENT_STATE_DEFAULT. Borrowed (a static copy for the environment). */
+const char *agent_state_default(const char *opt);
+
+struct agent_state; /* opaque: an open, locked state folder */
+
+/* Create dir (mode 0700) if needed and take its lock without waiting.
+ * command describes the holder (e.g. "apply /srv/plans/p1"); it is written
+ * into the lock file with the pid and the start time. When another process
+ * holds the lock the error reads
+ *   state folder 'DIR' is locked by pid N (COMMAND, since TIME)
+ * On success *out owns the handle; on failure *out is untouched. */
+int agent_state_open(struct agent_state **out, const char *dir,
+    const char *command, struct err *err);
+
+/* Release the lock and free the handle. NULL is a no-op. */
+void agent_state_close(struct agent_state *st);
+
+/* The folder, as given to agent_state_open. Borrowed. */
+const char *agent_state_dir(const struct agent_state *st);
+
+/* DIR/name; owned by the caller. */
+char *agent_state_path(const struct agent_state *st, const char *name);
+
+/* Atomically replace DIR/name (mode 0600). */
+int agent_state_write(struct agent_state *st, const char *name,
+    const void *data, size_t len, struct err *err);
+
+/* Read DIR/name. Returns 0 and sets *out (owned), 1 when the file does not
+ * exist (*out untouched), -1 on any other error. */
+int agent_state_read(const struct agent_state *st, const char *name, char **out,
+    size_t *len_out, struct err *err);
+
+/* Append one JSON Lines row (row must be one line of JSON without the
+ * newline) to DIR/audit.jsonl and fsync it. A torn last line left by a
+ * crash is terminated first, so the new row always starts a line. */
+int agent_state_audit_append(struct agent_state *st, const char *row,
+    struct err *err);
+
+/* Who holds the lock of dir, as written by the holder ("pid N (COMMAND,
+ * since TIME)"), or NULL when the lock is free or dir has no lock file.
+ * Owned by the caller. Does not take the lock. */
+char *agent_state_lock_holder(const char *dir);
+
+/* The current time as RFC 3339 UTC with seconds ("2026-11-29T20:10:00Z").
+ * Owned by the caller. */
+char *agent_now_rfc3339(void);
+
+#endif

@@ -1,0 +1,23 @@
+/* agent/watch-int.h: shared by watch.c and watch-tree.c only. */
+#ifndef AGENT_WATCH_INT_H
+#define AGENT_WATCH_INT_H
+
+#include <git2.h>
+
+#include "watch.h"
+
+struct watch {
+	const struct agent_conf *conf;
+	git_repository *repo;
+	char *repo_dir;  /* STATE/repo */
+	char *seen_path; /* STATE/last-seen */
+	char seen[WATCH_OID_HEX + 1];
+	int auth_tries;
+};
+
+/* libgit2's last error message (borrowed), never NULL. */
+const char *watch_git_msg(void);
+/* Open STATE/repo, creating the bare clone on first use. */
+int watch_open_repo(struct watch *w, struct err *err);
+
+#endif

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# kill -9 of apply between operations: opproxy stalls node1's destroyQueue
+# after its divert was removed; while apply hangs there a second apply is
+# refused by the state lock, naming the holder; then apply is killed. The
+# audit shows the interrupted apply (its intent row, with the divert's
+# configuration, and no result row). A new plan and apply converge, and
+# nothing is deleted that no plan said (a declared queue and an unmanaged
+# queue survive).
+. "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
+. "$AG_TOP/tests/integration/apply-lib.sh"
+brokers_setup
+u=t50k-$$
+apply_setup "$u"
+n1=${NODES[0]}
+n2=${NODES[1]}
+
+src="  - name: $u.src
+    routing: [anycast]
+    queues: [{name: $u.src}]"
+decl "$TMP/c" "addresses:
+$src
+  - name: $u.fwd
+    routing: [anycast]
+    queues: [{name: $u.fwd}]"
+converge "v1" "$TMP/c" "$TMP/p1"
+for n in "${NODES[@]}"; do
+	check_eq "$n: runtime divert" OK "$(jexec "$n" create-divert "$u.d1" "$u.src" "$u.fwd" routing-type=ANYCAST)"
+	check_eq "$n: an unmanaged queue" OK "$(jexec "$n" create-address "$u.other" anycast)"
+	check_eq "$n: an unmanaged queue" OK "$(jexec "$n" create-queue "$u.other" "$u.other" anycast)"
+done
+
+opproxy_start "$n1" stall:destroyQueue
+decl "$TMP/c" "addresses:
+$src" "$n1=$OPX_URL"
+check_exit "v2: plan has changes" 2 plan_to "$TMP/p2" "$TMP/c"
+check "v2: approve" approve_ok "$TMP/p2"
+# exec: $! is the apply process itself, not a subshell.
+(exec "$AG_BIN" apply "$TMP/p2" --state "$STATE" --credentials "$CREDDIR" \
+	--cluster "$TMP/c" >"$TMP/apply.out" 2>"$TMP/apply.err") &
+pid=$!
+for i in $(seq 1 200); do
+	grep -q "destroyDivert '$u.d1': DONE" "$TMP/apply.err" && grep -q "^stall destroyQueue" "$OPX_LOG" && break
+	sleep 0.1
+done
+check_grep "apply removed the divert, then hangs in destroyQueue" "^stall destroyQueue $u.fwd\$" "$OPX_LOG"
+check "apply is still running" kill -0 "$pid"
+apply_to "$TMP/p2" "$TMP/c" >/dev/null 2>"$TMP/second.err"
+check_eq "a second apply is refused (exit 1)" 1 $?
+check_grep "the refusal names the holder" "^artemis-gitops apply: state folder '$STATE' is locked by pid $pid \(apply $TMP/p2, since [0-9T:Z-]+\)\$" "$TMP/second.err"
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+opproxy_stop
+
+check "no result.json for the killed apply" test ! -e "$TMP/p2/result.json"
+python3 - "$STATE/audit.jsonl" >"$TMP/interrupted.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+done = {r["apply_id"] for r in rows if r["event"] == "result"}
+print(json.dumps([r for r in rows if r["event"] == "intent" and r["apply_id"] not in done]))
+PY
+check_eq "the audit shows one interrupted apply (intent, no result)" 1 "$(rj "$TMP/interrupted.json" 'len(j)')"
+check_eq "its plan digest" "$(sha256sum <"$TMP/p2/plan.json" | cut -d' ' -f1)" "$(rj "$TMP/interrupted.json" 'j[0]["plan_digest"]')"
+check_eq "its intent row holds node1's divert configuration" "$u.fwd" \
+	"$(rj "$TMP/interrupted.json" '[o["divert"]["forwarding-address"] for o in j[0]["nodes"][0]["operations"] if o["op"] == "destroyDivert"][0]')"
+check_nogrep "node1: the divert is gone" "^$u\.d1\$" <(names "$n1" DivertNames)
+check_grep "node1: the queue is still there" "^$u\.fwd\$" <(names "$n1" QueueNames)
+
+# A new plan and apply converge.
+decl "$TMP/c" "addresses:
+$src"
+check_exit "v3: plan has changes" 2 plan_to "$TMP/p3" "$TMP/c"
+check_eq "v3: node1 deletes the queue alone, node2 the divert then the queue" \
+	'[["node1", ["destroyQueue"]], ["node2", ["destroyDivert", "destroyQueue"]]]' \
+	"$(rj "$TMP/p3/plan.json" '[[x["node"], [o["op"] for o in x["operations"]]] for a in j["actions"] if a["kind"] == "delete-queue" for x in a["nodes"]]')"
+check "v3: approve" approve_ok "$TMP/p3"
+check_exit "v3: apply exits 0" 0 apply_to "$TMP/p3" "$TMP/c"
+for n in "${NODES[@]}"; do
+	check_nogrep "$n: converged: $u.fwd gone" "^$u\.fwd\$" <(names "$n" QueueNames)
+	check_nogrep "$n: converged: $u.d1 gone" "^$u\.d1\$" <(names "$n" DivertNames)
+	check_grep "$n: the declared queue survives" "^$u\.src\$" <(names "$n" QueueNames)
+	check_grep "$n: the unmanaged queue survives" "^$u\.other\$" <(names "$n" QueueNames)
+done
+check_exit "v4: nothing left to do" 0 plan_to "$TMP/p4" "$TMP/c"
+janitor "$u."
+done_testing

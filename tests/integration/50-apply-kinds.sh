@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Every kind of plan action applied on real brokers and read back: create
+# address/queue/divert; widen an address, change a queue and a divert in
+# place, recreate a queue (durable changed); recreate a divert (source
+# changed), narrow an address. After each apply the next plan has nothing
+# to do, and the live objects are as declared. Then the operator's
+# out-of-band delete-queue (ADR-0084 as written) of an undeclared queue,
+# approved and applied while the cluster has an inventory.
+. "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
+. "$AG_TOP/tests/integration/apply-lib.sh"
+brokers_setup
+u=t50x-$$
+apply_setup "$u"
+n2=${NODES[1]}
+
+step() {
+	local name=$1 body=$2 want=$3
+	decl "$TMP/c" "$body"
+	converge "$name" "$TMP/c" "$TMP/$name"
+	check_eq "$name: actions" "$want" \
+		"$(rj "$TMP/$name/plan.json" '[a["kind"] for a in j["actions"]]')"
+	check_eq "$name: every node APPLIED" '["APPLIED", "APPLIED"]' \
+		"$(rj "$TMP/$name/result.json" '[n["outcome"] for n in j["nodes"]]')"
+	check_exit "$name: the next plan has nothing to do" 0 plan_to "$TMP/$name.again" "$TMP/c"
+}
+
+step create "addresses:
+  - name: $u.a
+    routing: [anycast]
+    queues:
+      - {name: $u.q1, max-consumers: 5}
+      - {name: $u.q2}
+  - name: $u.b
+    routing: [anycast]
+    queues: [{name: $u.b}]
+diverts:
+  - {name: $u.d, address: $u.a, forwarding-address: $u.b, routing-type: ANYCAST}" \
+	'["create-address", "create-address", "create-queue", "create-queue", "create-queue", "create-divert"]'
+
+step change "addresses:
+  - name: $u.a
+    routing: [anycast, multicast]
+    queues:
+      - {name: $u.q1, max-consumers: 7, routing: anycast}
+      - {name: $u.q2, durable: false, routing: anycast}
+  - name: $u.b
+    routing: [anycast]
+    queues: [{name: $u.b}]
+diverts:
+  - {name: $u.d, address: $u.a, forwarding-address: $u.b, routing-type: PASS, filter: \"x = 1\"}" \
+	'["widen-address", "change-queue", "change-divert", "recreate-queue"]'
+snap "$TMP/s1.json" "$TMP/c"
+check_eq "q1 max-consumers changed in place" 7 "$(jval "$TMP/s1.json" "$n2" queues "$u.q1" max_consumers)"
+check_eq "q2 recreated non-durable" false "$(jval "$TMP/s1.json" "$n2" queues "$u.q2" durable)"
+check_eq "d updated" '["PASS", "x = 1"]' \
+	"[$(jval "$TMP/s1.json" "$n2" diverts "$u.d" routing_type), $(jval "$TMP/s1.json" "$n2" diverts "$u.d" filter)]"
+check_eq "a widened" '["anycast", "multicast"]' "$(jval "$TMP/s1.json" "$n2" addresses "$u.a" routing)"
+
+step recreate "addresses:
+  - name: $u.a
+    routing: [anycast]
+    queues:
+      - {name: $u.q1, max-consumers: 7}
+      - {name: $u.q2, durable: false}
+  - name: $u.b
+    routing: [anycast]
+    queues: [{name: $u.b}]
+diverts:
+  - {name: $u.d, address: $u.b, forwarding-address: $u.a, routing-type: PASS, filter: \"x = 1\"}" \
+	'["recreate-divert", "narrow-address"]'
+snap "$TMP/s2.json" "$TMP/c"
+check_eq "d recreated on its new source" "\"$u.b\"" "$(jval "$TMP/s2.json" "$n2" diverts "$u.d" address)"
+check_eq "a narrowed" '["anycast"]' "$(jval "$TMP/s2.json" "$n2" addresses "$u.a" routing)"
+check_eq "the inventory holds every declared object" \
+	"[[\"$u.a\", \"$u.b\"], [\"$u.d\"], [\"$u.b\", \"$u.q1\", \"$u.q2\"]]" \
+	"$(rj "$STATE/$CL/inventory.json" '[j["addresses"], j["diverts"], j["queues"]]')"
+
+for n in "${NODES[@]}"; do
+	check_eq "$n: an undeclared queue" OK "$(jexec "$n" create-queue "$u.tmp" "$u.b" anycast)"
+	check_eq "$n: a runtime divert into it" OK "$(jexec "$n" create-address "$u.in" anycast)"
+	check_eq "$n: a runtime divert into it" OK "$(jexec "$n" create-divert "$u.td" "$u.in" "$u.b" routing-type=ANYCAST)"
+done
+rm -rf "$TMP/dq"
+check_exit "delete-queue has changes" 2 "$AG_BIN" delete-queue "$u.tmp" "$TMP/c" --out "$TMP/dq" --credentials "$CREDDIR"
+check "delete-queue: approve" approve_ok "$TMP/dq"
+check_exit "delete-queue: apply exits 0" 0 apply_to "$TMP/dq" "$TMP/c"
+check_eq "delete-queue: only the queue goes (the divert still has $u.b)" \
+	'[["destroyQueue", "DONE"]]' \
+	"$(rj "$TMP/dq/result.json" '[[o["op"], o["outcome"]] for o in j["nodes"][1]["operations"]]')"
+check_nogrep "$n2: $u.tmp is gone" "^$u\.tmp\$" <(names "$n2" QueueNames)
+check_grep "$n2: $u.td is kept" "^$u\.td\$" <(names "$n2" DivertNames)
+janitor "$u."
+done_testing

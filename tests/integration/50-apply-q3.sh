@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# ADR-0084 §17 Q3 end to end on real brokers (auto-create on): a runtime
+# divert forwards src -> fwd with routing type ANYCAST (so auto-create
+# applies to the forwarded copy, artemis-management.md §8). The queue fwd
+# (and its address) leave the declaration; plan, approve, apply: the divert
+# goes first, then the queue. A producer sending to src afterwards does not
+# bring fwd back. The audit row recreates the divert exactly (compared
+# field by field through `snapshot --json`). A control deletes only the
+# queue and its address through the client (no cascade) and sees the queue
+# come back, so this test can fail.
+. "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
+. "$AG_TOP/tests/integration/apply-lib.sh"
+brokers_setup
+u=t50q3-$$
+apply_setup "$u"
+n1=${NODES[0]}
+
+src="  - name: $u.src
+    routing: [anycast]
+    queues: [{name: $u.src}]"
+fwd="  - name: $u.fwd
+    routing: [anycast]
+    queues: [{name: $u.fwd}]"
+decl "$TMP/c" "addresses:
+$src
+$fwd"
+converge "v1" "$TMP/c" "$TMP/p1"
+for n in "${NODES[@]}"; do
+	check_eq "$n: runtime divert src -> fwd (ANYCAST) created" OK \
+		"$(jexec "$n" create-divert "$u.d1" "$u.src" "$u.fwd" \
+			routing-type=ANYCAST "filter=color <> 'blue'" \
+			routing-name="$u.rn" exclusive=0)"
+done
+snap "$TMP/before.json" "$TMP/c"
+check_eq "snapshot before the delete" 0 $?
+
+decl "$TMP/c" "addresses:
+$src"
+check_exit "v2: plan has changes" 2 plan_to "$TMP/p2" "$TMP/c"
+for n in "${NODES[@]}"; do
+	check_eq "$n: plan removes the dependent divert with the queue" \
+		"[\"$u.d1\"]" \
+		"$(rj "$TMP/p2/plan.json" "[d['name'] for a in j['actions'] if a['kind'] == 'delete-queue' for x in a['nodes'] if x['node'] == '$n' for d in x['removed_diverts']]")"
+done
+check_grep "plan.md names the divert" "removed with the queue: divert \`$u.d1\`" "$TMP/p2/plan.md"
+check "v2: approve" approve_ok "$TMP/p2"
+check_exit "v2: apply exits 0" 0 apply_to "$TMP/p2" "$TMP/c"
+check_eq "every node APPLIED" '["APPLIED", "APPLIED"]' \
+	"$(rj "$TMP/p2/result.json" '[n["outcome"] for n in j["nodes"]]')"
+check_eq "node1: divert first, then the queue, then the address" \
+	'[["destroyDivert", "DONE"], ["destroyQueue", "DONE"], ["deleteAddress", "DONE"]]' \
+	"$(rj "$TMP/p2/result.json" '[[o["op"], o["outcome"]] for o in j["nodes"][0]["operations"]]')"
+check_grep "result.md shows the recreate configuration" "\`$u.d1\` \(source \`$u.src\`, forwarding \`$u.fwd\`\)" "$TMP/p2/result.md"
+
+# Q3: sends to the divert's source no longer recreate the deleted queue.
+check_eq "Q3: a producer can still send to $u.src" OK "$(produce "$n1" "$u.src")"
+check_nogrep "Q3: queue $u.fwd did not come back" "^$u\.fwd\$" <(names "$n1" QueueNames)
+check_nogrep "Q3: address $u.fwd did not come back" "^$u\.fwd\$" <(names "$n1" AddressNames)
+check_nogrep "the divert is gone" "^$u\.d1\$" <(names "$n1" DivertNames)
+
+# The audit: an intent row before the operations, a result row after.
+audit_rows intent >"$TMP/intent.jsonl"
+audit_rows result >"$TMP/result.jsonl"
+check_eq "two applies, two intent rows" 2 "$(wc -l <"$TMP/intent.jsonl")"
+check_eq "two applies, two result rows" 2 "$(wc -l <"$TMP/result.jsonl")"
+tail -n 1 "$TMP/result.jsonl" >"$TMP/row.json"
+check_eq "audit: plan digest" "$(sha256sum <"$TMP/p2/plan.json" | cut -d' ' -f1)" "$(rj "$TMP/row.json" 'j["plan_digest"]')"
+check_eq "audit: approver and parameters" '["tester", {"disconnect_consumers": false}]' \
+	"$(rj "$TMP/row.json" '[j["approver"], j["parameters"]]')"
+check_eq "audit: intent and result rows share the apply id" \
+	"$(tail -n 1 "$TMP/intent.jsonl" | python3 -c 'import json,sys;print(json.load(sys.stdin)["apply_id"])')" \
+	"$(rj "$TMP/row.json" 'j["apply_id"]')"
+rj "$TMP/row.json" '[o["divert"] for o in j["nodes"][0]["operations"] if o["op"] == "destroyDivert"][0]' >"$TMP/d1.json"
+check_eq "audit: the removed divert's full configuration" \
+	"{\"address\": \"$u.src\", \"exclusive\": false, \"filter-string\": \"color <> 'blue'\", \"forwarding-address\": \"$u.fwd\", \"name\": \"$u.d1\", \"routing-name\": \"$u.rn\", \"routing-type\": \"ANYCAST\"}" \
+	"$(cat "$TMP/d1.json")"
+
+# Recreate it from the audit row alone and compare with the original.
+body=$(python3 -c 'import json,sys
+print(json.dumps({"type": "exec", "mbean": "org.apache.activemq.artemis:broker=\"%s\"" % sys.argv[1],
+  "operation": "createDivert(java.lang.String)", "arguments": [open(sys.argv[2]).read().strip()]}))' "$n1" "$TMP/d1.json")
+check_grep "createDivert from the audit row" '"status":200' <("$ARTEMIS" jolokia "$n1" "$body")
+snap "$TMP/after.json" "$TMP/c"
+for f in name routing_name address forwarding_address exclusive filter routing_type transformer_class_name transformer_properties; do
+	check_eq "recreated divert: $f as before" \
+		"$(jval "$TMP/before.json" "$n1" diverts "$u.d1" "$f")" \
+		"$(jval "$TMP/after.json" "$n1" diverts "$u.d1" "$f")"
+done
+check_eq "recreated divert is there" OK "$(jexec "$n1" destroy-divert "$u.d1")"
+
+# Control: the same deletes without the cascade (the divert stays): the
+# queue comes back with the next send.
+c=$u.ctl
+for q in "$c.src" "$c.fwd"; do
+	check_eq "control: address $q" OK "$(jexec "$n1" create-address "$q" anycast)"
+	check_eq "control: queue $q" OK "$(jexec "$n1" create-queue "$q" "$q" anycast)"
+done
+check_eq "control: divert" OK "$(jexec "$n1" create-divert "$c.d1" "$c.src" "$c.fwd" routing-type=ANYCAST)"
+check_eq "control: destroy the queue only" OK "$(jexec "$n1" destroy-queue "$c.fwd")"
+check_eq "control: delete its address" OK "$(jexec "$n1" delete-address "$c.fwd")"
+check_eq "control: producer sends" OK "$(produce "$n1" "$c.src")"
+check_grep "control: the deleted queue came back (the damage)" "^$c\.fwd\$" <(names "$n1" QueueNames)
+janitor "$u."
+done_testing

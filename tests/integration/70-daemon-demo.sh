@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The demo sequence as assertions: scripts/demo against the suite's two
+# brokers, then every file and log line it promises is checked: the
+# auto-applied creates, the refused commit ("Nothing consumes at ...",
+# naming the divert), the superseded preview, the fixed commit's preview,
+# the approval, the apply with its audit rows and inventory, the drift
+# report, the SIGHUP reload and the clean SIGTERM exit.
+. "$AG_TOP/tests/lib.sh"
+cd "$AG_TOP" || exit 1
+[ -n "${AG_NODES_FILE:-}" ] || { not_ok "brokers are running (AG_NODES_FILE)"; done_testing; exit 1; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+out=$dir/demo.out
+
+# The suite's brokers are shared and outlive runs: remove what an earlier
+# run of the demo made (the example's diverts, then its addresses with
+# their queues), so the first commit meets brokers without them.
+jq_names() { python3 -c 'import json,sys; print("\n".join(json.load(sys.stdin).get("value") or []))'; }
+while read -r node _; do
+	mb="org.apache.activemq.artemis:broker=\\\"$node\\\""
+	for dv in $(scripts/artemis jolokia "$node" "{\"type\":\"read\",\"mbean\":\"$mb\",\"attribute\":\"DivertNames\"}" | jq_names); do
+		case $dv in orders-to-audit | orders-to-events | __capture.*) ;; *) continue ;; esac
+		scripts/artemis jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"destroyDivert(java.lang.String)\",\"arguments\":[\"$dv\"]}" >/dev/null
+	done
+	for ad in orders order.events audit; do
+		scripts/artemis jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"deleteAddress(java.lang.String,boolean)\",\"arguments\":[\"$ad\",true]}" >/dev/null
+	done
+done <"$AG_NODES_FILE"
+
+DEMO_TIMEOUT=90 scripts/demo --nodes "$AG_NODES_FILE" --bin "$AG_BIN" \
+	--dir "$dir/demo" --no-install >"$out" 2>&1
+rc=$?
+check_eq "scripts/demo exits 0" 0 "$rc"
+[ "$rc" -eq 0 ] || tail -n 40 "$out" | sed 's/^/# /'
+check_grep "demo ends with done" '^demo: done$' "$out"
+
+d=$dir/demo
+log=$d/agent.log
+ob=$d/state/outbox/shop-eu
+p1=$(sed -n 's/^ *1 applied: *//p' "$out")
+p2=$(sed -n 's/^ *2 refused: *//p' "$out")
+p3=$(sed -n 's/^ *3 approved: *//p' "$out")
+check "preview 1 folder named" test -n "$p1" -a -d "$p1"
+check "preview 2 folder named" test -n "$p2" -a -d "$p2"
+check "preview 3 folder named" test -n "$p3" -a -d "$p3"
+c1=$(sed -n 's/^commit //p' "$p1/commit.txt")
+c2=$(sed -n 's/^commit //p' "$p2/commit.txt")
+c3=$(sed -n 's/^commit //p' "$p3/commit.txt")
+check_eq "preview 1 is of the first commit" "$(git -C "$d/origin.git" rev-parse main~2)" "$c1"
+check_eq "preview 2 is of the second commit" "$(git -C "$d/origin.git" rev-parse main~1)" "$c2"
+check_eq "preview 3 is of the head" "$(git -C "$d/origin.git" rev-parse main)" "$c3"
+check_eq "plan folders are <time>-<commit12>" "${c1:0:12}" "${p1##*-}"
+
+# 1: creates, applied (by auto-apply-creates on fresh brokers, else approved)
+for f in plan.md plan.json commit.txt result.json result.md approval.json declaration/cluster.yaml declaration/orders.yaml; do
+	check "preview 1 has $f" test -f "$p1/$f"
+done
+check_grep "commit.txt names the branch" '^branch main$' "$p1/commit.txt"
+check_grep "commit.txt names the folder" '^folder clusters/shop-eu$' "$p1/commit.txt"
+check_grep "plan 1 would apply" '"outcome": "WOULD_APPLY"' "$p1/plan.json"
+check_grep "result 1: every node applied" 'Every node applied or had nothing to do' "$p1/result.md"
+check_grep "log: preview 1 posted" "notice cycle: cluster 'shop-eu': preview $p1: WOULD_APPLY" "$log"
+
+# 2: refused by validation, nothing changed, superseded later
+check_grep "plan 2 refused" '"outcome": "REFUSED"' "$p2/plan.json"
+check_grep "plan 2 names the divert and the address" "orders.yaml:[0-9]+:[0-9]+: divert 'orders-to-audit' forwards to 'audit': Nothing consumes at audit" "$p2/plan.md"
+check "plan 2 was not approved" test ! -e "$p2/approval.json"
+check "plan 2 was not applied" test ! -e "$p2/result.json"
+check "plan 2 is superseded" test -f "$p2/superseded"
+check_grep "superseded names the newer preview" "superseded by $ob/[0-9TZ]+-${c3:0:12}(-[0-9]+)? \\(commit $c3\\)" "$p2/superseded"
+check_grep "log: invalid commit is an err line" "err cycle: cluster 'shop-eu': commit ${c2:0:12} is invalid \\(1 errors\\), nothing changes" "$log"
+
+# 3: the fix: divert deleted before the queue, approved, applied
+check_grep "plan 3 deletes the divert first" '^### 1\. delete-divert `orders-to-audit`' "$p3/plan.md"
+check_grep "plan 3 then deletes the queue" '^### 2\. delete-queue `audit`' "$p3/plan.md"
+check "plan 3 approved" test -f "$p3/approval.json"
+check_grep "approval by the demo operator" '"approved_by": "demo operator"' "$p3/approval.json"
+check "plan 3 applied" test -f "$p3/result.json"
+check_grep "result 3: both nodes APPLIED" '^\| node2 \| APPLIED \|' "$p3/result.md"
+check_grep "log: apply 3 notice" "notice approve: applied $p3: every node APPLIED or SKIPPED" "$log"
+check "plan 3 not superseded" test ! -e "$p3/superseded"
+
+# audit rows and inventory
+audit=$d/state/audit.jsonl
+rows=$(grep -c '"event":"result"' "$audit")
+check "at least two applies audited" test "$rows" -ge 2
+check_grep "audit: intent row of apply 3" "\"event\":\"intent\".*\"plan_dir\":\"$p3\"" "$audit"
+check_grep "audit: the removed divert's configuration" '"forwarding-address":"audit","name":"orders-to-audit"' "$audit"
+inv=$d/state/shop-eu/inventory.json
+check_grep "inventory at the head" "\"revision\": \"$c3\"" "$inv"
+inv_has() { python3 -c 'import json,sys; sys.exit(0 if sys.argv[2] in json.load(open(sys.argv[1]))[sys.argv[3]] else 1)' "$inv" "$1" "$2"; }
+check_fails "inventory: queue audit gone" inv_has audit queues
+check "inventory: address audit kept" inv_has audit addresses
+check "inventory: divert orders-to-events kept" inv_has orders-to-events diverts
+check_fails "inventory: divert orders-to-audit gone" inv_has orders-to-audit diverts
+check "inventory: billing still managed" inv_has billing queues
+
+# drift after 'billing' was deleted on node1, reported only
+dj=$ob/drift/drift.json
+check_grep "drift: found" '"drift": true' "$dj"
+check_grep "drift: billing missing on node1" '"name": "billing",[[:space:]]*$' "$dj"
+check_grep "drift.md: billing row" '^\| queue \| `billing` \| node1 \|' "$ob/drift/drift.md"
+check_grep "drift.md: the nodes disagree" '^- queue `billing`: differs on node1, as applied on node2$' "$ob/drift/drift.md"
+check_grep "log: drift warning line" "warning drift: cluster 'shop-eu': drift: 1 missing" "$log"
+check_nogrep "no drift repair after auto-apply-creates went off" 'drift-repair' "$log"
+check_grep "log: SIGHUP reload" "notice loop: configuration reloaded" "$log"
+check_grep "log: SIGTERM" "notice loop: signal 15: stopping" "$log"
+check_nogrep "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$log"
+check_grep "log lines are HH:MM:SS level module: message" '^[0-2][0-9]:[0-5][0-9]:[0-5][0-9] (err|warning|notice|info) [a-z]+: ' "$log"
+done_testing

@@ -1,0 +1,185 @@
+# tests/integration/apply-lib.sh: helpers of the 50-apply-* tests (plan,
+# approve, apply against the real brokers of brokers.sh). Source it after
+# tests/lib.sh and tests/integration/brokers.sh, then call brokers_setup
+# and apply_setup.
+#
+#   apply_setup NAME         STATE=$TMP/state; CL=NAME (the cluster name)
+#   decl DIR BODY [NODE=URL ...]
+#                            DIR/cluster.yaml: cluster $CL with every node
+#                            (its URL replaced as given), then BODY (YAML)
+#   plan_to OUT DIR [ARGS]   `plan DIR --out OUT --state $STATE
+#                            --credentials $CREDDIR ARGS`; prints output
+#   confirm_of OUT           the confirmation text of OUT/plan.json
+#   approve_ok OUT           approve with the right text
+#   apply_to OUT DIR [ARGS]  `apply OUT --state $STATE --credentials
+#                            $CREDDIR --cluster DIR ARGS`
+#   converge NAME DIR OUT    plan (exit 2), approve, apply (exit 0): checks
+#   produce NODE ADDRESS     send one message to the anycast ADDRESS with
+#                            the distribution's `artemis producer`; prints
+#                            OK, or the AMQ error line
+#   names NODE ATTR          a broker attribute (QueueNames, AddressNames,
+#                            DivertNames) as one name per line, sorted
+#   settings NODE MATCH JSON addAddressSettings(MATCH, JSON) on NODE
+#   unsettings NODE MATCH    removeAddressSettings(MATCH)
+#   opproxy_start NODE RULE...  tests/tools/opproxy.py in front of NODE;
+#                            sets OPX_URL, OPX_LOG, OPX_PID
+#   opproxy_stop             stops the last started one
+#   rj FILE EXPR             a Python expression on the JSON file FILE
+#                            (bound to j), printed
+#   audit_rows EVENT         the audit rows of that event, one per line
+#   janitor PREFIX           remove every divert, queue and address whose
+#                            name starts with PREFIX from every node
+
+OPPROXY=$AG_TOP/tests/tools/opproxy.py
+
+apply_setup() {
+	CL=$1
+	STATE=$TMP/state
+}
+
+decl() {
+	local dir=$1 body=$2 n url kv
+	shift 2
+	mkdir -p "$dir"
+	{
+		echo "version: 1"
+		echo "cluster: $CL"
+		echo "mode: STUDIO_MANAGED"
+		echo "nodes:"
+		for n in "${NODES[@]}"; do
+			url=${URL[$n]}
+			for kv in "$@"; do
+				[ "${kv%%=*}" = "$n" ] && url=${kv#*=}
+			done
+			echo "  - name: $n"
+			echo "    jolokia: $url"
+			echo "    credentials: $(basename "${CRED[$n]}")"
+		done
+		printf '%s\n' "$body"
+	} >"$dir/cluster.yaml"
+}
+
+plan_to() {
+	local out=$1 dir=$2
+	shift 2
+	rm -rf "$out"
+	"$AG_BIN" plan "$dir" --out "$out" --state "$STATE" \
+		--credentials "$CREDDIR" "$@"
+}
+
+rj() {
+	python3 - "$@" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+v = eval(sys.argv[2])
+print(v if isinstance(v, str) else json.dumps(v, sort_keys=True))
+PY
+}
+
+confirm_of() {
+	rj "$1/plan.json" 'j["confirmation"]'
+}
+
+approve_ok() {
+	"$AG_BIN" approve "$1" --confirm "$(confirm_of "$1")" --by tester \
+		--state "$STATE"
+}
+
+apply_to() {
+	local out=$1 dir=$2
+	shift 2
+	"$AG_BIN" apply "$out" --state "$STATE" --credentials "$CREDDIR" \
+		--cluster "$dir" "$@"
+}
+
+converge() {
+	local name=$1 dir=$2 out=$3
+	check_exit "$name: plan has changes" 2 plan_to "$out" "$dir"
+	check "$name: approve" approve_ok "$out"
+	check "$name: apply" apply_to "$out" "$dir"
+}
+
+produce() {
+	local node=$1 addr=$2 cred o
+	cred=$(cat "${CRED[$node]}")
+	o=$("$RUNDIR/$node/bin/artemis" producer --destination "queue://$addr" \
+		--url "tcp://localhost:$("$ARTEMIS" port "$node")" \
+		--user "${cred%%:*}" --password "${cred#*:}" \
+		--message-count 1 2>&1)
+	if printf '%s' "$o" | grep -q 'Produced: 1 messages'; then
+		echo OK
+	else
+		printf '%s\n' "$o" | grep -o 'AMQ[0-9]*: [^]]*' | head -1
+	fi
+}
+
+names() {
+	jexec "$1" read "org.apache.activemq.artemis:broker=\"$1\"" "$2" |
+		sed 's/^OK //' | python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+if isinstance(v, dict):
+    v = list(v.values())[0]
+try:
+    sys.stdout.write("".join(x + "\n" for x in sorted(v)))
+    sys.stdout.flush()
+except BrokenPipeError:
+    pass' 2>/dev/null
+}
+
+settings() {
+	"$ARTEMIS" jolokia "$1" "{\"type\":\"exec\",\"mbean\":\"org.apache.activemq.artemis:broker=\\\"$1\\\"\",\"operation\":\"addAddressSettings(java.lang.String,java.lang.String)\",\"arguments\":[\"$2\",$(python3 -c 'import json,sys;print(json.dumps(sys.argv[1]))' "$3")]}" |
+		grep -q '"status":200'
+}
+
+unsettings() {
+	"$ARTEMIS" jolokia "$1" "{\"type\":\"exec\",\"mbean\":\"org.apache.activemq.artemis:broker=\\\"$1\\\"\",\"operation\":\"removeAddressSettings(java.lang.String)\",\"arguments\":[\"$2\"]}" >/dev/null
+}
+
+opproxy_start() {
+	local node=$1 up i pf
+	shift
+	up=${URL[$node]%/console/jolokia}
+	OPX_LOG=$TMP/opproxy-$RANDOM.log
+	pf=$TMP/opproxy-$RANDOM.port
+	: >"$OPX_LOG"
+	python3 "$OPPROXY" "$up" "$pf" "$OPX_LOG" "$@" &
+	OPX_PID=$!
+	_proxy_pids+=("$OPX_PID")
+	for i in $(seq 1 100); do
+		[ -s "$pf" ] && break
+		sleep 0.05
+	done
+	OPX_URL="http://localhost:$(cat "$pf")/console/jolokia"
+}
+
+opproxy_stop() {
+	kill "$OPX_PID" 2>/dev/null
+	wait "$OPX_PID" 2>/dev/null
+	return 0
+}
+
+audit_rows() {
+	python3 - "$STATE/audit.jsonl" "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    row = json.loads(line)
+    if row["event"] == sys.argv[2]:
+        print(json.dumps(row, sort_keys=True))
+PY
+}
+
+janitor() {
+	local n x
+	for n in "${NODES[@]}"; do
+		for x in $(names "$n" DivertNames | grep -F "$1"); do
+			jexec "$n" destroy-divert "$x" >/dev/null
+		done
+		for x in $(names "$n" QueueNames | grep -F "$1"); do
+			jexec "$n" destroy-queue "$x" remove-consumers >/dev/null
+		done
+		for x in $(names "$n" AddressNames | grep -F "$1"); do
+			jexec "$n" delete-address "$x" >/dev/null
+		done
+	done
+}

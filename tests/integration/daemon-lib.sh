@@ -1,0 +1,93 @@
+# tests/integration/daemon-lib.sh: shared by the 7x-daemon-*.sh tests (not
+# a test itself: tests/run runs only NN-*.sh). Source after tests/lib.sh.
+#
+#   daemon_setup NAME       temp folder $T with a bare repository, a working
+#                           copy and a cluster NAME on the suite's brokers
+#   daemon_commit MSG       commit and push the working copy; prints the id
+#   daemon_start [CONF]     start `run --config` in the background ($PID)
+#   daemon_stop             SIGTERM and wait; $RC is the exit status
+#   wait_for SECS CMD...    poll CMD until it succeeds; 1 on timeout
+#   preview_of COMMIT       the newest preview folder of a commit, or ""
+
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.3
+	done
+}
+
+daemon_setup() {
+	local name=$1 i line node url cred
+	T=$(mktemp -d)
+	CLUSTER=$name
+	trap 'daemon_cleanup' EXIT
+	git init -q --bare -b main "$T/origin.git"
+	git init -q -b main "$T/work"
+	git -C "$T/work" remote add origin "$T/origin.git"
+	mkdir -p "$T/work/clusters/$name"
+	{
+		echo "version: 1"
+		echo "cluster: $name"
+		echo "mode: STUDIO_MANAGED"
+		echo "nodes:"
+		i=0
+		while read -r node url cred; do
+			[ -n "$node" ] || continue
+			echo "  - name: $node"
+			echo "    jolokia: $url"
+			echo "    credentials: $(basename "$cred")"
+			CREDS=$(dirname "$cred")
+			i=$((i + 1))
+		done <"$AG_NODES_FILE"
+	} >"$T/work/clusters/$name/cluster.yaml"
+	cat >"$T/agent.yaml" <<EOC
+version: 1
+repository:
+  url: file://$T/origin.git
+  path: clusters
+poll-interval: 1s
+drift-interval: 1h
+retry-max: 4s
+state: $T/state
+credentials: $CREDS
+EOC
+}
+
+daemon_cleanup() {
+	if [ -n "${PID:-}" ] && kill -0 "$PID" 2>/dev/null; then
+		kill -TERM "$PID" 2>/dev/null
+		wait "$PID" 2>/dev/null
+	fi
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
+}
+
+daemon_commit() {
+	git -C "$T/work" add -A
+	git -C "$T/work" -c user.name=Tester -c user.email=t@example.com \
+		commit -q -m "$1"
+	git -C "$T/work" push -q origin main 2>/dev/null ||
+		git -C "$T/work" push -q -f origin main
+	git -C "$T/work" rev-parse HEAD
+}
+
+daemon_start() {
+	"$AG_BIN" run --config "${1:-$T/agent.yaml}" 2>>"$T/agent.log" &
+	PID=$!
+}
+
+daemon_stop() {
+	kill -TERM "$PID"
+	RC=0
+	wait "$PID" || RC=$?
+	PID=
+}
+
+preview_of() {
+	local d
+	for d in "$T/state/outbox/$CLUSTER"/*-"${1:0:12}"*; do
+		[ -f "$d/plan.md" ] && echo "$d"
+	done | tail -n 1
+}
+has_preview() { [ -n "$(preview_of "$1")" ]; }

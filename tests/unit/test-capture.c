@@ -1,0 +1,426 @@
+/* tests/unit/test-capture.c: the capture pass (ADR-0084 D5), per node and
+ * in plans, on hand-built declarations and snapshots. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs the four above first */
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../reconcile/plan.h"
+#include "recon-fixture.h"
+
+static struct recon_plan_opts no_opts = {false, NULL, "test"};
+
+static void
+ctx_of(struct recon_capture_ctx *ctx, const struct fx *f)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->prefix = f->c.settings.capture_prefix;
+	ctx->captures = f->c.captures;
+	ctx->ncaptures = f->c.ncaptures;
+}
+
+static const struct recon_capture_step *
+find_step(const struct recon_capture_steps *s, enum recon_act k,
+    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].kind == k && strcmp(s->v[i].name, name) == 0)
+			return &s->v[i];
+	return NULL;
+}
+
+/* The node as the pass leaves it for capture 'dbg' on address 'orders'. */
+static void
+applied(struct fx *f, size_t i, const char *address)
+{
+	struct recon_queue *q;
+	struct recon_divert *d;
+	char *tap;
+
+	q = fx_lqueue(f, i, "__capture.dbg", "__capture.dbg", 0, 0);
+	q->durable = false;
+	q->ring_size = 1000;
+	tap = xasprintf("__capture.dbg.%s", address);
+	d = fx_ldivert(f, i, tap, address, "__capture.dbg");
+	d->routing_type = DECL_DIVERT_ANYCAST;
+	free(tap);
+}
+
+static void
+test_capture__creates_home_and_taps(void **state)
+{
+	struct recon_capture_steps s = {0};
+	const struct recon_capture_step *st;
+	struct recon_capture_ctx ctx;
+	const struct recon_op *op;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_capture(&f, "dbg", "orders*");
+	f.c.captures[0].ring_size = 7;
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	fx_lqueue(&f, 0, "orders", "orders.b", 0, 0);
+	fx_lqueue(&f, 0, "billing", "billing", 0, 0);
+	ctx_of(&ctx, &f);
+	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	assert_int_equal(s.n, 2);
+	st = &s.v[0];
+	assert_int_equal(st->kind, RECON_ACT_CREATE_CAPTURE);
+	assert_string_equal(st->name, "__capture.dbg");
+	assert_int_equal(st->np.nops, 2);
+	assert_int_equal(st->np.ops[0].kind, RECON_OP_CREATE_ADDRESS);
+	assert_int_equal(st->np.ops[0].routing, DECL_ANYCAST);
+	op = &st->np.ops[1];
+	assert_int_equal(op->kind, RECON_OP_CREATE_QUEUE);
+	assert_int_equal(op->queue->ring_size, 7);
+	assert_false(op->queue->durable);
+	assert_int_equal(op->queue->routing, DECL_ANYCAST);
+	st = &s.v[1];
+	assert_int_equal(st->kind, RECON_ACT_CREATE_TAP);
+	assert_string_equal(st->name, "__capture.dbg.orders");
+	assert_string_equal(st->address, "orders");
+	op = &st->np.ops[0];
+	assert_int_equal(op->kind, RECON_OP_CREATE_DIVERT);
+	assert_string_equal(op->divert->address, "orders");
+	assert_string_equal(op->divert->forwarding_address, "__capture.dbg");
+	assert_string_equal(op->divert->routing_name, "__capture.dbg.orders");
+	assert_false(op->divert->exclusive);
+	assert_int_equal(op->divert->routing_type, DECL_DIVERT_ANYCAST);
+	assert_non_null(strstr(st->np.message, "'orders', 'orders.b'"));
+	recon_capture_steps_release(&s);
+	fx_free(&f);
+}
+
+static void
+test_capture__applied_node_is_quiet(void **state)
+{
+	struct recon_capture_steps s = {0};
+	struct recon_capture_ctx ctx;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_capture(&f, "dbg", "orders*");
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	applied(&f, 0, "orders");
+	ctx_of(&ctx, &f);
+	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	assert_int_equal(s.n, 0);
+	recon_capture_steps_release(&s);
+	fx_free(&f);
+}
+
+static void
+test_capture__last_matching_queue_gone_removes_tap(void **state)
+{
+	const char *del[] = {"orders"};
+	struct recon_capture_steps s = {0};
+	const struct recon_capture_step *st;
+	struct recon_capture_ctx ctx;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_capture(&f, "dbg", "orders*");
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	fx_lqueue(&f, 0, "orders", "audit", 0, 0); /* does not match */
+	applied(&f, 0, "orders");
+	ctx_of(&ctx, &f);
+	ctx.deleted_queues = del;
+	ctx.ndeleted_queues = 1;
+	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	assert_int_equal(s.n, 1);
+	st = find_step(&s, RECON_ACT_DELETE_TAP, "__capture.dbg.orders");
+	assert_non_null(st);
+	assert_int_equal(st->np.nops, 1);
+	assert_int_equal(st->np.ops[0].kind, RECON_OP_DESTROY_DIVERT);
+	assert_string_equal(st->np.ops[0].divert->forwarding_address,
+	    "__capture.dbg");
+	assert_true(st->np.observed.present);
+	recon_capture_steps_release(&s);
+	fx_free(&f);
+}
+
+static void
+test_capture__created_and_moved_queues(void **state)
+{
+	const char *cq[] = {"orders", "orders.new"};
+	const char *ca[] = {"orders-v2", "fresh"};
+	struct recon_capture_steps s = {0};
+	struct recon_capture_ctx ctx;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_capture(&f, "dbg", "orders*");
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	applied(&f, 0, "orders");
+	ctx_of(&ctx, &f);
+	ctx.created_queues = cq; /* 'orders' is recreated on 'orders-v2' */
+	ctx.created_queue_addresses = ca;
+	ctx.ncreated = 2;
+	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	assert_int_equal(s.n, 3);
+	assert_non_null(
+	    find_step(&s, RECON_ACT_CREATE_TAP, "__capture.dbg.orders-v2"));
+	assert_non_null(
+	    find_step(&s, RECON_ACT_CREATE_TAP, "__capture.dbg.fresh"));
+	assert_non_null(
+	    find_step(&s, RECON_ACT_DELETE_TAP, "__capture.dbg.orders"));
+	recon_capture_steps_release(&s);
+	fx_free(&f);
+}
+
+static void
+test_capture__covers_rule(void **state)
+{
+	(void)state;
+	assert_true(recon_capture_covers("__capture.", "orders*", "orders.x",
+	    "orders", false));
+	assert_false(recon_capture_covers("__capture.", "orders*", "orders",
+	    "orders", true));
+	assert_false(recon_capture_covers("__capture.", "*", "__capture.dbg",
+	    "__capture.dbg", false));
+	assert_false(recon_capture_covers("__capture.", "*", "q",
+	    "__capture.dbg", false));
+	assert_false(recon_capture_covers("__capture.", "orders?", "orders",
+	    "orders", false));
+	assert_true(recon_capture_covers("__capture.", "orders?", "orders1",
+	    "orders", false));
+}
+
+static void
+test_capture__ring_change_and_recreate(void **state)
+{
+	struct recon_capture_steps s = {0};
+	const struct recon_capture_step *st;
+	struct recon_capture_ctx ctx;
+	struct recon_queue *q;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_capture(&f, "dbg", "nothing-matches");
+	q = fx_lqueue(&f, 0, "__capture.dbg", "__capture.dbg", 0, 0);
+	q->durable = false;
+	q->ring_size = 5;
+	q = fx_lqueue(&f, 1, "__capture.dbg", "__capture.dbg", 0, 3);
+	q->ring_size = 1000; /* durable: updateQueue cannot change it */
+	ctx_of(&ctx, &f);
+	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	assert_int_equal(s.n, 1);
+	st = &s.v[0];
+	assert_int_equal(st->kind, RECON_ACT_CHANGE_CAPTURE);
+	assert_string_equal(st->np.message,
+	    "the ring queue differs: ring-size");
+	assert_int_equal(st->np.ops[0].kind, RECON_OP_UPDATE_QUEUE);
+	assert_int_equal(st->np.ops[0].queue->ring_size, 1000);
+	recon_capture_steps_release(&s);
+	recon_capture_pass(&s, &f.s.nodes[1], &ctx);
+	assert_int_equal(s.n, 1);
+	st = &s.v[0];
+	assert_int_equal(st->np.nops, 2);
+	assert_int_equal(st->np.ops[0].kind, RECON_OP_DESTROY_QUEUE);
+	assert_int_equal(st->np.ops[1].kind, RECON_OP_CREATE_QUEUE);
+	assert_non_null(strstr(st->np.message, "durable"));
+	recon_capture_steps_release(&s);
+	fx_free(&f);
+}
+
+static void
+test_capture__removed_capture_goes_everywhere(void **state)
+{
+	const char *gone[] = {"dbg"};
+	struct recon_capture_steps s = {0};
+	const struct recon_capture_step *st;
+	struct recon_capture_ctx ctx;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	applied(&f, 0, "orders");
+	fx_ldivert(&f, 0, "__capture.dbgx.orders", "orders", "__capture.dbgx");
+	fx_lqueue(&f, 1, "__capture.dbg", "__capture.dbg", 2, 0);
+	fx_lqueue(&f, 1, "__capture.dbg", "someone-elses", 0, 0);
+	ctx_of(&ctx, &f);
+	ctx.removed = gone;
+	ctx.nremoved = 1;
+	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.v[0].kind, RECON_ACT_DELETE_TAP);
+	assert_string_equal(s.v[0].name, "__capture.dbg.orders");
+	st = &s.v[1];
+	assert_int_equal(st->kind, RECON_ACT_DELETE_CAPTURE);
+	assert_int_equal(st->np.nops, 2);
+	assert_int_equal(st->np.ops[0].kind, RECON_OP_DESTROY_QUEUE);
+	assert_int_equal(st->np.ops[1].kind, RECON_OP_DELETE_ADDRESS);
+	recon_capture_steps_release(&s);
+	recon_capture_pass(&s, &f.s.nodes[1], &ctx);
+	assert_int_equal(s.n, 1);
+	st = &s.v[0];
+	assert_int_equal(st->np.outcome, RECON_OUT_REFUSED);
+	assert_string_equal(st->np.refusal, "HAS_CONSUMERS");
+	assert_int_equal(st->np.nops, 1); /* the address keeps a binding */
+	assert_int_equal(st->np.nwarnings, 1);
+	recon_capture_steps_release(&s);
+	ctx.disconnect_consumers = true;
+	recon_capture_pass(&s, &f.s.nodes[1], &ctx);
+	assert_int_equal(s.v[0].np.outcome, RECON_OUT_WOULD_APPLY);
+	assert_true(s.v[0].np.ops[0].remove_consumers);
+	recon_capture_steps_release(&s);
+	fx_free(&f);
+}
+
+static void
+test_capture__unreachable_node_has_no_steps(void **state)
+{
+	struct recon_capture_steps s = {0};
+	struct recon_capture_ctx ctx;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_capture(&f, "dbg", "*");
+	fx_unreachable(&f, 0, "connection refused");
+	ctx_of(&ctx, &f);
+	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	assert_int_equal(s.n, 0);
+	recon_capture_pass(&s, NULL, &ctx);
+	assert_int_equal(s.n, 0);
+	fx_free(&f);
+}
+
+static const struct recon_action *
+action(const struct recon_plan *p, enum recon_act k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nactions; i++)
+		if (p->actions[i].kind == k &&
+		    strcmp(p->actions[i].name, name) == 0)
+			return &p->actions[i];
+	return NULL;
+}
+
+/* D5: every tap the preview names removed-by-subscription is removed by
+ * the same plan's capture pass; a kept one is not; the queue delete's own
+ * operations never touch a tap. */
+static void
+test_capture__plan_agrees_with_preflight(void **state)
+{
+	struct recon_managed m = {0};
+	const struct recon_action *a;
+	struct recon_plan *p;
+	struct fx f;
+	char *cap = xstrdup("dbg");
+	char *qs[] = {xstrdup("orders.a"), xstrdup("orders.b")};
+	size_t i;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_capture(&f, "dbg", "orders*");
+	fx_queue(&f, "orders", "orders.a");
+	/* node 0: orders.b goes, orders.a stays: kept; node 1: last one */
+	fx_lqueue(&f, 0, "orders", "orders.a", 0, 0);
+	fx_lqueue(&f, 0, "orders", "orders.b", 0, 0);
+	applied(&f, 0, "orders");
+	fx_lqueue(&f, 1, "orders-b", "orders.b", 0, 0);
+	fx_lqueue(&f, 1, "orders", "orders.a", 0, 0);
+	applied(&f, 1, "orders");
+	fx_ldivert(&f, 1, "__capture.dbg.orders-b", "orders-b", "__capture.dbg")
+	    ->routing_type = DECL_DIVERT_ANYCAST;
+	m.known = true;
+	m.queues = qs;
+	m.nqueues = 2;
+	m.captures = &cap;
+	m.ncaptures = 1;
+	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
+	a = action(p, RECON_ACT_DELETE_QUEUE, "orders.b");
+	assert_non_null(a);
+	assert_int_equal(a->nodes[0].ntaps, 1);
+	assert_int_equal(a->nodes[0].taps[0].fate, RECON_TAP_KEPT);
+	assert_int_equal(a->nodes[1].ntaps, 1);
+	assert_int_equal(a->nodes[1].taps[0].fate,
+	    RECON_TAP_REMOVED_BY_SUBSCRIPTION);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(a->nodes[i].nops, 1);
+		assert_int_equal(a->nodes[i].ops[0].kind,
+		    RECON_OP_DESTROY_QUEUE);
+	}
+	assert_null(action(p, RECON_ACT_DELETE_TAP, "__capture.dbg.orders"));
+	a = action(p, RECON_ACT_DELETE_TAP, "__capture.dbg.orders-b");
+	assert_non_null(a);
+	assert_int_equal(a->nodes[0].outcome, RECON_OUT_NO_CHANGE);
+	assert_int_equal(a->nodes[1].outcome, RECON_OUT_WOULD_APPLY);
+	assert_true(p->actions[p->nactions - 1].kind == RECON_ACT_DELETE_TAP);
+	recon_plan_free(p);
+	free(cap);
+	free(qs[0]);
+	free(qs[1]);
+	fx_free(&f);
+}
+
+static void
+test_capture__capture_plan_and_removed_names(void **state)
+{
+	struct recon_managed m = {0};
+	struct recon_plan *p;
+	char *caps[] = {xstrdup("dbg"), xstrdup("old")};
+	char **rm;
+	size_t n;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_capture(&f, "dbg", "orders*");
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	applied(&f, 0, "orders");
+	fx_ldivert(&f, 0, "__capture.old.orders", "orders", "__capture.old");
+	m.known = true;
+	m.captures = caps;
+	m.ncaptures = 2;
+	p = recon_plan_captures(&f.c, &m, &f.s, &no_opts);
+	assert_string_equal(p->kind, "capture");
+	assert_int_equal(p->nactions, 1);
+	assert_int_equal(p->actions[0].kind, RECON_ACT_DELETE_TAP);
+	assert_string_equal(p->actions[0].name, "__capture.old.orders");
+	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+	rm = recon_plan_removed_captures(p, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(rm[0], "old");
+	free(rm[0]);
+	free(rm);
+	recon_plan_free(p);
+	free(caps[0]);
+	free(caps[1]);
+	fx_free(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_capture__creates_home_and_taps),
+	    cmocka_unit_test(test_capture__applied_node_is_quiet),
+	    cmocka_unit_test(
+	        test_capture__last_matching_queue_gone_removes_tap),
+	    cmocka_unit_test(test_capture__created_and_moved_queues),
+	    cmocka_unit_test(test_capture__covers_rule),
+	    cmocka_unit_test(test_capture__ring_change_and_recreate),
+	    cmocka_unit_test(test_capture__removed_capture_goes_everywhere),
+	    cmocka_unit_test(test_capture__unreachable_node_has_no_steps),
+	    cmocka_unit_test(test_capture__plan_agrees_with_preflight),
+	    cmocka_unit_test(test_capture__capture_plan_and_removed_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

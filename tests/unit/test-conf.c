@@ -1,0 +1,356 @@
+/* tests/unit/test-conf.c: agent/conf.c, the agent's configuration. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../agent/conf.h"
+#include "../../lib/afile.h"
+#include "../../lib/xalloc.h"
+
+static int
+setup(void **state)
+{
+	(void)state;
+	unsetenv("STATE_DIRECTORY");
+	unsetenv("CREDENTIALS_DIRECTORY");
+	return 0;
+}
+
+static struct agent_conf *
+parse_ok(const char *text)
+{
+	struct agent_conf *c = NULL;
+	struct errlist d = {0};
+	size_t i;
+	char *s;
+
+	if (agent_conf_parse(&c, "c.yaml", "/etc/ag", text, strlen(text), &d) <
+	    0) {
+		for (i = 0; i < d.n; i++) {
+			s = errlist_render_item(&d, i);
+			print_message("%s\n", s);
+			free(s);
+		}
+		fail_msg("parse failed");
+	}
+	errlist_release(&d);
+	return c;
+}
+
+/* Parse text expecting failure; the rendered diagnostics, one a line. */
+static char *
+parse_bad(const char *text)
+{
+	struct agent_conf *c = NULL;
+	struct errlist d = {0};
+	struct sbuf b = {0};
+	size_t i;
+	char *s;
+
+	assert_int_equal(
+	    agent_conf_parse(&c, "c.yaml", "/etc/ag", text, strlen(text), &d),
+	    -1);
+	assert_null(c);
+	errlist_sort(&d);
+	for (i = 0; i < d.n; i++) {
+		s = errlist_render_item(&d, i);
+		sbuf_addf(&b, "%s\n", s);
+		free(s);
+	}
+	errlist_release(&d);
+	return sbuf_take(&b);
+}
+
+#define T_BAD(text, expect)                                                    \
+	do {                                                                   \
+		char *got_ = parse_bad(text);                                  \
+		assert_string_equal(got_, expect);                             \
+		free(got_);                                                    \
+	} while (0)
+
+static void
+test_conf__defaults(void **state)
+{
+	struct agent_conf *c;
+
+	(void)state;
+	c = parse_ok("version: 1\n"
+	             "repository: {url: 'file:///srv/git/brokers.git'}\n"
+	             "state: /var/lib/ag\n");
+	assert_string_equal(c->repo_url, "file:///srv/git/brokers.git");
+	assert_string_equal(c->branch, "main");
+	assert_string_equal(c->clusters_path, "");
+	assert_string_equal(c->git_ssh_user, "git");
+	assert_null(c->git_token_file);
+	assert_int_equal(c->poll_interval, 60);
+	assert_int_equal(c->drift_interval, 600);
+	assert_int_equal(c->retry_max, 300);
+	assert_string_equal(c->state, "/var/lib/ag");
+	assert_string_equal(c->outbox, "/var/lib/ag/outbox");
+	assert_null(c->credentials);
+	assert_null(c->tls_ca_file);
+	assert_false(c->tls_insecure);
+	assert_false(c->auto_apply_creates);
+	assert_int_equal(c->log_level, LOGP_INFO);
+	agent_conf_free(c);
+}
+
+static void
+test_conf__every_key(void **state)
+{
+	struct agent_conf *c;
+
+	(void)state;
+	c = parse_ok("version: 1\n"
+	             "repository:\n"
+	             "  url: https://git.example/ops/brokers.git\n"
+	             "  branch: release/eu\n"
+	             "  path: clusters/eu\n"
+	             "  token-file: git-token\n"
+	             "  ssh-user: deploy\n"
+	             "  ssh-key-file: id_ed25519\n"
+	             "  ssh-public-key-file: id_ed25519.pub\n"
+	             "poll-interval: 30s\n"
+	             "drift-interval: 2h\n"
+	             "retry-max: 90\n"
+	             "state: state/\n"
+	             "outbox: /srv/outbox\n"
+	             "credentials: creds\n"
+	             "tls: {ca-file: ca.pem, insecure: true}\n"
+	             "auto-apply-creates: true\n"
+	             "log-level: debug\n");
+	assert_string_equal(c->branch, "release/eu");
+	assert_string_equal(c->clusters_path, "clusters/eu");
+	assert_string_equal(c->git_token_file, "git-token");
+	assert_string_equal(c->git_ssh_user, "deploy");
+	assert_string_equal(c->git_ssh_key_file, "id_ed25519");
+	assert_string_equal(c->git_ssh_pubkey_file, "id_ed25519.pub");
+	assert_int_equal(c->poll_interval, 30);
+	assert_int_equal(c->drift_interval, 7200);
+	assert_int_equal(c->retry_max, 90);
+	assert_string_equal(c->state, "/etc/ag/state");
+	assert_string_equal(c->outbox, "/srv/outbox");
+	assert_string_equal(c->credentials, "/etc/ag/creds");
+	assert_string_equal(c->tls_ca_file, "/etc/ag/ca.pem");
+	assert_true(c->tls_insecure);
+	assert_true(c->auto_apply_creates);
+	assert_int_equal(c->log_level, LOGP_DEBUG);
+	agent_conf_free(c);
+}
+
+static void
+test_conf__systemd_environment_defaults(void **state)
+{
+	struct agent_conf *c;
+
+	(void)state;
+	setenv("STATE_DIRECTORY", "/var/lib/artemis-gitops:/var/lib/other", 1);
+	setenv("CREDENTIALS_DIRECTORY", "/run/credentials/ag.service", 1);
+	c = parse_ok("version: 1\nrepository: {url: 'git@host:ops/b.git'}\n");
+	assert_string_equal(c->state, "/var/lib/artemis-gitops");
+	assert_string_equal(c->credentials, "/run/credentials/ag.service");
+	assert_string_equal(c->outbox, "/var/lib/artemis-gitops/outbox");
+	agent_conf_free(c);
+	unsetenv("STATE_DIRECTORY");
+	unsetenv("CREDENTIALS_DIRECTORY");
+}
+
+static void
+test_conf__missing_required_keys(void **state)
+{
+	(void)state;
+	T_BAD("poll-interval: 5s\n",
+	    "c.yaml:1:1: missing key 'version'\n"
+	    "c.yaml:1:1: missing key 'repository.url'\n"
+	    "c.yaml:1:1: missing key 'state' (and $STATE_DIRECTORY is not "
+	    "set)\n");
+	T_BAD("version: 1\nstate: /s\nrepository:\n  branch: main\n",
+	    "c.yaml:4:3: missing key 'repository.url'\n");
+}
+
+static void
+test_conf__unknown_keys_are_errors(void **state)
+{
+	(void)state;
+	T_BAD("version: 1\nrepository: {url: 'file:///r', brnch: x}\n"
+	      "state: /s\npoll-intervall: 5s\n",
+	    "c.yaml:2:32: unknown key 'repository.brnch'\n"
+	    "c.yaml:4:1: unknown key 'poll-intervall'\n");
+}
+
+static void
+test_conf__values_are_checked(void **state)
+{
+	(void)state;
+	T_BAD("version: 2\n"
+	      "repository:\n"
+	      "  url: ftp://x/y\n"
+	      "  branch: 'a..b'\n"
+	      "  path: ../up\n"
+	      "  token-file: /etc/token\n"
+	      "poll-interval: 0s\n"
+	      "drift-interval: soon\n"
+	      "state: ''\n"
+	      "tls: {insecure: yes}\n"
+	      "log-level: loud\n",
+	    "c.yaml:1:10: 'version' must be between 1 and 1, not 2\n"
+	    "c.yaml:3:8: 'repository.url' is not a repository URL (use "
+	    "file://, https://, http://, ssh:// or user@host:path): "
+	    "'ftp://x/y'\n"
+	    "c.yaml:4:11: 'repository.branch' is not a valid branch name: "
+	    "'a..b'\n"
+	    "c.yaml:5:9: 'repository.path' must be a relative path inside "
+	    "the repository without '..': '../up'\n"
+	    "c.yaml:6:15: 'repository.token-file' must be a file name in the "
+	    "credentials folder, without '/': '/etc/token'\n"
+	    "c.yaml:7:16: 'poll-interval' must be between 1s and 86400s, not "
+	    "0s\n"
+	    "c.yaml:8:17: 'drift-interval' must be a duration like 30s, 5m, "
+	    "1h or 1d, not 'soon'\n"
+	    "c.yaml:9:8: 'state' must not be empty\n"
+	    "c.yaml:10:17: 'tls.insecure' must be true or false, not 'yes'\n"
+	    "c.yaml:11:12: 'log-level' must be err, warning, notice, info or "
+	    "debug, not 'loud'\n");
+}
+
+static void
+test_conf__shapes_are_checked(void **state)
+{
+	(void)state;
+	T_BAD("version: 1\nrepository: file:///r\nstate: [a]\ntls:\n",
+	    "c.yaml:2:13: 'repository' must be a mapping, not a scalar\n"
+	    "c.yaml:3:8: 'state' must be a path, not a list\n"
+	    "c.yaml:4:5: 'tls' must be a mapping, not a scalar\n");
+	T_BAD("- a\n- b\n",
+	    "c.yaml:1:1: the configuration must be a mapping, not a list\n"
+	    "c.yaml:1:1: missing key 'version'\n"
+	    "c.yaml:1:1: missing key 'repository.url'\n"
+	    "c.yaml:1:1: missing key 'state' (and $STATE_DIRECTORY is not "
+	    "set)\n");
+}
+
+static void
+test_conf__cross_checks(void **state)
+{
+	(void)state;
+	T_BAD("version: 1\nstate: /s\nrepository:\n  url: https://h/r\n"
+	      "  token-file: t\n  ssh-public-key-file: k.pub\n",
+	    "c.yaml:1:1: 'repository.ssh-public-key-file' needs "
+	    "'repository.ssh-key-file'\n"
+	    "c.yaml:1:1: git credentials are configured but there is no "
+	    "credentials folder (set 'credentials' or $CREDENTIALS_DIRECTORY)\n");
+}
+
+static void
+test_conf__yaml_errors_keep_position(void **state)
+{
+	char *got;
+
+	(void)state;
+	got = parse_bad("version: 1\nstate: [\n");
+	assert_non_null(strstr(got, "c.yaml:"));
+	assert_int_equal(strncmp(got, "c.yaml:", 7), 0);
+	free(got);
+}
+
+static void
+test_conf__duration_parse(void **state)
+{
+	long v = -1;
+
+	(void)state;
+	assert_int_equal(agent_conf_duration_parse("45", &v), 0);
+	assert_int_equal(v, 45);
+	assert_int_equal(agent_conf_duration_parse("3d", &v), 0);
+	assert_int_equal(v, 259200);
+	assert_int_equal(agent_conf_duration_parse("-3s", &v), -1);
+	assert_int_equal(agent_conf_duration_parse("3 s", &v), -1);
+	assert_int_equal(agent_conf_duration_parse("99999999999999999999s", &v),
+	    -1);
+	assert_int_equal(v, 259200);
+}
+
+static void
+test_conf__load_resolves_relative_to_file(void **state)
+{
+	char dir[] = "/tmp/test-conf-XXXXXX";
+	char *path;
+	struct agent_conf *c = NULL;
+	struct errlist d = {0};
+	struct err err = {0};
+	const char *text = "version: 1\nrepository: {url: 'file:///r'}\n"
+	                   "state: st\n";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/agent.yaml", dir);
+	assert_int_equal(afile_write(path, text, strlen(text), 0600, &err), 0);
+	assert_int_equal(agent_conf_load(&c, path, &d), 0);
+	assert_non_null(strstr(c->state, "/st"));
+	assert_int_equal(strncmp(c->state, dir, strlen(dir)), 0);
+	agent_conf_free(c);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	assert_int_equal(agent_conf_load(&c, "/nonexistent/agent.yaml", &d),
+	    -1);
+	assert_int_equal(d.n, 1);
+	assert_null(d.items[0].path);
+	assert_string_equal(d.items[0].msg,
+	    "cannot open '/nonexistent/agent.yaml': "
+	    "No such file or directory");
+	errlist_release(&d);
+}
+
+static void
+test_conf__docs_match_the_table(void **state)
+{
+	struct sbuf b = {0};
+	struct err err = {0};
+	char *doc = NULL;
+
+	(void)state;
+	agent_conf_describe(&b);
+	assert_non_null(strstr(sbuf_str(&b), "| `repository.url` | URL | "
+	                                     "required |"));
+	assert_non_null(strstr(sbuf_str(&b), "| `poll-interval` | duration "
+	                                     "(1..86400s) | `60s` |"));
+	assert_int_equal(
+	    afile_read(&doc, NULL, "docs/agent-config.md", 1u << 20, &err), 0);
+	if (strstr(doc, sbuf_str(&b)) == NULL) {
+		free(doc);
+		fail_msg("docs/agent-config.md lacks the current key table; "
+		         "paste `artemis-gitops run --describe-config`:\n%s",
+		    sbuf_str(&b));
+	}
+	free(doc);
+	sbuf_release(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_conf__defaults),
+	    cmocka_unit_test(test_conf__every_key),
+	    cmocka_unit_test(test_conf__systemd_environment_defaults),
+	    cmocka_unit_test(test_conf__missing_required_keys),
+	    cmocka_unit_test(test_conf__unknown_keys_are_errors),
+	    cmocka_unit_test(test_conf__values_are_checked),
+	    cmocka_unit_test(test_conf__shapes_are_checked),
+	    cmocka_unit_test(test_conf__cross_checks),
+	    cmocka_unit_test(test_conf__yaml_errors_keep_position),
+	    cmocka_unit_test(test_conf__duration_parse),
+	    cmocka_unit_test(test_conf__load_resolves_relative_to_file),
+	    cmocka_unit_test(test_conf__docs_match_the_table),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,153 @@
+/* tests/unit/test-drift.c: agent/drift-report.c on hand-built plans. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../agent/drift.h"
+#include "../../reconcile/plan.h"
+
+static char n1[] = "node1", n2[] = "node2", n3[] = "node3";
+static char unreach[] = "UNREACHABLE", refused[] = "connection refused";
+
+/* Three nodes, node3 unreachable. */
+static struct recon_node_status nodes[] = {
+    {n1, true, NULL, NULL},
+    {n2, true, NULL, NULL},
+    {n3, false, unreach, refused},
+};
+
+static void
+plan_init(struct recon_plan *p, struct recon_action *acts, size_t nacts,
+    struct recon_unmanaged *um, size_t num)
+{
+	static char cluster[] = "shop-eu", rev[] = "45fce5b7";
+
+	memset(p, 0, sizeof(*p));
+	p->cluster = cluster;
+	p->revision = rev;
+	p->nodes = nodes;
+	p->nnodes = 3;
+	p->actions = acts;
+	p->nactions = nacts;
+	p->unmanaged = um;
+	p->nunmanaged = num;
+}
+
+static void
+action_init(struct recon_action *a, enum recon_act k, char *name, char *why,
+    struct recon_node_plan *np, enum recon_outcome o1, enum recon_outcome o2)
+{
+	memset(a, 0, sizeof(*a));
+	memset(np, 0, 3 * sizeof(*np));
+	a->kind = k;
+	a->name = name;
+	a->why = why;
+	np[0].node = n1;
+	np[0].outcome = o1;
+	np[1].node = n2;
+	np[1].outcome = o2;
+	np[2].node = n3;
+	np[2].outcome = RECON_OUT_UNREACHABLE;
+	a->nodes = np;
+	a->nnodes = 3;
+}
+
+static void
+test_drift__no_drift(void **state)
+{
+	struct recon_plan p;
+	struct drift_counts c;
+	char *md, *json;
+
+	(void)state;
+	plan_init(&p, NULL, 0, NULL, 0);
+	drift_count(&p, &c);
+	assert_false(drift_found(&c));
+	assert_int_equal(c.unreachable, 1);
+	md = drift_render_md(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(md, "**No drift**"));
+	assert_non_null(strstr(md, "Node `node3` could not be read: "
+	                           "UNREACHABLE (connection refused)"));
+	json = drift_render_json(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(json, "\"drift\": false"));
+	free(md);
+	free(json);
+}
+
+static void
+test_drift__missing_changed_unmanaged_disagreeing(void **state)
+{
+	struct recon_plan p;
+	struct recon_action acts[2];
+	struct recon_node_plan np0[3], np1[3];
+	struct recon_unmanaged um[2];
+	char *um1nodes[] = {n1}, *um2nodes[] = {n1, n2};
+	char q[] = "orders", d[] = "orders-to-audit", why0[] = "absent",
+	     why1[] = "filter differs", kq[] = "queue", ka[] = "address",
+	     x[] = "scratch", y[] = "tmp";
+	struct drift_counts c;
+	char *json, *md;
+
+	(void)state;
+	action_init(&acts[0], RECON_ACT_CREATE_QUEUE, q, why0, np0,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_NO_CHANGE);
+	action_init(&acts[1], RECON_ACT_CHANGE_DIVERT, d, why1, np1,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	um[0].kind = kq;
+	um[0].name = x;
+	um[0].nodes = um1nodes;
+	um[0].nnodes = 1;
+	um[1].kind = ka;
+	um[1].name = y;
+	um[1].nodes = um2nodes;
+	um[1].nnodes = 2;
+	plan_init(&p, acts, 2, um, 2);
+	drift_count(&p, &c);
+	assert_int_equal(c.missing, 1);
+	assert_int_equal(c.changed, 1);
+	assert_int_equal(c.unmanaged, 2);
+	/* orders on node1 only, and scratch on node1 only */
+	assert_int_equal(c.disagreeing, 2);
+	assert_true(drift_found(&c));
+	json = drift_render_json(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(json, "\"missing\": [\n    {\n      \"action\": "
+	                             "\"create-queue\",\n      \"kind\": "
+	                             "\"queue\",\n      \"name\": \"orders\",\n"
+	                             "      \"nodes\": [\n        \"node1\"\n"
+	                             "      ],\n      \"why\": \"absent\"\n"));
+	assert_non_null(strstr(json, "\"differs_on\": [\n        \"node1\"\n"
+	                             "      ],\n      \"kind\": \"queue\",\n"
+	                             "      \"matches_on\": [\n        "
+	                             "\"node2\"\n      ],\n      \"name\": "
+	                             "\"scratch\""));
+	assert_non_null(strstr(json, "\"drift\": true"));
+	assert_non_null(strstr(json, "\"format\": 1"));
+	md = drift_render_md(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(md, "**Drift**: 1 missing, 1 changed, 2 "
+	                           "unmanaged, 2 disagreeing between nodes."));
+	assert_non_null(strstr(md, "| queue | `orders` | node1 | absent |"));
+	assert_non_null(strstr(md, "| divert | `orders-to-audit` | node1, "
+	                           "node2 | filter differs |"));
+	assert_non_null(strstr(md, "- queue `orders`: differs on node1, as "
+	                           "applied on node2"));
+	assert_non_null(strstr(md, "- address `tmp` on node1, node2"));
+	free(json);
+	free(md);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_drift__no_drift),
+	    cmocka_unit_test(test_drift__missing_changed_unmanaged_disagreeing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
