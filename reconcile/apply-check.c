@@ -64,6 +64,7 @@ recon_apply_ctx_release(struct recon_apply_ctx *c)
 	recon_strv_release(&c->created_q_addr);
 	recon_strv_release(&c->deleted_q);
 	recon_strv_release(&c->deleted_d);
+	recon_planned_diverts_release(&c->planned_d);
 }
 
 /* Record what the plan's action does on this node (the planner's own
@@ -80,7 +81,8 @@ ctx_record(struct recon_apply_ctx *c, const struct recon_action *a,
 		if (op->kind == RECON_OP_CREATE_QUEUE && op->queue != NULL) {
 			recon_strv_add(&c->created_q, op->name);
 			recon_strv_add(&c->created_q_addr, op->queue->address);
-		} else if (op->kind == RECON_OP_DESTROY_DIVERT) {
+		} else if (op->kind == RECON_OP_DESTROY_DIVERT &&
+		           a->kind != RECON_ACT_RECREATE_DIVERT) {
 			recon_strv_add(&c->deleted_d, op->name);
 		}
 	}

@@ -16,6 +16,7 @@ enum recon_verdict {
  * delete preflight must know about earlier actions (as the planner does). */
 struct recon_apply_ctx {
 	struct recon_strv created_q, created_q_addr, deleted_q, deleted_d;
+	struct recon_planned_diverts planned_d; /* the whole plan's, up front */
 };
 void recon_apply_ctx_release(struct recon_apply_ctx *c);
 

@@ -52,6 +52,9 @@ qdel_ctx(struct recon_qdel_ctx *ctx, const struct decl_cluster *decl,
 	ctx->ndeleted_queues = c->deleted_q.n;
 	ctx->deleted_diverts = (const char *const *)c->deleted_d.v;
 	ctx->ndeleted_diverts = c->deleted_d.n;
+	ctx->planned_diverts =
+	    (const struct recon_divert *const *)c->planned_d.v;
+	ctx->nplanned_diverts = c->planned_d.n;
 }
 
 /* "'a', 'b'" of the operations' names of kind k; owned. */

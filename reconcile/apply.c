@@ -128,6 +128,13 @@ check_node(const struct recon_plan *p, const struct recon_node_status *ns,
 		return;
 	}
 	memset(&c, 0, sizeof(c));
+	/* Dependency checks see every divert as the plan leaves it. */
+	for (k = 0; k < p->nactions; k++) {
+		np = node_step(&p->actions[k], ns->node);
+		if (np != NULL && np->outcome == RECON_OUT_WOULD_APPLY &&
+		    !recon_act_is_capture(p->actions[k].kind))
+			recon_planned_diverts_add_ops(&c.planned_d, np);
+	}
 	for (k = 0; k < p->nactions; k++) {
 		np = node_step(&p->actions[k], ns->node);
 		if (np == NULL || np->outcome == RECON_OUT_NO_CHANGE ||

@@ -72,7 +72,7 @@ plan_divert_node(struct recon_diff *d, const struct decl_divert *dd, size_t i)
 {
 	const struct recon_divert *ld =
 	    recon_plan_find_divert(d->nodes[i], dd->name);
-	struct recon_node_plan *np;
+	struct recon_node_plan *np = NULL;
 	struct recon_divert want;
 	struct sbuf re = {0}, up = {0};
 	struct recon_op *op;
@@ -82,6 +82,7 @@ plan_divert_node(struct recon_diff *d, const struct decl_divert *dd, size_t i)
 		np = divert_node(d, RECON_ACT_CREATE_DIVERT, dd, i, NULL);
 		op = recon_np_add_op(np, RECON_OP_CREATE_DIVERT, dd->name);
 		op->divert = recon_divert_dup(&want);
+		recon_planned_diverts_add_ops(&d->ctx[i].planned_d, np);
 		return;
 	}
 	divert_diffs(&re, &up, &want, ld);
@@ -102,6 +103,8 @@ plan_divert_node(struct recon_diff *d, const struct decl_divert *dd, size_t i)
 	}
 	sbuf_release(&re);
 	sbuf_release(&up);
+	if (np != NULL)
+		recon_planned_diverts_add_ops(&d->ctx[i].planned_d, np);
 }
 
 void

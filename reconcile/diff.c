@@ -117,6 +117,9 @@ recon_diff_qdel_ctx(struct recon_qdel_ctx *out, const struct recon_diff *d,
 	out->ndeleted_diverts = c->deleted_d.n;
 	out->removed_captures = (const char *const *)d->removed_captures.v;
 	out->nremoved_captures = d->removed_captures.n;
+	out->planned_diverts =
+	    (const struct recon_divert *const *)c->planned_d.v;
+	out->nplanned_diverts = c->planned_d.n;
 }
 
 bool
@@ -371,6 +374,7 @@ diff_done(struct recon_diff *d)
 		recon_strv_release(&d->ctx[i].created_q_addr);
 		recon_strv_release(&d->ctx[i].deleted_q);
 		recon_strv_release(&d->ctx[i].deleted_d);
+		recon_planned_diverts_release(&d->ctx[i].planned_d);
 	}
 	recon_strv_release(&d->removed_captures);
 	free(d->ctx);
@@ -394,11 +398,13 @@ recon_plan_build(const struct decl_cluster *decl,
 	recon_diff_removed_captures(&d);
 	for (i = 0; i < decl->naddresses; i++)
 		plan_address(&d, &decl->addresses[i]);
+	/* Diverts before queues: a queue recreate's preflight sees every
+	 * divert as the plan leaves it (actions are sorted afterwards). */
+	for (i = 0; i < decl->ndiverts; i++)
+		recon_diff_divert(&d, &decl->diverts[i]);
 	for (i = 0; i < decl->naddresses; i++)
 		for (j = 0; j < decl->addresses[i].nqueues; j++)
 			plan_queue(&d, &decl->addresses[i].queues[j]);
-	for (i = 0; i < decl->ndiverts; i++)
-		recon_diff_divert(&d, &decl->diverts[i]);
 	recon_diff_deletes(&d);
 	recon_diff_captures(&d);
 	recon_diff_unmanaged(&d);

@@ -68,10 +68,25 @@ void recon_plan_summary(const struct recon_plan *p, struct recon_summary *s);
 char *recon_summary_phrase(const struct recon_summary *s);
 
 /* The diff's working state (reconcile/diff*.c). */
+/* The diverts a plan creates or changes on one node, as it leaves them
+ * (pointers into the plan's operations; a later one replaces an earlier
+ * one of the same name). */
+struct recon_planned_diverts {
+	const struct recon_divert **v;
+	size_t n;
+};
+void recon_planned_diverts_add(struct recon_planned_diverts *pd,
+    const struct recon_divert *d);
+/* Record the createDivert/updateDivert operations of np. */
+void recon_planned_diverts_add_ops(struct recon_planned_diverts *pd,
+    const struct recon_node_plan *np);
+void recon_planned_diverts_release(struct recon_planned_diverts *pd);
+
 struct recon_node_ctx {
 	struct recon_strv created_q,
 	    created_q_addr;                     /* created before deletes */
 	struct recon_strv deleted_q, deleted_d; /* removed so far, in order */
+	struct recon_planned_diverts planned_d; /* created/changed diverts */
 };
 
 struct recon_diff {

@@ -297,6 +297,11 @@ struct recon_qdel_ctx {
 	 * of the same plan removes every tap of theirs (D5). */
 	const char *const *removed_captures;
 	size_t nremoved_captures;
+	/* The configuration the plan gives each divert it creates or changes
+	 * on this node (createDivert/updateDivert): dependency is judged on
+	 * the divert as the plan leaves it (issue 4). */
+	const struct recon_divert *const *planned_diverts;
+	size_t nplanned_diverts;
 };
 
 /* Fill np (zeroed by the caller; np->node set) for deleting queue on the

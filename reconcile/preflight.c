@@ -263,43 +263,108 @@ add_tap(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 	recon_strv_release(&matched);
 }
 
-/* D1, D4, D5: walk the node's diverts around the queue's address. */
+void
+recon_planned_diverts_add(struct recon_planned_diverts *pd,
+    const struct recon_divert *d)
+{
+	size_t i;
+
+	for (i = 0; i < pd->n; i++)
+		if (strcmp(pd->v[i]->name, d->name) == 0) {
+			pd->v[i] = d;
+			return;
+		}
+	pd->v = xreallocarray(pd->v, pd->n + 1, sizeof(*pd->v));
+	pd->v[pd->n++] = d;
+}
+
+void
+recon_planned_diverts_add_ops(struct recon_planned_diverts *pd,
+    const struct recon_node_plan *np)
+{
+	size_t i;
+
+	for (i = 0; i < np->nops; i++)
+		if ((np->ops[i].kind == RECON_OP_CREATE_DIVERT ||
+		        np->ops[i].kind == RECON_OP_UPDATE_DIVERT) &&
+		    np->ops[i].divert != NULL)
+			recon_planned_diverts_add(pd, np->ops[i].divert);
+}
+
+void
+recon_planned_diverts_release(struct recon_planned_diverts *pd)
+{
+	free(pd->v);
+	memset(pd, 0, sizeof(*pd));
+}
+
+static const struct recon_divert *
+planned_divert(const struct recon_qdel_ctx *ctx, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nplanned_diverts; i++)
+		if (strcmp(ctx->planned_diverts[i]->name, name) == 0)
+			return ctx->planned_diverts[i];
+	return NULL;
+}
+
+/* D1, D4, D5 for one divert as the plan leaves it. */
+static void
+scan_divert(struct recon_node_plan *np, const struct recon_node_snapshot *n,
+    const struct recon_divert *d, const char *queue, const char *address,
+    const struct recon_strv *rest, const struct recon_qdel_ctx *ctx)
+{
+	const char *prefix = ctx->decl->settings.capture_prefix;
+	char *list;
+
+	if (recon_has_prefix(d->name, prefix)) {
+		if (strcmp(d->address, address) == 0)
+			add_tap(np, n, d, queue, rest, ctx);
+	} else if (forwards_into(d, address) && rest->n == 0) {
+		remove_divert(np, d, ctx->decl);
+	} else if (forwards_into(d, address)) {
+		list = quoted_list(rest->v, rest->n);
+		add_kept(np, d,
+		    xasprintf(
+		        "not dependent: it forwards into '%s', which still has queue %s on this node when '%s' goes",
+		        address, list, queue));
+		free(list);
+	} else if (strcmp(d->address, address) == 0) {
+		add_kept(np, d,
+		    xasprintf(
+		        "its source is the queue's address: it still routes what producers send to '%s'; deleting it would change where live traffic goes, so that stays the divert's own delete",
+		        address));
+	}
+}
+
+/* D1, D4, D5: walk the node's diverts around the queue's address, each
+ * as the plan leaves it (its planned configuration when the plan creates
+ * or changes it). */
 static void
 scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
     const char *queue, const char *address, const struct recon_qdel_ctx *ctx)
 {
-	const char *prefix = ctx->decl->settings.capture_prefix;
+	const struct recon_divert *d, *pd;
 	struct recon_strv rest = {0};
 	size_t i;
 
 	remaining_queues(&rest, n, address, queue, ctx);
 	for (i = 0; i < n->ndiverts; i++) {
-		const struct recon_divert *d;
-
 		d = &n->diverts[i];
+		pd = planned_divert(ctx, d->name);
 		if (recon_names_has(ctx->deleted_diverts, ctx->ndeleted_diverts,
 		        d->name))
 			continue;
-		if (recon_has_prefix(d->name, prefix)) {
-			if (strcmp(d->address, address) == 0)
-				add_tap(np, n, d, queue, &rest, ctx);
-		} else if (forwards_into(d, address) && rest.n == 0) {
-			remove_divert(np, d, ctx->decl);
-		} else if (forwards_into(d, address)) {
-			char *list;
-
-			list = quoted_list(rest.v, rest.n);
-			add_kept(np, d,
-			    xasprintf(
-			        "not dependent: it forwards into '%s', which still has queue %s on this node when '%s' goes",
-			        address, list, queue));
-			free(list);
-		} else if (strcmp(d->address, address) == 0) {
-			add_kept(np, d,
-			    xasprintf(
-			        "its source is the queue's address: it still routes what producers send to '%s'; deleting it would change where live traffic goes, so that stays the divert's own delete",
-			        address));
-		}
+		scan_divert(np, n, pd != NULL ? pd : d, queue, address, &rest,
+		    ctx);
+	}
+	for (i = 0; i < ctx->nplanned_diverts; i++) {
+		pd = ctx->planned_diverts[i];
+		if (recon_plan_find_divert(n, pd->name) == NULL &&
+		    !recon_names_has(ctx->deleted_diverts,
+		        ctx->ndeleted_diverts, pd->name))
+			scan_divert(np, n, pd, queue, address, &rest, ctx);
 	}
 	recon_strv_release(&rest);
 }

@@ -176,6 +176,22 @@ destroy_queue(struct fake *k, struct recon_node_snapshot *n,
 }
 
 static int
+update_divert(struct recon_node_snapshot *n, const struct recon_op *op,
+    struct recon_refusal *r)
+{
+	size_t j;
+
+	for (j = 0; j < n->ndiverts; j++) {
+		if (strcmp(n->diverts[j].name, op->name) != 0)
+			continue;
+		recon_divert_clear(&n->diverts[j]);
+		recon_divert_copy(&n->diverts[j], op->divert);
+		return 0;
+	}
+	return refuse(r, RECON_NOT_FOUND, "AMQ229012: No binding for divert");
+}
+
+static int
 fake_exec(void *ctx, const char *node, const struct recon_op *op,
     struct recon_refusal *r)
 {
@@ -210,6 +226,8 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 	case RECON_OP_CREATE_ADDRESS:
 		fx_laddress(k->f, i, op->name, op->routing);
 		return 0;
+	case RECON_OP_UPDATE_DIVERT:
+		return update_divert(n, op, r);
 	default:
 		return 0;
 	}
@@ -420,6 +438,51 @@ test_apply__new_dependent_divert_is_stale(void **unused)
 	    "queue changed since the plan: planned 'd1', now 'd1', 'd2'; plan "
 	    "again");
 	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	scen_free(&s);
+}
+
+/* Issue 4: a divert the same plan points away from the queue's address is
+ * not dependent at apply either: updated, then the queue goes, divert kept. */
+static void
+test_apply__repointed_divert_not_dependent(void **unused)
+{
+	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct scen s;
+	struct err err = {0};
+	size_t i;
+
+	(void)unused;
+	memset(&s, 0, sizeof(s));
+	fx_init(&s.f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&s.f, "src", "src");
+	fx_queue(&s.f, "fwd", "fwd");
+	fx_queue(&s.f, "other", "other");
+	fx_divert(&s.f, "d1", "src", "fwd");
+	recon_managed_from_decl(&s.m, &s.f.c, "inventory", "rev1");
+	free(s.f.c.addresses[1].queues[0].name);
+	s.f.c.addresses[1].nqueues = 0;
+	free(s.f.c.diverts[0].forwarding_address);
+	s.f.c.diverts[0].forwarding_address = xstrdup("other");
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&s.f, i, "src", "src", 0, 0);
+		fx_lqueue(&s.f, i, "fwd", "fwd", 0, 0);
+		fx_lqueue(&s.f, i, "other", "other", 0, 0);
+		fx_ldivert(&s.f, i, "d1", "src", "fwd");
+	}
+	s.p = recon_plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	assert_int_equal(s.p->outcome, RECON_OUT_WOULD_APPLY);
+	s.k.f = &s.f;
+	fake_io(&s.io, &s.k);
+	s.r = xcalloc(1, sizeof(*s.r));
+	s.r->apply_id = xstrdup("id1");
+	s.r->cluster = xstrdup("shop-eu");
+	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_string_equal(sbuf_str(&s.k.log),
+	    "broker-a updateDivert d1\nbroker-a destroyQueue fwd\n"
+	    "broker-b updateDivert d1\nbroker-b destroyQueue fwd\n");
+	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	assert_non_null(recon_plan_find_divert(&s.f.s.nodes[0], "d1"));
 	scen_free(&s);
 }
 
@@ -961,6 +1024,7 @@ main(void)
 	        test_apply__failed_queue_delete_names_removed_diverts),
 	    cmocka_unit_test(test_apply__consumer_after_plan_is_stale),
 	    cmocka_unit_test(test_apply__new_dependent_divert_is_stale),
+	    cmocka_unit_test(test_apply__repointed_divert_not_dependent),
 	    cmocka_unit_test(test_apply__queue_already_gone_is_skipped),
 	    cmocka_unit_test(test_apply__unreachable_node_others_go_on),
 	    cmocka_unit_test(test_apply__has_consumers_at_call_names_the_flag),

@@ -529,3 +529,57 @@ json .actions[0].nodes[0].refusal "HAS_CONSUMERS"
 json .actions[0].nodes[0].message "capture ring '__capture.debug-orders' has 1 consumer on this node"
 json .actions[0].nodes[1].outcome "NO_CHANGE"
 """, inventory=inv(["orders"], ["orders"], [], ["debug-orders"]), exit=1)
+
+# ---- dependency checks see each divert as the plan leaves it (issue 4) -----
+BILLING = """  - name: billing
+    routing: [anycast]
+    queues:
+      - name: billing
+"""
+case("029-divert-repointed-not-dependent", "plan",
+     cluster("addresses:\n" + BILLING + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: billing
+"""),
+     snapshot(node("node1", [q("orders", "orders"), q("billing", "billing"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("billing", "billing"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["change-divert:audit-copy","delete-queue:orders","delete-address:orders"]
+json [.actions[1].nodes[0].operations[].op] ["destroyQueue"]
+json .actions[1].nodes[0].removed_diverts []
+json .actions[1].nodes[0].warnings []
+json .summary.deleted_diverts 0
+nomd Nothing consumes at orders
+nomd removed with the queue
+""", base=cluster(ORDERS + BILLING + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+"""), exit=2)
+
+case("030-divert-repointed-into-deleted", "plan",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+""" + BILLING + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+""", mode="CONFIG_MANAGED"),
+     snapshot(node("node1", [q("orders", "orders"), q("billing", "billing"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "billing")]),
+              node("node2", [q("orders", "orders"), q("billing", "billing"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "billing")])),
+     """
+json [.actions[]|.kind+":"+.name] ["change-divert:audit-copy","delete-queue:orders"]
+json [.actions[1].nodes[0].operations[].op] ["destroyDivert","destroyQueue"]
+json .actions[1].nodes[0].removed_diverts[0].forwarding_address "orders"
+json .actions[1].nodes[0].removed_diverts[0].declared true
+""", base=cluster(ORDERS + BILLING + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: billing
+""", mode="CONFIG_MANAGED"), exit=2)
