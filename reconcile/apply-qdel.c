@@ -88,12 +88,44 @@ same_ops(const struct recon_node_plan *x, const struct recon_node_plan *y)
 	return true;
 }
 
+/* The same dependent diverts, by name, in the same order. */
+static bool
+same_diverts(const struct recon_node_plan *x, const struct recon_node_plan *y)
+{
+	char *a = op_names(x, RECON_OP_DESTROY_DIVERT);
+	char *b = op_names(y, RECON_OP_DESTROY_DIVERT);
+	bool same = strcmp(a, b) == 0;
+
+	free(a);
+	free(b);
+	return same;
+}
+
+static enum recon_verdict
+diverts_changed(const struct recon_action *a, const struct recon_node_plan *np,
+    const struct recon_node_plan *fresh, struct recon_node_apply *out)
+{
+	char *was = op_names(np, RECON_OP_DESTROY_DIVERT);
+	char *now = op_names(fresh, RECON_OP_DESTROY_DIVERT);
+	char *why;
+	enum recon_verdict v;
+
+	why = xasprintf(
+	    "the diverts that depend on the queue changed since the plan: planned %s, now %s; plan again",
+	    was, now);
+	v = recon_verdict_stale(out, a, why);
+	free(why);
+	free(was);
+	free(now);
+	return v;
+}
+
 /* The fresh preflight said WOULD_APPLY or REFUSED: compare with the plan. */
 static enum recon_verdict
 compare_qdel(const struct recon_action *a, const struct recon_node_plan *np,
     const struct recon_node_plan *fresh, struct recon_node_apply *out)
 {
-	char *was, *now, *why;
+	char *why;
 	enum recon_verdict v;
 
 	if (fresh->outcome == RECON_OUT_REFUSED) {
@@ -103,18 +135,8 @@ compare_qdel(const struct recon_action *a, const struct recon_node_plan *np,
 		free(why);
 		return v;
 	}
-	if (!same_ops(np, fresh)) {
-		was = op_names(np, RECON_OP_DESTROY_DIVERT);
-		now = op_names(fresh, RECON_OP_DESTROY_DIVERT);
-		why = xasprintf(
-		    "the diverts that depend on the queue changed since the plan: planned %s, now %s; plan again",
-		    was, now);
-		v = recon_verdict_stale(out, a, why);
-		free(why);
-		free(was);
-		free(now);
-		return v;
-	}
+	if (!same_ops(np, fresh))
+		return diverts_changed(a, np, fresh, out);
 	out->destroyed_messages += fresh->destroyed_messages;
 	out->planned_messages += np->destroyed_messages;
 	recon_node_apply_note(out, "%s '%s': as planned",
@@ -189,9 +211,13 @@ recon_apply_check_requeue(const struct recon_plan *p,
 	qdel_ctx(&ctx, &decl, p, c);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.node = xstrdup(np->node);
-	recon_preflight_queue_delete(&fresh, n, a->name, &ctx, true);
+	recon_preflight_queue_delete(&fresh, n, a->name, &ctx,
+	    op == NULL || op->queue == NULL ||
+	        strcmp(op->queue->address, lq->address) == 0);
 	if (fresh.outcome == RECON_OUT_REFUSED) {
 		v = compare_qdel(a, np, &fresh, out);
+	} else if (!same_diverts(np, &fresh)) {
+		v = diverts_changed(a, np, &fresh, out);
 	} else {
 		out->destroyed_messages += fresh.destroyed_messages;
 		out->planned_messages += np->destroyed_messages;

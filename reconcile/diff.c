@@ -238,6 +238,7 @@ plan_queue_node(struct recon_diff *d, const struct decl_queue *dq, size_t i)
 	struct recon_queue want;
 	struct sbuf re = {0}, up = {0};
 	struct recon_op *op;
+	size_t k;
 
 	recon_queue_from_decl(&want, dq);
 	if (lq == NULL) {
@@ -255,8 +256,13 @@ plan_queue_node(struct recon_diff *d, const struct decl_queue *dq, size_t i)
 		np = recon_diff_node(d, RECON_ACT_RECREATE_QUEUE, dq->name,
 		    dq->address, i);
 		recon_diff_qdel_ctx(&ctx, d, i);
+		/* Moved to another address: its old address loses it, so
+		 * D1/D4/D5 run there as for a delete. */
 		recon_preflight_queue_delete(np, d->nodes[i], dq->name, &ctx,
-		    true);
+		    strcmp(want.address, lq->address) == 0);
+		for (k = 0; k < np->nremoved; k++)
+			recon_strv_add(&d->ctx[i].deleted_d,
+			    np->removed[k].config.name);
 		recreate_message(np, &re, &up);
 		op = recon_np_add_op(np, RECON_OP_CREATE_QUEUE, dq->name);
 		op->queue = recon_queue_dup(&want);

@@ -306,8 +306,10 @@ struct recon_qdel_ctx {
 
 /* Fill np (zeroed by the caller; np->node set) for deleting queue on the
  * node n: outcome, ops, removed/kept diverts, taps, warnings, counts.
- * recreate: the queue comes back in the same node step (change-by-
- * recreate), so no divert depends on it; only D6 and the counts apply. */
+ * recreate: the queue comes back on the same address in the same node
+ * step (change-by-recreate), so no divert depends on it; only D6 and the
+ * counts apply. A recreate that moves the queue to another address passes
+ * false: its old address loses it. */
 void recon_preflight_queue_delete(struct recon_node_plan *np,
     const struct recon_node_snapshot *n, const char *queue,
     const struct recon_qdel_ctx *ctx, bool recreate);

@@ -38,8 +38,23 @@ forwards_into(const struct recon_divert *d, const char *address)
 	return false;
 }
 
+/* The plan recreates queue under an address other than address. */
+static bool
+moved_away(const struct recon_qdel_ctx *ctx, const char *queue,
+    const char *address)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->ncreated; i++)
+		if (strcmp(ctx->created_queues[i], queue) == 0 &&
+		    strcmp(ctx->created_queue_addresses[i], address) != 0)
+			return true;
+	return false;
+}
+
 /* The queues bound to address on the node once this queue is gone: live
- * ones plus the plan's creates, minus the plan's earlier deletes. */
+ * ones (but those the plan moves to another address) plus the plan's
+ * creates, minus the plan's earlier deletes. */
 static void
 remaining_queues(struct recon_strv *out, const struct recon_node_snapshot *n,
     const char *address, const char *queue, const struct recon_qdel_ctx *ctx)
@@ -48,6 +63,7 @@ remaining_queues(struct recon_strv *out, const struct recon_node_snapshot *n,
 
 	for (i = 0; i < n->nqueues; i++)
 		if (strcmp(n->queues[i].address, address) == 0 &&
+		    !moved_away(ctx, n->queues[i].name, address) &&
 		    !recon_strv_has(out, n->queues[i].name))
 			recon_strv_add(out, n->queues[i].name);
 	for (i = 0; i < ctx->ncreated; i++)

@@ -486,6 +486,51 @@ test_apply__repointed_divert_not_dependent(void **unused)
 	scen_free(&s);
 }
 
+/* H2: a queue the plan moves to another address is checked like a delete
+ * on its old address at apply: a new dependent divert there is stale. */
+static void
+test_apply__moved_queue_new_dependent_is_stale(void **unused)
+{
+	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct scen s;
+	struct err err = {0};
+	size_t i;
+
+	(void)unused;
+	memset(&s, 0, sizeof(s));
+	fx_init(&s.f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&s.f, "src", "src");
+	fx_queue(&s.f, "fwd", "fwd");
+	recon_managed_from_decl(&s.m, &s.f.c, "inventory", "rev1");
+	s.f.c.addresses[1].queues[0].address = s.f.c.addresses[0].name;
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&s.f, i, "src", "src", 0, 0);
+		fx_lqueue(&s.f, i, "fwd", "fwd", 0, 0);
+		fx_ldivert(&s.f, i, "d1", "src", "fwd");
+	}
+	s.p = recon_plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	assert_int_equal(s.p->outcome, RECON_OUT_WOULD_APPLY);
+	assert_int_equal(s.p->actions[0].kind, RECON_ACT_RECREATE_QUEUE);
+	assert_int_equal(s.p->actions[0].nodes[0].nremoved, 1);
+	fx_ldivert(&s.f, 0, "d2", "src", "fwd");
+	s.k.f = &s.f;
+	fake_io(&s.io, &s.k);
+	s.r = xcalloc(1, sizeof(*s.r));
+	s.r->apply_id = xstrdup("id1");
+	s.r->cluster = xstrdup("shop-eu");
+	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[0].detail,
+	    "stale plan: recreate-queue 'fwd': the diverts that depend on the "
+	    "queue changed since the plan: planned 'd1', now 'd1', 'd2'; plan "
+	    "again");
+	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	assert_string_equal(sbuf_str(&s.k.log),
+	    "broker-b destroyDivert d1\nbroker-b destroyQueue fwd\n"
+	    "broker-b createQueue fwd\n");
+	scen_free(&s);
+}
+
 static void
 test_apply__queue_already_gone_is_skipped(void **unused)
 {
@@ -1025,6 +1070,7 @@ main(void)
 	    cmocka_unit_test(test_apply__consumer_after_plan_is_stale),
 	    cmocka_unit_test(test_apply__new_dependent_divert_is_stale),
 	    cmocka_unit_test(test_apply__repointed_divert_not_dependent),
+	    cmocka_unit_test(test_apply__moved_queue_new_dependent_is_stale),
 	    cmocka_unit_test(test_apply__queue_already_gone_is_skipped),
 	    cmocka_unit_test(test_apply__unreachable_node_others_go_on),
 	    cmocka_unit_test(test_apply__has_consumers_at_call_names_the_flag),

@@ -583,3 +583,46 @@ json .actions[1].nodes[0].removed_diverts[0].declared true
     address: audit-in
     forwarding-address: billing
 """, mode="CONFIG_MANAGED"), exit=2)
+
+# ---- a queue moved to another address leaves its old address (H2) ---------
+case("031-recreate-moved-removes-dependent", "plan",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+  - name: orders-new
+    routing: [anycast]
+    queues:
+      - name: orders
+""" + AUDIT_IN),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in"), q("archive", "archive")],
+                   [dv("audit-copy", "audit-in", "orders"), dv("orders-archive", "orders", "archive")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in"), q("archive", "archive")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["create-address:orders-new","recreate-queue:orders"]
+json [.actions[1].nodes[0].operations[]|.op+":"+.name] ["destroyDivert:audit-copy","destroyQueue:orders","createQueue:orders"]
+json .actions[1].nodes[0].removed_diverts[0].name "audit-copy"
+json .actions[1].nodes[0].kept_diverts[0].name "orders-archive"
+json .actions[1].nodes[1].removed_diverts[0].name "audit-copy"
+md removed with the queue: divert `audit-copy` (source `audit-in`, forwarding to `orders`)
+""", inventory=inv(["orders", "audit-in"], ["orders", "audit-in"]), exit=2)
+
+case("032-delete-sees-moved-queue-gone", "plan",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+  - name: other
+    routing: [anycast]
+    queues:
+      - name: orders-b
+""" + AUDIT_IN),
+     snapshot(node("node1", [q("orders", "orders"), q("orders-b", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("orders-b", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json [.actions[]|.kind+":"+.name] ["create-address:other","recreate-queue:orders-b","delete-queue:orders"]
+json .actions[1].nodes[0].kept_diverts[0].name "audit-copy"
+json [.actions[2].nodes[0].operations[]|.op+":"+.name] ["destroyDivert:audit-copy","destroyQueue:orders"]
+json .actions[2].nodes[0].removed_diverts[0].name "audit-copy"
+""", inventory=inv(["orders", "audit-in"], ["orders", "orders-b", "audit-in"]), exit=2)
