@@ -144,8 +144,8 @@ check_queues(const struct decl_cluster *c, struct errlist *diags)
 }
 
 /* Whether a copy with routing type rt finds a queue on a. */
-static bool
-consumed(const struct decl_address *a, enum decl_divert_routing rt)
+bool
+decl_address_consumes(const struct decl_address *a, enum decl_divert_routing rt)
 {
 	size_t i;
 
@@ -169,7 +169,7 @@ check_consumed(const struct decl_cluster *c, const struct decl_divert *d,
 {
 	const char *why = "";
 
-	if (consumed(t, d->routing_type))
+	if (decl_address_consumes(t, d->routing_type))
 		return;
 	if (t->nqueues > 0)
 		why =

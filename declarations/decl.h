@@ -168,6 +168,10 @@ const struct decl_address *decl_cluster_find_address(
     const struct decl_cluster *c, const char *name);
 const struct decl_queue *decl_cluster_find_queue(const struct decl_cluster *c,
     const char *name);
+/* Whether a divert copy with routing type rt finds a queue on a (the rule
+ * behind validation's "Nothing consumes at <address>"). */
+bool decl_address_consumes(const struct decl_address *a,
+    enum decl_divert_routing rt);
 const struct decl_divert *decl_cluster_find_divert(const struct decl_cluster *c,
     const char *name);
 const struct decl_node *decl_cluster_find_node(const struct decl_cluster *c,

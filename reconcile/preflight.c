@@ -4,38 +4,39 @@
  * a fresh snapshot with the same context and compares the outcome. */
 #include "plan-int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
 
-/* True when d forwards into address (its forwarding address may be a
- * comma-separated list). */
+/* True when d forwards into address: its forwarding address is a
+ * comma-separated list, each target trimmed of white space as Artemis and
+ * validation (declarations/check.c) do. */
 static bool
 forwards_into(const struct recon_divert *d, const char *address)
 {
 	const char *p = d->forwarding_address, *end;
-	size_t len = strlen(address);
+	size_t len = strlen(address), n;
 
 	if (p == NULL)
 		return false;
-	while (*p != '\0') {
-		size_t n;
-
-		while (*p == ' ' || *p == ',')
-			p++;
+	for (;;) {
 		end = strchr(p, ',');
 		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		while (n > 0 && p[n - 1] == ' ')
+		while (n > 0 && isspace((unsigned char)*p)) {
+			p++;
+			n--;
+		}
+		while (n > 0 && isspace((unsigned char)p[n - 1]))
 			n--;
 		if (n == len && n > 0 && strncmp(p, address, len) == 0)
 			return true;
 		if (end == NULL)
-			break;
+			return false;
 		p = end + 1;
 	}
-	return false;
 }
 
 /* The plan recreates queue under an address other than address. */
@@ -110,14 +111,30 @@ add_kept(struct recon_node_plan *np, const struct recon_divert *d, char *reason)
 	k->reason = reason;
 }
 
+/* A divert copy of routing type rt reaches a queue of routing qr (the
+ * rule of decl_address_consumes). */
+static bool
+copy_reaches(enum decl_divert_routing rt, unsigned qr)
+{
+	if (rt == DECL_DIVERT_ANYCAST)
+		return qr == DECL_ANYCAST;
+	if (rt == DECL_DIVERT_MULTICAST)
+		return qr == DECL_MULTICAST;
+	return true;
+}
+
 /* D2: a declared dependent divert is still removed, with the mode's
- * "does not stick" warning. */
+ * "does not stick" warning. address: the target of its forwarding
+ * address that loses its last queue; whether the next apply re-creates
+ * follows validation's rule (decl_address_consumes). */
 static void
 warn_declared(struct recon_node_plan *np, const struct recon_divert *d,
+    const struct decl_divert *dd, const char *address,
     const struct decl_cluster *decl)
 {
 	struct recon_strv qs = {0};
 	const struct decl_address *fa;
+	char *list;
 	size_t i;
 
 	if (decl->mode == DECL_CONFIG_MANAGED) {
@@ -126,29 +143,29 @@ warn_declared(struct recon_node_plan *np, const struct recon_divert *d,
 		    d->name);
 		return;
 	}
-	fa = decl_cluster_find_address(decl, d->forwarding_address);
-	for (i = 0; fa != NULL && i < fa->nqueues; i++)
-		recon_strv_add(&qs, fa->queues[i].name);
-	if (qs.n > 0) {
-		char *list;
-
-		list = quoted_list(qs.v, qs.n);
-		recon_np_warn(np,
-		    "divert '%s' is declared in the cluster's declaration: the removal does not stick; the next apply acts on the declaration again and re-creates queue %s on '%s' and the divert; remove the divert from the declaration",
-		    d->name, list, d->forwarding_address);
-		free(list);
-	} else {
+	fa = decl_cluster_find_address(decl, address);
+	if (fa == NULL || !decl_address_consumes(fa, dd->routing_type)) {
 		recon_np_warn(np,
 		    "divert '%s' is declared in the cluster's declaration: the removal does not stick; validation refuses the next apply (\"Nothing consumes at %s\") until the declaration drops the divert; remove the divert from the declaration",
-		    d->name, d->forwarding_address);
+		    d->name, address);
+		return;
 	}
+	for (i = 0; i < fa->nqueues; i++)
+		if (copy_reaches(dd->routing_type, fa->queues[i].routing))
+			recon_strv_add(&qs, fa->queues[i].name);
+	list = quoted_list(qs.v, qs.n);
+	recon_np_warn(np,
+	    "divert '%s' is declared in the cluster's declaration: the removal does not stick; the next apply acts on the declaration again and re-creates queue %s on '%s' and the divert; remove the divert from the declaration",
+	    d->name, list, address);
+	free(list);
 	recon_strv_release(&qs);
 }
 
 static void
 remove_divert(struct recon_node_plan *np, const struct recon_divert *d,
-    const struct decl_cluster *decl)
+    const char *address, const struct decl_cluster *decl)
 {
+	const struct decl_divert *dd = decl_cluster_find_divert(decl, d->name);
 	struct recon_removed_divert *r;
 	struct recon_op *op;
 
@@ -156,11 +173,11 @@ remove_divert(struct recon_node_plan *np, const struct recon_divert *d,
 	    xreallocarray(np->removed, np->nremoved + 1, sizeof(*np->removed));
 	r = &np->removed[np->nremoved++];
 	recon_divert_copy(&r->config, d);
-	r->declared = decl_cluster_find_divert(decl, d->name) != NULL;
+	r->declared = dd != NULL;
 	op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT, d->name);
 	op->divert = recon_divert_dup(d);
-	if (r->declared)
-		warn_declared(np, d, decl);
+	if (dd != NULL)
+		warn_declared(np, d, dd, address, decl);
 }
 
 static const struct decl_capture *
@@ -338,7 +355,7 @@ scan_divert(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 		if (strcmp(d->address, address) == 0)
 			add_tap(np, n, d, queue, rest, ctx);
 	} else if (forwards_into(d, address) && rest->n == 0) {
-		remove_divert(np, d, ctx->decl);
+		remove_divert(np, d, address, ctx->decl);
 	} else if (forwards_into(d, address)) {
 		list = quoted_list(rest->v, rest->n);
 		add_kept(np, d,

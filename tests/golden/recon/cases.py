@@ -626,3 +626,46 @@ json .actions[1].nodes[0].kept_diverts[0].name "audit-copy"
 json [.actions[2].nodes[0].operations[]|.op+":"+.name] ["destroyDivert:audit-copy","destroyQueue:orders"]
 json .actions[2].nodes[0].removed_diverts[0].name "audit-copy"
 """, inventory=inv(["orders", "audit-in"], ["orders", "orders-b", "audit-in"]), exit=2)
+
+# ---- D2 with several forwarding targets and a routing type (H3) -----------
+case("033-d2-several-targets", "delete-queue orders",
+     cluster(ORDERS + BILLING + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: " orders ,billing"
+"""),
+     snapshot(node("node1", [q("orders", "orders"), q("billing", "billing"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", " orders ,billing")]),
+              node("node2", [q("orders", "orders"), q("billing", "billing"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "billing,\torders")])),
+     """
+json .actions[0].nodes[0].removed_diverts[0].declared true
+json [.actions[0].nodes[].removed_diverts[0].name] ["audit-copy","audit-copy"]
+md the removal does not stick; the next apply acts on the declaration again and re-creates queue 'orders' on 'orders' and the divert; remove the divert from the declaration
+nomd Nothing consumes at
+""", exit=2)
+
+case("034-d2-routing-type-matches-validation", "delete-queue orders",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast, multicast]
+    queues:
+      - name: orders
+        routing: anycast
+      - name: orders-mc
+        routing: multicast
+""" + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+    routing-type: MULTICAST
+"""),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders", routing_type="MULTICAST")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders", routing_type="MULTICAST")])),
+     """
+json .actions[0].nodes[0].removed_diverts[0].declared true
+md re-creates queue 'orders-mc' on 'orders' and the divert
+nomd re-creates queue 'orders', 'orders-mc'
+""", exit=2)
