@@ -135,6 +135,15 @@ compare_qdel(const struct recon_action *a, const struct recon_node_plan *np,
 		free(why);
 		return v;
 	}
+	if (fresh->consumers > np->consumers) {
+		why = xasprintf(
+		    "queue '%s' now has %lld consumer%s, %lld when planned: --disconnect-consumers covers only the consumers the plan saw; plan again",
+		    a->name, (long long)fresh->consumers,
+		    fresh->consumers == 1 ? "" : "s", (long long)np->consumers);
+		v = recon_verdict_stale(out, a, why);
+		free(why);
+		return v;
+	}
 	if (!same_ops(np, fresh))
 		return diverts_changed(a, np, fresh, out);
 	out->destroyed_messages += fresh->destroyed_messages;

@@ -595,23 +595,51 @@ test_apply__has_consumers_at_call_names_the_flag(void **unused)
 	scen_free(&s);
 }
 
+/* A plan made with --disconnect-consumers, consumers seen at plan time:
+ * removeConsumers=true is sent. */
 static void
 test_apply__disconnect_consumers_sends_remove_consumers(void **unused)
 {
+	struct recon_plan_opts opts = {.disconnect_consumers = true,
+	    .revision = "rev2",
+	    .snapshot_source = "live"};
 	struct scen s;
 	struct err err = {0};
-	size_t i;
 
 	(void)unused;
-	for (i = 0; i < 2; i++) {
-		memset(&s, 0, sizeof(s));
-		scen_init(&s, true);
-		s.f.s.nodes[0].queues[1].consumer_count = 2;
-		assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-		assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
-		assert_true(s.r->nodes[0].ops[1].op.remove_consumers);
-		scen_free(&s);
-	}
+	scen_init(&s, true);
+	fx_lqueue_get(&s.f, 0, "fwd")->consumer_count = 2;
+	recon_plan_free(s.p);
+	s.p = recon_plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	assert_int_equal(s.p->actions[0].nodes[0].consumers, 2);
+	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_true(s.r->nodes[0].ops[1].op.remove_consumers);
+	assert_null(recon_plan_find_queue(&s.f.s.nodes[0], "fwd"));
+	scen_free(&s);
+}
+
+/* Issue 5: a consumer that attached after the plan is stale even with
+ * --disconnect-consumers: the flag covers the consumers the plan saw. */
+static void
+test_apply__new_consumer_with_flag_is_stale(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, true);
+	fx_lqueue_get(&s.f, 0, "fwd")->consumer_count = 2;
+	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[0].kind, "STALE");
+	assert_string_equal(s.r->nodes[0].detail,
+	    "stale plan: delete-queue 'fwd': queue 'fwd' now has 2 consumers, "
+	    "0 when planned: --disconnect-consumers covers only the consumers "
+	    "the plan saw; plan again");
+	assert_non_null(recon_plan_find_queue(&s.f.s.nodes[0], "fwd"));
+	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	scen_free(&s);
 }
 
 static void
@@ -1076,6 +1104,7 @@ main(void)
 	    cmocka_unit_test(test_apply__has_consumers_at_call_names_the_flag),
 	    cmocka_unit_test(
 	        test_apply__disconnect_consumers_sends_remove_consumers),
+	    cmocka_unit_test(test_apply__new_consumer_with_flag_is_stale),
 	    cmocka_unit_test(test_apply__refused_intent_runs_nothing),
 	    cmocka_unit_test(test_apply__managed_set_only_what_was_applied),
 	    cmocka_unit_test(test_apply__found_as_declared_enters_inventory),
