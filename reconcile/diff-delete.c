@@ -249,9 +249,13 @@ note_unmanaged(struct recon_diff *d, const char *kind, const char *name,
 	u->nodes[u->nnodes++] = xstrdup(node);
 }
 
+/* Live objects neither declared nor managed, on node i; a divert the plan
+ * removes there (with a queue it depends on) is not left alone, so it is
+ * not listed. */
 static void
-unmanaged_node(struct recon_diff *d, const struct recon_node_snapshot *n)
+unmanaged_node(struct recon_diff *d, size_t i)
 {
+	const struct recon_node_snapshot *n = d->nodes[i];
 	const struct recon_managed *m = d->managed;
 	size_t j;
 
@@ -271,6 +275,7 @@ unmanaged_node(struct recon_diff *d, const struct recon_node_snapshot *n)
 			note_unmanaged(d, "queue", n->queues[j].name, n->node);
 	for (j = 0; j < n->ndiverts; j++)
 		if (!ignored(d, n->diverts[j].name, false) &&
+		    !recon_strv_has(&d->ctx[i].deleted_d, n->diverts[j].name) &&
 		    decl_cluster_find_divert(d->decl, n->diverts[j].name) ==
 		        NULL &&
 		    !recon_managed_has_divert(m, n->diverts[j].name))
@@ -294,7 +299,7 @@ recon_diff_unmanaged(struct recon_diff *d)
 
 	for (i = 0; i < d->decl->nnodes; i++)
 		if (recon_diff_reachable(d, i))
-			unmanaged_node(d, d->nodes[i]);
+			unmanaged_node(d, i);
 	if (d->plan->nunmanaged > 1)
 		qsort(d->plan->unmanaged, d->plan->nunmanaged,
 		    sizeof(*d->plan->unmanaged), cmp_unmanaged);

@@ -352,6 +352,8 @@ json [.actions[2].nodes[].outcome] ["WOULD_APPLY","WOULD_APPLY"]
 json .summary.deleted_diverts 1
 json .confirmation|test("^delete 2 queues, 1 divert, 1 address on shop-eu ") => true
 md **node2**: NO_CHANGE — queue 'orders' does not exist on this node
+json .unmanaged []
+nomd Unmanaged (left alone)
 """, inventory=inv(["orders", "audit-in"], ["orders", "orders-b", "audit-in"]), exit=2)
 
 # ---- an address that is not empty after the plan is kept ------------------
