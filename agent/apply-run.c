@@ -10,6 +10,8 @@
 
 #include "../declarations/decl.h"
 #include "../lib/afile.h"
+#include "../lib/jsonw.h"
+#include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
 #include "../reconcile/apply-io.h"
 #include "../reconcile/apply.h"
@@ -216,8 +218,49 @@ on_progress(void *ctx, const char *node, const struct recon_applied_op *op)
 	                                 : "");
 }
 
+/* The result row could not be appended: the operations ran, so the plan
+ * must not run again. PLAN_DIR/result.json becomes a marker that holds no
+ * result (docs/audit.md), and err says what happened. */
+static void
+audit_failed(struct run *x, struct err *err)
+{
+	char *why = err_render(err), *path, *json;
+	struct sbuf b = {0};
+	struct jsonw w;
+	struct err e2 = {0};
+	int rc;
+
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "apply_id");
+	jsonw_str(&w, x->r->apply_id);
+	jsonw_key(&w, "audit");
+	jsonw_str(&w, "FAILED");
+	jsonw_key(&w, "error");
+	jsonw_str(&w, why);
+	jsonw_key(&w, "plan_digest");
+	jsonw_str(&w, x->r->plan_digest);
+	jsonw_obj_end(&w);
+	sbuf_adds(&b, "\n");
+	json = sbuf_take(&b);
+	path = xasprintf("%s/result.json", x->o->dir);
+	rc = afile_write(path, json, strlen(json), 0644, &e2);
+	err_release(err);
+	err_setf(err, NULL,
+	    "the plan's operations ran (apply %s, its intent row is in the audit log), but the result row could not be appended: %s; %s; see the brokers with `snapshot`, then plan again",
+	    x->r->apply_id, why,
+	    rc == 0
+	        ? "result.json marks the plan as applied, so it is not applied again"
+	        : "result.json could not be written either: do not apply this plan again");
+	err_release(&e2);
+	free(path);
+	free(json);
+	free(why);
+}
+
 /* Audit row, inventory, result files: in that order, so nothing is
- * reported that the audit log does not hold. */
+ * reported that the audit log does not hold. -2: the result row could not
+ * be appended (nothing else was done). */
 static int
 record(struct run *x, struct err *err)
 {
@@ -229,8 +272,10 @@ record(struct run *x, struct err *err)
 	row = recon_audit_render_result(x->r);
 	rc = agent_state_audit_append(x->st, row, err);
 	free(row);
-	if (rc < 0)
-		return -1;
+	if (rc < 0) {
+		audit_failed(x, err);
+		return -2;
+	}
 	memset(&m, 0, sizeof(m));
 	if (recon_inventory_load(&m, agent_state_dir(x->st), p->cluster, err) <
 	    0)
@@ -333,16 +378,17 @@ int
 agent_apply_plan_run(const struct agent_apply_opts *o, struct err *err)
 {
 	struct run x;
-	int code = -1;
+	int code = -1, rc;
 
 	memset(&x, 0, sizeof(x));
 	x.o = o;
 	if (prepare(&x, err) < 0 || execute(&x, err) < 0)
 		goto done;
 	code = recon_apply_result_ok(x.r) ? 0 : 1;
-	if (record(&x, err) < 0)
+	rc = record(&x, err);
+	if (rc < 0)
 		code = 1;
-	if (!o->quiet)
+	if (rc != -2 && !o->quiet)
 		print_summary(x.r);
 done:
 	run_release(&x);
