@@ -61,9 +61,16 @@ check_grep() {
 }
 
 check_nogrep() {
-	if grep -qE -- "$2" "$3" 2>/dev/null; then
+	local rc
+	grep -qE -- "$2" "$3" 2>/dev/null
+	rc=$?
+	if [ "$rc" -eq 1 ]; then
+		ok "$1"
+	elif [ "$rc" -eq 0 ]; then
 		not_ok "$1" "pattern unexpectedly found: $2" "$(grep -nE -- "$2" "$3" | head -5)"
-	else ok "$1"; fi
+	else
+		not_ok "$1" "cannot read '$3' (grep exit $rc)"
+	fi
 }
 
 done_testing() {

@@ -69,7 +69,9 @@ check "approve" approve_ok "$TMP/p3"
 check_exit "apply exits 0" 0 apply_to "$TMP/p3" "$TMP/c"
 check_eq "removeConsumers=true was sent on both nodes" '[true, true]' \
 	"$(rj "$TMP/p3/result.json" '[o["remove_consumers"] for n in j["nodes"] for o in n["operations"] if o["op"] == "destroyQueue"]')"
-check_nogrep "Q1: queue $u.q is gone with its consumer" "^$u\.q\$" <(names "$n1" QueueNames)
+listing "$TMP/queues" "$n1" QueueNames
+check_nogrep "Q1: queue $u.q is gone with its consumer" "^$u\.q\$" "$TMP/queues"
+check_grep "Q1: (same listing) queue $u.keep is there" "^$u\.keep\$" "$TMP/queues"
 check_eq "the audit records the flag" '{"disconnect_consumers": true}' \
 	"$(audit_rows result | tail -n 1 | python3 -c 'import json,sys;print(json.dumps(json.load(sys.stdin)["parameters"]))')"
 stop_consumers

@@ -55,9 +55,20 @@ check_grep "result.md shows the recreate configuration" "\`$u.d1\` \(source \`$u
 
 # Q3: sends to the divert's source no longer recreate the deleted queue.
 check_eq "Q3: a producer can still send to $u.src" OK "$(produce "$n1" "$u.src")"
-check_nogrep "Q3: queue $u.fwd did not come back" "^$u\.fwd\$" <(names "$n1" QueueNames)
-check_nogrep "Q3: address $u.fwd did not come back" "^$u\.fwd\$" <(names "$n1" AddressNames)
-check_nogrep "the divert is gone" "^$u\.d1\$" <(names "$n1" DivertNames)
+# Each absence is checked in a listing that also holds a name known to be
+# there, so a failed read cannot pass for an absence.
+check_eq "a sentinel divert on $u.src (its filter matches nothing)" OK \
+	"$(jexec "$n1" create-divert "$u.sentinel" "$u.src" "$u.src" "filter=color = 'never'" exclusive=0)"
+listing "$TMP/queues" "$n1" QueueNames
+check_nogrep "Q3: queue $u.fwd did not come back" "^$u\.fwd\$" "$TMP/queues"
+check_grep "Q3: (same listing) queue $u.src is there" "^$u\.src\$" "$TMP/queues"
+listing "$TMP/addresses" "$n1" AddressNames
+check_nogrep "Q3: address $u.fwd did not come back" "^$u\.fwd\$" "$TMP/addresses"
+check_grep "Q3: (same listing) address $u.src is there" "^$u\.src\$" "$TMP/addresses"
+listing "$TMP/diverts" "$n1" DivertNames
+check_nogrep "the divert is gone" "^$u\.d1\$" "$TMP/diverts"
+check_grep "(same listing) the sentinel divert is there" "^$u\.sentinel\$" "$TMP/diverts"
+check_eq "the sentinel divert removed" OK "$(jexec "$n1" destroy-divert "$u.sentinel")"
 
 # The audit: an intent row before the operations, a result row after.
 audit_rows intent >"$TMP/intent.jsonl"

@@ -18,7 +18,11 @@
 #                            the distribution's `artemis producer`; prints
 #                            OK, or the AMQ error line
 #   names NODE ATTR          a broker attribute (QueueNames, AddressNames,
-#                            DivertNames) as one name per line, sorted
+#                            DivertNames) as one name per line, sorted;
+#                            a failed read says so on stderr, exit 1
+#   listing FILE NODE ATTR   names into FILE, as a check (a failed read
+#                            fails it); assert a name known to be present
+#                            in FILE next to each absence check
 #   settings NODE MATCH JSON addAddressSettings(MATCH, JSON) on NODE
 #   unsettings NODE MATCH    removeAddressSettings(MATCH)
 #   opproxy_start NODE RULE...  tests/tools/opproxy.py in front of NODE;
@@ -115,16 +119,28 @@ produce() {
 
 names() {
 	jexec "$1" read "org.apache.activemq.artemis:broker=\"$1\"" "$2" |
-		sed 's/^OK //' | python3 -c '
+		python3 -c '
 import json, sys
-v = json.load(sys.stdin)
+raw = sys.stdin.read()
+if not raw.startswith("OK "):
+    sys.stderr.write("# names %s %s: the read failed: %s\n" % (sys.argv[1], sys.argv[2], raw.strip() or "(no output)"))
+    sys.exit(1)
+v = json.loads(raw[3:])
 if isinstance(v, dict):
     v = list(v.values())[0]
 try:
     sys.stdout.write("".join(x + "\n" for x in sorted(v)))
     sys.stdout.flush()
 except BrokenPipeError:
-    pass' 2>/dev/null
+    pass' "$1" "$2"
+}
+
+listing() {
+	if names "$2" "$3" >"$1"; then
+		ok "read $3 of $2"
+	else
+		not_ok "read $3 of $2"
+	fi
 }
 
 settings() {
