@@ -245,6 +245,15 @@ still_covered(struct recon_strv *out, const struct recon_node_snapshot *n,
 	}
 }
 
+/* The deleted queue is internal (the capture pass never covers one). */
+static bool
+deleted_internal(const struct recon_node_snapshot *n, const char *queue)
+{
+	const struct recon_queue *q = recon_plan_find_queue(n, queue);
+
+	return q != NULL && q->internal;
+}
+
 /* D5: taps are never removed here; name each with its fate, as the
  * capture pass that follows the plan's actions decides it. */
 static void
@@ -282,7 +291,7 @@ add_tap(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 		    c->name, d->address, list);
 		free(list);
 	} else if (recon_capture_covers(prefix, c->pattern, queue, d->address,
-	               false)) {
+	               deleted_internal(n, queue))) {
 		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
 		t->reason = xasprintf(
 		    "'%s' is the last queue on '%s' that capture '%s' (pattern '%s') matches: the capture pass that follows the delete removes the tap",
@@ -290,8 +299,12 @@ add_tap(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 	} else {
 		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
 		t->reason = xasprintf(
-		    "no queue left on '%s' matches capture '%s' (pattern '%s'; it does not match '%s' either): the capture pass that follows the delete removes the tap",
-		    d->address, c->name, c->pattern, queue);
+		    "no queue left on '%s' matches capture '%s' (pattern '%s'; %s '%s' either): the capture pass that follows the delete removes the tap",
+		    d->address, c->name, c->pattern,
+		    deleted_internal(n, queue)
+		        ? "a capture never covers internal queue"
+		        : "it does not match",
+		    queue);
 	}
 	recon_strv_release(&matched);
 }

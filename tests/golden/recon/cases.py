@@ -671,3 +671,14 @@ json .actions[0].nodes[0].removed_diverts[0].declared true
 md re-creates queue 'orders-mc' on 'orders' and the divert
 nomd re-creates queue 'orders', 'orders-mc'
 """, exit=2)
+
+# ---- D5: an internal queue is never covered by a capture (L3) --------------
+case("035-d5-internal-queue-not-covered", "delete-queue orders",
+     cluster(CAPTURE + "addresses:\n" + AUDIT_IN),
+     snapshot(node("node1", [q("orders", "orders", internal=True), ring("debug-orders")],
+                   [tap("debug-orders", "orders")]),
+              node("node2", [q("audit-in", "audit-in")])),
+     """
+json .actions[0].nodes[0].taps[0].fate "removed-by-subscription"
+json .actions[0].nodes[0].taps[0].reason "no queue left on 'orders' matches capture 'debug-orders' (pattern 'orders*'; a capture never covers internal queue 'orders' either): the capture pass that follows the delete removes the tap"
+""", exit=2)
