@@ -211,7 +211,16 @@ afile_mkdirs(const char *path, mode_t mode, struct err *err)
 			char c = *s;
 
 			*s = '\0';
-			if (mkdir(p, mode) < 0 && errno != EEXIST) {
+			if (mkdir(p, mode) == 0) {
+				/* the new entry is durable once its parent
+				 * folder is synced */
+				if (fsync_dir_of(p) < 0) {
+					rc = err_setf(err, NULL,
+					    "cannot sync the folder holding '%s': %s",
+					    p, strerror(errno));
+					break;
+				}
+			} else if (errno != EEXIST) {
 				rc = err_setf(err, NULL,
 				    "cannot create folder '%s': %s", p,
 				    strerror(errno));

@@ -22,7 +22,8 @@ int afile_append_sync(const char *path, const void *data, size_t len,
  * *out owns a NUL-terminated copy and *len_out (if not NULL) its length. */
 int afile_read(char **out, size_t *len_out, const char *path, size_t max,
     struct err *err);
-/* mkdir -p with mode for every created component. */
+/* mkdir -p with mode for every created component; the folder holding each
+ * created component is fsync'd after its mkdir. */
 int afile_mkdirs(const char *path, mode_t mode, struct err *err);
 
 #endif
