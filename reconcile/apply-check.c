@@ -395,6 +395,34 @@ check_one(const struct recon_plan *p, const struct recon_action *a,
 }
 
 enum recon_verdict
+recon_apply_check_absent(const struct recon_action *a,
+    const struct recon_node_plan *np, const struct recon_node_snapshot *n,
+    struct recon_node_apply *out)
+{
+	bool present;
+
+	switch (a->kind) {
+	case RECON_ACT_DELETE_QUEUE:
+		present = recon_plan_find_queue(n, a->name) != NULL;
+		break;
+	case RECON_ACT_DELETE_DIVERT:
+		present = recon_plan_find_divert(n, a->name) != NULL;
+		break;
+	case RECON_ACT_DELETE_ADDRESS:
+		/* kept because not empty: nothing was to be done either way */
+		present = !np->observed.present &&
+		          recon_plan_find_address(n, a->name) != NULL;
+		break;
+	default:
+		return RECON_V_NOOP;
+	}
+	if (!present)
+		return RECON_V_NOOP;
+	return recon_verdict_stale(out, a,
+	    "it did not exist on this node when the plan was made, and exists now; plan again");
+}
+
+enum recon_verdict
 recon_apply_check(const struct recon_plan *p, const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     struct recon_apply_ctx *c, struct recon_node_apply *out)

@@ -29,6 +29,12 @@ enum recon_verdict recon_apply_check(const struct recon_plan *p,
     const struct recon_node_snapshot *n, struct recon_apply_ctx *c,
     struct recon_node_apply *out);
 
+/* A delete planned as NO_CHANGE on a node (the object was absent): still
+ * absent is RECON_V_NOOP (nothing noted); present now is RECON_V_STALE. */
+enum recon_verdict recon_apply_check_absent(const struct recon_action *a,
+    const struct recon_node_plan *np, const struct recon_node_snapshot *n,
+    struct recon_node_apply *out);
+
 /* Verdict helpers of the checks: each appends a note; stale also sets
  * the node's detail (the first stale reason); run appends np's ops. */
 enum recon_verdict recon_verdict_stale(struct recon_node_apply *out,

@@ -205,6 +205,11 @@ recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
 		all = true;
 		for (i = 0; i < r->nnodes; i++) {
 			np = step(a, r->nodes[i].node);
+			if (np != NULL && np->outcome == RECON_OUT_NO_CHANGE &&
+			    r->nodes[i].verdicts != NULL &&
+			    r->nodes[i].verdicts[k] == RECON_V_STALE)
+				all =
+				    false; /* absent when planned, there now */
 			if (np == NULL || np->outcome == RECON_OUT_NO_CHANGE)
 				continue;
 			if (took_effect(a, k, &r->nodes[i]))

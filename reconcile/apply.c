@@ -137,9 +137,16 @@ check_node(const struct recon_plan *p, const struct recon_node_status *ns,
 	}
 	for (k = 0; k < p->nactions; k++) {
 		np = node_step(&p->actions[k], ns->node);
-		if (np == NULL || np->outcome == RECON_OUT_NO_CHANGE ||
-		    recon_act_is_capture(p->actions[k].kind))
+		if (np == NULL || recon_act_is_capture(p->actions[k].kind))
 			continue; /* the capture pass runs again after */
+		if (np->outcome == RECON_OUT_NO_CHANGE) {
+			if (recon_apply_check_absent(&p->actions[k], np, n,
+			        out) == RECON_V_STALE) {
+				out->verdicts[k] = (signed char)RECON_V_STALE;
+				any_stale = true;
+			}
+			continue;
+		}
 		v = recon_apply_check(p, &p->actions[k], np, n, &c, out);
 		out->verdicts[k] = (signed char)v;
 		any_stale |= v == RECON_V_STALE;

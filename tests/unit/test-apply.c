@@ -560,6 +560,42 @@ test_apply__queue_already_gone_is_skipped(void **unused)
 	scen_free(&s);
 }
 
+/* M3: a queue absent on a node when planned (NO_CHANGE there) but present
+ * at apply refuses that node as stale, and stays in the inventory. */
+static void
+test_apply__absent_when_planned_present_now_is_stale(void **unused)
+{
+	struct recon_plan_opts opts = {.revision = "rev2",
+	    .snapshot_source = "live"};
+	struct recon_refusal f = {0};
+	struct recon_op op = {0};
+	struct scen s;
+	struct err err = {0};
+	char fwd[] = "fwd";
+
+	(void)unused;
+	scen_init(&s, false);
+	op.name = fwd;
+	assert_int_equal(destroy_divert(&s.f.s.nodes[1], "d1", &f), 0);
+	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[1], &op, &f), 0);
+	recon_plan_free(s.p);
+	s.p = recon_plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	assert_int_equal(s.p->actions[0].kind, RECON_ACT_DELETE_QUEUE);
+	assert_int_equal(s.p->actions[0].nodes[1].outcome, RECON_OUT_NO_CHANGE);
+	fx_lqueue(&s.f, 1, "fwd", "fwd", 0, 0);
+	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[1].kind, "STALE");
+	assert_string_equal(s.r->nodes[1].detail,
+	    "stale plan: delete-queue 'fwd': it did not exist on this node "
+	    "when the plan was made, and exists now; plan again");
+	assert_non_null(recon_plan_find_queue(&s.f.s.nodes[1], "fwd"));
+	recon_apply_update_managed(&s.m, s.p, s.r, NULL);
+	assert_true(recon_managed_has_queue(&s.m, "fwd"));
+	scen_free(&s);
+}
+
 static void
 test_apply__unreachable_node_others_go_on(void **unused)
 {
@@ -1100,6 +1136,8 @@ main(void)
 	    cmocka_unit_test(test_apply__repointed_divert_not_dependent),
 	    cmocka_unit_test(test_apply__moved_queue_new_dependent_is_stale),
 	    cmocka_unit_test(test_apply__queue_already_gone_is_skipped),
+	    cmocka_unit_test(
+	        test_apply__absent_when_planned_present_now_is_stale),
 	    cmocka_unit_test(test_apply__unreachable_node_others_go_on),
 	    cmocka_unit_test(test_apply__has_consumers_at_call_names_the_flag),
 	    cmocka_unit_test(
