@@ -18,6 +18,7 @@
 #include "log.h"
 #include "notify.h"
 #include "outbox.h"
+#include "render-post.h"
 
 /* The live snapshot of c. Nodes whose credentials cannot be read are left
  * out (the plan shows them UNREACHABLE): never an anonymous login. */
@@ -141,7 +142,7 @@ agent_post_declaration(const char *dir, const struct watch_cluster *wc,
  * ones. Returns the folder (owned) or NULL. */
 static char *
 post_plan(struct agent *a, const struct recon_plan *p,
-    const struct watch_cluster *wc)
+    const struct watch_cluster *wc, const struct agent_rendered_set *rs)
 {
 	const char *folder = wc->dir;
 	struct err err = {0};
@@ -159,7 +160,8 @@ post_plan(struct agent *a, const struct recon_plan *p,
 		return NULL;
 	}
 	text = commit_text(a, folder);
-	if (outbox_put(dir, OUTBOX_COMMIT, text, &err) < 0 ||
+	if (agent_render_write(rs, dir, &err) < 0 ||
+	    outbox_put(dir, OUTBOX_COMMIT, text, &err) < 0 ||
 	    agent_post_declaration(dir, wc, &err) < 0)
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 	err_release(&err);
@@ -212,6 +214,7 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 	struct recon_snapshot *snap = NULL;
 	struct recon_plan *p = NULL;
 	struct recon_plan_opts po = {0};
+	struct agent_rendered_set rs = {0};
 	struct agent_cluster_mem *mem;
 	struct err err = {0};
 	size_t bad;
@@ -233,13 +236,15 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 	} else {
 		snap = agent_read_live(a, c);
 		p = recon_plan_build(c, &m, snap, &po);
+		agent_render_plan(&rs, p, c, NULL, NULL, snap,
+		    &(struct agent_bases){wc->bases, wc->nbases, true}, NULL);
 	}
 	if (p != NULL) {
 		mem = agent_cluster_mem(a, p->cluster);
 		free(mem->dir);
 		mem->dir = xstrdup(wc->dir);
 		bad = log_unreadable(p);
-		dir = post_plan(a, p, wc);
+		dir = post_plan(a, p, wc, &rs);
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    recon_outcome_name(p->outcome), p->nactions);
@@ -259,6 +264,7 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 		    agent_plan_creates_only(p))
 			agent_auto_apply(a, dir);
 	}
+	agent_rendered_release(&rs);
 	recon_plan_free(p);
 	recon_snapshot_free(snap);
 	recon_managed_release(&m);

@@ -140,11 +140,39 @@ md the broker.xml rendered from it still carries the divert, so the next deploym
 md if a removed divert is in this node's broker.xml
 json .diagnostics[0]|test("warning: divert 'audit-copy' forwards to 'orders': Nothing consumes at orders") => true
 md ## Declaration diagnostics
+md ## broker.xml (CONFIG_MANAGED)
+md +            <anycast/>
+md - **divert `audit-copy` is carried by the rendered broker.xml**
+json .broker_xml.nodes[0].carried_diverts ["audit-copy"]
+json .broker_xml.nodes[0].reload.settings.queues "OFF"
+json .broker_xml.nodes[0].path "broker/node1/broker.xml"
+md keeps queue 'orders' on address 'orders': created at runtime
+md Messages lost by the reload: 0
 """, base=cluster(ORDERS + AUDIT_IN + """diverts:
   - name: audit-copy
     address: audit-in
     forwarding-address: orders
-""", mode="CONFIG_MANAGED"), exit=2)
+""", mode="CONFIG_MANAGED"), exit=2, broker_xml=broker_base("OFF"))
+
+# ---- CONFIG_MANAGED: a reload with config-delete-* FORCE loses messages -----
+case("029-config-managed-force-reload", "plan",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+""" + AUDIT_IN, mode="CONFIG_MANAGED"),
+     snapshot(node("node1", [q("orders", "orders", messages=7,
+                              configuration_managed=True),
+                             q("audit-in", "audit-in")]),
+              node("node2", refusal="connection refused")),
+     """
+json .broker_xml.nodes[0].reload.settings.queues "FORCE"
+json .broker_xml.nodes[0].reload.messages_lost 7
+json .broker_xml.nodes[1].reload null
+md removes queue 'orders' on address 'orders': config-delete-queues FORCE: removed with its 7 messages, which are lost
+md **A reload of the rendered files loses 7 messages**
+md Reload not predicted: node not read (UNREACHABLE).
+""", base=cluster(ORDERS + AUDIT_IN, mode="CONFIG_MANAGED"), exit=1,
+     broker_xml=broker_base("FORCE"))
 
 # ---- D4: diverts sourced at the queue's address ----------------------------
 case("007-d4-source-divert-kept", "delete-queue orders",
