@@ -557,3 +557,18 @@ json .actions[0].nodes[0].refusal "HAS_CONSUMERS"
 json .actions[0].nodes[0].message "capture ring '__capture.debug-orders' has 1 consumer on this node"
 json .actions[0].nodes[1].outcome "NO_CHANGE"
 """, inventory=inv(["orders"], ["orders"], [], ["debug-orders"]), exit=1)
+
+
+# ---- CONFIG_MANAGED: broker.xml cannot be rendered -> REFUSED ---------------
+case("030-config-managed-render-failed", "plan",
+     cluster(ORDERS, mode="CONFIG_MANAGED"),
+     snapshot(node("node1", [q("orders", "orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "RENDER_FAILED"
+json .message "the nodes' broker.xml cannot be rendered: cluster/cluster.yaml:5:5: node 'node1': no base broker.xml (looked for cluster/broker/nodes/node1.xml and cluster/broker/broker.xml)"
+json .broker_xml null
+json .diagnostics[1] "cluster/cluster.yaml:8:5: node 'node2': no base broker.xml (looked for cluster/broker/nodes/node2.xml and cluster/broker/broker.xml)"
+err refused (RENDER_FAILED)
+""", exit=1)
