@@ -141,12 +141,73 @@ test_drift__missing_changed_unmanaged_disagreeing(void **state)
 	free(md);
 }
 
+/* The capture pass's actions in a drift plan (taps following the live
+ * queues) are the pass's business: neither counted nor reported, not even
+ * as a disagreement between nodes; a declared object beside them is. */
+static void
+test_drift__capture_actions_are_not_drift(void **state)
+{
+	struct recon_plan p;
+	struct recon_action acts[4];
+	struct recon_node_plan np0[3], np1[3], np2[3], np3[3];
+	char q[] = "orders", why0[] = "absent",
+	     tap[] = "__capture.dbg.orders.new", tap2[] = "__capture.dbg.gone",
+	     ring[] = "__capture.dbg", why1[] = "a new matching queue",
+	     why2[] = "no matching queue left", why3[] = "ring size differs";
+	struct drift_counts c;
+	char *json, *md;
+
+	(void)state;
+	action_init(&acts[0], RECON_ACT_CREATE_TAP, tap, why1, np0,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_NO_CHANGE);
+	action_init(&acts[1], RECON_ACT_DELETE_TAP, tap2, why2, np1,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	action_init(&acts[2], RECON_ACT_CHANGE_CAPTURE, ring, why3, np2,
+	    RECON_OUT_REFUSED, RECON_OUT_NO_CHANGE);
+	plan_init(&p, acts, 3, NULL, 0);
+	drift_count(&p, &c);
+	assert_int_equal(c.missing, 0);
+	assert_int_equal(c.changed, 0);
+	assert_int_equal(c.disagreeing, 0);
+	assert_false(drift_found(&c));
+	md = drift_render_md(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(md, "**No drift**"));
+	assert_null(strstr(md, "__capture."));
+	json = drift_render_json(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(json, "\"drift\": false"));
+	assert_non_null(strstr(json, "\"missing\": [],"));
+	assert_non_null(strstr(json, "\"changed\": [],"));
+	assert_non_null(strstr(json, "\"disagreeing\": [],"));
+	assert_null(strstr(json, "__capture."));
+	free(md);
+	free(json);
+
+	action_init(&acts[3], RECON_ACT_CREATE_QUEUE, q, why0, np3,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_NO_CHANGE);
+	plan_init(&p, acts, 4, NULL, 0);
+	drift_count(&p, &c);
+	assert_int_equal(c.missing, 1);
+	assert_int_equal(c.changed, 0);
+	assert_int_equal(c.disagreeing, 1);
+	md = drift_render_md(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(md, "**Drift**: 1 missing, 0 changed, 0 "
+	                           "unmanaged, 1 disagreeing between nodes."));
+	assert_non_null(strstr(md, "| queue | `orders` | node1 | absent |"));
+	assert_null(strstr(md, "__capture."));
+	json = drift_render_json(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(json, "\"changed\": [],"));
+	assert_null(strstr(json, "__capture."));
+	free(md);
+	free(json);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_drift__no_drift),
 	    cmocka_unit_test(test_drift__missing_changed_unmanaged_disagreeing),
+	    cmocka_unit_test(test_drift__capture_actions_are_not_drift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
