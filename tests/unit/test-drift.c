@@ -1,4 +1,5 @@
-/* tests/unit/test-drift.c: agent/drift-report.c on hand-built plans. */
+/* tests/unit/test-drift.c: agent/drift-report.c (and agent_plan_creates_only
+ * of agent/cycle.c) on hand-built plans. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "../../agent/daemon.h"
 #include "../../agent/drift.h"
 #include "../../reconcile/plan.h"
 
@@ -201,6 +203,36 @@ test_drift__capture_actions_are_not_drift(void **state)
 	free(json);
 }
 
+/* auto-apply-creates: a capture's address and ring and a tap are creates;
+ * any other capture action (a tap removed, a ring changed) is not. */
+static void
+test_drift__creates_only_with_captures(void **state)
+{
+	struct recon_plan p;
+	struct recon_action acts[3];
+	struct recon_node_plan np0[3], np1[3], np2[3];
+	char q[] = "orders", ring[] = "__capture.dbg",
+	     tap[] = "__capture.dbg.orders", why[] = "absent";
+
+	(void)state;
+	action_init(&acts[0], RECON_ACT_CREATE_QUEUE, q, why, np0,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	action_init(&acts[1], RECON_ACT_CREATE_CAPTURE, ring, why, np1,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	action_init(&acts[2], RECON_ACT_CREATE_TAP, tap, why, np2,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	plan_init(&p, acts, 3, NULL, 0);
+	p.outcome = RECON_OUT_WOULD_APPLY;
+	assert_true(agent_plan_creates_only(&p));
+	acts[2].kind = RECON_ACT_DELETE_TAP;
+	assert_false(agent_plan_creates_only(&p));
+	acts[2].kind = RECON_ACT_CHANGE_CAPTURE;
+	assert_false(agent_plan_creates_only(&p));
+	acts[2].kind = RECON_ACT_CREATE_TAP;
+	p.outcome = RECON_OUT_NO_CHANGE;
+	assert_false(agent_plan_creates_only(&p));
+}
+
 int
 main(void)
 {
@@ -208,6 +240,7 @@ main(void)
 	    cmocka_unit_test(test_drift__no_drift),
 	    cmocka_unit_test(test_drift__missing_changed_unmanaged_disagreeing),
 	    cmocka_unit_test(test_drift__capture_actions_are_not_drift),
+	    cmocka_unit_test(test_drift__creates_only_with_captures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
