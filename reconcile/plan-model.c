@@ -286,37 +286,25 @@ recon_divert_from_decl(struct recon_divert *out, const struct decl_divert *d)
 	out->ntransformer_properties = d->ntransformer_properties;
 }
 
+/* Snapshots keep their arrays sorted by name (the fetch sorts them, the
+ * parser refuses unsorted input), so these are binary searches: the planner
+ * looks up every declared object on every node. */
 const struct recon_queue *
 recon_plan_find_queue(const struct recon_node_snapshot *n, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < n->nqueues; i++)
-		if (strcmp(n->queues[i].name, name) == 0)
-			return &n->queues[i];
-	return NULL;
+	return recon_node_find_queue(n, name);
 }
 
 const struct recon_divert *
 recon_plan_find_divert(const struct recon_node_snapshot *n, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < n->ndiverts; i++)
-		if (strcmp(n->diverts[i].name, name) == 0)
-			return &n->diverts[i];
-	return NULL;
+	return recon_node_find_divert(n, name);
 }
 
 const struct recon_address *
 recon_plan_find_address(const struct recon_node_snapshot *n, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < n->naddresses; i++)
-		if (strcmp(n->addresses[i].name, name) == 0)
-			return &n->addresses[i];
-	return NULL;
+	return recon_node_find_address(n, name);
 }
 
 bool

@@ -5,6 +5,7 @@
 #ifndef TESTS_RECON_FIXTURE_H
 #define TESTS_RECON_FIXTURE_H
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,16 +118,34 @@ fx_capture(struct fx *f, const char *name, const char *pattern)
 }
 
 /* ---- live state of node i ---- */
+/* Snapshots keep their arrays sorted by name (the planner binary-searches
+ * them), so the builders insert in place. Every element type starts with
+ * its `char *name`. Returns the new, zeroed slot; earlier pointers into the
+ * array are invalid afterwards (as after any realloc). */
+static inline void *
+fx_slot(void *arr, size_t *n, size_t size, const char *name)
+{
+	char **base = arr;
+	char *p;
+	size_t at = 0;
+
+	*base = xreallocarray(*base, *n + 1, size);
+	p = *base;
+	while (at < *n && strcmp(*(char **)(void *)(p + at * size), name) < 0)
+		at++;
+	memmove(p + (at + 1) * size, p + at * size, (*n - at) * size);
+	memset(p + at * size, 0, size);
+	(*n)++;
+	return p + at * size;
+}
+
 static inline void
 fx_laddress(struct fx *f, size_t i, const char *name, unsigned routing)
 {
 	struct recon_node_snapshot *n = &f->s.nodes[i];
 	struct recon_address *a;
 
-	n->addresses =
-	    xreallocarray(n->addresses, n->naddresses + 1, sizeof(*a));
-	a = &n->addresses[n->naddresses++];
-	memset(a, 0, sizeof(*a));
+	a = fx_slot(&n->addresses, &n->naddresses, sizeof(*a), name);
 	a->name = xstrdup(name);
 	a->routing = routing;
 }
@@ -141,7 +160,7 @@ fx_laddr_get(struct fx *f, size_t i, const char *name)
 		if (strcmp(n->addresses[j].name, name) == 0)
 			return &n->addresses[j];
 	fx_laddress(f, i, name, DECL_ANYCAST);
-	return &n->addresses[n->naddresses - 1];
+	return fx_laddr_get(f, i, name);
 }
 
 static inline void
@@ -165,9 +184,7 @@ fx_lqueue(struct fx *f, size_t i, const char *address, const char *name,
 	struct recon_queue *q;
 
 	fx_bind(fx_laddr_get(f, i, address), name, true);
-	n->queues = xreallocarray(n->queues, n->nqueues + 1, sizeof(*q));
-	q = &n->queues[n->nqueues++];
-	memset(q, 0, sizeof(*q));
+	q = fx_slot(&n->queues, &n->nqueues, sizeof(*q), name);
 	q->name = xstrdup(name);
 	q->address = xstrdup(address);
 	q->routing = DECL_ANYCAST;
@@ -181,6 +198,20 @@ fx_lqueue(struct fx *f, size_t i, const char *address, const char *name,
 	return q;
 }
 
+/* The live queue `name` of node i (it must exist). */
+static inline struct recon_queue *
+fx_lqueue_get(struct fx *f, size_t i, const char *name)
+{
+	struct recon_node_snapshot *n = &f->s.nodes[i];
+	size_t j;
+
+	for (j = 0; j < n->nqueues; j++)
+		if (strcmp(n->queues[j].name, name) == 0)
+			return &n->queues[j];
+	assert(!"fx_lqueue_get: no such queue");
+	return NULL;
+}
+
 static inline struct recon_divert *
 fx_ldivert(struct fx *f, size_t i, const char *name, const char *src,
     const char *fwd)
@@ -189,9 +220,7 @@ fx_ldivert(struct fx *f, size_t i, const char *name, const char *src,
 	struct recon_divert *d;
 
 	fx_bind(fx_laddr_get(f, i, src), name, false);
-	n->diverts = xreallocarray(n->diverts, n->ndiverts + 1, sizeof(*d));
-	d = &n->diverts[n->ndiverts++];
-	memset(d, 0, sizeof(*d));
+	d = fx_slot(&n->diverts, &n->ndiverts, sizeof(*d), name);
 	d->name = xstrdup(name);
 	d->routing_name = xstrdup(name);
 	d->address = xstrdup(src);

@@ -389,7 +389,7 @@ test_apply__consumer_after_plan_is_stale(void **unused)
 
 	(void)unused;
 	scen_init(&s, false);
-	s.f.s.nodes[1].queues[1].consumer_count = 1;
+	fx_lqueue_get(&s.f, 1, "fwd")->consumer_count = 1;
 	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a destroyDivert d1\nbroker-a destroyQueue fwd\n");
@@ -581,7 +581,7 @@ test_apply__cap_past_on_apply_is_stale(void **unused)
 
 	(void)unused;
 	scen_init(&s, false);
-	s.f.s.nodes[0].queues[1].message_count = 2000;
+	fx_lqueue_get(&s.f, 0, "fwd")->message_count = 2000;
 	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].detail,
