@@ -12,6 +12,32 @@
 
 #define SCHEMA_DEV_DIR ".cache/artemis/schema"
 
+/* The first of want[0], want[1] among files, copied into b. */
+static bool
+from_files(struct render_base *b, char **owned, char *const want[2],
+    const struct agent_bases *bases)
+{
+	const struct decl_file *f;
+	char *data;
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < bases->n; i++) {
+			f = &bases->files[i];
+			if (strcmp(f->path, want[k]) != 0)
+				continue;
+			*owned = xstrdup(want[k]);
+			data = xmalloc(f->len + 1);
+			memcpy(data, f->data, f->len);
+			data[f->len] = '\0';
+			b->path = *owned;
+			b->data = data;
+			b->len = f->len;
+			return true;
+		}
+	return false;
+}
+
 /* The base text of node: from files (git) or the file system. */
 static int
 base_of(struct render_base *b, char **owned, const struct decl_cluster *c,
@@ -19,15 +45,11 @@ base_of(struct render_base *b, char **owned, const struct decl_cluster *c,
 {
 	const char *dir = c->dir != NULL ? c->dir : "";
 	const char *sep = dir[0] != '\0' ? "/" : "";
-	char *want[2];
-	size_t i, k;
-	size_t len = 0;
+	char *want[2], *data = NULL;
+	int rc;
 
 	*owned = NULL;
 	if (bases == NULL || !bases->in_memory) {
-		char *data = NULL;
-		int rc;
-
 		if (render_base_path(owned, dir, node, err) < 0)
 			return -1;
 		b->path = *owned;
@@ -35,28 +57,21 @@ base_of(struct render_base *b, char **owned, const struct decl_cluster *c,
 		b->data = data;
 		return rc;
 	}
+	if (!render_node_name_ok(node))
+		return err_setf(err, NULL,
+		    "node '%s': the name cannot be used as a file name", node);
 	want[0] = xasprintf("%s%s%s/%s/%s.xml", dir, sep, RENDER_BASE_DIR,
 	    RENDER_NODES_DIR, node);
 	want[1] =
 	    xasprintf("%s%s%s/%s", dir, sep, RENDER_BASE_DIR, RENDER_BASE_FILE);
-	for (k = 0; k < 2 && *owned == NULL; k++)
-		for (i = 0; i < bases->n && *owned == NULL; i++)
-			if (strcmp(bases->files[i].path, want[k]) == 0) {
-				*owned = xstrdup(want[k]);
-				b->path = *owned;
-				len = bases->files[i].len;
-				b->data = xmalloc(len + 1);
-				memcpy((char *)(uintptr_t)b->data,
-				    bases->files[i].data, len);
-				b->len = len;
-			}
-	if (*owned == NULL)
+	rc = from_files(b, owned, want, bases) ? 0 : -1;
+	if (rc < 0)
 		err_setf(err, NULL,
 		    "node '%s': no base broker.xml (looked for %s and %s)",
 		    node, want[0], want[1]);
 	free(want[0]);
 	free(want[1]);
-	return *owned != NULL ? 0 : -1;
+	return rc;
 }
 
 /* Render c's nodes; texts[i] NULL where a node failed (diags say why). */
