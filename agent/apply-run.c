@@ -160,8 +160,8 @@ load_targets(struct run *x, struct err *err)
 	return 0;
 }
 
-static char *
-new_apply_id(void)
+char *
+agent_apply_id_new(void)
 {
 	unsigned char b[8];
 	char *now = agent_now_rfc3339(), *id;
@@ -180,7 +180,7 @@ result_new(const struct run *x)
 	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
 	const struct recon_plan *p = x->ap.plan;
 
-	r->apply_id = new_apply_id();
+	r->apply_id = agent_apply_id_new();
 	r->plan_dir = xstrdup(x->o->dir);
 	r->plan_digest = xstrdup(x->ap.digest);
 	r->cluster = xstrdup(p->cluster);

@@ -30,6 +30,10 @@ struct agent_apply_opts {
  * recording the result failed). */
 int agent_apply_plan_run(const struct agent_apply_opts *o, struct err *err);
 
+/* A new apply id: "<RFC 3339 time>-<16 random hex>" (links audit rows).
+ * Owned by the caller. */
+char *agent_apply_id_new(void);
+
 /* The command line's wrapper: prints err, returns the exit code (0 or 1). */
 int agent_apply_plan(const struct agent_apply_opts *o);
 

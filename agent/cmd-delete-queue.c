@@ -129,7 +129,9 @@ run(const struct dq_args *a)
 	        a->credentials) < 0)
 		goto done;
 	p = recon_plan_delete_queue(c, a->queue, s, &opts);
-	if (agent_plan_write_declaration("delete-queue", c, a->out) < 0)
+	if (agent_plan_write_declaration("delete-queue", c, a->out) < 0 ||
+	    agent_plan_render("delete-queue", p, c, c, NULL, s, NULL, a->out) <
+	        0)
 		goto done;
 	code = agent_plan_finish("delete-queue", p, a->out);
 	if (p->nactions == 0)

@@ -16,7 +16,7 @@
 
 struct plan_args {
 	const char *dir, *out, *state, *base_dir, *repo, *rev, *base;
-	const char *snapshot, *credentials;
+	const char *snapshot, *credentials, *schema_dir;
 	bool disconnect;
 };
 
@@ -42,6 +42,9 @@ usage(FILE *f)
 	    "  --snapshot FILE         plan against a recorded `snapshot --json` file\n"
 	    "  --credentials DIR       broker credentials folder (default:\n"
 	    "                          $CREDENTIALS_DIRECTORY)\n"
+	    "  --schema-dir DIR        CONFIG_MANAGED: Artemis's schema folder, as for\n"
+	    "                          `render` (default: $ARTEMIS_GITOPS_SCHEMA_DIR,\n"
+	    "                          else ./.cache/artemis/schema)\n"
 	    "  --disconnect-consumers  delete queues even if consumers are attached\n"
 	    "                          (they are disconnected); recorded in the plan\n"
 	    "  -h, --help              show this help\n"
@@ -78,6 +81,7 @@ static const struct option longopts[] = {
     {"snapshot", required_argument, NULL, 'S'},
     {"credentials", required_argument, NULL, 'c'},
     {"disconnect-consumers", no_argument, NULL, 'd'},
+    {"schema-dir", required_argument, NULL, 'x'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -120,6 +124,9 @@ parse_args(struct plan_args *a, int argc, char **argv, int *code)
 		case 'd':
 			a->disconnect = true;
 			break;
+		case 'x':
+			a->schema_dir = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			*code = AG_EXIT_OK;
@@ -145,11 +152,12 @@ parse_args(struct plan_args *a, int argc, char **argv, int *code)
 	return *code != 0;
 }
 
-/* Load a declaration from a folder, or from git at rev. *commit gets the
- * revision's commit id (git) or NULL. */
+/* Load a declaration from a folder, or from git at rev; keep (when not
+ * NULL) receives the files read from git (its base broker.xml files). */
 static int
-load_decl(struct decl_cluster **out, const struct plan_args *a, const char *dir,
-    const char *rev, char **commit, struct errlist *diags)
+load_decl_keep(struct decl_cluster **out, const struct plan_args *a,
+    const char *dir, const char *rev, char **commit, struct errlist *diags,
+    struct agent_git_files *keep)
 {
 	struct agent_git_files gf;
 	struct err err = {0};
@@ -164,8 +172,20 @@ load_decl(struct decl_cluster **out, const struct plan_args *a, const char *dir,
 	}
 	*commit = xstrdup(gf.commit);
 	rc = decl_cluster_parse(out, dir, gf.files, gf.nfiles, diags);
-	agent_git_files_release(&gf);
+	if (keep != NULL)
+		*keep = gf;
+	else
+		agent_git_files_release(&gf);
 	return rc;
+}
+
+/* Load a declaration from a folder, or from git at rev. *commit gets the
+ * revision's commit id (git) or NULL. */
+static int
+load_decl(struct decl_cluster **out, const struct plan_args *a, const char *dir,
+    const char *rev, char **commit, struct errlist *diags)
+{
+	return load_decl_keep(out, a, dir, rev, commit, diags, NULL);
 }
 
 static int
@@ -182,7 +202,7 @@ base_error(const char *what, struct errlist *diags)
  * nothing (then nothing is deleted). 0 or -1 (message printed). */
 static int
 load_managed(struct recon_managed *m, const struct plan_args *a,
-    const char *cluster)
+    const char *cluster, struct decl_cluster **base_out)
 {
 	struct decl_cluster *base = NULL;
 	struct errlist diags = {0};
@@ -199,6 +219,8 @@ load_managed(struct recon_managed *m, const struct plan_args *a,
 		else
 			recon_managed_from_decl(m, base, "base",
 			    commit != NULL ? commit : a->base_dir);
+		*base_out = base;
+		base = NULL;
 	} else if (a->state != NULL) {
 		rc = recon_inventory_load(m, a->state, cluster, &err);
 		if (rc < 0) {
@@ -243,26 +265,32 @@ run(const struct plan_args *a)
 	struct decl_cluster *c = NULL;
 	struct recon_snapshot *s = NULL;
 	struct recon_plan *p = NULL;
+	struct decl_cluster *before = NULL;
+	struct agent_git_files gf = {0};
 	struct errlist diags = {0};
 	char *commit = NULL;
 	int code = AG_EXIT_FAIL;
 
-	if (load_decl(&c, a, a->dir, a->rev, &commit, &diags) < 0) {
+	if (load_decl_keep(&c, a, a->dir, a->rev, &commit, &diags, &gf) < 0) {
 		code = invalid(a, &diags, commit);
 		goto done;
 	}
 	agent_plan_print_diags(&diags); /* warnings */
 	opts.revision = commit;
 	opts.snapshot_source = agent_plan_snapshot_label(a->snapshot);
-	if (load_managed(&m, a, c->name) < 0 ||
+	if (load_managed(&m, a, c->name, &before) < 0 ||
 	    agent_plan_snapshot(&s, "plan", c, a->snapshot, a->credentials) < 0)
 		goto done;
 	p = recon_plan_build(c, &m, s, &opts);
 	recon_plan_add_diagnostics(p, &diags);
-	if (agent_plan_write_declaration("plan", c, a->out) < 0)
+	if (agent_plan_write_declaration("plan", c, a->out) < 0 ||
+	    agent_plan_render("plan", p, c, before, &gf, s, a->schema_dir,
+	        a->out) < 0)
 		goto done;
 	code = agent_plan_finish("plan", p, a->out);
 done:
+	decl_cluster_free(before);
+	agent_git_files_release(&gf);
 	recon_plan_free(p);
 	recon_snapshot_free(s);
 	recon_managed_release(&m);

@@ -18,23 +18,22 @@
 #include "log.h"
 #include "notify.h"
 #include "outbox.h"
+#include "render-post.h"
 
-/* The live snapshot of c. Nodes whose credentials cannot be read are left
- * out (the plan shows them UNREACHABLE): never an anonymous login. */
-struct recon_snapshot *
-agent_read_live(struct agent *a, const struct decl_cluster *c)
+void
+agent_targets_load(struct agent_targets *out, struct agent *a,
+    const struct decl_cluster *c)
 {
-	struct recon_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
-	char **secrets = xcalloc(c->nnodes + 1, sizeof(*secrets));
-	struct recon_http_opts ho = {0};
-	struct recon_snapshot *s;
 	struct err err = {0};
-	size_t i, n = 0;
+	size_t i;
 
-	ho.ca_file = a->conf->tls_ca_file;
+	out->v = xcalloc(c->nnodes + 1, sizeof(*out->v));
+	out->secrets = xcalloc(c->nnodes + 1, sizeof(*out->secrets));
+	out->n = 0;
 	for (i = 0; i < c->nnodes; i++) {
-		if (agent_creds_read(&secrets[n], a->conf->credentials,
-		        c->nodes[i].name, c->nodes[i].credentials, &err) < 0) {
+		if (agent_creds_read(&out->secrets[out->n],
+		        a->conf->credentials, c->nodes[i].name,
+		        c->nodes[i].credentials, &err) < 0) {
 			log_err("cluster '%s': %s", c->name,
 			    a->conf->credentials != NULL
 			        ? err.msg
@@ -42,16 +41,38 @@ agent_read_live(struct agent *a, const struct decl_cluster *c)
 			err_release(&err);
 			continue;
 		}
-		t[n].node = c->nodes[i].name;
-		t[n].url = c->nodes[i].jolokia;
-		t[n].userpass = secrets[n];
-		n++;
+		out->v[out->n].node = c->nodes[i].name;
+		out->v[out->n].url = c->nodes[i].jolokia;
+		out->v[out->n].userpass = out->secrets[out->n];
+		out->n++;
 	}
-	s = recon_snapshot_fetch(c->name, t, n, &ho);
-	for (i = 0; i < n; i++)
-		agent_creds_free(secrets[i]);
-	free(secrets);
-	free(t);
+}
+
+void
+agent_targets_release(struct agent_targets *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		agent_creds_free(t->secrets[i]);
+	free(t->secrets);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The live snapshot of c. Nodes whose credentials cannot be read are left
+ * out (the plan shows them UNREACHABLE): never an anonymous login. */
+struct recon_snapshot *
+agent_read_live(struct agent *a, const struct decl_cluster *c)
+{
+	struct agent_targets t;
+	struct recon_http_opts ho = {0};
+	struct recon_snapshot *s;
+
+	ho.ca_file = a->conf->tls_ca_file;
+	agent_targets_load(&t, a, c);
+	s = recon_snapshot_fetch(c->name, t.v, t.n, &ho);
+	agent_targets_release(&t);
 	return s;
 }
 
@@ -74,7 +95,8 @@ log_unreadable(const struct recon_plan *p)
 	return n;
 }
 
-/* True for a plan whose every action only creates (or widens) objects. */
+/* True for a plan whose every action only creates (or widens) objects; a
+ * capture's address and ring, and a tap, are creates too. */
 bool
 agent_plan_creates_only(const struct recon_plan *p)
 {
@@ -86,7 +108,9 @@ agent_plan_creates_only(const struct recon_plan *p)
 		if (p->actions[i].kind != RECON_ACT_CREATE_ADDRESS &&
 		    p->actions[i].kind != RECON_ACT_WIDEN_ADDRESS &&
 		    p->actions[i].kind != RECON_ACT_CREATE_QUEUE &&
-		    p->actions[i].kind != RECON_ACT_CREATE_DIVERT)
+		    p->actions[i].kind != RECON_ACT_CREATE_DIVERT &&
+		    p->actions[i].kind != RECON_ACT_CREATE_CAPTURE &&
+		    p->actions[i].kind != RECON_ACT_CREATE_TAP)
 			return false;
 	return p->nactions > 0;
 }
@@ -141,7 +165,7 @@ agent_post_declaration(const char *dir, const struct watch_cluster *wc,
  * ones. Returns the folder (owned) or NULL. */
 static char *
 post_plan(struct agent *a, const struct recon_plan *p,
-    const struct watch_cluster *wc)
+    const struct watch_cluster *wc, const struct agent_rendered_set *rs)
 {
 	const char *folder = wc->dir;
 	struct err err = {0};
@@ -159,7 +183,8 @@ post_plan(struct agent *a, const struct recon_plan *p,
 		return NULL;
 	}
 	text = commit_text(a, folder);
-	if (outbox_put(dir, OUTBOX_COMMIT, text, &err) < 0 ||
+	if (agent_render_write(rs, dir, &err) < 0 ||
+	    outbox_put(dir, OUTBOX_COMMIT, text, &err) < 0 ||
 	    agent_post_declaration(dir, wc, &err) < 0)
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 	err_release(&err);
@@ -212,6 +237,7 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 	struct recon_snapshot *snap = NULL;
 	struct recon_plan *p = NULL;
 	struct recon_plan_opts po = {0};
+	struct agent_rendered_set rs = {0};
 	struct agent_cluster_mem *mem;
 	struct err err = {0};
 	size_t bad;
@@ -233,13 +259,15 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 	} else {
 		snap = agent_read_live(a, c);
 		p = recon_plan_build(c, &m, snap, &po);
+		agent_render_plan(&rs, p, c, NULL, NULL, snap,
+		    &(struct agent_bases){wc->bases, wc->nbases, true}, NULL);
 	}
 	if (p != NULL) {
 		mem = agent_cluster_mem(a, p->cluster);
 		free(mem->dir);
 		mem->dir = xstrdup(wc->dir);
 		bad = log_unreadable(p);
-		dir = post_plan(a, p, wc);
+		dir = post_plan(a, p, wc, &rs);
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    recon_outcome_name(p->outcome), p->nactions);
@@ -259,6 +287,7 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 		    agent_plan_creates_only(p))
 			agent_auto_apply(a, dir);
 	}
+	agent_rendered_release(&rs);
 	recon_plan_free(p);
 	recon_snapshot_free(snap);
 	recon_managed_release(&m);

@@ -3,6 +3,7 @@
  *   cycle.c   one cycle: fetch, validate, plan, post previews, auto-apply
  *   approve-run.c  approvals found in the outbox, applied
  *   drift.c   drift detection and its report
+ *   capture-pass.c  the capture pass of every drift cycle
  * Everything travels in struct agent (style.md 2.6); signals only set
  * flags, which the parts check between steps through agent_stopping().
  */
@@ -10,6 +11,7 @@
 #define AGENT_DAEMON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "conf.h"
@@ -61,13 +63,34 @@ void agent_run_approvals(struct agent *a);
 /* drift.c: compare live state with the last applied declaration of every
  * cluster and write OUTBOX/<cluster>/drift/. */
 void agent_drift(struct agent *a);
+/* capture-pass.c: the capture pass of a drift cycle (docs/captures.md):
+ * plan it from snap with decl (the applied declaration) and m (the
+ * inventory), and when it has work run it on every node, append its audit
+ * row, update the inventory's captures and log one line. True when it
+ * ran an operation (the brokers changed: read them again). */
+struct recon_managed;
+struct recon_snapshot;
+bool agent_capture_pass(struct agent *a, const struct decl_cluster *decl,
+    const struct recon_managed *m, const struct recon_snapshot *snap);
 
 void agent_clusters_free(struct agent *a);
 struct agent_cluster_mem *agent_cluster_mem(struct agent *a, const char *name);
 
-/* Read every node of c (credentials from conf->credentials; a node whose
- * file cannot be read is left out and logged, never read anonymously). */
+/* The Jolokia endpoint and credentials of every node of c (credentials
+ * from conf->credentials; a node whose file cannot be read is left out
+ * and logged, never read anonymously). */
 struct decl_cluster;
+struct recon_target;
+struct agent_targets {
+	struct recon_target *v; /* node and url borrowed from c */
+	char **secrets;
+	size_t n;
+};
+void agent_targets_load(struct agent_targets *out, struct agent *a,
+    const struct decl_cluster *c);
+void agent_targets_release(struct agent_targets *t);
+
+/* Read every node of c (its targets, as above). */
 struct recon_snapshot *agent_read_live(struct agent *a,
     const struct decl_cluster *c);
 

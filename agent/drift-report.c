@@ -8,14 +8,19 @@
 #include "../reconcile/plan.h"
 
 enum finding {
-	F_NONE = 0,
+	F_NONE = 0, /* not drift: the capture pass's business */
 	F_MISSING,
 	F_CHANGED,
 };
 
+/* The capture pass's actions (taps following the live queues, a capture's
+ * ring) are not drift: the drift cycle runs the pass itself
+ * (agent/capture-pass.c), so they are not reported. */
 static enum finding
 finding_of(enum recon_act k)
 {
+	if (recon_act_is_capture(k))
+		return F_NONE;
 	if (k == RECON_ACT_CREATE_ADDRESS || k == RECON_ACT_CREATE_QUEUE ||
 	    k == RECON_ACT_CREATE_DIVERT)
 		return F_MISSING;
@@ -39,11 +44,14 @@ node_drifted(const struct recon_node_plan *np)
 	       np->outcome == RECON_OUT_REFUSED;
 }
 
-/* Some nodes need the action and some do not. */
+/* Some nodes need the action and some do not (never a capture pass's). */
 static bool
 action_disagrees(const struct recon_action *ac)
 {
 	size_t i, need = 0, fine = 0;
+
+	if (finding_of(ac->kind) == F_NONE)
+		return false;
 
 	for (i = 0; i < ac->nnodes; i++) {
 		if (node_drifted(&ac->nodes[i]))
@@ -72,6 +80,8 @@ drift_count(const struct recon_plan *p, struct drift_counts *out)
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < p->nactions; i++) {
+		if (finding_of(p->actions[i].kind) == F_NONE)
+			continue;
 		if (finding_of(p->actions[i].kind) == F_MISSING)
 			out->missing++;
 		else

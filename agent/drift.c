@@ -2,8 +2,9 @@
  * the branch head that the agent applied before, the declaration of the
  * applied revision (the inventory says which) is planned against live
  * state; the plan is the drift (drift.h). The report replaces
- * OUTBOX/<cluster>/drift/drift.{md,json}. Nothing changes unless
- * auto-apply-creates is on and the only drift is missing objects. */
+ * OUTBOX/<cluster>/drift/drift.{md,json}. Before it, the capture pass
+ * runs with the same declaration (capture-pass.c). Nothing else changes
+ * unless auto-apply-creates is on and the only drift is missing objects. */
 #define LOG_MODULE "drift"
 #include "daemon.h"
 
@@ -158,6 +159,17 @@ check_cluster(struct agent *a, const char *name)
 		goto done;
 	}
 	snap = agent_read_live(a, ap.decl);
+	if (agent_capture_pass(a, ap.decl, &m, snap)) {
+		/* the pass changed the brokers (and maybe the inventory's
+		 * captures): drift is what is left */
+		recon_snapshot_free(snap);
+		snap = agent_read_live(a, ap.decl);
+		recon_managed_release(&m);
+		if (recon_inventory_load(&m, a->conf->state, name, &err) < 0) {
+			log_err("cluster '%s': %s", name, err.msg);
+			goto done;
+		}
+	}
 	po.revision = m.revision;
 	po.snapshot_source = "live";
 	p = recon_plan_build(ap.decl, &m, snap, &po);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../lib/xalloc.h"
+#include "git-bases.h"
 
 static int
 git_fail(struct err *err, const char *what, const char *repo, const char *rev)
@@ -82,6 +83,8 @@ read_tree(struct agent_git_files *f, git_repository *r, git_tree *root,
 		    add_blob(f, r, dir, e, err) < 0)
 			goto done;
 	}
+	if (agent_git_add_bases(&f->bases, &f->nbases, r, tree, dir, err) < 0)
+		goto done;
 	rc = 0;
 done:
 	if (tree != root)
@@ -138,5 +141,6 @@ agent_git_files_release(struct agent_git_files *f)
 		free((void *)(uintptr_t)f->files[i].data);
 	}
 	free(f->files);
+	agent_git_bases_free(f->bases, f->nbases);
 	memset(f, 0, sizeof(*f));
 }

@@ -12,7 +12,9 @@
 struct agent_git_files {
 	struct decl_file *files; /* path = "<dir>/<name>", sorted by name */
 	size_t nfiles;
-	char commit[41]; /* the revision's commit id, hex */
+	char commit[41];         /* the revision's commit id, hex */
+	struct decl_file *bases; /* broker/broker.xml, broker/nodes/<n>.xml */
+	size_t nbases;
 };
 
 /* Read every *.yaml / *.yml blob directly under dir in the tree of rev

@@ -140,6 +140,11 @@ sleep_ms(const struct agent *a)
 {
 	int64_t now = agent_now_ms(), until = a->next_poll, wd;
 
+	/* A signal drained during the last step (agent_stopping reads the
+	 * signalfd between steps) is already pending: do not wait for the
+	 * next timer to act on it. */
+	if (a->sig.cycle || a->sig.reload || a->sig.stop)
+		return 0;
 	if (a->next_drift < until)
 		until = a->next_drift;
 	wd = (int64_t)(notify_watchdog_usec() / 2000);

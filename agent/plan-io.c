@@ -13,6 +13,8 @@
 #include "../lib/xalloc.h"
 #include "agent.h"
 #include "creds.h"
+#include "git.h"
+#include "render-post.h"
 
 #define SNAPSHOT_FILE_MAX ((size_t)256 * 1024 * 1024)
 
@@ -226,5 +228,39 @@ done:
 	free(text);
 	free(file);
 	free(dir);
+	return rc;
+}
+
+int
+agent_plan_render(const char *cmd, struct recon_plan *p,
+    const struct decl_cluster *c, const struct decl_cluster *before,
+    const struct agent_git_files *gf, const struct recon_snapshot *s,
+    const char *schema_dir, const char *out_dir)
+{
+	struct agent_bases bases = {0};
+	struct agent_rendered_set r;
+	struct err err = {0};
+	char *label = NULL;
+	int rc = 0;
+
+	if (c->mode != DECL_CONFIG_MANAGED)
+		return 0;
+	if (gf != NULL && gf->commit[0] != '\0') {
+		bases.files = gf->bases;
+		bases.n = gf->nbases;
+		bases.in_memory = true;
+	}
+	if (before == c)
+		label = xstrdup("the file rendered from the same declaration "
+		                "(delete-queue changes no broker.xml)");
+	else if (before != NULL)
+		label = xasprintf("the broker.xml rendered from the base "
+		                  "declaration ('%s') on the same base files",
+		    p->base_revision != NULL ? p->base_revision : "?");
+	agent_render_plan(&r, p, c, before, label, s, &bases, schema_dir);
+	if (agent_render_write(&r, out_dir, &err) < 0)
+		rc = print_err(cmd, &err);
+	agent_rendered_release(&r);
+	free(label);
 	return rc;
 }

@@ -34,4 +34,16 @@ int agent_plan_finish(const char *cmd, const struct recon_plan *p,
 int agent_plan_write_declaration(const char *cmd, const struct decl_cluster *c,
     const char *out_dir);
 
+/* CONFIG_MANAGED (others: 0, nothing done): render c's broker.xml per
+ * node into p (diffs from before, the previous declaration, or the base
+ * files when NULL; reload predictions against s) and write them as
+ * out_dir/broker/<node>/broker.xml; a render failure refuses p. gf: the
+ * files `--repo` read (its base files), or NULL for the file system.
+ * 0, or -1 with a message printed. */
+struct agent_git_files;
+int agent_plan_render(const char *cmd, struct recon_plan *p,
+    const struct decl_cluster *c, const struct decl_cluster *before,
+    const struct agent_git_files *gf, const struct recon_snapshot *s,
+    const char *schema_dir, const char *out_dir);
+
 #endif

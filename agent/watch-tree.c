@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../lib/xalloc.h"
+#include "git-bases.h"
 
 static bool
 is_yaml_name(const char *name)
@@ -89,6 +90,9 @@ load_cluster(struct watch *w, const git_tree *t, const char *dir,
 		b = NULL;
 		free(path);
 	}
+	if (r == 0)
+		r = agent_git_add_bases(&c->bases, &c->nbases, w->repo, t, dir,
+		    err);
 	return r;
 }
 
@@ -196,6 +200,7 @@ watch_clusters_free(struct watch_cluster *c, size_t n)
 		free(c[i].data);
 		free(c[i].files);
 		free(c[i].dir);
+		agent_git_bases_free(c[i].bases, c[i].nbases);
 	}
 	free(c);
 }

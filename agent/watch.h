@@ -53,8 +53,10 @@ struct watch_cluster {
 	char *dir; /* path inside the repository, e.g. "clusters/prod-eu" */
 	struct decl_file *files;
 	size_t nfiles;
-	char **paths; /* owned storage behind files[].path */
-	char **data;  /* owned storage behind files[].data */
+	char **paths;            /* owned storage behind files[].path */
+	char **data;             /* owned storage behind files[].data */
+	struct decl_file *bases; /* owned: base broker.xml files (render.h) */
+	size_t nbases;
 };
 
 /* Prepare a watcher for conf (borrowed; it must outlive the watcher). No

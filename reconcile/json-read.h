@@ -46,4 +46,8 @@ int recon_jr_ptransformer(struct recon_jr *c, const cJSON *o, const char *w,
 int recon_jr_pdivert(struct recon_jr *c, const cJSON *o, const char *w,
     struct recon_divert *d);
 
+/* plan-broker-json.c: the optional broker_xml member (absent: none). */
+int recon_plan_broker_parse(struct recon_jr *c, const cJSON *root,
+    struct recon_plan *p);
+
 #endif

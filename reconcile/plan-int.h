@@ -127,4 +127,13 @@ void recon_diff_removed_captures(struct recon_diff *d);
 /* D7 and the plan's outcome (reconcile/diff-delete.c). */
 void recon_diff_finish(struct recon_diff *d);
 
+/* plan-broker.c: the broker_xml section. */
+struct sbuf;
+void recon_broker_xml_set_settings(struct recon_broker_xml *bx, const char *a,
+    const char *q, const char *d);
+void recon_broker_xml_release(struct recon_broker_xml *bx);
+void recon_plan_broker_md(struct sbuf *b, const struct recon_plan *p);
+/* plan-broker-json.c */
+void recon_plan_broker_json(struct jsonw *w, const struct recon_plan *p);
+
 #endif

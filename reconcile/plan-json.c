@@ -333,6 +333,7 @@ head_json(struct jsonw *w, const struct recon_plan *p)
 	kstr(w, "revision", p->base_revision);
 	kstr(w, "source", p->base_source);
 	jsonw_obj_end(w);
+	recon_plan_broker_json(w, p);
 	kstr(w, "cluster", p->cluster);
 }
 

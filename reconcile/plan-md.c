@@ -261,6 +261,14 @@ recon_plan_render_md(const struct recon_plan *p, const char *plan_dir)
 		}
 		sbuf_add(&out, act.buf, act.len);
 	}
+	sbuf_reset(&act);
+	recon_plan_broker_md(&act, p);
+	if (out.len + act.len + tail.len <= budget)
+		sbuf_add(&out, act.buf, act.len);
+	else
+		sbuf_addf(&out,
+		    "**Preview truncated:** the broker.xml diffs and reload predictions are in `%s/plan.json`, the rendered files in `%s/broker/`.\n\n",
+		    plan_dir, plan_dir);
 	if (out.len + tail.len > budget) {
 		sbuf_reset(&tail);
 		sbuf_addf(&tail,

@@ -181,5 +181,9 @@ recon_plan_free(struct recon_plan *p)
 	}
 	free(p->unmanaged);
 	strs_free(p->diagnostics, p->ndiagnostics);
+	for (i = 0; i < p->nbroker_xml; i++)
+		recon_broker_xml_release(&p->broker_xml[i]);
+	free(p->broker_xml);
+	free(p->broker_xml_before);
 	free(p);
 }

@@ -461,7 +461,8 @@ recon_plan_parse_json(struct recon_plan **out, const char *path,
 	p = xcalloc(1, sizeof(*p));
 	if (pheader(&c, root, p) < 0 || psettings(&c, root, p) < 0 ||
 	    pnodes(&c, root, p) < 0 || punmanaged(&c, root, p) < 0 ||
-	    pactions(&c, root, p) < 0)
+	    pactions(&c, root, p) < 0 ||
+	    recon_plan_broker_parse(&c, root, p) < 0)
 		goto done;
 	*out = p;
 	p = NULL;

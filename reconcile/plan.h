@@ -19,6 +19,7 @@
 #include "../declarations/decl.h"
 #include "../lib/err.h"
 #include "recon.h"
+#include "reload.h"
 
 #define RECON_PLAN_FORMAT      1     /* `format` of plan.json */
 #define RECON_INVENTORY_FORMAT 1     /* `format` of inventory.json */
@@ -213,6 +214,21 @@ struct recon_node_status {
 	char *message;
 };
 
+/* CONFIG_MANAGED: one node's rendered broker.xml in the preview
+ * (docs/plan-format.md, `broker_xml`). */
+struct recon_broker_xml {
+	char *node;
+	char *path;   /* the rendered file, relative to the plan folder */
+	char *sha256; /* of the rendered file, hex */
+	char *diff;   /* unified diff before -> rendered; NULL: unchanged */
+	char **carried_diverts; /* removed by the plan, still in the file */
+	size_t ncarried;
+	bool predicted;             /* reload holds the prediction */
+	char *not_predicted;        /* else why not (the node was not read) */
+	struct recon_reload reload; /* settings point into settings_owned */
+	char *settings_owned[3];    /* addresses, queues, diverts */
+};
+
 struct recon_plan {
 	char *kind; /* "plan" or "delete-queue" */
 	char *cluster;
@@ -244,6 +260,11 @@ struct recon_plan {
 	size_t nunmanaged;
 	char **diagnostics; /* invalid declaration: the rendered diagnostics */
 	size_t ndiagnostics;
+	/* CONFIG_MANAGED: what the diffs compare with (NULL: no broker_xml
+	 * section), and each node's rendered file. */
+	char *broker_xml_before;
+	struct recon_broker_xml *broker_xml;
+	size_t nbroker_xml;
 };
 
 struct recon_plan_opts {
@@ -378,6 +399,34 @@ char **recon_plan_removed_captures(const struct recon_plan *p, size_t *n);
 struct recon_plan *recon_plan_captures(const struct decl_cluster *decl,
     const struct recon_managed *managed, const struct recon_snapshot *snap,
     const struct recon_plan_opts *opts);
+
+/* ---- CONFIG_MANAGED: the rendered broker.xml -------------------------
+ * The agent renders (declarations/render.h); these pure functions take the
+ * texts. One input per declared node, in the declaration's order. */
+struct recon_rendered {
+	const char *node;
+	const char *before; /* the file the diff starts from; NULL: none */
+	size_t before_len;
+	const char *text; /* the rendered broker.xml */
+	size_t len;
+};
+
+/* Add the broker_xml section to p: per node the rendered file's SHA-256,
+ * the unified diff from before, the diverts the plan removes that the
+ * file still carries (ADR-0084: the next deployment and restart bring
+ * them back), and the prediction of a reload of the new file on the live
+ * node (its config-delete-* taken from the new file's address-setting
+ * "#"), when the node was read. before_label says what the diffs start
+ * from. */
+void recon_plan_add_broker_xml(struct recon_plan *p,
+    const struct decl_cluster *decl, const struct recon_snapshot *snap,
+    const char *before_label, const struct recon_rendered *r, size_t n);
+
+/* The nodes' broker.xml could not be rendered: p becomes REFUSED
+ * (RENDER_FAILED) naming the first problem; every diagnostic is recorded
+ * in p->diagnostics. */
+void recon_plan_refuse_render(struct recon_plan *p,
+    const struct errlist *diags);
 
 /* ---- preview files ----------------------------------------------------- */
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/integration/40-render-boot.sh: a rendered broker.xml boots Artemis
 # 2.40.0 with exactly the declared addresses, queues and diverts, and what
-# a reload of a changed file does (config-delete-* OFF, then FORCE).
+# a reload of a changed file does (config-delete-* OFF, then FORCE); each
+# reload is predicted by `render --predict-reload` and by the preview of a
+# CONFIG_MANAGED `plan`, whose rendered file is the one deployed.
 #
 # Starts its own broker (its broker.xml is the point of the test): an
 # instance from `artemis create`, whose generated etc/broker.xml is the
@@ -114,21 +116,56 @@ open(p, "w").write(s)
 PY
 }
 
-# predict: render, and predict each node's reload from its live state.
+# predict: render, and predict each node's reload from its live state;
+# plan the same declaration too (issue 7 item 2: a CONFIG_MANAGED plan's
+# preview holds the rendered file and the same prediction): its
+# broker/<node>/broker.xml must be the file render wrote, and its diff
+# must turn the base into it.
 predict() {
-	rm -rf "$work/out"
+	local rc prc
+	rm -rf "$work/out" "$work/plan"
 	"$AG_BIN" render "$cl" --out "$work/out" --schema-dir "$schema" \
 		--predict-reload --credentials "$work/creds" >"$work/pred.md" 2>"$work/pred.err"
-	local rc=$?
+	rc=$?
 	sed 's/^/# /' "$work/pred.md" >&2
+	"$AG_BIN" plan "$cl" --out "$work/plan" --schema-dir "$schema" \
+		--credentials "$work/creds" >"$work/plan.out" 2>"$work/plan.err"
+	prc=$?
+	if [ $prc -ne 0 ] && [ $prc -ne 2 ]; then
+		echo "plan failed ($prc): $(cat "$work/plan.err")" >&2
+		return 1
+	fi
+	if ! cmp -s "$work/out/$broker/broker.xml" "$work/plan/broker/$broker/broker.xml"; then
+		echo "the plan's broker.xml is not the rendered one" >&2
+		return 1
+	fi
+	if [ "$(jq -r '.broker_xml.nodes[0].sha256' "$work/plan/plan.json")" != \
+		"$(sha256sum "$work/plan/broker/$broker/broker.xml" | cut -d' ' -f1)" ]; then
+		echo "plan.json's sha256 is not the file's" >&2
+		return 1
+	fi
+	cp "$cl/broker/broker.xml" "$work/patched.xml"
+	jq -r '.broker_xml.nodes[0].diff // ""' "$work/plan/plan.json" >"$work/plan.diff"
+	if [ -s "$work/plan.diff" ] && ! patch -s "$work/patched.xml" "$work/plan.diff" >&2; then
+		echo "the plan's diff does not apply to the base" >&2
+		return 1
+	fi
+	if ! cmp -s "$work/patched.xml" "$work/plan/broker/$broker/broker.xml"; then
+		echo "the plan's diff does not turn the base into the rendered file" >&2
+		return 1
+	fi
 	return $rc
 }
-# predicted LINE...: each line is in the prediction, exactly.
+# predicted LINE...: each line is in the prediction, exactly, and in the
+# plan's preview (plan.md) too.
 predicted() {
 	local l
 	for l in "$@"; do
 		if grep -qxF -- "$l" "$work/pred.md"; then ok "predicted: $l"; else
 			not_ok "predicted: $l" "$(cat "$work/pred.md" "$work/pred.err")"
+		fi
+		if grep -qxF -- "$l" "$work/plan/plan.md"; then ok "plan.md predicts: $l"; else
+			not_ok "plan.md predicts: $l" "$(sed -n '/^## broker.xml/,$p' "$work/plan/plan.md")"
 		fi
 	done
 }
@@ -259,14 +296,15 @@ wait_reloads() { # N: until N reloads are logged (20 s at most)
 	done
 	return 1
 }
-# install_and_reload: put the rendered file in place with a strictly newer
+# install_and_reload: put the rendered file (the one the plan's preview
+# holds, which predict checked is render's) in place with a strictly newer
 # mtime (the scanner reloads only when the mtime grew) and wait until the
 # broker's periodic check (configuration-file-refresh-period, 5000 ms by
 # default) has reloaded it.
 install_and_reload() {
 	local n
 	n=$(reloads)
-	cp "$work/out/$broker/broker.xml" "$run/etc/broker.xml"
+	cp "$work/plan/broker/$broker/broker.xml" "$run/etc/broker.xml"
 	touch -d "@$(($(date +%s) + 1))" "$run/etc/broker.xml"
 	wait_reloads $((n + 1)) || return 1
 	sleep 0.5
@@ -402,6 +440,8 @@ predicted "- removes queue 'events.b' on address 'events': config-delete-queues 
 	"- keeps queue 'rt.q' on address 'events': created at runtime: config-delete-queues removes only configuration-managed queues" \
 	"- keeps address 'spare': config-delete-addresses OFF: it stays live, outside the file (a restart keeps it too)" \
 	"Messages lost by the reload: 2"
+check_grep "P3: plan.md names the messages a reload of its file loses" \
+	'A reload of the rendered files loses 2 messages' "$work/plan/plan.md"
 check "reloaded" install_and_reload
 check_eq "P3 queues FORCE: configuration-managed queues not in the file are removed, messages and all; the runtime queue stays" \
 	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names queues)"

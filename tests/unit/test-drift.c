@@ -1,4 +1,5 @@
-/* tests/unit/test-drift.c: agent/drift-report.c on hand-built plans. */
+/* tests/unit/test-drift.c: agent/drift-report.c (and agent_plan_creates_only
+ * of agent/cycle.c) on hand-built plans. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "../../agent/daemon.h"
 #include "../../agent/drift.h"
 #include "../../reconcile/plan.h"
 
@@ -141,12 +143,104 @@ test_drift__missing_changed_unmanaged_disagreeing(void **state)
 	free(md);
 }
 
+/* The capture pass's actions in a drift plan (taps following the live
+ * queues) are the pass's business: neither counted nor reported, not even
+ * as a disagreement between nodes; a declared object beside them is. */
+static void
+test_drift__capture_actions_are_not_drift(void **state)
+{
+	struct recon_plan p;
+	struct recon_action acts[4];
+	struct recon_node_plan np0[3], np1[3], np2[3], np3[3];
+	char q[] = "orders", why0[] = "absent",
+	     tap[] = "__capture.dbg.orders.new", tap2[] = "__capture.dbg.gone",
+	     ring[] = "__capture.dbg", why1[] = "a new matching queue",
+	     why2[] = "no matching queue left", why3[] = "ring size differs";
+	struct drift_counts c;
+	char *json, *md;
+
+	(void)state;
+	action_init(&acts[0], RECON_ACT_CREATE_TAP, tap, why1, np0,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_NO_CHANGE);
+	action_init(&acts[1], RECON_ACT_DELETE_TAP, tap2, why2, np1,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	action_init(&acts[2], RECON_ACT_CHANGE_CAPTURE, ring, why3, np2,
+	    RECON_OUT_REFUSED, RECON_OUT_NO_CHANGE);
+	plan_init(&p, acts, 3, NULL, 0);
+	drift_count(&p, &c);
+	assert_int_equal(c.missing, 0);
+	assert_int_equal(c.changed, 0);
+	assert_int_equal(c.disagreeing, 0);
+	assert_false(drift_found(&c));
+	md = drift_render_md(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(md, "**No drift**"));
+	assert_null(strstr(md, "__capture."));
+	json = drift_render_json(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(json, "\"drift\": false"));
+	assert_non_null(strstr(json, "\"missing\": [],"));
+	assert_non_null(strstr(json, "\"changed\": [],"));
+	assert_non_null(strstr(json, "\"disagreeing\": [],"));
+	assert_null(strstr(json, "__capture."));
+	free(md);
+	free(json);
+
+	action_init(&acts[3], RECON_ACT_CREATE_QUEUE, q, why0, np3,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_NO_CHANGE);
+	plan_init(&p, acts, 4, NULL, 0);
+	drift_count(&p, &c);
+	assert_int_equal(c.missing, 1);
+	assert_int_equal(c.changed, 0);
+	assert_int_equal(c.disagreeing, 1);
+	md = drift_render_md(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(md, "**Drift**: 1 missing, 0 changed, 0 "
+	                           "unmanaged, 1 disagreeing between nodes."));
+	assert_non_null(strstr(md, "| queue | `orders` | node1 | absent |"));
+	assert_null(strstr(md, "__capture."));
+	json = drift_render_json(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(json, "\"changed\": [],"));
+	assert_null(strstr(json, "__capture."));
+	free(md);
+	free(json);
+}
+
+/* auto-apply-creates: a capture's address and ring and a tap are creates;
+ * any other capture action (a tap removed, a ring changed) is not. */
+static void
+test_drift__creates_only_with_captures(void **state)
+{
+	struct recon_plan p;
+	struct recon_action acts[3];
+	struct recon_node_plan np0[3], np1[3], np2[3];
+	char q[] = "orders", ring[] = "__capture.dbg",
+	     tap[] = "__capture.dbg.orders", why[] = "absent";
+
+	(void)state;
+	action_init(&acts[0], RECON_ACT_CREATE_QUEUE, q, why, np0,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	action_init(&acts[1], RECON_ACT_CREATE_CAPTURE, ring, why, np1,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	action_init(&acts[2], RECON_ACT_CREATE_TAP, tap, why, np2,
+	    RECON_OUT_WOULD_APPLY, RECON_OUT_WOULD_APPLY);
+	plan_init(&p, acts, 3, NULL, 0);
+	p.outcome = RECON_OUT_WOULD_APPLY;
+	assert_true(agent_plan_creates_only(&p));
+	acts[2].kind = RECON_ACT_DELETE_TAP;
+	assert_false(agent_plan_creates_only(&p));
+	acts[2].kind = RECON_ACT_CHANGE_CAPTURE;
+	assert_false(agent_plan_creates_only(&p));
+	acts[2].kind = RECON_ACT_CREATE_TAP;
+	p.outcome = RECON_OUT_NO_CHANGE;
+	assert_false(agent_plan_creates_only(&p));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_drift__no_drift),
 	    cmocka_unit_test(test_drift__missing_changed_unmanaged_disagreeing),
+	    cmocka_unit_test(test_drift__capture_actions_are_not_drift),
+	    cmocka_unit_test(test_drift__creates_only_with_captures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

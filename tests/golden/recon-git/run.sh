@@ -7,6 +7,11 @@
 . "$AG_TOP/tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ -z "${ARTEMIS_GITOPS_SCHEMA_DIR:-}" ]; then # CONFIG_MANAGED renders
+	ARTEMIS_GITOPS_SCHEMA_DIR=$("$AG_TOP/scripts/artemis-schema" 2>"$tmp/schema.err") ||
+		not_ok "Artemis schema available" "$(cat "$tmp/schema.err")"
+	export ARTEMIS_GITOPS_SCHEMA_DIR
+fi
 src=$AG_TOP/tests/golden/recon/005-order-create-before-delete
 repo=$tmp/repo
 mkdir -p "$repo/clusters/shop-eu"
@@ -70,6 +75,31 @@ check_grep "live without credentials explained" "no credentials folder: use --cr
 "$AG_BIN" delete-queue __capture.x cl --snapshot snapshot.json --out x 2>err >/dev/null
 check_eq "delete-queue of a capture queue: exit 1" 1 $?
 check_grep "delete-queue of a capture queue refused" "'__capture.x' has the reserved capture prefix '__capture.': it belongs to a capture subscription" err
+
+# CONFIG_MANAGED from git: the base broker.xml is read at the revision too
+# (the working tree's copy differs and is not used), and the preview is the
+# one ../recon/006 expects from the same folders.
+cm=$AG_TOP/tests/golden/recon/006-d2-config-managed-declared
+mkdir -p repo/clusters/cm
+cp "$cm/base/cluster.yaml" repo/clusters/cm/cluster.yaml
+cp -r "$cm/cluster/broker" repo/clusters/cm/
+git -C repo add -A && git -C repo commit -qm "cm base"
+cp "$cm/cluster/cluster.yaml" repo/clusters/cm/cluster.yaml
+git -C repo add -A && git -C repo commit -qm "cm: orders goes"
+echo "<not-xml" >repo/clusters/cm/broker/broker.xml
+"$AG_BIN" plan clusters/cm --repo repo --rev HEAD --base HEAD~1 --snapshot "$cm/snapshot.json" \
+	--out cm >/dev/null 2>err
+check_eq "CONFIG_MANAGED from git: exit 2" 2 $?
+check_eq "CONFIG_MANAGED from git: the diffs of ../recon/006" \
+	"$(jq -c '[.broker_xml.nodes[] | .diff, .sha256]' "$cm/expect/plan.json")" \
+	"$(jq -c '[.broker_xml.nodes[] | .diff, .sha256]' cm/plan.json)"
+check "CONFIG_MANAGED from git: rendered files written" test -s cm/broker/node2/broker.xml
+git -C repo rm -q -r -f clusters/cm/broker && git -C repo commit -qm "cm: no base"
+"$AG_BIN" plan clusters/cm --repo repo --rev HEAD --snapshot "$cm/snapshot.json" --out cm2 >/dev/null 2>err
+check_eq "CONFIG_MANAGED from git without a base file: refused" '"RENDER_FAILED"' "$(jq -c .refusal cm2/plan.json)"
+check_grep "the missing base is named at its path in the repository" \
+	"no base broker.xml \(looked for clusters/cm/broker/nodes/node1.xml and clusters/cm/broker/broker.xml\)" cm2/plan.md
+
 check_exit "--base without --repo is a usage error" 64 "$AG_BIN" plan clusters/shop-eu --base HEAD --out x
 check_exit "--state with --base-dir is a usage error" 64 "$AG_BIN" plan c --state s --base-dir b --out x
 check_exit "plan without --out is a usage error" 64 "$AG_BIN" plan c

@@ -140,11 +140,39 @@ md the broker.xml rendered from it still carries the divert, so the next deploym
 md if a removed divert is in this node's broker.xml
 json .diagnostics[0]|test("warning: divert 'audit-copy' forwards to 'orders': Nothing consumes at orders") => true
 md ## Declaration diagnostics
+md ## broker.xml (CONFIG_MANAGED)
+md +            <anycast/>
+md - **divert `audit-copy` is carried by the rendered broker.xml**
+json .broker_xml.nodes[0].carried_diverts ["audit-copy"]
+json .broker_xml.nodes[0].reload.settings.queues "OFF"
+json .broker_xml.nodes[0].path "broker/node1/broker.xml"
+md keeps queue 'orders' on address 'orders': created at runtime
+md Messages lost by the reload: 0
 """, base=cluster(ORDERS + AUDIT_IN + """diverts:
   - name: audit-copy
     address: audit-in
     forwarding-address: orders
-""", mode="CONFIG_MANAGED"), exit=2)
+""", mode="CONFIG_MANAGED"), exit=2, broker_xml=broker_base("OFF"))
+
+# ---- CONFIG_MANAGED: a reload with config-delete-* FORCE loses messages -----
+case("029-config-managed-force-reload", "plan",
+     cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+""" + AUDIT_IN, mode="CONFIG_MANAGED"),
+     snapshot(node("node1", [q("orders", "orders", messages=7,
+                              configuration_managed=True),
+                             q("audit-in", "audit-in")]),
+              node("node2", refusal="connection refused")),
+     """
+json .broker_xml.nodes[0].reload.settings.queues "FORCE"
+json .broker_xml.nodes[0].reload.messages_lost 7
+json .broker_xml.nodes[1].reload null
+md removes queue 'orders' on address 'orders': config-delete-queues FORCE: removed with its 7 messages, which are lost
+md **A reload of the rendered files loses 7 messages**
+md Reload not predicted: node not read (UNREACHABLE).
+""", base=cluster(ORDERS + AUDIT_IN, mode="CONFIG_MANAGED"), exit=1,
+     broker_xml=broker_base("FORCE"))
 
 # ---- D4: diverts sourced at the queue's address ----------------------------
 case("007-d4-source-divert-kept", "delete-queue orders",
@@ -532,13 +560,27 @@ json .actions[0].nodes[0].message "capture ring '__capture.debug-orders' has 1 c
 json .actions[0].nodes[1].outcome "NO_CHANGE"
 """, inventory=inv(["orders"], ["orders"], [], ["debug-orders"]), exit=1)
 
+
+# ---- CONFIG_MANAGED: broker.xml cannot be rendered -> REFUSED ---------------
+case("030-config-managed-render-failed", "plan",
+     cluster(ORDERS, mode="CONFIG_MANAGED"),
+     snapshot(node("node1", [q("orders", "orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "RENDER_FAILED"
+json .message "the nodes' broker.xml cannot be rendered: cluster/cluster.yaml:5:5: node 'node1': no base broker.xml (looked for cluster/broker/nodes/node1.xml and cluster/broker/broker.xml)"
+json .broker_xml null
+json .diagnostics[1] "cluster/cluster.yaml:8:5: node 'node2': no base broker.xml (looked for cluster/broker/nodes/node2.xml and cluster/broker/broker.xml)"
+err refused (RENDER_FAILED)
+""", exit=1)
 # ---- dependency checks see each divert as the plan leaves it (issue 4) -----
 BILLING = """  - name: billing
     routing: [anycast]
     queues:
       - name: billing
 """
-case("029-divert-repointed-not-dependent", "plan",
+case("101-divert-repointed-not-dependent", "plan",
      cluster("addresses:\n" + BILLING + AUDIT_IN + """diverts:
   - name: audit-copy
     address: audit-in
@@ -562,7 +604,7 @@ nomd removed with the queue
     forwarding-address: orders
 """), exit=2)
 
-case("030-divert-repointed-into-deleted", "plan",
+case("102-divert-repointed-into-deleted", "plan",
      cluster("""addresses:
   - name: orders
     routing: [anycast]
@@ -584,10 +626,10 @@ json .actions[1].nodes[0].removed_diverts[0].declared true
   - name: audit-copy
     address: audit-in
     forwarding-address: billing
-""", mode="CONFIG_MANAGED"), exit=2)
+""", mode="CONFIG_MANAGED"), exit=2, broker_xml=broker_base("OFF"))
 
 # ---- a queue moved to another address leaves its old address (H2) ---------
-case("031-recreate-moved-removes-dependent", "plan",
+case("103-recreate-moved-removes-dependent", "plan",
      cluster("""addresses:
   - name: orders
     routing: [anycast]
@@ -609,7 +651,7 @@ json .actions[1].nodes[1].removed_diverts[0].name "audit-copy"
 md removed with the queue: divert `audit-copy` (source `audit-in`, forwarding to `orders`)
 """, inventory=inv(["orders", "audit-in"], ["orders", "audit-in"]), exit=2)
 
-case("032-delete-sees-moved-queue-gone", "plan",
+case("104-delete-sees-moved-queue-gone", "plan",
      cluster("""addresses:
   - name: orders
     routing: [anycast]
@@ -630,7 +672,7 @@ json .actions[2].nodes[0].removed_diverts[0].name "audit-copy"
 """, inventory=inv(["orders", "audit-in"], ["orders", "orders-b", "audit-in"]), exit=2)
 
 # ---- D2 with several forwarding targets and a routing type (H3) -----------
-case("033-d2-several-targets", "delete-queue orders",
+case("105-d2-several-targets", "delete-queue orders",
      cluster(ORDERS + BILLING + AUDIT_IN + """diverts:
   - name: audit-copy
     address: audit-in
@@ -647,7 +689,7 @@ md the removal does not stick; the next apply acts on the declaration again and 
 nomd Nothing consumes at
 """, exit=2)
 
-case("034-d2-routing-type-matches-validation", "delete-queue orders",
+case("106-d2-routing-type-matches-validation", "delete-queue orders",
      cluster("""addresses:
   - name: orders
     routing: [anycast, multicast]
@@ -673,7 +715,7 @@ nomd re-creates queue 'orders', 'orders-mc'
 """, exit=2)
 
 # ---- D5: an internal queue is never covered by a capture (L3) --------------
-case("035-d5-internal-queue-not-covered", "delete-queue orders",
+case("107-d5-internal-queue-not-covered", "delete-queue orders",
      cluster(CAPTURE + "addresses:\n" + AUDIT_IN),
      snapshot(node("node1", [q("orders", "orders", internal=True), ring("debug-orders")],
                    [tap("debug-orders", "orders")]),

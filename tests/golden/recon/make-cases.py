@@ -126,9 +126,37 @@ AUDIT_IN = """  - name: audit-in
 CASES = {}
 
 
-def case(slug, args, yaml, snap, checks, base=None, inventory=None, exit=0):
+def case(slug, args, yaml, snap, checks, base=None, inventory=None, exit=0,
+         broker_xml=None):
     CASES[slug] = dict(args=args, yaml=yaml, snap=snap, checks=checks,
-                       base=base, inventory=inventory, exit=exit)
+                       base=base, inventory=inventory, exit=exit,
+                       broker_xml=broker_xml)
+
+
+def broker_base(delete="OFF"):
+    """A CONFIG_MANAGED cluster's base broker.xml (cluster/broker/), with
+    config-delete-{queues,addresses,diverts} set to delete on '#'."""
+    return """<?xml version='1.0'?>
+<configuration xmlns="urn:activemq" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="urn:activemq /schema/artemis-configuration.xsd">
+   <core xmlns="urn:activemq:core">
+      <name>0.0.0.0</name>
+      <address-settings>
+         <address-setting match="#">
+            <config-delete-queues>%s</config-delete-queues>
+            <config-delete-addresses>%s</config-delete-addresses>
+            <config-delete-diverts>%s</config-delete-diverts>
+         </address-setting>
+      </address-settings>
+      <addresses>
+         <address name="DLQ">
+            <anycast>
+               <queue name="DLQ"/>
+            </anycast>
+         </address>
+      </addresses>
+   </core>
+</configuration>
+""" % (delete, delete, delete)
 
 
 def inv(addresses=(), queues=(), diverts=(), captures=()):
@@ -151,6 +179,9 @@ def main():
         for sub in ("cluster", "base"):
             shutil.rmtree(os.path.join(d, sub), ignore_errors=True)
         write(os.path.join(d, "cluster", "cluster.yaml"), c["yaml"])
+        if c["broker_xml"] is not None:
+            write(os.path.join(d, "cluster", "broker", "broker.xml"),
+                  c["broker_xml"])
         if c["base"] is not None:
             write(os.path.join(d, "base", "cluster.yaml"), c["base"])
         if c["inventory"] is not None:

@@ -16,6 +16,13 @@
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# CONFIG_MANAGED cases render broker.xml: Artemis's schema, as render's
+# golden tests find it.
+if [ -z "${ARTEMIS_GITOPS_SCHEMA_DIR:-}" ]; then
+	ARTEMIS_GITOPS_SCHEMA_DIR=$("$AG_TOP/scripts/artemis-schema" 2>"$tmp/schema.err") ||
+		not_ok "Artemis schema available" "$(cat "$tmp/schema.err")"
+	export ARTEMIS_GITOPS_SCHEMA_DIR
+fi
 
 run_checks() {
 	local c=$1 w=$2 kind rest filter want got
