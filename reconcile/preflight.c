@@ -320,7 +320,8 @@ recon_planned_diverts_add(struct recon_planned_diverts *pd,
 			pd->v[i] = d;
 			return;
 		}
-	pd->v = xreallocarray(pd->v, pd->n + 1, sizeof(*pd->v));
+	pd->v = xreallocarray(pd->v, pd->n + 1,
+	    sizeof(const struct recon_divert *));
 	pd->v[pd->n++] = d;
 }
 
