@@ -146,7 +146,7 @@ static enum recon_verdict
 check_address(const struct recon_action *a, const struct recon_node_plan *np,
     const struct recon_node_snapshot *n, struct recon_node_apply *out)
 {
-	const struct recon_address *la = recon_plan_find_address(n, a->name);
+	const struct recon_address *la = recon_node_find_address(n, a->name);
 	const struct recon_op *op = recon_np_find_op(np,
 	    a->kind == RECON_ACT_CREATE_ADDRESS ? RECON_OP_CREATE_ADDRESS
 	                                        : RECON_OP_UPDATE_ADDRESS);
@@ -178,7 +178,7 @@ check_create_queue(const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     struct recon_node_apply *out)
 {
-	const struct recon_queue *lq = recon_plan_find_queue(n, a->name);
+	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
 	const struct recon_op *op = recon_np_find_op(np, RECON_OP_CREATE_QUEUE);
 
 	if (lq == NULL)
@@ -195,7 +195,7 @@ check_create_divert(const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     struct recon_node_apply *out)
 {
-	const struct recon_divert *ld = recon_plan_find_divert(n, a->name);
+	const struct recon_divert *ld = recon_node_find_divert(n, a->name);
 	const struct recon_op *op =
 	    recon_np_find_op(np, RECON_OP_CREATE_DIVERT);
 
@@ -214,7 +214,7 @@ check_change_queue(const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     struct recon_node_apply *out)
 {
-	const struct recon_queue *lq = recon_plan_find_queue(n, a->name);
+	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
 	const struct recon_op *op = recon_np_find_op(np, RECON_OP_UPDATE_QUEUE);
 
 	if (lq == NULL)
@@ -235,7 +235,7 @@ check_change_divert(const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     struct recon_node_apply *out)
 {
-	const struct recon_divert *ld = recon_plan_find_divert(n, a->name);
+	const struct recon_divert *ld = recon_node_find_divert(n, a->name);
 	const struct recon_op *op =
 	    recon_np_find_op(np, RECON_OP_UPDATE_DIVERT);
 
@@ -260,7 +260,7 @@ check_delete_divert(const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     struct recon_node_apply *out)
 {
-	const struct recon_divert *ld = recon_plan_find_divert(n, a->name);
+	const struct recon_divert *ld = recon_node_find_divert(n, a->name);
 	struct recon_applied_op *ao;
 
 	if (ld == NULL)
@@ -285,7 +285,7 @@ check_recreate_divert(const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     struct recon_node_apply *out)
 {
-	const struct recon_divert *ld = recon_plan_find_divert(n, a->name);
+	const struct recon_divert *ld = recon_node_find_divert(n, a->name);
 	const struct recon_op *op =
 	    recon_np_find_op(np, RECON_OP_CREATE_DIVERT);
 	size_t i;
@@ -320,7 +320,7 @@ check_delete_address(const struct recon_action *a,
     const struct recon_node_plan *np, const struct recon_node_snapshot *n,
     const struct recon_apply_ctx *c, struct recon_node_apply *out)
 {
-	const struct recon_address *la = recon_plan_find_address(n, a->name);
+	const struct recon_address *la = recon_node_find_address(n, a->name);
 	enum recon_verdict v;
 	char *why;
 	size_t j;
@@ -403,15 +403,15 @@ recon_apply_check_absent(const struct recon_action *a,
 
 	switch (a->kind) {
 	case RECON_ACT_DELETE_QUEUE:
-		present = recon_plan_find_queue(n, a->name) != NULL;
+		present = recon_node_find_queue(n, a->name) != NULL;
 		break;
 	case RECON_ACT_DELETE_DIVERT:
-		present = recon_plan_find_divert(n, a->name) != NULL;
+		present = recon_node_find_divert(n, a->name) != NULL;
 		break;
 	case RECON_ACT_DELETE_ADDRESS:
 		/* kept because not empty: nothing was to be done either way */
 		present = !np->observed.present &&
-		          recon_plan_find_address(n, a->name) != NULL;
+		          recon_node_find_address(n, a->name) != NULL;
 		break;
 	default:
 		return RECON_V_NOOP;

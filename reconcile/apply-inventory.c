@@ -128,11 +128,11 @@ seen_somewhere(const struct recon_apply_result *r, char **const *v,
 		n = &r->seen[i];
 		if (n->refusal.kind != RECON_OK)
 			continue;
-		if (v == &m->addresses && recon_plan_find_address(n, name))
+		if (v == &m->addresses && recon_node_find_address(n, name))
 			return true;
-		if (v == &m->queues && recon_plan_find_queue(n, name))
+		if (v == &m->queues && recon_node_find_queue(n, name))
 			return true;
-		if (v == &m->diverts && recon_plan_find_divert(n, name))
+		if (v == &m->diverts && recon_node_find_divert(n, name))
 			return true;
 	}
 	return false;

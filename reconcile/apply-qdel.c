@@ -176,7 +176,7 @@ recon_apply_check_qdel(const struct recon_plan *p, const struct recon_action *a,
 		goto done;
 	}
 	for (i = 0; i < np->nremoved; i++) {
-		if (recon_plan_find_divert(n, np->removed[i].config.name) ==
+		if (recon_node_find_divert(n, np->removed[i].config.name) ==
 		    NULL)
 			continue;
 		why = xasprintf(
@@ -199,7 +199,7 @@ recon_apply_check_requeue(const struct recon_plan *p,
     const struct recon_node_snapshot *n, const struct recon_apply_ctx *c,
     struct recon_node_apply *out)
 {
-	const struct recon_queue *lq = recon_plan_find_queue(n, a->name);
+	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
 	const struct recon_op *op = recon_np_find_op(np, RECON_OP_CREATE_QUEUE);
 	struct decl_cluster decl;
 	struct recon_qdel_ctx ctx;

@@ -28,7 +28,7 @@ read_back(const struct recon_op *op, const struct recon_node_snapshot *n)
 	switch (op->kind) {
 	case RECON_OP_CREATE_ADDRESS:
 	case RECON_OP_UPDATE_ADDRESS:
-		la = recon_plan_find_address(n, op->name);
+		la = recon_node_find_address(n, op->name);
 		if (la == NULL)
 			return "the address is not there on read back";
 		if ((la->routing & op->routing) != op->routing)
@@ -36,7 +36,7 @@ read_back(const struct recon_op *op, const struct recon_node_snapshot *n)
 		return NULL;
 	case RECON_OP_CREATE_QUEUE:
 	case RECON_OP_UPDATE_QUEUE:
-		lq = recon_plan_find_queue(n, op->name);
+		lq = recon_node_find_queue(n, op->name);
 		if (lq == NULL)
 			return "the queue is not there on read back";
 		if (op->queue != NULL &&
@@ -45,7 +45,7 @@ read_back(const struct recon_op *op, const struct recon_node_snapshot *n)
 		return NULL;
 	case RECON_OP_CREATE_DIVERT:
 	case RECON_OP_UPDATE_DIVERT:
-		ld = recon_plan_find_divert(n, op->name);
+		ld = recon_node_find_divert(n, op->name);
 		if (ld == NULL)
 			return "the broker accepted the divert but it is not there on read back (a divert create is silently ignored when its name is taken or its source or forwarding address is missing: AMQ222006, AMQ222004, AMQ222005 in the broker log)";
 		if (op->divert != NULL &&

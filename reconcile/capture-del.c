@@ -42,8 +42,8 @@ other_bindings(const struct recon_address *la, const char *capaddr)
 static void
 capture_drop_home(struct recon_cnode *c, const char *name, const char *capaddr)
 {
-	const struct recon_address *la = recon_plan_find_address(c->n, capaddr);
-	const struct recon_queue *lq = recon_plan_find_queue(c->n, capaddr);
+	const struct recon_address *la = recon_node_find_address(c->n, capaddr);
+	const struct recon_queue *lq = recon_node_find_queue(c->n, capaddr);
 	struct recon_node_plan *np;
 	struct recon_op *op;
 

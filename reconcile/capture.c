@@ -227,8 +227,8 @@ static void
 capture_home(struct recon_cnode *c, const struct decl_capture *cap,
     const char *capaddr)
 {
-	const struct recon_address *la = recon_plan_find_address(c->n, capaddr);
-	const struct recon_queue *lq = recon_plan_find_queue(c->n, capaddr);
+	const struct recon_address *la = recon_node_find_address(c->n, capaddr);
+	const struct recon_queue *lq = recon_node_find_queue(c->n, capaddr);
 	bool anycast = la != NULL && (la->routing & DECL_ANYCAST) != 0;
 	struct recon_node_plan *np;
 	struct recon_queue want;
@@ -311,7 +311,7 @@ tap_want(struct recon_cnode *c, const struct decl_capture *cap,
 	char *list;
 
 	tap_divert(&want, capaddr, address);
-	live = recon_plan_find_divert(c->n, want.name);
+	live = recon_node_find_divert(c->n, want.name);
 	if (live != NULL)
 		tap_diffs(&b, &want, live);
 	if (live == NULL || b.len > 0) {

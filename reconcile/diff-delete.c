@@ -31,7 +31,7 @@ delete_divert(struct recon_diff *d, const char *name)
 	for (i = 0; i < d->decl->nnodes; i++) {
 		if (!recon_diff_reachable(d, i))
 			continue;
-		ld = recon_plan_find_divert(d->nodes[i], name);
+		ld = recon_node_find_divert(d->nodes[i], name);
 		np = recon_diff_node(d, RECON_ACT_DELETE_DIVERT, name,
 		    ld != NULL ? ld->address : NULL, i);
 		if (ld == NULL) {
@@ -120,7 +120,7 @@ delete_address(struct recon_diff *d, const char *name)
 	for (i = 0; i < d->decl->nnodes; i++) {
 		if (!recon_diff_reachable(d, i))
 			continue;
-		la = recon_plan_find_address(d->nodes[i], name);
+		la = recon_node_find_address(d->nodes[i], name);
 		np =
 		    recon_diff_node(d, RECON_ACT_DELETE_ADDRESS, name, NULL, i);
 		if (la == NULL) {
@@ -166,7 +166,7 @@ narrow_address(struct recon_diff *d, const struct decl_address *da)
 	for (i = 0; i < d->decl->nnodes; i++) {
 		if (!recon_diff_reachable(d, i))
 			continue;
-		la = recon_plan_find_address(d->nodes[i], da->name);
+		la = recon_node_find_address(d->nodes[i], da->name);
 		extra = la != NULL ? la->routing & ~da->routing : 0;
 		if (extra == 0 ||
 		    !recon_managed_has_address(d->managed, da->name))

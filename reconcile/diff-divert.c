@@ -71,7 +71,7 @@ static void
 plan_divert_node(struct recon_diff *d, const struct decl_divert *dd, size_t i)
 {
 	const struct recon_divert *ld =
-	    recon_plan_find_divert(d->nodes[i], dd->name);
+	    recon_node_find_divert(d->nodes[i], dd->name);
 	struct recon_node_plan *np = NULL;
 	struct recon_divert want;
 	struct sbuf re = {0}, up = {0};

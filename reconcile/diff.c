@@ -140,7 +140,7 @@ plan_address(struct recon_diff *d, const struct decl_address *da)
 	for (i = 0; i < d->decl->nnodes; i++) {
 		if (!recon_diff_reachable(d, i))
 			continue;
-		la = recon_plan_find_address(d->nodes[i], da->name);
+		la = recon_node_find_address(d->nodes[i], da->name);
 		if (la == NULL) {
 			np = recon_diff_node(d, RECON_ACT_CREATE_ADDRESS,
 			    da->name, NULL, i);
@@ -232,7 +232,7 @@ static void
 plan_queue_node(struct recon_diff *d, const struct decl_queue *dq, size_t i)
 {
 	const struct recon_queue *lq =
-	    recon_plan_find_queue(d->nodes[i], dq->name);
+	    recon_node_find_queue(d->nodes[i], dq->name);
 	struct recon_qdel_ctx ctx;
 	struct recon_node_plan *np;
 	struct recon_queue want;

@@ -29,13 +29,8 @@ void recon_queue_from_decl(struct recon_queue *out, const struct decl_queue *q);
 void recon_divert_from_decl(struct recon_divert *out,
     const struct decl_divert *d);
 
-/* Snapshot lookups (linear; sizes are small per node). */
-const struct recon_queue *recon_plan_find_queue(
-    const struct recon_node_snapshot *n, const char *name);
-const struct recon_divert *recon_plan_find_divert(
-    const struct recon_node_snapshot *n, const char *name);
-const struct recon_address *recon_plan_find_address(
-    const struct recon_node_snapshot *n, const char *name);
+/* Snapshot lookups: recon_node_find_queue/_divert/_address (recon.h),
+ * binary searches over the name-sorted snapshot arrays. */
 
 /* Append to a node plan. */
 struct recon_op *recon_np_add_op(struct recon_node_plan *np,

@@ -286,27 +286,6 @@ recon_divert_from_decl(struct recon_divert *out, const struct decl_divert *d)
 	out->ntransformer_properties = d->ntransformer_properties;
 }
 
-/* Snapshots keep their arrays sorted by name (the fetch sorts them, the
- * parser refuses unsorted input), so these are binary searches: the planner
- * looks up every declared object on every node. */
-const struct recon_queue *
-recon_plan_find_queue(const struct recon_node_snapshot *n, const char *name)
-{
-	return recon_node_find_queue(n, name);
-}
-
-const struct recon_divert *
-recon_plan_find_divert(const struct recon_node_snapshot *n, const char *name)
-{
-	return recon_node_find_divert(n, name);
-}
-
-const struct recon_address *
-recon_plan_find_address(const struct recon_node_snapshot *n, const char *name)
-{
-	return recon_node_find_address(n, name);
-}
-
 bool
 recon_has_prefix(const char *s, const char *prefix)
 {

@@ -238,7 +238,7 @@ still_covered(struct recon_strv *out, const struct recon_node_snapshot *n,
 	size_t i;
 
 	for (i = 0; i < remaining->n; i++) {
-		lq = recon_plan_find_queue(n, remaining->v[i]);
+		lq = recon_node_find_queue(n, remaining->v[i]);
 		if (recon_capture_covers(prefix, c->pattern, remaining->v[i],
 		        address, lq != NULL && lq->internal))
 			recon_strv_add(out, remaining->v[i]);
@@ -249,7 +249,7 @@ still_covered(struct recon_strv *out, const struct recon_node_snapshot *n,
 static bool
 deleted_internal(const struct recon_node_snapshot *n, const char *queue)
 {
-	const struct recon_queue *q = recon_plan_find_queue(n, queue);
+	const struct recon_queue *q = recon_node_find_queue(n, queue);
 
 	return q != NULL && q->internal;
 }
@@ -408,7 +408,7 @@ scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 	}
 	for (i = 0; i < ctx->nplanned_diverts; i++) {
 		pd = ctx->planned_diverts[i];
-		if (recon_plan_find_divert(n, pd->name) == NULL &&
+		if (recon_node_find_divert(n, pd->name) == NULL &&
 		    !recon_names_has(ctx->deleted_diverts,
 		        ctx->ndeleted_diverts, pd->name))
 			scan_divert(np, n, pd, queue, address, &rest, ctx);
@@ -456,7 +456,7 @@ recon_preflight_queue_delete(struct recon_node_plan *np,
 		                          : "the node was not read");
 		return;
 	}
-	q = recon_plan_find_queue(n, queue);
+	q = recon_node_find_queue(n, queue);
 	if (q == NULL) {
 		np->outcome = RECON_OUT_NO_CHANGE;
 		np->message =

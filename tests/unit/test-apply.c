@@ -358,7 +358,7 @@ test_apply__failed_divert_delete_leaves_queue(void **unused)
 	    "destroyDivert 'd1' failed: FORBIDDEN: injected failure; queue "
 	    "'fwd' left in place; 1 later operation(s) not run");
 	assert_int_equal(s.r->nodes[0].ops[1].state, RECON_OPS_NOT_RUN);
-	assert_non_null(recon_plan_find_queue(&s.f.s.nodes[0], "fwd"));
+	assert_non_null(recon_node_find_queue(&s.f.s.nodes[0], "fwd"));
 	assert_false(recon_apply_result_ok(s.r));
 	scen_free(&s);
 }
@@ -380,7 +380,7 @@ test_apply__failed_queue_delete_names_removed_diverts(void **unused)
 	    "destroyQueue 'fwd' failed: TIMEOUT: injected failure; its "
 	    "dependent divert(s) 'd1' were removed before it and stay removed "
 	    "(no rollback; the audit row holds their configuration)");
-	assert_null(recon_plan_find_divert(&s.f.s.nodes[1], "d1"));
+	assert_null(recon_node_find_divert(&s.f.s.nodes[1], "d1"));
 	row = recon_audit_render_result(s.r);
 	assert_non_null(strstr(row, "\"outcome\":\"DONE\""));
 	assert_non_null(strstr(row, "\"kind\":\"TIMEOUT\""));
@@ -418,7 +418,7 @@ test_apply__consumer_after_plan_is_stale(void **unused)
 	    "this node (stop the consumers, or plan again with "
 	    "--disconnect-consumers to close them)");
 	assert_int_equal(s.r->nodes[1].nops, 0);
-	assert_non_null(recon_plan_find_divert(&s.f.s.nodes[1], "d1"));
+	assert_non_null(recon_node_find_divert(&s.f.s.nodes[1], "d1"));
 	scen_free(&s);
 }
 
@@ -482,7 +482,7 @@ test_apply__repointed_divert_not_dependent(void **unused)
 	    "broker-b updateDivert d1\nbroker-b destroyQueue fwd\n");
 	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
 	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
-	assert_non_null(recon_plan_find_divert(&s.f.s.nodes[0], "d1"));
+	assert_non_null(recon_node_find_divert(&s.f.s.nodes[0], "d1"));
 	scen_free(&s);
 }
 
@@ -590,7 +590,7 @@ test_apply__absent_when_planned_present_now_is_stale(void **unused)
 	assert_string_equal(s.r->nodes[1].detail,
 	    "stale plan: delete-queue 'fwd': it did not exist on this node "
 	    "when the plan was made, and exists now; plan again");
-	assert_non_null(recon_plan_find_queue(&s.f.s.nodes[1], "fwd"));
+	assert_non_null(recon_node_find_queue(&s.f.s.nodes[1], "fwd"));
 	recon_apply_update_managed(&s.m, s.p, s.r, NULL);
 	assert_true(recon_managed_has_queue(&s.m, "fwd"));
 	scen_free(&s);
@@ -651,7 +651,7 @@ test_apply__disconnect_consumers_sends_remove_consumers(void **unused)
 	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
 	assert_true(s.r->nodes[0].ops[1].op.remove_consumers);
-	assert_null(recon_plan_find_queue(&s.f.s.nodes[0], "fwd"));
+	assert_null(recon_node_find_queue(&s.f.s.nodes[0], "fwd"));
 	scen_free(&s);
 }
 
@@ -673,7 +673,7 @@ test_apply__new_consumer_with_flag_is_stale(void **unused)
 	    "stale plan: delete-queue 'fwd': queue 'fwd' now has 2 consumers, "
 	    "0 when planned: --disconnect-consumers covers only the consumers "
 	    "the plan saw; plan again");
-	assert_non_null(recon_plan_find_queue(&s.f.s.nodes[0], "fwd"));
+	assert_non_null(recon_node_find_queue(&s.f.s.nodes[0], "fwd"));
 	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
 	scen_free(&s);
 }
@@ -884,7 +884,7 @@ test_apply__capture_pass_removes_tap_after_queue(void **unused)
 	    "broker-a createAddress __capture.dbg\n"
 	    "broker-a createQueue __capture.dbg\n"
 	    "broker-a destroyDivert __capture.dbg.fwd\n");
-	assert_null(recon_plan_find_divert(&f.s.nodes[0], "__capture.dbg.fwd"));
+	assert_null(recon_node_find_divert(&f.s.nodes[0], "__capture.dbg.fwd"));
 	assert_int_equal(r->nodes[0].nops, 4);
 	for (i = 0; i < r->nodes[0].nops; i++)
 		if (r->nodes[0].ops[i].act == RECON_ACT_DELETE_QUEUE)
