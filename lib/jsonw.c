@@ -1,6 +1,7 @@
 #include "jsonw.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -17,11 +18,16 @@ newline(struct jsonw *w)
 {
 	int i;
 
+	static const char spaces[] = "                                ";
+	int n;
+
 	if (w->indent <= 0)
 		return;
 	sbuf_addc(w->out, '\n');
-	for (i = 0; i < w->depth * w->indent; i++)
-		sbuf_addc(w->out, ' ');
+	for (i = w->depth * w->indent; i > 0; i -= n) {
+		n = i < (int)sizeof(spaces) - 1 ? i : (int)sizeof(spaces) - 1;
+		sbuf_add(w->out, spaces, (size_t)n);
+	}
 }
 
 /* Separator before a value (or a key) at the current level. */
@@ -89,32 +95,41 @@ jsonw_arr_end(struct jsonw *w)
 void
 jsonw_quote(struct sbuf *out, const char *s)
 {
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *)s, *run;
+	char esc[8];
 
 	sbuf_addc(out, '"');
-	for (p = (const unsigned char *)s; *p; p++) {
+	for (;;) {
+		/* The longest run that needs no escape, added at once. */
+		for (run = p; *p != '\0' && *p != '"' && *p != '\\' &&
+		              *p >= 0x20 && *p != 0x7f;
+		     p++)
+			;
+		if (p > run)
+			sbuf_add(out, run, (size_t)(p - run));
+		if (*p == '\0')
+			break;
 		switch (*p) {
 		case '"':
-			sbuf_adds(out, "\\\"");
+			sbuf_add(out, "\\\"", 2);
 			break;
 		case '\\':
-			sbuf_adds(out, "\\\\");
+			sbuf_add(out, "\\\\", 2);
 			break;
 		case '\n':
-			sbuf_adds(out, "\\n");
+			sbuf_add(out, "\\n", 2);
 			break;
 		case '\r':
-			sbuf_adds(out, "\\r");
+			sbuf_add(out, "\\r", 2);
 			break;
 		case '\t':
-			sbuf_adds(out, "\\t");
+			sbuf_add(out, "\\t", 2);
 			break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
-				sbuf_addf(out, "\\u%04x", *p);
-			else
-				sbuf_addc(out, (char)*p);
+			(void)snprintf(esc, sizeof(esc), "\\u%04x", *p);
+			sbuf_add(out, esc, 6);
 		}
+		p++;
 	}
 	sbuf_addc(out, '"');
 }
@@ -142,8 +157,11 @@ jsonw_str(struct jsonw *w, const char *s)
 void
 jsonw_int(struct jsonw *w, int64_t v)
 {
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%" PRId64, v);
+
 	sep(w);
-	sbuf_addf(w->out, "%" PRId64, v);
+	sbuf_add(w->out, num, (size_t)n);
 }
 
 void

@@ -10,6 +10,7 @@
 
 #include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
+#include "recon-int.h"
 
 /* True when d forwards into address: its forwarding address is a
  * comma-separated list, each target trimmed of white space as Artemis and
@@ -58,15 +59,17 @@ moved_away(const struct recon_qdel_ctx *ctx, const char *queue,
  * creates, minus the plan's earlier deletes. */
 static void
 remaining_queues(struct recon_strv *out, const struct recon_node_snapshot *n,
-    const char *address, const char *queue, const struct recon_qdel_ctx *ctx)
+    const struct recon_node_index *x, const char *address, const char *queue,
+    const struct recon_qdel_ctx *ctx)
 {
-	size_t i;
+	size_t *at, nat, i;
 
-	for (i = 0; i < n->nqueues; i++)
-		if (strcmp(n->queues[i].address, address) == 0 &&
-		    !moved_away(ctx, n->queues[i].name, address) &&
-		    !recon_strv_has(out, n->queues[i].name))
-			recon_strv_add(out, n->queues[i].name);
+	nat = recon_node_queues_at(x, address, &at);
+	for (i = 0; i < nat; i++)
+		if (!moved_away(ctx, n->queues[at[i]].name, address) &&
+		    !recon_strv_has(out, n->queues[at[i]].name))
+			recon_strv_add(out, n->queues[at[i]].name);
+	free(at);
 	for (i = 0; i < ctx->ncreated; i++)
 		if (strcmp(ctx->created_queue_addresses[i], address) == 0 &&
 		    !recon_strv_has(out, ctx->created_queues[i]))
@@ -387,25 +390,46 @@ scan_divert(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 
 /* D1, D4, D5: walk the node's diverts around the queue's address, each
  * as the plan leaves it (its planned configuration when the plan creates
- * or changes it). */
+ * or changes it), in name order. Only the diverts whose source is the
+ * address or whose forwarding address names it, live or planned, can
+ * matter (scan_divert() ignores the others), so the node's index gives
+ * the live ones without a walk of every divert. */
 static void
 scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
     const char *queue, const char *address, const struct recon_qdel_ctx *ctx)
 {
 	const struct recon_divert *d, *pd;
 	struct recon_strv rest = {0};
-	size_t i;
+	struct recon_node_index *own = NULL;
+	const struct recon_node_index *x = n->index;
+	size_t *around, naround, *cand, ncand = 0, i, k;
 
-	remaining_queues(&rest, n, address, queue, ctx);
-	for (i = 0; i < n->ndiverts; i++) {
-		d = &n->diverts[i];
-		pd = planned_divert(ctx, d->name);
+	if (x == NULL)
+		x = own = recon_node_index_build(n);
+	remaining_queues(&rest, n, x, address, queue, ctx);
+	/* Candidates: live diverts around the address, and the live
+	 * position of every planned divert that replaces a live one. */
+	naround = recon_node_diverts_around(x, address, &around);
+	cand = xcalloc(naround + ctx->nplanned_diverts + 1, sizeof(*cand));
+	for (i = 0; i < naround; i++)
+		cand[ncand++] = around[i];
+	free(around);
+	for (i = 0; i < ctx->nplanned_diverts; i++) {
+		d = recon_node_find_divert(n, ctx->planned_diverts[i]->name);
+		if (d != NULL)
+			cand[ncand++] = (size_t)(d - n->diverts);
+	}
+	recon_index_sort_unique(cand, &ncand);
+	for (k = 0; k < ncand; k++) {
+		d = &n->diverts[cand[k]];
 		if (recon_names_has(ctx->deleted_diverts, ctx->ndeleted_diverts,
 		        d->name))
 			continue;
+		pd = planned_divert(ctx, d->name);
 		scan_divert(np, n, pd != NULL ? pd : d, queue, address, &rest,
 		    ctx);
 	}
+	free(cand);
 	for (i = 0; i < ctx->nplanned_diverts; i++) {
 		pd = ctx->planned_diverts[i];
 		if (recon_node_find_divert(n, pd->name) == NULL &&
@@ -414,6 +438,7 @@ scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 			scan_divert(np, n, pd, queue, address, &rest, ctx);
 	}
 	recon_strv_release(&rest);
+	recon_node_index_free(own);
 }
 
 /* D6: consumers refuse the node unless the operator asked to close them. */

@@ -19,6 +19,22 @@ void recon_node_snapshot_release(struct recon_node_snapshot *n);
 /* Sort every array of n by name (the order lookups and JSON rely on). */
 void recon_node_snapshot_sort(struct recon_node_snapshot *n);
 
+/* Lookups by address in one node (node-index.c). The index of a complete
+ * snapshot is n->index, built by recon_node_snapshot_sort() and by the
+ * snapshot parser; a snapshot assembled by hand has none (build one). It
+ * gives the indices (into n->queues / n->diverts, ascending, so in name
+ * order) of the queues bound to address, and of the diverts whose source
+ * is address or whose forwarding address names it. *out is the caller's. */
+struct recon_node_index *recon_node_index_build(
+    const struct recon_node_snapshot *n);
+size_t recon_node_queues_at(const struct recon_node_index *x,
+    const char *address, size_t **out);
+size_t recon_node_diverts_around(const struct recon_node_index *x,
+    const char *address, size_t **out);
+void recon_node_index_free(struct recon_node_index *x);
+/* Sort v ascending and drop repeats. */
+void recon_index_sort_unique(size_t *v, size_t *n);
+
 struct recon_jbulk;
 /* The one bulk request of a snapshot read (hint: broker name for the
  * address-settings exec). */

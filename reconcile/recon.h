@@ -101,6 +101,8 @@ struct recon_address_settings {
 
 /* One node's live state. When status != RECON_OK the node could not be read
  * and only node, url and refusal are meaningful. Arrays are sorted by name. */
+struct recon_node_index;
+
 struct recon_node_snapshot {
 	char *node;                   /* declared node name */
 	char *url;                    /* the Jolokia URL read */
@@ -116,6 +118,9 @@ struct recon_node_snapshot {
 	struct recon_address_settings *address_settings;
 	size_t naddress_settings;
 	unsigned requests; /* HTTP requests this read took (expected: 1) */
+	/* Lookups by address (reconcile/node-index.c), built once the node
+	 * is complete; NULL in a snapshot assembled by hand. Not data. */
+	struct recon_node_index *index;
 };
 
 #define RECON_SNAPSHOT_FORMAT 1 /* `format` of snapshot --json */

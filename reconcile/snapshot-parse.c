@@ -466,6 +466,7 @@ parse_node(struct jp *p, const cJSON *o, const char *path, void *vout)
 		return fail(p, path, "queues not sorted by name or repeated");
 	if (!sorted_unique(n->diverts, n->ndiverts, sizeof(*n->diverts)))
 		return fail(p, path, "diverts not sorted by name or repeated");
+	n->index = recon_node_index_build(n);
 	return 0;
 }
 

@@ -128,6 +128,7 @@ recon_node_snapshot_release(struct recon_node_snapshot *n)
 		free(n->address_settings[i].config_delete_diverts);
 	}
 	free(n->address_settings);
+	recon_node_index_free(n->index);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -180,6 +181,8 @@ recon_node_snapshot_sort(struct recon_node_snapshot *n)
 		sort_by_name(n->diverts[i].transformer_properties,
 		    n->diverts[i].ntransformer_properties,
 		    sizeof(struct decl_kv));
+	recon_node_index_free(n->index);
+	n->index = recon_node_index_build(n);
 }
 
 static const void *
