@@ -127,7 +127,7 @@ fuzz:
 	for t in $(FUZZ_NAMES); do \
 	  clang -std=gnu17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	    $(PKG_CFLAGS) -DAG_VERSION='"$(VERSION)"' -o build/fuzz/fuzz-$$t \
-	    tests/fuzz/fuzz-$$t.c $(filter-out agent/%,$(CORE_SRC)) $(PKG_LIBS) -lm || exit 1; \
+	    tests/fuzz/fuzz-$$t.c $(CORE_SRC) $(PKG_LIBS) -lm || exit 1; \
 	done
 
 lint:

@@ -16,8 +16,6 @@
 #include "git.h"
 #include "render-post.h"
 
-#define SNAPSHOT_FILE_MAX ((size_t)256 * 1024 * 1024)
-
 void
 agent_plan_print_diags(const struct errlist *diags)
 {
@@ -50,15 +48,8 @@ static int
 snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
 {
 	struct err err = {0};
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
 
-	if (afile_read(&text, &len, file, SNAPSHOT_FILE_MAX, &err) < 0)
-		return print_err(cmd, &err);
-	rc = recon_snapshot_parse_json(out, file, text, len, &err);
-	free(text);
-	if (rc < 0)
+	if (recon_snapshot_read_file(out, file, &err) < 0)
 		return print_err(cmd, &err);
 	return 0;
 }

@@ -15,10 +15,18 @@
 
 #include "../lib/xalloc.h"
 
+/* A head key seen in an earlier file (each file's tree is freed once it
+ * is loaded, so the value and its place are copied). */
+struct yseen {
+	bool set;
+	char *str;
+	struct pos pos;
+};
+
 struct load {
 	struct decl_cluster *c;
 	struct errlist *diags;
-	const struct decl_ynode *cluster_at, *mode_at, *settings_at;
+	struct yseen cluster_at, mode_at, settings_at;
 	size_t nobjects;
 	bool too_many;
 	bool cluster_seen, mode_seen; /* present, even if invalid */
@@ -311,19 +319,22 @@ load_version(struct load *l, const struct decl_ynode *v)
 /* `cluster` and `mode`: once, or repeated with the same value. */
 static int
 load_agreeing(struct load *l, const struct decl_ynode *v, const char *key,
-    const struct decl_ynode **first)
+    struct yseen *first)
 {
 	if (v->kind != DECL_Y_SCALAR || decl_ynode_is_null(v))
 		return errlist_add(l->diags, DIAG_ERROR, &v->pos,
 		    "'%s' must be a single value, not %s", key,
 		    decl_ykind_name(v));
-	if (*first != NULL && strcmp((*first)->str, v->str) != 0)
+	if (first->set && strcmp(first->str, v->str) != 0)
 		return errlist_add(l->diags, DIAG_ERROR, &v->pos,
 		    "%s '%s' disagrees with %s '%s' declared at %s:%u:%u", key,
-		    v->str, key, (*first)->str, (*first)->pos.path,
-		    (*first)->pos.line, (*first)->pos.col);
-	if (*first == NULL)
-		*first = v;
+		    v->str, key, first->str, first->pos.path, first->pos.line,
+		    first->pos.col);
+	if (!first->set) {
+		first->set = true;
+		first->str = xstrdup(v->str);
+		first->pos = v->pos;
+	}
 	return 0;
 }
 
@@ -352,15 +363,16 @@ load_head(struct load *l, const struct decl_ynode *root)
 	v = decl_ymap_get(root, "settings");
 	if (v == NULL)
 		return;
-	if (l->settings_at != NULL) {
+	if (l->settings_at.set) {
 		errlist_add(l->diags, DIAG_ERROR, &v->pos,
 		    "'settings' already declared at %s:%u:%u; declare them "
 		    "once per cluster",
-		    l->settings_at->pos.path, l->settings_at->pos.line,
-		    l->settings_at->pos.col);
+		    l->settings_at.pos.path, l->settings_at.pos.line,
+		    l->settings_at.pos.col);
 		return;
 	}
-	l->settings_at = v;
+	l->settings_at.set = true;
+	l->settings_at.pos = v->pos;
 	if (!decl_ynode_is_null(v))
 		decl_fields_parse(&l->c->settings, v, "settings", settings_tab,
 		    NELEM(settings_tab), l->diags);
@@ -406,16 +418,16 @@ load_finish(struct load *l, bool all_parsed)
 	struct decl_cluster *c = l->c;
 	struct pos first = {c->npaths ? c->paths[0] : c->dir, 1, 1};
 
-	if (l->cluster_at != NULL) {
-		c->name = xstrdup(l->cluster_at->str);
-		c->pos = l->cluster_at->pos;
+	if (l->cluster_at.set) {
+		c->name = xstrdup(l->cluster_at.str);
+		c->pos = l->cluster_at.pos;
 	} else if (all_parsed && !l->cluster_seen) {
 		errlist_add(l->diags, DIAG_ERROR, &first,
 		    "missing required key 'cluster' (declare it in one of the "
 		    "cluster's files)");
 	}
-	if (l->mode_at != NULL)
-		c->mode = strcmp(l->mode_at->str, "CONFIG_MANAGED") == 0
+	if (l->mode_at.set)
+		c->mode = strcmp(l->mode_at.str, "CONFIG_MANAGED") == 0
 		              ? DECL_CONFIG_MANAGED
 		              : DECL_STUDIO_MANAGED;
 	else if (all_parsed && !l->mode_seen)
@@ -424,7 +436,7 @@ load_finish(struct load *l, bool all_parsed)
 		    "CONFIG_MANAGED)");
 	if (c->nnodes == 0 && all_parsed)
 		errlist_add(l->diags, DIAG_ERROR,
-		    l->cluster_at ? &c->pos : &first,
+		    l->cluster_at.set ? &c->pos : &first,
 		    "the cluster declares no nodes (add a 'nodes' list)");
 }
 
@@ -457,10 +469,10 @@ decl_cluster_parse(struct decl_cluster **out, const char *label,
     const struct decl_file *files, size_t nfiles, struct errlist *diags)
 {
 	struct load l;
-	struct decl_ynode **trees;
+	struct decl_ynode *tree;
 	struct pos at = {label, 0, 0};
 	size_t i, nerrors = diags->nerrors;
-	bool all_parsed = true;
+	bool all_parsed = true, ok;
 
 	if (nfiles == 0)
 		return errlist_add(diags, DIAG_ERROR, &at,
@@ -472,22 +484,22 @@ decl_cluster_parse(struct decl_cluster **out, const char *label,
 	memset(&l, 0, sizeof(l));
 	l.c = cluster_new(label, files, nfiles);
 	l.diags = diags;
-	/* The trees live until the end: cluster_at and friends point in. */
-	trees = xcalloc(nfiles, sizeof(struct decl_ynode *));
+	/* One file's tree at a time: the model copies what it keeps, and
+	 * the head keys are copied into l (yseen). */
 	for (i = 0; i < nfiles; i++) {
-		bool ok = decl_yaml_parse(&trees[i], l.c->paths[i],
-		              files[i].data, files[i].len, diags) == 0;
-
-		if (ok && decl_ynode_is_null(trees[i]))
-			ok = empty_doc(trees[i], diags);
+		tree = NULL;
+		ok = decl_yaml_parse(&tree, l.c->paths[i], files[i].data,
+		         files[i].len, diags) == 0;
+		if (ok && decl_ynode_is_null(tree))
+			ok = empty_doc(tree, diags);
 		else if (ok)
-			ok = load_file(&l, trees[i]);
+			ok = load_file(&l, tree);
 		all_parsed = all_parsed && ok;
+		decl_ynode_free(tree);
 	}
 	load_finish(&l, all_parsed);
-	for (i = 0; i < nfiles; i++)
-		decl_ynode_free(trees[i]);
-	free(trees);
+	free(l.cluster_at.str);
+	free(l.mode_at.str);
 	if (diags->nerrors == nerrors) {
 		decl_index_build(l.c);
 		decl_check(l.c, diags);

@@ -30,24 +30,35 @@ recon_capture_covers(const char *prefix, const char *pattern, const char *queue,
 	return decl_glob_match(pattern, queue);
 }
 
+/* The node's queues as the plan leaves them: the live ones but those it
+ * deletes or (re)creates, then its creates. The live queues are sorted by
+ * name, so each named one is found by binary search and marked. */
 static void
 after_plan(struct recon_cnode *c)
 {
 	const struct recon_capture_ctx *x = c->ctx;
 	const struct recon_node_snapshot *n = c->n;
+	const struct recon_queue *lq;
+	bool *gone = xcalloc(n->nqueues + 1, sizeof(*gone));
 	size_t i;
 
+	for (i = 0; i < x->ndeleted_queues; i++)
+		if ((lq = recon_node_find_queue(n, x->deleted_queues[i])) !=
+		    NULL)
+			gone[lq - n->queues] = true;
+	for (i = 0; i < x->ncreated; i++)
+		if ((lq = recon_node_find_queue(n, x->created_queues[i])) !=
+		    NULL)
+			gone[lq - n->queues] = true;
 	c->q = xcalloc(n->nqueues + x->ncreated + 1, sizeof(*c->q));
 	for (i = 0; i < n->nqueues; i++) {
-		if (recon_names_has(x->deleted_queues, x->ndeleted_queues,
-		        n->queues[i].name) ||
-		    recon_names_has(x->created_queues, x->ncreated,
-		        n->queues[i].name))
+		if (gone[i])
 			continue;
 		c->q[c->nq].name = n->queues[i].name;
 		c->q[c->nq].address = n->queues[i].address;
 		c->q[c->nq++].internal = n->queues[i].internal;
 	}
+	free(gone);
 	for (i = 0; i < x->ncreated; i++) {
 		c->q[c->nq].name = x->created_queues[i];
 		c->q[c->nq++].address = x->created_queue_addresses[i];

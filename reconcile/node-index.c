@@ -83,8 +83,7 @@ add_ref(struct recon_key_ref **v, size_t *n, size_t *cap, const char *key,
 /* Each comma-separated target of a forwarding address, trimmed of white
  * space as forwards_into() in preflight.c and validation do. */
 static void
-add_targets(struct recon_node_index *x, size_t *cap, const char *p,
-    size_t idx)
+add_targets(struct recon_node_index *x, size_t *cap, const char *p, size_t idx)
 {
 	const char *end;
 	size_t n;
@@ -116,18 +115,16 @@ recon_node_index_build(const struct recon_node_snapshot *n)
 
 	x->q_by_address = xcalloc(n->nqueues + 1, sizeof(*x->q_by_address));
 	for (i = 0; i < n->nqueues; i++) {
-		const char *a = n->queues[i].address != NULL
-		                    ? n->queues[i].address
-		                    : "";
+		const char *a =
+		    n->queues[i].address != NULL ? n->queues[i].address : "";
 
 		x->q_by_address[x->nq++] =
 		    (struct recon_key_ref){a, (uint32_t)strlen(a), (uint32_t)i};
 	}
 	x->d_by_source = xcalloc(n->ndiverts + 1, sizeof(*x->d_by_source));
 	for (i = 0; i < n->ndiverts; i++) {
-		const char *a = n->diverts[i].address != NULL
-		                    ? n->diverts[i].address
-		                    : "";
+		const char *a =
+		    n->diverts[i].address != NULL ? n->diverts[i].address : "";
 
 		x->d_by_source[x->nsrc++] =
 		    (struct recon_key_ref){a, (uint32_t)strlen(a), (uint32_t)i};
@@ -174,8 +171,8 @@ idx_cmp(const void *va, const void *vb)
 }
 
 size_t
-recon_node_diverts_around(const struct recon_node_index *x,
-    const char *address, size_t **out)
+recon_node_diverts_around(const struct recon_node_index *x, const char *address,
+    size_t **out)
 {
 	size_t c1, f1 = ref_range(x->d_by_source, x->nsrc, address, &c1);
 	size_t c2, f2 = ref_range(x->d_by_target, x->ntgt, address, &c2);

@@ -151,6 +151,10 @@ char *recon_snapshot_render_json(const struct recon_snapshot *s);
  * offline plans and golden tests). Errors name the JSON path. */
 int recon_snapshot_parse_json(struct recon_snapshot **out, const char *path,
     const char *text, size_t len, struct err *err);
+/* The same from a file, read through a fixed buffer: memory follows the
+ * snapshot's model, not the size of its text. */
+int recon_snapshot_read_file(struct recon_snapshot **out, const char *path,
+    struct err *err);
 
 /* Reading live snapshots (reconcile/snapshot-fetch.c). */
 

@@ -1,169 +1,248 @@
 /* reconcile/snapshot-parse.c: read back what recon_snapshot_render_json
  * wrote. Strict: every key must be present with its type, unknown and
  * duplicate keys are refused, and each error names its JSON path, e.g.
- * `snap.json: nodes[0].queues[2].durable: expected a boolean`. */
+ * `snap.json: nodes[0].queues[2].durable: expected a boolean`; a syntax
+ * error names its line and column.
+ *
+ * It pulls tokens from lib/jsonr.c straight into the model: neither the
+ * text nor a DOM is held, so a recording of many nodes costs the model's
+ * memory only (bench/README.md). */
 #include "recon.h"
 
-#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../lib/jsonr.h"
 #include "../lib/xalloc.h"
 #include "recon-int.h"
+
+/* Where a value sits, built on the stack as the reader descends and
+ * rendered only for an error: "nodes[0].queues[2]". */
+struct jpath {
+	const struct jpath *up;
+	const char *key; /* NULL at the top */
+	long idx;        /* -1: no index */
+};
 
 struct jp {
 	const char *file;
 	struct err *err;
+	struct jsonr r;
+	bool failed;
 };
 
-static int fail(struct jp *p, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void
+path_render(struct sbuf *b, const struct jpath *at)
+{
+	if (at == NULL || at->key == NULL)
+		return;
+	path_render(b, at->up);
+	if (b->len > 0)
+		sbuf_addc(b, '.');
+	sbuf_adds(b, at->key);
+	if (at->idx >= 0)
+		sbuf_addf(b, "[%ld]", at->idx);
+}
 
+static int fail(struct jp *p, const struct jpath *at, const char *key,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "file: path[.key]: message"; the reader's syntax error instead when
+ * there is one (then at line and column). Returns -1. */
 static int
-fail(struct jp *p, const char *path, const char *fmt, ...)
+fail(struct jp *p, const struct jpath *at, const char *key, const char *fmt,
+    ...)
 {
 	struct pos pos = {p->file, 0, 0};
+	struct sbuf path = {0};
 	char *msg = NULL;
 	va_list ap;
-	int rc;
 
+	if (p->failed)
+		return -1;
+	p->failed = true;
+	if (p->r.error != NULL) {
+		pos.line = p->r.err_line;
+		pos.col = p->r.err_col;
+		return err_setf(p->err, &pos, "not valid JSON: %s", p->r.error);
+	}
+	path_render(&path, at);
+	if (key != NULL) {
+		if (path.len > 0)
+			sbuf_addc(&path, '.');
+		sbuf_adds(&path, key);
+	}
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	rc = err_setf(p->err, &pos, "%s: %s", path[0] ? path : "$",
-	    msg != NULL ? msg : "error");
+	(void)err_setf(p->err, &pos, "%s: %s",
+	    path.len > 0 ? sbuf_str(&path) : "$", msg != NULL ? msg : "error");
 	free(msg);
-	return rc;
+	sbuf_release(&path);
+	return -1;
 }
 
-/* Exactly the keys of `keys` (sorted or not), each once. */
-static int
-check_keys(struct jp *p, const cJSON *obj, const char *path,
-    const char *const *keys, size_t nkeys)
-{
-	const cJSON *c, *d;
-	size_t i;
-
-	if (!cJSON_IsObject(obj))
-		return fail(p, path, "expected an object");
-	for (c = obj->child; c != NULL; c = c->next) {
-		i = 0;
-		while (i < nkeys && strcmp(keys[i], c->string) != 0)
-			i++;
-		if (i == nkeys)
-			return fail(p, path, "unknown key '%s'", c->string);
-		for (d = obj->child; d != c; d = d->next)
-			if (strcmp(d->string, c->string) == 0)
-				return fail(p, path, "duplicate key '%s'",
-				    c->string);
-	}
-	for (i = 0; i < nkeys; i++) {
-		if (cJSON_GetObjectItemCaseSensitive(obj, keys[i]) == NULL) {
-			return fail(p, path, "missing key '%s'", keys[i]);
-		}
-	}
-	return 0;
-}
-
-static const cJSON *
-item(const cJSON *obj, const char *key)
-{
-	return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
+/* ---- typed values: t is the value's first token, already pulled ---- */
 
 static int
-get_str(struct jp *p, const cJSON *obj, const char *path, const char *key,
+val_str(struct jp *p, enum jsonr_tok t, const struct jpath *at, const char *key,
     bool nullable, char **out)
 {
-	const cJSON *v = item(obj, key);
-	char *sub;
-
-	if (nullable && cJSON_IsNull(v)) {
+	if (nullable && t == JSONR_NULL) {
 		*out = NULL;
 		return 0;
 	}
-	if (!cJSON_IsString(v)) {
-		sub = xasprintf("%s.%s", path, key);
-		fail(p, sub, "expected a string%s", nullable ? " or null" : "");
-		free(sub);
-		return -1;
-	}
-	*out = xstrdup(v->valuestring);
+	if (t != JSONR_STR)
+		return fail(p, at, key, "expected a string%s",
+		    nullable ? " or null" : "");
+	*out = xstrdup(sbuf_str(&p->r.str));
 	return 0;
 }
 
 static int
-get_bool(struct jp *p, const cJSON *obj, const char *path, const char *key,
-    bool *out)
+val_bool(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *key, bool *out)
 {
-	const cJSON *v = item(obj, key);
-	char *sub;
-
-	if (!cJSON_IsBool(v)) {
-		sub = xasprintf("%s.%s", path, key);
-		fail(p, sub, "expected a boolean");
-		free(sub);
-		return -1;
-	}
-	*out = cJSON_IsTrue(v);
+	if (t != JSONR_TRUE && t != JSONR_FALSE)
+		return fail(p, at, key, "expected a boolean");
+	*out = t == JSONR_TRUE;
 	return 0;
 }
 
+/* An integral number of magnitude at most 2^53 (exact in a double). */
 static int
-get_int(struct jp *p, const cJSON *obj, const char *path, const char *key,
+val_int(struct jp *p, enum jsonr_tok t, const struct jpath *at, const char *key,
     int64_t *out)
 {
-	const cJSON *v = item(obj, key);
-	char *sub;
-	double d;
+	double d = t == JSONR_NUM ? p->r.num : 0.5;
 
-	d = cJSON_IsNumber(v) ? v->valuedouble : 0.5;
-	if (d != floor(d) || fabs(d) > 9007199254740992.0) {
-		sub = xasprintf("%s.%s", path, key);
-		fail(p, sub, "expected an integer");
-		free(sub);
-		return -1;
+	if (t == JSONR_NUM && p->r.is_int && p->r.inum >= -9007199254740992LL &&
+	    p->r.inum <= 9007199254740992LL) {
+		*out = p->r.inum;
+		return 0;
 	}
+	if (d != floor(d) || fabs(d) > 9007199254740992.0)
+		return fail(p, at, key, "expected an integer");
 	*out = (int64_t)d;
 	return 0;
 }
 
 static int
-get_strv(struct jp *p, const cJSON *obj, const char *path, const char *key,
-    char ***out, size_t *nout)
+val_strv(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *key, char ***out, size_t *nout)
 {
-	const cJSON *v = item(obj, key), *c;
-	char *sub = xasprintf("%s.%s", path, key);
-	size_t n = 0, i = 0;
-	char **arr;
+	size_t cap = 0;
 
-	if (!cJSON_IsArray(v)) {
-		fail(p, sub, "expected an array of strings");
-		free(sub);
-		return -1;
-	}
-	for (c = v->child; c != NULL; c = c->next)
-		n++;
-	arr = xcalloc(n + 1, sizeof(*arr));
-	for (c = v->child; c != NULL; c = c->next, i++) {
-		if (!cJSON_IsString(c)) {
-			fail(p, sub, "expected an array of strings");
+	*out = NULL;
+	*nout = 0;
+	if (t != JSONR_ARR_BEGIN)
+		return fail(p, at, key, "expected an array of strings");
+	for (;;) {
+		t = jsonr_next(&p->r);
+		if (t == JSONR_ARR_END)
 			break;
-		}
-		arr[i] = xstrdup(c->valuestring);
+		if (t != JSONR_STR)
+			return fail(p, at, key, "expected an array of strings");
+		xgrow(out, &cap, *nout + 2, sizeof(**out));
+		(*out)[(*nout)++] = xstrdup(sbuf_str(&p->r.str));
+		(*out)[*nout] = NULL;
 	}
-	free(sub);
-	*out = arr;
-	*nout = i;
-	return c == NULL ? 0 : -1;
+	if (*out == NULL)
+		*out = xcalloc(1, sizeof(**out));
+	return 0;
 }
 
+/* ---- objects ---------------------------------------------------------
+ * An object reader pulls each key, finds it in the sorted table `keys`
+ * (the canonical order makes the next key the likely one) and hands its
+ * value to `field`; unknown, repeated and missing keys are refused. */
+
+typedef int (*field_fn)(struct jp *p, const struct jpath *at, size_t key,
+    enum jsonr_tok t, void *out);
+
 static int
-parse_routing_set(struct jp *p, const cJSON *obj, const char *path,
+read_object(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *const *keys, size_t nkeys, field_fn field, void *out)
+{
+	uint32_t seen = 0;
+	size_t hint = 0, k;
+	const char *name;
+
+	if (t != JSONR_OBJ_BEGIN)
+		return fail(p, at, NULL, "expected an object");
+	for (;;) {
+		t = jsonr_next(&p->r);
+		if (t == JSONR_OBJ_END)
+			break;
+		if (t != JSONR_KEY)
+			return fail(p, at, NULL, "expected a key");
+		name = sbuf_str(&p->r.str);
+		k = hint < nkeys && strcmp(keys[hint], name) == 0 ? hint
+		                                                  : nkeys;
+		for (size_t i = 0; k == nkeys && i < nkeys; i++)
+			if (strcmp(keys[i], name) == 0)
+				k = i;
+		if (k == nkeys)
+			return fail(p, at, NULL, "unknown key '%s'", name);
+		if (seen & (UINT32_C(1) << k))
+			return fail(p, at, NULL, "duplicate key '%s'", name);
+		seen |= UINT32_C(1) << k;
+		hint = k + 1;
+		if (field(p, at, k, jsonr_next(&p->r), out) < 0)
+			return -1;
+	}
+	for (k = 0; k < nkeys; k++)
+		if (!(seen & (UINT32_C(1) << k)))
+			return fail(p, at, NULL, "missing key '%s'", keys[k]);
+	return 0;
+}
+
+typedef int (*elem_fn)(struct jp *p, const struct jpath *at, enum jsonr_tok t,
+    void *elem);
+
+/* The array at key of `at` into *arr of elsize-byte elements, each zeroed
+ * and counted before it is read (so a failure still frees it). */
+static int
+read_array(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *key, size_t elsize, void **arr, size_t *n, elem_fn fn)
+{
+	struct jpath el = {at, key, 0};
+	size_t cap = 0;
+
+	if (t != JSONR_ARR_BEGIN)
+		return fail(p, at, key, "expected an array");
+	for (;;) {
+		t = jsonr_next(&p->r);
+		if (t == JSONR_ARR_END)
+			break;
+		xgrow(arr, &cap, *n + 1, elsize);
+		memset((char *)*arr + *n * elsize, 0, elsize);
+		el.idx = (long)*n;
+		(*n)++;
+		if (fn(p, &el, t, (char *)*arr + (*n - 1) * elsize) < 0)
+			return -1;
+	}
+	if (*arr == NULL)
+		*arr = xcalloc(1, elsize);
+	else if (cap > *n + 1)
+		*arr = xrealloc(*arr, (*n + 1) * elsize);
+	return 0;
+}
+
+/* ---- addresses ---- */
+
+static const char *const address_keys[] = {"auto_created", "binding_names",
+    "internal", "name", "queue_names", "routing"};
+
+static int
+routing_set(struct jp *p, enum jsonr_tok t, const struct jpath *at,
     unsigned *out)
 {
 	char **v = NULL;
@@ -171,11 +250,12 @@ parse_routing_set(struct jp *p, const cJSON *obj, const char *path,
 	unsigned r, set = 0;
 	int rc;
 
-	rc = get_strv(p, obj, path, "routing", &v, &n);
+	rc = val_strv(p, t, at, "routing", &v, &n);
 	for (i = 0; rc == 0 && i < n; i++) {
 		if (strcmp(v[i], "anycast") != 0 &&
 		    strcmp(v[i], "multicast") != 0) {
-			rc = fail(p, path, "unknown routing type '%s'", v[i]);
+			rc = fail(p, at, NULL, "unknown routing type '%s'",
+			    v[i]);
 			break;
 		}
 		(void)recon_routing_parse(v[i], &r);
@@ -188,24 +268,37 @@ parse_routing_set(struct jp *p, const cJSON *obj, const char *path,
 	return rc;
 }
 
-static const char *const address_keys[] = {"auto_created", "binding_names",
-    "internal", "name", "queue_names", "routing"};
+static int
+address_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
+{
+	struct recon_address *a = out;
+
+	switch (k) {
+	case 0:
+		return val_bool(p, t, at, "auto_created", &a->auto_created);
+	case 1:
+		return val_strv(p, t, at, "binding_names", &a->binding_names,
+		    &a->nbinding_names);
+	case 2:
+		return val_bool(p, t, at, "internal", &a->internal);
+	case 3:
+		return val_str(p, t, at, "name", false, &a->name);
+	case 4:
+		return val_strv(p, t, at, "queue_names", &a->queue_names,
+		    &a->nqueue_names);
+	default:
+		return routing_set(p, t, at, &a->routing);
+	}
+}
 
 static int
-parse_address(struct jp *p, const cJSON *o, const char *path, void *vout)
+parse_address(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 {
-	struct recon_address *a = vout;
-	if (check_keys(p, o, path, address_keys, 6) < 0 ||
-	    get_str(p, o, path, "name", false, &a->name) < 0 ||
-	    get_bool(p, o, path, "auto_created", &a->auto_created) < 0 ||
-	    get_bool(p, o, path, "internal", &a->internal) < 0 ||
-	    get_strv(p, o, path, "binding_names", &a->binding_names,
-	        &a->nbinding_names) < 0 ||
-	    get_strv(p, o, path, "queue_names", &a->queue_names,
-	        &a->nqueue_names) < 0)
-		return -1;
-	return parse_routing_set(p, o, path, &a->routing);
+	return read_object(p, t, at, address_keys, 6, address_field, out);
 }
+
+/* ---- queues ---- */
 
 static const char *const queue_keys[] = {"address", "auto_created",
     "configuration_managed", "consumer_count", "consumers_before_dispatch",
@@ -214,199 +307,259 @@ static const char *const queue_keys[] = {"address", "auto_created",
     "purge_on_no_consumers", "ring_size", "routing"};
 
 static int
-parse_queue(struct jp *p, const cJSON *o, const char *path, void *vout)
+queue_routing(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    struct recon_queue *q)
 {
-	struct recon_queue *q = vout;
-	char *routing = NULL;
-	int rc;
+	const char *s;
 
-	if (check_keys(p, o, path, queue_keys, 18) < 0 ||
-	    get_str(p, o, path, "name", false, &q->name) < 0 ||
-	    get_str(p, o, path, "address", false, &q->address) < 0 ||
-	    get_bool(p, o, path, "auto_created", &q->auto_created) < 0 ||
-	    get_bool(p, o, path, "configuration_managed",
-	        &q->configuration_managed) < 0 ||
-	    get_int(p, o, path, "consumer_count", &q->consumer_count) < 0 ||
-	    get_int(p, o, path, "consumers_before_dispatch",
-	        &q->consumers_before_dispatch) < 0 ||
-	    get_int(p, o, path, "delay_before_dispatch",
-	        &q->delay_before_dispatch) < 0 ||
-	    get_bool(p, o, path, "durable", &q->durable) < 0 ||
-	    get_bool(p, o, path, "enabled", &q->enabled) < 0 ||
-	    get_bool(p, o, path, "exclusive", &q->exclusive) < 0 ||
-	    get_str(p, o, path, "filter", true, &q->filter) < 0 ||
-	    get_bool(p, o, path, "internal", &q->internal) < 0 ||
-	    get_str(p, o, path, "last_value_key", true, &q->last_value_key) <
-	        0 ||
-	    get_int(p, o, path, "max_consumers", &q->max_consumers) < 0 ||
-	    get_int(p, o, path, "message_count", &q->message_count) < 0 ||
-	    get_bool(p, o, path, "purge_on_no_consumers",
-	        &q->purge_on_no_consumers) < 0 ||
-	    get_int(p, o, path, "ring_size", &q->ring_size) < 0 ||
-	    get_str(p, o, path, "routing", false, &routing) < 0)
-		return -1;
-	rc = 0;
-	if (strcmp(routing, "anycast") != 0 &&
-	    strcmp(routing, "multicast") != 0)
-		rc = fail(p, path, "unknown routing type '%s'", routing);
-	else
-		(void)recon_routing_parse(routing, &q->routing);
-	free(routing);
-	return rc;
+	if (t != JSONR_STR)
+		return fail(p, at, "routing", "expected a string");
+	s = sbuf_str(&p->r.str);
+	if (strcmp(s, "anycast") != 0 && strcmp(s, "multicast") != 0)
+		return fail(p, at, NULL, "unknown routing type '%s'", s);
+	(void)recon_routing_parse(s, &q->routing);
+	return 0;
 }
 
 static int
-parse_props(struct jp *p, const cJSON *o, const char *path,
-    struct recon_divert *d)
+queue_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
 {
-	const cJSON *v = item(o, "transformer_properties"), *c;
-	char *sub = xasprintf("%s.transformer_properties", path);
-	size_t n = 0;
-	int rc = 0;
+	struct recon_queue *q = out;
 
-	if (!cJSON_IsObject(v))
-		rc = fail(p, sub, "expected an object");
-	for (c = rc == 0 ? v->child : NULL; c != NULL; c = c->next)
-		n++;
-	d->transformer_properties = xcalloc(n + 1, sizeof(struct decl_kv));
-	for (c = rc == 0 ? v->child : NULL; c != NULL; c = c->next) {
-		if (!cJSON_IsString(c)) {
-			rc = fail(p, sub, "value of '%s' is not a string",
-			    c->string);
-			break;
-		}
-		if (d->ntransformer_properties > 0 &&
-		    strcmp(
-		        d->transformer_properties[d->ntransformer_properties -
-		                                  1]
-		            .key,
-		        c->string) >= 0) {
-			rc = fail(p, sub, "key '%s' duplicate or not sorted",
-			    c->string);
-			break;
-		}
-		d->transformer_properties[d->ntransformer_properties].key =
-		    xstrdup(c->string);
-		d->transformer_properties[d->ntransformer_properties++].value =
-		    xstrdup(c->valuestring);
+	switch (k) {
+	case 0:
+		return val_str(p, t, at, "address", false, &q->address);
+	case 1:
+		return val_bool(p, t, at, "auto_created", &q->auto_created);
+	case 2:
+		return val_bool(p, t, at, "configuration_managed",
+		    &q->configuration_managed);
+	case 3:
+		return val_int(p, t, at, "consumer_count", &q->consumer_count);
+	case 4:
+		return val_int(p, t, at, "consumers_before_dispatch",
+		    &q->consumers_before_dispatch);
+	case 5:
+		return val_int(p, t, at, "delay_before_dispatch",
+		    &q->delay_before_dispatch);
+	case 6:
+		return val_bool(p, t, at, "durable", &q->durable);
+	case 7:
+		return val_bool(p, t, at, "enabled", &q->enabled);
+	case 8:
+		return val_bool(p, t, at, "exclusive", &q->exclusive);
+	case 9:
+		return val_str(p, t, at, "filter", true, &q->filter);
+	case 10:
+		return val_bool(p, t, at, "internal", &q->internal);
+	case 11:
+		return val_str(p, t, at, "last_value_key", true,
+		    &q->last_value_key);
+	case 12:
+		return val_int(p, t, at, "max_consumers", &q->max_consumers);
+	case 13:
+		return val_int(p, t, at, "message_count", &q->message_count);
+	case 14:
+		return val_str(p, t, at, "name", false, &q->name);
+	case 15:
+		return val_bool(p, t, at, "purge_on_no_consumers",
+		    &q->purge_on_no_consumers);
+	case 16:
+		return val_int(p, t, at, "ring_size", &q->ring_size);
+	default:
+		return queue_routing(p, t, at, q);
 	}
-	free(sub);
-	return rc;
 }
+
+static int
+parse_queue(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
+{
+	return read_object(p, t, at, queue_keys, 18, queue_field, out);
+}
+
+/* ---- diverts ---- */
 
 static const char *const divert_keys[] = {"address", "exclusive", "filter",
     "forwarding_address", "name", "routing_name", "routing_type",
     "transformer_class_name", "transformer_properties"};
 
+/* An object of string values with sorted, unique keys. */
 static int
-parse_divert(struct jp *p, const cJSON *o, const char *path, void *vout)
+divert_props(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    struct recon_divert *d)
 {
-	struct recon_divert *d = vout;
-	char *rt = NULL;
-	int rc = 0;
+	const char *key = "transformer_properties";
+	struct decl_kv *kv;
+	size_t cap = 0;
+	char *name;
 
-	if (check_keys(p, o, path, divert_keys, 9) < 0 ||
-	    get_str(p, o, path, "name", false, &d->name) < 0 ||
-	    get_str(p, o, path, "address", false, &d->address) < 0 ||
-	    get_bool(p, o, path, "exclusive", &d->exclusive) < 0 ||
-	    get_str(p, o, path, "filter", true, &d->filter) < 0 ||
-	    get_str(p, o, path, "forwarding_address", false,
-	        &d->forwarding_address) < 0 ||
-	    get_str(p, o, path, "routing_name", true, &d->routing_name) < 0 ||
-	    get_str(p, o, path, "transformer_class_name", true,
-	        &d->transformer_class_name) < 0 ||
-	    parse_props(p, o, path, d) < 0 ||
-	    get_str(p, o, path, "routing_type", false, &rt) < 0)
-		return -1;
-	if (recon_divert_routing_parse(rt, &d->routing_type) < 0)
-		rc = fail(p, path, "unknown divert routing type '%s'", rt);
-	free(rt);
-	return rc;
+	if (t != JSONR_OBJ_BEGIN)
+		return fail(p, at, key, "expected an object");
+	for (;;) {
+		t = jsonr_next(&p->r);
+		if (t == JSONR_OBJ_END)
+			break;
+		if (t != JSONR_KEY)
+			return fail(p, at, key, "expected a key");
+		if (d->ntransformer_properties > 0 &&
+		    strcmp(
+		        d->transformer_properties[d->ntransformer_properties -
+		                                  1]
+		            .key,
+		        sbuf_str(&p->r.str)) >= 0)
+			return fail(p, at, key,
+			    "key '%s' duplicate or not sorted",
+			    sbuf_str(&p->r.str));
+		name = xstrdup(sbuf_str(&p->r.str));
+		if (jsonr_next(&p->r) != JSONR_STR) {
+			fail(p, at, key, "value of '%s' is not a string", name);
+			free(name);
+			return -1;
+		}
+		xgrow(&d->transformer_properties, &cap,
+		    d->ntransformer_properties + 1, sizeof(struct decl_kv));
+		kv = &d->transformer_properties[d->ntransformer_properties++];
+		kv->key = name;
+		kv->value = xstrdup(sbuf_str(&p->r.str));
+	}
+	if (d->transformer_properties == NULL)
+		d->transformer_properties = xcalloc(1, sizeof(struct decl_kv));
+	return 0;
 }
+
+static int
+divert_routing(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    struct recon_divert *d)
+{
+	if (t != JSONR_STR)
+		return fail(p, at, "routing_type", "expected a string");
+	if (recon_divert_routing_parse(sbuf_str(&p->r.str), &d->routing_type) <
+	    0)
+		return fail(p, at, NULL, "unknown divert routing type '%s'",
+		    sbuf_str(&p->r.str));
+	return 0;
+}
+
+static int
+divert_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
+{
+	struct recon_divert *d = out;
+
+	switch (k) {
+	case 0:
+		return val_str(p, t, at, "address", false, &d->address);
+	case 1:
+		return val_bool(p, t, at, "exclusive", &d->exclusive);
+	case 2:
+		return val_str(p, t, at, "filter", true, &d->filter);
+	case 3:
+		return val_str(p, t, at, "forwarding_address", false,
+		    &d->forwarding_address);
+	case 4:
+		return val_str(p, t, at, "name", false, &d->name);
+	case 5:
+		return val_str(p, t, at, "routing_name", true,
+		    &d->routing_name);
+	case 6:
+		return divert_routing(p, t, at, d);
+	case 7:
+		return val_str(p, t, at, "transformer_class_name", true,
+		    &d->transformer_class_name);
+	default:
+		return divert_props(p, t, at, d);
+	}
+}
+
+static int
+parse_divert(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
+{
+	return read_object(p, t, at, divert_keys, 9, divert_field, out);
+}
+
+/* ---- address-settings, refusal ---- */
 
 static const char *const settings_keys[] = {"config_delete_addresses",
     "config_delete_diverts", "config_delete_queues", "match"};
 
 static int
-parse_settings(struct jp *p, const cJSON *o, const char *path, void *vout)
+settings_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
 {
-	struct recon_address_settings *s = vout;
-	if (check_keys(p, o, path, settings_keys, 4) < 0 ||
-	    get_str(p, o, path, "match", false, &s->match) < 0 ||
-	    get_str(p, o, path, "config_delete_addresses", true,
-	        &s->config_delete_addresses) < 0 ||
-	    get_str(p, o, path, "config_delete_diverts", true,
-	        &s->config_delete_diverts) < 0 ||
-	    get_str(p, o, path, "config_delete_queues", true,
-	        &s->config_delete_queues) < 0)
-		return -1;
-	return 0;
+	struct recon_address_settings *s = out;
+
+	switch (k) {
+	case 0:
+		return val_str(p, t, at, "config_delete_addresses", true,
+		    &s->config_delete_addresses);
+	case 1:
+		return val_str(p, t, at, "config_delete_diverts", true,
+		    &s->config_delete_diverts);
+	case 2:
+		return val_str(p, t, at, "config_delete_queues", true,
+		    &s->config_delete_queues);
+	default:
+		return val_str(p, t, at, "match", false, &s->match);
+	}
+}
+
+static int
+parse_settings(struct jp *p, const struct jpath *at, enum jsonr_tok t,
+    void *out)
+{
+	return read_object(p, t, at, settings_keys, 4, settings_field, out);
 }
 
 static const char *const refusal_keys[] = {"http_status", "kind", "status",
     "text"};
 
+struct refusal_in {
+	struct recon_refusal *r;
+	char *kind;
+	int64_t hs, st;
+};
+
 static int
-parse_refusal(struct jp *p, const cJSON *o, const char *path,
+refusal_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
+{
+	struct refusal_in *in = out;
+
+	switch (k) {
+	case 0:
+		return val_int(p, t, at, "http_status", &in->hs);
+	case 1:
+		return val_str(p, t, at, "kind", false, &in->kind);
+	case 2:
+		return val_int(p, t, at, "status", &in->st);
+	default:
+		return val_str(p, t, at, "text", false, &in->r->text);
+	}
+}
+
+static int
+parse_refusal(struct jp *p, enum jsonr_tok t, const struct jpath *node,
     struct recon_refusal *r)
 {
-	const cJSON *v = item(o, "refusal");
-	char *sub = xasprintf("%s.refusal", path), *kind = NULL;
-	int64_t hs = 0, st = 0;
-	int rc = 0;
+	struct jpath at = {node, "refusal", -1};
+	struct refusal_in in = {r, NULL, 0, 0};
+	int rc;
 
-	if (cJSON_IsNull(v))
-		goto done;
-	if (check_keys(p, v, sub, refusal_keys, 4) < 0 ||
-	    get_str(p, v, sub, "kind", false, &kind) < 0 ||
-	    get_int(p, v, sub, "http_status", &hs) < 0 ||
-	    get_int(p, v, sub, "status", &st) < 0 ||
-	    get_str(p, v, sub, "text", false, &r->text) < 0) {
-		rc = -1;
-		goto done;
-	}
-	if (recon_kind_parse(kind, &r->kind) < 0 || r->kind == RECON_OK ||
-	    hs < 0 || hs > 999 || st < 0 || st > 999)
-		rc = fail(p, sub, "bad refusal (kind '%s')", kind);
-	r->http_status = (int)hs;
-	r->status = (int)st;
-done:
-	free(kind);
-	free(sub);
+	if (t == JSONR_NULL)
+		return 0;
+	rc = read_object(p, t, &at, refusal_keys, 4, refusal_field, &in);
+	if (rc == 0 &&
+	    (recon_kind_parse(in.kind, &r->kind) < 0 || r->kind == RECON_OK ||
+	        in.hs < 0 || in.hs > 999 || in.st < 0 || in.st > 999))
+		rc = fail(p, &at, NULL, "bad refusal (kind '%s')", in.kind);
+	r->http_status = (int)in.hs;
+	r->status = (int)in.st;
+	free(in.kind);
 	return rc;
 }
 
-typedef int (*item_fn)(struct jp *, const cJSON *, const char *, void *);
-
-/* Parse the array obj[key] into *arr of elsize-byte elements. *n counts
- * the elements touched (so a failure still frees them). */
-static int
-parse_array(struct jp *p, const cJSON *obj, const char *path, const char *key,
-    size_t elsize, void **arr, size_t *n, item_fn fn)
-{
-	const cJSON *v = item(obj, key), *c;
-	char *sub;
-	size_t cnt = 0;
-	int rc = 0;
-
-	if (!cJSON_IsArray(v)) {
-		sub = xasprintf("%s%s%s", path, path[0] ? "." : "", key);
-		rc = fail(p, sub, "expected an array");
-		free(sub);
-		return rc;
-	}
-	for (c = v->child; c != NULL; c = c->next)
-		cnt++;
-	*arr = xcalloc(cnt + 1, elsize);
-	for (c = v->child; c != NULL && rc == 0; c = c->next) {
-		sub =
-		    xasprintf("%s%s%s[%zu]", path, path[0] ? "." : "", key, *n);
-		rc = fn(p, c, sub, (char *)*arr + *n * elsize);
-		(*n)++;
-		free(sub);
-	}
-	return rc;
-}
+/* ---- nodes ---- */
 
 /* True when the array is sorted by the leading name, without repeats. */
 static bool
@@ -426,96 +579,154 @@ sorted_unique(const void *arr, size_t n, size_t elsize)
 	return true;
 }
 
-#define PARSE_ARRAY(p, o, path, key, arr, n, fn)                               \
-	parse_array(p, o, path, key, sizeof(*(arr)), (void **)&(arr), &(n), fn)
+#define READ_ARRAY(p, t, at, key, arr, n, fn)                                  \
+	read_array(p, t, at, key, sizeof(*(arr)), (void **)&(arr), &(n), fn)
 
 static const char *const node_keys[] = {"address_settings", "addresses",
     "broker_name", "broker_version", "diverts", "node", "queues", "refusal",
     "requests", "url"};
 
 static int
-parse_node(struct jp *p, const cJSON *o, const char *path, void *vout)
+node_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
 {
-	struct recon_node_snapshot *n = vout;
+	struct recon_node_snapshot *n = out;
 	int64_t req = 0;
 
-	if (check_keys(p, o, path, node_keys, 10) < 0 ||
-	    get_str(p, o, path, "node", false, &n->node) < 0 ||
-	    get_str(p, o, path, "url", false, &n->url) < 0 ||
-	    get_str(p, o, path, "broker_name", true, &n->broker_name) < 0 ||
-	    get_str(p, o, path, "broker_version", true, &n->broker_version) <
-	        0 ||
-	    get_int(p, o, path, "requests", &req) < 0 ||
-	    parse_refusal(p, o, path, &n->refusal) < 0 ||
-	    PARSE_ARRAY(p, o, path, "addresses", n->addresses, n->naddresses,
-	        parse_address) < 0 ||
-	    PARSE_ARRAY(p, o, path, "queues", n->queues, n->nqueues,
-	        parse_queue) < 0 ||
-	    PARSE_ARRAY(p, o, path, "diverts", n->diverts, n->ndiverts,
-	        parse_divert) < 0 ||
-	    PARSE_ARRAY(p, o, path, "address_settings", n->address_settings,
-	        n->naddress_settings, parse_settings) < 0)
+	switch (k) {
+	case 0:
+		return READ_ARRAY(p, t, at, "address_settings",
+		    n->address_settings, n->naddress_settings, parse_settings);
+	case 1:
+		return READ_ARRAY(p, t, at, "addresses", n->addresses,
+		    n->naddresses, parse_address);
+	case 2:
+		return val_str(p, t, at, "broker_name", true, &n->broker_name);
+	case 3:
+		return val_str(p, t, at, "broker_version", true,
+		    &n->broker_version);
+	case 4:
+		return READ_ARRAY(p, t, at, "diverts", n->diverts, n->ndiverts,
+		    parse_divert);
+	case 5:
+		return val_str(p, t, at, "node", false, &n->node);
+	case 6:
+		return READ_ARRAY(p, t, at, "queues", n->queues, n->nqueues,
+		    parse_queue);
+	case 7:
+		return parse_refusal(p, t, at, &n->refusal);
+	case 8:
+		if (val_int(p, t, at, "requests", &req) < 0)
+			return -1;
+		if (req < 0 || req > 1000000)
+			return fail(p, at, NULL, "requests out of range");
+		n->requests = (unsigned)req;
+		return 0;
+	default:
+		return val_str(p, t, at, "url", false, &n->url);
+	}
+}
+
+static int
+parse_node(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
+{
+	struct recon_node_snapshot *n = out;
+
+	if (read_object(p, t, at, node_keys, 10, node_field, n) < 0)
 		return -1;
-	if (req < 0 || req > 1000000)
-		return fail(p, path, "requests out of range");
-	n->requests = (unsigned)req;
 	if (!sorted_unique(n->addresses, n->naddresses, sizeof(*n->addresses)))
-		return fail(p, path,
+		return fail(p, at, NULL,
 		    "addresses not sorted by name or repeated");
 	if (!sorted_unique(n->queues, n->nqueues, sizeof(*n->queues)))
-		return fail(p, path, "queues not sorted by name or repeated");
+		return fail(p, at, NULL,
+		    "queues not sorted by name or repeated");
 	if (!sorted_unique(n->diverts, n->ndiverts, sizeof(*n->diverts)))
-		return fail(p, path, "diverts not sorted by name or repeated");
+		return fail(p, at, NULL,
+		    "diverts not sorted by name or repeated");
 	n->index = recon_node_index_build(n);
 	return 0;
 }
+
+/* ---- the top ---- */
 
 static const char *const top_keys[] = {"cluster", "format", "nodes",
     "taken_at"};
 
 static int
-parse_top(struct jp *p, const cJSON *root, struct recon_snapshot *s)
+top_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
 {
+	struct recon_snapshot *s = out;
 	int64_t format = 0;
 
-	if (check_keys(p, root, "", top_keys, 4) < 0 ||
-	    get_int(p, root, "", "format", &format) < 0)
+	switch (k) {
+	case 0:
+		return val_str(p, t, at, "cluster", false, &s->cluster);
+	case 1:
+		if (val_int(p, t, at, "format", &format) < 0)
+			return -1;
+		if (format != RECON_SNAPSHOT_FORMAT)
+			return fail(p, at, "format",
+			    "unsupported snapshot format %lld (expected %d)",
+			    (long long)format, RECON_SNAPSHOT_FORMAT);
+		return 0;
+	case 2:
+		return READ_ARRAY(p, t, at, "nodes", s->nodes, s->nnodes,
+		    parse_node);
+	default:
+		return val_str(p, t, at, "taken_at", false, &s->taken_at);
+	}
+}
+
+static int
+parse(struct jp *p, struct recon_snapshot **out)
+{
+	struct jpath top = {NULL, NULL, -1};
+	struct recon_snapshot *s = xcalloc(1, sizeof(*s));
+	int rc;
+
+	rc = read_object(p, jsonr_next(&p->r), &top, top_keys, 4, top_field, s);
+	if (rc == 0 && jsonr_next(&p->r) != JSONR_END)
+		rc = fail(p, &top, NULL, "unexpected data after the snapshot");
+	if (rc < 0) {
+		if (!p->failed) /* a read error surfaced by the reader */
+			(void)fail(p, &top, NULL, "not valid JSON");
+		recon_snapshot_free(s);
 		return -1;
-	if (format != RECON_SNAPSHOT_FORMAT)
-		return fail(p, "format",
-		    "unsupported snapshot format %lld (expected %d)",
-		    (long long)format, RECON_SNAPSHOT_FORMAT);
-	if (get_str(p, root, "", "cluster", false, &s->cluster) < 0 ||
-	    get_str(p, root, "", "taken_at", false, &s->taken_at) < 0)
-		return -1;
-	return PARSE_ARRAY(p, root, "", "nodes", s->nodes, s->nnodes,
-	    parse_node);
+	}
+	*out = s;
+	return 0;
 }
 
 int
 recon_snapshot_parse_json(struct recon_snapshot **out, const char *path,
     const char *text, size_t len, struct err *err)
 {
-	struct jp p = {path, err};
-	struct recon_snapshot *s;
-	cJSON *root;
-	const char *end = NULL;
+	struct jp p = {path, err, {0}, false};
 	int rc;
 
-	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-	if (root == NULL) {
-		struct pos pos = {path, 0, 0};
+	*out = NULL;
+	jsonr_init_mem(&p.r, text, len);
+	rc = parse(&p, out);
+	jsonr_release(&p.r);
+	return rc;
+}
 
-		return err_setf(err, &pos, "not valid JSON near byte %zu",
-		    end != NULL && end >= text ? (size_t)(end - text) : 0);
-	}
-	s = xcalloc(1, sizeof(*s));
-	rc = parse_top(&p, root, s);
-	cJSON_Delete(root);
-	if (rc < 0) {
-		recon_snapshot_free(s);
-		return -1;
-	}
-	*out = s;
-	return 0;
+int
+recon_snapshot_read_file(struct recon_snapshot **out, const char *path,
+    struct err *err)
+{
+	struct jp p = {path, err, {0}, false};
+	struct pos pos = {path, 0, 0};
+	int fd, rc;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_setf(err, &pos, "cannot open: %s", strerror(errno));
+	jsonr_init_fd(&p.r, fd);
+	rc = parse(&p, out);
+	jsonr_release(&p.r);
+	(void)close(fd);
+	return rc;
 }

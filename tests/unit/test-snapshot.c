@@ -6,8 +6,10 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../lib/xalloc.h"
 #include "../../reconcile/recon-int.h"
@@ -199,7 +201,52 @@ test_snapshot__parse_errors_name_the_path(void **state)
 	expect_error("\"b\": \"\"", "\"a\": \"\"",
 	    "snap.json: nodes[0].diverts[0].transformer_properties: key 'a' "
 	    "duplicate or not sorted");
-	expect_error("{", "[", "snap.json: not valid JSON near byte 13");
+	expect_error("{", "[", "snap.json: $: expected an object");
+	expect_error("\"durable\": true", "\"durable\": tru",
+	    "snap.json:59:25: not valid JSON: unexpected character");
+	expect_error("\"cluster\": \"local\",", "\"cluster\": \"local\"",
+	    "snap.json:3:3: not valid JSON: expected ',' or '}'");
+}
+
+/* The file reader gives what the memory reader gives, and names a file
+ * it cannot open. */
+static void
+test_snapshot__read_file(void **state)
+{
+	struct recon_snapshot *s = sample(), *back = NULL;
+	char path[] = "/tmp/test-snapshot-XXXXXX";
+	struct err err = {0};
+	char *a, *b, *msg;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	a = recon_snapshot_render_json(s);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(a, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(recon_snapshot_read_file(&back, path, &err), 0);
+	b = recon_snapshot_render_json(back);
+	assert_string_equal(a, b);
+	assert_non_null(back->nodes[0].index);
+	recon_snapshot_free(back);
+	back = NULL;
+	unlink(path);
+	assert_int_equal(
+	    recon_snapshot_read_file(&back, "/nonexistent/snap.json", &err),
+	    -1);
+	assert_null(back);
+	msg = err_render(&err);
+	assert_string_equal(msg, "/nonexistent/snap.json: cannot open: No such "
+	                         "file or directory");
+	free(msg);
+	err_release(&err);
+	free(a);
+	free(b);
+	recon_snapshot_free(s);
 }
 
 int
@@ -209,6 +256,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot__render_parse_round_trip),
 	    cmocka_unit_test(test_snapshot__lookups),
 	    cmocka_unit_test(test_snapshot__parse_errors_name_the_path),
+	    cmocka_unit_test(test_snapshot__read_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

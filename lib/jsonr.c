@@ -1,0 +1,542 @@
+/* lib/jsonr.c: see jsonr.h. */
+#include "jsonr.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+#define BUF_SIZE ((size_t)256 * 1024)
+#define NUM_MAX  64 /* characters of one number */
+
+enum state {
+	S_VALUE,     /* a value */
+	S_ARR_FIRST, /* a value or ']' */
+	S_OBJ_FIRST, /* a key or '}' */
+	S_OBJ_KEY,   /* a key */
+	S_COLON,     /* ':' */
+	S_AFTER,     /* ',' or the end of the container (or of the input) */
+	S_DONE,
+	S_ERR,
+};
+
+void
+jsonr_init_mem(struct jsonr *r, const char *text, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->mem = text;
+	r->memlen = len;
+	r->line = r->col = 1;
+	sbuf_init(&r->str, JSONR_STR_MAX + 16);
+}
+
+void
+jsonr_init_fd(struct jsonr *r, int fd)
+{
+	jsonr_init_mem(r, NULL, 0);
+	r->fd = fd;
+	r->buf = xmalloc(BUF_SIZE);
+	r->cap = BUF_SIZE;
+}
+
+void
+jsonr_release(struct jsonr *r)
+{
+	free(r->buf);
+	sbuf_release(&r->str);
+	free(r->error);
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+}
+
+static enum jsonr_tok fail(struct jsonr *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static enum jsonr_tok
+fail(struct jsonr *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg = NULL;
+
+	if (r->state == S_ERR)
+		return JSONR_ERROR;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	r->error = msg != NULL ? msg : xstrdup("error");
+	r->err_line = r->line;
+	r->err_col = r->col;
+	r->state = S_ERR;
+	return JSONR_ERROR;
+}
+
+static const char *
+data(const struct jsonr *r)
+{
+	return r->fd < 0 ? r->mem : r->buf;
+}
+
+/* Make at least one byte available; false at the end of the input (or a
+ * read error, which stops the reader). */
+static bool
+fill(struct jsonr *r)
+{
+	ssize_t n;
+
+	if (r->pos < r->len)
+		return true;
+	if (r->fd < 0) {
+		if (r->mem != NULL && r->len == 0 && r->memlen > 0) {
+			r->len = r->memlen;
+			return true;
+		}
+		return false;
+	}
+	if (r->eof)
+		return false;
+	r->consumed += r->len;
+	r->pos = r->len = 0;
+	do
+		n = read(r->fd, r->buf, r->cap);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		(void)fail(r, "read failed: %s", strerror(errno));
+		r->eof = true;
+		return false;
+	}
+	if (n == 0) {
+		r->eof = true;
+		return false;
+	}
+	r->len = (size_t)n;
+	return true;
+}
+
+/* The current byte, or -1 at the end of the input. */
+static int
+peek(struct jsonr *r)
+{
+	if (r->pos >= r->len && !fill(r))
+		return -1;
+	return (unsigned char)data(r)[r->pos];
+}
+
+static void
+advance(struct jsonr *r)
+{
+	if (data(r)[r->pos++] == '\n') {
+		r->line++;
+		r->col = 1;
+	} else {
+		r->col++;
+	}
+}
+
+static void
+skip_ws(struct jsonr *r)
+{
+	const char *d;
+
+	for (;;) {
+		if (r->pos >= r->len && !fill(r))
+			return;
+		d = data(r);
+		while (r->pos < r->len) {
+			switch (d[r->pos]) {
+			case ' ':
+			case '\t':
+			case '\r':
+				r->pos++;
+				r->col++;
+				continue;
+			case '\n':
+				r->pos++;
+				r->line++;
+				r->col = 1;
+				continue;
+			default:
+				return;
+			}
+		}
+	}
+}
+
+static int
+hex4(struct jsonr *r, unsigned *out)
+{
+	unsigned v = 0;
+	int i, c;
+
+	for (i = 0; i < 4; i++) {
+		c = peek(r);
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v = v * 16 + (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+		advance(r);
+	}
+	*out = v;
+	return 0;
+}
+
+static void
+put_utf8(struct sbuf *b, unsigned cp)
+{
+	char u[4];
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		sbuf_add(b, u, 1);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		sbuf_add(b, u, 2);
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		sbuf_add(b, u, 3);
+	} else {
+		u[0] = (char)(0xf0 | (cp >> 18));
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		sbuf_add(b, u, 4);
+	}
+}
+
+static int
+escape(struct jsonr *r)
+{
+	unsigned cp, lo;
+	int c = peek(r);
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *e = c > 0 ? strchr(from, c) : NULL;
+
+	if (e != NULL) {
+		advance(r);
+		sbuf_addc(&r->str, to[e - from]);
+		return 0;
+	}
+	if (c != 'u')
+		return fail(r, "bad escape in a string"), -1;
+	advance(r);
+	if (hex4(r, &cp) < 0)
+		return fail(r, "bad \\u escape"), -1;
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		if (peek(r) != '\\')
+			return fail(r, "lone surrogate in a \\u escape"), -1;
+		advance(r);
+		if (peek(r) != 'u')
+			return fail(r, "lone surrogate in a \\u escape"), -1;
+		advance(r);
+		if (hex4(r, &lo) < 0 || lo < 0xdc00 || lo > 0xdfff)
+			return fail(r, "lone surrogate in a \\u escape"), -1;
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	} else if (cp >= 0xdc00 && cp <= 0xdfff) {
+		return fail(r, "lone surrogate in a \\u escape"), -1;
+	}
+	if (cp == 0)
+		return fail(r, "\\u0000 is not allowed in a string"), -1;
+	put_utf8(&r->str, cp);
+	return 0;
+}
+
+/* At '"': the decoded string into r->str. */
+static int
+read_string(struct jsonr *r)
+{
+	const char *d;
+	size_t run;
+	int c;
+
+	sbuf_reset(&r->str);
+	advance(r);
+	for (;;) {
+		if (r->pos >= r->len && !fill(r))
+			return fail(r, "unterminated string"), -1;
+		d = data(r);
+		for (run = r->pos; run < r->len; run++) {
+			c = (unsigned char)d[run];
+			if (c == '"' || c == '\\' || c < 0x20)
+				break;
+		}
+		if (run > r->pos) {
+			sbuf_add(&r->str, d + r->pos, run - r->pos);
+			r->col += (unsigned)(run - r->pos);
+			r->pos = run;
+		}
+		if (r->str.len > JSONR_STR_MAX)
+			return fail(r, "string longer than %zu bytes",
+			           JSONR_STR_MAX),
+			       -1;
+		if (r->pos >= r->len)
+			continue;
+		c = (unsigned char)d[r->pos];
+		if (c == '"') {
+			advance(r);
+			return 0;
+		}
+		if (c < 0x20)
+			return fail(r, "control character in a string"), -1;
+		advance(r);
+		if (escape(r) < 0)
+			return -1;
+	}
+}
+
+static int
+digits(struct jsonr *r, char *num, size_t *n)
+{
+	int c;
+	size_t start = *n;
+
+	while ((c = peek(r)) >= '0' && c <= '9') {
+		if (*n + 1 >= NUM_MAX)
+			return -1;
+		num[(*n)++] = (char)c;
+		advance(r);
+	}
+	return *n > start ? 0 : -1;
+}
+
+static enum jsonr_tok
+read_number(struct jsonr *r)
+{
+	char num[NUM_MAX + 1], *end;
+	size_t n = 0;
+	bool integral = true;
+	int c = peek(r);
+	long long ll;
+
+	if (c == '-') {
+		num[n++] = '-';
+		advance(r);
+		c = peek(r);
+	}
+	if (c == '0') {
+		num[n++] = '0';
+		advance(r);
+	} else if (c < '1' || c > '9' || digits(r, num, &n) < 0) {
+		return fail(r, "bad number");
+	}
+	if (peek(r) == '.') {
+		integral = false;
+		num[n++] = '.';
+		advance(r);
+		if (digits(r, num, &n) < 0)
+			return fail(r, "bad number");
+	}
+	c = peek(r);
+	if (c == 'e' || c == 'E') {
+		integral = false;
+		num[n++] = 'e';
+		advance(r);
+		c = peek(r);
+		if (c == '+' || c == '-') {
+			num[n++] = (char)c;
+			advance(r);
+		}
+		if (digits(r, num, &n) < 0)
+			return fail(r, "bad number");
+	}
+	num[n] = '\0';
+	r->num = strtod(num, &end);
+	r->is_int = false;
+	if (integral) {
+		errno = 0;
+		ll = strtoll(num, &end, 10);
+		if (errno == 0 && *end == '\0') {
+			r->is_int = true;
+			r->inum = (int64_t)ll;
+		}
+	}
+	r->state = S_AFTER;
+	return JSONR_NUM;
+}
+
+static enum jsonr_tok
+literal(struct jsonr *r, const char *word, enum jsonr_tok t)
+{
+	const char *p;
+
+	for (p = word; *p != '\0'; p++) {
+		if (peek(r) != (unsigned char)*p)
+			return fail(r, "unexpected character");
+		advance(r);
+	}
+	r->state = S_AFTER;
+	return t;
+}
+
+static enum jsonr_tok
+open_(struct jsonr *r, unsigned char c)
+{
+	if (r->depth >= JSONR_DEPTH)
+		return fail(r, "nested deeper than %d", JSONR_DEPTH);
+	advance(r);
+	r->stack[r->depth++] = c;
+	r->state = c == '{' ? S_OBJ_FIRST : S_ARR_FIRST;
+	return c == '{' ? JSONR_OBJ_BEGIN : JSONR_ARR_BEGIN;
+}
+
+static enum jsonr_tok
+close_(struct jsonr *r)
+{
+	unsigned char c = r->stack[--r->depth];
+
+	advance(r);
+	r->state = S_AFTER;
+	return c == '{' ? JSONR_OBJ_END : JSONR_ARR_END;
+}
+
+static enum jsonr_tok
+value(struct jsonr *r, int c)
+{
+	switch (c) {
+	case '{':
+	case '[':
+		return open_(r, (unsigned char)c);
+	case '"':
+		if (read_string(r) < 0)
+			return JSONR_ERROR;
+		r->state = S_AFTER;
+		return JSONR_STR;
+	case 't':
+		return literal(r, "true", JSONR_TRUE);
+	case 'f':
+		return literal(r, "false", JSONR_FALSE);
+	case 'n':
+		return literal(r, "null", JSONR_NULL);
+	case -1:
+		return fail(r, "unexpected end of input");
+	default:
+		if (c == '-' || (c >= '0' && c <= '9'))
+			return read_number(r);
+		return fail(r, "unexpected character");
+	}
+}
+
+enum jsonr_tok
+jsonr_next(struct jsonr *r)
+{
+	int c;
+
+	for (;;) {
+		if (r->state == S_ERR)
+			return JSONR_ERROR;
+		if (r->state == S_DONE)
+			return JSONR_END;
+		skip_ws(r);
+		if (r->state == S_ERR) /* a read error while skipping */
+			return JSONR_ERROR;
+		c = peek(r);
+		switch (r->state) {
+		case S_AFTER:
+			if (r->depth == 0) {
+				if (c != -1)
+					return fail(r,
+					    "unexpected data after the value");
+				r->state = S_DONE;
+				return JSONR_END;
+			}
+			if (c == ',') {
+				advance(r);
+				r->state = r->stack[r->depth - 1] == '{'
+				               ? S_OBJ_KEY
+				               : S_VALUE;
+				continue;
+			}
+			if ((c == '}' && r->stack[r->depth - 1] == '{') ||
+			    (c == ']' && r->stack[r->depth - 1] == '['))
+				return close_(r);
+			return fail(r, r->stack[r->depth - 1] == '{'
+			                   ? "expected ',' or '}'"
+			                   : "expected ',' or ']'");
+		case S_OBJ_FIRST:
+			if (c == '}')
+				return close_(r);
+			/* fall through */
+		case S_OBJ_KEY:
+			if (c != '"')
+				return fail(r, "expected a key (a string)");
+			if (read_string(r) < 0)
+				return JSONR_ERROR;
+			r->state = S_COLON;
+			return JSONR_KEY;
+		case S_COLON:
+			if (c != ':')
+				return fail(r, "expected ':'");
+			advance(r);
+			r->state = S_VALUE;
+			continue;
+		case S_ARR_FIRST:
+			if (c == ']')
+				return close_(r);
+			return value(r, c);
+		default:
+			return value(r, c);
+		}
+	}
+}
+
+int
+jsonr_skip(struct jsonr *r, enum jsonr_tok t)
+{
+	int depth;
+
+	if (t == JSONR_ERROR)
+		return -1;
+	if (t != JSONR_OBJ_BEGIN && t != JSONR_ARR_BEGIN)
+		return 0;
+	for (depth = 1; depth > 0;) {
+		switch (jsonr_next(r)) {
+		case JSONR_ERROR:
+		case JSONR_END:
+			return -1;
+		case JSONR_OBJ_BEGIN:
+		case JSONR_ARR_BEGIN:
+			depth++;
+			break;
+		case JSONR_OBJ_END:
+		case JSONR_ARR_END:
+			depth--;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+const char *
+jsonr_tok_name(enum jsonr_tok t)
+{
+	switch (t) {
+	case JSONR_OBJ_BEGIN:
+		return "an object";
+	case JSONR_ARR_BEGIN:
+		return "an array";
+	case JSONR_STR:
+		return "a string";
+	case JSONR_NUM:
+		return "a number";
+	case JSONR_TRUE:
+	case JSONR_FALSE:
+		return "a boolean";
+	case JSONR_NULL:
+		return "null";
+	default:
+		return "no value";
+	}
+}

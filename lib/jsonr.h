@@ -1,0 +1,75 @@
+/* lib/jsonr.h: a strict pull reader of JSON (RFC 8259), from memory or
+ * from a file descriptor through a fixed buffer.
+ *
+ * It holds one token at a time, so a reader's memory does not grow with
+ * the input: it is what lets a recorded snapshot of hundreds of megabytes
+ * be read without its text or a DOM in memory (reconcile/snapshot-parse.c).
+ * The grammar is checked as tokens are pulled (commas, colons, nesting,
+ * one top-level value, nothing after it); a syntax error stops the reader
+ * and names the line and column. Strings are decoded to UTF-8; "\u0000"
+ * is refused (names are C strings).
+ */
+#ifndef LIB_JSONR_H
+#define LIB_JSONR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbuf.h"
+
+#define JSONR_DEPTH   64
+#define JSONR_STR_MAX ((size_t)1 << 20) /* bytes of one string or key */
+
+enum jsonr_tok {
+	JSONR_ERROR = -1, /* see jsonr.error; the reader stays stopped */
+	JSONR_END = 0,    /* the top-level value is complete */
+	JSONR_OBJ_BEGIN,
+	JSONR_OBJ_END,
+	JSONR_ARR_BEGIN,
+	JSONR_ARR_END,
+	JSONR_KEY, /* text in jsonr.str */
+	JSONR_STR, /* text in jsonr.str */
+	JSONR_NUM, /* jsonr.num; jsonr.is_int and jsonr.inum when integral */
+	JSONR_TRUE,
+	JSONR_FALSE,
+	JSONR_NULL,
+};
+
+struct jsonr {
+	/* source */
+	int fd; /* -1: memory */
+	const char *mem;
+	size_t memlen;
+	char *buf;
+	size_t pos, len, cap;
+	uint64_t consumed; /* bytes before buf[0] */
+	bool eof;
+	/* position of the current byte, for errors */
+	unsigned line, col;
+	/* grammar */
+	unsigned char stack[JSONR_DEPTH]; /* '{' or '[' */
+	int depth;
+	int state;
+	/* the token */
+	struct sbuf str;
+	double num;
+	int64_t inum;
+	bool is_int;
+	/* the first error: "line L, column C: why" */
+	char *error;
+	unsigned err_line, err_col;
+};
+
+void jsonr_init_mem(struct jsonr *r, const char *text, size_t len);
+void jsonr_init_fd(struct jsonr *r, int fd);
+void jsonr_release(struct jsonr *r);
+
+enum jsonr_tok jsonr_next(struct jsonr *r);
+/* Skip the value whose first token t was just returned (a scalar is
+ * already complete). 0, or -1 on a syntax error. */
+int jsonr_skip(struct jsonr *r, enum jsonr_tok t);
+/* "an object", "a string", ... for messages. */
+const char *jsonr_tok_name(enum jsonr_tok t);
+
+#endif
