@@ -252,6 +252,13 @@ escape(struct jsonr *r)
 	return 0;
 }
 
+/* Bytes that end a run of plain string text. */
+static const unsigned char string_stop[256] = {
+    [0x00 ... 0x1f] = 1,
+    ['"'] = 1,
+    ['\\'] = 1,
+};
+
 /* At '"': the decoded string into r->str. */
 static int
 read_string(struct jsonr *r)
@@ -266,11 +273,9 @@ read_string(struct jsonr *r)
 		if (r->pos >= r->len && !fill(r))
 			return fail(r, "unterminated string"), -1;
 		d = data(r);
-		for (run = r->pos; run < r->len; run++) {
-			c = (unsigned char)d[run];
-			if (c == '"' || c == '\\' || c < 0x20)
-				break;
-		}
+		for (run = r->pos;
+		     run < r->len && !string_stop[(unsigned char)d[run]]; run++)
+			;
 		if (run > r->pos) {
 			sbuf_add(&r->str, d + r->pos, run - r->pos);
 			r->col += (unsigned)(run - r->pos);
@@ -351,7 +356,6 @@ read_number(struct jsonr *r)
 			return fail(r, "bad number");
 	}
 	num[n] = '\0';
-	r->num = strtod(num, &end);
 	r->is_int = false;
 	if (integral) {
 		errno = 0;
@@ -359,8 +363,11 @@ read_number(struct jsonr *r)
 		if (errno == 0 && *end == '\0') {
 			r->is_int = true;
 			r->inum = (int64_t)ll;
+			r->num = (double)ll;
 		}
 	}
+	if (!r->is_int)
+		r->num = strtod(num, &end);
 	r->state = S_AFTER;
 	return JSONR_NUM;
 }

@@ -82,8 +82,8 @@ expect(const char *text, const char *want)
 	got = tokens(&r);
 	assert_string_equal(got, want);
 	/* A stopped reader stays stopped. */
-	assert_true(jsonr_next(&r) == JSONR_END ||
-	            jsonr_next(&r) == JSONR_ERROR);
+	assert_true(
+	    jsonr_next(&r) == JSONR_END || jsonr_next(&r) == JSONR_ERROR);
 	free(got);
 	jsonr_release(&r);
 }
@@ -107,8 +107,7 @@ static void
 test_jsonr__strings_are_decoded(void **state)
 {
 	(void)state;
-	expect("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"",
-	    "S:a\"b\\c/d\b\f\n\r\t $");
+	expect("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"", "S:a\"b\\c/d\b\f\n\r\t $");
 	expect("\"\\u00e9\\u20ac\"", "S:\xc3\xa9\xe2\x82\xac $");
 	expect("\"\\ud83d\\ude00\"", "S:\xf0\x9f\x98\x80 $");
 	expect("\"caf\xc3\xa9\"", "S:caf\xc3\xa9 $");
@@ -210,7 +209,8 @@ test_jsonr__fd_across_refills(void **state)
 	assert_int_equal(jsonr_next(&r), JSONR_ARR_BEGIN);
 	assert_int_equal(jsonr_next(&r), JSONR_STR);
 	assert_int_equal(r.str.len, big);
-	assert_int_equal(sbuf_str(&r.str)[big - 1], 'a' + (int)((big - 1) % 26));
+	assert_int_equal(sbuf_str(&r.str)[big - 1],
+	    'a' + (int)((big - 1) % 26));
 	assert_int_equal(jsonr_next(&r), JSONR_STR);
 	assert_string_equal(sbuf_str(&r.str), "\xc3\xa9");
 	assert_int_equal(jsonr_next(&r), JSONR_NUM);
