@@ -56,6 +56,13 @@ conf_url_ok(const char *s)
 	       colon > at + 1 && colon[1] != '\0' && strchr(s, ' ') == NULL;
 }
 
+bool
+conf_url_is_ssh(const char *s)
+{
+	return strncmp(s, "file://", 7) != 0 && strncmp(s, "https://", 8) != 0 &&
+	       strncmp(s, "http://", 7) != 0;
+}
+
 /* A branch name git accepts (git-check-ref-format, the parts that matter
  * for one branch). */
 bool

@@ -63,6 +63,15 @@ static const struct conf_key keys[] = {
     KEY("repository.ssh-public-key-file", CT_FILENAME, git_ssh_pubkey_file, 0,
         0, NULL, false,
         "SSH: its public key file in the credentials folder (optional)"),
+    KEY("repository.ssh-known-hosts", CT_PATH, git_ssh_known_hosts, 0, 0, NULL,
+        false,
+        "SSH: OpenSSH `known_hosts` file holding the server's host key "
+        "(`ssh-keyscan -p PORT HOST`); required for SSH URLs, an unknown or "
+        "changed host key is refused"),
+    KEY("repository.fetch-timeout", CT_DURATION, fetch_timeout, 1, 3600,
+        "120s", false,
+        "a clone or fetch taking longer is stopped and retried with backoff "
+        "(a git server that accepts and never answers)"),
     KEY("poll-interval", CT_DURATION, poll_interval, 1, 86400, "60s", false,
         "how often the branch is fetched (`30s`, `5m`, `1h`)"),
     KEY("drift-interval", CT_DURATION, drift_interval, 10, 604800, "10m", false,
@@ -396,6 +405,12 @@ cross_check(struct loader *L, const struct pos *root)
 	    strncmp(c->repo_url, "http://", 7) == 0)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'repository.token-file' is sent unencrypted over http://");
+	if (c->repo_url != NULL && conf_url_is_ssh(c->repo_url) &&
+	    c->git_ssh_known_hosts == NULL)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'repository.url' is an SSH URL: set "
+		    "'repository.ssh-known-hosts' to a known_hosts file holding "
+		    "the server's host key");
 	if (c->tls_insecure)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'tls.insecure' is on: TLS certificates are not verified");
