@@ -91,7 +91,8 @@ static const struct conf_key keys[] = {
         "system store)"),
     KEY("tls.insecure", CT_BOOL, tls_insecure, 0, 0, "false", false,
         "skip TLS verification of the git server (never in production); "
-        "brokers are always verified: give them `tls.ca-file`"),
+        "brokers are always verified: give them `tls.ca-file`; SSH host "
+        "keys are always checked"),
     KEY("auto-apply-creates", CT_BOOL, auto_apply_creates, 0, 0, "false", false,
         "apply plans that only create objects without an approval; drift "
         "repair of missing objects too"),
@@ -405,6 +406,11 @@ cross_check(struct loader *L, const struct pos *root)
 	    strncmp(c->repo_url, "http://", 7) == 0)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'repository.token-file' is sent unencrypted over http://");
+	if (c->repo_url != NULL && conf_url_has_password(c->repo_url))
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'repository.url' holds a password or token: put it in "
+		    "the credentials folder and name it in "
+		    "'repository.token-file'");
 	if (c->repo_url != NULL && conf_url_is_ssh(c->repo_url) &&
 	    c->git_ssh_known_hosts == NULL)
 		errlist_add(L->diags, DIAG_ERROR, root,

@@ -260,6 +260,11 @@ test_conf__cross_checks(void **state)
 	    "server's host key\n"
 	    "c.yaml:5:18: 'repository.fetch-timeout' must be between 1s and "
 	    "3600s, not 0s\n");
+	T_BAD("version: 1\nstate: /s\nrepository:\n"
+	      "  url: https://bot:s3cret@h/r.git\n",
+	    "c.yaml:1:1: 'repository.url' holds a password or token: put it "
+	    "in the credentials folder and name it in "
+	    "'repository.token-file'\n");
 	T_BAD("version: 1\nstate: /s\nrepository:\n  url: git@h:r\n"
 	      "  fetch-timeout: 2x\n",
 	    "c.yaml:1:1: 'repository.url' is an SSH URL: set "
