@@ -42,8 +42,7 @@ write_all(int fd, const char *p, size_t n)
 
 /* The child: SIGTERM and SIGINT kill it again (the daemon blocks them for
  * its signalfd); run fn; one status byte, then the message. */
-static void __attribute__((noreturn))
-child_main(child_fn fn, void *arg, int fd)
+static void __attribute__((noreturn)) child_main(child_fn fn, void *arg, int fd)
 {
 	struct sbuf msg = {0};
 	sigset_t set;
@@ -120,8 +119,12 @@ wait_child(pid_t pid, int fd, const struct child_wait *cw, char *buf,
 		pfd[0].events = POLLIN;
 		pfd[1].fd = cw->sigfd;
 		pfd[1].events = POLLIN;
-		if (poll(pfd, cw->sigfd >= 0 ? 2 : 1, ms) < 0 && errno != EINTR)
-			return err_setf(err, NULL, "poll: %s", strerror(errno));
+		if (poll(pfd, cw->sigfd >= 0 ? 2 : 1, ms) < 0 &&
+		    errno != EINTR) {
+			err_setf(err, NULL, "poll: %s", strerror(errno));
+			kill_and_reap(pid);
+			return -1;
+		}
 		if (cw->sigfd >= 0 && cw->sig != NULL) {
 			sig_drain(cw->sigfd, cw->sig);
 			if (cw->sig->stop) {
@@ -138,8 +141,7 @@ wait_child(pid_t pid, int fd, const struct child_wait *cw, char *buf,
 }
 
 int
-child_run(child_fn fn, void *arg, const struct child_wait *cw,
-    struct err *err)
+child_run(child_fn fn, void *arg, const struct child_wait *cw, struct err *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -172,7 +174,8 @@ child_run(child_fn fn, void *arg, const struct child_wait *cw,
 		else if (len > 0)
 			r = err_setf(err, NULL, "%s", buf + 1);
 		else if (WIFSIGNALED(status))
-			r = err_setf(err, NULL, "the fetch process died (signal %d)",
+			r = err_setf(err, NULL,
+			    "the fetch process died (signal %d)",
 			    WTERMSIG(status));
 		else
 			r = err_setf(err, NULL,

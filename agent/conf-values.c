@@ -59,8 +59,8 @@ conf_url_ok(const char *s)
 bool
 conf_url_is_ssh(const char *s)
 {
-	return strncmp(s, "file://", 7) != 0 && strncmp(s, "https://", 8) != 0 &&
-	       strncmp(s, "http://", 7) != 0;
+	return strncmp(s, "file://", 7) != 0 &&
+	       strncmp(s, "https://", 8) != 0 && strncmp(s, "http://", 7) != 0;
 }
 
 bool

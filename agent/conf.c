@@ -68,8 +68,8 @@ static const struct conf_key keys[] = {
         "SSH: OpenSSH `known_hosts` file holding the server's host key "
         "(`ssh-keyscan -p PORT HOST`); required for SSH URLs, an unknown or "
         "changed host key is refused"),
-    KEY("repository.fetch-timeout", CT_DURATION, fetch_timeout, 1, 3600,
-        "120s", false,
+    KEY("repository.fetch-timeout", CT_DURATION, fetch_timeout, 1, 3600, "120s",
+        false,
         "a clone or fetch taking longer is stopped and retried with backoff "
         "(a git server that accepts and never answers)"),
     KEY("poll-interval", CT_DURATION, poll_interval, 1, 86400, "60s", false,

@@ -126,9 +126,8 @@ glob_match(const char *p, const char *s)
 					return true;
 			return glob_match(p + 1, s);
 		}
-		if (*s == '\0' ||
-		    (*p != '?' && tolower((unsigned char)*p) !=
-		                      tolower((unsigned char)*s)))
+		if (*s == '\0' || (*p != '?' && tolower((unsigned char)*p) !=
+		                                    tolower((unsigned char)*s)))
 			return false;
 	}
 	return *s == '\0';

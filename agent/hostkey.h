@@ -40,8 +40,7 @@ int hostkey_url_port(const char *url);
 
 /* Look key up for host:port in the known_hosts file at path. -1 (err set)
  * when the file cannot be read; else 0 and *out is the result. */
-int hostkey_check(enum hostkey_result *out, const char *path,
-    const char *host, int port, const unsigned char *key, size_t len,
-    struct err *err);
+int hostkey_check(enum hostkey_result *out, const char *path, const char *host,
+    int port, const unsigned char *key, size_t len, struct err *err);
 
 #endif

@@ -272,8 +272,8 @@ check_hostkey(struct watch *w, const git_cert_hostkey *hk, const char *host)
 		free(name);
 		return GIT_ECERTIFICATE;
 	}
-	hostkey_fingerprint((const unsigned char *)hk->hostkey,
-	    hk->hostkey_len, fp);
+	hostkey_fingerprint((const unsigned char *)hk->hostkey, hk->hostkey_len,
+	    fp);
 	if (conf->git_ssh_known_hosts == NULL) {
 		set_fail(w, xasprintf("SSH host key %s of '%s' refused: no "
 		                      "repository.ssh-known-hosts configured",
@@ -317,11 +317,11 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 		    host);
 	if (w->conf->tls_insecure || valid)
 		return 0;
-	set_fail(w, xasprintf("TLS certificate of '%s' not trusted (%s%s)",
-	                host,
-	                w->conf->tls_ca_file != NULL ? "tls.ca-file " : "",
-	                w->conf->tls_ca_file != NULL ? w->conf->tls_ca_file
-	                                             : "the system store"));
+	set_fail(w,
+	    xasprintf("TLS certificate of '%s' not trusted (%s%s)", host,
+	        w->conf->tls_ca_file != NULL ? "tls.ca-file " : "",
+	        w->conf->tls_ca_file != NULL ? w->conf->tls_ca_file
+	                                     : "the system store"));
 	return GIT_ECERTIFICATE;
 }
 
@@ -329,16 +329,14 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
  * was killed. The daemon holds the state lock, so nothing else writes
  * STATE/repo: every such file is stale and would fail the next fetch. */
 static int
-stale_unlink(const char *path, const struct stat *st, int flag,
-    struct FTW *ftw)
+stale_unlink(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	const char *base = path + ftw->base;
 	size_t n = strlen(base);
 
 	(void)st;
-	if (flag == FTW_F &&
-	    ((n > 5 && strcmp(base + n - 5, ".lock") == 0) ||
-	        strstr(base, "_git2_") != NULL))
+	if (flag == FTW_F && ((n > 5 && strcmp(base + n - 5, ".lock") == 0) ||
+	                         strstr(base, "_git2_") != NULL))
 		(void)unlink(path);
 	return 0;
 }
@@ -487,8 +485,8 @@ count_new(struct watch *w, const git_oid *head, const git_oid *prev)
 }
 
 int
-watch_poll(struct watch *w, const struct child_wait *cw,
-    struct watch_update *u, struct err *err)
+watch_poll(struct watch *w, const struct child_wait *cw, struct watch_update *u,
+    struct err *err)
 {
 	git_oid head, prev;
 	int desc, r;
