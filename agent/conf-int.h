@@ -6,6 +6,10 @@
 
 /* A repository URL: file://, https://, http://, ssh:// or user@host:path. */
 bool conf_url_ok(const char *s);
+/* True for an ssh:// or scp-like (user@host:path) URL. */
+bool conf_url_is_ssh(const char *s);
+/* True for a URL whose user part holds a password (`user:secret@`). */
+bool conf_url_has_password(const char *s);
 /* A branch name git accepts (git-check-ref-format, for one branch). */
 bool conf_branch_ok(const char *s);
 /* A relative path without `..` components. */

@@ -56,6 +56,27 @@ conf_url_ok(const char *s)
 	       colon > at + 1 && colon[1] != '\0' && strchr(s, ' ') == NULL;
 }
 
+bool
+conf_url_is_ssh(const char *s)
+{
+	return strncmp(s, "file://", 7) != 0 &&
+	       strncmp(s, "https://", 8) != 0 && strncmp(s, "http://", 7) != 0;
+}
+
+bool
+conf_url_has_password(const char *s)
+{
+	const char *p = strstr(s, "://"), *at;
+	size_t n;
+
+	if (p == NULL || strncmp(s, "file://", 7) == 0)
+		return false;
+	p += 3;
+	n = strcspn(p, "/");
+	at = memchr(p, '@', n);
+	return at != NULL && memchr(p, ':', (size_t)(at - p)) != NULL;
+}
+
 /* A branch name git accepts (git-check-ref-format, the parts that matter
  * for one branch). */
 bool

@@ -63,6 +63,15 @@ static const struct conf_key keys[] = {
     KEY("repository.ssh-public-key-file", CT_FILENAME, git_ssh_pubkey_file, 0,
         0, NULL, false,
         "SSH: its public key file in the credentials folder (optional)"),
+    KEY("repository.ssh-known-hosts", CT_PATH, git_ssh_known_hosts, 0, 0, NULL,
+        false,
+        "SSH: OpenSSH `known_hosts` file holding the server's host key "
+        "(`ssh-keyscan -p PORT HOST`); required for SSH URLs, an unknown or "
+        "changed host key is refused"),
+    KEY("repository.fetch-timeout", CT_DURATION, fetch_timeout, 1, 3600, "120s",
+        false,
+        "a clone or fetch taking longer is stopped and retried with backoff "
+        "(a git server that accepts and never answers)"),
     KEY("poll-interval", CT_DURATION, poll_interval, 1, 86400, "60s", false,
         "how often the branch is fetched (`30s`, `5m`, `1h`)"),
     KEY("drift-interval", CT_DURATION, drift_interval, 10, 604800, "10m", false,
@@ -82,7 +91,8 @@ static const struct conf_key keys[] = {
         "system store)"),
     KEY("tls.insecure", CT_BOOL, tls_insecure, 0, 0, "false", false,
         "skip TLS verification of the git server (never in production); "
-        "brokers are always verified: give them `tls.ca-file`"),
+        "brokers are always verified: give them `tls.ca-file`; SSH host "
+        "keys are always checked"),
     KEY("auto-apply-creates", CT_BOOL, auto_apply_creates, 0, 0, "false", false,
         "apply plans that only create objects without an approval; drift "
         "repair of missing objects too"),
@@ -396,6 +406,17 @@ cross_check(struct loader *L, const struct pos *root)
 	    strncmp(c->repo_url, "http://", 7) == 0)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'repository.token-file' is sent unencrypted over http://");
+	if (c->repo_url != NULL && conf_url_has_password(c->repo_url))
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'repository.url' holds a password or token: put it in "
+		    "the credentials folder and name it in "
+		    "'repository.token-file'");
+	if (c->repo_url != NULL && conf_url_is_ssh(c->repo_url) &&
+	    c->git_ssh_known_hosts == NULL)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'repository.url' is an SSH URL: set "
+		    "'repository.ssh-known-hosts' to a known_hosts file holding "
+		    "the server's host key");
 	if (c->tls_insecure)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'tls.insecure' is on: TLS certificates are not verified");

@@ -32,6 +32,8 @@ struct agent_conf {
 	char *git_ssh_user;        /* repository.ssh-user */
 	char *git_ssh_key_file;    /* repository.ssh-key-file: NULL = none */
 	char *git_ssh_pubkey_file; /* repository.ssh-public-key-file */
+	char *git_ssh_known_hosts; /* repository.ssh-known-hosts: absolute */
+	long fetch_timeout;        /* seconds: repository.fetch-timeout */
 	long poll_interval;        /* seconds */
 	long drift_interval;       /* seconds */
 	long retry_max;            /* seconds: ceiling of the outage backoff */

@@ -371,8 +371,16 @@ agent_cycle(struct agent *a)
 {
 	struct watch_update u;
 	struct err err = {0};
+	struct child_wait cw = {a->sigfd, &a->sig, a->conf->fetch_timeout};
+	int r;
 
-	if (watch_poll(a->watch, &u, &err) < 0) {
+	r = watch_poll(a->watch, &cw, &u, &err);
+	if (r == CHILD_ESTOPPED) {
+		log_info("git: %s", err.msg);
+		err_release(&err);
+		return 0;
+	}
+	if (r < 0) {
 		log_warn("git: %s, retrying in %lds", err.msg,
 		    agent_backoff(a, a->conf->poll_interval, a->git_fails + 1));
 		notify_status("git fetch failing: %s", err.msg);

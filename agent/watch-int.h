@@ -13,6 +13,7 @@ struct watch {
 	char *seen_path; /* STATE/last-seen */
 	char seen[WATCH_OID_HEX + 1];
 	int auth_tries;
+	char *fail_msg; /* why a callback refused the fetch, or NULL */
 };
 
 /* libgit2's last error message (borrowed), never NULL. */

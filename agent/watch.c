@@ -3,15 +3,18 @@
 #include "watch-int.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <git2.h>
 #include <git2/sys/repository.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../lib/afile.h"
 #include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
+#include "hostkey.h"
 
 #define REVWALK_MAX 10000 /* commits counted between two polls */
 #define SECRET_MAX  16384 /* bytes of a token file */
@@ -110,6 +113,7 @@ watch_free(struct watch *w)
 	if (w == NULL)
 		return;
 	git_repository_free(w->repo);
+	free(w->fail_msg);
 	free(w->repo_dir);
 	free(w->seen_path);
 	free(w);
@@ -197,8 +201,19 @@ cred_ssh(git_credential **out, const struct agent_conf *conf,
 	return r;
 }
 
+/* Remember why a fetch was refused: libgit2 replaces a callback's error
+ * with its own generic one. */
+static void
+set_fail(struct watch *w, char *msg)
+{
+	free(w->fail_msg);
+	w->fail_msg = msg;
+	git_error_set_str(GIT_ERROR_NET, msg);
+}
+
 /* libgit2 asks again after a refused credential: answer once, then fail
- * instead of looping. */
+ * instead of looping. A request for the SSH user name alone is not a
+ * credential. */
 static int
 cred_cb(git_credential **out, const char *url, const char *user_from_url,
     unsigned int allowed, void *payload)
@@ -207,9 +222,19 @@ cred_cb(git_credential **out, const char *url, const char *user_from_url,
 	const struct agent_conf *conf = w->conf;
 
 	(void)url;
+	if (allowed == GIT_CREDENTIAL_USERNAME)
+		return git_credential_username_new(out,
+		    user_from_url != NULL ? user_from_url : conf->git_ssh_user);
 	if (w->auth_tries++ > 0) {
-		git_error_set_str(GIT_ERROR_NET,
-		    "authentication refused with the configured credentials");
+		set_fail(w,
+		    xasprintf("authentication refused with %s '%s' from the "
+		              "credentials folder",
+		        (allowed & GIT_CREDENTIAL_SSH_KEY) != 0
+		            ? "repository.ssh-key-file"
+		            : "repository.token-file",
+		        (allowed & GIT_CREDENTIAL_SSH_KEY) != 0
+		            ? conf->git_ssh_key_file
+		            : conf->git_token_file));
 		return GIT_EUSER;
 	}
 	if ((allowed & GIT_CREDENTIAL_SSH_KEY) != 0 &&
@@ -221,23 +246,99 @@ cred_cb(git_credential **out, const char *url, const char *user_from_url,
 	if ((allowed & GIT_CREDENTIAL_USERNAME) != 0)
 		return git_credential_username_new(out,
 		    user_from_url != NULL ? user_from_url : conf->git_ssh_user);
-	git_error_set_str(GIT_ERROR_NET,
-	    "the repository asks for credentials and none are configured "
-	    "(repository.token-file or repository.ssh-key-file)");
+	set_fail(w, xstrdup("the repository asks for credentials and none are "
+	                    "configured (repository.token-file or "
+	                    "repository.ssh-key-file)"));
 	return GIT_EUSER;
 }
 
-/* tls.insecure accepts any certificate; otherwise libgit2 decides. */
+/* The SSH server's host key must be in repository.ssh-known-hosts; an
+ * unknown, changed or revoked key is refused (tls.insecure does not
+ * apply to SSH). */
+static int
+check_hostkey(struct watch *w, const git_cert_hostkey *hk, const char *host)
+{
+	const struct agent_conf *conf = w->conf;
+	enum hostkey_result res = HOSTKEY_UNKNOWN;
+	char fp[HOSTKEY_FP_MAX] = "?", *name;
+	struct err err = {0};
+	int port = hostkey_url_port(conf->repo_url);
+
+	name = hostkey_name(host, port);
+	if ((hk->type & GIT_CERT_SSH_RAW) == 0 || hk->hostkey == NULL) {
+		set_fail(w, xasprintf("SSH host key of '%s' refused: libgit2 "
+		                      "did not show the key",
+		                name));
+		free(name);
+		return GIT_ECERTIFICATE;
+	}
+	hostkey_fingerprint((const unsigned char *)hk->hostkey, hk->hostkey_len,
+	    fp);
+	if (conf->git_ssh_known_hosts == NULL) {
+		set_fail(w, xasprintf("SSH host key %s of '%s' refused: no "
+		                      "repository.ssh-known-hosts configured",
+		                fp, name));
+	} else if (hostkey_check(&res, conf->git_ssh_known_hosts, host, port,
+	               (const unsigned char *)hk->hostkey, hk->hostkey_len,
+	               &err) < 0) {
+		set_fail(w, xasprintf("SSH host key of '%s' refused: "
+		                      "repository.ssh-known-hosts: %s",
+		                name, err.msg));
+	} else if (res == HOSTKEY_UNKNOWN) {
+		set_fail(w, xasprintf("SSH host key %s of '%s' refused: "
+		                      "UNKNOWN host, not in '%s' (check the "
+		                      "fingerprint, then add the key)",
+		                fp, name, conf->git_ssh_known_hosts));
+	} else if (res == HOSTKEY_CHANGED) {
+		set_fail(w, xasprintf("SSH host key %s of '%s' refused: host "
+		                      "key CHANGED, '%s' holds another key for "
+		                      "this host (a re-keyed server or a "
+		                      "man in the middle)",
+		                fp, name, conf->git_ssh_known_hosts));
+	} else if (res == HOSTKEY_REVOKED) {
+		set_fail(w, xasprintf("SSH host key %s of '%s' refused: it is "
+		                      "marked @revoked in '%s'",
+		                fp, name, conf->git_ssh_known_hosts));
+	}
+	err_release(&err);
+	free(name);
+	return res == HOSTKEY_OK ? 0 : GIT_ECERTIFICATE;
+}
+
+/* SSH: our known_hosts check. TLS: tls.insecure accepts any certificate;
+ * otherwise the TLS library's verdict (tls.ca-file) stands. */
 static int
 cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 {
 	struct watch *w = payload;
 
-	(void)cert;
-	(void)host;
-	if (w->conf->tls_insecure)
+	if (cert->cert_type == GIT_CERT_HOSTKEY_LIBSSH2)
+		return check_hostkey(w, (const git_cert_hostkey *)(void *)cert,
+		    host);
+	if (w->conf->tls_insecure || valid)
 		return 0;
-	return valid ? 0 : GIT_PASSTHROUGH;
+	set_fail(w,
+	    xasprintf("TLS certificate of '%s' not trusted (%s%s)", host,
+	        w->conf->tls_ca_file != NULL ? "tls.ca-file " : "",
+	        w->conf->tls_ca_file != NULL ? w->conf->tls_ca_file
+	                                     : "the system store"));
+	return GIT_ECERTIFICATE;
+}
+
+/* nftw: a lock or temporary file libgit2 left behind when its process
+ * was killed. The daemon holds the state lock, so nothing else writes
+ * STATE/repo: every such file is stale and would fail the next fetch. */
+static int
+stale_unlink(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t n = strlen(base);
+
+	(void)st;
+	if (flag == FTW_F && ((n > 5 && strcmp(base + n - 5, ".lock") == 0) ||
+	                         strstr(base, "_git2_") != NULL))
+		(void)unlink(path);
+	return 0;
 }
 
 /* Open (or create) the bare clone. Its configuration is an empty
@@ -255,12 +356,14 @@ watch_open_repo(struct watch *w, struct err *err)
 
 	if (w->repo != NULL)
 		return 0;
-	if (stat(w->repo_dir, &st) == 0)
+	if (stat(w->repo_dir, &st) == 0) {
+		(void)nftw(w->repo_dir, stale_unlink, 16, FTW_PHYS);
 		r = git_repository_open_bare(&w->repo, w->repo_dir);
-	else if (afile_mkdirs(w->conf->state, 0750, err) < 0)
+	} else if (afile_mkdirs(w->conf->state, 0750, err) < 0) {
 		return -1;
-	else
+	} else {
 		r = git_repository_init(&w->repo, w->repo_dir, 1);
+	}
 	if (r < 0)
 		return err_setf(err, NULL, "open %s: %s", w->repo_dir,
 		    watch_git_msg());
@@ -277,19 +380,20 @@ watch_open_repo(struct watch *w, struct err *err)
 	return 0;
 }
 
+/* The fetch proper; runs in a child process (child.h). */
 static int
-fetch(struct watch *w, git_oid *head, struct err *err)
+fetch_child(void *arg, struct sbuf *msg)
 {
+	struct watch *w = arg;
 	git_remote *remote = NULL;
 	git_fetch_options fo;
-	char *spec, *ref;
+	char *spec;
 	char *specs[1];
 	git_strarray refspecs = {specs, 1};
 	int r;
 
 	spec = xasprintf("+refs/heads/%s:refs/remotes/origin/%s",
 	    w->conf->branch, w->conf->branch);
-	ref = xasprintf("refs/remotes/origin/%s", w->conf->branch);
 	specs[0] = spec;
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	fo.callbacks.credentials = cred_cb;
@@ -301,17 +405,48 @@ fetch(struct watch *w, git_oid *head, struct err *err)
 	r = git_remote_create_anonymous(&remote, w->repo, w->conf->repo_url);
 	if (r == 0)
 		r = git_remote_fetch(remote, &refspecs, &fo, "fetch");
-	if (r < 0) {
-		err_setf(err, NULL, "fetch '%s' from %s: %s", w->conf->branch,
-		    w->conf->repo_url, watch_git_msg());
-	} else if (git_reference_name_to_id(head, w->repo, ref) < 0) {
-		r = err_setf(err, NULL, "branch '%s' not found in %s",
-		    w->conf->branch, w->conf->repo_url);
-	}
+	if (r < 0)
+		sbuf_adds(msg,
+		    w->fail_msg != NULL ? w->fail_msg : watch_git_msg());
 	git_remote_free(remote);
 	free(spec);
-	free(ref);
 	return r < 0 ? -1 : 0;
+}
+
+/* Fetch in a child with a deadline, then read the branch head from the
+ * clone, opened afresh: the child wrote new refs and packs. */
+static int
+fetch(struct watch *w, const struct child_wait *cw, git_oid *head,
+    struct err *err)
+{
+	struct err cerr = {0};
+	char *ref;
+	int r;
+
+	r = child_run(fetch_child, w, cw, &cerr);
+	git_repository_free(w->repo);
+	w->repo = NULL;
+	if (r == CHILD_ESTOPPED) {
+		err_setf(err, NULL, "fetch from %s: %s", w->conf->repo_url,
+		    cerr.msg);
+		err_release(&cerr);
+		return CHILD_ESTOPPED;
+	}
+	if (r < 0) {
+		err_setf(err, NULL, "fetch '%s' from %s: %s", w->conf->branch,
+		    w->conf->repo_url, cerr.msg);
+		err_release(&cerr);
+		return -1;
+	}
+	if (watch_open_repo(w, err) < 0)
+		return -1;
+	ref = xasprintf("refs/remotes/origin/%s", w->conf->branch);
+	r = 0;
+	if (git_reference_name_to_id(head, w->repo, ref) < 0)
+		r = err_setf(err, NULL, "branch '%s' not found in %s",
+		    w->conf->branch, w->conf->repo_url);
+	free(ref);
+	return r;
 }
 
 static void
@@ -350,14 +485,18 @@ count_new(struct watch *w, const git_oid *head, const git_oid *prev)
 }
 
 int
-watch_poll(struct watch *w, struct watch_update *u, struct err *err)
+watch_poll(struct watch *w, const struct child_wait *cw, struct watch_update *u,
+    struct err *err)
 {
 	git_oid head, prev;
-	int desc;
+	int desc, r;
 
 	memset(u, 0, sizeof(*u));
-	if (watch_open_repo(w, err) < 0 || fetch(w, &head, err) < 0)
+	if (watch_open_repo(w, err) < 0)
 		return -1;
+	r = fetch(w, cw, &head, err);
+	if (r < 0)
+		return r;
 	git_oid_tostr(u->head, sizeof(u->head), &head);
 	snprintf(u->prev, sizeof(u->prev), "%s", w->seen);
 	describe_head(w, &head, u);

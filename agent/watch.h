@@ -11,7 +11,10 @@
  *
  * Credentials come from files in the credentials folder (agent_conf): an
  * HTTPS token (`token` or `user:token`) or an SSH key pair. They are read
- * when libgit2 asks for them and never logged.
+ * when libgit2 asks for them (in the fetch's child process) and never
+ * logged. An SSH server's host key must be in repository.ssh-known-hosts
+ * (hostkey.h); a TLS certificate must verify against tls.ca-file or the
+ * system store unless tls.insecure is on.
  */
 #ifndef AGENT_WATCH_H
 #define AGENT_WATCH_H
@@ -21,6 +24,7 @@
 
 #include "../declarations/decl.h"
 #include "../lib/err.h"
+#include "child.h"
 #include "conf.h"
 
 #define WATCH_OID_HEX      40
@@ -66,9 +70,13 @@ int watch_open(struct watch **out, const struct agent_conf *conf,
 void watch_free(struct watch *w); /* NULL is a no-op */
 
 /* Fetch the branch (cloning on first use) and compare its head with the
- * last seen commit. A network or authentication failure is an error
- * naming the URL (never a secret). */
-int watch_poll(struct watch *w, struct watch_update *u, struct err *err);
+ * last seen commit. The fetch runs in a child process (child.h) bounded
+ * by cw->timeout_s. A network or authentication failure, a refused host
+ * key or certificate, or the deadline is -1 with an error naming the URL
+ * (never a secret); CHILD_ESTOPPED when SIGTERM/SIGINT arrived meanwhile
+ * (the fetch was abandoned). */
+int watch_poll(struct watch *w, const struct child_wait *cw,
+    struct watch_update *u, struct err *err);
 /* Record oid as handled (STATE/last-seen, written atomically). */
 int watch_mark_seen(struct watch *w, const char *oid, struct err *err);
 /* The last seen commit, "" if none. Borrowed. */

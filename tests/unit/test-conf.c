@@ -90,6 +90,8 @@ test_conf__defaults(void **state)
 	assert_string_equal(c->git_ssh_user, "git");
 	assert_null(c->git_token_file);
 	assert_int_equal(c->poll_interval, 60);
+	assert_int_equal(c->fetch_timeout, 120);
+	assert_null(c->git_ssh_known_hosts);
 	assert_int_equal(c->drift_interval, 600);
 	assert_int_equal(c->retry_max, 300);
 	assert_string_equal(c->state, "/var/lib/ag");
@@ -117,6 +119,8 @@ test_conf__every_key(void **state)
 	             "  ssh-user: deploy\n"
 	             "  ssh-key-file: id_ed25519\n"
 	             "  ssh-public-key-file: id_ed25519.pub\n"
+	             "  ssh-known-hosts: known_hosts\n"
+	             "  fetch-timeout: 45s\n"
 	             "poll-interval: 30s\n"
 	             "drift-interval: 2h\n"
 	             "retry-max: 90\n"
@@ -132,6 +136,8 @@ test_conf__every_key(void **state)
 	assert_string_equal(c->git_ssh_user, "deploy");
 	assert_string_equal(c->git_ssh_key_file, "id_ed25519");
 	assert_string_equal(c->git_ssh_pubkey_file, "id_ed25519.pub");
+	assert_string_equal(c->git_ssh_known_hosts, "/etc/ag/known_hosts");
+	assert_int_equal(c->fetch_timeout, 45);
 	assert_int_equal(c->poll_interval, 30);
 	assert_int_equal(c->drift_interval, 7200);
 	assert_int_equal(c->retry_max, 90);
@@ -153,7 +159,8 @@ test_conf__systemd_environment_defaults(void **state)
 	(void)state;
 	setenv("STATE_DIRECTORY", "/var/lib/artemis-gitops:/var/lib/other", 1);
 	setenv("CREDENTIALS_DIRECTORY", "/run/credentials/ag.service", 1);
-	c = parse_ok("version: 1\nrepository: {url: 'git@host:ops/b.git'}\n");
+	c = parse_ok("version: 1\nrepository: {url: 'git@host:ops/b.git', "
+	             "ssh-known-hosts: /etc/ag/known_hosts}\n");
 	assert_string_equal(c->state, "/var/lib/artemis-gitops");
 	assert_string_equal(c->credentials, "/run/credentials/ag.service");
 	assert_string_equal(c->outbox, "/var/lib/artemis-gitops/outbox");
@@ -246,6 +253,25 @@ test_conf__cross_checks(void **state)
 	    "'repository.ssh-key-file'\n"
 	    "c.yaml:1:1: git credentials are configured but there is no "
 	    "credentials folder (set 'credentials' or $CREDENTIALS_DIRECTORY)\n");
+	T_BAD("version: 1\nstate: /s\nrepository:\n  url: ssh://h/r\n"
+	      "  fetch-timeout: 0s\n",
+	    "c.yaml:1:1: 'repository.url' is an SSH URL: set "
+	    "'repository.ssh-known-hosts' to a known_hosts file holding the "
+	    "server's host key\n"
+	    "c.yaml:5:18: 'repository.fetch-timeout' must be between 1s and "
+	    "3600s, not 0s\n");
+	T_BAD("version: 1\nstate: /s\nrepository:\n"
+	      "  url: https://bot:s3cret@h/r.git\n",
+	    "c.yaml:1:1: 'repository.url' holds a password or token: put it "
+	    "in the credentials folder and name it in "
+	    "'repository.token-file'\n");
+	T_BAD("version: 1\nstate: /s\nrepository:\n  url: git@h:r\n"
+	      "  fetch-timeout: 2x\n",
+	    "c.yaml:1:1: 'repository.url' is an SSH URL: set "
+	    "'repository.ssh-known-hosts' to a known_hosts file holding the "
+	    "server's host key\n"
+	    "c.yaml:5:18: 'repository.fetch-timeout' must be a duration like "
+	    "30s, 5m, 1h or 1d, not '2x'\n");
 }
 
 static void

@@ -13,6 +13,9 @@
 #include "../../agent/watch.h"
 #include "../../lib/xalloc.h"
 
+/* The fetch runs in a child; no signalfd here, 60 s is plenty. */
+static const struct child_wait cw = {-1, NULL, 60};
+
 static char tmp[64];
 
 /* Run a shell command in tmp; fail the test when it fails. */
@@ -91,7 +94,7 @@ poll_expect(struct watch *w, enum watch_event ev, size_t ncommits)
 	struct watch_update u;
 	struct err err = {0};
 
-	if (watch_poll(w, &u, &err) < 0)
+	if (watch_poll(w, &cw, &u, &err) < 0)
 		fail_msg("poll: %s", err.msg);
 	assert_string_equal(watch_event_name(u.event), watch_event_name(ev));
 	assert_int_equal(u.ncommits, ncommits);
@@ -128,7 +131,7 @@ test_watch__first_same_new_rewrite(void **state)
 	sh("cd work && git reset -q --hard HEAD~2 && echo 'z: 1' > "
 	   "clusters/us/d.yaml && git add -A && git commit -qm rewritten && "
 	   "git push -q -f ../origin.git main");
-	assert_int_equal(watch_poll(w, &u, &err), 0);
+	assert_int_equal(watch_poll(w, &cw, &u, &err), 0);
 	assert_int_equal(u.event, WATCH_REWRITE);
 	assert_string_equal(u.summary, "rewritten");
 	assert_int_equal(strlen(u.prev), WATCH_OID_HEX);
@@ -150,7 +153,7 @@ test_watch__reads_cluster_folders(void **state)
 
 	(void)state;
 	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(watch_poll(w, &u, &err), 0);
+	assert_int_equal(watch_poll(w, &cw, &u, &err), 0);
 	assert_int_equal(watch_read_clusters(w, u.head, &cs, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(cs[0].dir, "clusters/eu");
@@ -178,7 +181,7 @@ test_watch__one_cluster_path_and_missing_path(void **state)
 
 	(void)state;
 	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(watch_poll(w, &u, &err), 0);
+	assert_int_equal(watch_poll(w, &cw, &u, &err), 0);
 	assert_int_equal(watch_read_clusters(w, u.head, &cs, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(cs[0].dir, "clusters/eu");
@@ -204,7 +207,7 @@ test_watch__missing_branch_and_url_are_errors(void **state)
 
 	(void)state;
 	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(watch_poll(w, &u, &err), -1);
+	assert_int_equal(watch_poll(w, &cw, &u, &err), -1);
 	want = xasprintf("branch 'release' not found in %s", c->repo_url);
 	if (strncmp(err.msg, want, strlen(want)) != 0)
 		fail_msg("got: %s", err.msg);
@@ -216,7 +219,7 @@ test_watch__missing_branch_and_url_are_errors(void **state)
 	free(c->branch);
 	c->branch = xstrdup("main");
 	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(watch_poll(w, &u, &err), -1);
+	assert_int_equal(watch_poll(w, &cw, &u, &err), -1);
 	assert_non_null(strstr(err.msg, "absent.git"));
 	err_release(&err);
 	watch_free(w);
