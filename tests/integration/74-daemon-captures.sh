@@ -39,7 +39,16 @@ for line in open(sys.argv[1]):
         print(json.dumps(row, sort_keys=True))
 PY
 }
-npass() { pass_rows | wc -l; }
+# npass: how many; "unreadable" when the audit log cannot be read (so that
+# a failed read never counts as no row)
+npass() {
+	local rows
+	rows=$(pass_rows) || {
+		echo unreadable
+		return 0
+	}
+	printf '%s' "$rows" | grep -c '^{'
+}
 # row_ops N NODE_INDEX: act:op:name:outcome of pass row N (1-based)
 row_ops() {
 	pass_rows | sed -n "${1}p" | python3 -c "
@@ -86,6 +95,7 @@ for i in 0 1; do
 	check "${NODES[$i]}: the applied tap exists" has_divert "${NODES[$i]}" "$tap_a"
 done
 check "first drift check done" wait_for 60 grep -q 'drift.md)' "$T/agent.log"
+check_grep "the audit log holds the auto-apply's result row" '"event":"result"' "$STATE/audit.jsonl"
 check_eq "no capture pass row after the apply (nothing to do)" 0 "$(npass)"
 
 # A matching queue on a new address, behind the agent's back.
