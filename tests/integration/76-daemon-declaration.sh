@@ -53,7 +53,8 @@ c2=$(daemon_commit "t76: $u.b")
 check "preview of c2" wait_for 60 has_preview "$c2"
 p2=$(preview_of "$c2")
 digest=$(rj "$p2/plan.json" 'j["declaration_digest"]')
-check "c2: the preview keeps its declaration" test -f "$p2/declaration/cluster.yaml"
+# plan.md appears first; declaration/ follows in the same cycle
+check "c2: the preview keeps its declaration" wait_for 10 test -s "$p2/declaration/cluster.yaml"
 printf '  - name: %s\n    routing: [anycast]\n    queues: [{name: %s}]\n' \
 	"$u.victim" "$u.victim" >>"$p2/declaration/cluster.yaml"
 check "c2: approve" approve_preview "$p2"
