@@ -12,6 +12,7 @@
 #include "../lib/afile.h"
 #include "../lib/jsonw.h"
 #include "../lib/sbuf.h"
+#include "../lib/sha256.h"
 #include "../lib/xalloc.h"
 #include "../reconcile/apply-io.h"
 #include "../reconcile/apply.h"
@@ -84,9 +85,34 @@ done:
 	return rc;
 }
 
+/* The declaration apply uses must be the one that was planned and
+ * approved: its objects become the managed set (the inventory), so a
+ * declaration edited after the approval, or another one given with
+ * --cluster, would record what nobody approved. plan.json carries the
+ * planned declaration's digest (decl_cluster_digest: objects, node names,
+ * mode, settings; not the nodes' endpoints, which may differ from one
+ * machine to another), and plan.json is what the approval is bound to. */
+static int
+check_decl_digest(const struct run *x, const char *dir, struct err *err)
+{
+	const struct recon_plan *p = x->ap.plan;
+	char digest[SHA256_HEX];
+
+	if (p->declaration_digest == NULL)
+		return err_setf(err, NULL,
+		    "plan.json records no declaration digest (nothing was planned), so no declaration can be applied with it; plan again");
+	decl_cluster_digest(x->decl, digest);
+	if (strcmp(digest, p->declaration_digest) != 0)
+		return err_setf(err, NULL,
+		    "the declaration in %s is not the one the plan was approved for (its declaration SHA-256 %s, plan.json's declaration_digest %s): it was changed after the plan was made, or --cluster names another declaration; nothing was applied; give --cluster the declaration that was planned, or plan and approve again",
+		    dir, digest, p->declaration_digest);
+	return 0;
+}
+
 /* The declaration that names the nodes' endpoints (plan.json does not
  * carry them): --cluster DIR, else PLAN_DIR/declaration (the daemon's
- * previews keep their declaration there). */
+ * previews keep their declaration there). It must be the planned one
+ * (check_decl_digest). */
 static int
 load_decl(struct run *x, struct err *err)
 {
@@ -120,6 +146,8 @@ load_decl(struct run *x, struct err *err)
 		    x->decl->name, p->cluster);
 		goto done;
 	}
+	if (check_decl_digest(x, dir, err) < 0)
+		goto done;
 	rc = 0;
 done:
 	errlist_release(&diags);

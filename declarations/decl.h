@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../lib/err.h"
+#include "../lib/sha256.h"
 
 #define DECL_VERSION_MAX            1 /* newest format this build reads */
 #define DECL_FILE_MAX               ((size_t)1024 * 1024) /* bytes per file */
@@ -180,6 +181,18 @@ const struct decl_node *decl_cluster_find_node(const struct decl_cluster *c,
 /* The normalised model as canonical JSON (sorted keys, 2-space indent,
  * trailing newline). Owned by the caller. */
 char *decl_cluster_dump(const struct decl_cluster *c);
+
+/* The same dump without the nodes' endpoints (each node keeps only its
+ * name): what a plan is made from. The Jolokia URLs and credentials file
+ * names may differ from one machine to the next (the agent's host, an
+ * operator's workstation) without changing the plan; the objects, the
+ * node names, the mode and the settings may not. Owned by the caller. */
+char *decl_cluster_dump_objects(const struct decl_cluster *c);
+
+/* The declaration's digest: SHA-256 (lower-case hex) of
+ * decl_cluster_dump_objects(c). plan.json records it, so an approval
+ * covers the declaration apply records as managed. */
+void decl_cluster_digest(const struct decl_cluster *c, char hex[SHA256_HEX]);
 
 /* Names and parsing of the enums, shared with reconcile/. */
 const char *decl_mode_name(enum decl_mode m);

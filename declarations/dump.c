@@ -3,8 +3,12 @@
  * so loading the dump again yields the same model (and the same dump). */
 #include "decl.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "../lib/jsonw.h"
 #include "../lib/sbuf.h"
+#include "../lib/sha256.h"
 
 static void
 dump_routing_set(struct jsonw *w, unsigned set)
@@ -130,8 +134,10 @@ dump_lists(struct jsonw *w, const struct decl_cluster *c)
 	jsonw_arr_end(w);
 }
 
-char *
-decl_cluster_dump(const struct decl_cluster *c)
+/* The whole model; endpoints false leaves out each node's jolokia URL and
+ * credentials file (decl_cluster_digest). */
+static char *
+dump(const struct decl_cluster *c, bool endpoints)
 {
 	struct sbuf b = {0};
 	struct jsonw w;
@@ -147,10 +153,12 @@ decl_cluster_dump(const struct decl_cluster *c)
 	jsonw_arr_begin(&w);
 	for (i = 0; i < c->nnodes; i++) {
 		jsonw_obj_begin(&w);
-		jsonw_key(&w, "credentials");
-		jsonw_str(&w, c->nodes[i].credentials);
-		jsonw_key(&w, "jolokia");
-		jsonw_str(&w, c->nodes[i].jolokia);
+		if (endpoints) {
+			jsonw_key(&w, "credentials");
+			jsonw_str(&w, c->nodes[i].credentials);
+			jsonw_key(&w, "jolokia");
+			jsonw_str(&w, c->nodes[i].jolokia);
+		}
 		jsonw_key(&w, "name");
 		jsonw_str(&w, c->nodes[i].name);
 		jsonw_obj_end(&w);
@@ -168,4 +176,25 @@ decl_cluster_dump(const struct decl_cluster *c)
 	jsonw_obj_end(&w);
 	sbuf_addc(&b, '\n');
 	return sbuf_take(&b);
+}
+
+char *
+decl_cluster_dump(const struct decl_cluster *c)
+{
+	return dump(c, true);
+}
+
+char *
+decl_cluster_dump_objects(const struct decl_cluster *c)
+{
+	return dump(c, false);
+}
+
+void
+decl_cluster_digest(const struct decl_cluster *c, char hex[SHA256_HEX])
+{
+	char *text = dump(c, false);
+
+	sha256_hex(text, strlen(text), hex);
+	free(text);
 }

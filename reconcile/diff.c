@@ -319,6 +319,7 @@ diff_init(struct recon_diff *d, const struct decl_cluster *decl,
 {
 	struct recon_plan *p = xcalloc(1, sizeof(*p));
 	const struct recon_node_snapshot *n;
+	char digest[SHA256_HEX];
 	size_t i;
 
 	memset(d, 0, sizeof(*d));
@@ -329,6 +330,8 @@ diff_init(struct recon_diff *d, const struct decl_cluster *decl,
 	p->cluster = xstrdup(decl->name);
 	p->mode = decl->mode;
 	p->revision = dup_or_null(opts->revision);
+	decl_cluster_digest(decl, digest);
+	p->declaration_digest = xstrdup(digest);
 	p->snapshot_source = xstrdup(
 	    opts->snapshot_source != NULL ? opts->snapshot_source : "live");
 	p->snapshot_taken_at =

@@ -349,6 +349,7 @@ render(const struct recon_plan *p, const char *confirmation)
 	jsonw_obj_begin(&w);
 	head_json(&w, p);
 	kstr(&w, "confirmation", confirmation);
+	kstr(&w, "declaration_digest", p->declaration_digest);
 	kint(&w, "destroyed_messages", p->destroyed_messages);
 	kstrs(&w, "diagnostics", p->diagnostics, p->ndiagnostics);
 	kbool(&w, "disconnect_consumers", p->disconnect_consumers);

@@ -43,6 +43,9 @@ header(struct sbuf *b, const struct recon_plan *p)
 	    p->revision != NULL ? p->revision : "(working tree)",
 	    p->base_source, p->base_revision != NULL ? " at " : "",
 	    p->base_revision != NULL ? p->base_revision : "");
+	if (p->declaration_digest != NULL)
+		sbuf_addf(b, "- declaration: sha256 %s\n",
+		    p->declaration_digest);
 	sbuf_addf(b, "- snapshot: %s%s%s\n", p->snapshot_source,
 	    p->snapshot_taken_at != NULL ? ", taken at " : "",
 	    p->snapshot_taken_at != NULL ? p->snapshot_taken_at : "");

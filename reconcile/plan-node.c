@@ -154,6 +154,7 @@ recon_plan_free(struct recon_plan *p)
 	free(p->kind);
 	free(p->cluster);
 	free(p->revision);
+	free(p->declaration_digest);
 	free(p->base_source);
 	free(p->base_revision);
 	free(p->snapshot_source);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/sha256.h"
 #include "../lib/xalloc.h"
 
 #define PLAN_JSON_MAX ((size_t)256 * 1024 * 1024)
@@ -382,6 +383,18 @@ psettings(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 	return 0;
 }
 
+static bool
+is_sha256_hex(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		        (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return i == SHA256_HEX - 1;
+}
+
 static int
 pheader(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 {
@@ -393,8 +406,11 @@ pheader(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 	if (recon_jr_pint(c, root, "", "format", &format) < 0)
 		goto done;
 	if (format != RECON_PLAN_FORMAT) {
+		/* Format 1 had no declaration_digest: such a plan cannot show
+		 * which declaration it was approved for. */
 		recon_jr_fail(c, "", "format",
-		    "unsupported plan format (this build reads 1)");
+		    "unsupported plan format (this build reads " RECON_PLAN_FORMAT_S
+		    "; plan again)");
 		goto done;
 	}
 	b = recon_jr_pobj(c, root, "", "base", false);
@@ -408,6 +424,8 @@ pheader(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 	    recon_jr_pstr(c, s, "snapshot", "taken_at", true,
 	        &p->snapshot_taken_at) < 0 ||
 	    recon_jr_pstr(c, root, "", "cluster", false, &p->cluster) < 0 ||
+	    recon_jr_pstr(c, root, "", "declaration_digest", true,
+	        &p->declaration_digest) < 0 ||
 	    recon_jr_pint(c, root, "", "destroyed_messages",
 	        &p->destroyed_messages) < 0 ||
 	    recon_jr_pstrs(c, root, "", "diagnostics", &p->diagnostics,
@@ -431,6 +449,12 @@ pheader(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 	}
 	if (recon_outcome_parse(out, &p->outcome) < 0) {
 		recon_jr_fail(c, "", "outcome", "unknown outcome");
+		goto done;
+	}
+	if (p->declaration_digest != NULL &&
+	    !is_sha256_hex(p->declaration_digest)) {
+		recon_jr_fail(c, "", "declaration_digest",
+		    "expected a SHA-256 in lower-case hex");
 		goto done;
 	}
 	rc = 0;

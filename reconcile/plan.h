@@ -21,7 +21,8 @@
 #include "recon.h"
 #include "reload.h"
 
-#define RECON_PLAN_FORMAT      1     /* `format` of plan.json */
+#define RECON_PLAN_FORMAT      2     /* `format` of plan.json */
+#define RECON_PLAN_FORMAT_S    "2"   /* the same, for messages */
 #define RECON_INVENTORY_FORMAT 1     /* `format` of inventory.json */
 #define RECON_PLAN_MD_MAX      60000 /* plan.md is truncated past this */
 #define RECON_CONFIRM_HEX      12    /* digest characters in the text */
@@ -234,6 +235,10 @@ struct recon_plan {
 	char *cluster;
 	enum decl_mode mode;
 	char *revision; /* the planned revision, NULL when not from git */
+	/* decl_cluster_digest() of the planned declaration (hex): apply
+	 * refuses to record another declaration's objects as managed. NULL
+	 * when nothing was planned (an invalid declaration). */
+	char *declaration_digest;
 	char *base_source;
 	char *base_revision;
 	char *snapshot_source; /* "live" or the recorded file's name */

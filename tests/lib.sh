@@ -7,6 +7,11 @@
 #   check_eq "name" EXPECTED ACTUAL
 #   check_grep "name" PATTERN FILE      grep -E; shows FILE on failure
 #   check_nogrep "name" PATTERN FILE
+#   check_absent "name" PATTERN FILE KNOWN
+#                                       PATTERN is not in FILE, and FILE is
+#                                       readable and holds KNOWN (grep -E),
+#                                       a line known to be there: an empty
+#                                       or failed read cannot pass
 #   done_testing                        exit status = any failure
 #
 # Every check prints `ok N - name` or `not ok N - name`; tests/run counts
@@ -70,6 +75,16 @@ check_nogrep() {
 		not_ok "$1" "pattern unexpectedly found: $2" "$(grep -nE -- "$2" "$3" | head -5)"
 	else
 		not_ok "$1" "cannot read '$3' (grep exit $rc)"
+	fi
+}
+
+check_absent() {
+	if ! [ -r "$3" ]; then
+		not_ok "$1" "cannot read '$3'"
+	elif ! grep -qE -- "$4" "$3"; then
+		not_ok "$1" "'$3' lacks '$4', which is known to be there (a failed or empty read?):" "$(head -c 2000 "$3")"
+	else
+		check_nogrep "$1" "$2" "$3"
 	fi
 }
 

@@ -119,5 +119,5 @@ for n in "${NODES[@]}"; do
 done
 snap "$TMP/s3.json" "$TMP/c"
 check_eq "gone after cleanup" '"<absent>"' "$(jval "$TMP/s3.json" node1 queues "$A.q1" name)"
-check_nogrep "no leftovers of this test" "$u" "$TMP/s3.json"
+check_absent "no leftovers of this test" "$u" "$TMP/s3.json" '"name": "ExpiryQueue"'
 done_testing

@@ -43,10 +43,10 @@ check_eq "A: node1's detail" \
 	"$(rj "$TMP/pa/result.json" 'j["nodes"][0]["detail"]')"
 check_eq "A: node1's operations" '[["destroyDivert", "FAILED"], ["destroyQueue", "NOT_RUN"], ["deleteAddress", "NOT_RUN"]]' \
 	"$(rj "$TMP/pa/result.json" '[[o["op"], o["outcome"]] for o in j["nodes"][0]["operations"]]')"
-check_eq "A: the proxy let no destroyQueue through" 0 "$(grep -c 'destroyQueue' "$OPX_LOG")"
+check_absent "A: the proxy let no destroyQueue through" 'destroyQueue' "$OPX_LOG" "^fail destroyDivert $u\.d1\$"
 check_grep "A: node1 keeps the queue" "^$u\.fwd\$" <(names "$n1" QueueNames)
 check_grep "A: node1 keeps the divert" "^$u\.d1\$" <(names "$n1" DivertNames)
-check_nogrep "A: node2 is done" "^$u\.fwd\$" <(names "$n2" QueueNames)
+check_unlisted "A: node2 is done" "$n2" QueueNames "^$u\.fwd\$" "$u.src"
 check_eq "A: the inventory keeps $u.fwd" true "$(rj "$STATE/$CL/inventory.json" '"'"$u.fwd"'" in j["queues"]')"
 opproxy_stop
 
@@ -63,7 +63,9 @@ check_eq "B: node1's detail names the removed divert" \
 	"destroyQueue '$u.fwd' failed: BROKER_ERROR: java.lang.IllegalStateException : injected by opproxy: destroyQueue $u.fwd; its dependent divert(s) '$u.d1' were removed before it and stay removed (no rollback; the audit row holds their configuration); 1 later operation(s) not run" \
 	"$(rj "$TMP/pb/result.json" 'j["nodes"][0]["detail"]')"
 check_eq "B: node2 had nothing to do" SKIPPED "$(rj "$TMP/pb/result.json" 'j["nodes"][1]["outcome"]')"
-check_nogrep "B: the divert is gone on node1 (no rollback)" "^$u\.d1\$" <(names "$n1" DivertNames)
+check_eq "B: a sentinel divert on $u.src" OK "$(sentinel_on "$n1" "$u.src")"
+check_unlisted "B: the divert is gone on node1 (no rollback)" "$n1" DivertNames "^$u\.d1\$" "$u.src.sentinel"
+check_eq "B: the sentinel divert removed" OK "$(sentinel_off "$n1" "$u.src")"
 check_grep "B: the queue is still on node1" "^$u\.fwd\$" <(names "$n1" QueueNames)
 check_eq "B: the audit row holds the removed divert" "$u.fwd" \
 	"$(audit_rows result | tail -n 1 | python3 -c 'import json,sys
@@ -75,7 +77,7 @@ opproxy_stop
 decl "$TMP/c" "addresses:
 $src"
 converge "finish" "$TMP/c" "$TMP/pc"
-check_nogrep "node1 is done" "^$u\.fwd\$" <(names "$n1" QueueNames)
+check_unlisted "node1 is done" "$n1" QueueNames "^$u\.fwd\$" "$u.src"
 check_eq "the inventory no longer has $u.fwd" false "$(rj "$STATE/$CL/inventory.json" '"'"$u.fwd"'" in j["queues"] or "'"$u.fwd"'" in j["addresses"]')"
 
 # C: node2 unreachable at apply (its proxy stops after the approval).
@@ -95,7 +97,7 @@ opproxy_stop
 check_exit "C: apply exits 1" 1 apply_to "$TMP/pe" "$TMP/c"
 check_eq "C: node1 APPLIED, node2 UNREACHABLE" '[["APPLIED", null], ["UNREACHABLE", "UNREACHABLE"]]' \
 	"$(rj "$TMP/pe/result.json" '[[n["outcome"], n["kind"]] for n in j["nodes"]]')"
-check_nogrep "C: node1 deleted $u.x" "^$u\.x\$" <(names "$n1" QueueNames)
+check_unlisted "C: node1 deleted $u.x" "$n1" QueueNames "^$u\.x\$" "$u.src"
 check_grep "C: node2 still has $u.x" "^$u\.x\$" <(names "$n2" QueueNames)
 check_eq "C: the inventory keeps $u.x" true "$(rj "$STATE/$CL/inventory.json" '"'"$u.x"'" in j["queues"]')"
 janitor "$u."

@@ -19,7 +19,7 @@ check "unit installed" test -f "$unit"
 check "sysusers installed" test -f "$root/dest/usr/lib/sysusers.d/artemis-gitops.conf"
 check "tmpfiles installed" test -f "$root/dest/usr/lib/tmpfiles.d/artemis-gitops.conf"
 check_grep "ExecStart names PREFIX/bin" '^ExecStart=/usr/bin/artemis-gitops run --config /etc/artemis-gitops/agent.yaml$' "$unit"
-check_nogrep "no placeholder left" '@BINDIR@' "$unit"
+check_absent "no placeholder left" '@BINDIR@' "$unit" '^ExecStart='
 
 for want in '^Type=notify$' '^WatchdogSec=' '^ExecReload=/bin/kill -HUP \$MAINPID$' \
 	'^User=artemis-gitops$' '^StateDirectory=artemis-gitops$' \

@@ -89,10 +89,12 @@ check_grep "audit: the removed divert's configuration" '"forwarding-address":"au
 inv=$d/state/shop-eu/inventory.json
 check_grep "inventory at the head" "\"revision\": \"$c3\"" "$inv"
 inv_has() { python3 -c 'import json,sys; sys.exit(0 if sys.argv[2] in json.load(open(sys.argv[1]))[sys.argv[3]] else 1)' "$inv" "$1" "$2"; }
-check_fails "inventory: queue audit gone" inv_has audit queues
+# Absent from a list of an inventory that was read (an unreadable one fails).
+inv_lacks() { python3 -c 'import json,sys; sys.exit(0 if sys.argv[2] not in json.load(open(sys.argv[1]))[sys.argv[3]] else 1)' "$inv" "$1" "$2"; }
+check "inventory: queue audit gone" inv_lacks audit queues
 check "inventory: address audit kept" inv_has audit addresses
 check "inventory: divert orders-to-events kept" inv_has orders-to-events diverts
-check_fails "inventory: divert orders-to-audit gone" inv_has orders-to-audit diverts
+check "inventory: divert orders-to-audit gone" inv_lacks orders-to-audit diverts
 check "inventory: billing still managed" inv_has billing queues
 
 # drift after 'billing' was deleted on node1, reported only
@@ -102,9 +104,9 @@ check_grep "drift: billing missing on node1" '"name": "billing",[[:space:]]*$' "
 check_grep "drift.md: billing row" '^\| queue \| `billing` \| node1 \|' "$ob/drift/drift.md"
 check_grep "drift.md: the nodes disagree" '^- queue `billing`: differs on node1, as applied on node2$' "$ob/drift/drift.md"
 check_grep "log: drift warning line" "warning drift: cluster 'shop-eu': drift: 1 missing" "$log"
-check_nogrep "no drift repair after auto-apply-creates went off" 'drift-repair' "$log"
+check_absent "no drift repair after auto-apply-creates went off" 'drift-repair' "$log" "warning drift: cluster 'shop-eu': drift: 1 missing"
 check_grep "log: SIGHUP reload" "notice loop: configuration reloaded" "$log"
 check_grep "log: SIGTERM" "notice loop: signal 15: stopping" "$log"
-check_nogrep "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$log"
+check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$log" 'notice loop: signal 15: stopping'
 check_grep "log lines are HH:MM:SS level module: message" '^[0-2][0-9]:[0-5][0-9]:[0-5][0-9] (err|warning|notice|info) [a-z]+: ' "$log"
 done_testing

@@ -23,6 +23,17 @@
 #   listing FILE NODE ATTR   names into FILE, as a check (a failed read
 #                            fails it); assert a name known to be present
 #                            in FILE next to each absence check
+#   check_unlisted "name" NODE ATTR PATTERN KNOWN
+#                            one read of ATTR on NODE: no name matches
+#                            PATTERN (grep -E); fails as well when the read
+#                            fails or KNOWN (an exact name known to be
+#                            there) is not listed, so a failed or empty
+#                            read never passes for an absence
+#   sentinel_on NODE ADDRESS / sentinel_off NODE ADDRESS
+#                            a divert ADDRESS.sentinel on ADDRESS (into
+#                            ADDRESS itself, filter matching nothing), the
+#                            KNOWN name of a divert listing with no other
+#                            divert known to be there; prints OK
 #   settings NODE MATCH JSON addAddressSettings(MATCH, JSON) on NODE
 #   unsettings NODE MATCH    removeAddressSettings(MATCH)
 #   opproxy_start NODE RULE...  tests/tools/opproxy.py in front of NODE;
@@ -141,6 +152,24 @@ listing() {
 	else
 		not_ok "read $3 of $2"
 	fi
+}
+
+check_unlisted() {
+	local f
+	f=$TMP/listing-$RANDOM
+	if ! names "$2" "$3" >"$f" 2>"$f.err"; then
+		not_ok "$1" "reading $3 of $2 failed:" "$(cat "$f.err")"
+		return 0
+	fi
+	check_absent "$1" "$4" "$f" "^$(printf '%s' "$5" | sed 's/[].[\\*^$()+?{}|]/\\&/g')\$"
+}
+
+sentinel_on() {
+	jexec "$1" create-divert "$2.sentinel" "$2" "$2" "filter=color = 'never'" exclusive=0
+}
+
+sentinel_off() {
+	jexec "$1" destroy-divert "$2.sentinel"
 }
 
 settings() {

@@ -706,6 +706,90 @@ test_decl__dump_round_trips(void **state)
 	free(d2);
 }
 
+/* The digest bound to a plan (decl_cluster_digest) covers the objects,
+ * node names, mode and settings, not the nodes' endpoints: the same
+ * declaration checked out on another machine, with other URLs and
+ * credentials files, has the same digest; any declared object changed
+ * gives another. */
+static void
+digest_of(const char *yaml, char hex[SHA256_HEX])
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	assert_int_equal(parse2(&c, yaml, NULL, &l), 0);
+	decl_cluster_digest(c, hex);
+	decl_cluster_free(c);
+	errlist_release(&l);
+}
+
+#define DIGEST_BODY                                                            \
+	"addresses:\n"                                                         \
+	"  - name: orders\n"                                                   \
+	"    routing: [anycast]\n"                                             \
+	"    queues:\n"                                                        \
+	"      - {name: orders, routing: anycast}\n"
+
+static void
+test_decl__digest_ignores_endpoints_only(void **state)
+{
+	char base[SHA256_HEX], other[SHA256_HEX], *dump;
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	digest_of(HEAD DIGEST_BODY, base);
+	assert_int_equal(strlen(base), SHA256_HEX - 1);
+	/* another URL and credentials file: the same declaration */
+	digest_of("version: 1\ncluster: c1\nmode: STUDIO_MANAGED\nnodes:\n"
+	          "  - name: node1\n"
+	          "    jolokia: https://b1.example:8443/console/jolokia\n"
+	          "    credentials: other-file\n" DIGEST_BODY,
+	    other);
+	assert_string_equal(base, other);
+	/* a queue attribute, an added queue, a node name, the mode, a
+	 * setting, a capture: each changes it */
+	digest_of(HEAD
+	    "addresses:\n  - name: orders\n    routing: [anycast]\n"
+	    "    queues:\n"
+	    "      - {name: orders, routing: anycast, durable: false}\n",
+	    other);
+	assert_string_not_equal(base, other);
+	digest_of(HEAD DIGEST_BODY
+	    "      - {name: orders.b, routing: anycast}\n",
+	    other);
+	assert_string_not_equal(base, other);
+	digest_of("version: 1\ncluster: c1\nmode: STUDIO_MANAGED\nnodes:\n"
+	          "  - name: node9\n"
+	          "    jolokia: http://localhost:8161/console/jolokia\n"
+	          "    credentials: node1\n" DIGEST_BODY,
+	    other);
+	assert_string_not_equal(base, other);
+	digest_of("version: 1\ncluster: c1\nmode: CONFIG_MANAGED\nnodes:\n"
+	          "  - name: node1\n"
+	          "    jolokia: http://localhost:8161/console/jolokia\n"
+	          "    credentials: node1\n" DIGEST_BODY,
+	    other);
+	assert_string_not_equal(base, other);
+	digest_of(HEAD DIGEST_BODY "settings:\n  max-destroyed-messages: 5\n",
+	    other);
+	assert_string_not_equal(base, other);
+	digest_of(HEAD DIGEST_BODY
+	    "captures:\n  - {name: dbg, pattern: \"o*\"}\n",
+	    other);
+	assert_string_not_equal(base, other);
+	/* what is hashed: the dump without endpoints */
+	assert_int_equal(parse2(&c, HEAD DIGEST_BODY, NULL, &l), 0);
+	dump = decl_cluster_dump_objects(c);
+	assert_null(strstr(dump, "jolokia"));
+	assert_null(strstr(dump, "credentials"));
+	assert_non_null(strstr(dump, "\"name\": \"node1\""));
+	assert_non_null(strstr(dump, "\"name\": \"orders\""));
+	free(dump);
+	decl_cluster_free(c);
+	errlist_release(&l);
+}
+
 static void
 test_decl__transformer_properties_are_sorted(void **state)
 {
@@ -789,6 +873,7 @@ main(void)
 	    cmocka_unit_test(test_decl__glob),
 	    cmocka_unit_test(test_decl__enum_names),
 	    cmocka_unit_test(test_decl__dump_round_trips),
+	    cmocka_unit_test(test_decl__digest_ignores_endpoints_only),
 	    cmocka_unit_test(test_decl__transformer_properties_are_sorted),
 	    cmocka_unit_test(test_decl__diagnostics_are_sorted_and_capped),
 	};

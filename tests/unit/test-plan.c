@@ -562,6 +562,80 @@ test_plan__json_round_trip_goldens(void **state)
 	globfree(&g);
 }
 
+/* plan.json carries the planned declaration's digest (so an approval of
+ * plan.json covers it); it survives the round trip, and a plan of format
+ * 1 (which had none) or with a malformed digest is refused. */
+static void
+test_plan__json_binds_the_declaration_digest(void **state)
+{
+	struct recon_plan *p, *q = NULL;
+	struct recon_managed m = {0};
+	struct err err = {0};
+	char hex[SHA256_HEX], *text, *again, *bad, *at, *msg;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_queue(&f, "orders", "orders");
+	decl_cluster_digest(&f.c, hex);
+	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_non_null(p->declaration_digest);
+	assert_string_equal(p->declaration_digest, hex);
+	text = recon_plan_render_json(p);
+	assert_non_null(strstr(text, "\"format\": 2,\n"));
+	at = strstr(text, "\"declaration_digest\": \"");
+	assert_non_null(at);
+	assert_memory_equal(at + 23, hex, SHA256_HEX - 1);
+	assert_int_equal(
+	    recon_plan_parse_json(&q, "plan.json", text, strlen(text), &err),
+	    0);
+	assert_string_equal(q->declaration_digest, hex);
+	again = recon_plan_render_json(q);
+	assert_string_equal(again, text);
+	free(again);
+	recon_plan_free(q);
+	/* the digest is part of what the confirmation text hashes */
+	free(p->declaration_digest);
+	p->declaration_digest = xstrdup(
+	    "0000000000000000000000000000000000000000000000000000000000000000");
+	again = recon_plan_confirmation(p);
+	q = recon_plan_build(&f.c, &m, &f.s, &no_opts);
+	msg = recon_plan_confirmation(q);
+	recon_plan_free(q);
+	/* the same snapshot, so only the digest differs */
+	assert_non_null(strstr(msg, " on "));
+	assert_string_not_equal(again, msg);
+	free(again);
+	free(msg);
+	recon_plan_free(p);
+	/* format 1 */
+	bad = xstrdup(text);
+	at = strstr(bad, "\"format\": 2");
+	at[10] = '1';
+	assert_int_equal(
+	    recon_plan_parse_json(&q, "plan.json", bad, strlen(bad), &err), -1);
+	msg = err_render(&err);
+	assert_string_equal(msg,
+	    "plan.json: format: unsupported plan format (this build reads 2; plan again)");
+	free(msg);
+	err_release(&err);
+	free(bad);
+	/* not a SHA-256 */
+	bad = xstrdup(text);
+	at = strstr(bad, "\"declaration_digest\": \"");
+	at[23] = 'X';
+	assert_int_equal(
+	    recon_plan_parse_json(&q, "plan.json", bad, strlen(bad), &err), -1);
+	msg = err_render(&err);
+	assert_string_equal(msg,
+	    "plan.json: declaration_digest: expected a SHA-256 in lower-case hex");
+	free(msg);
+	err_release(&err);
+	free(bad);
+	free(text);
+	fx_free(&f);
+}
+
 static void
 test_plan__json_parse_errors_name_the_member(void **state)
 {
@@ -659,6 +733,7 @@ main(void)
 	    cmocka_unit_test(test_plan__confirmation_changes_with_plan),
 	    cmocka_unit_test(test_plan__inventory_round_trip),
 	    cmocka_unit_test(test_plan__json_round_trip_goldens),
+	    cmocka_unit_test(test_plan__json_binds_the_declaration_digest),
 	    cmocka_unit_test(test_plan__json_parse_errors_name_the_member),
 	    cmocka_unit_test(test_plan__md_truncated_with_pointer),
 	};
