@@ -106,7 +106,8 @@ fill(struct jsonr *r)
 		n = read(r->fd, r->buf, r->cap);
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
-		(void)fail(r, "read failed: %s", strerror(errno));
+		(void)fail(r, "%s", strerror(errno));
+		r->io_error = true;
 		r->eof = true;
 		return false;
 	}
@@ -276,15 +277,15 @@ read_string(struct jsonr *r)
 		for (run = r->pos;
 		     run < r->len && !string_stop[(unsigned char)d[run]]; run++)
 			;
+		if (run - r->pos > JSONR_STR_MAX - r->str.len)
+			return fail(r, "string longer than %zu bytes",
+			           JSONR_STR_MAX),
+			       -1;
 		if (run > r->pos) {
 			sbuf_add(&r->str, d + r->pos, run - r->pos);
 			r->col += (unsigned)(run - r->pos);
 			r->pos = run;
 		}
-		if (r->str.len > JSONR_STR_MAX)
-			return fail(r, "string longer than %zu bytes",
-			           JSONR_STR_MAX),
-			       -1;
 		if (r->pos >= r->len)
 			continue;
 		c = (unsigned char)d[r->pos];
@@ -297,6 +298,10 @@ read_string(struct jsonr *r)
 		advance(r);
 		if (escape(r) < 0)
 			return -1;
+		if (r->str.len > JSONR_STR_MAX || r->str.failed)
+			return fail(r, "string longer than %zu bytes",
+			           JSONR_STR_MAX),
+			       -1;
 	}
 }
 
@@ -308,7 +313,9 @@ digits(struct jsonr *r, char *num, size_t *n)
 
 	while ((c = peek(r)) >= '0' && c <= '9') {
 		if (*n + 1 >= NUM_MAX)
-			return -1;
+			return fail(r, "number longer than %d characters",
+			           NUM_MAX - 1),
+			       -1;
 		num[(*n)++] = (char)c;
 		advance(r);
 	}
@@ -355,6 +362,8 @@ read_number(struct jsonr *r)
 		if (digits(r, num, &n) < 0)
 			return fail(r, "bad number");
 	}
+	if (r->state == S_ERR) /* a read error met by a peek */
+		return JSONR_ERROR;
 	num[n] = '\0';
 	r->is_int = false;
 	if (integral) {
@@ -434,6 +443,28 @@ value(struct jsonr *r, int c)
 	}
 }
 
+/* A UTF-8 byte order mark before the value (RFC 8259 8.1 lets a reader
+ * ignore one; editors add them). */
+static void
+skip_bom(struct jsonr *r)
+{
+	static const unsigned char bom[] = {0xef, 0xbb, 0xbf};
+
+	size_t i;
+
+	r->started = true;
+	if (peek(r) != bom[0])
+		return;
+	for (i = 0; i < sizeof(bom); i++) {
+		if (peek(r) != bom[i]) {
+			(void)fail(r, "unexpected character");
+			return;
+		}
+		advance(r);
+	}
+	r->col = 1;
+}
+
 enum jsonr_tok
 jsonr_next(struct jsonr *r)
 {
@@ -444,6 +475,8 @@ jsonr_next(struct jsonr *r)
 			return JSONR_ERROR;
 		if (r->state == S_DONE)
 			return JSONR_END;
+		if (!r->started)
+			skip_bom(r);
 		skip_ws(r);
 		if (r->state == S_ERR) /* a read error while skipping */
 			return JSONR_ERROR;

@@ -6,8 +6,9 @@
  * be read without its text or a DOM in memory (reconcile/snapshot-parse.c).
  * The grammar is checked as tokens are pulled (commas, colons, nesting,
  * one top-level value, nothing after it); a syntax error stops the reader
- * and names the line and column. Strings are decoded to UTF-8; "\u0000"
- * is refused (names are C strings).
+ * and names the line and column (in bytes). A leading UTF-8 byte order mark
+ * is skipped. Strings are decoded to UTF-8 (not validated); "\u0000" is
+ * refused (names are C strings), and so is a string over JSONR_STR_MAX.
  */
 #ifndef LIB_JSONR_H
 #define LIB_JSONR_H
@@ -45,6 +46,7 @@ struct jsonr {
 	size_t pos, len, cap;
 	uint64_t consumed; /* bytes before buf[0] */
 	bool eof;
+	bool started; /* past a leading byte order mark, if any */
 	/* position of the current byte, for errors */
 	unsigned line, col;
 	/* grammar */
@@ -56,9 +58,10 @@ struct jsonr {
 	double num;
 	int64_t inum;
 	bool is_int;
-	/* the first error: "line L, column C: why" */
+	/* the first error, where it was met (line, and column in bytes) */
 	char *error;
 	unsigned err_line, err_col;
+	bool io_error; /* reading the file failed: not a syntax error */
 };
 
 void jsonr_init_mem(struct jsonr *r, const char *text, size_t len);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../lib/jsonr.h"
@@ -705,7 +706,6 @@ recon_snapshot_parse_json(struct recon_snapshot **out, const char *path,
 	struct jp p = {path, err, {0}, false};
 	int rc;
 
-	*out = NULL;
 	jsonr_init_mem(&p.r, text, len);
 	rc = parse(&p, out);
 	jsonr_release(&p.r);
@@ -718,12 +718,16 @@ recon_snapshot_read_file(struct recon_snapshot **out, const char *path,
 {
 	struct jp p = {path, err, {0}, false};
 	struct pos pos = {path, 0, 0};
+	struct stat st;
 	int fd, rc;
 
-	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return err_setf(err, &pos, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		(void)close(fd);
+		return err_setf(err, &pos, "not a regular file");
+	}
 	jsonr_init_fd(&p.r, fd);
 	rc = parse(&p, out);
 	jsonr_release(&p.r);

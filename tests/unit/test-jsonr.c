@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,23 +224,70 @@ test_jsonr__fd_across_refills(void **state)
 	unlink(path);
 }
 
+/* A string over the cap is refused, never cut short: just over it, and
+ * several MiB over it, from memory and from a file. */
 static void
-test_jsonr__string_cap(void **state)
+cap_case(size_t n, bool from_file)
 {
-	size_t n = JSONR_STR_MAX + 10;
 	char *text = xmalloc(n + 3);
+	char path[] = "/tmp/test-jsonr-cap-XXXXXX";
 	struct jsonr r;
+	int fd = -1;
 
-	(void)state;
 	text[0] = '"';
 	memset(text + 1, 'x', n);
 	text[n + 1] = '"';
 	text[n + 2] = '\0';
-	jsonr_init_mem(&r, text, n + 2);
-	assert_int_equal(jsonr_next(&r), JSONR_ERROR);
-	assert_non_null(strstr(r.error, "string longer than"));
+	if (from_file) {
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		assert_true(write(fd, text, n + 2) == (ssize_t)(n + 2));
+		assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+		jsonr_init_fd(&r, fd);
+	} else {
+		jsonr_init_mem(&r, text, n + 2);
+	}
+	if (n <= JSONR_STR_MAX) {
+		assert_int_equal(jsonr_next(&r), JSONR_STR);
+		assert_int_equal(r.str.len, n);
+	} else {
+		assert_int_equal(jsonr_next(&r), JSONR_ERROR);
+		assert_non_null(strstr(r.error, "string longer than"));
+	}
 	jsonr_release(&r);
+	if (from_file) {
+		close(fd);
+		unlink(path);
+	}
 	free(text);
+}
+
+static void
+test_jsonr__string_cap(void **state)
+{
+	int f;
+
+	(void)state;
+	for (f = 0; f <= 1; f++) {
+		cap_case(JSONR_STR_MAX, f);
+		cap_case(JSONR_STR_MAX + 1, f);
+		cap_case(JSONR_STR_MAX + 17, f);
+		cap_case(3 * JSONR_STR_MAX + 5, f);
+	}
+}
+
+static void
+test_jsonr__bom_and_long_numbers(void **state)
+{
+	char num[80];
+
+	(void)state;
+	expect("\xef\xbb\xbf{\"a\": 1}", "{ K:a I:1 } $");
+	expect("\xef\xbb{}", "ERR 1:3 unexpected character");
+	expect("{}\xef\xbb\xbf", "{ } ERR 1:3 unexpected data after the value");
+	memset(num, '1', 70);
+	num[70] = '\0';
+	expect(num, "ERR 1:64 number longer than 63 characters");
 }
 
 int
@@ -253,6 +301,7 @@ main(void)
 	    cmocka_unit_test(test_jsonr__skip),
 	    cmocka_unit_test(test_jsonr__fd_across_refills),
 	    cmocka_unit_test(test_jsonr__string_cap),
+	    cmocka_unit_test(test_jsonr__bom_and_long_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -244,6 +244,12 @@ test_snapshot__read_file(void **state)
 	                         "file or directory");
 	free(msg);
 	err_release(&err);
+	assert_int_equal(recon_snapshot_read_file(&back, "/tmp", &err), -1);
+	assert_null(back);
+	msg = err_render(&err);
+	assert_string_equal(msg, "/tmp: not a regular file");
+	free(msg);
+	err_release(&err);
 	free(a);
 	free(b);
 	recon_snapshot_free(s);
