@@ -20,10 +20,10 @@
  * Then the capture pass runs on every node APPLIED or SKIPPED, on the node
  * as it is after the operations: every node where an operation ran is read
  * again (all at once; that read also checks the creates of the node's last
- * operations); a node where none ran is not read again.
- * Reads per node (docs/audit.md "Reads per node"): 1 when no operation runs
- * on it, 2 when only deletes (or only creates) run, 3 when creates run
- * before deletes; one more when the capture pass creates something.
+ * operations); a node where none ran is not read again. When the plan has
+ * no capture (declared or removed) the pass cannot do anything and is not
+ * run: the nodes are read again only to check creates.
+ * Reads per node: docs/audit.md "Reads per node".
  *
  * reconcile/ never prints: agent/ writes approval.json, result.json,
  * result.md and the audit rows that the functions below render.
