@@ -232,16 +232,19 @@ after_ops(struct recon_apply_result *r, const struct recon_plan *p,
 	const struct recon_node_snapshot *n;
 	size_t i, k = 0;
 
-	for (i = 0; i < r->nnodes; i++)
+	for (i = 0; i < r->nnodes; i++) {
+		at[i] = (size_t)-1; /* not read again: r->seen[i] */
 		if (unverified[i] ||
 		    (pass && ran[i] &&
 		        r->nodes[i].outcome == RECON_APPLY_APPLIED)) {
 			at[i] = k;
 			names[k++] = r->nodes[i].node;
 		}
+	}
 	recon_apply_read_nodes(io, names, k, again);
 	for (i = 0; i < r->nnodes; i++) {
-		n = ran[i] ? &again[at[i]] : &r->seen[i];
+		/* read again, or no operation ran (else no pass runs here) */
+		n = at[i] != (size_t)-1 ? &again[at[i]] : &r->seen[i];
 		if (unverified[i] && !recon_apply_verify_last(n, &r->nodes[i]))
 			continue;
 		if (pass && (r->nodes[i].outcome == RECON_APPLY_APPLIED ||
