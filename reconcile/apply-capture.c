@@ -1,8 +1,8 @@
 /* reconcile/apply-capture.c: the capture pass at apply time and on drift
  * (ADR-0084 decision 5; docs/captures.md). The plan's own capture actions
  * are a prediction: apply does not replay them. After the plan's operations
- * on a node it reads the node again and runs the pass on what it finds,
- * with the plan's captures, and runs the pass's operations. */
+ * it runs the pass on each node as read after them (apply.c reads the
+ * nodes), with the plan's captures, and runs the pass's operations. */
 #include "apply-int.h"
 #include "recon-int.h"
 
@@ -73,12 +73,30 @@ take_steps(struct recon_node_apply *out, const struct recon_capture_steps *s)
 	}
 }
 
+bool
+recon_apply_capture_idle(const struct recon_plan *p)
+{
+	struct recon_capture_ctx ctx;
+	struct decl_capture *caps;
+	char **removed;
+	bool idle;
+
+	plan_ctx(&ctx, &caps, &removed, p);
+	/* recon_capture_pass: no prefix, or nothing declared and nothing
+	 * removed, gives no step whatever the node holds */
+	idle = ctx.prefix == NULL || ctx.prefix[0] == '\0' ||
+	       (ctx.ncaptures == 0 && ctx.nremoved == 0);
+	strs_free(removed, ctx.nremoved);
+	free(caps);
+	return idle;
+}
+
 int
 recon_apply_capture_node(const struct recon_plan *p,
-    const struct recon_apply_io *io, struct recon_node_apply *out)
+    const struct recon_apply_io *io, const struct recon_node_snapshot *n,
+    struct recon_node_apply *out)
 {
 	struct recon_capture_steps steps = {0};
-	struct recon_node_snapshot n;
 	struct recon_capture_ctx ctx;
 	struct decl_capture *caps;
 	enum recon_apply_outcome was = out->outcome;
@@ -87,51 +105,60 @@ recon_apply_capture_node(const struct recon_plan *p,
 	int rc = 0;
 
 	plan_ctx(&ctx, &caps, &removed, p);
-	memset(&n, 0, sizeof(n));
-	io->read(io->ctx, out->node, &n);
-	if (n.refusal.kind != RECON_OK) {
+	if (n->refusal.kind != RECON_OK) {
 		rc = -1;
 		out->capture_incomplete = true;
 		recon_node_apply_note(out,
 		    "capture pass: the node could not be read again: %s: %s",
-		    recon_kind_name(n.refusal.kind),
-		    n.refusal.text != NULL ? n.refusal.text : "no detail");
+		    recon_kind_name(n->refusal.kind),
+		    n->refusal.text != NULL ? n->refusal.text : "no detail");
 	} else {
-		recon_capture_pass(&steps, &n, &ctx);
+		recon_capture_pass(&steps, n, &ctx);
 	}
 	take_steps(out, &steps);
-	if (out->nops > from && !recon_apply_run_ops(io, out, from)) {
+	if (out->nops > from &&
+	    recon_apply_run_ops(io, out, from, false) == RECON_RUN_FAILED) {
 		out->capture_incomplete = true;
 		if (was == RECON_APPLY_APPLIED)
 			recon_node_apply_note(out,
 			    "the plan's own operations on this node were applied before the capture pass failed");
 	}
 	recon_capture_steps_release(&steps);
-	recon_node_snapshot_release(&n);
 	strs_free(removed, ctx.nremoved);
 	free(caps);
 	return rc;
 }
 
+/* Every node is read at once (one read each), then each runs its pass. */
 int
 recon_capture_apply(struct recon_apply_result *r, const struct recon_plan *p,
     const struct recon_apply_io *io)
 {
+	struct recon_node_snapshot *snaps;
 	struct recon_node_apply *out;
+	const char **names;
 	size_t i;
 
 	r->disconnect_consumers = p->disconnect_consumers;
 	r->nnodes = p->nnodes;
 	r->nodes = xcalloc(p->nnodes + 1, sizeof(*r->nodes));
+	names = xcalloc(p->nnodes + 1, sizeof(*names));
+	snaps = xcalloc(p->nnodes + 1, sizeof(*snaps));
+	for (i = 0; i < p->nnodes; i++)
+		names[i] = p->nodes[i].node;
+	recon_apply_read_nodes(io, names, p->nnodes, snaps);
 	for (i = 0; i < p->nnodes; i++) {
 		out = &r->nodes[i];
 		out->node = xstrdup(p->nodes[i].node);
 		recon_node_apply_set(out, RECON_APPLY_SKIPPED, NULL,
 		    xstrdup("nothing to do: the captures are as declared"));
-		if (recon_apply_capture_node(p, io, out) < 0)
+		if (recon_apply_capture_node(p, io, &snaps[i], out) < 0)
 			recon_node_apply_set(out, RECON_APPLY_UNREACHABLE,
 			    "UNREACHABLE",
 			    xstrdup("the node could not be read (see notes)"));
+		recon_node_snapshot_release(&snaps[i]);
 	}
+	free(snaps);
+	free(names);
 	return 0;
 }

@@ -69,20 +69,46 @@ void recon_node_apply_drop_ops(struct recon_node_apply *out);
 /* Set outcome, kind (copied; may be NULL) and detail (taken). */
 void recon_node_apply_set(struct recon_node_apply *out,
     enum recon_apply_outcome o, const char *kind, char *detail);
-/* Run the operations of a node that passed its checks (apply-run.c). */
-void recon_apply_run_node(const struct recon_plan *p,
-    const struct recon_apply_io *io, struct recon_node_apply *out);
-/* Run out->ops from index `from` on, verifying creates; true when all ran
- * (node APPLIED), false when one failed (node FAILED). */
-bool recon_apply_run_ops(const struct recon_apply_io *io,
-    struct recon_node_apply *out, size_t from);
-/* The capture pass at apply time on one node (apply-capture.c): read the
- * node again, run the pass with the plan's captures, append its operations
- * to out (marked with their capture action) and run them. Only for a node
- * APPLIED or SKIPPED. -1 when the node could not be read (a note says
- * why; nothing ran). */
+/* Read the n nodes names[] into out[0..n) (zeroed by the caller): with
+ * io->read_all when there is one (one read per node, all at once), else
+ * io->read node by node. */
+void recon_apply_read_nodes(const struct recon_apply_io *io,
+    const char *const *names, size_t n, struct recon_node_snapshot *out);
+
+enum recon_run {
+	RECON_RUN_FAILED = 0, /* an operation or a read back failed: FAILED */
+	RECON_RUN_DONE,       /* every operation ran and was read back */
+	RECON_RUN_UNVERIFIED, /* (defer only) every operation ran; creates
+	                         after the last read back are still to check:
+	                         recon_apply_verify_last */
+};
+/* Run out->ops from index `from` on, in order (apply-run.c). The creates
+ * run so far are read back (one read of the node) before the first
+ * operation that is not a create, and after the last operation; with
+ * defer that last read is left to the caller (RECON_RUN_UNVERIFIED), who
+ * can make it together with other nodes' and hand the same snapshot to
+ * the capture pass. RECON_RUN_DONE sets the node APPLIED. */
+enum recon_run recon_apply_run_ops(const struct recon_apply_io *io,
+    struct recon_node_apply *out, size_t from, bool defer);
+/* Check every create of out against n, the node read after the last
+ * operation (n may carry a failed read): true (node APPLIED) when all are
+ * there, false (node FAILED) otherwise. */
+bool recon_apply_verify_last(const struct recon_node_snapshot *n,
+    struct recon_node_apply *out);
+/* The capture pass at apply time on one node (apply-capture.c): run the
+ * pass with the plan's captures on n, the node as it is after the plan's
+ * operations (the caller read it; it may carry a failed read), append its
+ * operations to out (marked with their capture action) and run them (their
+ * creates read back: one more read when there are any). Only for a node
+ * APPLIED or SKIPPED. -1 when n could not be read (a note says why; nothing
+ * ran). */
 int recon_apply_capture_node(const struct recon_plan *p,
-    const struct recon_apply_io *io, struct recon_node_apply *out);
+    const struct recon_apply_io *io, const struct recon_node_snapshot *n,
+    struct recon_node_apply *out);
+/* True when the capture pass of p cannot have anything to do on any node
+ * (no capture prefix, or no capture declared and none removed): apply then
+ * neither runs it nor reads a node for it. */
+bool recon_apply_capture_idle(const struct recon_plan *p);
 void recon_op_copy(struct recon_op *dst, const struct recon_op *src);
 void recon_op_clear(struct recon_op *op);
 

@@ -14,31 +14,84 @@ cmp_str(const void *a, const void *b)
 }
 
 static void
+names_sort(char **v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_str);
+}
+
+/* v is sorted (recon_apply_update_managed sorts it first; every change
+ * below keeps it so). Index of name in v, or (size_t)-1; *at is where it
+ * would go. */
+static size_t
+names_find(char **v, size_t n, const char *name, size_t *at)
+{
+	size_t lo = 0, hi = n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(v[mid], name);
+		if (c == 0) {
+			*at = mid;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return (size_t)-1;
+}
+
+static void
 names_add(char ***v, size_t *n, const char *name)
 {
-	size_t i;
+	size_t at;
 
-	for (i = 0; i < *n; i++)
-		if (strcmp((*v)[i], name) == 0)
-			return;
+	if (names_find(*v, *n, name, &at) != (size_t)-1)
+		return;
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = xstrdup(name);
-	qsort(*v, *n, sizeof(**v), cmp_str);
+	memmove(*v + at + 1, *v + at, (*n - at) * sizeof(**v));
+	(*v)[at] = xstrdup(name);
+	(*n)++;
+}
+
+/* Add names[0..k) at once: one sort, duplicates dropped. */
+static void
+names_add_all(char ***v, size_t *n, char *const *names, size_t k)
+{
+	size_t i, j;
+
+	if (k == 0)
+		return;
+	*v = xreallocarray(*v, *n + k + 1, sizeof(**v));
+	for (i = 0; i < k; i++)
+		(*v)[*n + i] = xstrdup(names[i]);
+	*n += k;
+	names_sort(*v, *n);
+	for (i = j = 0; i < *n; i++) {
+		if (j > 0 && strcmp((*v)[j - 1], (*v)[i]) == 0) {
+			free((*v)[i]);
+			continue;
+		}
+		(*v)[j++] = (*v)[i];
+	}
+	*n = j;
 }
 
 static void
 names_remove(char ***v, size_t *n, const char *name)
 {
-	size_t i;
+	size_t i, at;
 
-	for (i = 0; i < *n; i++) {
-		if (strcmp((*v)[i], name) != 0)
-			continue;
-		free((*v)[i]);
-		memmove(*v + i, *v + i + 1, (*n - i - 1) * sizeof(**v));
-		(*n)--;
+	i = names_find(*v, *n, name, &at);
+	if (i == (size_t)-1)
 		return;
-	}
+	free((*v)[i]);
+	memmove(*v + i, *v + i + 1, (*n - i - 1) * sizeof(**v));
+	(*n)--;
 }
 
 /* Did action k really take effect on node result n (all its operations
@@ -144,24 +197,33 @@ static void
 add_found(struct recon_managed *m, const struct recon_apply_result *r,
     const struct recon_managed *declared)
 {
-	size_t i;
+	size_t i, k, most;
+	char **found;
 
-	for (i = 0; i < declared->naddresses; i++)
+	most = declared->naddresses;
+	if (declared->nqueues > most)
+		most = declared->nqueues;
+	if (declared->ndiverts > most)
+		most = declared->ndiverts;
+	found = xcalloc(most + 1, sizeof(*found));
+	for (i = k = 0; i < declared->naddresses; i++)
 		if (seen_somewhere(r, &m->addresses, m, declared->addresses[i]))
-			names_add(&m->addresses, &m->naddresses,
-			    declared->addresses[i]);
-	for (i = 0; i < declared->nqueues; i++)
+			found[k++] = declared->addresses[i];
+	names_add_all(&m->addresses, &m->naddresses, found, k);
+	for (i = k = 0; i < declared->nqueues; i++)
 		if (seen_somewhere(r, &m->queues, m, declared->queues[i]))
-			names_add(&m->queues, &m->nqueues, declared->queues[i]);
-	for (i = 0; i < declared->ndiverts; i++)
+			found[k++] = declared->queues[i];
+	names_add_all(&m->queues, &m->nqueues, found, k);
+	for (i = k = 0; i < declared->ndiverts; i++)
 		if (seen_somewhere(r, &m->diverts, m, declared->diverts[i]))
-			names_add(&m->diverts, &m->ndiverts,
-			    declared->diverts[i]);
+			found[k++] = declared->diverts[i];
+	names_add_all(&m->diverts, &m->ndiverts, found, k);
+	free(found);
 	for (i = 0; i < m->ncaptures; i++)
 		free(m->captures[i]);
 	m->ncaptures = 0;
-	for (i = 0; i < declared->ncaptures; i++)
-		names_add(&m->captures, &m->ncaptures, declared->captures[i]);
+	names_add_all(&m->captures, &m->ncaptures, declared->captures,
+	    declared->ncaptures);
 }
 
 /* The captures the plan removes stay managed until their capture pass
@@ -196,6 +258,10 @@ recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
 	bool some, all;
 	size_t k, i;
 
+	names_sort(m->addresses, m->naddresses);
+	names_sort(m->queues, m->nqueues);
+	names_sort(m->diverts, m->ndiverts);
+	names_sort(m->captures, m->ncaptures);
 	for (k = 0; k < p->nactions; k++) {
 		const struct recon_action *a = &p->actions[k];
 

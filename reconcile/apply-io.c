@@ -1,6 +1,7 @@
-/* reconcile/apply-io.c: the live side of apply: one snapshot per node read
- * through the Jolokia client, one POST per operation, so that a failure is
- * known before the next operation is sent (ADR-0084 decision 3). */
+/* reconcile/apply-io.c: the live side of apply: snapshots read through the
+ * Jolokia client, one bulk POST per node, several nodes at once (as plan
+ * reads), and one POST per operation, so that a failure is known before
+ * the next operation is sent (ADR-0084 decision 3). */
 #include "apply-io.h"
 
 #include <stdlib.h>
@@ -21,31 +22,58 @@ target_index(const struct recon_live_io *live, const char *node)
 	return (size_t)-1;
 }
 
+/* Read the nodes names[] concurrently, one bulk POST each (the snapshot
+ * fetch of plan), into out[]; remember each broker name read. */
+static void
+live_read_all(void *ctx, const char *const *names, size_t n,
+    struct recon_node_snapshot *out)
+{
+	struct recon_live_io *live = ctx;
+	struct recon_target *t = xcalloc(n + 1, sizeof(*t));
+	size_t *at = xcalloc(n + 1, sizeof(*at));
+	struct recon_snapshot *s;
+	size_t i, j, k = 0;
+
+	for (j = 0; j < n; j++) {
+		i = target_index(live, names[j]);
+		at[j] = i;
+		if (i == (size_t)-1)
+			continue;
+		t[k] = live->targets[i];
+		if (live->brokers[i] != NULL)
+			t[k].broker_hint = live->brokers[i];
+		k++;
+	}
+	s = k > 0 ? recon_snapshot_fetch(live->cluster, t, k, live->http)
+	          : NULL;
+	for (j = 0, k = 0; j < n; j++) {
+		i = at[j];
+		if (i == (size_t)-1) {
+			out[j].node = xstrdup(names[j]);
+			out[j].refusal.kind = RECON_UNREACHABLE;
+			out[j].refusal.text =
+			    xstrdup("the node has no Jolokia endpoint");
+			continue;
+		}
+		out[j] = s->nodes[k];
+		memset(&s->nodes[k], 0, sizeof(s->nodes[k]));
+		k++;
+		if (out[j].refusal.kind == RECON_OK &&
+		    out[j].broker_name != NULL) {
+			free(live->brokers[i]);
+			live->brokers[i] = xstrdup(out[j].broker_name);
+		}
+	}
+	if (s != NULL)
+		recon_snapshot_free(s);
+	free(t);
+	free(at);
+}
+
 static void
 live_read(void *ctx, const char *node, struct recon_node_snapshot *out)
 {
-	struct recon_live_io *live = ctx;
-	struct recon_target t;
-	struct recon_snapshot *s;
-	size_t i = target_index(live, node);
-
-	if (i == (size_t)-1) {
-		out->node = xstrdup(node);
-		out->refusal.kind = RECON_UNREACHABLE;
-		out->refusal.text = xstrdup("the node has no Jolokia endpoint");
-		return;
-	}
-	t = live->targets[i];
-	if (live->brokers[i] != NULL)
-		t.broker_hint = live->brokers[i];
-	s = recon_snapshot_fetch(live->cluster, &t, 1, live->http);
-	*out = s->nodes[0];
-	memset(&s->nodes[0], 0, sizeof(s->nodes[0]));
-	recon_snapshot_free(s);
-	if (out->refusal.kind == RECON_OK && out->broker_name != NULL) {
-		free(live->brokers[i]);
-		live->brokers[i] = xstrdup(out->broker_name);
-	}
+	live_read_all(ctx, &node, 1, out);
 }
 
 static void
@@ -182,6 +210,7 @@ recon_live_io_init(struct recon_live_io *live, struct recon_apply_io *io)
 	memset(io, 0, sizeof(*io));
 	io->ctx = live;
 	io->read = live_read;
+	io->read_all = live_read_all;
 	io->exec = live_exec;
 }
 

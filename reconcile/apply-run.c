@@ -60,33 +60,29 @@ read_back(const struct recon_op *op, const struct recon_node_snapshot *n)
 	}
 }
 
-/* Read the node again and check every create before index upto. Returns
- * the index of the first create not visible, upto when all are, and
- * (size_t)-1 when the node could not be read (the refusal goes to *f). */
+/* Check every create before index upto against n, the node read after
+ * them. Returns the index of the first create not visible, upto when all
+ * are, and (size_t)-1 when n could not be read (its refusal goes to *f). */
 static size_t
-verify(const struct recon_apply_io *io, struct recon_node_apply *out,
+verify(const struct recon_node_snapshot *n, struct recon_node_apply *out,
     size_t upto, struct recon_refusal *f, const char **why)
 {
-	struct recon_node_snapshot n;
 	size_t j, bad = upto;
 
-	memset(&n, 0, sizeof(n));
-	io->read(io->ctx, out->node, &n);
-	if (n.refusal.kind != RECON_OK) {
-		*f = n.refusal;
-		memset(&n.refusal, 0, sizeof(n.refusal));
-		recon_node_snapshot_release(&n);
+	if (n->refusal.kind != RECON_OK) {
+		f->kind = n->refusal.kind;
+		f->text =
+		    n->refusal.text != NULL ? xstrdup(n->refusal.text) : NULL;
 		return (size_t)-1;
 	}
 	for (j = 0; j < upto && bad == upto; j++) {
 		if (out->ops[j].state != RECON_OPS_DONE ||
 		    !is_create(out->ops[j].op.kind))
 			continue;
-		*why = read_back(&out->ops[j].op, &n);
+		*why = read_back(&out->ops[j].op, n);
 		if (*why != NULL)
 			bad = j;
 	}
-	recon_node_snapshot_release(&n);
 	return bad;
 }
 
@@ -145,15 +141,15 @@ fail_at(struct recon_node_apply *out, size_t k)
 	    recon_kind_name(out->ops[k].refusal.kind), failure_detail(out, k));
 }
 
-/* Verify the creates before index upto; false (node FAILED) when one is
- * missing or the node cannot be read back. */
+/* Verify the creates before index upto against n; false (node FAILED)
+ * when one is missing or the node could not be read back. */
 static bool
-verify_creates(const struct recon_apply_io *io, struct recon_node_apply *out,
-    size_t upto)
+verify_creates_with(const struct recon_node_snapshot *n,
+    struct recon_node_apply *out, size_t upto)
 {
 	struct recon_refusal f = {0};
 	const char *why = NULL;
-	size_t bad = verify(io, out, upto, &f, &why);
+	size_t bad = verify(n, out, upto, &f, &why);
 
 	if (bad == upto)
 		return true;
@@ -174,9 +170,41 @@ verify_creates(const struct recon_apply_io *io, struct recon_node_apply *out,
 	return false;
 }
 
+/* The same on the node read again now (one read). */
+static bool
+verify_creates(const struct recon_apply_io *io, struct recon_node_apply *out,
+    size_t upto)
+{
+	struct recon_node_snapshot n;
+	bool ok;
+
+	memset(&n, 0, sizeof(n));
+	io->read(io->ctx, out->node, &n);
+	ok = verify_creates_with(&n, out, upto);
+	recon_node_snapshot_release(&n);
+	return ok;
+}
+
+static void
+set_applied(struct recon_node_apply *out)
+{
+	recon_node_apply_set(out, RECON_APPLY_APPLIED, NULL,
+	    xasprintf("%zu operation(s) applied", out->nops));
+}
+
 bool
+recon_apply_verify_last(const struct recon_node_snapshot *n,
+    struct recon_node_apply *out)
+{
+	if (!verify_creates_with(n, out, out->nops))
+		return false;
+	set_applied(out);
+	return true;
+}
+
+enum recon_run
 recon_apply_run_ops(const struct recon_apply_io *io,
-    struct recon_node_apply *out, size_t from)
+    struct recon_node_apply *out, size_t from, bool defer)
 {
 	struct recon_applied_op *ao;
 	bool unverified = false;
@@ -186,7 +214,7 @@ recon_apply_run_ops(const struct recon_apply_io *io,
 		ao = &out->ops[k];
 		if (!is_create(ao->op.kind) && unverified) {
 			if (!verify_creates(io, out, k))
-				return false;
+				return RECON_RUN_FAILED;
 			unverified = false;
 		}
 		if (io->exec(io->ctx, out->node, &ao->op, &ao->refusal) < 0) {
@@ -201,21 +229,14 @@ recon_apply_run_ops(const struct recon_apply_io *io,
 			io->progress(io->hook_ctx, out->node, ao);
 		if (ao->state == RECON_OPS_FAILED) {
 			fail_at(out, k);
-			return false;
+			return RECON_RUN_FAILED;
 		}
 		unverified |= is_create(ao->op.kind);
 	}
+	if (unverified && defer)
+		return RECON_RUN_UNVERIFIED;
 	if (unverified && !verify_creates(io, out, out->nops))
-		return false;
-	recon_node_apply_set(out, RECON_APPLY_APPLIED, NULL,
-	    xasprintf("%zu operation(s) applied", out->nops));
-	return true;
-}
-
-void
-recon_apply_run_node(const struct recon_plan *p,
-    const struct recon_apply_io *io, struct recon_node_apply *out)
-{
-	(void)p;
-	(void)recon_apply_run_ops(io, out, 0);
+		return RECON_RUN_FAILED;
+	set_applied(out);
+	return RECON_RUN_DONE;
 }

@@ -198,33 +198,102 @@ check_cap(const struct recon_plan *p, struct recon_apply_result *r)
 	}
 }
 
+void
+recon_apply_read_nodes(const struct recon_apply_io *io,
+    const char *const *names, size_t n, struct recon_node_snapshot *out)
+{
+	size_t i;
+
+	if (n == 0)
+		return;
+	if (io->read_all != NULL) {
+		io->read_all(io->ctx, names, n, out);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		io->read(io->ctx, names[i], &out[i]);
+}
+
+/* After the plan's operations: read again, all at once, every node that
+ * needs it: where creates were left to read back by this read
+ * (unverified[i]), and, when the capture pass can have work, where an
+ * operation ran (ran[i]). Check those creates; then run the capture pass of
+ * every node APPLIED or SKIPPED on the node as it is now: the read just
+ * made, or, where no operation ran, the read apply made before acting. */
+static void
+after_ops(struct recon_apply_result *r, const struct recon_plan *p,
+    const struct recon_apply_io *io, const bool *ran, const bool *unverified)
+{
+	struct recon_node_snapshot *again =
+	    xcalloc(r->nnodes + 1, sizeof(*again));
+	const char **names = xcalloc(r->nnodes + 1, sizeof(*names));
+	size_t *at = xcalloc(r->nnodes + 1, sizeof(*at));
+	bool pass = !recon_apply_capture_idle(p);
+	const struct recon_node_snapshot *n;
+	size_t i, k = 0;
+
+	for (i = 0; i < r->nnodes; i++) {
+		at[i] = (size_t)-1; /* not read again: r->seen[i] */
+		if (unverified[i] ||
+		    (pass && ran[i] &&
+		        r->nodes[i].outcome == RECON_APPLY_APPLIED)) {
+			at[i] = k;
+			names[k++] = r->nodes[i].node;
+		}
+	}
+	recon_apply_read_nodes(io, names, k, again);
+	for (i = 0; i < r->nnodes; i++) {
+		/* read again, or no operation ran (else no pass runs here) */
+		n = at[i] != (size_t)-1 ? &again[at[i]] : &r->seen[i];
+		if (unverified[i] && !recon_apply_verify_last(n, &r->nodes[i]))
+			continue;
+		if (pass && (r->nodes[i].outcome == RECON_APPLY_APPLIED ||
+		                r->nodes[i].outcome == RECON_APPLY_SKIPPED))
+			recon_apply_capture_node(p, io, n, &r->nodes[i]);
+	}
+	for (i = 0; i < k; i++)
+		recon_node_snapshot_release(&again[i]);
+	free(again);
+	free(names);
+	free(at);
+}
+
 int
 recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
     const struct recon_apply_io *io, struct err *err)
 {
-	struct recon_node_snapshot snap;
+	const char **names;
+	bool *ran, *unverified;
 	size_t i;
 
 	r->disconnect_consumers = p->disconnect_consumers;
 	r->nnodes = p->nnodes;
 	r->nodes = xcalloc(p->nnodes, sizeof(*r->nodes));
 	r->seen = xcalloc(p->nnodes + 1, sizeof(*r->seen));
+	names = xcalloc(p->nnodes + 1, sizeof(*names));
+	for (i = 0; i < p->nnodes; i++)
+		names[i] = p->nodes[i].node;
+	/* Every node is read at once, one read each. */
+	recon_apply_read_nodes(io, names, p->nnodes, r->seen);
+	free(names);
 	for (i = 0; i < p->nnodes; i++) {
 		r->nodes[i].node = xstrdup(p->nodes[i].node);
-		memset(&snap, 0, sizeof(snap));
-		io->read(io->ctx, p->nodes[i].node, &snap);
-		check_node(p, &p->nodes[i], &snap, &r->nodes[i]);
-		r->seen[i] = snap;
+		check_node(p, &p->nodes[i], &r->seen[i], &r->nodes[i]);
 	}
 	check_cap(p, r);
 	if (io->intent != NULL && io->intent(io->hook_ctx, r, err) != 0)
 		return -1;
+	ran = xcalloc(r->nnodes + 1, sizeof(*ran));
+	unverified = xcalloc(r->nnodes + 1, sizeof(*unverified));
 	for (i = 0; i < r->nnodes; i++) {
-		if (r->nodes[i].outcome == RECON_APPLY_APPLIED)
-			recon_apply_run_node(p, io, &r->nodes[i]);
-		if (r->nodes[i].outcome == RECON_APPLY_APPLIED ||
-		    r->nodes[i].outcome == RECON_APPLY_SKIPPED)
-			recon_apply_capture_node(p, io, &r->nodes[i]);
+		if (r->nodes[i].outcome != RECON_APPLY_APPLIED)
+			continue;
+		ran[i] = r->nodes[i].nops > 0;
+		unverified[i] = recon_apply_run_ops(io, &r->nodes[i], 0,
+		                    true) == RECON_RUN_UNVERIFIED;
 	}
+	after_ops(r, p, io, ran, unverified);
+	free(ran);
+	free(unverified);
 	return 0;
 }

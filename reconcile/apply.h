@@ -2,8 +2,8 @@
  * and the approval that allows it (ADR-0084 decisions 3 and 6; design.md
  * sections 5 and 6; docs/audit.md).
  *
- * Apply works per node. For every node of the plan it reads the node again
- * (one snapshot), checks each action of the plan against that fresh state
+ * Apply works per node. It reads every node of the plan again, all at once
+ * (one snapshot each), checks each action of the plan against that fresh state
  * (for a queue delete: the planner's own preflight, run again) and decides:
  *   - the node cannot be read                  -> UNREACHABLE;
  *   - the state changed so that the plan no
@@ -17,6 +17,13 @@
  *     no rollback. Other nodes go on.
  * Creates are read back before any delete of that node runs: a divert
  * create the broker silently ignored fails the node.
+ * Then the capture pass runs on every node APPLIED or SKIPPED, on the node
+ * as it is after the operations: every node where an operation ran is read
+ * again (all at once; that read also checks the creates of the node's last
+ * operations); a node where none ran is not read again. When the plan has
+ * no capture (declared or removed) the pass cannot do anything and is not
+ * run: the nodes are read again only to check creates.
+ * Reads per node: docs/audit.md "Reads per node".
  *
  * reconcile/ never prints: agent/ writes approval.json, result.json,
  * result.md and the audit rows that the functions below render.
@@ -143,6 +150,12 @@ struct recon_apply_io {
 	 * caller); a failed read sets out->refusal. */
 	void (*read)(void *ctx, const char *node,
 	    struct recon_node_snapshot *out);
+	/* Optional: read the n nodes names[] into out[0..n) (zeroed by the
+	 * caller), each as read would, all at once (the live side: one bulk
+	 * POST per node, concurrently, as plan reads). Without it apply calls
+	 * read node by node. */
+	void (*read_all)(void *ctx, const char *const *names, size_t n,
+	    struct recon_node_snapshot *out);
 	/* Run op on node. 0 on success; -1 with *refusal classified. */
 	int (*exec)(void *ctx, const char *node, const struct recon_op *op,
 	    struct recon_refusal *refusal);
@@ -166,12 +179,12 @@ int recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
 /* The capture pass of a drift cycle (ADR-0084 D5; docs/captures.md): for
  * every node of p (a plan of kind "capture" from recon_plan_captures, or
  * any plan: its captures and the captures it removes are used) read the
- * node, run recon_capture_pass on it and run its operations, creates read
- * back. r's header is the caller's; r->nodes is filled: SKIPPED (nothing
- * to do), APPLIED, FAILED (the first failed operation stops the node) or
- * UNREACHABLE. io->intent is not called (each node's operations are decided
- * when it is read); io->progress is. apply runs the same pass on each node
- * after the plan's operations (recon_apply). Returns 0. */
+ * node (all at once, one read each), run recon_capture_pass on it and run
+ * its operations, creates read back. r's header is the caller's; r->nodes is
+ * filled: SKIPPED (nothing to do), APPLIED, FAILED (the first failed operation
+ * stops the node) or UNREACHABLE. io->intent is not called (each node's
+ * operations are decided when it is read); io->progress is. apply runs the same
+ * pass on each node after the plan's operations (recon_apply). Returns 0. */
 int recon_capture_apply(struct recon_apply_result *r,
     const struct recon_plan *p, const struct recon_apply_io *io);
 

@@ -30,6 +30,10 @@ struct fake {
 	char *intent_row;
 	/* a consumer attaches to this queue right before its destroy */
 	const char *attach_before_destroy;
+	/* reads and execs in order: "read a b" per read (all the nodes it
+	 * read at once), "node op name" per exec */
+	struct sbuf trace;
+	size_t reads[4]; /* per fixture node: how many times it was read */
 };
 
 static struct recon_node_snapshot *
@@ -55,12 +59,13 @@ strs_dup(char *const *v, size_t n)
 }
 
 static void
-fake_read(void *ctx, const char *node, struct recon_node_snapshot *out)
+read_one(struct fake *k, const char *node, struct recon_node_snapshot *out)
 {
-	struct fake *k = ctx;
 	const struct recon_node_snapshot *n = fake_node(k, node);
 	size_t j;
 
+	if (n != NULL && (size_t)(n - k->f->s.nodes) < 4)
+		k->reads[n - k->f->s.nodes]++;
 	out->node = xstrdup(node);
 	if (n == NULL || (k->down != NULL && strcmp(k->down, node) == 0)) {
 		out->refusal.kind = RECON_UNREACHABLE;
@@ -91,6 +96,30 @@ fake_read(void *ctx, const char *node, struct recon_node_snapshot *out)
 	out->diverts = xcalloc(n->ndiverts + 1, sizeof(*out->diverts));
 	for (j = 0; j < n->ndiverts; j++)
 		recon_divert_copy(&out->diverts[j], &n->diverts[j]);
+}
+
+static void
+fake_read(void *ctx, const char *node, struct recon_node_snapshot *out)
+{
+	struct fake *k = ctx;
+
+	sbuf_addf(&k->trace, "read %s\n", node);
+	read_one(k, node, out);
+}
+
+static void
+fake_read_all(void *ctx, const char *const *names, size_t n,
+    struct recon_node_snapshot *out)
+{
+	struct fake *k = ctx;
+	size_t i;
+
+	sbuf_adds(&k->trace, "read");
+	for (i = 0; i < n; i++)
+		sbuf_addf(&k->trace, " %s", names[i]);
+	sbuf_adds(&k->trace, "\n");
+	for (i = 0; i < n; i++)
+		read_one(k, names[i], &out[i]);
 }
 
 static void
@@ -203,6 +232,7 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 	struct recon_queue *q;
 
 	sbuf_addf(&k->log, "%s %s\n", node, what);
+	sbuf_addf(&k->trace, "%s %s\n", node, what);
 	free(what);
 	if (fail)
 		return refuse(r, k->fail_kind, "injected failure");
@@ -252,6 +282,7 @@ fake_io(struct recon_apply_io *io, struct fake *k)
 	io->ctx = k;
 	io->hook_ctx = k;
 	io->read = fake_read;
+	io->read_all = fake_read_all;
 	io->exec = fake_exec;
 	io->intent = fake_intent;
 }
@@ -307,6 +338,7 @@ scen_free(struct scen *s)
 	recon_plan_free(s->p);
 	recon_managed_release(&s->m);
 	sbuf_release(&s->k.log);
+	sbuf_release(&s->k.trace);
 	free(s->k.intent_row);
 	fx_free(&s->f);
 }
@@ -800,6 +832,7 @@ test_apply__create_read_back(void **unused)
 	recon_apply_result_free(r);
 	recon_plan_free(p);
 	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
 	free(k.intent_row);
 	fx_free(&f);
 }
@@ -899,6 +932,7 @@ test_apply__capture_pass_removes_tap_after_queue(void **unused)
 	recon_plan_free(p);
 	recon_managed_release(&m);
 	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
 	free(k.intent_row);
 	fx_free(&f);
 }
@@ -943,6 +977,7 @@ test_apply__capture_removed_everything_goes(void **unused)
 	recon_plan_free(p);
 	recon_managed_release(&m);
 	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
 	free(k.intent_row);
 	fx_free(&f);
 }
@@ -1000,6 +1035,7 @@ test_apply__removed_capture_kept_until_done(void **unused)
 	recon_managed_release(&m);
 	recon_managed_release(&declared);
 	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
 	free(k.intent_row);
 	fx_free(&f);
 }
@@ -1061,6 +1097,255 @@ test_apply__drift_capture_cycle(void **unused)
 	recon_apply_result_free(r);
 	recon_plan_free(p);
 	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
+/* ---- reads per node (docs/audit.md "Reads per node") ---- */
+
+/* scen with capture `dbg` declared (pattern zz*: it taps nothing) and its
+ * ring queue already on both nodes, so that the capture pass has nothing
+ * to do but must look. */
+static void
+scen_replan(struct scen *s)
+{
+	struct recon_plan_opts opts = {.revision = "rev2",
+	    .snapshot_source = "live"};
+
+	recon_plan_free(s->p);
+	s->p = recon_plan_build(&s->f.c, &s->m, &s->f.s, &opts);
+	assert_int_equal(s->p->outcome, RECON_OUT_WOULD_APPLY);
+}
+
+static void
+scen_with_capture(struct scen *s)
+{
+	struct recon_queue *q;
+	size_t i;
+
+	fx_capture(&s->f, "dbg", "zz*");
+	for (i = 0; i < 2; i++) {
+		q = fx_lqueue(&s->f, i, "__capture.dbg", "__capture.dbg", 0, 0);
+		q->ring_size = 1000;
+		q->durable = false;
+	}
+	scen_replan(s);
+}
+
+/* Deletes only, two nodes: every node is read once before anything runs
+ * (all at once) and the operations run. Without captures the capture pass
+ * has nothing to look for: 1 read per node. With a capture declared, every
+ * node is read once more after the operations (all at once) for the pass:
+ * 2 reads per node. Without read_all the same reads are made one node at a
+ * time. */
+static void
+test_apply__reads_deletes_only(void **unused)
+{
+	static const char ops[] = "broker-a destroyDivert d1\n"
+	                          "broker-a destroyQueue fwd\n"
+	                          "broker-b destroyDivert d1\n"
+	                          "broker-b destroyQueue fwd\n";
+	struct scen s;
+	struct err err = {0};
+	int bulk, capture;
+	char *want;
+
+	(void)unused;
+	for (capture = 0; capture < 2; capture++)
+		for (bulk = 1; bulk >= 0; bulk--) {
+			scen_init(&s, false);
+			if (capture)
+				scen_with_capture(&s);
+			if (!bulk)
+				s.io.read_all = NULL;
+			assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+			assert_true(recon_apply_result_ok(s.r));
+			want = xasprintf("%s%s%s",
+			    bulk ? "read broker-a broker-b\n"
+			         : "read broker-a\nread broker-b\n",
+			    ops,
+			    !capture ? ""
+			    : bulk   ? "read broker-a broker-b\n"
+			             : "read broker-a\nread broker-b\n");
+			assert_string_equal(sbuf_str(&s.k.trace), want);
+			assert_int_equal(s.k.reads[0], 1 + capture);
+			assert_int_equal(s.k.reads[1], 1 + capture);
+			free(want);
+			scen_free(&s);
+		}
+}
+
+/* A node with nothing to run (its queue already gone) is read once, also
+ * when the capture pass runs: the pass uses that read. The other node is
+ * read again after its operations. */
+static void
+test_apply__reads_skipped_node_once(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+	struct recon_refusal f = {0};
+	struct recon_op op = {0};
+	char fwd[] = "fwd";
+
+	(void)unused;
+	scen_init(&s, false);
+	scen_with_capture(&s);
+	op.name = fwd;
+	assert_int_equal(destroy_divert(&s.f.s.nodes[1], "d1", &f), 0);
+	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[1], &op, &f), 0);
+	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_SKIPPED);
+	assert_string_equal(sbuf_str(&s.k.trace), "read broker-a broker-b\n"
+	                                          "broker-a destroyDivert d1\n"
+	                                          "broker-a destroyQueue fwd\n"
+	                                          "read broker-a\n");
+	assert_int_equal(s.k.reads[0], 2);
+	assert_int_equal(s.k.reads[1], 1);
+	scen_free(&s);
+}
+
+/* One node, plan p, fake k with the fixture f: apply and return the trace
+ * (owned by k). */
+static const char *
+apply_traced(struct fx *f, struct fake *k, struct recon_plan *p,
+    struct recon_apply_result *r)
+{
+	struct recon_apply_io io;
+	struct err err = {0};
+
+	k->f = f;
+	fake_io(&io, k);
+	assert_int_equal(recon_apply(r, p, &io, &err), 0);
+	return sbuf_str(&k->trace);
+}
+
+/* Creates only: the read after the last create reads it back (and would
+ * feed the capture pass): 2 reads. A divert the broker ignored still fails
+ * the node on that read. */
+static void
+test_apply__reads_creates_only(void **unused)
+{
+	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct recon_managed m = {0};
+	struct recon_apply_result *r;
+	struct recon_plan *p;
+	struct fake k;
+	struct fx f;
+	int ignore;
+
+	(void)unused;
+	for (ignore = 0; ignore < 2; ignore++) {
+		fx_init(&f, DECL_STUDIO_MANAGED, 1);
+		fx_queue(&f, "a", "a");
+		fx_queue(&f, "b", "b");
+		fx_divert(&f, "ab", "a", "b");
+		fx_lqueue(&f, 0, "a", "a", 0, 0);
+		fx_lqueue(&f, 0, "b", "b", 0, 0);
+		p = recon_plan_build(&f.c, &m, &f.s, &opts);
+		assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+		memset(&k, 0, sizeof(k));
+		k.ignore_divert = ignore;
+		r = xcalloc(1, sizeof(*r));
+		assert_string_equal(apply_traced(&f, &k, p, r),
+		    "read broker-a\nbroker-a createDivert ab\nread broker-a\n");
+		assert_int_equal(k.reads[0], 2);
+		assert_int_equal(r->nodes[0].outcome,
+		    ignore ? RECON_APPLY_FAILED : RECON_APPLY_APPLIED);
+		if (ignore)
+			assert_non_null(strstr(r->nodes[0].detail,
+			    "createDivert 'ab' failed: NOT_FOUND"));
+		else
+			assert_string_equal(r->nodes[0].detail,
+			    "1 operation(s) applied");
+		recon_apply_result_free(r);
+		recon_plan_free(p);
+		sbuf_release(&k.log);
+		sbuf_release(&k.trace);
+		free(k.intent_row);
+		fx_free(&f);
+	}
+}
+
+/* Creates, then deletes: the creates are read back before the first
+ * delete (a read of that node alone): 2 reads; with a capture declared the
+ * node is read once more after the deletes for the capture pass: 3. */
+static void
+test_apply__reads_creates_then_deletes(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+	int capture;
+	char *want;
+
+	(void)unused;
+	for (capture = 0; capture < 2; capture++) {
+		scen_init(&s, false);
+		fx_queue(&s.f, "fresh", "fresh");
+		if (capture)
+			scen_with_capture(&s);
+		else
+			scen_replan(&s);
+		assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+		assert_true(recon_apply_result_ok(s.r));
+		want = xasprintf("%s%s",
+		    "read broker-a broker-b\n"
+		    "broker-a createAddress fresh\n"
+		    "broker-a createQueue fresh\n"
+		    "read broker-a\n"
+		    "broker-a destroyDivert d1\n"
+		    "broker-a destroyQueue fwd\n"
+		    "broker-b createAddress fresh\n"
+		    "broker-b createQueue fresh\n"
+		    "read broker-b\n"
+		    "broker-b destroyDivert d1\n"
+		    "broker-b destroyQueue fwd\n",
+		    capture ? "read broker-a broker-b\n" : "");
+		assert_string_equal(sbuf_str(&s.k.trace), want);
+		assert_int_equal(s.k.reads[0], 2 + capture);
+		assert_int_equal(s.k.reads[1], 2 + capture);
+		free(want);
+		scen_free(&s);
+	}
+}
+
+/* The capture pass of a drift cycle reads every node once, all at once. */
+static void
+test_apply__reads_drift_capture_once(void **unused)
+{
+	struct recon_plan_opts opts = {.snapshot_source = "live"};
+	struct recon_apply_result *r;
+	struct recon_apply_io io;
+	struct recon_plan *p;
+	struct fake k;
+	struct fx f;
+
+	(void)unused;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_capture(&f, "dbg", "ord*");
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	fx_lqueue(&f, 1, "billing", "billing", 0, 0);
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	fake_io(&io, &k);
+	p = recon_plan_captures(&f.c, NULL, &f.s, &opts);
+	r = xcalloc(1, sizeof(*r));
+	assert_int_equal(recon_capture_apply(r, p, &io), 0);
+	/* the creates of the pass are read back: one more read of each */
+	assert_string_equal(sbuf_str(&k.trace),
+	    "read broker-a broker-b\n"
+	    "broker-a createAddress __capture.dbg\n"
+	    "broker-a createQueue __capture.dbg\n"
+	    "broker-a createDivert __capture.dbg.orders\n"
+	    "read broker-a\n"
+	    "broker-b createAddress __capture.dbg\n"
+	    "broker-b createQueue __capture.dbg\n"
+	    "read broker-b\n");
+	recon_apply_result_free(r);
+	recon_plan_free(p);
+	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
 	free(k.intent_row);
 	fx_free(&f);
 }
@@ -1154,6 +1439,11 @@ main(void)
 	    cmocka_unit_test(test_apply__drift_capture_cycle),
 	    cmocka_unit_test(test_apply__removed_capture_kept_until_done),
 	    cmocka_unit_test(test_apply__approval_round_trip_and_checks),
+	    cmocka_unit_test(test_apply__reads_deletes_only),
+	    cmocka_unit_test(test_apply__reads_skipped_node_once),
+	    cmocka_unit_test(test_apply__reads_creates_only),
+	    cmocka_unit_test(test_apply__reads_creates_then_deletes),
+	    cmocka_unit_test(test_apply__reads_drift_capture_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
