@@ -249,6 +249,7 @@ drift_render_json(const struct recon_plan *p, const char *head,
 	struct drift_counts c;
 
 	drift_count(p, &c);
+	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "applied_revision");

@@ -143,7 +143,7 @@ dump(const struct decl_cluster *c, bool endpoints)
 	struct jsonw w;
 	size_t i;
 
-	sbuf_init(&b, 0);
+	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
 	dump_lists(&w, c);

@@ -11,6 +11,11 @@
 #include <stddef.h>
 
 #define SBUF_DEFAULT_MAX ((size_t)16 * 1024 * 1024)
+/* The ceiling of a text rendered from a model already in memory (plan.json,
+ * a snapshot, a declaration dump, the inventory, a report, an audit row):
+ * memory is its only bound (xalloc exits when it runs out), so such a text
+ * is never cut short at a ceiling. */
+#define SBUF_UNBOUNDED ((size_t)-1 / 4)
 
 struct sbuf {
 	char *buf;

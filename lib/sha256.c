@@ -99,8 +99,14 @@ compress(uint32_t h[8], const unsigned char *p)
 		     ((a[4] & a[5]) ^ (~a[4] & a[6])) + k[i] + w[i];
 		t2 = (ror(a[0], 2) ^ ror(a[0], 13) ^ ror(a[0], 22)) +
 		     ((a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]));
-		memmove(a + 1, a, 7 * sizeof(a[0]));
-		a[4] += t1;
+		/* shift the working variables by one, without a memmove */
+		a[7] = a[6];
+		a[6] = a[5];
+		a[5] = a[4];
+		a[4] = a[3] + t1;
+		a[3] = a[2];
+		a[2] = a[1];
+		a[1] = a[0];
 		a[0] = t1 + t2;
 	}
 	for (i = 0; i < 8; i++)

@@ -279,6 +279,7 @@ render(const struct recon_apply_result *r, const char *event, bool result,
 	struct jsonw w;
 	size_t i;
 
+	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, indent);
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "apply_id");

@@ -121,6 +121,7 @@ recon_inventory_render(const struct recon_managed *m, const char *cluster)
 	struct sbuf b = {0};
 	struct jsonw w;
 
+	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
 	names(&w, "addresses", m->addresses, m->naddresses);

@@ -345,6 +345,7 @@ render(const struct recon_plan *p, const char *confirmation)
 	struct jsonw w;
 	size_t i;
 
+	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
 	head_json(&w, p);

@@ -185,7 +185,7 @@ recon_snapshot_render_json(const struct recon_snapshot *s)
 	struct jsonw w;
 	size_t i;
 
-	sbuf_init(&b, (size_t)256 * 1024 * 1024);
+	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
 	kv_str(&w, "cluster", s->cluster);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../../declarations/decl.h"
+#include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
 /* Assert that list holds a diagnostic at path:line:col whose message
@@ -730,6 +731,46 @@ digest_of(const char *yaml, char hex[SHA256_HEX])
 	"    queues:\n"                                                        \
 	"      - {name: orders, routing: anycast}\n"
 
+/* A dump bigger than the default sbuf ceiling (16 MiB) is whole: a
+ * 100,000-queue declaration's dump is about 50 MB, and it once came out
+ * cut at 16 MiB (plan --out's declaration/cluster.yaml, and the digest
+ * of the part that fit). */
+static void
+test_decl__big_dump_is_never_cut_short(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	struct decl_address *a;
+	char filter[1001], *dump, d1[SHA256_HEX], d2[SHA256_HEX];
+	size_t i, n = 24000;
+
+	(void)state;
+	assert_int_equal(parse2(&c, HEAD DIGEST_BODY, NULL, &l), 0);
+	memset(filter, 'f', sizeof(filter) - 1);
+	filter[sizeof(filter) - 1] = '\0';
+	a = &c->addresses[0];
+	a->queues = xreallocarray(a->queues, n, sizeof(*a->queues));
+	for (i = a->nqueues; i < n; i++) {
+		a->queues[i] = a->queues[0];
+		a->queues[i].name = xasprintf("orders.%06zu", i);
+		a->queues[i].filter = xstrdup(filter);
+		a->queues[i].last_value_key = NULL;
+	}
+	a->nqueues = n;
+	dump = decl_cluster_dump(c);
+	assert_true(strlen(dump) > SBUF_DEFAULT_MAX);
+	assert_non_null(strstr(dump, "orders.023999"));
+	assert_string_equal(dump + strlen(dump) - 2, "}\n");
+	free(dump);
+	decl_cluster_digest(c, d1);
+	free(a->queues[n - 1].filter);
+	a->queues[n - 1].filter = xstrdup("g");
+	decl_cluster_digest(c, d2);
+	assert_string_not_equal(d1, d2);
+	decl_cluster_free(c);
+	errlist_release(&l);
+}
+
 static void
 test_decl__digest_ignores_endpoints_only(void **state)
 {
@@ -874,6 +915,7 @@ main(void)
 	    cmocka_unit_test(test_decl__enum_names),
 	    cmocka_unit_test(test_decl__dump_round_trips),
 	    cmocka_unit_test(test_decl__digest_ignores_endpoints_only),
+	    cmocka_unit_test(test_decl__big_dump_is_never_cut_short),
 	    cmocka_unit_test(test_decl__transformer_properties_are_sorted),
 	    cmocka_unit_test(test_decl__diagnostics_are_sorted_and_capped),
 	};
