@@ -133,7 +133,11 @@ load_decl(struct run *x, struct err *err)
 		    p->cluster);
 		goto done;
 	}
-	if (decl_cluster_load(&x->decl, dir, &diags) < 0) {
+	/* PLAN_DIR/declaration is the agent's own dump (every default spelled
+	 * out), read with the dump's limit; a --cluster folder is people's. */
+	if (decl_cluster_load_max(&x->decl, dir,
+	        x->o->cluster != NULL ? DECL_FILE_MAX : DECL_DUMP_FILE_MAX,
+	        &diags) < 0) {
 		first = diags.n > 0 ? errlist_render_item(&diags, 0)
 		                    : xstrdup("invalid declaration");
 		err_setf(err, NULL, "%s: %s", dir, first);

@@ -23,8 +23,11 @@
 #include "../lib/err.h"
 #include "../lib/sha256.h"
 
-#define DECL_VERSION_MAX            1 /* newest format this build reads */
-#define DECL_FILE_MAX               ((size_t)1024 * 1024) /* bytes per file */
+#define DECL_VERSION_MAX 1 /* newest format this build reads */
+#define DECL_FILE_MAX    ((size_t)1024 * 1024) /* bytes per file */
+/* bytes of the one file the agent writes itself (decl_cluster_dump into
+ * PLAN_DIR/declaration): a dump of DECL_OBJECTS_MAX objects fits */
+#define DECL_DUMP_FILE_MAX          ((size_t)512 * 1024 * 1024)
 #define DECL_FILES_MAX              256    /* YAML files per cluster */
 #define DECL_NODES_MAX              64     /* nodes per cluster */
 #define DECL_OBJECTS_MAX            200000 /* addresses + queues + diverts */
@@ -153,7 +156,17 @@ struct decl_file {
  * otherwise -1 and *out is untouched. */
 int decl_cluster_parse(struct decl_cluster **out, const char *label,
     const struct decl_file *files, size_t nfiles, struct errlist *diags);
+/* The same with file_max bytes allowed per file (decl_cluster_load_max). */
+int decl_cluster_parse_max(struct decl_cluster **out, const char *label,
+    const struct decl_file *files, size_t nfiles, size_t file_max,
+    struct errlist *diags);
 
+/* decl_cluster_load with another limit of bytes per file: the agent's own
+ * dump (PLAN_DIR/declaration/cluster.yaml) is read with DECL_DUMP_FILE_MAX,
+ * as it spells out every default and outgrows DECL_FILE_MAX from about
+ * 2,000 queues. */
+int decl_cluster_load_max(struct decl_cluster **out, const char *dir,
+    size_t file_max, struct errlist *diags);
 /* Read every *.yaml / *.yml of dir (sorted by name) and parse them. */
 int decl_cluster_load(struct decl_cluster **out, const char *dir,
     struct errlist *diags);

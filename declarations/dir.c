@@ -76,7 +76,7 @@ decl_dir_is_cluster(const char *dir)
 /* Read one file into f (data owned through *data_out); a file over the
  * cap is reported the way the parser reports an over-long buffer. */
 static int
-read_one(struct decl_file *f, char **data_out, const char *path,
+read_one(struct decl_file *f, char **data_out, const char *path, size_t max,
     struct errlist *diags)
 {
 	struct err err = {0};
@@ -85,12 +85,11 @@ read_one(struct decl_file *f, char **data_out, const char *path,
 	size_t len = 0;
 
 	f->path = path;
-	if (stat(path, &st) == 0 &&
-	    (unsigned long long)st.st_size > DECL_FILE_MAX)
+	if (stat(path, &st) == 0 && (unsigned long long)st.st_size > max)
 		return errlist_add(diags, DIAG_ERROR, &at,
 		    "file is %lld bytes, over the limit of %zu bytes",
-		    (long long)st.st_size, DECL_FILE_MAX);
-	if (afile_read(data_out, &len, path, DECL_FILE_MAX, &err) < 0) {
+		    (long long)st.st_size, max);
+	if (afile_read(data_out, &len, path, max, &err) < 0) {
 		errlist_add(diags, DIAG_ERROR, &at, "%s", err.msg);
 		err_release(&err);
 		return -1;
@@ -103,6 +102,13 @@ read_one(struct decl_file *f, char **data_out, const char *path,
 int
 decl_cluster_load(struct decl_cluster **out, const char *dir,
     struct errlist *diags)
+{
+	return decl_cluster_load_max(out, dir, DECL_FILE_MAX, diags);
+}
+
+int
+decl_cluster_load_max(struct decl_cluster **out, const char *dir,
+    size_t file_max, struct errlist *diags)
 {
 	struct pos at = {dir, 0, 0};
 	struct decl_file *files;
@@ -123,10 +129,12 @@ decl_cluster_load(struct decl_cluster **out, const char *dir,
 	files = xcalloc(nread ? nread : 1, sizeof(*files));
 	datas = xcalloc(nread ? nread : 1, sizeof(*datas));
 	for (i = 0; i < nread; i++)
-		if (read_one(&files[i], &datas[i], names[i], diags) < 0)
+		if (read_one(&files[i], &datas[i], names[i], file_max, diags) <
+		    0)
 			rc = -1;
 	if (rc == 0)
-		rc = decl_cluster_parse(out, dir, files, nread, diags);
+		rc = decl_cluster_parse_max(out, dir, files, nread, file_max,
+		    diags);
 	else
 		errlist_sort(diags);
 	for (i = 0; i < nread; i++)

@@ -468,6 +468,15 @@ int
 decl_cluster_parse(struct decl_cluster **out, const char *label,
     const struct decl_file *files, size_t nfiles, struct errlist *diags)
 {
+	return decl_cluster_parse_max(out, label, files, nfiles, DECL_FILE_MAX,
+	    diags);
+}
+
+int
+decl_cluster_parse_max(struct decl_cluster **out, const char *label,
+    const struct decl_file *files, size_t nfiles, size_t file_max,
+    struct errlist *diags)
+{
 	struct load l;
 	struct decl_ynode *tree;
 	struct pos at = {label, 0, 0};
@@ -488,8 +497,8 @@ decl_cluster_parse(struct decl_cluster **out, const char *label,
 	 * the head keys are copied into l (yseen). */
 	for (i = 0; i < nfiles; i++) {
 		tree = NULL;
-		ok = decl_yaml_parse(&tree, l.c->paths[i], files[i].data,
-		         files[i].len, diags) == 0;
+		ok = decl_yaml_parse_max(&tree, l.c->paths[i], files[i].data,
+		         files[i].len, file_max, diags) == 0;
 		if (ok && decl_ynode_is_null(tree))
 			ok = empty_doc(tree, diags);
 		else if (ok)

@@ -41,6 +41,9 @@ struct decl_ynode {
  * path is borrowed into every pos of the tree. */
 int decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
     size_t len, struct errlist *diags);
+/* The same with max bytes instead of DECL_FILE_MAX. */
+int decl_yaml_parse_max(struct decl_ynode **out, const char *path,
+    const char *data, size_t len, size_t max, struct errlist *diags);
 void decl_ynode_free(struct decl_ynode *n);
 /* "a scalar", "a list", "a mapping" (for messages). */
 const char *decl_ykind_name(const struct decl_ynode *n);

@@ -394,6 +394,13 @@ int
 decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
     size_t len, struct errlist *diags)
 {
+	return decl_yaml_parse_max(out, path, data, len, DECL_FILE_MAX, diags);
+}
+
+int
+decl_yaml_parse_max(struct decl_ynode **out, const char *path, const char *data,
+    size_t len, size_t max, struct errlist *diags)
+{
 	struct ybuild b;
 	struct pos p = {path, 1, 1};
 	int rc;
@@ -403,10 +410,9 @@ decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
 	b.data = data;
 	b.len = len;
 	b.diags = diags;
-	if (len > DECL_FILE_MAX)
+	if (len > max)
 		return errlist_add(diags, DIAG_ERROR, &p,
-		    "file is %zu bytes, over the limit of %zu bytes", len,
-		    DECL_FILE_MAX);
+		    "file is %zu bytes, over the limit of %zu bytes", len, max);
 	if (check_utf8(&b) < 0)
 		return -1;
 	rc = run_parser(&b);

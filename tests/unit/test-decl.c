@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -771,6 +772,58 @@ test_decl__big_dump_is_never_cut_short(void **state)
 	errlist_release(&l);
 }
 
+/* plan --out's declaration/cluster.yaml spells out every default, so it
+ * outgrows the 1 MiB limit of people's files from about 2,000 queues:
+ * apply reads it with DECL_DUMP_FILE_MAX and gets the same declaration. */
+static void
+test_decl__dump_file_loads_with_the_dump_limit(void **state)
+{
+	char dir[] = "/tmp/test-decl-dump-XXXXXX", *file, *dump, *msg;
+	char d1[SHA256_HEX], d2[SHA256_HEX];
+	struct decl_cluster *c = NULL, *back = NULL;
+	struct errlist l = {0};
+	struct decl_address *a;
+	size_t i, n = 6000;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(parse2(&c, HEAD DIGEST_BODY, NULL, &l), 0);
+	a = &c->addresses[0];
+	a->queues = xreallocarray(a->queues, n, sizeof(*a->queues));
+	for (i = a->nqueues; i < n; i++) {
+		a->queues[i] = a->queues[0];
+		a->queues[i].name = xasprintf("orders.%06zu", i);
+		a->queues[i].filter = NULL;
+		a->queues[i].last_value_key = NULL;
+	}
+	a->nqueues = n;
+	dump = decl_cluster_dump(c);
+	assert_true(strlen(dump) > DECL_FILE_MAX);
+	assert_non_null(mkdtemp(dir));
+	file = xasprintf("%s/cluster.yaml", dir);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs(dump, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(decl_cluster_load(&back, dir, &l), -1);
+	msg = errlist_render_item(&l, 0);
+	assert_non_null(strstr(msg, "over the limit of 1048576 bytes"));
+	free(msg);
+	errlist_release(&l);
+	assert_int_equal(
+	    decl_cluster_load_max(&back, dir, DECL_DUMP_FILE_MAX, &l), 0);
+	decl_cluster_digest(c, d1);
+	decl_cluster_digest(back, d2);
+	assert_string_equal(d1, d2);
+	unlink(file);
+	rmdir(dir);
+	free(file);
+	free(dump);
+	decl_cluster_free(back);
+	decl_cluster_free(c);
+	errlist_release(&l);
+}
+
 static void
 test_decl__digest_ignores_endpoints_only(void **state)
 {
@@ -916,6 +969,7 @@ main(void)
 	    cmocka_unit_test(test_decl__dump_round_trips),
 	    cmocka_unit_test(test_decl__digest_ignores_endpoints_only),
 	    cmocka_unit_test(test_decl__big_dump_is_never_cut_short),
+	    cmocka_unit_test(test_decl__dump_file_loads_with_the_dump_limit),
 	    cmocka_unit_test(test_decl__transformer_properties_are_sorted),
 	    cmocka_unit_test(test_decl__diagnostics_are_sorted_and_capped),
 	};
