@@ -87,7 +87,10 @@ check "wrong key: refused three times" wait_for 40 three
 refusals >"$T/refusals.txt"
 check_grep "wrong key: backoff 1s" "retrying in 1s$" "$T/refusals.txt"
 check_grep "wrong key: backoff doubles to 2s" "retrying in 2s$" "$T/refusals.txt"
-check_grep "sshd: the wrong key was offered and refused" "Failed publickey for $(id -un) from 127.0.0.1 .*$(ssh-keygen -lf "$s/id_other.pub" | awk '{print $2}')" "$s/sshd.log"
+# sshd writes its line when the client has closed, which can be after the
+# agent has logged its refusals: wait for it.
+check "sshd: the wrong key was offered and refused" wait_for 20 grep -qE \
+	"Failed publickey for $(id -un) from 127.0.0.1 .*$(ssh-keygen -lf "$s/id_other.pub" | awk '{print $2}')" "$s/sshd.log"
 check "wrong key: c4 not previewed" test -z "$(preview_of "$c4")"
 check "agent alive with a wrong key" kill -0 "$PID"
 cp "$s/id_agent.good" "$T/creds/id_agent"
