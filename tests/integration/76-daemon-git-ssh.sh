@@ -44,7 +44,9 @@ cp "$T/agent.ssh" "$T/agent.yaml"
 c1=$(daemon_commit "t76: nodes")
 daemon_start
 check "c1 previewed (cloned over SSH)" wait_for 60 has_preview "$c1"
-check_grep "sshd: the agent's key accepted" "Accepted publickey for $(id -un) from 127.0.0.1 .*ED25519 $(ssh-keygen -lf "$T/creds/id_agent.pub" | awk '{print $2}')" "$s/sshd.log"
+# sshd's lines can land after the agent is done with the connection: wait.
+check "sshd: the agent's key accepted" wait_for 20 grep -qE \
+	"Accepted publickey for $(id -un) from 127.0.0.1 .*ED25519 $(ssh-keygen -lf "$T/creds/id_agent.pub" | awk '{print $2}')" "$s/sshd.log"
 check_grep "commit.txt names the SSH URL" "^repository $url\$" "$(preview_of "$c1")/commit.txt"
 echo "# c2" >>"$T/work/clusters/t76/cluster.yaml"
 c2=$(daemon_commit "t76: c2")
