@@ -80,31 +80,37 @@ add_ref(struct recon_key_ref **v, size_t *n, size_t *cap, const char *key,
 	(*n)++;
 }
 
-/* Each comma-separated target of a forwarding address, trimmed of white
- * space as forwards_into() in preflight.c and validation do. */
+bool
+recon_forward_target(const char **p, const char **target, size_t *len)
+{
+	const char *s = *p, *end;
+	size_t n;
+
+	if (s == NULL)
+		return false;
+	end = strchr(s, ',');
+	n = end != NULL ? (size_t)(end - s) : strlen(s);
+	while (n > 0 && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	*target = s;
+	*len = n;
+	*p = end != NULL ? end + 1 : NULL;
+	return true;
+}
+
 static void
 add_targets(struct recon_node_index *x, size_t *cap, const char *p, size_t idx)
 {
-	const char *end;
+	const char *t;
 	size_t n;
 
-	if (p == NULL)
-		return;
-	for (;;) {
-		end = strchr(p, ',');
-		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		while (n > 0 && isspace((unsigned char)*p)) {
-			p++;
-			n--;
-		}
-		while (n > 0 && isspace((unsigned char)p[n - 1]))
-			n--;
+	while (recon_forward_target(&p, &t, &n))
 		if (n > 0)
-			add_ref(&x->d_by_target, &x->ntgt, cap, p, n, idx);
-		if (end == NULL)
-			return;
-		p = end + 1;
-	}
+			add_ref(&x->d_by_target, &x->ntgt, cap, t, n, idx);
 }
 
 struct recon_node_index *

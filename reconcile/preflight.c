@@ -4,7 +4,6 @@
  * a fresh snapshot with the same context and compares the outcome. */
 #include "plan-int.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,32 +11,18 @@
 #include "../lib/xalloc.h"
 #include "recon-int.h"
 
-/* True when d forwards into address: its forwarding address is a
- * comma-separated list, each target trimmed of white space as Artemis and
- * validation (declarations/check.c) do. */
+/* True when d forwards into address: one of the comma-separated targets
+ * of its forwarding address (recon_forward_target) is address. */
 static bool
 forwards_into(const struct recon_divert *d, const char *address)
 {
-	const char *p = d->forwarding_address, *end;
+	const char *p = d->forwarding_address, *t;
 	size_t len = strlen(address), n;
 
-	if (p == NULL)
-		return false;
-	for (;;) {
-		end = strchr(p, ',');
-		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		while (n > 0 && isspace((unsigned char)*p)) {
-			p++;
-			n--;
-		}
-		while (n > 0 && isspace((unsigned char)p[n - 1]))
-			n--;
-		if (n == len && n > 0 && strncmp(p, address, len) == 0)
+	while (recon_forward_target(&p, &t, &n))
+		if (n == len && n > 0 && strncmp(t, address, len) == 0)
 			return true;
-		if (end == NULL)
-			return false;
-		p = end + 1;
-	}
+	return false;
 }
 
 /* The plan recreates queue under an address other than address. */

@@ -32,6 +32,11 @@ size_t recon_node_queues_at(const struct recon_node_index *x,
 size_t recon_node_diverts_around(const struct recon_node_index *x,
     const char *address, size_t **out);
 void recon_node_index_free(struct recon_node_index *x);
+/* The next target of a comma-separated forwarding address, trimmed of
+ * white space as Artemis and validation (declarations/check.c) trim it:
+ * *target and *len (0 for an empty one); *p moves past it. False when
+ * *p is NULL (no more targets). */
+bool recon_forward_target(const char **p, const char **target, size_t *len);
 /* Sort v ascending and drop repeats. */
 void recon_index_sort_unique(size_t *v, size_t *n);
 

@@ -255,6 +255,26 @@ test_snapshot__read_file(void **state)
 	recon_snapshot_free(s);
 }
 
+/* The targets of a forwarding address, trimmed, empty ones kept. */
+static void
+test_snapshot__forward_targets(void **state)
+{
+	const char *p = " a ,\t, b.c,,d\n", *t;
+	const char *want[] = {"a", "", "b.c", "", "d"};
+	size_t n, i = 0;
+
+	(void)state;
+	while (recon_forward_target(&p, &t, &n)) {
+		assert_true(i < 5);
+		assert_int_equal(n, strlen(want[i]));
+		assert_memory_equal(t, want[i], n);
+		i++;
+	}
+	assert_int_equal(i, 5);
+	p = NULL;
+	assert_false(recon_forward_target(&p, &t, &n));
+}
+
 int
 main(void)
 {
@@ -263,6 +283,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot__lookups),
 	    cmocka_unit_test(test_snapshot__parse_errors_name_the_path),
 	    cmocka_unit_test(test_snapshot__read_file),
+	    cmocka_unit_test(test_snapshot__forward_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
