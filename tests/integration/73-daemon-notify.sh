@@ -9,17 +9,8 @@ cd "$AG_TOP" || exit 1
 [ -n "${AG_NODES_FILE:-}" ] || { not_ok "brokers are running (AG_NODES_FILE)"; done_testing; exit 1; }
 daemon_setup t73
 sock=$T/notify.sock
-python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-out = open(sys.argv[2], "a", buffering=1)
-while True:
-    msg = s.recv(4096).decode()
-    out.write(msg.replace("\n", "|") + "\n")
-' "$sock" "$T/notify.log" &
-listener=$!
-wait_for 10 test -S "$sock"
+notify_recorder "$sock" "$T/notify.log"
+listener=$NOTIFY_PID
 c1=$(daemon_commit "t73: nodes")
 NOTIFY_SOCKET=$sock WATCHDOG_USEC=2000000 "$AG_BIN" run --config "$T/agent.yaml" 2>>"$T/agent.log" &
 PID=$!

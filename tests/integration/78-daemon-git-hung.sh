@@ -39,17 +39,8 @@ hung_url="http://127.0.0.1:$hang/origin.git"
 
 # systemd's side: a notify socket recording each message with a time.
 sock=$T/notify.sock
-python3 -c '
-import socket, sys, time
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-out = open(sys.argv[2], "a", buffering=1)
-while True:
-    msg = s.recv(4096).decode()
-    out.write("%.3f %s\n" % (time.monotonic(), msg.replace("\n", "|")))
-' "$sock" "$T/notify.log" &
-GITSRV_PIDS+=($!)
-wait_for 10 test -S "$sock"
+notify_recorder "$sock" "$T/notify.log" 1
+GITSRV_PIDS+=("$NOTIFY_PID")
 
 sed "s|^  url: .*|  url: $hung_url\n  fetch-timeout: 3s|" "$T/agent.yaml" >"$T/agent.hung"
 cp "$T/agent.hung" "$T/agent.yaml"

@@ -63,6 +63,24 @@ daemon_cleanup() {
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
 
+# systemd's side of sd_notify: record every message on the datagram socket
+# SOCK into LOG, one line each, newlines as '|'; with STAMP=1 each line starts
+# with the monotonic time. Sets NOTIFY_PID; returns once the socket exists.
+notify_recorder() {
+	python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+out = open(sys.argv[2], "a", buffering=1)
+stamp = sys.argv[3] == "1"
+while True:
+    msg = s.recv(4096).decode().replace("\n", "|")
+    out.write(("%.3f %s\n" % (time.monotonic(), msg)) if stamp else msg + "\n")
+' "$1" "$2" "${3:-0}" &
+	NOTIFY_PID=$!
+	wait_for 10 test -S "$1"
+}
+
 daemon_commit() {
 	git -C "$T/work" add -A
 	git -C "$T/work" -c user.name=Tester -c user.email=t@example.com \
