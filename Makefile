@@ -31,9 +31,11 @@ BASE_CFLAGS += -DAG_VERSION='"$(VERSION)"'
 
 # Module sources. agent/main.c is the only file with a main().
 LIB_SRC   := $(sort $(wildcard lib/*.c))
-DECL_SRC  := $(sort $(wildcard declarations/*.c))
-RECON_SRC := $(sort $(wildcard reconcile/*.c))
-AGENT_SRC := $(filter-out agent/main.c,$(sort $(wildcard agent/*.c)))
+DECL_SRC  := $(sort $(wildcard declarations/*.c declarations/render/*.c))
+RECON_SRC := $(sort $(wildcard reconcile/*.c reconcile/live/*.c \
+               reconcile/plan/*.c reconcile/apply/*.c))
+AGENT_SRC := $(filter-out agent/main.c,$(sort $(wildcard agent/*.c \
+               agent/daemon/*.c)))
 CORE_SRC  := $(LIB_SRC) $(DECL_SRC) $(RECON_SRC) $(AGENT_SRC)
 UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz-*.c))

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply-run.h"
+#include "apply-plan.h"
 #include "state.h"
 
 static void

@@ -12,8 +12,8 @@
 
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
-#include "../reconcile/apply.h"
-#include "approval.h"
+#include "../reconcile/apply/apply.h"
+#include "plan-dir.h"
 #include "state.h"
 
 struct approve_opts {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan-io.h"
+#include "preview.h"
 
 struct dq_args {
 	const char *queue, *dir, *out, *snapshot, *credentials;

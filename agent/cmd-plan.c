@@ -12,7 +12,7 @@
 
 #include "../lib/xalloc.h"
 #include "git.h"
-#include "plan-io.h"
+#include "preview.h"
 
 struct plan_args {
 	const char *dir, *out, *state, *base_dir, *repo, *rev, *base;

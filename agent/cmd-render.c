@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "../declarations/decl.h"
-#include "../declarations/render.h"
+#include "../declarations/render/render.h"
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
-#include "../reconcile/reload.h"
-#include "plan-io.h"
+#include "../reconcile/plan/reload.h"
+#include "preview.h"
 
 #define SCHEMA_DEV_DIR ".cache/artemis/schema" /* scripts/artemis-schema */
 

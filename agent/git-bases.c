@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../declarations/render.h"
+#include "../declarations/render/render.h"
 #include "../lib/xalloc.h"
 
 static int

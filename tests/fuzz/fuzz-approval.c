@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "../../reconcile/apply.h"
+#include "../../reconcile/apply/apply.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../lib/xalloc.h"
-#include "../../reconcile/jolokia.h"
+#include "../../reconcile/live/jolokia.h"
 #include "../../reconcile/recon-int.h"
 
 static void

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "../../reconcile/plan.h"
+#include "../../reconcile/plan/plan.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../declarations/render.h"
+#include "../../declarations/render/render.h"
 
 #define S(lit) ((char *)(uintptr_t)(lit))
 

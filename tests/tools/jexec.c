@@ -28,7 +28,7 @@
 
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
-#include "../../reconcile/jolokia.h"
+#include "../../reconcile/live/jolokia.h"
 
 static int
 usage(void)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../../lib/sbuf.h"
-#include "../../reconcile/apply-int.h"
+#include "../../reconcile/apply/apply-int.h"
 #include "recon-fixture.h"
 
 /* ---- a fake broker over the fixture's snapshot ---- */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../reconcile/plan.h"
+#include "../../reconcile/plan/plan.h"
 #include "recon-fixture.h"
 
 static struct recon_plan_opts no_opts = {false, NULL, "test"};

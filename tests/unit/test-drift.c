@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "../../agent/daemon.h"
-#include "../../agent/drift.h"
-#include "../../reconcile/plan.h"
+#include "../../agent/daemon/daemon.h"
+#include "../../agent/daemon/drift-report.h"
+#include "../../reconcile/plan/plan.h"
 
 static char n1[] = "node1", n2[] = "node2", n3[] = "node3";
 static char unreach[] = "UNREACHABLE", refused[] = "connection refused";

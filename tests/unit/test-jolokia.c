@@ -12,7 +12,7 @@
 
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
-#include "../../reconcile/jolokia.h"
+#include "../../reconcile/live/jolokia.h"
 #include "../../reconcile/recon-int.h"
 
 #define DATA "tests/unit/data/jolokia/"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../../lib/sha256.h"
-#include "../../reconcile/plan.h"
+#include "../../reconcile/plan/plan.h"
 #include "recon-fixture.h"
 
 static struct recon_plan_opts opts = {false, NULL, "test"};

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../../lib/afile.h"
-#include "../../reconcile/plan.h"
+#include "../../reconcile/plan/plan.h"
 #include "recon-fixture.h"
 
 static struct recon_plan_opts no_opts = {false, NULL, "test"};

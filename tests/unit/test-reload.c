@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "../../declarations/render.h"
-#include "../../reconcile/reload.h"
+#include "../../declarations/render/render.h"
+#include "../../reconcile/plan/reload.h"
 
 #define S(lit) ((char *)(uintptr_t)(lit))
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../declarations/render-int.h"
+#include "../../declarations/render/render-int.h"
 #include "../../lib/xalloc.h"
 
 /* A string literal for the model's char * fields (read-only here). */

@@ -1,0 +1,444 @@
+/* agent/apply-run.c: apply an approved plan, end to end. */
+#include "apply-plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../declarations/decl.h"
+#include "../lib/afile.h"
+#include "../lib/jsonw.h"
+#include "../lib/sbuf.h"
+#include "../lib/sha256.h"
+#include "../lib/xalloc.h"
+#include "../reconcile/apply/broker-io.h"
+#include "../reconcile/apply/apply.h"
+#include "plan-dir.h"
+#include "creds.h"
+#include "state.h"
+
+#define APPROVAL_MAX ((size_t)64 * 1024)
+
+/* Everything one apply holds; released by run_release. */
+struct run {
+	const struct agent_apply_opts *o;
+	struct agent_plan ap;
+	struct recon_approval approval;
+	struct agent_state *st;     /* o->st, or own_st */
+	struct agent_state *own_st; /* opened (and locked) here */
+	struct decl_cluster *decl;
+	struct recon_target *targets;
+	char **secrets;
+	size_t ntargets;
+	struct recon_apply_result *r;
+};
+
+static void
+run_release(struct run *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ntargets; i++)
+		agent_creds_free(x->secrets[i]);
+	free(x->secrets);
+	free(x->targets);
+	decl_cluster_free(x->decl);
+	recon_apply_result_free(x->r);
+	agent_state_close(x->own_st);
+	recon_approval_release(&x->approval);
+	agent_plan_release(&x->ap);
+}
+
+static int
+load_approval(struct run *x, struct err *err)
+{
+	char *path = xasprintf("%s/approval.json", x->o->dir);
+	char *text = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	if (access(path, F_OK) != 0) {
+		err_setf(err, NULL,
+		    "the plan is not approved: read %s/plan.md, then run the approve command it shows",
+		    x->o->dir);
+		goto done;
+	}
+	if (afile_read(&text, &len, path, APPROVAL_MAX, err) < 0 ||
+	    recon_approval_parse(&x->approval, path, text, len, err) < 0)
+		goto done;
+	if (strcmp(x->approval.plan_digest, x->ap.digest) != 0) {
+		err_setf(err, NULL,
+		    "the approval is for another plan.json (approved SHA-256 %s, plan.json now %s); approve again",
+		    x->approval.plan_digest, x->ap.digest);
+		goto done;
+	}
+	if (recon_approval_check_plan(x->ap.plan, x->approval.confirmation,
+	        err) < 0)
+		goto done;
+	rc = 0;
+done:
+	free(text);
+	free(path);
+	return rc;
+}
+
+/* The declaration apply uses must be the one that was planned and
+ * approved: its objects become the managed set (the inventory), so a
+ * declaration edited after the approval, or another one given with
+ * --cluster, would record what nobody approved. plan.json carries the
+ * planned declaration's digest (decl_cluster_digest: objects, node names,
+ * mode, settings; not the nodes' endpoints, which may differ from one
+ * machine to another), and plan.json is what the approval is bound to. */
+static int
+check_decl_digest(const struct run *x, const char *dir, struct err *err)
+{
+	const struct recon_plan *p = x->ap.plan;
+	char digest[SHA256_HEX];
+
+	if (p->declaration_digest == NULL)
+		return err_setf(err, NULL,
+		    "plan.json records no declaration digest (nothing was planned), so no declaration can be applied with it; plan again");
+	decl_cluster_digest(x->decl, digest);
+	if (strcmp(digest, p->declaration_digest) != 0)
+		return err_setf(err, NULL,
+		    "the declaration in %s is not the one the plan was approved for (its declaration SHA-256 %s, plan.json's declaration_digest %s): it was changed after the plan was made, or --cluster names another declaration; nothing was applied; give --cluster the declaration that was planned, or plan and approve again",
+		    dir, digest, p->declaration_digest);
+	return 0;
+}
+
+/* The declaration that names the nodes' endpoints (plan.json does not
+ * carry them): --cluster DIR, else PLAN_DIR/declaration (the daemon's
+ * previews keep their declaration there). It must be the planned one
+ * (check_decl_digest). */
+static int
+load_decl(struct run *x, struct err *err)
+{
+	const struct recon_plan *p = x->ap.plan;
+	struct errlist diags = {0};
+	struct stat sb;
+	char *dir, *first;
+	int rc = -1;
+
+	if (x->o->cluster != NULL)
+		dir = xstrdup(x->o->cluster);
+	else
+		dir = xasprintf("%s/declaration", x->o->dir);
+	if (x->o->cluster == NULL &&
+	    (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode))) {
+		err_setf(err, NULL,
+		    "the nodes' Jolokia endpoints are needed: give --cluster DIR (the declaration folder of cluster '%s')",
+		    p->cluster);
+		goto done;
+	}
+	/* PLAN_DIR/declaration is the agent's own dump (every default spelled
+	 * out), read with the dump's limit; a --cluster folder is people's. */
+	if (decl_cluster_load_max(&x->decl, dir,
+	        x->o->cluster != NULL ? DECL_FILE_MAX : DECL_DUMP_FILE_MAX,
+	        &diags) < 0) {
+		first = diags.n > 0 ? errlist_render_item(&diags, 0)
+		                    : xstrdup("invalid declaration");
+		err_setf(err, NULL, "%s: %s", dir, first);
+		free(first);
+		goto done;
+	}
+	if (strcmp(x->decl->name, p->cluster) != 0) {
+		err_setf(err, NULL,
+		    "%s declares cluster '%s', the plan is for '%s'", dir,
+		    x->decl->name, p->cluster);
+		goto done;
+	}
+	if (check_decl_digest(x, dir, err) < 0)
+		goto done;
+	rc = 0;
+done:
+	errlist_release(&diags);
+	free(dir);
+	return rc;
+}
+
+/* The endpoint and credentials of every plan node. */
+static int
+load_targets(struct run *x, struct err *err)
+{
+	const struct recon_plan *p = x->ap.plan;
+	const struct decl_node *dn;
+	const char *cdir = agent_creds_dir(x->o->credentials);
+	size_t i;
+
+	if (load_decl(x, err) < 0)
+		return -1;
+	if (cdir == NULL)
+		return err_setf(err, NULL,
+		    "no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY");
+	x->targets = xcalloc(p->nnodes + 1, sizeof(*x->targets));
+	x->secrets = xcalloc(p->nnodes + 1, sizeof(*x->secrets));
+	for (i = 0; i < p->nnodes; i++) {
+		dn = decl_cluster_find_node(x->decl, p->nodes[i].node);
+		if (dn == NULL)
+			return err_setf(err, NULL,
+			    "node '%s' of the plan is not declared in the cluster's declaration",
+			    p->nodes[i].node);
+		if (agent_creds_read(&x->secrets[i], cdir, dn->name,
+		        dn->credentials, err) < 0)
+			return -1;
+		x->ntargets = i + 1;
+		x->targets[i].node = dn->name;
+		x->targets[i].url = dn->jolokia;
+		x->targets[i].userpass = x->secrets[i];
+	}
+	return 0;
+}
+
+char *
+agent_apply_id_new(void)
+{
+	unsigned char b[8];
+	char *now = agent_now_rfc3339(), *id;
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		memset(b, 0, sizeof(b));
+	id = xasprintf("%s-%02x%02x%02x%02x%02x%02x%02x%02x", now, b[0], b[1],
+	    b[2], b[3], b[4], b[5], b[6], b[7]);
+	free(now);
+	return id;
+}
+
+static struct recon_apply_result *
+result_new(const struct run *x)
+{
+	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
+	const struct recon_plan *p = x->ap.plan;
+
+	r->apply_id = agent_apply_id_new();
+	r->plan_dir = xstrdup(x->o->dir);
+	r->plan_digest = xstrdup(x->ap.digest);
+	r->cluster = xstrdup(p->cluster);
+	r->revision = p->revision != NULL ? xstrdup(p->revision) : NULL;
+	r->approver = xstrdup(x->approval.approved_by);
+	r->approved_at = xstrdup(x->approval.approved_at);
+	r->disconnect_consumers = p->disconnect_consumers;
+	r->started_at = agent_now_rfc3339();
+	return r;
+}
+
+static int
+on_intent(void *ctx, const struct recon_apply_result *r, struct err *err)
+{
+	struct run *x = ctx;
+	char *row = recon_audit_render_intent(r);
+	int rc = agent_state_audit_append(x->st, row, err);
+
+	free(row);
+	return rc;
+}
+
+static void
+on_progress(void *ctx, const char *node, const struct recon_applied_op *op)
+{
+	const struct run *x = ctx;
+
+	if (x->o->quiet)
+		return;
+	fprintf(stderr, "artemis-gitops apply: node '%s': %s '%s': %s%s%s\n",
+	    node, recon_opk_name(op->op.kind), op->op.name,
+	    recon_op_state_name(op->state),
+	    op->refusal.kind != RECON_OK ? ": " : "",
+	    op->refusal.kind != RECON_OK ? recon_kind_name(op->refusal.kind)
+	                                 : "");
+}
+
+/* The result row could not be appended: the operations ran, so the plan
+ * must not run again. PLAN_DIR/result.json becomes a marker that holds no
+ * result (docs/audit.md), and err says what happened. */
+static void
+audit_failed(struct run *x, struct err *err)
+{
+	char *why = err_render(err), *path, *json;
+	struct sbuf b = {0};
+	struct jsonw w;
+	struct err e2 = {0};
+	int rc;
+
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "apply_id");
+	jsonw_str(&w, x->r->apply_id);
+	jsonw_key(&w, "audit");
+	jsonw_str(&w, "FAILED");
+	jsonw_key(&w, "error");
+	jsonw_str(&w, why);
+	jsonw_key(&w, "plan_digest");
+	jsonw_str(&w, x->r->plan_digest);
+	jsonw_obj_end(&w);
+	sbuf_adds(&b, "\n");
+	json = sbuf_take(&b);
+	path = xasprintf("%s/result.json", x->o->dir);
+	rc = afile_write(path, json, strlen(json), 0644, &e2);
+	err_release(err);
+	err_setf(err, NULL,
+	    "the plan's operations ran (apply %s, its intent row is in the audit log), but the result row could not be appended: %s; %s; see the brokers with `snapshot`, then plan again",
+	    x->r->apply_id, why,
+	    rc == 0
+	        ? "result.json marks the plan as applied, so it is not applied again"
+	        : "result.json could not be written either: do not apply this plan again");
+	err_release(&e2);
+	free(path);
+	free(json);
+	free(why);
+}
+
+/* Audit row, inventory, result files: in that order, so nothing is
+ * reported that the audit log does not hold. -2: the result row could not
+ * be appended (nothing else was done). */
+static int
+record(struct run *x, struct err *err)
+{
+	const struct recon_plan *p = x->ap.plan;
+	struct recon_managed m, declared;
+	char *row, *inv, *name, *dir, *json, *md, *jp, *mp;
+	int rc;
+
+	row = recon_audit_render_result(x->r);
+	rc = agent_state_audit_append(x->st, row, err);
+	free(row);
+	if (rc < 0) {
+		audit_failed(x, err);
+		return -2;
+	}
+	memset(&m, 0, sizeof(m));
+	if (recon_inventory_load(&m, agent_state_dir(x->st), p->cluster, err) <
+	    0)
+		return -1;
+	recon_managed_from_decl(&declared, x->decl, "declaration", NULL);
+	recon_apply_update_managed(&m, p, x->r, &declared);
+	recon_managed_release(&declared);
+	inv = recon_inventory_render(&m, p->cluster);
+	recon_managed_release(&m);
+	dir = xasprintf("%s/%s", agent_state_dir(x->st), p->cluster);
+	name = xasprintf("%s/inventory.json", p->cluster);
+	rc = afile_mkdirs(dir, 0700, err);
+	if (rc == 0)
+		rc = agent_state_write(x->st, name, inv, strlen(inv), err);
+	free(inv);
+	free(dir);
+	free(name);
+	json = recon_result_render_json(x->r);
+	md = recon_result_render_md(x->r);
+	jp = xasprintf("%s/result.json", x->o->dir);
+	mp = xasprintf("%s/result.md", x->o->dir);
+	if (afile_write(jp, json, strlen(json), 0644, err) < 0 ||
+	    afile_write(mp, md, strlen(md), 0644, err) < 0)
+		rc = -1;
+	free(json);
+	free(md);
+	free(jp);
+	free(mp);
+	return rc;
+}
+
+static void
+print_summary(const struct recon_apply_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nnodes; i++)
+		printf("%-16s %-11s %s\n", r->nodes[i].node,
+		    recon_apply_outcome_name(r->nodes[i].outcome),
+		    r->nodes[i].detail != NULL ? r->nodes[i].detail : "");
+	printf("%s: result in %s/result.md, audit row %s\n",
+	    recon_apply_result_ok(r) ? "applied" : "not applied everywhere",
+	    r->plan_dir, r->apply_id);
+}
+
+static int
+execute(struct run *x, struct err *err)
+{
+	struct recon_http_opts http;
+	struct recon_live_io live;
+	struct recon_apply_io io;
+	int rc;
+
+	memset(&http, 0, sizeof(http));
+	http.ca_file = x->o->ca_file;
+	memset(&live, 0, sizeof(live));
+	live.cluster = x->ap.plan->cluster;
+	live.targets = x->targets;
+	live.ntargets = x->ntargets;
+	live.http = &http;
+	recon_live_io_init(&live, &io);
+	io.hook_ctx = x;
+	io.intent = on_intent;
+	io.progress = on_progress;
+	x->r = result_new(x);
+	rc = recon_apply(x->r, x->ap.plan, &io, err);
+	recon_live_io_release(&live);
+	if (rc == 0)
+		x->r->finished_at = agent_now_rfc3339();
+	return rc;
+}
+
+/* Everything before the first operation; -1 (err) refuses the apply. */
+static int
+prepare(struct run *x, struct err *err)
+{
+	const struct agent_apply_opts *o = x->o;
+	char *cmd;
+	int rc;
+
+	if (agent_plan_load(&x->ap, o->dir, err) < 0 ||
+	    load_approval(x, err) < 0)
+		return -1;
+	if (o->st != NULL) {
+		x->st = o->st;
+	} else {
+		cmd = xasprintf("apply %s", o->dir);
+		rc = agent_state_open(&x->own_st, o->state, cmd, err);
+		free(cmd);
+		if (rc < 0)
+			return -1;
+		x->st = x->own_st;
+	}
+	if (agent_plan_check_current(&x->ap, agent_state_dir(x->st), err) < 0)
+		return -1;
+	return load_targets(x, err);
+}
+
+int
+agent_apply_plan_run(const struct agent_apply_opts *o, struct err *err)
+{
+	struct run x;
+	int code = -1, rc;
+
+	memset(&x, 0, sizeof(x));
+	x.o = o;
+	if (prepare(&x, err) < 0 || execute(&x, err) < 0)
+		goto done;
+	code = recon_apply_result_ok(x.r) ? 0 : 1;
+	rc = record(&x, err);
+	if (rc < 0)
+		code = 1;
+	if (rc != -2 && !o->quiet)
+		print_summary(x.r);
+done:
+	run_release(&x);
+	return code;
+}
+
+int
+agent_apply_plan(const struct agent_apply_opts *o)
+{
+	struct err err = {0};
+	char *msg;
+	int code = agent_apply_plan_run(o, &err);
+
+	if (err_is_set(&err)) {
+		msg = err_render(&err);
+		fprintf(stderr, "artemis-gitops apply: %s\n", msg);
+		free(msg);
+	}
+	err_release(&err);
+	return code < 0 ? 1 : code;
+}

@@ -1,0 +1,187 @@
+/* agent/child.c: see child.h. */
+#include "child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../lib/xalloc.h"
+#include "notify.h"
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+write_all(int fd, const char *p, size_t n)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		r = write(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return;
+		p += r;
+		n -= (size_t)r;
+	}
+}
+
+/* The child: SIGTERM and SIGINT kill it again (the daemon blocks them for
+ * its signalfd); run fn; one status byte, then the message. */
+static void __attribute__((noreturn)) child_main(child_fn fn, void *arg, int fd)
+{
+	struct sbuf msg = {0};
+	sigset_t set;
+	char status;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	sbuf_init(&msg, CHILD_MSG_MAX);
+	status = fn(arg, &msg) == 0 ? '0' : '1';
+	write_all(fd, &status, 1);
+	write_all(fd, msg.buf != NULL ? msg.buf : "", msg.len);
+	_exit(0);
+}
+
+/* Read what is there (non-blocking); true at end of file. */
+static bool
+drain_pipe(int fd, char *buf, size_t *len, size_t cap)
+{
+	char sink[512];
+	ssize_t r;
+
+	for (;;) {
+		if (*len < cap)
+			r = read(fd, buf + *len, cap - *len);
+		else
+			r = read(fd, sink, sizeof(sink));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return errno != EAGAIN;
+		if (r == 0)
+			return true;
+		if (*len < cap)
+			*len += (size_t)r;
+	}
+}
+
+static void
+kill_and_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Wait for the child's pipe to close, a stop signal or the deadline. */
+static int
+wait_child(pid_t pid, int fd, const struct child_wait *cw, char *buf,
+    size_t *len, struct err *err)
+{
+	int64_t deadline = now_ms() + 1000 * (int64_t)cw->timeout_s, left;
+	struct pollfd pfd[2];
+	int wd = (int)(notify_watchdog_usec() / 2000), ms;
+
+	for (;;) {
+		notify_watchdog();
+		left = deadline - now_ms();
+		if (left <= 0) {
+			kill_and_reap(pid);
+			err_setf(err, NULL,
+			    "no answer within %lds (repository.fetch-timeout), "
+			    "stopped",
+			    cw->timeout_s);
+			return CHILD_ETIMEOUT;
+		}
+		ms = left > 1000 ? 1000 : (int)left;
+		if (wd > 0 && wd < ms)
+			ms = wd;
+		pfd[0].fd = fd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = cw->sigfd;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, cw->sigfd >= 0 ? 2 : 1, ms) < 0 &&
+		    errno != EINTR) {
+			err_setf(err, NULL, "poll: %s", strerror(errno));
+			kill_and_reap(pid);
+			return -1;
+		}
+		if (cw->sigfd >= 0 && cw->sig != NULL) {
+			sig_drain(cw->sigfd, cw->sig);
+			if (cw->sig->stop) {
+				kill_and_reap(pid);
+				err_setf(err, NULL, "stopped by signal %d",
+				    cw->sig->last);
+				return CHILD_ESTOPPED;
+			}
+		}
+		if ((pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0 &&
+		    drain_pipe(fd, buf, len, CHILD_MSG_MAX + 1))
+			return 0;
+	}
+}
+
+int
+child_run(child_fn fn, void *arg, const struct child_wait *cw, struct err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int fds[2], r, status = 0;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0)
+		return err_setf(err, NULL, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		r = err_setf(err, NULL, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return r;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_main(fn, arg, fds[1]);
+	}
+	close(fds[1]);
+	buf = xcalloc(1, CHILD_MSG_MAX + 2);
+	r = wait_child(pid, fds[0], cw, buf, &len, err);
+	close(fds[0]);
+	if (r == 0) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		buf[len] = '\0';
+		if (len > 0 && buf[0] == '0')
+			r = 0;
+		else if (len > 0)
+			r = err_setf(err, NULL, "%s", buf + 1);
+		else if (WIFSIGNALED(status))
+			r = err_setf(err, NULL,
+			    "the fetch process died (signal %d)",
+			    WTERMSIG(status));
+		else
+			r = err_setf(err, NULL,
+			    "the fetch process exited %d without a result",
+			    WEXITSTATUS(status));
+	}
+	free(buf);
+	return r;
+}

@@ -1,0 +1,409 @@
+/* agent/cycle.c: one cycle of the daemon: fetch the branch, and for a new
+ * head validate every cluster folder, plan it against its live nodes and
+ * post the preview; replan clusters whose nodes could not all be read. */
+#define LOG_MODULE "cycle"
+#include "daemon.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/afile.h"
+#include "../../lib/sbuf.h"
+#include "../../lib/sha256.h"
+#include "../../lib/xalloc.h"
+#include "../../reconcile/plan/plan.h"
+#include "../../reconcile/recon.h"
+#include "../creds.h"
+#include "../log.h"
+#include "notify.h"
+#include "outbox.h"
+#include "../render-plan.h"
+
+void
+agent_targets_load(struct agent_targets *out, struct agent *a,
+    const struct decl_cluster *c)
+{
+	struct err err = {0};
+	size_t i;
+
+	out->v = xcalloc(c->nnodes + 1, sizeof(*out->v));
+	out->secrets = xcalloc(c->nnodes + 1, sizeof(*out->secrets));
+	out->n = 0;
+	for (i = 0; i < c->nnodes; i++) {
+		if (agent_creds_read(&out->secrets[out->n],
+		        a->conf->credentials, c->nodes[i].name,
+		        c->nodes[i].credentials, &err) < 0) {
+			log_err("cluster '%s': %s", c->name,
+			    a->conf->credentials != NULL
+			        ? err.msg
+			        : "no credentials folder configured");
+			err_release(&err);
+			continue;
+		}
+		out->v[out->n].node = c->nodes[i].name;
+		out->v[out->n].url = c->nodes[i].jolokia;
+		out->v[out->n].userpass = out->secrets[out->n];
+		out->n++;
+	}
+}
+
+void
+agent_targets_release(struct agent_targets *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		agent_creds_free(t->secrets[i]);
+	free(t->secrets);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The live snapshot of c. Nodes whose credentials cannot be read are left
+ * out (the plan shows them UNREACHABLE): never an anonymous login. */
+struct recon_snapshot *
+agent_read_live(struct agent *a, const struct decl_cluster *c)
+{
+	struct agent_targets t;
+	struct recon_http_opts ho = {0};
+	struct recon_snapshot *s;
+
+	ho.ca_file = a->conf->tls_ca_file;
+	agent_targets_load(&t, a, c);
+	s = recon_snapshot_fetch(c->name, t.v, t.n, &ho);
+	agent_targets_release(&t);
+	return s;
+}
+
+/* Log every node that could not be read; returns how many. */
+static size_t
+log_unreadable(const struct recon_plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nnodes; i++) {
+		if (p->nodes[i].reachable)
+			continue;
+		n++;
+		log_warn("cluster '%s': node '%s': %s (%s)", p->cluster,
+		    p->nodes[i].node,
+		    p->nodes[i].refusal != NULL ? p->nodes[i].refusal
+		                                : "UNREACHABLE",
+		    p->nodes[i].message != NULL ? p->nodes[i].message : "");
+	}
+	return n;
+}
+
+/* True for a plan whose every action only creates (or widens) objects; a
+ * capture's address and ring, and a tap, are creates too. */
+bool
+agent_plan_creates_only(const struct recon_plan *p)
+{
+	size_t i;
+
+	if (p->outcome != RECON_OUT_WOULD_APPLY)
+		return false;
+	for (i = 0; i < p->nactions; i++)
+		if (p->actions[i].kind != RECON_ACT_CREATE_ADDRESS &&
+		    p->actions[i].kind != RECON_ACT_WIDEN_ADDRESS &&
+		    p->actions[i].kind != RECON_ACT_CREATE_QUEUE &&
+		    p->actions[i].kind != RECON_ACT_CREATE_DIVERT &&
+		    p->actions[i].kind != RECON_ACT_CREATE_CAPTURE &&
+		    p->actions[i].kind != RECON_ACT_CREATE_TAP)
+			return false;
+	return p->nactions > 0;
+}
+
+static char *
+commit_text(const struct agent *a, const char *dir)
+{
+	const struct watch_update *u = &a->head;
+	struct sbuf b = {0};
+
+	sbuf_addf(&b, "commit %s\n", u->head);
+	sbuf_addf(&b, "branch %s\n", a->conf->branch);
+	sbuf_addf(&b, "repository %s\n", a->conf->repo_url);
+	sbuf_addf(&b, "folder %s\n", dir);
+	sbuf_addf(&b, "author %s\n", u->author != NULL ? u->author : "");
+	sbuf_addf(&b, "subject %s\n", u->summary != NULL ? u->summary : "");
+	return sbuf_take(&b);
+}
+
+static char *
+rewrite_text(const struct agent *a)
+{
+	return xasprintf(
+	    "The history of branch '%s' was rewritten: commit %s does not "
+	    "descend from %s,\nthe last commit the agent had seen. Earlier "
+	    "previews were withdrawn (superseded).\nThis preview is never "
+	    "applied without an approval, even when auto-apply-creates is "
+	    "on.\n",
+	    a->conf->branch, a->head.head, a->head.prev);
+}
+
+int
+agent_post_declaration(const char *dir, const struct watch_cluster *wc,
+    struct err *err)
+{
+	char *ddir = xasprintf("%s/%s", dir, OUTBOX_DECLARATION);
+	const char *base;
+	size_t i;
+	int r;
+
+	r = afile_mkdirs(ddir, 0750, err);
+	for (i = 0; i < wc->nfiles && r == 0; i++) {
+		base = strrchr(wc->files[i].path, '/');
+		base = base != NULL ? base + 1 : wc->files[i].path;
+		r = outbox_put(ddir, base, wc->files[i].data, err);
+	}
+	free(ddir);
+	return r;
+}
+
+/* Write the preview of p into a new plan folder and supersede the older
+ * ones. Returns the folder (owned) or NULL. */
+static char *
+post_plan(struct agent *a, const struct recon_plan *p,
+    const struct watch_cluster *wc, const struct agent_rendered_set *rs)
+{
+	const char *folder = wc->dir;
+	struct err err = {0};
+	char digest[SHA256_HEX];
+	char *dir = NULL, *text, *why;
+	int n;
+
+	if (outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, a->head.head,
+	        &err) < 0 ||
+	    recon_plan_write(p, dir, digest, &err) < 0) {
+		log_err("cluster '%s': cannot post the preview: %s", p->cluster,
+		    err.msg);
+		err_release(&err);
+		free(dir);
+		return NULL;
+	}
+	text = commit_text(a, folder);
+	if (agent_render_write(rs, dir, &err) < 0 ||
+	    outbox_put(dir, OUTBOX_COMMIT, text, &err) < 0 ||
+	    agent_post_declaration(dir, wc, &err) < 0)
+		log_err("cluster '%s': %s", p->cluster, err.msg);
+	err_release(&err);
+	free(text);
+	if (a->head.event == WATCH_REWRITE) {
+		text = rewrite_text(a);
+		if (outbox_put(dir, OUTBOX_REWRITE, text, &err) < 0)
+			log_err("cluster '%s': %s", p->cluster, err.msg);
+		err_release(&err);
+		free(text);
+	}
+	why = xasprintf("superseded by %s (commit %s)\n", dir, a->head.head);
+	n = outbox_supersede_others(a->conf->outbox, p->cluster, dir, why,
+	    &err);
+	if (n < 0)
+		log_err("cluster '%s': %s", p->cluster, err.msg);
+	else if (n > 0)
+		log_info("cluster '%s': %d older preview(s) superseded",
+		    p->cluster, n);
+	err_release(&err);
+	free(why);
+	return dir;
+}
+
+/* The outbox name of a cluster folder: its declared name when it loads,
+ * else what it was called last time, else the folder's last component. */
+const char *
+agent_cluster_name(struct agent *a, const struct decl_cluster *c,
+    const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	size_t i;
+
+	if (c != NULL)
+		return c->name;
+	for (i = 0; i < a->nclusters; i++)
+		if (a->clusters[i].dir != NULL &&
+		    strcmp(a->clusters[i].dir, dir) == 0)
+			return a->clusters[i].name;
+	return slash != NULL ? slash + 1 : dir;
+}
+
+/* Plan one cluster folder of the head commit and post the preview. */
+static void
+plan_cluster(struct agent *a, const struct watch_cluster *wc)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist diags = {0};
+	struct recon_managed m = {0};
+	struct recon_snapshot *snap = NULL;
+	struct recon_plan *p = NULL;
+	struct recon_plan_opts po = {0};
+	struct agent_rendered_set rs = {0};
+	struct agent_cluster_mem *mem;
+	struct err err = {0};
+	size_t bad;
+	char *dir;
+
+	po.revision = a->head.head;
+	po.snapshot_source = "live";
+	if (decl_cluster_parse(&c, wc->dir, wc->files, wc->nfiles, &diags) <
+	    0) {
+		p = recon_plan_invalid(agent_cluster_name(a, NULL, wc->dir),
+		    &diags, &po);
+		log_err("cluster '%s': commit %.12s is invalid (%zu errors), "
+		        "nothing changes; first: %s",
+		    p->cluster, a->head.head, diags.nerrors,
+		    p->ndiagnostics > 0 ? p->diagnostics[0] : "");
+	} else if (recon_inventory_load(&m, a->conf->state, c->name, &err) <
+	           0) {
+		log_err("cluster '%s': %s, not planning", c->name, err.msg);
+	} else {
+		snap = agent_read_live(a, c);
+		p = recon_plan_build(c, &m, snap, &po);
+		agent_render_plan(&rs, p, c, NULL, NULL, snap,
+		    &(struct agent_bases){wc->bases, wc->nbases, true}, NULL);
+	}
+	if (p != NULL) {
+		mem = agent_cluster_mem(a, p->cluster);
+		free(mem->dir);
+		mem->dir = xstrdup(wc->dir);
+		bad = log_unreadable(p);
+		dir = post_plan(a, p, wc, &rs);
+		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
+		    p->cluster, dir != NULL ? dir : "(not posted)",
+		    recon_outcome_name(p->outcome), p->nactions);
+		mem->retry = bad > 0 && dir != NULL;
+		mem->fails = bad > 0 ? mem->fails + 1 : 0;
+		if (mem->retry) {
+			mem->retry_at = agent_now_ms() +
+			                1000 * agent_backoff(a, 5, mem->fails);
+			log_warn("cluster '%s': %zu node(s) unreadable, "
+			         "planning again in %lds",
+			    p->cluster, bad, agent_backoff(a, 5, mem->fails));
+		}
+		free(mem->last_plan_dir);
+		mem->last_plan_dir = dir;
+		if (dir != NULL && bad == 0 && a->conf->auto_apply_creates &&
+		    a->head.event != WATCH_REWRITE &&
+		    agent_plan_creates_only(p))
+			agent_auto_apply(a, dir);
+	}
+	agent_rendered_release(&rs);
+	recon_plan_free(p);
+	recon_snapshot_free(snap);
+	recon_managed_release(&m);
+	decl_cluster_free(c);
+	errlist_release(&diags);
+	err_release(&err);
+}
+
+/* Plan the cluster folders of the head commit; only those named in only
+ * (when not NULL) are planned. */
+static int
+plan_head(struct agent *a, const char *only)
+{
+	struct watch_cluster *cs = NULL;
+	struct err err = {0};
+	size_t n = 0, i;
+
+	if (watch_read_clusters(a->watch, a->head.head, &cs, &n, &err) < 0) {
+		log_err("commit %.12s: %s, nothing planned", a->head.head,
+		    err.msg);
+		err_release(&err);
+		return -1;
+	}
+	if (n == 0)
+		log_warn("commit %.12s: no cluster folder (a folder with "
+		         "*.yaml files) under '%s'",
+		    a->head.head, a->conf->clusters_path);
+	for (i = 0; i < n && !agent_stopping(a); i++)
+		if (only == NULL || strcmp(cs[i].dir, only) == 0)
+			plan_cluster(a, &cs[i]);
+	watch_clusters_free(cs, n);
+	return 0;
+}
+
+/* Clusters whose nodes could not all be read are planned again, with
+ * backoff, until every node answers. */
+static void
+replan_due(struct agent *a)
+{
+	int64_t now = agent_now_ms();
+	size_t i;
+	char *dir;
+
+	for (i = 0; i < a->nclusters && !agent_stopping(a); i++) {
+		if (!a->clusters[i].retry || a->clusters[i].retry_at > now ||
+		    a->clusters[i].dir == NULL)
+			continue;
+		log_info("cluster '%s': planning commit %.12s again",
+		    a->clusters[i].name, a->head.head);
+		dir = xstrdup(a->clusters[i].dir);
+		plan_head(a, dir);
+		free(dir);
+	}
+}
+
+static void
+log_head(const struct agent *a)
+{
+	const struct watch_update *u = &a->head;
+
+	if (u->event == WATCH_REWRITE)
+		log_err("history of branch '%s' rewritten: %.12s does not "
+		        "descend from %.12s; earlier previews are withdrawn "
+		        "and %.12s is planned but never applied without an "
+		        "approval",
+		    a->conf->branch, u->head, u->prev, u->head);
+	else if (u->event == WATCH_FIRST)
+		log_notice("branch '%s' at %.12s (%s): planning",
+		    a->conf->branch, u->head,
+		    u->summary != NULL ? u->summary : "");
+	else
+		log_notice(
+		    "branch '%s' moved to %.12s (%s), %zu new commit(s): "
+		    "planning",
+		    a->conf->branch, u->head,
+		    u->summary != NULL ? u->summary : "", u->ncommits);
+}
+
+int
+agent_cycle(struct agent *a)
+{
+	struct watch_update u;
+	struct err err = {0};
+	struct child_wait cw = {a->sigfd, &a->sig, a->conf->fetch_timeout};
+	int r;
+
+	r = watch_poll(a->watch, &cw, &u, &err);
+	if (r == CHILD_ESTOPPED) {
+		log_info("git: %s", err.msg);
+		err_release(&err);
+		return 0;
+	}
+	if (r < 0) {
+		log_warn("git: %s, retrying in %lds", err.msg,
+		    agent_backoff(a, a->conf->poll_interval, a->git_fails + 1));
+		notify_status("git fetch failing: %s", err.msg);
+		err_release(&err);
+		return -1;
+	}
+	if (u.event == WATCH_SAME) {
+		watch_update_release(&u);
+		if (a->head.head[0] == '\0')
+			snprintf(a->head.head, sizeof(a->head.head), "%s",
+			    watch_last_seen(a->watch));
+		replan_due(a);
+		return 0;
+	}
+	watch_update_release(&a->head);
+	a->head = u;
+	log_head(a);
+	plan_head(a, NULL);
+	if (watch_mark_seen(a->watch, a->head.head, &err) < 0) {
+		log_err("%s", err.msg);
+		err_release(&err);
+	}
+	notify_status("commit %.12s planned (%s)", a->head.head,
+	    watch_event_name(a->head.event));
+	return 0;
+}

@@ -1,0 +1,224 @@
+/* agent/loop.c: the daemon's one loop (style.md 2.9). poll() waits on the
+ * signalfd until the next timer (git poll, drift) or half the watchdog
+ * interval; signals become flags handled between steps. */
+#define LOG_MODULE "loop"
+#include "daemon.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../lib/xalloc.h"
+#include "../log.h"
+#include "notify.h"
+#include "../state.h"
+
+int64_t
+agent_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool
+agent_stopping(struct agent *a)
+{
+	sig_drain(a->sigfd, &a->sig);
+	return a->sig.stop;
+}
+
+long
+agent_backoff(const struct agent *a, long base, unsigned fails)
+{
+	long d = base < 1 ? 1 : base;
+	unsigned i;
+
+	for (i = 1; i < fails && d < a->conf->retry_max; i++)
+		d *= 2;
+	return d < a->conf->retry_max ? d : a->conf->retry_max;
+}
+
+void
+agent_clusters_free(struct agent *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nclusters; i++) {
+		free(a->clusters[i].name);
+		free(a->clusters[i].dir);
+		free(a->clusters[i].last_plan_dir);
+	}
+	free(a->clusters);
+	a->clusters = NULL;
+	a->nclusters = 0;
+}
+
+struct agent_cluster_mem *
+agent_cluster_mem(struct agent *a, const char *name)
+{
+	size_t i, cap = a->nclusters;
+
+	for (i = 0; i < a->nclusters; i++)
+		if (strcmp(a->clusters[i].name, name) == 0)
+			return &a->clusters[i];
+	xgrow(&a->clusters, &cap, a->nclusters + 1, sizeof(*a->clusters));
+	memset(&a->clusters[a->nclusters], 0, sizeof(*a->clusters));
+	a->clusters[a->nclusters].name = xstrdup(name);
+	return &a->clusters[a->nclusters++];
+}
+
+static void
+log_diags(const struct errlist *d)
+{
+	size_t i;
+	char *line;
+
+	for (i = 0; i < d->n; i++) {
+		line = errlist_render_item(d, i);
+		if (d->items[i].severity == DIAG_ERROR)
+			log_err("%s", line);
+		else
+			log_warn("%s", line);
+		free(line);
+	}
+}
+
+/* SIGHUP: load the file again; keep the old configuration unless the new
+ * one loads cleanly. The state folder (and its lock) cannot move. */
+static void
+reload(struct agent *a)
+{
+	struct agent_conf *nc = NULL;
+	struct errlist d = {0};
+	struct watch *nw = NULL;
+	struct err err = {0};
+
+	notify_reloading();
+	log_info("reloading %s", a->conf_path);
+	if (agent_conf_load(&nc, a->conf_path, &d) < 0) {
+		log_diags(&d);
+		log_err("configuration %s refused, keeping the running one",
+		    a->conf_path);
+	} else if (strcmp(nc->state, a->conf->state) != 0) {
+		log_err(
+		    "configuration %s refused: 'state' changed from '%s' "
+		    "to '%s' (restart the agent to move its state), keeping "
+		    "the running one",
+		    a->conf_path, a->conf->state, nc->state);
+	} else if (watch_open(&nw, nc, &err) < 0) {
+		log_err("configuration %s refused: %s, keeping the running one",
+		    a->conf_path, err.msg);
+	} else {
+		log_diags(&d);
+		watch_free(a->watch);
+		a->watch = nw;
+		agent_conf_free(a->conf);
+		a->conf = nc;
+		nc = NULL;
+		log_set_level((enum log_prio)a->conf->log_level);
+		a->next_poll = agent_now_ms();
+		a->git_fails = 0;
+		log_notice("configuration reloaded: %s branch '%s', poll %lds, "
+		           "drift %lds",
+		    a->conf->repo_url, a->conf->branch, a->conf->poll_interval,
+		    a->conf->drift_interval);
+	}
+	agent_conf_free(nc);
+	errlist_release(&d);
+	err_release(&err);
+	notify_ready("reloaded");
+}
+
+/* Milliseconds poll() may sleep: until the next timer, at most half the
+ * watchdog interval, never negative. */
+static int
+sleep_ms(const struct agent *a)
+{
+	int64_t now = agent_now_ms(), until = a->next_poll, wd;
+
+	/* A signal drained during the last step (agent_stopping reads the
+	 * signalfd between steps) is already pending: do not wait for the
+	 * next timer to act on it. */
+	if (a->sig.cycle || a->sig.reload || a->sig.stop)
+		return 0;
+	if (a->next_drift < until)
+		until = a->next_drift;
+	wd = (int64_t)(notify_watchdog_usec() / 2000);
+	if (wd > 0 && now + wd < until)
+		until = now + wd;
+	if (until <= now)
+		return 0;
+	if (until - now > 3600000)
+		return 3600000;
+	return (int)(until - now);
+}
+
+static void
+run_cycle(struct agent *a)
+{
+	a->sig.cycle = false;
+	if (agent_cycle(a) < 0) {
+		a->git_fails++;
+		a->exit_code = 1;
+		a->next_poll = agent_now_ms() +
+		               1000 * agent_backoff(a, a->conf->poll_interval,
+		                          a->git_fails);
+	} else {
+		a->git_fails = 0;
+		a->next_poll = agent_now_ms() + 1000 * a->conf->poll_interval;
+	}
+	if (agent_stopping(a))
+		return;
+	agent_run_approvals(a);
+}
+
+/* The loop proper. Returns the exit code. */
+int
+agent_loop_run(struct agent *a)
+{
+	int64_t now;
+	struct pollfd pfd;
+
+	a->next_poll = agent_now_ms();
+	a->next_drift = agent_now_ms();
+	notify_ready("started");
+	log_notice("watching %s branch '%s' (poll %lds, drift %lds), outbox %s",
+	    a->conf->repo_url, a->conf->branch, a->conf->poll_interval,
+	    a->conf->drift_interval, a->conf->outbox);
+	for (;;) {
+		notify_watchdog();
+		if (agent_stopping(a))
+			break;
+		if (a->sig.reload) {
+			a->sig.reload = false;
+			reload(a);
+		}
+		now = agent_now_ms();
+		/* SIGUSR1: a cycle and a drift check now */
+		if (a->sig.cycle)
+			a->next_drift = now;
+		if (a->sig.cycle || now >= a->next_poll)
+			run_cycle(a);
+		if (agent_stopping(a))
+			break;
+		if (agent_now_ms() >= a->next_drift) {
+			agent_drift(a);
+			a->next_drift =
+			    agent_now_ms() + 1000 * a->conf->drift_interval;
+		}
+		if (a->once)
+			break;
+		pfd.fd = a->sigfd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, sleep_ms(a)) < 0 && errno != EINTR)
+			log_err("poll: %m");
+	}
+	notify_stopping();
+	if (a->sig.stop)
+		log_notice("signal %d: stopping", a->sig.last);
+	return a->once ? a->exit_code : 0;
+}

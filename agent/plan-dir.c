@@ -1,0 +1,180 @@
+/* agent/approval.c: loading written plans for approve and apply. */
+#include "plan-dir.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/afile.h"
+#include "../lib/xalloc.h"
+#include "../reconcile/apply/apply.h"
+
+int
+agent_plan_load(struct agent_plan *out, const char *dir, struct err *err)
+{
+	struct agent_plan ap;
+	char *text = NULL;
+	size_t len = 0;
+
+	memset(&ap, 0, sizeof(ap));
+	ap.dir = xstrdup(dir);
+	ap.path = xasprintf("%s/plan.json", dir);
+	if (afile_read(&text, &len, ap.path, AGENT_PLAN_MAX, err) < 0)
+		goto fail;
+	sha256_hex(text, len, ap.digest);
+	if (recon_plan_parse_json(&ap.plan, ap.path, text, len, err) < 0)
+		goto fail;
+	if (recon_plan_verify_file(ap.plan, ap.path, text, len, err) < 0)
+		goto fail;
+	free(text);
+	*out = ap;
+	return 0;
+fail:
+	free(text);
+	agent_plan_release(&ap);
+	return -1;
+}
+
+void
+agent_plan_release(struct agent_plan *ap)
+{
+	free(ap->dir);
+	free(ap->path);
+	recon_plan_free(ap->plan);
+	memset(ap, 0, sizeof(*ap));
+}
+
+static bool
+str_same(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+int
+agent_plan_check_md(const struct agent_plan *ap, struct err *err)
+{
+	static const char cmd[] = "\nartemis-gitops approve ";
+	static const char opt[] = " --confirm '";
+	char *path = xasprintf("%s/plan.md", ap->dir);
+	char *text = NULL, *dir = NULL, *want = NULL;
+	const char *s, *e;
+	int rc = -1;
+
+	if (afile_read(&text, NULL, path, AGENT_PLAN_MAX, err) < 0)
+		goto done;
+	s = strstr(text, cmd);
+	e = s != NULL ? strstr(s + sizeof(cmd) - 1, opt) : NULL;
+	if (e == NULL || memchr(s + 1, '\n', (size_t)(e - s - 1)) != NULL) {
+		err_setf(err, NULL,
+		    "%s does not show the approve command; plan again", path);
+		goto done;
+	}
+	dir = xstrndup(s + sizeof(cmd) - 1, (size_t)(e - s) - sizeof(cmd) + 1);
+	want = recon_plan_render_md(ap->plan, dir);
+	if (strcmp(want, text) != 0) {
+		err_setf(err, NULL,
+		    "%s was changed after it was written (it no longer matches plan.json); plan again",
+		    path);
+		goto done;
+	}
+	rc = 0;
+done:
+	free(want);
+	free(dir);
+	free(text);
+	free(path);
+	return rc;
+}
+
+/* The daemon marks a preview that a newer commit replaced with a file
+ * PLAN_DIR/superseded naming the newer one (agent/outbox.h). */
+static int
+superseded_marker(const struct agent_plan *ap, struct err *err)
+{
+	char *path = xasprintf("%s/superseded", ap->dir);
+	char *text = NULL;
+	size_t n;
+	int rc = 0;
+
+	if (access(path, F_OK) == 0) {
+		if (afile_read(&text, NULL, path, 4096, err) < 0) {
+			free(path);
+			return -1;
+		}
+		n = strcspn(text, "\n");
+		text[n] = '\0';
+		rc = err_setf(err, NULL,
+		    "the plan is superseded (%s: %s); approve the newer preview",
+		    path, text[0] != '\0' ? text : "a newer plan exists");
+	}
+	free(text);
+	free(path);
+	return rc;
+}
+
+int
+agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
+    struct err *err)
+{
+	const struct recon_plan *p = ap->plan;
+	struct recon_managed m;
+	struct stat sb;
+	char *res = xasprintf("%s/result.json", ap->dir);
+	bool was_known;
+	int rc = 0;
+
+	if (stat(res, &sb) == 0) {
+		rc = err_setf(err, NULL,
+		    "the plan was already applied (see '%s'); plan again for a new change",
+		    res);
+		free(res);
+		return rc;
+	}
+	free(res);
+	if (superseded_marker(ap, err) < 0)
+		return -1;
+	/* An operator's delete-queue plan is not made against the inventory,
+	 * and a --base plan (a pull request) not against the live one. */
+	if (state_dir == NULL || p->kind == NULL ||
+	    strcmp(p->kind, "plan") != 0 || p->base_source == NULL ||
+	    (strcmp(p->base_source, "inventory") != 0 &&
+	        strcmp(p->base_source, "none") != 0))
+		return 0;
+	memset(&m, 0, sizeof(m));
+	if (recon_inventory_load(&m, state_dir, p->cluster, err) < 0)
+		return -1;
+	was_known = strcmp(p->base_source, "inventory") == 0;
+	if (m.known != was_known ||
+	    (m.known && !str_same(m.revision, p->base_revision)))
+		rc = err_setf(err, NULL,
+		    "the plan is superseded: cluster '%s' was applied at revision '%s' since it was planned against '%s'; plan again",
+		    p->cluster, m.revision != NULL ? m.revision : "(none)",
+		    was_known && p->base_revision != NULL
+		        ? p->base_revision
+		        : "(nothing applied)");
+	recon_managed_release(&m);
+	return rc;
+}
+
+char *
+agent_approver_default(void)
+{
+	const char *s = getenv("SUDO_USER");
+	struct passwd *pw;
+
+	if (s == NULL || s[0] == '\0')
+		s = getenv("USER");
+	if (s == NULL || s[0] == '\0')
+		s = getlogin();
+	if (s != NULL && s[0] != '\0')
+		return xstrdup(s);
+	pw = getpwuid(getuid());
+	if (pw != NULL && pw->pw_name != NULL)
+		return xstrdup(pw->pw_name);
+	return xasprintf("uid %ld", (long)getuid());
+}

@@ -1,0 +1,257 @@
+/* agent/plan-io.c: shared by `plan` and `delete-queue`. */
+#include "preview.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/afile.h"
+#include "../lib/sha256.h"
+#include "../lib/xalloc.h"
+#include "agent.h"
+#include "creds.h"
+#include "git.h"
+#include "render-plan.h"
+
+void
+agent_plan_print_diags(const struct errlist *diags)
+{
+	size_t i;
+
+	for (i = 0; i < diags->n; i++) {
+		char *s;
+
+		s = errlist_render_item(diags, i);
+		fprintf(stderr, "%s\n", s);
+		free(s);
+	}
+	if (diags->dropped > 0)
+		fprintf(stderr, "(%zu more diagnostics not shown)\n",
+		    diags->dropped);
+}
+
+static int
+print_err(const char *cmd, struct err *err)
+{
+	char *msg = err_render(err);
+
+	fprintf(stderr, "artemis-gitops %s: %s\n", cmd, msg);
+	free(msg);
+	err_release(err);
+	return -1;
+}
+
+static int
+snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
+{
+	struct err err = {0};
+
+	if (recon_snapshot_read_file(out, file, &err) < 0)
+		return print_err(cmd, &err);
+	return 0;
+}
+
+static int
+snapshot_live(struct recon_snapshot **out, const char *cmd,
+    const struct decl_cluster *c, const char *creds)
+{
+	struct recon_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
+	char **secrets = xcalloc(c->nnodes + 1, sizeof(*secrets));
+	const char *dir = agent_creds_dir(creds);
+	struct recon_http_opts http = {0};
+	struct err err = {0};
+	size_t i;
+	int rc = -1;
+
+	if (dir == NULL) {
+		fprintf(stderr,
+		    "artemis-gitops %s: no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY (or plan against a recorded --snapshot FILE)\n",
+		    cmd);
+		goto done;
+	}
+	for (i = 0; i < c->nnodes; i++) {
+		if (agent_creds_read(&secrets[i], dir, c->nodes[i].name,
+		        c->nodes[i].credentials, &err) < 0) {
+			print_err(cmd, &err);
+			goto done;
+		}
+		t[i].node = c->nodes[i].name;
+		t[i].url = c->nodes[i].jolokia;
+		t[i].userpass = secrets[i];
+	}
+	*out = recon_snapshot_fetch(c->name, t, c->nnodes, &http);
+	rc = 0;
+done:
+	for (i = 0; i < c->nnodes; i++)
+		agent_creds_free(secrets[i]);
+	free(secrets);
+	free(t);
+	return rc;
+}
+
+int
+agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
+    const struct decl_cluster *c, const char *file, const char *creds)
+{
+	struct recon_snapshot *s = NULL;
+
+	if (file == NULL)
+		return snapshot_live(out, cmd, c, creds);
+	if (snapshot_file(&s, cmd, file) < 0)
+		return -1;
+	if (s->cluster == NULL || strcmp(s->cluster, c->name) != 0) {
+		fprintf(stderr,
+		    "artemis-gitops %s: %s: a snapshot of cluster '%s', not of '%s'\n",
+		    cmd, file, s->cluster != NULL ? s->cluster : "?", c->name);
+		recon_snapshot_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+const char *
+agent_plan_snapshot_label(const char *file)
+{
+	const char *slash;
+
+	if (file == NULL)
+		return "live";
+	slash = strrchr(file, '/');
+	return slash != NULL ? slash + 1 : file;
+}
+
+static size_t
+unreachable(const struct recon_plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (!p->nodes[i].reachable) {
+			fprintf(stderr, "node '%s': %s: %s\n", p->nodes[i].node,
+			    p->nodes[i].refusal, p->nodes[i].message);
+			n++;
+		}
+	return n;
+}
+
+int
+agent_plan_finish(const char *cmd, const struct recon_plan *p,
+    const char *out_dir)
+{
+	char digest[SHA256_HEX], *first, *nl;
+	struct err err = {0};
+	size_t nbad;
+
+	if (recon_plan_write(p, out_dir, digest, &err) < 0) {
+		print_err(cmd, &err);
+		return AG_EXIT_FAIL;
+	}
+	first = recon_plan_render_md(p, out_dir);
+	nl = strchr(first, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	printf("%s\n", first + (first[0] == '#' ? 2 : 0));
+	free(first);
+	printf("plan: %s/plan.md (sha256 %s)\n", out_dir, digest);
+	nbad = unreachable(p);
+	if (p->outcome == RECON_OUT_REFUSED) {
+		fprintf(stderr, "artemis-gitops %s: refused (%s): %s; %s\n",
+		    cmd, p->refusal, p->message, p->next_step);
+		return AG_EXIT_FAIL;
+	}
+	if (nbad > 0)
+		return AG_EXIT_FAIL;
+	return p->outcome == RECON_OUT_WOULD_APPLY ? AG_EXIT_CHANGES
+	                                           : AG_EXIT_OK;
+}
+
+/* Remove the *.yaml / *.yml files of dir (a previous plan's declaration). */
+static int
+clear_yaml(const char *dir, struct err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	const char *dot;
+	char *path;
+	int rc = 0;
+
+	if (d == NULL)
+		return errno == ENOENT
+		           ? 0
+		           : err_setf(err, NULL, "cannot read folder '%s': %s",
+		                 dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		dot = strrchr(e->d_name, '.');
+		if (dot == NULL ||
+		    (strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (unlink(path) < 0 && errno != ENOENT)
+			rc = err_setf(err, NULL, "cannot remove '%s': %s", path,
+			    strerror(errno));
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
+int
+agent_plan_write_declaration(const char *cmd, const struct decl_cluster *c,
+    const char *out_dir)
+{
+	char *dir = xasprintf("%s/declaration", out_dir);
+	char *file = xasprintf("%s/cluster.yaml", dir);
+	char *text = decl_cluster_dump(c);
+	struct err err = {0};
+	int rc = -1;
+
+	if (afile_mkdirs(dir, 0750, &err) < 0 || clear_yaml(dir, &err) < 0 ||
+	    afile_write(file, text, strlen(text), 0640, &err) < 0) {
+		print_err(cmd, &err);
+		goto done;
+	}
+	rc = 0;
+done:
+	free(text);
+	free(file);
+	free(dir);
+	return rc;
+}
+
+int
+agent_plan_render(const char *cmd, struct recon_plan *p,
+    const struct decl_cluster *c, const struct decl_cluster *before,
+    const struct agent_git_files *gf, const struct recon_snapshot *s,
+    const char *schema_dir, const char *out_dir)
+{
+	struct agent_bases bases = {0};
+	struct agent_rendered_set r;
+	struct err err = {0};
+	char *label = NULL;
+	int rc = 0;
+
+	if (c->mode != DECL_CONFIG_MANAGED)
+		return 0;
+	if (gf != NULL && gf->commit[0] != '\0') {
+		bases.files = gf->bases;
+		bases.n = gf->nbases;
+		bases.in_memory = true;
+	}
+	if (before == c)
+		label = xstrdup("the file rendered from the same declaration "
+		                "(delete-queue changes no broker.xml)");
+	else if (before != NULL)
+		label = xasprintf("the broker.xml rendered from the base "
+		                  "declaration ('%s') on the same base files",
+		    p->base_revision != NULL ? p->base_revision : "?");
+	agent_render_plan(&r, p, c, before, label, s, &bases, schema_dir);
+	if (agent_render_write(&r, out_dir, &err) < 0)
+		rc = print_err(cmd, &err);
+	agent_rendered_release(&r);
+	free(label);
+	return rc;
+}

@@ -1,0 +1,262 @@
+/* agent/render-post.c: render a CONFIG_MANAGED plan's broker.xml files
+ * (render-post.h). */
+#include "render-plan.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../declarations/render/render.h"
+#include "../lib/afile.h"
+#include "../lib/xalloc.h"
+
+#define SCHEMA_DEV_DIR ".cache/artemis/schema"
+
+/* The first of want[0], want[1] among files, copied into b. */
+static bool
+from_files(struct render_base *b, char **owned, char *const want[2],
+    const struct agent_bases *bases)
+{
+	const struct decl_file *f;
+	char *data;
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < bases->n; i++) {
+			f = &bases->files[i];
+			if (strcmp(f->path, want[k]) != 0)
+				continue;
+			*owned = xstrdup(want[k]);
+			data = xmalloc(f->len + 1);
+			memcpy(data, f->data, f->len);
+			data[f->len] = '\0';
+			b->path = *owned;
+			b->data = data;
+			b->len = f->len;
+			return true;
+		}
+	return false;
+}
+
+/* The base text of node: from files (git) or the file system. */
+static int
+base_of(struct render_base *b, char **owned, const struct decl_cluster *c,
+    const char *node, const struct agent_bases *bases, struct err *err)
+{
+	const char *dir = c->dir != NULL ? c->dir : "";
+	const char *sep = dir[0] != '\0' ? "/" : "";
+	char *want[2], *data = NULL;
+	int rc;
+
+	*owned = NULL;
+	if (bases == NULL || !bases->in_memory) {
+		if (render_base_path(owned, dir, node, err) < 0)
+			return -1;
+		b->path = *owned;
+		rc = afile_read(&data, &b->len, *owned, RENDER_BASE_MAX, err);
+		b->data = data;
+		return rc;
+	}
+	if (!render_node_name_ok(node))
+		return err_setf(err, NULL,
+		    "node '%s': the name cannot be used as a file name", node);
+	want[0] = xasprintf("%s%s%s/%s/%s.xml", dir, sep, RENDER_BASE_DIR,
+	    RENDER_NODES_DIR, node);
+	want[1] =
+	    xasprintf("%s%s%s/%s", dir, sep, RENDER_BASE_DIR, RENDER_BASE_FILE);
+	rc = from_files(b, owned, want, bases) ? 0 : -1;
+	if (rc < 0)
+		err_setf(err, NULL,
+		    "node '%s': no base broker.xml (looked for %s and %s)",
+		    node, want[0], want[1]);
+	free(want[0]);
+	free(want[1]);
+	return rc;
+}
+
+/* Render c's nodes; texts[i] NULL where a node failed (diags say why). */
+static void
+render_all(char **texts, size_t *lens, const struct decl_cluster *c,
+    const struct agent_bases *bases, const struct render_schema *schema,
+    struct errlist *diags)
+{
+	struct render_base b;
+	struct err err = {0};
+	char *path;
+	size_t i;
+
+	for (i = 0; i < c->nnodes; i++) {
+		memset(&b, 0, sizeof(b));
+		if (base_of(&b, &path, c, c->nodes[i].name, bases, &err) < 0) {
+			errlist_add(diags, DIAG_ERROR, &c->nodes[i].pos, "%s",
+			    err.msg);
+			err_release(&err);
+		} else {
+			render_broker_xml(&texts[i], &lens[i], c, &b, schema,
+			    diags);
+		}
+		free((void *)(uintptr_t)b.data);
+		free(path);
+	}
+}
+
+static const char *
+schema_dir_of(const char *dir)
+{
+	if (dir == NULL)
+		dir = getenv(RENDER_SCHEMA_ENV);
+	if (dir == NULL || dir[0] == '\0')
+		dir = SCHEMA_DEV_DIR;
+	return dir;
+}
+
+static bool
+same_nodes(const struct decl_cluster *a, const struct decl_cluster *b)
+{
+	size_t i;
+
+	if (a->nnodes != b->nnodes)
+		return false;
+	for (i = 0; i < a->nnodes; i++)
+		if (strcmp(a->nodes[i].name, b->nodes[i].name) != 0)
+			return false;
+	return true;
+}
+
+/* The before texts: before rendered (a node it does not have, or a
+ * failure, falls back to the base file), else the base files. */
+static void
+befores(char **bt, size_t *bl, const struct decl_cluster *c,
+    const struct decl_cluster *before, const struct agent_bases *bases,
+    const struct render_schema *schema)
+{
+	struct errlist ignored = {0};
+	struct render_base b;
+	struct err err = {0};
+	char *path;
+	size_t i;
+
+	if (before != NULL && same_nodes(c, before)) {
+		struct decl_cluster shifted = *before;
+
+		/* The previous declaration on the current base files. */
+		shifted.dir = c->dir;
+		render_all(bt, bl, &shifted, bases, schema, &ignored);
+		errlist_release(&ignored);
+	}
+	for (i = 0; i < c->nnodes; i++) {
+		if (bt[i] != NULL)
+			continue;
+		memset(&b, 0, sizeof(b));
+		if (base_of(&b, &path, c, c->nodes[i].name, bases, &err) == 0) {
+			bt[i] = (char *)(uintptr_t)b.data;
+			bl[i] = b.len;
+		} else {
+			err_release(&err);
+		}
+		free(path);
+	}
+}
+
+static void
+add_section(struct recon_plan *p, const struct agent_rendered_set *out,
+    char **bt, const size_t *bl, const struct recon_snapshot *snap,
+    const struct decl_cluster *c, const char *label)
+{
+	struct recon_rendered *r = xcalloc(out->n + 1, sizeof(*r));
+	size_t i;
+
+	for (i = 0; i < out->n; i++) {
+		r[i].node = out->nodes[i];
+		r[i].before = bt[i];
+		r[i].before_len = bl[i];
+		r[i].text = out->texts[i];
+		r[i].len = out->lens[i];
+	}
+	recon_plan_add_broker_xml(p, c, snap, label, r, out->n);
+	free(r);
+}
+
+void
+agent_render_plan(struct agent_rendered_set *out, struct recon_plan *p,
+    const struct decl_cluster *c, const struct decl_cluster *before,
+    const char *before_label, const struct recon_snapshot *snap,
+    const struct agent_bases *bases, const char *schema_dir)
+{
+	struct render_schema *schema = NULL;
+	struct errlist diags = {0};
+	struct err err = {0};
+	char **bt;
+	size_t *bl, i;
+
+	memset(out, 0, sizeof(*out));
+	if (c->mode != DECL_CONFIG_MANAGED)
+		return;
+	out->n = c->nnodes;
+	out->nodes = xcalloc(c->nnodes + 1, sizeof(char *));
+	out->texts = xcalloc(c->nnodes + 1, sizeof(char *));
+	out->lens = xcalloc(c->nnodes + 1, sizeof(size_t));
+	bt = xcalloc(c->nnodes + 1, sizeof(char *));
+	bl = xcalloc(c->nnodes + 1, sizeof(size_t));
+	for (i = 0; i < c->nnodes; i++)
+		out->nodes[i] = xstrdup(c->nodes[i].name);
+	if (render_schema_load(&schema, schema_dir_of(schema_dir), &err) < 0) {
+		errlist_add_err(&diags, &err);
+	} else {
+		render_all(out->texts, out->lens, c, bases, schema, &diags);
+		befores(bt, bl, c, before, bases, schema);
+	}
+	errlist_sort(&diags);
+	if (errlist_has_errors(&diags)) {
+		recon_plan_refuse_render(p, &diags);
+		agent_rendered_release(out);
+	} else {
+		add_section(p, out, bt, bl, snap, c,
+		    before_label != NULL
+		        ? before_label
+		        : "each node's base broker.xml in the repository");
+	}
+	for (i = 0; i < c->nnodes; i++)
+		free(bt[i]);
+	free(bt);
+	free(bl);
+	errlist_release(&diags);
+	render_schema_free(schema);
+}
+
+int
+agent_render_write(const struct agent_rendered_set *r, const char *dir,
+    struct err *err)
+{
+	char *d, *path;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < r->n && rc == 0; i++) {
+		if (r->texts[i] == NULL)
+			continue;
+		d = xasprintf("%s/broker/%s", dir, r->nodes[i]);
+		path = xasprintf("%s/broker.xml", d);
+		if (afile_mkdirs(d, 0750, err) < 0 ||
+		    afile_write(path, r->texts[i], r->lens[i], 0640, err) < 0)
+			rc = -1;
+		free(path);
+		free(d);
+	}
+	return rc;
+}
+
+void
+agent_rendered_release(struct agent_rendered_set *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->nodes[i]);
+		free(r->texts[i]);
+	}
+	free(r->nodes);
+	free(r->texts);
+	free(r->lens);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,224 @@
+/* reconcile/apply.h: applying an approved plan, its result, its audit rows
+ * and the approval that allows it (ADR-0084 decisions 3 and 6; design.md
+ * sections 5 and 6; docs/audit.md).
+ *
+ * Apply works per node. It reads every node of the plan again, all at once
+ * (one snapshot each), checks each action of the plan against that fresh state
+ * (for a queue delete: the planner's own preflight, run again) and decides:
+ *   - the node cannot be read                  -> UNREACHABLE;
+ *   - the state changed so that the plan no
+ *     longer holds (a new consumer, a new
+ *     dependent divert, the cap exceeded, ...) -> REFUSED as stale; nothing
+ *                                                 is done on that node;
+ *   - every action already holds               -> SKIPPED (no-op);
+ *   - otherwise the operations run in plan order: creates first; for a
+ *     queue delete its dependent diverts, then the queue. The first failed
+ *     operation stops the node (FAILED); later ones are NOT_RUN. There is
+ *     no rollback. Other nodes go on.
+ * Creates are read back before any delete of that node runs: a divert
+ * create the broker silently ignored fails the node.
+ * Then the capture pass runs on every node APPLIED or SKIPPED, on the node
+ * as it is after the operations: every node where an operation ran is read
+ * again (all at once; that read also checks the creates of the node's last
+ * operations); a node where none ran is not read again. When the plan has
+ * no capture (declared or removed) the pass cannot do anything and is not
+ * run: the nodes are read again only to check creates.
+ * Reads per node: docs/audit.md "Reads per node".
+ *
+ * reconcile/ never prints: agent/ writes approval.json, result.json,
+ * result.md and the audit rows that the functions below render.
+ */
+#ifndef RECON_APPLY_H
+#define RECON_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../lib/err.h"
+#include "../plan/plan.h"
+#include "../recon.h"
+
+#define RECON_AUDIT_FORMAT    1 /* `format` of audit rows and result.json */
+#define RECON_APPROVAL_FORMAT 1 /* `format` of approval.json */
+
+/* ---- approval ---------------------------------------------------------- */
+
+struct recon_approval {
+	char *plan_digest;  /* SHA-256 of plan.json, lower-case hex */
+	char *confirmation; /* the text the approver typed */
+	char *approved_by;
+	char *approved_at; /* RFC 3339 UTC */
+};
+
+void recon_approval_release(struct recon_approval *a);
+/* approval.json: canonical, 2-space indent, trailing newline. Owned. */
+char *recon_approval_render(const struct recon_approval *a);
+/* Errors name path and the member. */
+int recon_approval_parse(struct recon_approval *out, const char *path,
+    const char *text, size_t len, struct err *err);
+
+/* May plan p (whose plan.json hashes to digest) be approved with the text
+ * confirm? 0 when yes; otherwise -1 with the reason in err: a refused plan,
+ * a plan without changes, a wrong confirmation text. */
+int recon_approval_check_plan(const struct recon_plan *p, const char *confirm,
+    struct err *err);
+
+/* Is the plan.json text (path for messages) still what the planner wrote
+ * for p, its parse? Its confirmation text is derived from its content, so
+ * an edit after writing shows. 0 when yes, else -1 with err. */
+int recon_plan_verify_file(const struct recon_plan *p, const char *path,
+    const char *text, size_t len, struct err *err);
+
+/* ---- the result -------------------------------------------------------- */
+
+enum recon_op_state {
+	RECON_OPS_NOT_RUN = 0, /* not reached: an earlier operation failed */
+	RECON_OPS_DONE,        /* accepted (a create: and read back) */
+	RECON_OPS_FAILED,
+};
+const char *recon_op_state_name(enum recon_op_state s); /* "DONE", ... */
+
+/* One operation as run (or not) on one node. */
+struct recon_applied_op {
+	enum recon_act act; /* the plan action it belongs to */
+	char *action;       /* that action's object name */
+	struct recon_op op; /* owned copy; a divert destroy carries the
+	                       divert's live configuration at apply time */
+	enum recon_op_state state;
+	struct recon_refusal refusal; /* FAILED: the classified cause */
+};
+
+enum recon_apply_outcome {
+	RECON_APPLY_APPLIED = 0,
+	RECON_APPLY_FAILED,
+	RECON_APPLY_SKIPPED,
+	RECON_APPLY_REFUSED,
+	RECON_APPLY_UNREACHABLE,
+};
+/* "APPLIED", "FAILED", "SKIPPED", "REFUSED", "UNREACHABLE". */
+const char *recon_apply_outcome_name(enum recon_apply_outcome o);
+
+struct recon_node_apply {
+	char *node;
+	enum recon_apply_outcome outcome;
+	char *detail; /* owned: why, one line for people */
+	char *kind;   /* REFUSED/FAILED/UNREACHABLE: "STALE", "HAS_CONSUMERS",
+	                 "NOT_FOUND", ...; NULL otherwise */
+	char **notes; /* per action: what was found and done */
+	size_t nnotes;
+	struct recon_applied_op *ops; /* in run order */
+	size_t nops;
+	int64_t destroyed_messages; /* queue deletes: MessageCount at apply */
+	int64_t planned_messages;   /* the same, as the plan recorded it */
+	signed char *verdicts;      /* per plan action: -1 nothing planned here,
+	                               0 run, 1 no-op, 2 stale (recon_verdict) */
+	/* The capture pass did not finish here: the node could not be read
+	 * again, a step was refused, or an operation failed. */
+	bool capture_incomplete;
+};
+
+struct recon_apply_result {
+	char *apply_id;    /* links the intent row and the result row */
+	char *plan_dir;    /* as given on the command line */
+	char *plan_digest; /* SHA-256 of plan.json, lower-case hex */
+	char *cluster;
+	char *revision; /* the plan's revision; NULL when not from git */
+	char *approver;
+	char *approved_at;
+	bool disconnect_consumers;
+	char *started_at; /* RFC 3339 UTC */
+	char *finished_at;
+	struct recon_node_apply *nodes; /* in plan order */
+	size_t nnodes;
+	/* What apply read of each node before acting (nnodes; a node that
+	 * could not be read carries its refusal). */
+	struct recon_node_snapshot *seen;
+};
+
+void recon_apply_result_free(struct recon_apply_result *r); /* NULL ok */
+/* True when every node APPLIED or SKIPPED (exit 0). */
+bool recon_apply_result_ok(const struct recon_apply_result *r);
+
+/* ---- the engine -------------------------------------------------------- */
+
+/* The broker side, so that tests can stand in a fake. */
+struct recon_apply_io {
+	void *ctx;      /* for read and exec */
+	void *hook_ctx; /* for intent and progress */
+	/* Read node (name from the plan) whole into *out (zeroed by the
+	 * caller); a failed read sets out->refusal. */
+	void (*read)(void *ctx, const char *node,
+	    struct recon_node_snapshot *out);
+	/* Optional: read the n nodes names[] into out[0..n) (zeroed by the
+	 * caller), each as read would, all at once (the live side: one bulk
+	 * POST per node, concurrently, as plan reads). Without it apply calls
+	 * read node by node. */
+	void (*read_all)(void *ctx, const char *const *names, size_t n,
+	    struct recon_node_snapshot *out);
+	/* Run op on node. 0 on success; -1 with *refusal classified. */
+	int (*exec)(void *ctx, const char *node, const struct recon_op *op,
+	    struct recon_refusal *refusal);
+	/* Called once every node was checked, before the first operation
+	 * (the intent row). Non-zero aborts the apply before any operation;
+	 * err then says why. */
+	int (*intent)(void *ctx, const struct recon_apply_result *r,
+	    struct err *err);
+	/* Optional: after each operation (progress, crash tests). */
+	void (*progress)(void *ctx, const char *node,
+	    const struct recon_applied_op *op);
+};
+
+/* Apply plan p. r has its header set by the caller (ids, times, approver);
+ * recon_apply fills r->nodes and r->disconnect_consumers (the plan's). Returns
+ * 0 when the apply ran (whatever the node outcomes), -1 when io->intent refused
+ * (no operation ran). */
+int recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
+    const struct recon_apply_io *io, struct err *err);
+
+/* The capture pass of a drift cycle (ADR-0084 D5; docs/captures.md): for
+ * every node of p (a plan of kind "capture" from recon_plan_captures, or
+ * any plan: its captures and the captures it removes are used) read the
+ * node (all at once, one read each), run recon_capture_pass on it and run
+ * its operations, creates read back. r's header is the caller's; r->nodes is
+ * filled: SKIPPED (nothing to do), APPLIED, FAILED (the first failed operation
+ * stops the node) or UNREACHABLE. io->intent is not called (each node's
+ * operations are decided when it is read); io->progress is. apply runs the same
+ * pass on each node after the plan's operations (recon_apply). Returns 0. */
+int recon_capture_apply(struct recon_apply_result *r,
+    const struct recon_plan *p, const struct recon_apply_io *io);
+
+/* The managed set after the apply (docs/state.md): m (the inventory
+ * before) plus every object an action really made (its operations DONE,
+ * or already as planned, on some node) and, when declared is not NULL
+ * (the managed set of the declaration that was planned), every declared
+ * object apply found on some node; minus every object a delete action
+ * removed on every node where the plan deleted it (DONE or already gone).
+ * Objects of failed, refused or unreachable deletes stay. The captures
+ * become the declared ones, plus every capture the plan removes whose
+ * capture pass did not finish on every node (it is removed again by the
+ * next plan). */
+void recon_apply_update_managed(struct recon_managed *m,
+    const struct recon_plan *p, const struct recon_apply_result *r,
+    const struct recon_managed *declared);
+
+/* ---- rendering --------------------------------------------------------- */
+
+/* A divert's configuration as the JSON object createDivert(String) takes,
+ * every key given, so that recreating it is exact. */
+struct jsonw;
+void recon_divert_write_config(struct jsonw *w, const struct recon_divert *d);
+
+/* The audit rows: one line of compact canonical JSON without newline,
+ * owned by the caller. The intent row lists every operation about to run,
+ * with the full configuration of each divert about to be removed; the
+ * result row adds every outcome. */
+char *recon_audit_render_intent(const struct recon_apply_result *r);
+char *recon_audit_render_result(const struct recon_apply_result *r);
+
+/* result.json (canonical, 2-space indent, trailing newline) and result.md.
+ * Owned by the caller. */
+char *recon_result_render_json(const struct recon_apply_result *r);
+char *recon_result_render_md(const struct recon_apply_result *r);
+
+#endif

@@ -1,0 +1,191 @@
+/* reconcile/approval.c: approval.json, and whether a plan may be approved.
+ *
+ * An approval is bound to the plan by the SHA-256 of plan.json's bytes; the
+ * confirmation text the approver types is derived from the plan's content
+ * by the planner (recon_plan_confirmation), so a text copied from another
+ * plan never approves this one. */
+#include "apply.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/jsonw.h"
+#include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
+
+void
+recon_approval_release(struct recon_approval *a)
+{
+	free(a->plan_digest);
+	free(a->confirmation);
+	free(a->approved_by);
+	free(a->approved_at);
+	memset(a, 0, sizeof(*a));
+}
+
+char *
+recon_approval_render(const struct recon_approval *a)
+{
+	struct sbuf b = {0};
+	struct jsonw w;
+
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "approved_at");
+	jsonw_str(&w, a->approved_at);
+	jsonw_key(&w, "approved_by");
+	jsonw_str(&w, a->approved_by);
+	jsonw_key(&w, "confirmation");
+	jsonw_str(&w, a->confirmation);
+	jsonw_key(&w, "format");
+	jsonw_int(&w, RECON_APPROVAL_FORMAT);
+	jsonw_key(&w, "plan_digest");
+	jsonw_str(&w, a->plan_digest);
+	jsonw_obj_end(&w);
+	sbuf_addc(&b, '\n');
+	return sbuf_take(&b);
+}
+
+static const char *const approval_keys[] = {"approved_at", "approved_by",
+    "confirmation", "format", "plan_digest"};
+
+/* The string member key of root, or NULL after setting err. */
+static const char *
+member_str(const cJSON *root, const char *path, const char *key,
+    struct err *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+	struct pos pos = {path, 0, 0};
+
+	if (v == NULL) {
+		err_setf(err, &pos, "missing member '%s'", key);
+		return NULL;
+	}
+	if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
+		err_setf(err, &pos, "%s: expected a non-empty string", key);
+		return NULL;
+	}
+	return v->valuestring;
+}
+
+static bool
+is_hex64(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		        (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return i == 64;
+}
+
+static int
+check_members(const cJSON *root, const char *path, struct err *err)
+{
+	struct pos pos = {path, 0, 0};
+	const cJSON *c, *f;
+	size_t i, n = sizeof(approval_keys) / sizeof(approval_keys[0]);
+
+	if (!cJSON_IsObject(root))
+		return err_setf(err, &pos, "expected a JSON object");
+	for (c = root->child; c != NULL; c = c->next) {
+		i = 0;
+		while (i < n && strcmp(approval_keys[i], c->string) != 0)
+			i++;
+		if (i == n)
+			return err_setf(err, &pos, "unknown member '%s'",
+			    c->string);
+	}
+	f = cJSON_GetObjectItemCaseSensitive(root, "format");
+	if (!cJSON_IsNumber(f) || f->valuedouble != RECON_APPROVAL_FORMAT)
+		return err_setf(err, &pos,
+		    "format: expected %d (an approval this version can read)",
+		    RECON_APPROVAL_FORMAT);
+	return 0;
+}
+
+int
+recon_approval_parse(struct recon_approval *out, const char *path,
+    const char *text, size_t len, struct err *err)
+{
+	struct pos pos = {path, 0, 0};
+	const char *d, *c, *by, *at;
+	cJSON *root;
+	int rc = -1;
+
+	root = cJSON_ParseWithLength(text, len);
+	if (root == NULL)
+		return err_setf(err, &pos, "not valid JSON");
+	if (check_members(root, path, err) < 0)
+		goto done;
+	d = member_str(root, path, "plan_digest", err);
+	c = member_str(root, path, "confirmation", err);
+	by = member_str(root, path, "approved_by", err);
+	at = member_str(root, path, "approved_at", err);
+	if (d == NULL || c == NULL || by == NULL || at == NULL)
+		goto done;
+	if (!is_hex64(d)) {
+		err_setf(err, &pos,
+		    "plan_digest: expected 64 lower-case hex digits");
+		goto done;
+	}
+	out->plan_digest = xstrdup(d);
+	out->confirmation = xstrdup(c);
+	out->approved_by = xstrdup(by);
+	out->approved_at = xstrdup(at);
+	rc = 0;
+done:
+	cJSON_Delete(root);
+	return rc;
+}
+
+int
+recon_approval_check_plan(const struct recon_plan *p, const char *confirm,
+    struct err *err)
+{
+	char *want;
+	int rc = 0;
+
+	if (p->outcome == RECON_OUT_REFUSED)
+		return err_setf(err, NULL,
+		    "the plan is refused (%s: %s) and cannot be approved; %s",
+		    p->refusal != NULL ? p->refusal : "REFUSED",
+		    p->message != NULL ? p->message : "no detail",
+		    p->next_step != NULL ? p->next_step : "plan again");
+	if (p->outcome != RECON_OUT_WOULD_APPLY)
+		return err_setf(err, NULL,
+		    "the plan has no changes; there is nothing to approve");
+	want = recon_plan_confirmation(p);
+	if (strcmp(want, confirm) != 0)
+		rc = err_setf(err, NULL,
+		    "the confirmation text does not match this plan; type the text shown under the approve command in plan.md, exactly");
+	free(want);
+	return rc;
+}
+
+int
+recon_plan_verify_file(const struct recon_plan *p, const char *path,
+    const char *text, size_t len, struct err *err)
+{
+	struct pos pos = {path, 0, 0};
+	const cJSON *c;
+	cJSON *root;
+	char *want;
+	int rc = 0;
+
+	root = cJSON_ParseWithLength(text, len);
+	if (root == NULL)
+		return err_setf(err, &pos, "not valid JSON");
+	c = cJSON_GetObjectItemCaseSensitive(root, "confirmation");
+	want = recon_plan_confirmation(p);
+	if (want[0] == '\0'
+	        ? !cJSON_IsNull(c)
+	        : !cJSON_IsString(c) || strcmp(c->valuestring, want) != 0)
+		rc = err_setf(err, &pos,
+		    "plan.json was changed after it was written (its content no longer matches its confirmation text); plan again");
+	free(want);
+	cJSON_Delete(root);
+	return rc;
+}

@@ -1,0 +1,345 @@
+/* reconcile/audit.c: the apply result model, audit rows and result.json. */
+#include "apply.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/jsonw.h"
+#include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
+#include "apply-int.h"
+#include "../recon-int.h"
+
+const char *
+recon_op_state_name(enum recon_op_state s)
+{
+	switch (s) {
+	case RECON_OPS_NOT_RUN:
+		return "NOT_RUN";
+	case RECON_OPS_DONE:
+		return "DONE";
+	case RECON_OPS_FAILED:
+		return "FAILED";
+	}
+	return "?";
+}
+
+const char *
+recon_apply_outcome_name(enum recon_apply_outcome o)
+{
+	switch (o) {
+	case RECON_APPLY_APPLIED:
+		return "APPLIED";
+	case RECON_APPLY_FAILED:
+		return "FAILED";
+	case RECON_APPLY_SKIPPED:
+		return "SKIPPED";
+	case RECON_APPLY_REFUSED:
+		return "REFUSED";
+	case RECON_APPLY_UNREACHABLE:
+		return "UNREACHABLE";
+	}
+	return "?";
+}
+
+static void
+node_apply_release(struct recon_node_apply *n)
+{
+	size_t j;
+
+	for (j = 0; j < n->nops; j++) {
+		free(n->ops[j].action);
+		recon_op_clear(&n->ops[j].op);
+		recon_refusal_release(&n->ops[j].refusal);
+	}
+	for (j = 0; j < n->nnotes; j++)
+		free(n->notes[j]);
+	free(n->notes);
+	free(n->verdicts);
+	free(n->ops);
+	free(n->node);
+	free(n->detail);
+	free(n->kind);
+}
+
+void
+recon_apply_result_free(struct recon_apply_result *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nnodes; i++) {
+		node_apply_release(&r->nodes[i]);
+		if (r->seen != NULL)
+			recon_node_snapshot_release(&r->seen[i]);
+	}
+	free(r->nodes);
+	free(r->seen);
+	free(r->apply_id);
+	free(r->plan_dir);
+	free(r->plan_digest);
+	free(r->cluster);
+	free(r->revision);
+	free(r->approver);
+	free(r->approved_at);
+	free(r->started_at);
+	free(r->finished_at);
+	free(r);
+}
+
+bool
+recon_apply_result_ok(const struct recon_apply_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].outcome != RECON_APPLY_APPLIED &&
+		    r->nodes[i].outcome != RECON_APPLY_SKIPPED)
+			return false;
+	return true;
+}
+
+static void
+write_transformer(struct jsonw *w, const struct recon_divert *d)
+{
+	size_t i;
+
+	jsonw_key(w, "transformer-configuration");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "class-name");
+	jsonw_str(w, d->transformer_class_name);
+	jsonw_key(w, "properties");
+	jsonw_obj_begin(w);
+	for (i = 0; i < d->ntransformer_properties; i++) {
+		jsonw_key(w, d->transformer_properties[i].key);
+		jsonw_str(w, d->transformer_properties[i].value);
+	}
+	jsonw_obj_end(w);
+	jsonw_obj_end(w);
+}
+
+void
+recon_divert_write_config(struct jsonw *w, const struct recon_divert *d)
+{
+	jsonw_obj_begin(w);
+	jsonw_key(w, "address");
+	jsonw_str(w, d->address);
+	jsonw_key(w, "exclusive");
+	jsonw_bool(w, d->exclusive);
+	if (d->filter != NULL) {
+		jsonw_key(w, "filter-string");
+		jsonw_str(w, d->filter);
+	}
+	jsonw_key(w, "forwarding-address");
+	jsonw_str(w, d->forwarding_address);
+	jsonw_key(w, "name");
+	jsonw_str(w, d->name);
+	jsonw_key(w, "routing-name");
+	jsonw_str(w, d->routing_name);
+	jsonw_key(w, "routing-type");
+	jsonw_str(w, recon_divert_routing_name(d->routing_type));
+	if (d->transformer_class_name != NULL)
+		write_transformer(w, d);
+	jsonw_obj_end(w);
+}
+
+static void
+write_queue(struct jsonw *w, const struct recon_queue *q)
+{
+	jsonw_obj_begin(w);
+	jsonw_key(w, "address");
+	jsonw_str(w, q->address);
+	jsonw_key(w, "consumers-before-dispatch");
+	jsonw_int(w, q->consumers_before_dispatch);
+	jsonw_key(w, "delay-before-dispatch");
+	jsonw_int(w, q->delay_before_dispatch);
+	jsonw_key(w, "durable");
+	jsonw_bool(w, q->durable);
+	jsonw_key(w, "enabled");
+	jsonw_bool(w, q->enabled);
+	jsonw_key(w, "exclusive");
+	jsonw_bool(w, q->exclusive);
+	jsonw_key(w, "filter-string");
+	jsonw_str(w, q->filter);
+	jsonw_key(w, "last-value-key");
+	jsonw_str(w, q->last_value_key);
+	jsonw_key(w, "max-consumers");
+	jsonw_int(w, q->max_consumers);
+	jsonw_key(w, "name");
+	jsonw_str(w, q->name);
+	jsonw_key(w, "purge-on-no-consumers");
+	jsonw_bool(w, q->purge_on_no_consumers);
+	jsonw_key(w, "ring-size");
+	jsonw_int(w, q->ring_size);
+	jsonw_key(w, "routing-type");
+	jsonw_str(w, q->routing == DECL_ANYCAST ? "ANYCAST" : "MULTICAST");
+	jsonw_obj_end(w);
+}
+
+static void
+write_refusal(struct jsonw *w, const struct recon_refusal *f)
+{
+	if (f->kind == RECON_OK)
+		return;
+	jsonw_key(w, "error");
+	jsonw_str(w, f->text);
+	jsonw_key(w, "kind");
+	jsonw_str(w, recon_kind_name(f->kind));
+}
+
+static void
+write_routing(struct jsonw *w, unsigned routing)
+{
+	jsonw_key(w, "routing");
+	jsonw_arr_begin(w);
+	if (routing & DECL_ANYCAST)
+		jsonw_str(w, "ANYCAST");
+	if (routing & DECL_MULTICAST)
+		jsonw_str(w, "MULTICAST");
+	jsonw_arr_end(w);
+}
+
+/* One operation; keys in sorted order. */
+static void
+write_op(struct jsonw *w, const struct recon_applied_op *a, bool outcome)
+{
+	const struct recon_op *op = &a->op;
+
+	jsonw_obj_begin(w);
+	jsonw_key(w, "act");
+	jsonw_str(w, recon_act_name(a->act));
+	jsonw_key(w, "action");
+	jsonw_str(w, a->action);
+	if (op->divert != NULL) {
+		jsonw_key(w, "divert");
+		recon_divert_write_config(w, op->divert);
+	}
+	if (outcome)
+		write_refusal(w, &a->refusal);
+	jsonw_key(w, "name");
+	jsonw_str(w, op->name);
+	jsonw_key(w, "op");
+	jsonw_str(w, recon_opk_name(op->kind));
+	if (outcome) {
+		jsonw_key(w, "outcome");
+		jsonw_str(w, recon_op_state_name(a->state));
+	}
+	if (op->queue != NULL) {
+		jsonw_key(w, "queue");
+		write_queue(w, op->queue);
+	}
+	if (op->kind == RECON_OP_DESTROY_QUEUE) {
+		jsonw_key(w, "remove_consumers");
+		jsonw_bool(w, op->remove_consumers);
+	}
+	if (op->kind == RECON_OP_CREATE_ADDRESS ||
+	    op->kind == RECON_OP_UPDATE_ADDRESS)
+		write_routing(w, op->routing);
+	jsonw_obj_end(w);
+}
+
+static void
+write_node(struct jsonw *w, const struct recon_node_apply *n, bool outcome)
+{
+	size_t i;
+
+	jsonw_obj_begin(w);
+	if (outcome) {
+		jsonw_key(w, "detail");
+		jsonw_str(w, n->detail);
+		jsonw_key(w, "kind");
+		jsonw_str(w, n->kind);
+	}
+	jsonw_key(w, "node");
+	jsonw_str(w, n->node);
+	jsonw_key(w, "notes");
+	jsonw_arr_begin(w);
+	for (i = 0; i < n->nnotes; i++)
+		jsonw_str(w, n->notes[i]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "operations");
+	jsonw_arr_begin(w);
+	for (i = 0; i < n->nops; i++)
+		write_op(w, &n->ops[i], outcome);
+	jsonw_arr_end(w);
+	jsonw_key(w, "outcome");
+	jsonw_str(w, outcome || n->outcome != RECON_APPLY_APPLIED
+	                 ? recon_apply_outcome_name(n->outcome)
+	                 : NULL);
+	jsonw_obj_end(w);
+}
+
+/* The whole row or document; `result` adds outcomes and the end time. */
+static char *
+render(const struct recon_apply_result *r, const char *event, bool result,
+    int indent)
+{
+	struct sbuf b = {0};
+	struct jsonw w;
+	size_t i;
+
+	sbuf_init(&b, SBUF_UNBOUNDED);
+	jsonw_init(&w, &b, indent);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "apply_id");
+	jsonw_str(&w, r->apply_id);
+	jsonw_key(&w, "approved_at");
+	jsonw_str(&w, r->approved_at);
+	jsonw_key(&w, "approver");
+	jsonw_str(&w, r->approver);
+	jsonw_key(&w, "cluster");
+	jsonw_str(&w, r->cluster);
+	if (event != NULL) {
+		jsonw_key(&w, "event");
+		jsonw_str(&w, event);
+	}
+	if (result) {
+		jsonw_key(&w, "exit");
+		jsonw_int(&w, recon_apply_result_ok(r) ? 0 : 1);
+		jsonw_key(&w, "finished_at");
+		jsonw_str(&w, r->finished_at);
+	}
+	jsonw_key(&w, "format");
+	jsonw_int(&w, RECON_AUDIT_FORMAT);
+	jsonw_key(&w, "nodes");
+	jsonw_arr_begin(&w);
+	for (i = 0; i < r->nnodes; i++)
+		write_node(&w, &r->nodes[i], result);
+	jsonw_arr_end(&w);
+	jsonw_key(&w, "parameters");
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "disconnect_consumers");
+	jsonw_bool(&w, r->disconnect_consumers);
+	jsonw_obj_end(&w);
+	jsonw_key(&w, "plan_digest");
+	jsonw_str(&w, r->plan_digest);
+	jsonw_key(&w, "plan_dir");
+	jsonw_str(&w, r->plan_dir);
+	jsonw_key(&w, "revision");
+	jsonw_str(&w, r->revision);
+	jsonw_key(&w, "started_at");
+	jsonw_str(&w, r->started_at);
+	jsonw_obj_end(&w);
+	if (indent > 0)
+		sbuf_addc(&b, '\n');
+	return sbuf_take(&b);
+}
+
+char *
+recon_audit_render_intent(const struct recon_apply_result *r)
+{
+	return render(r, "intent", false, 0);
+}
+
+char *
+recon_audit_render_result(const struct recon_apply_result *r)
+{
+	return render(r, "result", true, 0);
+}
+
+char *
+recon_result_render_json(const struct recon_apply_result *r)
+{
+	return render(r, NULL, true, 2);
+}

@@ -1,0 +1,164 @@
+/* reconcile/apply-capture.c: the capture pass at apply time and on drift
+ * (ADR-0084 decision 5; docs/captures.md). The plan's own capture actions
+ * are a prediction: apply does not replay them. After the plan's operations
+ * it runs the pass on each node as read after them (apply.c reads the
+ * nodes), with the plan's captures, and runs the pass's operations. */
+#include "apply-int.h"
+#include "../recon-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/xalloc.h"
+
+/* The pass's context from the plan: declared captures (borrowed strings;
+ * free *caps) and the captures the plan removes (free with strs). */
+static void
+plan_ctx(struct recon_capture_ctx *ctx, struct decl_capture **caps,
+    char ***removed, const struct recon_plan *p)
+{
+	size_t i, n = 0;
+
+	memset(ctx, 0, sizeof(*ctx));
+	*caps = xcalloc(p->ncaptures + 1, sizeof(**caps));
+	for (i = 0; i < p->ncaptures; i++) {
+		(*caps)[i].name = p->capture_names[i];
+		(*caps)[i].pattern = p->capture_patterns[i];
+		(*caps)[i].ring_size = p->capture_ring_sizes[i];
+	}
+	*removed = recon_plan_removed_captures(p, &n);
+	ctx->prefix = p->capture_prefix;
+	ctx->captures = *caps;
+	ctx->ncaptures = p->ncaptures;
+	ctx->removed = (const char *const *)*removed;
+	ctx->nremoved = n;
+	ctx->disconnect_consumers = p->disconnect_consumers;
+}
+
+static void
+strs_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Append the steps' operations to out; refused steps become notes. */
+static void
+take_steps(struct recon_node_apply *out, const struct recon_capture_steps *s)
+{
+	struct recon_action a;
+	size_t i, j;
+
+	for (i = 0; i < s->n; i++) {
+		memset(&a, 0, sizeof(a));
+		a.kind = s->v[i].kind;
+		a.name = s->v[i].name;
+		if (s->v[i].np.outcome != RECON_OUT_WOULD_APPLY) {
+			out->capture_incomplete = true;
+			recon_node_apply_note(out,
+			    "capture pass: %s '%s' not run: %s",
+			    recon_act_name(a.kind), a.name,
+			    s->v[i].np.message != NULL ? s->v[i].np.message
+			                               : "refused");
+			continue;
+		}
+		recon_node_apply_note(out, "capture pass: %s '%s': %s",
+		    recon_act_name(a.kind), a.name,
+		    s->v[i].np.message != NULL ? s->v[i].np.message : "");
+		for (j = 0; j < s->v[i].np.nops; j++)
+			recon_node_apply_add(out, &a, &s->v[i].np.ops[j]);
+	}
+}
+
+bool
+recon_apply_capture_idle(const struct recon_plan *p)
+{
+	struct recon_capture_ctx ctx;
+	struct decl_capture *caps;
+	char **removed;
+	bool idle;
+
+	plan_ctx(&ctx, &caps, &removed, p);
+	/* recon_capture_pass: no prefix, or nothing declared and nothing
+	 * removed, gives no step whatever the node holds */
+	idle = ctx.prefix == NULL || ctx.prefix[0] == '\0' ||
+	       (ctx.ncaptures == 0 && ctx.nremoved == 0);
+	strs_free(removed, ctx.nremoved);
+	free(caps);
+	return idle;
+}
+
+int
+recon_apply_capture_node(const struct recon_plan *p,
+    const struct recon_apply_io *io, const struct recon_node_snapshot *n,
+    struct recon_node_apply *out)
+{
+	struct recon_capture_steps steps = {0};
+	struct recon_capture_ctx ctx;
+	struct decl_capture *caps;
+	enum recon_apply_outcome was = out->outcome;
+	char **removed;
+	size_t from = out->nops;
+	int rc = 0;
+
+	plan_ctx(&ctx, &caps, &removed, p);
+	if (n->refusal.kind != RECON_OK) {
+		rc = -1;
+		out->capture_incomplete = true;
+		recon_node_apply_note(out,
+		    "capture pass: the node could not be read again: %s: %s",
+		    recon_kind_name(n->refusal.kind),
+		    n->refusal.text != NULL ? n->refusal.text : "no detail");
+	} else {
+		recon_capture_pass(&steps, n, &ctx);
+	}
+	take_steps(out, &steps);
+	if (out->nops > from &&
+	    recon_apply_run_ops(io, out, from, false) == RECON_RUN_FAILED) {
+		out->capture_incomplete = true;
+		if (was == RECON_APPLY_APPLIED)
+			recon_node_apply_note(out,
+			    "the plan's own operations on this node were applied before the capture pass failed");
+	}
+	recon_capture_steps_release(&steps);
+	strs_free(removed, ctx.nremoved);
+	free(caps);
+	return rc;
+}
+
+/* Every node is read at once (one read each), then each runs its pass. */
+int
+recon_capture_apply(struct recon_apply_result *r, const struct recon_plan *p,
+    const struct recon_apply_io *io)
+{
+	struct recon_node_snapshot *snaps;
+	struct recon_node_apply *out;
+	const char **names;
+	size_t i;
+
+	r->disconnect_consumers = p->disconnect_consumers;
+	r->nnodes = p->nnodes;
+	r->nodes = xcalloc(p->nnodes + 1, sizeof(*r->nodes));
+	names = xcalloc(p->nnodes + 1, sizeof(*names));
+	snaps = xcalloc(p->nnodes + 1, sizeof(*snaps));
+	for (i = 0; i < p->nnodes; i++)
+		names[i] = p->nodes[i].node;
+	recon_apply_read_nodes(io, names, p->nnodes, snaps);
+	for (i = 0; i < p->nnodes; i++) {
+		out = &r->nodes[i];
+		out->node = xstrdup(p->nodes[i].node);
+		recon_node_apply_set(out, RECON_APPLY_SKIPPED, NULL,
+		    xstrdup("nothing to do: the captures are as declared"));
+		if (recon_apply_capture_node(p, io, &snaps[i], out) < 0)
+			recon_node_apply_set(out, RECON_APPLY_UNREACHABLE,
+			    "UNREACHABLE",
+			    xstrdup("the node could not be read (see notes)"));
+		recon_node_snapshot_release(&snaps[i]);
+	}
+	free(snaps);
+	free(names);
+	return 0;
+}

@@ -1,0 +1,300 @@
+/* reconcile/apply-inventory.c: the managed set after an apply holds only
+ * what was really applied, per object (docs/state.md). */
+#include "apply-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/xalloc.h"
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+names_sort(char **v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_str);
+}
+
+/* v is sorted (recon_apply_update_managed sorts it first; every change
+ * below keeps it so). Index of name in v, or (size_t)-1; *at is where it
+ * would go. */
+static size_t
+names_find(char **v, size_t n, const char *name, size_t *at)
+{
+	size_t lo = 0, hi = n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(v[mid], name);
+		if (c == 0) {
+			*at = mid;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return (size_t)-1;
+}
+
+static void
+names_add(char ***v, size_t *n, const char *name)
+{
+	size_t at;
+
+	if (names_find(*v, *n, name, &at) != (size_t)-1)
+		return;
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	memmove(*v + at + 1, *v + at, (*n - at) * sizeof(**v));
+	(*v)[at] = xstrdup(name);
+	(*n)++;
+}
+
+/* Add names[0..k) at once: one sort, duplicates dropped. */
+static void
+names_add_all(char ***v, size_t *n, char *const *names, size_t k)
+{
+	size_t i, j;
+
+	if (k == 0)
+		return;
+	*v = xreallocarray(*v, *n + k + 1, sizeof(**v));
+	for (i = 0; i < k; i++)
+		(*v)[*n + i] = xstrdup(names[i]);
+	*n += k;
+	names_sort(*v, *n);
+	for (i = j = 0; i < *n; i++) {
+		if (j > 0 && strcmp((*v)[j - 1], (*v)[i]) == 0) {
+			free((*v)[i]);
+			continue;
+		}
+		(*v)[j++] = (*v)[i];
+	}
+	*n = j;
+}
+
+static void
+names_remove(char ***v, size_t *n, const char *name)
+{
+	size_t i, at;
+
+	i = names_find(*v, *n, name, &at);
+	if (i == (size_t)-1)
+		return;
+	free((*v)[i]);
+	memmove(*v + i, *v + i + 1, (*n - i - 1) * sizeof(**v));
+	(*n)--;
+}
+
+/* Did action k really take effect on node result n (all its operations
+ * done, or nothing left to do)? */
+static bool
+took_effect(const struct recon_action *a, size_t k,
+    const struct recon_node_apply *n)
+{
+	size_t j, ran = 0;
+
+	if (n->verdicts == NULL)
+		return false;
+	if (n->verdicts[k] == RECON_V_NOOP)
+		return true;
+	if (n->verdicts[k] != RECON_V_RUN || n->outcome == RECON_APPLY_REFUSED)
+		return false;
+	for (j = 0; j < n->nops; j++) {
+		if (n->ops[j].act != a->kind ||
+		    strcmp(n->ops[j].action, a->name) != 0)
+			continue;
+		if (n->ops[j].state != RECON_OPS_DONE)
+			return false;
+		ran++;
+	}
+	return ran > 0;
+}
+
+static const struct recon_node_plan *
+step(const struct recon_action *a, const char *node)
+{
+	size_t i;
+
+	for (i = 0; i < a->nnodes; i++)
+		if (strcmp(a->nodes[i].node, node) == 0)
+			return &a->nodes[i];
+	return NULL;
+}
+
+static bool
+is_delete(enum recon_act k)
+{
+	return k == RECON_ACT_DELETE_DIVERT || k == RECON_ACT_DELETE_QUEUE ||
+	       k == RECON_ACT_DELETE_ADDRESS;
+}
+
+static void
+update_one(struct recon_managed *m, const struct recon_action *a, bool add)
+{
+	char ***v;
+	size_t *n;
+
+	switch (a->kind) {
+	case RECON_ACT_CREATE_ADDRESS:
+	case RECON_ACT_WIDEN_ADDRESS:
+	case RECON_ACT_NARROW_ADDRESS:
+	case RECON_ACT_DELETE_ADDRESS:
+		v = &m->addresses;
+		n = &m->naddresses;
+		break;
+	case RECON_ACT_CREATE_QUEUE:
+	case RECON_ACT_CHANGE_QUEUE:
+	case RECON_ACT_RECREATE_QUEUE:
+	case RECON_ACT_DELETE_QUEUE:
+		v = &m->queues;
+		n = &m->nqueues;
+		break;
+	default:
+		v = &m->diverts;
+		n = &m->ndiverts;
+		break;
+	}
+	if (add)
+		names_add(v, n, a->name);
+	else
+		names_remove(v, n, a->name);
+}
+
+/* Is name (of the kind of list v) on some node apply read? */
+static bool
+seen_somewhere(const struct recon_apply_result *r, char **const *v,
+    const struct recon_managed *m, const char *name)
+{
+	const struct recon_node_snapshot *n;
+	size_t i;
+
+	for (i = 0; r->seen != NULL && i < r->nnodes; i++) {
+		n = &r->seen[i];
+		if (n->refusal.kind != RECON_OK)
+			continue;
+		if (v == &m->addresses && recon_node_find_address(n, name))
+			return true;
+		if (v == &m->queues && recon_node_find_queue(n, name))
+			return true;
+		if (v == &m->diverts && recon_node_find_divert(n, name))
+			return true;
+	}
+	return false;
+}
+
+/* Declared objects found on some node enter the set ("found as declared",
+ * docs/state.md); the captures become the declared ones. */
+static void
+add_found(struct recon_managed *m, const struct recon_apply_result *r,
+    const struct recon_managed *declared)
+{
+	size_t i, k, most;
+	char **found;
+
+	most = declared->naddresses;
+	if (declared->nqueues > most)
+		most = declared->nqueues;
+	if (declared->ndiverts > most)
+		most = declared->ndiverts;
+	found = xcalloc(most + 1, sizeof(*found));
+	for (i = k = 0; i < declared->naddresses; i++)
+		if (seen_somewhere(r, &m->addresses, m, declared->addresses[i]))
+			found[k++] = declared->addresses[i];
+	names_add_all(&m->addresses, &m->naddresses, found, k);
+	for (i = k = 0; i < declared->nqueues; i++)
+		if (seen_somewhere(r, &m->queues, m, declared->queues[i]))
+			found[k++] = declared->queues[i];
+	names_add_all(&m->queues, &m->nqueues, found, k);
+	for (i = k = 0; i < declared->ndiverts; i++)
+		if (seen_somewhere(r, &m->diverts, m, declared->diverts[i]))
+			found[k++] = declared->diverts[i];
+	names_add_all(&m->diverts, &m->ndiverts, found, k);
+	free(found);
+	for (i = 0; i < m->ncaptures; i++)
+		free(m->captures[i]);
+	m->ncaptures = 0;
+	names_add_all(&m->captures, &m->ncaptures, declared->captures,
+	    declared->ncaptures);
+}
+
+/* The captures the plan removes stay managed until their capture pass
+ * finished on every node. */
+static void
+keep_unfinished_captures(struct recon_managed *m, const struct recon_plan *p,
+    const struct recon_apply_result *r)
+{
+	bool done = true;
+	char **rm;
+	size_t i, n;
+
+	for (i = 0; i < r->nnodes; i++)
+		if ((r->nodes[i].outcome != RECON_APPLY_APPLIED &&
+		        r->nodes[i].outcome != RECON_APPLY_SKIPPED) ||
+		    r->nodes[i].capture_incomplete)
+			done = false;
+	rm = recon_plan_removed_captures(p, &n);
+	for (i = 0; i < n; i++) {
+		if (!done)
+			names_add(&m->captures, &m->ncaptures, rm[i]);
+		free(rm[i]);
+	}
+	free(rm);
+}
+
+void
+recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
+    const struct recon_apply_result *r, const struct recon_managed *declared)
+{
+	const struct recon_node_plan *np;
+	bool some, all;
+	size_t k, i;
+
+	names_sort(m->addresses, m->naddresses);
+	names_sort(m->queues, m->nqueues);
+	names_sort(m->diverts, m->ndiverts);
+	names_sort(m->captures, m->ncaptures);
+	for (k = 0; k < p->nactions; k++) {
+		const struct recon_action *a = &p->actions[k];
+
+		if (recon_act_is_capture(a->kind))
+			continue; /* captures are names, not objects */
+		some = false;
+		all = true;
+		for (i = 0; i < r->nnodes; i++) {
+			np = step(a, r->nodes[i].node);
+			if (np != NULL && np->outcome == RECON_OUT_NO_CHANGE &&
+			    r->nodes[i].verdicts != NULL &&
+			    r->nodes[i].verdicts[k] == RECON_V_STALE)
+				all =
+				    false; /* absent when planned, there now */
+			if (np == NULL || np->outcome == RECON_OUT_NO_CHANGE)
+				continue;
+			if (took_effect(a, k, &r->nodes[i]))
+				some = true;
+			else
+				all = false;
+		}
+		if (is_delete(a->kind) && some && all)
+			update_one(m, a, false);
+		else if (!is_delete(a->kind) && some)
+			update_one(m, a, true);
+	}
+	if (declared != NULL) {
+		add_found(m, r, declared);
+		keep_unfinished_captures(m, p, r);
+	}
+	m->known = true;
+	if (recon_apply_result_ok(r) && p->revision != NULL) {
+		free(m->revision);
+		m->revision = xstrdup(p->revision);
+	}
+}

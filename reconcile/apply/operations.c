@@ -1,0 +1,242 @@
+/* reconcile/apply-run.c: run one node's operations in order, read creates
+ * back, word failures (ADR-0084 decision 3), update the managed set. */
+#include "apply-int.h"
+#include "../recon-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
+
+static bool
+is_create(enum recon_opk k)
+{
+	return k == RECON_OP_CREATE_ADDRESS || k == RECON_OP_UPDATE_ADDRESS ||
+	       k == RECON_OP_CREATE_QUEUE || k == RECON_OP_UPDATE_QUEUE ||
+	       k == RECON_OP_CREATE_DIVERT || k == RECON_OP_UPDATE_DIVERT;
+}
+
+/* Is op's effect visible in n? NULL when yes, else why not (static). */
+static const char *
+read_back(const struct recon_op *op, const struct recon_node_snapshot *n)
+{
+	const struct recon_address *la;
+	const struct recon_queue *lq;
+	const struct recon_divert *ld;
+
+	switch (op->kind) {
+	case RECON_OP_CREATE_ADDRESS:
+	case RECON_OP_UPDATE_ADDRESS:
+		la = recon_node_find_address(n, op->name);
+		if (la == NULL)
+			return "the address is not there on read back";
+		if ((la->routing & op->routing) != op->routing)
+			return "the address lacks a routing type on read back";
+		return NULL;
+	case RECON_OP_CREATE_QUEUE:
+	case RECON_OP_UPDATE_QUEUE:
+		lq = recon_node_find_queue(n, op->name);
+		if (lq == NULL)
+			return "the queue is not there on read back";
+		if (op->queue != NULL &&
+		    strcmp(lq->address, op->queue->address) != 0)
+			return "the queue is on another address on read back";
+		return NULL;
+	case RECON_OP_CREATE_DIVERT:
+	case RECON_OP_UPDATE_DIVERT:
+		ld = recon_node_find_divert(n, op->name);
+		if (ld == NULL)
+			return "the broker accepted the divert but it is not there on read back (a divert create is silently ignored when its name is taken or its source or forwarding address is missing: AMQ222006, AMQ222004, AMQ222005 in the broker log)";
+		if (op->divert != NULL &&
+		    (strcmp(ld->address, op->divert->address) != 0 ||
+		        strcmp(ld->forwarding_address,
+		            op->divert->forwarding_address) != 0 ||
+		        ld->routing_type != op->divert->routing_type))
+			return "the divert read back differs from the one sent";
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Check every create before index upto against n, the node read after
+ * them. Returns the index of the first create not visible, upto when all
+ * are, and (size_t)-1 when n could not be read (its refusal goes to *f). */
+static size_t
+verify(const struct recon_node_snapshot *n, struct recon_node_apply *out,
+    size_t upto, struct recon_refusal *f, const char **why)
+{
+	size_t j, bad = upto;
+
+	if (n->refusal.kind != RECON_OK) {
+		f->kind = n->refusal.kind;
+		f->text =
+		    n->refusal.text != NULL ? xstrdup(n->refusal.text) : NULL;
+		return (size_t)-1;
+	}
+	for (j = 0; j < upto && bad == upto; j++) {
+		if (out->ops[j].state != RECON_OPS_DONE ||
+		    !is_create(out->ops[j].op.kind))
+			continue;
+		*why = read_back(&out->ops[j].op, n);
+		if (*why != NULL)
+			bad = j;
+	}
+	return bad;
+}
+
+/* "'a', 'b'": the diverts of action `action` already removed. */
+static char *
+removed_before(const struct recon_node_apply *out, size_t k)
+{
+	const struct recon_applied_op *f = &out->ops[k];
+	struct sbuf b = {0};
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (out->ops[j].state == RECON_OPS_DONE &&
+		    out->ops[j].op.kind == RECON_OP_DESTROY_DIVERT &&
+		    out->ops[j].act == f->act &&
+		    strcmp(out->ops[j].action, f->action) == 0)
+			sbuf_addf(&b, "%s'%s'", b.len > 0 ? ", " : "",
+			    out->ops[j].op.name);
+	return b.len > 0 ? sbuf_take(&b) : NULL;
+}
+
+/* The node's detail when operation k failed. */
+static char *
+failure_detail(const struct recon_node_apply *out, size_t k)
+{
+	const struct recon_applied_op *f = &out->ops[k];
+	struct sbuf b = {0};
+	char *gone;
+
+	sbuf_addf(&b, "%s '%s' failed: %s: %s", recon_opk_name(f->op.kind),
+	    f->op.name, recon_kind_name(f->refusal.kind),
+	    f->refusal.text != NULL ? f->refusal.text : "no detail");
+	if (f->op.kind == RECON_OP_DESTROY_DIVERT &&
+	    f->act == RECON_ACT_DELETE_QUEUE)
+		sbuf_addf(&b, "; queue '%s' left in place", f->action);
+	gone = f->op.kind == RECON_OP_DESTROY_QUEUE ? removed_before(out, k)
+	                                            : NULL;
+	if (gone != NULL)
+		sbuf_addf(&b,
+		    "; its dependent divert(s) %s were removed before it and stay removed (no rollback; the audit row holds their configuration)",
+		    gone);
+	if (f->refusal.kind == RECON_HAS_CONSUMERS)
+		sbuf_adds(&b,
+		    "; a consumer attached after the preflight: stop it, or plan again with --disconnect-consumers");
+	if (k + 1 < out->nops)
+		sbuf_addf(&b, "; %zu later operation(s) not run",
+		    out->nops - k - 1);
+	free(gone);
+	return sbuf_take(&b);
+}
+
+static void
+fail_at(struct recon_node_apply *out, size_t k)
+{
+	recon_node_apply_set(out, RECON_APPLY_FAILED,
+	    recon_kind_name(out->ops[k].refusal.kind), failure_detail(out, k));
+}
+
+/* Verify the creates before index upto against n; false (node FAILED)
+ * when one is missing or the node could not be read back. */
+static bool
+verify_creates_with(const struct recon_node_snapshot *n,
+    struct recon_node_apply *out, size_t upto)
+{
+	struct recon_refusal f = {0};
+	const char *why = NULL;
+	size_t bad = verify(n, out, upto, &f, &why);
+
+	if (bad == upto)
+		return true;
+	if (bad == (size_t)-1) {
+		recon_node_apply_set(out, RECON_APPLY_FAILED,
+		    recon_kind_name(f.kind),
+		    xasprintf(
+		        "could not read the node back after its creates: %s: %s",
+		        recon_kind_name(f.kind),
+		        f.text != NULL ? f.text : "no detail"));
+		recon_refusal_release(&f);
+		return false;
+	}
+	out->ops[bad].state = RECON_OPS_FAILED;
+	out->ops[bad].refusal.kind = RECON_NOT_FOUND;
+	out->ops[bad].refusal.text = xstrdup(why);
+	fail_at(out, bad);
+	return false;
+}
+
+/* The same on the node read again now (one read). */
+static bool
+verify_creates(const struct recon_apply_io *io, struct recon_node_apply *out,
+    size_t upto)
+{
+	struct recon_node_snapshot n;
+	bool ok;
+
+	memset(&n, 0, sizeof(n));
+	io->read(io->ctx, out->node, &n);
+	ok = verify_creates_with(&n, out, upto);
+	recon_node_snapshot_release(&n);
+	return ok;
+}
+
+static void
+set_applied(struct recon_node_apply *out)
+{
+	recon_node_apply_set(out, RECON_APPLY_APPLIED, NULL,
+	    xasprintf("%zu operation(s) applied", out->nops));
+}
+
+bool
+recon_apply_verify_last(const struct recon_node_snapshot *n,
+    struct recon_node_apply *out)
+{
+	if (!verify_creates_with(n, out, out->nops))
+		return false;
+	set_applied(out);
+	return true;
+}
+
+enum recon_run
+recon_apply_run_ops(const struct recon_apply_io *io,
+    struct recon_node_apply *out, size_t from, bool defer)
+{
+	struct recon_applied_op *ao;
+	bool unverified = false;
+	size_t k;
+
+	for (k = from; k < out->nops; k++) {
+		ao = &out->ops[k];
+		if (!is_create(ao->op.kind) && unverified) {
+			if (!verify_creates(io, out, k))
+				return RECON_RUN_FAILED;
+			unverified = false;
+		}
+		if (io->exec(io->ctx, out->node, &ao->op, &ao->refusal) < 0) {
+			ao->state = RECON_OPS_FAILED;
+			if (ao->refusal.kind == RECON_OK)
+				ao->refusal.kind = RECON_BROKER_ERROR;
+		} else {
+			ao->state = RECON_OPS_DONE;
+			recon_refusal_release(&ao->refusal);
+		}
+		if (io->progress != NULL)
+			io->progress(io->hook_ctx, out->node, ao);
+		if (ao->state == RECON_OPS_FAILED) {
+			fail_at(out, k);
+			return RECON_RUN_FAILED;
+		}
+		unverified |= is_create(ao->op.kind);
+	}
+	if (unverified && defer)
+		return RECON_RUN_UNVERIFIED;
+	if (unverified && !verify_creates(io, out, out->nops))
+		return RECON_RUN_FAILED;
+	set_applied(out);
+	return RECON_RUN_DONE;
+}

@@ -1,0 +1,150 @@
+/* reconcile/result-md.c: result.md, the apply result for people (and
+ * pull-request comments): the per-node table (NodeOutcomeSummary), then per
+ * node its notes, operations and every removed divert with what recreates
+ * it. */
+#include "apply-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/jsonw.h"
+#include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
+
+/* Append s as one Markdown table cell: '|' escaped, newlines flattened. */
+static void
+cell(struct sbuf *b, const char *s)
+{
+	if (s == NULL)
+		return;
+	for (; *s != '\0'; s++) {
+		if (*s == '|')
+			sbuf_adds(b, "\\|");
+		else if (*s == '\n' || *s == '\r')
+			sbuf_addc(b, ' ');
+		else
+			sbuf_addc(b, *s);
+	}
+}
+
+static void
+summary(struct sbuf *b, const struct recon_apply_result *r)
+{
+	size_t i;
+
+	sbuf_adds(b, "| node | outcome | detail |\n|---|---|---|\n");
+	for (i = 0; i < r->nnodes; i++) {
+		sbuf_adds(b, "| ");
+		cell(b, r->nodes[i].node);
+		sbuf_addf(b, " | %s | ",
+		    recon_apply_outcome_name(r->nodes[i].outcome));
+		cell(b, r->nodes[i].detail);
+		sbuf_adds(b, " |\n");
+	}
+}
+
+static void
+ops_table(struct sbuf *b, const struct recon_node_apply *n)
+{
+	const struct recon_applied_op *a;
+	size_t i;
+
+	sbuf_adds(b, "\n| # | operation | object | outcome | error |\n"
+	             "|---|---|---|---|---|\n");
+	for (i = 0; i < n->nops; i++) {
+		a = &n->ops[i];
+		sbuf_addf(b, "| %zu | %s | ", i + 1,
+		    recon_opk_name(a->op.kind));
+		cell(b, a->op.name);
+		sbuf_addf(b, " | %s | ", recon_op_state_name(a->state));
+		if (a->refusal.kind != RECON_OK) {
+			sbuf_addf(b, "%s: ", recon_kind_name(a->refusal.kind));
+			cell(b, a->refusal.text);
+		}
+		sbuf_adds(b, " |\n");
+	}
+}
+
+static void
+removed_diverts(struct sbuf *b, const struct recon_node_apply *n)
+{
+	const struct recon_applied_op *a;
+	struct sbuf js = {0};
+	struct jsonw w;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < n->nops; i++) {
+		a = &n->ops[i];
+		if (a->op.kind != RECON_OP_DESTROY_DIVERT ||
+		    a->state != RECON_OPS_DONE || a->op.divert == NULL)
+			continue;
+		if (!any)
+			sbuf_adds(b,
+			    "\nRemoved diverts; each is recreated "
+			    "exactly by `createDivert(java.lang.String)` "
+			    "with its configuration:\n\n");
+		any = true;
+		sbuf_reset(&js);
+		jsonw_init(&w, &js, 0);
+		recon_divert_write_config(&w, a->op.divert);
+		sbuf_addf(b, "- `%s` (source `%s`, forwarding `%s`): `%s`\n",
+		    a->op.divert->name, a->op.divert->address,
+		    a->op.divert->forwarding_address, sbuf_str(&js));
+	}
+	sbuf_release(&js);
+}
+
+static void
+node_section(struct sbuf *b, const struct recon_node_apply *n)
+{
+	size_t i;
+
+	sbuf_addf(b, "\n## %s: %s\n\n", n->node,
+	    recon_apply_outcome_name(n->outcome));
+	if (n->detail != NULL)
+		sbuf_addf(b, "%s\n", n->detail);
+	if (n->nnotes > 0)
+		sbuf_adds(b, "\n");
+	for (i = 0; i < n->nnotes; i++)
+		sbuf_addf(b, "- %s\n", n->notes[i]);
+	if (n->nops > 0)
+		ops_table(b, n);
+	removed_diverts(b, n);
+}
+
+char *
+recon_result_render_md(const struct recon_apply_result *r)
+{
+	struct sbuf b = {0};
+	size_t i, bad = 0;
+
+	for (i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].outcome != RECON_APPLY_APPLIED &&
+		    r->nodes[i].outcome != RECON_APPLY_SKIPPED)
+			bad++;
+	sbuf_addf(&b, "# Apply result: %s%s%s\n\n", r->cluster,
+	    r->revision != NULL ? " at " : "",
+	    r->revision != NULL ? r->revision : "");
+	sbuf_addf(&b,
+	    "Plan `%s` (SHA-256 `%s`), approved by %s at %s.\n"
+	    "Started %s, finished %s. disconnect-consumers: %s.\n\n",
+	    r->plan_dir, r->plan_digest, r->approver, r->approved_at,
+	    r->started_at, r->finished_at != NULL ? r->finished_at : "-",
+	    r->disconnect_consumers ? "yes" : "no");
+	if (bad == 0)
+		sbuf_adds(&b,
+		    "**Every node applied or had nothing to do.**\n\n");
+	else
+		sbuf_addf(&b,
+		    "**%zu node(s) did not apply** (nothing is rolled back; "
+		    "see each node below).\n\n",
+		    bad);
+	summary(&b, r);
+	for (i = 0; i < r->nnodes; i++)
+		node_section(&b, &r->nodes[i]);
+	sbuf_addf(&b,
+	    "\nAudit: apply `%s` in the state folder's audit.jsonl.\n",
+	    r->apply_id);
+	return sbuf_take(&b);
+}

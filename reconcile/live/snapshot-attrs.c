@@ -1,0 +1,224 @@
+/* reconcile/snapshot-attrs.c: MBean attribute values of a snapshot read
+ * into the model. A missing attribute keeps Artemis's default; a present
+ * one of the wrong type is recorded as the reply's problem (BAD_RESPONSE). */
+#include "../recon.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/xalloc.h"
+#include "jolokia.h"
+#include "../recon-int.h"
+
+/* Reading attribute values: a missing attribute keeps the default, a
+ * present one of the wrong type makes the reply BAD_RESPONSE. */
+
+static const cJSON *
+attr(const cJSON *o, const char *name)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, name);
+}
+
+static void
+bad(struct recon_rd *r, const char *name, const char *expected)
+{
+	if (r->bad == NULL)
+		r->bad = xasprintf("%s: attribute %s: expected %s", r->what,
+		    name, expected);
+}
+
+static bool
+rd_bool(struct recon_rd *r, const cJSON *o, const char *name, bool def)
+{
+	const cJSON *v = attr(o, name);
+
+	if (v == NULL || cJSON_IsNull(v))
+		return def;
+	if (!cJSON_IsBool(v)) {
+		bad(r, name, "a boolean");
+		return def;
+	}
+	return cJSON_IsTrue(v);
+}
+
+static int64_t
+rd_int(struct recon_rd *r, const cJSON *o, const char *name, int64_t def)
+{
+	const cJSON *v = attr(o, name);
+
+	if (v == NULL || cJSON_IsNull(v))
+		return def;
+	if (!cJSON_IsNumber(v) || v->valuedouble > 9.2e18 ||
+	    v->valuedouble < -9.2e18 ||
+	    v->valuedouble != (double)(int64_t)v->valuedouble) {
+		bad(r, name, "an integer");
+		return def;
+	}
+	return (int64_t)v->valuedouble;
+}
+
+/* NULL for missing, null or (when empty_is_null) "". */
+static char *
+rd_str(struct recon_rd *r, const cJSON *o, const char *name, bool empty_is_null)
+{
+	const cJSON *v = attr(o, name);
+
+	if (v == NULL || cJSON_IsNull(v))
+		return NULL;
+	if (!cJSON_IsString(v)) {
+		bad(r, name, "a string");
+		return NULL;
+	}
+	if (empty_is_null && v->valuestring[0] == '\0')
+		return NULL;
+	return xstrdup(v->valuestring);
+}
+
+static char **
+rd_strv(struct recon_rd *r, const cJSON *o, const char *name, size_t *n)
+{
+	const cJSON *v = attr(o, name), *c;
+	char **out;
+	size_t i = 0;
+
+	*n = 0;
+	if (v == NULL || cJSON_IsNull(v))
+		return NULL;
+	if (!cJSON_IsArray(v)) {
+		bad(r, name, "an array of strings");
+		return NULL;
+	}
+	out = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(*out));
+	for (c = v->child; c != NULL; c = c->next) {
+		if (!cJSON_IsString(c)) {
+			bad(r, name, "an array of strings");
+			continue;
+		}
+		out[i++] = xstrdup(c->valuestring);
+	}
+	*n = i;
+	return out;
+}
+
+static unsigned
+rd_routing_set(struct recon_rd *r, const cJSON *o)
+{
+	char **v;
+	size_t n, i;
+	unsigned set = 0, one;
+
+	v = rd_strv(r, o, "RoutingTypes", &n);
+	for (i = 0; i < n; i++) {
+		if (recon_routing_parse(v[i], &one) == 0)
+			set |= one;
+		else
+			bad(r, "RoutingTypes", "ANYCAST or MULTICAST");
+		free(v[i]);
+	}
+	free(v);
+	return set;
+}
+
+void
+recon_to_address(struct recon_rd *r, const char *mbean, const cJSON *o,
+    struct recon_address *a)
+{
+	a->name = rd_str(r, o, "Address", false);
+	if (a->name == NULL && recon_mbean_key(mbean, "address", &a->name) < 0)
+		bad(r, "Address", "a string");
+	a->routing = rd_routing_set(r, o);
+	a->queue_names = rd_strv(r, o, "QueueNames", &a->nqueue_names);
+	a->binding_names = rd_strv(r, o, "BindingNames", &a->nbinding_names);
+	a->auto_created = rd_bool(r, o, "AutoCreated", false);
+	a->internal = rd_bool(r, o, "Internal", false);
+}
+
+void
+recon_to_queue(struct recon_rd *r, const char *mbean, const cJSON *o,
+    struct recon_queue *q)
+{
+	char *rt;
+
+	q->name = rd_str(r, o, "Name", false);
+	if (q->name == NULL && recon_mbean_key(mbean, "queue", &q->name) < 0)
+		bad(r, "Name", "a string");
+	q->address = rd_str(r, o, "Address", false);
+	if (q->address == NULL &&
+	    recon_mbean_key(mbean, "address", &q->address) < 0)
+		bad(r, "Address", "a string");
+	rt = rd_str(r, o, "RoutingType", false);
+	if (rt == NULL && recon_mbean_key(mbean, "routing-type", &rt) < 0)
+		rt = NULL;
+	if (rt == NULL || recon_routing_parse(rt, &q->routing) < 0)
+		bad(r, "RoutingType", "ANYCAST or MULTICAST");
+	free(rt);
+	q->durable = rd_bool(r, o, "Durable", true);
+	q->filter = rd_str(r, o, "Filter", true);
+	q->max_consumers = rd_int(r, o, "MaxConsumers", -1);
+	q->purge_on_no_consumers = rd_bool(r, o, "PurgeOnNoConsumers", false);
+	q->exclusive = rd_bool(r, o, "Exclusive", false);
+	q->ring_size = rd_int(r, o, "RingSize", -1);
+	q->enabled = rd_bool(r, o, "Enabled", true);
+	q->last_value_key = rd_str(r, o, "LastValueKey", true);
+	q->consumers_before_dispatch =
+	    rd_int(r, o, "ConsumersBeforeDispatch", 0);
+	q->delay_before_dispatch = rd_int(r, o, "DelayBeforeDispatch", -1);
+	q->configuration_managed = rd_bool(r, o, "ConfigurationManaged", false);
+	q->auto_created = rd_bool(r, o, "AutoCreated", false);
+	q->internal = rd_bool(r, o, "InternalQueue", false);
+	q->consumer_count = rd_int(r, o, "ConsumerCount", 0);
+	q->message_count = rd_int(r, o, "MessageCount", 0);
+}
+
+static void
+to_props(struct recon_rd *r, const cJSON *o, struct recon_divert *d)
+{
+	const cJSON *v = attr(o, "TransformerProperties"), *c;
+	size_t i = 0;
+
+	if (v == NULL || cJSON_IsNull(v))
+		return;
+	if (!cJSON_IsObject(v)) {
+		bad(r, "TransformerProperties", "an object");
+		return;
+	}
+	d->transformer_properties =
+	    xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(struct decl_kv));
+	for (c = v->child; c != NULL; c = c->next) {
+		if (!cJSON_IsString(c)) {
+			bad(r, "TransformerProperties", "string values");
+			continue;
+		}
+		d->transformer_properties[i].key = xstrdup(c->string);
+		d->transformer_properties[i++].value = xstrdup(c->valuestring);
+	}
+	d->ntransformer_properties = i;
+}
+
+void
+recon_to_divert(struct recon_rd *r, const char *mbean, const cJSON *o,
+    struct recon_divert *d)
+{
+	char *rt;
+
+	d->name = rd_str(r, o, "UniqueName", false);
+	if (d->name == NULL && recon_mbean_key(mbean, "divert", &d->name) < 0)
+		bad(r, "UniqueName", "a string");
+	d->routing_name = rd_str(r, o, "RoutingName", false);
+	d->address = rd_str(r, o, "Address", false);
+	if (d->address == NULL &&
+	    recon_mbean_key(mbean, "address", &d->address) < 0)
+		bad(r, "Address", "a string");
+	d->forwarding_address = rd_str(r, o, "ForwardingAddress", false);
+	if (d->forwarding_address == NULL)
+		d->forwarding_address = xstrdup("");
+	d->exclusive = rd_bool(r, o, "Exclusive", false);
+	d->filter = rd_str(r, o, "Filter", true);
+	rt = rd_str(r, o, "RoutingType", false);
+	if (rt != NULL && recon_divert_routing_parse(rt, &d->routing_type) < 0)
+		bad(r, "RoutingType", "STRIP, PASS, ANYCAST or MULTICAST");
+	free(rt);
+	d->transformer_class_name = rd_str(r, o, "TransformerClassName", true);
+	to_props(r, o, d);
+}

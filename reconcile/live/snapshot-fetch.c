@@ -1,0 +1,333 @@
+/* reconcile/snapshot-fetch.c: read a node's live state in one bulk
+ * Jolokia request (docs/snapshot-format.md lists the elements) and turn
+ * the reply into a struct recon_node_snapshot. */
+#include "../recon.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../lib/xalloc.h"
+#include "jolokia.h"
+#include "../recon-int.h"
+
+#define D "org.apache.activemq.artemis:"
+
+static const char *const broker_attrs[] = {"Version"};
+static const char *const address_attrs[] = {"Address", "RoutingTypes",
+    "QueueNames", "BindingNames", "AutoCreated", "Internal"};
+static const char *const queue_attrs[] = {"Name", "Address", "RoutingType",
+    "Durable", "Filter", "MaxConsumers", "PurgeOnNoConsumers", "Exclusive",
+    "RingSize", "Enabled", "LastValueKey", "ConsumersBeforeDispatch",
+    "DelayBeforeDispatch", "ConfigurationManaged", "AutoCreated",
+    "InternalQueue", "ConsumerCount", "MessageCount"};
+static const char *const divert_attrs[] = {"UniqueName", "RoutingName",
+    "Address", "ForwardingAddress", "Exclusive", "Filter", "RoutingType",
+    "TransformerClassName", "TransformerProperties"};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+void
+recon_snapshot_build_request(struct recon_jbulk *b, const char *hint)
+{
+	struct recon_jarg arg = {.s = "#"};
+	char *m = recon_mbean_broker(hint);
+
+	recon_jbulk_read(b, D "broker=*", broker_attrs, N(broker_attrs));
+	recon_jbulk_read(b, D "broker=*,component=addresses,address=*",
+	    address_attrs, N(address_attrs));
+	recon_jbulk_read(b,
+	    D "broker=*,component=addresses,address=*,subcomponent=queues,"
+	      "routing-type=*,queue=*",
+	    queue_attrs, N(queue_attrs));
+	recon_jbulk_read(b,
+	    D "broker=*,component=addresses,address=*,subcomponent=diverts,"
+	      "divert=*",
+	    divert_attrs, N(divert_attrs));
+	recon_jbulk_exec(b, m, "getAddressSettingsAsJSON(java.lang.String)",
+	    &arg, 1);
+	free(m);
+}
+
+typedef void (*conv_fn)(struct recon_rd *, const char *, const cJSON *, void *);
+
+static void
+conv_address(struct recon_rd *r, const char *m, const cJSON *o, void *out)
+{
+	recon_to_address(r, m, o, out);
+}
+
+static void
+conv_queue(struct recon_rd *r, const char *m, const cJSON *o, void *out)
+{
+	recon_to_queue(r, m, o, out);
+}
+
+static void
+conv_divert(struct recon_rd *r, const char *m, const cJSON *o, void *out)
+{
+	recon_to_divert(r, m, o, out);
+}
+
+/* Walk a pattern reply {canonical-mbean: {attr: value}} of broker's MBeans
+ * into an array of elsize-byte elements. Returns the problem, or NULL. */
+static char *
+walk(const cJSON *value, const char *broker, const char *kind, size_t elsize,
+    void **arr, size_t *n, conv_fn fn)
+{
+	const cJSON *c;
+	struct recon_rd r = {0};
+	char *b, *name;
+
+	*arr = NULL;
+	*n = 0;
+	if (value == NULL)
+		return NULL; /* the pattern matched nothing */
+	if (!cJSON_IsObject(value))
+		return xasprintf("%s read: expected an object", kind);
+	*arr = xcalloc((size_t)cJSON_GetArraySize(value) + 1, elsize);
+	for (c = value->child; c != NULL && r.bad == NULL; c = c->next) {
+		b = NULL;
+		if (recon_mbean_key(c->string, "broker", &b) < 0 ||
+		    !cJSON_IsObject(c)) {
+			free(b);
+			return xasprintf("%s read: unexpected entry '%.200s'",
+			    kind, c->string);
+		}
+		name = b;
+		if (strcmp(b, broker) == 0) {
+			name = xasprintf("%s '%.200s'", kind, c->string);
+			r.what = name;
+			fn(&r, c->string, c, (char *)*arr + *n * elsize);
+			(*n)++;
+			free(b);
+		}
+		free(name);
+	}
+	return r.bad;
+}
+
+static void
+to_settings(struct recon_node_snapshot *n, const struct recon_jresult *res)
+{
+	struct recon_address_settings *s;
+	const char *keys[3] = {"configDeleteAddresses", "configDeleteQueues",
+	    "configDeleteDiverts"};
+	char **vals[3];
+	cJSON *j;
+	const cJSON *v;
+	size_t i;
+
+	if (res->refusal.kind != RECON_OK || !cJSON_IsString(res->value))
+		return;
+	j = cJSON_Parse(res->value->valuestring);
+	if (!cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		return;
+	}
+	n->address_settings = s = xcalloc(1, sizeof(*s));
+	n->naddress_settings = 1;
+	s->match = xstrdup("#");
+	vals[0] = &s->config_delete_addresses;
+	vals[1] = &s->config_delete_queues;
+	vals[2] = &s->config_delete_diverts;
+	for (i = 0; i < 3; i++) {
+		v = cJSON_GetObjectItemCaseSensitive(j, keys[i]);
+		*vals[i] = xstrdup(cJSON_IsString(v) ? v->valuestring : "OFF");
+	}
+	cJSON_Delete(j);
+}
+
+/* The broker name from the single broker MBean of the first element. */
+static char *
+find_broker(struct recon_node_snapshot *n, const cJSON *value)
+{
+	const cJSON *c, *v;
+
+	if (!cJSON_IsObject(value) || cJSON_GetArraySize(value) == 0)
+		return xstrdup("no broker MBean found");
+	if (cJSON_GetArraySize(value) > 1)
+		return xstrdup("several broker MBeans found");
+	c = value->child;
+	if (recon_mbean_key(c->string, "broker", &n->broker_name) < 0)
+		return xasprintf("unexpected broker MBean '%.200s'", c->string);
+	v = cJSON_GetObjectItemCaseSensitive(c, "Version");
+	if (cJSON_IsString(v))
+		n->broker_version = xstrdup(v->valuestring);
+	return NULL;
+}
+
+static void
+drop_contents(struct recon_node_snapshot *n)
+{
+	char *node = n->node, *url = n->url;
+	unsigned req = n->requests;
+	struct recon_refusal ref = n->refusal;
+
+	n->node = n->url = NULL;
+	memset(&n->refusal, 0, sizeof(n->refusal));
+	recon_node_snapshot_release(n);
+	n->node = node;
+	n->url = url;
+	n->requests = req;
+	n->refusal = ref;
+}
+
+/* The first name that appears twice in a sorted array, or NULL. */
+static const char *
+repeated(const void *arr, size_t n, size_t elsize)
+{
+	const char *a, *b;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		a = *(char *const *)(const void *)((const char *)arr +
+		                                   (i - 1) * elsize);
+		b = *(char *const *)(const void *)((const char *)arr +
+		                                   i * elsize);
+		if (strcmp(a, b) == 0)
+			return b;
+	}
+	return NULL;
+}
+
+/* Names are unique per kind on a broker; a reply saying otherwise is
+ * malformed (and could not be rendered and read back). */
+static char *
+duplicates(const struct recon_node_snapshot *n)
+{
+	const char *d;
+
+	d = repeated(n->addresses, n->naddresses, sizeof(*n->addresses));
+	if (d != NULL)
+		return xasprintf("address '%.200s' listed twice", d);
+	d = repeated(n->queues, n->nqueues, sizeof(*n->queues));
+	if (d != NULL)
+		return xasprintf("queue '%.200s' listed twice", d);
+	d = repeated(n->diverts, n->ndiverts, sizeof(*n->diverts));
+	if (d != NULL)
+		return xasprintf("divert '%.200s' listed twice", d);
+	return NULL;
+}
+
+void
+recon_node_snapshot_from_reply(struct recon_node_snapshot *n,
+    const struct recon_jbulk *b)
+{
+	char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < 4 && i < b->n; i++) {
+		if (b->results[i].refusal.kind != RECON_OK) {
+			n->refusal.kind = b->results[i].refusal.kind;
+			n->refusal.http_status =
+			    b->results[i].refusal.http_status;
+			n->refusal.status = b->results[i].refusal.status;
+			n->refusal.text =
+			    xstrdup(b->results[i].refusal.text
+			                ? b->results[i].refusal.text
+			                : "");
+			return;
+		}
+	}
+	if (b->n < 5)
+		why = xstrdup("short reply");
+	if (why == NULL)
+		why = find_broker(n, b->results[0].value);
+	if (why == NULL)
+		why = walk(b->results[1].value, n->broker_name, "address",
+		    sizeof(*n->addresses), (void **)&n->addresses,
+		    &n->naddresses, conv_address);
+	if (why == NULL)
+		why = walk(b->results[2].value, n->broker_name, "queue",
+		    sizeof(*n->queues), (void **)&n->queues, &n->nqueues,
+		    conv_queue);
+	if (why == NULL)
+		why = walk(b->results[3].value, n->broker_name, "divert",
+		    sizeof(*n->diverts), (void **)&n->diverts, &n->ndiverts,
+		    conv_divert);
+	if (why != NULL) {
+		n->refusal.kind = RECON_BAD_RESPONSE;
+		n->refusal.http_status = b->http_status;
+		n->refusal.text = why;
+		drop_contents(n);
+		return;
+	}
+	recon_node_snapshot_sort(n);
+	why = duplicates(n);
+	if (why != NULL) {
+		n->refusal.kind = RECON_BAD_RESPONSE;
+		n->refusal.http_status = b->http_status;
+		n->refusal.text = why;
+		drop_contents(n);
+		return;
+	}
+	to_settings(n, &b->results[4]);
+}
+
+static char *
+now_rfc3339(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return xstrdup(buf);
+}
+
+struct recon_snapshot *
+recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
+    size_t n, const struct recon_http_opts *opts)
+{
+	struct recon_snapshot *s = xcalloc(1, sizeof(*s));
+	struct recon_jolokia_conf *confs = xcalloc(n + 1, sizeof(*confs));
+	struct recon_jbulk *bulks = xcalloc(n + 1, sizeof(*bulks));
+	struct recon_refusal *outs = xcalloc(n + 1, sizeof(*outs));
+	size_t i;
+
+	s->cluster = xstrdup(cluster);
+	s->taken_at = now_rfc3339();
+	s->nodes = xcalloc(n + 1, sizeof(*s->nodes));
+	s->nnodes = n;
+	for (i = 0; i < n; i++) {
+		confs[i].url = targets[i].url;
+		confs[i].userpass = targets[i].userpass;
+		confs[i].origin = opts->origin;
+		confs[i].ca_file = opts->ca_file;
+		confs[i].connect_timeout_ms = opts->connect_timeout_ms;
+		confs[i].timeout_ms = opts->timeout_ms;
+		confs[i].max_response = opts->max_response;
+		recon_snapshot_build_request(&bulks[i],
+		    targets[i].broker_hint ? targets[i].broker_hint
+		                           : targets[i].node);
+	}
+	recon_jolokia_post_all(confs, bulks, n, outs);
+	for (i = 0; i < n; i++) {
+		s->nodes[i].node = xstrdup(targets[i].node);
+		s->nodes[i].url = xstrdup(targets[i].url);
+		s->nodes[i].requests = bulks[i].requests;
+		if (outs[i].kind != RECON_OK)
+			s->nodes[i].refusal = outs[i];
+		else
+			recon_node_snapshot_from_reply(&s->nodes[i], &bulks[i]);
+		recon_jbulk_release(&bulks[i]);
+	}
+	free(confs);
+	free(bulks);
+	free(outs);
+	return s;
+}
+
+size_t
+recon_snapshot_unreadable(const struct recon_snapshot *s)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].refusal.kind != RECON_OK)
+			k++;
+	return k;
+}

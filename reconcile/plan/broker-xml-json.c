@@ -1,0 +1,222 @@
+/* reconcile/plan-broker-json.c: the broker_xml member of plan.json (a
+ * CONFIG_MANAGED plan's rendered files, diffs and reload predictions),
+ * written canonically and parsed back to the same bytes. Its layout is in
+ * docs/plan-format.md. */
+#include "plan-read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/jsonw.h"
+#include "../../lib/xalloc.h"
+
+static const char *const effects[] = {"adds", "updates", "keeps", "removes"};
+static const char *const objects[] = {"address", "queue", "divert"};
+
+static void
+kstr(struct jsonw *w, const char *k, const char *v)
+{
+	jsonw_key(w, k);
+	jsonw_str(w, v);
+}
+
+static void
+reload_json(struct jsonw *w, const struct recon_reload *r)
+{
+	const struct recon_reload_item *it;
+	size_t i;
+
+	jsonw_obj_begin(w);
+	jsonw_key(w, "items");
+	jsonw_arr_begin(w);
+	for (i = 0; i < r->n; i++) {
+		it = &r->items[i];
+		jsonw_obj_begin(w);
+		kstr(w, "address", it->address);
+		kstr(w, "detail", it->detail);
+		kstr(w, "effect", effects[it->effect]);
+		jsonw_key(w, "messages");
+		jsonw_int(w, it->messages);
+		kstr(w, "name", it->name);
+		kstr(w, "object", objects[it->object]);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "messages_lost");
+	jsonw_int(w, r->messages_lost);
+	jsonw_key(w, "settings");
+	jsonw_obj_begin(w);
+	kstr(w, "addresses", r->settings.addresses);
+	kstr(w, "diverts", r->settings.diverts);
+	kstr(w, "queues", r->settings.queues);
+	jsonw_obj_end(w);
+	jsonw_key(w, "settings_from_file");
+	jsonw_bool(w, r->settings_from_file);
+	jsonw_key(w, "uncertain");
+	jsonw_bool(w, r->uncertain);
+	jsonw_obj_end(w);
+}
+
+static void
+node_json(struct jsonw *w, const struct recon_broker_xml *bx)
+{
+	size_t i;
+
+	jsonw_obj_begin(w);
+	jsonw_key(w, "carried_diverts");
+	jsonw_arr_begin(w);
+	for (i = 0; i < bx->ncarried; i++)
+		jsonw_str(w, bx->carried_diverts[i]);
+	jsonw_arr_end(w);
+	kstr(w, "diff", bx->diff);
+	kstr(w, "node", bx->node);
+	kstr(w, "not_predicted", bx->not_predicted);
+	kstr(w, "path", bx->path);
+	jsonw_key(w, "reload");
+	if (bx->predicted)
+		reload_json(w, &bx->reload);
+	else
+		jsonw_null(w);
+	kstr(w, "sha256", bx->sha256);
+	jsonw_obj_end(w);
+}
+
+void
+recon_plan_broker_json(struct jsonw *w, const struct recon_plan *p)
+{
+	size_t i;
+
+	if (p->broker_xml_before == NULL)
+		return;
+	jsonw_key(w, "broker_xml");
+	jsonw_obj_begin(w);
+	kstr(w, "before", p->broker_xml_before);
+	jsonw_key(w, "nodes");
+	jsonw_arr_begin(w);
+	for (i = 0; i < p->nbroker_xml; i++)
+		node_json(w, &p->broker_xml[i]);
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+}
+
+static int
+pname(struct recon_jr *c, const cJSON *o, const char *w, const char *key,
+    const char *const *names, size_t n, int *out)
+{
+	char *s = NULL;
+	size_t i;
+
+	if (recon_jr_pstr(c, o, w, key, false, &s) < 0)
+		return -1;
+	for (i = 0; i < n && strcmp(names[i], s) != 0; i++)
+		;
+	free(s);
+	if (i == n)
+		return recon_jr_fail(c, w, key, "unknown value");
+	*out = (int)i;
+	return 0;
+}
+
+static int
+pitem(struct recon_jr *c, const cJSON *o, struct recon_reload_item *it)
+{
+	const char *w = "broker_xml.nodes[].reload.items[]";
+	int e = 0, k = 0;
+
+	if (pname(c, o, w, "effect", effects, 4, &e) < 0 ||
+	    pname(c, o, w, "object", objects, 3, &k) < 0 ||
+	    recon_jr_pstr(c, o, w, "name", false, &it->name) < 0 ||
+	    recon_jr_pstr(c, o, w, "address", true, &it->address) < 0 ||
+	    recon_jr_pstr(c, o, w, "detail", true, &it->detail) < 0 ||
+	    recon_jr_pint(c, o, w, "messages", &it->messages) < 0)
+		return -1;
+	it->effect = (enum recon_reload_effect)e;
+	it->object = (enum recon_reload_object)k;
+	return 0;
+}
+
+static int
+preload(struct recon_jr *c, const cJSON *o, struct recon_broker_xml *bx)
+{
+	const char *w = "broker_xml.nodes[].reload";
+	const cJSON *arr, *s, *it;
+	char *set[3] = {NULL, NULL, NULL};
+	int rc = -1;
+
+	bx->reload.node = xstrdup(bx->node);
+	arr = recon_jr_parr(c, o, w, "items", &bx->reload.n);
+	s = recon_jr_pobj(c, o, w, "settings", false);
+	if (arr == NULL || s == NULL ||
+	    recon_jr_pint(c, o, w, "messages_lost", &bx->reload.messages_lost) <
+	        0 ||
+	    recon_jr_pbool(c, o, w, "settings_from_file",
+	        &bx->reload.settings_from_file) < 0 ||
+	    recon_jr_pbool(c, o, w, "uncertain", &bx->reload.uncertain) < 0 ||
+	    recon_jr_pstr(c, s, w, "addresses", true, &set[0]) < 0 ||
+	    recon_jr_pstr(c, s, w, "queues", true, &set[1]) < 0 ||
+	    recon_jr_pstr(c, s, w, "diverts", true, &set[2]) < 0)
+		goto done;
+	recon_broker_xml_set_settings(bx, set[0], set[1], set[2]);
+	bx->reload.items = xcalloc(bx->reload.n + 1, sizeof(*bx->reload.items));
+	bx->reload.n = 0;
+	cJSON_ArrayForEach(it, arr)
+	{
+		if (pitem(c, it, &bx->reload.items[bx->reload.n++]) < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(set[0]);
+	free(set[1]);
+	free(set[2]);
+	return rc;
+}
+
+static int
+pnode(struct recon_jr *c, const cJSON *o, struct recon_broker_xml *bx)
+{
+	const char *w = "broker_xml.nodes[]";
+	const cJSON *r;
+
+	if (recon_jr_pstr(c, o, w, "node", false, &bx->node) < 0 ||
+	    recon_jr_pstr(c, o, w, "path", false, &bx->path) < 0 ||
+	    recon_jr_pstr(c, o, w, "sha256", false, &bx->sha256) < 0 ||
+	    recon_jr_pstr(c, o, w, "diff", true, &bx->diff) < 0 ||
+	    recon_jr_pstr(c, o, w, "not_predicted", true, &bx->not_predicted) <
+	        0 ||
+	    recon_jr_pstrs(c, o, w, "carried_diverts", &bx->carried_diverts,
+	        &bx->ncarried) < 0)
+		return -1;
+	r = recon_jr_pobj(c, o, w, "reload", true);
+	if (r == NULL)
+		return -1;
+	if (cJSON_IsNull(r))
+		return 0;
+	bx->predicted = true;
+	return preload(c, r, bx);
+}
+
+int
+recon_plan_broker_parse(struct recon_jr *c, const cJSON *root,
+    struct recon_plan *p)
+{
+	const cJSON *b, *arr, *it;
+	size_t n = 0;
+
+	if (cJSON_GetObjectItemCaseSensitive(root, "broker_xml") == NULL)
+		return 0;
+	b = recon_jr_pobj(c, root, "", "broker_xml", false);
+	if (b == NULL || recon_jr_pstr(c, b, "broker_xml", "before", false,
+	                     &p->broker_xml_before) < 0)
+		return -1;
+	arr = recon_jr_parr(c, b, "broker_xml", "nodes", &n);
+	if (arr == NULL)
+		return -1;
+	p->broker_xml = xcalloc(n + 1, sizeof(*p->broker_xml));
+	cJSON_ArrayForEach(it, arr)
+	{
+		if (pnode(c, it, &p->broker_xml[p->nbroker_xml++]) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,158 @@
+/* reconcile/capture-plan.c: the capture pass in a plan. Every reachable
+ * node's steps (reconcile/capture.c) become actions like any other, one per
+ * kind and object, with a node step for every declared node. */
+#include "plan-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/xalloc.h"
+
+/* The action of kind k for name, added (every node NO_CHANGE or
+ * UNREACHABLE) when the plan has none yet. */
+static struct recon_action *
+find_action(struct recon_diff *d, enum recon_act k, const char *name,
+    const char *address)
+{
+	struct recon_plan *p = d->plan;
+	const struct recon_node_snapshot *n;
+	struct recon_node_plan *np;
+	struct recon_action *a;
+	size_t i;
+
+	for (i = 0; i < p->nactions; i++)
+		if (p->actions[i].kind == k &&
+		    strcmp(p->actions[i].name, name) == 0)
+			return &p->actions[i];
+	p->actions =
+	    xreallocarray(p->actions, p->nactions + 1, sizeof(*p->actions));
+	a = &p->actions[p->nactions++];
+	memset(a, 0, sizeof(*a));
+	a->kind = k;
+	a->name = xstrdup(name);
+	a->address = xstrdup(address);
+	a->nnodes = d->decl->nnodes;
+	a->nodes = xcalloc(a->nnodes + 1, sizeof(*a->nodes));
+	for (i = 0; i < a->nnodes; i++) {
+		np = &a->nodes[i];
+		n = d->nodes[i];
+		np->node = xstrdup(d->decl->nodes[i].name);
+		if (recon_diff_reachable(d, i)) {
+			np->message = xstrdup("nothing to do on this node");
+			continue;
+		}
+		np->outcome = RECON_OUT_UNREACHABLE;
+		np->refusal_kind =
+		    n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
+		np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
+		np->message = xstrdup(n != NULL && n->refusal.text != NULL
+		                          ? n->refusal.text
+		                          : "the node is not in the snapshot");
+	}
+	return a;
+}
+
+void
+recon_diff_removed_captures(struct recon_diff *d)
+{
+	struct recon_strv *out = &d->removed_captures;
+	const struct recon_managed *m = d->managed;
+	size_t i, j;
+
+	for (i = 0; m != NULL && m->known && i < m->ncaptures; i++) {
+		for (j = 0; j < d->decl->ncaptures; j++)
+			if (strcmp(d->decl->captures[j].name, m->captures[i]) ==
+			    0)
+				break;
+		if (j == d->decl->ncaptures)
+			recon_strv_add(out, m->captures[i]);
+	}
+}
+
+void
+recon_diff_captures(struct recon_diff *d)
+{
+	struct recon_capture_steps steps;
+	struct recon_capture_ctx ctx;
+	const struct recon_strv *removed = &d->removed_captures;
+	struct recon_action *a;
+	size_t i, j;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.prefix = d->decl->settings.capture_prefix;
+	ctx.captures = d->decl->captures;
+	ctx.ncaptures = d->decl->ncaptures;
+	ctx.removed = (const char *const *)removed->v;
+	ctx.nremoved = removed->n;
+	ctx.disconnect_consumers = d->opts->disconnect_consumers;
+	for (i = 0; i < d->decl->nnodes; i++) {
+		if (!recon_diff_reachable(d, i))
+			continue;
+		ctx.created_queues = (const char *const *)d->ctx[i].created_q.v;
+		ctx.created_queue_addresses =
+		    (const char *const *)d->ctx[i].created_q_addr.v;
+		ctx.ncreated = d->ctx[i].created_q.n;
+		ctx.deleted_queues = (const char *const *)d->ctx[i].deleted_q.v;
+		ctx.ndeleted_queues = d->ctx[i].deleted_q.n;
+		memset(&steps, 0, sizeof(steps));
+		recon_capture_pass(&steps, d->nodes[i], &ctx);
+		for (j = 0; j < steps.n; j++) {
+			a = find_action(d, steps.v[j].kind, steps.v[j].name,
+			    steps.v[j].address);
+			recon_node_plan_release(&a->nodes[i]);
+			a->nodes[i] = steps.v[j].np;
+			memset(&steps.v[j].np, 0, sizeof(steps.v[j].np));
+		}
+		recon_capture_steps_release(&steps);
+	}
+}
+
+/* The capture a tap or capture-address name belongs to; NULL if none. */
+static char *
+owner(const char *prefix, const char *name)
+{
+	const char *rest, *dot;
+
+	if (!recon_has_prefix(name, prefix))
+		return NULL;
+	rest = name + strlen(prefix);
+	dot = strchr(rest, '.');
+	return dot != NULL ? xstrndup(rest, (size_t)(dot - rest))
+	                   : xstrdup(rest);
+}
+
+static bool
+declared(const struct recon_plan *p, const char *capture)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncaptures; i++)
+		if (strcmp(p->capture_names[i], capture) == 0)
+			return true;
+	return false;
+}
+
+char **
+recon_plan_removed_captures(const struct recon_plan *p, size_t *n)
+{
+	struct recon_strv v = {0};
+	const struct recon_action *a;
+	char *c;
+	size_t i;
+
+	for (i = 0; i < p->nactions; i++) {
+		a = &p->actions[i];
+		if (a->kind != RECON_ACT_DELETE_TAP &&
+		    a->kind != RECON_ACT_DELETE_CAPTURE)
+			continue;
+		c = owner(p->capture_prefix, a->name);
+		if (c != NULL && !declared(p, c) && !recon_strv_has(&v, c))
+			recon_strv_add(&v, c);
+		free(c);
+	}
+	recon_strv_sort(&v);
+	*n = v.n;
+	if (v.v == NULL)
+		return xcalloc(1, sizeof(char *));
+	return v.v;
+}

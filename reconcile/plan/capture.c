@@ -1,0 +1,431 @@
+/* reconcile/capture.c: the capture pass (ADR-0084 decision 5), per node.
+ *
+ * The only code that creates or removes an object whose name has the
+ * capture prefix. It sees the node as the plan leaves it (the plan's queue
+ * creates and deletes laid over the snapshot), so a plan's preview names
+ * exactly what the pass after its operations does; apply runs it again on
+ * the node as read after the operations, and the daemon on every drift
+ * cycle. docs/captures.md. */
+#include "capture-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
+
+bool
+recon_act_is_capture(enum recon_act a)
+{
+	return a >= RECON_ACT_FIRST_CAPTURE && a < RECON_ACT_COUNT;
+}
+
+bool
+recon_capture_covers(const char *prefix, const char *pattern, const char *queue,
+    const char *address, bool internal)
+{
+	if (internal || recon_has_prefix(queue, prefix) ||
+	    recon_has_prefix(address, prefix))
+		return false;
+	return decl_glob_match(pattern, queue);
+}
+
+/* The node's queues as the plan leaves them: the live ones but those it
+ * deletes or (re)creates, then its creates. The live queues are sorted by
+ * name, so each named one is found by binary search and marked. */
+static void
+after_plan(struct recon_cnode *c)
+{
+	const struct recon_capture_ctx *x = c->ctx;
+	const struct recon_node_snapshot *n = c->n;
+	const struct recon_queue *lq;
+	bool *gone = xcalloc(n->nqueues + 1, sizeof(*gone));
+	size_t i;
+
+	for (i = 0; i < x->ndeleted_queues; i++)
+		if ((lq = recon_node_find_queue(n, x->deleted_queues[i])) !=
+		    NULL)
+			gone[lq - n->queues] = true;
+	for (i = 0; i < x->ncreated; i++)
+		if ((lq = recon_node_find_queue(n, x->created_queues[i])) !=
+		    NULL)
+			gone[lq - n->queues] = true;
+	c->q = xcalloc(n->nqueues + x->ncreated + 1, sizeof(*c->q));
+	for (i = 0; i < n->nqueues; i++) {
+		if (gone[i])
+			continue;
+		c->q[c->nq].name = n->queues[i].name;
+		c->q[c->nq].address = n->queues[i].address;
+		c->q[c->nq++].internal = n->queues[i].internal;
+	}
+	free(gone);
+	for (i = 0; i < x->ncreated; i++) {
+		c->q[c->nq].name = x->created_queues[i];
+		c->q[c->nq++].address = x->created_queue_addresses[i];
+	}
+}
+
+struct recon_node_plan *
+recon_capture_add_step(struct recon_cnode *c, enum recon_act kind,
+    const char *name, const char *address)
+{
+	struct recon_capture_steps *s = c->out;
+	struct recon_capture_step *st;
+
+	s->v = xreallocarray(s->v, s->n + 1, sizeof(*s->v));
+	st = &s->v[s->n++];
+	memset(st, 0, sizeof(*st));
+	st->kind = kind;
+	st->name = xstrdup(name);
+	st->address = xstrdup(address);
+	st->np.node = xstrdup(c->n->node);
+	st->np.outcome = RECON_OUT_WOULD_APPLY;
+	return &st->np;
+}
+
+/* The ring queue a capture asks for. Strings are owned by out. */
+static void
+ring_queue(struct recon_queue *out, const char *name, int64_t ring)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(name);
+	out->address = xstrdup(name);
+	out->routing = DECL_ANYCAST;
+	out->durable = false;
+	out->max_consumers = -1;
+	out->ring_size = ring;
+	out->enabled = true;
+	out->delay_before_dispatch = -1;
+}
+
+/* A capture's tap on address. Strings are owned by out. */
+static void
+tap_divert(struct recon_divert *out, const char *capaddr, const char *address)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = xasprintf("%s.%s", capaddr, address);
+	out->routing_name = xstrdup(out->name);
+	out->address = xstrdup(address);
+	out->forwarding_address = xstrdup(capaddr);
+	out->exclusive = false;
+	out->routing_type = DECL_DIVERT_ANYCAST;
+}
+
+static void
+tap_diffs(struct sbuf *b, const struct recon_divert *want,
+    const struct recon_divert *live)
+{
+	if (!recon_str_eq(want->address, live->address))
+		sbuf_adds(b, ", address");
+	if (!recon_str_eq(want->forwarding_address, live->forwarding_address))
+		sbuf_adds(b, ", forwarding-address");
+	if (want->exclusive != live->exclusive)
+		sbuf_adds(b, ", exclusive");
+	if (!recon_str_eq(want->filter, live->filter))
+		sbuf_adds(b, ", filter");
+	if (want->routing_type != live->routing_type)
+		sbuf_adds(b, ", routing-type");
+	if (!recon_str_eq(want->routing_name, live->routing_name))
+		sbuf_adds(b, ", routing-name");
+	if (live->transformer_class_name != NULL &&
+	    live->transformer_class_name[0] != '\0')
+		sbuf_adds(b, ", transformer");
+}
+
+/* Fields of the ring queue: those updateQueue cannot change go to re,
+ * the others to up. */
+static void
+ring_diffs(struct sbuf *re, struct sbuf *up, const struct recon_queue *want,
+    const struct recon_queue *live)
+{
+	if (strcmp(want->address, live->address) != 0)
+		sbuf_adds(re, ", address");
+	if (want->durable != live->durable)
+		sbuf_adds(re, ", durable");
+	if (!recon_str_eq(want->last_value_key, live->last_value_key))
+		sbuf_adds(re, ", last-value-key");
+	if (want->routing != live->routing)
+		sbuf_adds(up, ", routing-type");
+	if (!recon_str_eq(want->filter, live->filter))
+		sbuf_adds(up, ", filter");
+	if (want->max_consumers != live->max_consumers)
+		sbuf_adds(up, ", max-consumers");
+	if (want->purge_on_no_consumers != live->purge_on_no_consumers)
+		sbuf_adds(up, ", purge-on-no-consumers");
+	if (want->exclusive != live->exclusive)
+		sbuf_adds(up, ", exclusive");
+	if (want->ring_size != live->ring_size)
+		sbuf_adds(up, ", ring-size");
+	if (want->enabled != live->enabled)
+		sbuf_adds(up, ", enabled");
+	if (want->consumers_before_dispatch != live->consumers_before_dispatch)
+		sbuf_adds(up, ", consumers-before-dispatch");
+	if (want->delay_before_dispatch != live->delay_before_dispatch)
+		sbuf_adds(up, ", delay-before-dispatch");
+}
+
+/* A ring queue with consumers is destroyed only with the flag (D6). */
+void
+recon_capture_ring_consumers(struct recon_node_plan *np,
+    const struct recon_queue *q, bool flag)
+{
+	np->consumers = q->consumer_count;
+	if (q->consumer_count <= 0)
+		return;
+	if (!flag) {
+		recon_np_refuse(np, "HAS_CONSUMERS",
+		    "stop the consumers of the capture ring, or plan again with --disconnect-consumers to close them",
+		    "capture ring '%s' has %lld consumer%s on this node",
+		    q->name, (long long)q->consumer_count,
+		    q->consumer_count == 1 ? "" : "s");
+		np->refusal_kind = RECON_HAS_CONSUMERS;
+		return;
+	}
+	recon_np_warn(np,
+	    "--disconnect-consumers: %lld consumer%s of capture ring '%s' will be disconnected",
+	    (long long)q->consumer_count, q->consumer_count == 1 ? "" : "s",
+	    q->name);
+}
+
+static void
+ring_recreate(struct recon_cnode *c, struct recon_node_plan *np,
+    const struct recon_queue *live, const struct recon_queue *want)
+{
+	struct recon_op *op;
+
+	recon_capture_ring_consumers(np, live, c->ctx->disconnect_consumers);
+	op = recon_np_add_op(np, RECON_OP_DESTROY_QUEUE, live->name);
+	op->remove_consumers = c->ctx->disconnect_consumers;
+	op = recon_np_add_op(np, RECON_OP_CREATE_QUEUE, want->name);
+	op->queue = recon_queue_dup(want);
+}
+
+/* The ring queue exists but differs from what the capture asks for. */
+static void
+capture_change(struct recon_cnode *c, const struct recon_queue *lq,
+    const struct recon_queue *want)
+{
+	struct sbuf re = {0}, up = {0};
+	struct recon_node_plan *np;
+	struct recon_op *op;
+
+	ring_diffs(&re, &up, want, lq);
+	if (re.len + up.len > 0) {
+		np = recon_capture_add_step(c, RECON_ACT_CHANGE_CAPTURE,
+		    lq->name, lq->name);
+		np->observed.present = true;
+		np->observed.queue = recon_queue_dup(lq);
+		sbuf_adds(&re, sbuf_str(&up));
+		np->message =
+		    xasprintf("the ring queue differs: %s%s", sbuf_str(&re) + 2,
+		        up.len < re.len ? " (destroyed and created again: "
+		                          "its copies go with it)"
+		                        : "");
+		if (up.len < re.len) {
+			ring_recreate(c, np, lq, want);
+		} else {
+			op = recon_np_add_op(np, RECON_OP_UPDATE_QUEUE,
+			    lq->name);
+			op->queue = recon_queue_dup(want);
+		}
+	}
+	sbuf_release(&re);
+	sbuf_release(&up);
+}
+
+/* The capture address and its ring queue. */
+static void
+capture_home(struct recon_cnode *c, const struct decl_capture *cap,
+    const char *capaddr)
+{
+	const struct recon_address *la = recon_node_find_address(c->n, capaddr);
+	const struct recon_queue *lq = recon_node_find_queue(c->n, capaddr);
+	bool anycast = la != NULL && (la->routing & DECL_ANYCAST) != 0;
+	struct recon_node_plan *np;
+	struct recon_queue want;
+	struct recon_op *op;
+
+	ring_queue(&want, capaddr, cap->ring_size);
+	if (!anycast || lq == NULL) {
+		np = recon_capture_add_step(c, RECON_ACT_CREATE_CAPTURE,
+		    capaddr, capaddr);
+		np->message = xasprintf(
+		    "capture '%s' (pattern '%s'): its capture address and ring queue (ring-size %lld)",
+		    cap->name, cap->pattern, (long long)cap->ring_size);
+		if (la == NULL) {
+			op = recon_np_add_op(np, RECON_OP_CREATE_ADDRESS,
+			    capaddr);
+			op->routing = DECL_ANYCAST;
+		} else if (!anycast) {
+			np->observed.present = true;
+			np->observed.address_routing = la->routing;
+			op = recon_np_add_op(np, RECON_OP_UPDATE_ADDRESS,
+			    capaddr);
+			op->routing = la->routing | DECL_ANYCAST;
+		}
+		if (lq == NULL) {
+			op =
+			    recon_np_add_op(np, RECON_OP_CREATE_QUEUE, capaddr);
+			op->queue = recon_queue_dup(&want);
+		}
+	}
+	if (lq != NULL)
+		capture_change(c, lq, &want);
+	recon_queue_clear(&want);
+}
+
+/* "'a', 'b'" of the queues on address that cap covers. */
+static char *
+covering(const struct recon_cnode *c, const struct decl_capture *cap,
+    const char *address)
+{
+	struct recon_strv v = {0};
+	struct sbuf b = {0};
+	size_t i;
+
+	for (i = 0; i < c->nq; i++)
+		if (strcmp(c->q[i].address, address) == 0 &&
+		    recon_capture_covers(c->ctx->prefix, cap->pattern,
+		        c->q[i].name, c->q[i].address, c->q[i].internal))
+			recon_strv_add(&v, c->q[i].name);
+	recon_strv_sort(&v);
+	for (i = 0; i < v.n; i++)
+		sbuf_addf(&b, "%s'%s'", i > 0 ? ", " : "", v.v[i]);
+	recon_strv_release(&v);
+	return sbuf_take(&b);
+}
+
+/* The addresses cap covers on the node as the plan leaves it, sorted. */
+static void
+covered(struct recon_strv *out, const struct recon_cnode *c,
+    const struct decl_capture *cap)
+{
+	size_t i;
+
+	for (i = 0; i < c->nq; i++)
+		if (recon_capture_covers(c->ctx->prefix, cap->pattern,
+		        c->q[i].name, c->q[i].address, c->q[i].internal) &&
+		    !recon_strv_has(out, c->q[i].address))
+			recon_strv_add(out, c->q[i].address);
+	recon_strv_sort(out);
+}
+
+static void
+tap_want(struct recon_cnode *c, const struct decl_capture *cap,
+    const char *capaddr, const char *address)
+{
+	const struct recon_divert *live;
+	struct recon_node_plan *np;
+	struct recon_divert want;
+	struct sbuf b = {0};
+	struct recon_op *op;
+	char *list;
+
+	tap_divert(&want, capaddr, address);
+	live = recon_node_find_divert(c->n, want.name);
+	if (live != NULL)
+		tap_diffs(&b, &want, live);
+	if (live == NULL || b.len > 0) {
+		list = covering(c, cap, address);
+		np = recon_capture_add_step(c,
+		    live == NULL ? RECON_ACT_CREATE_TAP : RECON_ACT_CHANGE_TAP,
+		    want.name, address);
+		np->message = xasprintf(
+		    "capture '%s' (pattern '%s') covers '%s' through queue %s%s%s",
+		    cap->name, cap->pattern, address, list,
+		    b.len > 0 ? "; the tap differs: " : "",
+		    b.len > 0 ? sbuf_str(&b) + 2 : "");
+		free(list);
+		if (live != NULL) {
+			np->observed.present = true;
+			np->observed.divert = recon_divert_dup(live);
+			op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT,
+			    live->name);
+			op->divert = recon_divert_dup(live);
+		}
+		op = recon_np_add_op(np, RECON_OP_CREATE_DIVERT, want.name);
+		op->divert = recon_divert_dup(&want);
+	}
+	sbuf_release(&b);
+	recon_divert_clear(&want);
+}
+
+/* One declared capture on the node. */
+static void
+capture_declared(struct recon_cnode *c, const struct decl_capture *cap)
+{
+	struct recon_strv cov = {0};
+	char *capaddr, *tapfx, *why;
+	size_t i, len;
+
+	capaddr = xasprintf("%s%s", c->ctx->prefix, cap->name);
+	tapfx = xasprintf("%s.", capaddr);
+	len = strlen(tapfx);
+	capture_home(c, cap, capaddr);
+	covered(&cov, c, cap);
+	for (i = 0; i < cov.n; i++)
+		tap_want(c, cap, capaddr, cov.v[i]);
+	for (i = 0; i < c->n->ndiverts; i++) {
+		const struct recon_divert *d = &c->n->diverts[i];
+
+		if (strncmp(d->name, tapfx, len) != 0 ||
+		    recon_strv_has(&cov, d->name + len))
+			continue;
+		why = xasprintf(
+		    "no queue on '%s' matches capture '%s' (pattern '%s') once the plan's queue changes are done: the capture pass removes the tap",
+		    d->name + len, cap->name, cap->pattern);
+		recon_capture_tap_remove(c, d, why);
+		free(why);
+	}
+	recon_strv_release(&cov);
+	free(tapfx);
+	free(capaddr);
+}
+
+static int
+cmp_step(const void *a, const void *b)
+{
+	const struct recon_capture_step *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void
+recon_capture_pass(struct recon_capture_steps *out,
+    const struct recon_node_snapshot *n, const struct recon_capture_ctx *ctx)
+{
+	struct recon_cnode c;
+	size_t i;
+
+	if (n == NULL || n->refusal.kind != RECON_OK || ctx->prefix == NULL ||
+	    ctx->prefix[0] == '\0')
+		return; /* no prefix: nothing is reserved, nothing to own */
+	memset(&c, 0, sizeof(c));
+	c.n = n;
+	c.ctx = ctx;
+	c.out = out;
+	after_plan(&c);
+	for (i = 0; i < ctx->ncaptures; i++)
+		capture_declared(&c, &ctx->captures[i]);
+	for (i = 0; i < ctx->nremoved; i++)
+		recon_capture_removed(&c, ctx->removed[i]);
+	free(c.q);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_step);
+}
+
+void
+recon_capture_steps_release(struct recon_capture_steps *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->v[i].name);
+		free(s->v[i].address);
+		recon_node_plan_release(&s->v[i].np);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}

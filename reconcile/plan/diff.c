@@ -1,0 +1,468 @@
+/* reconcile/diff.c: the three-way diff, declared half: what the new
+ * declaration asks for against each node's live state (creates, changes in
+ * place, changes by recreate). Removals are in diff-delete.c. */
+#include "plan-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
+
+void
+recon_diff_obj_begin(struct recon_diff *d)
+{
+	memset(d->obj, 0, sizeof(d->obj));
+}
+
+static void
+node_unreachable(struct recon_node_plan *np,
+    const struct recon_node_snapshot *n)
+{
+	np->outcome = RECON_OUT_UNREACHABLE;
+	np->refusal_kind = n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
+	np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
+	np->message = xstrdup(n != NULL && n->refusal.text != NULL
+	                          ? n->refusal.text
+	                          : "the node is not in the snapshot");
+}
+
+struct recon_node_plan *
+recon_diff_node(struct recon_diff *d, enum recon_act k, const char *name,
+    const char *address, size_t node)
+{
+	struct recon_action *a = d->obj[k];
+
+	if (a == NULL) {
+		size_t i;
+
+		a = xcalloc(1, sizeof(*a));
+		a->kind = k;
+		a->name = xstrdup(name);
+		a->address = address != NULL ? xstrdup(address) : NULL;
+		a->nnodes = d->decl->nnodes;
+		a->nodes = xcalloc(a->nnodes, sizeof(*a->nodes));
+		for (i = 0; i < a->nnodes; i++) {
+			a->nodes[i].node = xstrdup(d->decl->nodes[i].name);
+			if (d->nodes[i] == NULL ||
+			    d->nodes[i]->refusal.kind != RECON_OK)
+				node_unreachable(&a->nodes[i], d->nodes[i]);
+		}
+		d->obj[k] = a;
+	}
+	return &a->nodes[node];
+}
+
+static bool
+action_matters(const struct recon_action *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nnodes; i++)
+		if (a->nodes[i].outcome == RECON_OUT_WOULD_APPLY ||
+		    a->nodes[i].outcome == RECON_OUT_REFUSED ||
+		    a->nodes[i].nwarnings > 0)
+			return true;
+	return false;
+}
+
+void
+recon_diff_obj_end(struct recon_diff *d)
+{
+	struct recon_plan *p = d->plan;
+	struct recon_action *a;
+	size_t k, i;
+
+	for (k = 0; k < RECON_ACT_COUNT; k++) {
+		a = d->obj[k];
+		if (a == NULL)
+			continue;
+		d->obj[k] = NULL;
+		if (!action_matters(a)) {
+			for (i = 0; i < a->nnodes; i++)
+				recon_node_plan_release(&a->nodes[i]);
+			free(a->nodes);
+			free(a->name);
+			free(a->address);
+			free(a);
+			continue;
+		}
+		for (i = 0; i < a->nnodes; i++)
+			if (a->nodes[i].outcome == RECON_OUT_NO_CHANGE &&
+			    a->nodes[i].message == NULL)
+				a->nodes[i].message =
+				    xstrdup("nothing to do on this node");
+		p->actions = xreallocarray(p->actions, p->nactions + 1,
+		    sizeof(*p->actions));
+		p->actions[p->nactions++] = *a;
+		free(a);
+	}
+}
+
+void
+recon_diff_qdel_ctx(struct recon_qdel_ctx *out, const struct recon_diff *d,
+    size_t i)
+{
+	const struct recon_node_ctx *c = &d->ctx[i];
+
+	memset(out, 0, sizeof(*out));
+	out->decl = d->decl;
+	out->disconnect_consumers = d->opts->disconnect_consumers;
+	out->created_queues = (const char *const *)c->created_q.v;
+	out->created_queue_addresses = (const char *const *)c->created_q_addr.v;
+	out->ncreated = c->created_q.n;
+	out->deleted_queues = (const char *const *)c->deleted_q.v;
+	out->ndeleted_queues = c->deleted_q.n;
+	out->deleted_diverts = (const char *const *)c->deleted_d.v;
+	out->ndeleted_diverts = c->deleted_d.n;
+	out->removed_captures = (const char *const *)d->removed_captures.v;
+	out->nremoved_captures = d->removed_captures.n;
+	out->planned_diverts =
+	    (const struct recon_divert *const *)c->planned_d.v;
+	out->nplanned_diverts = c->planned_d.n;
+}
+
+bool
+recon_diff_reachable(const struct recon_diff *d, size_t i)
+{
+	return d->nodes[i] != NULL && d->nodes[i]->refusal.kind == RECON_OK;
+}
+
+static void
+plan_address(struct recon_diff *d, const struct decl_address *da)
+{
+	const struct recon_address *la;
+	struct recon_node_plan *np;
+	struct recon_op *op;
+	size_t i;
+
+	recon_diff_obj_begin(d);
+	for (i = 0; i < d->decl->nnodes; i++) {
+		if (!recon_diff_reachable(d, i))
+			continue;
+		la = recon_node_find_address(d->nodes[i], da->name);
+		if (la == NULL) {
+			np = recon_diff_node(d, RECON_ACT_CREATE_ADDRESS,
+			    da->name, NULL, i);
+			np->outcome = RECON_OUT_WOULD_APPLY;
+			op = recon_np_add_op(np, RECON_OP_CREATE_ADDRESS,
+			    da->name);
+			op->routing = da->routing;
+		} else if ((la->routing & da->routing) != da->routing) {
+			np = recon_diff_node(d, RECON_ACT_WIDEN_ADDRESS,
+			    da->name, NULL, i);
+			np->outcome = RECON_OUT_WOULD_APPLY;
+			np->observed.present = true;
+			np->observed.address_routing = la->routing;
+			op = recon_np_add_op(np, RECON_OP_UPDATE_ADDRESS,
+			    da->name);
+			op->routing = la->routing | da->routing;
+		}
+	}
+	recon_diff_obj_end(d);
+}
+
+bool
+recon_str_eq(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return (a == NULL || a[0] == '\0') &&
+		       (b == NULL || b[0] == '\0');
+	return strcmp(a, b) == 0;
+}
+
+/* Fields updateQueue cannot change (artemis-management.md 2.4). */
+static void
+queue_recreate_diffs(struct sbuf *b, const struct recon_queue *want,
+    const struct recon_queue *live)
+{
+	if (strcmp(want->address, live->address) != 0)
+		sbuf_adds(b, ", address");
+	if (want->durable != live->durable)
+		sbuf_adds(b, ", durable");
+	if (!recon_str_eq(want->last_value_key, live->last_value_key))
+		sbuf_adds(b, ", last-value-key");
+}
+
+static void
+queue_update_diffs(struct sbuf *b, const struct recon_queue *want,
+    const struct recon_queue *live)
+{
+	if (want->routing != live->routing)
+		sbuf_adds(b, ", routing-type");
+	if (!recon_str_eq(want->filter, live->filter))
+		sbuf_adds(b, ", filter");
+	if (want->max_consumers != live->max_consumers)
+		sbuf_adds(b, ", max-consumers");
+	if (want->purge_on_no_consumers != live->purge_on_no_consumers)
+		sbuf_adds(b, ", purge-on-no-consumers");
+	if (want->exclusive != live->exclusive)
+		sbuf_adds(b, ", exclusive");
+	if (want->ring_size != live->ring_size)
+		sbuf_adds(b, ", ring-size");
+	if (want->enabled != live->enabled)
+		sbuf_adds(b, ", enabled");
+	if (want->consumers_before_dispatch != live->consumers_before_dispatch)
+		sbuf_adds(b, ", consumers-before-dispatch");
+	if (want->delay_before_dispatch != live->delay_before_dispatch)
+		sbuf_adds(b, ", delay-before-dispatch");
+}
+
+static void
+node_created_queue(struct recon_diff *d, size_t i, const struct decl_queue *q)
+{
+	recon_strv_add(&d->ctx[i].created_q, q->name);
+	recon_strv_add(&d->ctx[i].created_q_addr, q->address);
+}
+
+static void
+recreate_message(struct recon_node_plan *np, const struct sbuf *re,
+    const struct sbuf *up)
+{
+	char *m;
+
+	m = xasprintf("differs in what updateQueue cannot change: %s%s%s%s",
+	    sbuf_str(re) + 2, sbuf_str(up), np->message != NULL ? "; " : "",
+	    np->message != NULL ? np->message : "");
+	free(np->message);
+	np->message = m;
+}
+
+static void
+plan_queue_node(struct recon_diff *d, const struct decl_queue *dq, size_t i)
+{
+	const struct recon_queue *lq =
+	    recon_node_find_queue(d->nodes[i], dq->name);
+	struct recon_qdel_ctx ctx;
+	struct recon_node_plan *np;
+	struct recon_queue want;
+	struct sbuf re = {0}, up = {0};
+	struct recon_op *op;
+	size_t k;
+
+	recon_queue_from_decl(&want, dq);
+	if (lq == NULL) {
+		np = recon_diff_node(d, RECON_ACT_CREATE_QUEUE, dq->name,
+		    dq->address, i);
+		np->outcome = RECON_OUT_WOULD_APPLY;
+		op = recon_np_add_op(np, RECON_OP_CREATE_QUEUE, dq->name);
+		op->queue = recon_queue_dup(&want);
+		node_created_queue(d, i, dq);
+		return;
+	}
+	queue_recreate_diffs(&re, &want, lq);
+	queue_update_diffs(&up, &want, lq);
+	if (re.len > 0) {
+		np = recon_diff_node(d, RECON_ACT_RECREATE_QUEUE, dq->name,
+		    dq->address, i);
+		recon_diff_qdel_ctx(&ctx, d, i);
+		/* Moved to another address: its old address loses it, so
+		 * D1/D4/D5 run there as for a delete. */
+		recon_preflight_queue_delete(np, d->nodes[i], dq->name, &ctx,
+		    strcmp(want.address, lq->address) == 0);
+		for (k = 0; k < np->nremoved; k++)
+			recon_strv_add(&d->ctx[i].deleted_d,
+			    np->removed[k].config.name);
+		recreate_message(np, &re, &up);
+		op = recon_np_add_op(np, RECON_OP_CREATE_QUEUE, dq->name);
+		op->queue = recon_queue_dup(&want);
+		node_created_queue(d, i, dq);
+	} else if (up.len > 0) {
+		np = recon_diff_node(d, RECON_ACT_CHANGE_QUEUE, dq->name,
+		    dq->address, i);
+		np->outcome = RECON_OUT_WOULD_APPLY;
+		np->observed.present = true;
+		np->observed.queue = recon_queue_dup(lq);
+		np->message = xasprintf("differs: %s", sbuf_str(&up) + 2);
+		op = recon_np_add_op(np, RECON_OP_UPDATE_QUEUE, dq->name);
+		op->queue = recon_queue_dup(&want);
+	}
+	sbuf_release(&re);
+	sbuf_release(&up);
+}
+
+static void
+plan_queue(struct recon_diff *d, const struct decl_queue *dq)
+{
+	size_t i;
+
+	recon_diff_obj_begin(d);
+	for (i = 0; i < d->decl->nnodes; i++)
+		if (recon_diff_reachable(d, i))
+			plan_queue_node(d, dq, i);
+	recon_diff_obj_end(d);
+}
+
+static const struct recon_node_snapshot *
+snap_node(const struct recon_snapshot *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; s != NULL && i < s->nnodes; i++)
+		if (s->nodes[i].node != NULL &&
+		    strcmp(s->nodes[i].node, name) == 0)
+			return &s->nodes[i];
+	return NULL;
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* The plan's header and node table; d is ready for the diff. */
+static void
+diff_init(struct recon_diff *d, const struct decl_cluster *decl,
+    const struct recon_snapshot *snap, const struct recon_plan_opts *opts,
+    const char *kind)
+{
+	struct recon_plan *p = xcalloc(1, sizeof(*p));
+	const struct recon_node_snapshot *n;
+	char digest[SHA256_HEX];
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->decl = decl;
+	d->opts = opts;
+	d->plan = p;
+	p->kind = xstrdup(kind);
+	p->cluster = xstrdup(decl->name);
+	p->mode = decl->mode;
+	p->revision = dup_or_null(opts->revision);
+	decl_cluster_digest(decl, digest);
+	p->declaration_digest = xstrdup(digest);
+	p->snapshot_source = xstrdup(
+	    opts->snapshot_source != NULL ? opts->snapshot_source : "live");
+	p->snapshot_taken_at =
+	    dup_or_null(snap != NULL ? snap->taken_at : NULL);
+	p->disconnect_consumers = opts->disconnect_consumers;
+	p->capture_prefix = xstrdup(decl->settings.capture_prefix);
+	p->max_destroyed_messages = decl->settings.max_destroyed_messages;
+	p->ncaptures = decl->ncaptures;
+	p->capture_names = xcalloc(decl->ncaptures + 1, sizeof(char *));
+	p->capture_patterns = xcalloc(decl->ncaptures + 1, sizeof(char *));
+	p->capture_ring_sizes =
+	    xcalloc(decl->ncaptures + 1, sizeof(*p->capture_ring_sizes));
+	for (i = 0; i < decl->ncaptures; i++) {
+		p->capture_names[i] = xstrdup(decl->captures[i].name);
+		p->capture_patterns[i] = xstrdup(decl->captures[i].pattern);
+		p->capture_ring_sizes[i] = decl->captures[i].ring_size;
+	}
+	d->nodes = xcalloc(decl->nnodes + 1,
+	    sizeof(const struct recon_node_snapshot *));
+	d->ctx = xcalloc(decl->nnodes + 1, sizeof(*d->ctx));
+	p->nnodes = decl->nnodes;
+	p->nodes = xcalloc(decl->nnodes + 1, sizeof(*p->nodes));
+	for (i = 0; i < decl->nnodes; i++) {
+		n = snap_node(snap, decl->nodes[i].name);
+		d->nodes[i] = n;
+		p->nodes[i].node = xstrdup(decl->nodes[i].name);
+		p->nodes[i].reachable =
+		    n != NULL && n->refusal.kind == RECON_OK;
+		if (p->nodes[i].reachable)
+			continue;
+		p->nodes[i].refusal = xstrdup(recon_kind_name(
+		    n != NULL ? n->refusal.kind : RECON_UNREACHABLE));
+		p->nodes[i].message =
+		    xstrdup(n != NULL && n->refusal.text != NULL
+		                ? n->refusal.text
+		                : "the node is not in the snapshot");
+	}
+}
+
+static struct recon_plan *
+diff_done(struct recon_diff *d)
+{
+	struct recon_plan *p = d->plan;
+	size_t i;
+
+	recon_diff_finish(d);
+	for (i = 0; i < d->decl->nnodes; i++) {
+		recon_strv_release(&d->ctx[i].created_q);
+		recon_strv_release(&d->ctx[i].created_q_addr);
+		recon_strv_release(&d->ctx[i].deleted_q);
+		recon_strv_release(&d->ctx[i].deleted_d);
+		recon_planned_diverts_release(&d->ctx[i].planned_d);
+	}
+	recon_strv_release(&d->removed_captures);
+	free(d->ctx);
+	free(d->nodes);
+	return p;
+}
+
+struct recon_plan *
+recon_plan_build(const struct decl_cluster *decl,
+    const struct recon_managed *managed, const struct recon_snapshot *snap,
+    const struct recon_plan_opts *opts)
+{
+	struct recon_diff d;
+	size_t i, j;
+
+	diff_init(&d, decl, snap, opts, "plan");
+	d.managed = managed;
+	d.plan->base_source =
+	    xstrdup(managed->source != NULL ? managed->source : "none");
+	d.plan->base_revision = dup_or_null(managed->revision);
+	recon_diff_removed_captures(&d);
+	for (i = 0; i < decl->naddresses; i++)
+		plan_address(&d, &decl->addresses[i]);
+	/* Diverts before queues: a queue recreate's preflight sees every
+	 * divert as the plan leaves it (actions are sorted afterwards). */
+	for (i = 0; i < decl->ndiverts; i++)
+		recon_diff_divert(&d, &decl->diverts[i]);
+	for (i = 0; i < decl->naddresses; i++)
+		for (j = 0; j < decl->addresses[i].nqueues; j++)
+			plan_queue(&d, &decl->addresses[i].queues[j]);
+	recon_diff_deletes(&d);
+	recon_diff_captures(&d);
+	recon_diff_unmanaged(&d);
+	return diff_done(&d);
+}
+
+struct recon_plan *
+recon_plan_delete_queue(const struct decl_cluster *decl, const char *queue,
+    const struct recon_snapshot *snap, const struct recon_plan_opts *opts)
+{
+	struct recon_qdel_ctx ctx;
+	struct recon_node_plan *np;
+	struct recon_diff d;
+	size_t i;
+
+	diff_init(&d, decl, snap, opts, "delete-queue");
+	d.plan->base_source = xstrdup("none");
+	recon_diff_obj_begin(&d);
+	for (i = 0; i < decl->nnodes; i++) {
+		if (!recon_diff_reachable(&d, i))
+			continue;
+		np =
+		    recon_diff_node(&d, RECON_ACT_DELETE_QUEUE, queue, NULL, i);
+		recon_diff_qdel_ctx(&ctx, &d, i);
+		recon_preflight_queue_delete(np, d.nodes[i], queue, &ctx,
+		    false);
+		if (np->outcome != RECON_OUT_NO_CHANGE)
+			recon_strv_add(&d.ctx[i].deleted_q, queue);
+	}
+	recon_diff_obj_end(&d);
+	recon_diff_captures(&d);
+	return diff_done(&d);
+}
+
+struct recon_plan *
+recon_plan_captures(const struct decl_cluster *decl,
+    const struct recon_managed *managed, const struct recon_snapshot *snap,
+    const struct recon_plan_opts *opts)
+{
+	struct recon_diff d;
+
+	diff_init(&d, decl, snap, opts, "capture");
+	d.managed = managed;
+	d.plan->base_source =
+	    xstrdup(managed != NULL && managed->source != NULL ? managed->source
+	                                                       : "none");
+	d.plan->base_revision =
+	    dup_or_null(managed != NULL ? managed->revision : NULL);
+	recon_diff_removed_captures(&d);
+	recon_diff_captures(&d);
+	return diff_done(&d);
+}

@@ -1,0 +1,244 @@
+/* reconcile/inventory.c: the managed set and STATE/<cluster>/inventory.json
+ * (docs/state.md). */
+#include "plan-int.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../lib/afile.h"
+#include "../../lib/jsonw.h"
+#include "../../lib/xalloc.h"
+
+#define INVENTORY_MAX ((size_t)64 * 1024 * 1024)
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void
+take_sorted(struct recon_strv *s, char ***v, size_t *n)
+{
+	recon_strv_sort(s);
+	*v = s->v;
+	*n = s->n;
+	memset(s, 0, sizeof(*s));
+}
+
+void
+recon_managed_from_decl(struct recon_managed *out, const struct decl_cluster *c,
+    const char *source, const char *revision)
+{
+	struct recon_strv a = {0}, q = {0}, d = {0}, k = {0};
+	size_t i, j;
+
+	memset(out, 0, sizeof(*out));
+	out->known = true;
+	out->source = xstrdup(source);
+	out->revision = revision != NULL ? xstrdup(revision) : NULL;
+	for (i = 0; i < c->naddresses; i++) {
+		recon_strv_add(&a, c->addresses[i].name);
+		for (j = 0; j < c->addresses[i].nqueues; j++)
+			recon_strv_add(&q, c->addresses[i].queues[j].name);
+	}
+	for (i = 0; i < c->ndiverts; i++)
+		recon_strv_add(&d, c->diverts[i].name);
+	for (i = 0; i < c->ncaptures; i++)
+		recon_strv_add(&k, c->captures[i].name);
+	take_sorted(&a, &out->addresses, &out->naddresses);
+	take_sorted(&q, &out->queues, &out->nqueues);
+	take_sorted(&d, &out->diverts, &out->ndiverts);
+	take_sorted(&k, &out->captures, &out->ncaptures);
+}
+
+static bool
+has(char *const *v, size_t n, const char *name)
+{
+	return n > 0 && bsearch(&name, v, n, sizeof(*v), cmp_str) != NULL;
+}
+
+bool
+recon_managed_has_address(const struct recon_managed *m, const char *n)
+{
+	return m != NULL && has(m->addresses, m->naddresses, n);
+}
+
+bool
+recon_managed_has_queue(const struct recon_managed *m, const char *n)
+{
+	return m != NULL && has(m->queues, m->nqueues, n);
+}
+
+bool
+recon_managed_has_divert(const struct recon_managed *m, const char *n)
+{
+	return m != NULL && has(m->diverts, m->ndiverts, n);
+}
+
+static void
+strs_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+recon_managed_release(struct recon_managed *m)
+{
+	if (m == NULL)
+		return;
+	free(m->source);
+	free(m->revision);
+	strs_free(m->addresses, m->naddresses);
+	strs_free(m->queues, m->nqueues);
+	strs_free(m->diverts, m->ndiverts);
+	strs_free(m->captures, m->ncaptures);
+	memset(m, 0, sizeof(*m));
+}
+
+static void
+names(struct jsonw *w, const char *key, char *const *v, size_t n)
+{
+	size_t i;
+
+	jsonw_key(w, key);
+	jsonw_arr_begin(w);
+	for (i = 0; i < n; i++)
+		jsonw_str(w, v[i]);
+	jsonw_arr_end(w);
+}
+
+char *
+recon_inventory_render(const struct recon_managed *m, const char *cluster)
+{
+	struct sbuf b = {0};
+	struct jsonw w;
+
+	sbuf_init(&b, SBUF_UNBOUNDED);
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	names(&w, "addresses", m->addresses, m->naddresses);
+	names(&w, "captures", m->captures, m->ncaptures);
+	jsonw_key(&w, "cluster");
+	jsonw_str(&w, cluster);
+	names(&w, "diverts", m->diverts, m->ndiverts);
+	jsonw_key(&w, "format");
+	jsonw_int(&w, RECON_INVENTORY_FORMAT);
+	names(&w, "queues", m->queues, m->nqueues);
+	jsonw_key(&w, "revision");
+	jsonw_str(&w, m->revision);
+	jsonw_obj_end(&w);
+	sbuf_addc(&b, '\n');
+	return sbuf_take(&b);
+}
+
+static int
+parse_names(const cJSON *root, const char *path, const char *key, char ***v,
+    size_t *n, struct err *err)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key), *it;
+	struct recon_strv s = {0};
+
+	if (!cJSON_IsArray(arr))
+		return err_setf(err, &(struct pos){path, 0, 0},
+		    "'%s': expected an array of names", key);
+	cJSON_ArrayForEach(it, arr)
+	{
+		if (!cJSON_IsString(it)) {
+			recon_strv_release(&s);
+			return err_setf(err, &(struct pos){path, 0, 0},
+			    "'%s': expected an array of names", key);
+		}
+		recon_strv_add(&s, it->valuestring);
+	}
+	take_sorted(&s, v, n);
+	return 0;
+}
+
+static int
+parse_root(struct recon_managed *m, const cJSON *root, const char *path,
+    const char *cluster, struct err *err)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "format");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "cluster");
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "revision");
+	struct pos pos = {path, 0, 0};
+
+	if (!cJSON_IsNumber(f) || f->valuedouble != RECON_INVENTORY_FORMAT)
+		return err_setf(err, &pos, "'format': expected %d",
+		    RECON_INVENTORY_FORMAT);
+	if (!cJSON_IsString(c) || strcmp(c->valuestring, cluster) != 0)
+		return err_setf(err, &pos, "'cluster': expected '%s'", cluster);
+	if (r != NULL && !cJSON_IsNull(r) && !cJSON_IsString(r))
+		return err_setf(err, &pos,
+		    "'revision': expected a string or null");
+	if (r != NULL && cJSON_IsString(r))
+		m->revision = xstrdup(r->valuestring);
+	if (parse_names(root, path, "addresses", &m->addresses, &m->naddresses,
+	        err) < 0 ||
+	    parse_names(root, path, "queues", &m->queues, &m->nqueues, err) <
+	        0 ||
+	    parse_names(root, path, "diverts", &m->diverts, &m->ndiverts, err) <
+	        0 ||
+	    parse_names(root, path, "captures", &m->captures, &m->ncaptures,
+	        err) < 0)
+		return -1;
+	return 0;
+}
+
+int
+recon_inventory_parse(struct recon_managed *out, const char *path,
+    const char *text, size_t len, const char *cluster, struct err *err)
+{
+	struct recon_managed m = {0};
+	cJSON *root;
+	int rc;
+
+	root = cJSON_ParseWithLength(text, len);
+	if (root == NULL || !cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return err_setf(err, &(struct pos){path, 0, 0},
+		    "not a JSON object");
+	}
+	m.known = true;
+	m.source = xstrdup("inventory");
+	rc = parse_root(&m, root, path, cluster, err);
+	cJSON_Delete(root);
+	if (rc < 0) {
+		recon_managed_release(&m);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
+int
+recon_inventory_load(struct recon_managed *out, const char *state_dir,
+    const char *cluster, struct err *err)
+{
+	char *path = xasprintf("%s/%s/inventory.json", state_dir, cluster);
+	char *text = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	if (access(path, F_OK) != 0 && errno == ENOENT) {
+		memset(out, 0, sizeof(*out));
+		out->source = xstrdup("none");
+		rc = 0;
+		goto done;
+	}
+	if (afile_read(&text, &len, path, INVENTORY_MAX, err) < 0)
+		goto done;
+	rc = recon_inventory_parse(out, path, text, len, cluster, err);
+done:
+	free(text);
+	free(path);
+	return rc;
+}

@@ -1,0 +1,420 @@
+/* reconcile/plan-json.c: plan.json, canonical (keys written in sorted
+ * order, 2-space indent), and the typed confirmation derived from it.
+ * docs/plan-format.md describes every member. */
+#include "plan-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/jsonw.h"
+#include "../../lib/sha256.h"
+#include "../../lib/xalloc.h"
+
+static void
+kstr(struct jsonw *w, const char *k, const char *v)
+{
+	jsonw_key(w, k);
+	jsonw_str(w, v);
+}
+
+static void
+kint(struct jsonw *w, const char *k, int64_t v)
+{
+	jsonw_key(w, k);
+	jsonw_int(w, v);
+}
+
+static void
+kbool(struct jsonw *w, const char *k, bool v)
+{
+	jsonw_key(w, k);
+	jsonw_bool(w, v);
+}
+
+static void
+kstrs(struct jsonw *w, const char *k, char *const *v, size_t n)
+{
+	size_t i;
+
+	jsonw_key(w, k);
+	jsonw_arr_begin(w);
+	for (i = 0; i < n; i++)
+		jsonw_str(w, v[i]);
+	jsonw_arr_end(w);
+}
+
+static void
+routing_types(struct jsonw *w, const char *k, unsigned r)
+{
+	jsonw_key(w, k);
+	jsonw_arr_begin(w);
+	if (r & DECL_ANYCAST)
+		jsonw_str(w, "ANYCAST");
+	if (r & DECL_MULTICAST)
+		jsonw_str(w, "MULTICAST");
+	jsonw_arr_end(w);
+}
+
+/* The queue as createQueue/updateQueue JSON (artemis-management.md 2.4). */
+void
+recon_json_queue_config(struct jsonw *w, const struct recon_queue *q)
+{
+	jsonw_obj_begin(w);
+	kstr(w, "address", q->address);
+	kbool(w, "auto-create-address", false);
+	kint(w, "consumers-before-dispatch", q->consumers_before_dispatch);
+	kint(w, "delay-before-dispatch", q->delay_before_dispatch);
+	kbool(w, "durable", q->durable);
+	kbool(w, "enabled", q->enabled);
+	kbool(w, "exclusive", q->exclusive);
+	if (q->filter != NULL && q->filter[0] != '\0')
+		kstr(w, "filter-string", q->filter);
+	kbool(w, "last-value", q->last_value_key != NULL);
+	if (q->last_value_key != NULL)
+		kstr(w, "last-value-key", q->last_value_key);
+	kint(w, "max-consumers", q->max_consumers);
+	kstr(w, "name", q->name);
+	kbool(w, "purge-on-no-consumers", q->purge_on_no_consumers);
+	kint(w, "ring-size", q->ring_size);
+	kstr(w, "routing-type",
+	    q->routing == DECL_MULTICAST ? "MULTICAST" : "ANYCAST");
+	jsonw_obj_end(w);
+}
+
+/* The divert as createDivert/updateDivert JSON, all keys (2.5). */
+void
+recon_json_divert_config(struct jsonw *w, const struct recon_divert *d)
+{
+	jsonw_obj_begin(w);
+	kstr(w, "address", d->address);
+	kbool(w, "exclusive", d->exclusive);
+	kstr(w, "filter-string", d->filter != NULL ? d->filter : "");
+	kstr(w, "forwarding-address", d->forwarding_address);
+	kstr(w, "name", d->name);
+	kstr(w, "routing-name", d->routing_name);
+	kstr(w, "routing-type", decl_divert_routing_name(d->routing_type));
+	if (d->transformer_class_name != NULL) {
+		size_t i;
+
+		jsonw_key(w, "transformer-configuration");
+		jsonw_obj_begin(w);
+		kstr(w, "class-name", d->transformer_class_name);
+		jsonw_key(w, "properties");
+		jsonw_obj_begin(w);
+		for (i = 0; i < d->ntransformer_properties; i++)
+			kstr(w, d->transformer_properties[i].key,
+			    d->transformer_properties[i].value);
+		jsonw_obj_end(w);
+		jsonw_obj_end(w);
+	}
+	jsonw_obj_end(w);
+}
+
+static void
+op_json(struct jsonw *w, const struct recon_op *op)
+{
+	jsonw_obj_begin(w);
+	if (op->queue != NULL) {
+		jsonw_key(w, "config");
+		recon_json_queue_config(w, op->queue);
+	} else if (op->divert != NULL) {
+		jsonw_key(w, "config");
+		recon_json_divert_config(w, op->divert);
+	}
+	kstr(w, "name", op->name);
+	kstr(w, "op", recon_opk_name(op->kind));
+	if (op->kind == RECON_OP_DESTROY_QUEUE)
+		kbool(w, "remove_consumers", op->remove_consumers);
+	if (op->kind == RECON_OP_CREATE_ADDRESS ||
+	    op->kind == RECON_OP_UPDATE_ADDRESS)
+		routing_types(w, "routing_types", op->routing);
+	jsonw_obj_end(w);
+}
+
+static void
+observed_json(struct jsonw *w, const struct recon_observed *o)
+{
+	jsonw_obj_begin(w);
+	kstrs(w, "bindings", o->bindings, o->nbindings);
+	jsonw_key(w, "divert");
+	if (o->divert != NULL)
+		recon_json_divert_config(w, o->divert);
+	else
+		jsonw_null(w);
+	kbool(w, "present", o->present);
+	jsonw_key(w, "queue");
+	if (o->queue != NULL) {
+		jsonw_obj_begin(w);
+		jsonw_key(w, "config");
+		recon_json_queue_config(w, o->queue);
+		kint(w, "consumers", o->queue->consumer_count);
+		kint(w, "messages", o->queue->message_count);
+		jsonw_obj_end(w);
+	} else {
+		jsonw_null(w);
+	}
+	routing_types(w, "routing_types", o->address_routing);
+	jsonw_obj_end(w);
+}
+
+static void
+removed_json(struct jsonw *w, const struct recon_node_plan *np)
+{
+	size_t i;
+
+	jsonw_key(w, "removed_diverts");
+	jsonw_arr_begin(w);
+	for (i = 0; i < np->nremoved; i++) {
+		jsonw_obj_begin(w);
+		kstr(w, "address", np->removed[i].config.address);
+		jsonw_key(w, "config");
+		recon_json_divert_config(w, &np->removed[i].config);
+		kbool(w, "declared", np->removed[i].declared);
+		kstr(w, "forwarding_address",
+		    np->removed[i].config.forwarding_address);
+		kstr(w, "name", np->removed[i].config.name);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static void
+kept_json(struct jsonw *w, const struct recon_node_plan *np)
+{
+	size_t i;
+
+	jsonw_key(w, "kept_diverts");
+	jsonw_arr_begin(w);
+	for (i = 0; i < np->nkept; i++) {
+		jsonw_obj_begin(w);
+		kstr(w, "address", np->kept[i].address);
+		kstr(w, "forwarding_address", np->kept[i].forwarding_address);
+		kstr(w, "name", np->kept[i].name);
+		kstr(w, "reason", np->kept[i].reason);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static void
+taps_json(struct jsonw *w, const struct recon_node_plan *np)
+{
+	size_t i;
+
+	jsonw_key(w, "taps");
+	jsonw_arr_begin(w);
+	for (i = 0; i < np->ntaps; i++) {
+		jsonw_obj_begin(w);
+		kstr(w, "capture", np->taps[i].capture);
+		kstr(w, "fate",
+		    np->taps[i].fate == RECON_TAP_KEPT
+		        ? "kept"
+		        : "removed-by-subscription");
+		kstr(w, "name", np->taps[i].name);
+		kstr(w, "reason", np->taps[i].reason);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static void
+node_plan_json(struct jsonw *w, const struct recon_node_plan *np)
+{
+	size_t i;
+
+	jsonw_obj_begin(w);
+	kint(w, "consumers", np->consumers);
+	kint(w, "destroyed_messages", np->destroyed_messages);
+	kept_json(w, np);
+	kstr(w, "message", np->message);
+	kstr(w, "next_step", np->next_step);
+	kstr(w, "node", np->node);
+	jsonw_key(w, "observed");
+	observed_json(w, &np->observed);
+	jsonw_key(w, "operations");
+	jsonw_arr_begin(w);
+	for (i = 0; i < np->nops; i++)
+		op_json(w, &np->ops[i]);
+	jsonw_arr_end(w);
+	kstr(w, "outcome", recon_outcome_name(np->outcome));
+	kstr(w, "refusal", np->refusal);
+	removed_json(w, np);
+	taps_json(w, np);
+	kstrs(w, "warnings", np->warnings, np->nwarnings);
+	jsonw_obj_end(w);
+}
+
+static void
+action_json(struct jsonw *w, const struct recon_action *a)
+{
+	size_t i;
+
+	jsonw_obj_begin(w);
+	kstr(w, "address", a->address);
+	kbool(w, "destroys_messages", a->destroys_messages);
+	kstr(w, "kind", recon_act_name(a->kind));
+	kstr(w, "name", a->name);
+	jsonw_key(w, "nodes");
+	jsonw_arr_begin(w);
+	for (i = 0; i < a->nnodes; i++)
+		node_plan_json(w, &a->nodes[i]);
+	jsonw_arr_end(w);
+	kstr(w, "why", a->why);
+	jsonw_obj_end(w);
+}
+
+static void
+summary_json(struct jsonw *w, const struct recon_plan *p)
+{
+	struct recon_summary s;
+
+	recon_plan_summary(p, &s);
+	jsonw_key(w, "summary");
+	jsonw_obj_begin(w);
+	kint(w, "changes", (int64_t)s.changes);
+	kint(w, "creates", (int64_t)s.creates);
+	kint(w, "deleted_addresses", (int64_t)s.del_addresses);
+	kint(w, "deleted_diverts", (int64_t)s.del_diverts);
+	kint(w, "deleted_queues", (int64_t)s.del_queues);
+	kint(w, "recreates", (int64_t)s.recreates);
+	kint(w, "refused_node_steps", (int64_t)s.refused);
+	kint(w, "unreachable_node_steps", (int64_t)s.unreachable);
+	jsonw_obj_end(w);
+}
+
+static void
+nodes_json(struct jsonw *w, const struct recon_plan *p)
+{
+	size_t i;
+
+	jsonw_key(w, "nodes");
+	jsonw_arr_begin(w);
+	for (i = 0; i < p->nnodes; i++) {
+		jsonw_obj_begin(w);
+		kstr(w, "message", p->nodes[i].message);
+		kstr(w, "node", p->nodes[i].node);
+		kbool(w, "reachable", p->nodes[i].reachable);
+		kstr(w, "refusal", p->nodes[i].refusal);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static void
+unmanaged_json(struct jsonw *w, const struct recon_plan *p)
+{
+	size_t i;
+
+	jsonw_key(w, "unmanaged");
+	jsonw_arr_begin(w);
+	for (i = 0; i < p->nunmanaged; i++) {
+		jsonw_obj_begin(w);
+		kstr(w, "kind", p->unmanaged[i].kind);
+		kstr(w, "name", p->unmanaged[i].name);
+		kstrs(w, "nodes", p->unmanaged[i].nodes,
+		    p->unmanaged[i].nnodes);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static void
+head_json(struct jsonw *w, const struct recon_plan *p)
+{
+	size_t i;
+
+	jsonw_key(w, "actions");
+	jsonw_arr_begin(w);
+	for (i = 0; i < p->nactions; i++)
+		action_json(w, &p->actions[i]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "base");
+	jsonw_obj_begin(w);
+	kstr(w, "revision", p->base_revision);
+	kstr(w, "source", p->base_source);
+	jsonw_obj_end(w);
+	recon_plan_broker_json(w, p);
+	kstr(w, "cluster", p->cluster);
+}
+
+/* The whole document; confirmation NULL writes null. */
+static char *
+render(const struct recon_plan *p, const char *confirmation)
+{
+	struct sbuf b = {0};
+	struct jsonw w;
+	size_t i;
+
+	sbuf_init(&b, SBUF_UNBOUNDED);
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	head_json(&w, p);
+	kstr(&w, "confirmation", confirmation);
+	kstr(&w, "declaration_digest", p->declaration_digest);
+	kint(&w, "destroyed_messages", p->destroyed_messages);
+	kstrs(&w, "diagnostics", p->diagnostics, p->ndiagnostics);
+	kbool(&w, "disconnect_consumers", p->disconnect_consumers);
+	kint(&w, "format", RECON_PLAN_FORMAT);
+	kstr(&w, "kind", p->kind);
+	kstr(&w, "message", p->message);
+	kstr(&w, "mode", decl_mode_name(p->mode));
+	kstr(&w, "next_step", p->next_step);
+	nodes_json(&w, p);
+	kstr(&w, "outcome", recon_outcome_name(p->outcome));
+	kstr(&w, "refusal", p->refusal);
+	kstr(&w, "revision", p->revision);
+	jsonw_key(&w, "settings");
+	jsonw_obj_begin(&w);
+	kstr(&w, "capture_prefix", p->capture_prefix);
+	jsonw_key(&w, "captures");
+	jsonw_arr_begin(&w);
+	for (i = 0; i < p->ncaptures; i++) {
+		jsonw_obj_begin(&w);
+		kstr(&w, "name", p->capture_names[i]);
+		kstr(&w, "pattern", p->capture_patterns[i]);
+		kint(&w, "ring_size", p->capture_ring_sizes[i]);
+		jsonw_obj_end(&w);
+	}
+	jsonw_arr_end(&w);
+	kint(&w, "max_destroyed_messages", p->max_destroyed_messages);
+	jsonw_obj_end(&w);
+	jsonw_key(&w, "snapshot");
+	jsonw_obj_begin(&w);
+	kstr(&w, "source", p->snapshot_source);
+	kstr(&w, "taken_at", p->snapshot_taken_at);
+	jsonw_obj_end(&w);
+	summary_json(&w, p);
+	unmanaged_json(&w, p);
+	jsonw_obj_end(&w);
+	sbuf_addc(&b, '\n');
+	return sbuf_take(&b);
+}
+
+char *
+recon_plan_confirmation(const struct recon_plan *p)
+{
+	struct recon_summary s;
+	char hex[SHA256_HEX], *body, *phrase, *text;
+
+	if (p->outcome != RECON_OUT_WOULD_APPLY)
+		return xstrdup("");
+	body = render(p, NULL);
+	sha256_hex(body, strlen(body), hex);
+	hex[RECON_CONFIRM_HEX] = '\0';
+	recon_plan_summary(p, &s);
+	phrase = recon_summary_phrase(&s);
+	text = xasprintf("%s on %s %s", phrase, p->cluster, hex);
+	free(phrase);
+	free(body);
+	return text;
+}
+
+char *
+recon_plan_render_json(const struct recon_plan *p)
+{
+	char *c = recon_plan_confirmation(p), *out;
+
+	out = render(p, c[0] != '\0' ? c : NULL);
+	free(c);
+	return out;
+}

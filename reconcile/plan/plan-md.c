@@ -1,0 +1,286 @@
+/* reconcile/plan-md.c: plan.md, the preview for people and pull-request
+ * comments: the summary line first, then per action and per node what
+ * happens, what is removed with it, what is kept and why, every warning,
+ * and the exact text to type to approve. Past RECON_PLAN_MD_MAX characters
+ * the actions are cut with a pointer to plan.json. */
+#include "plan-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
+
+static void
+summary_line(struct sbuf *b, const struct recon_plan *p)
+{
+	struct recon_summary s;
+	char *phrase;
+
+	recon_plan_summary(p, &s);
+	phrase =
+	    p->refusal != NULL && strcmp(p->refusal, "INVALID_DECLARATION") == 0
+	        ? xstrdup("the declaration fails validation")
+	        : recon_summary_phrase(&s);
+	sbuf_addf(b, "# %s: %s — %s", p->cluster,
+	    recon_outcome_name(p->outcome), phrase);
+	if (p->destroyed_messages > 0)
+		sbuf_addf(b, "; destroys %lld message%s (cap %lld)",
+		    (long long)p->destroyed_messages,
+		    p->destroyed_messages == 1 ? "" : "s",
+		    (long long)p->max_destroyed_messages);
+	sbuf_adds(b, "\n\n");
+	free(phrase);
+}
+
+static void
+header(struct sbuf *b, const struct recon_plan *p)
+{
+	summary_line(b, p);
+	sbuf_addf(b, "- kind: %s; mode: %s\n", p->kind,
+	    decl_mode_name(p->mode));
+	sbuf_addf(b, "- revision: %s; base: %s%s%s\n",
+	    p->revision != NULL ? p->revision : "(working tree)",
+	    p->base_source, p->base_revision != NULL ? " at " : "",
+	    p->base_revision != NULL ? p->base_revision : "");
+	if (p->declaration_digest != NULL)
+		sbuf_addf(b, "- declaration: sha256 %s\n",
+		    p->declaration_digest);
+	sbuf_addf(b, "- snapshot: %s%s%s\n", p->snapshot_source,
+	    p->snapshot_taken_at != NULL ? ", taken at " : "",
+	    p->snapshot_taken_at != NULL ? p->snapshot_taken_at : "");
+	sbuf_addf(b, "- disconnect consumers: %s\n\n",
+	    p->disconnect_consumers ? "yes (--disconnect-consumers)" : "no");
+	if (p->refusal != NULL)
+		sbuf_addf(b, "**Refused (%s):** %s.\n**Next step:** %s.\n\n",
+		    p->refusal, p->message,
+		    p->next_step != NULL ? p->next_step
+		                         : "fix the cause and plan again");
+	if (p->ndiagnostics > 0) {
+		size_t i;
+
+		sbuf_adds(b, "## Declaration diagnostics\n\n```\n");
+		for (i = 0; i < p->ndiagnostics; i++)
+			sbuf_addf(b, "%s\n", p->diagnostics[i]);
+		sbuf_adds(b, "```\n\n");
+	}
+}
+
+/* NodeOutcomeSummary: per node, how many steps end how. */
+static void
+node_table(struct sbuf *b, const struct recon_plan *p)
+{
+	size_t i, j, k, n[4];
+
+	if (p->nnodes == 0)
+		return;
+	sbuf_adds(b,
+	    "## Nodes\n\n| node | read | WOULD_APPLY | REFUSED | NO_CHANGE | UNREACHABLE |\n|---|---|---|---|---|---|\n");
+	for (i = 0; i < p->nnodes; i++) {
+		memset(n, 0, sizeof(n));
+		for (j = 0; j < p->nactions; j++)
+			for (k = 0; k < p->actions[j].nnodes; k++)
+				if (strcmp(p->actions[j].nodes[k].node,
+				        p->nodes[i].node) == 0)
+					n[p->actions[j].nodes[k].outcome]++;
+		sbuf_addf(b, "| %s | %s | %zu | %zu | %zu | %zu |\n",
+		    p->nodes[i].node,
+		    p->nodes[i].reachable ? "ok" : p->nodes[i].refusal,
+		    n[RECON_OUT_WOULD_APPLY], n[RECON_OUT_REFUSED],
+		    n[RECON_OUT_NO_CHANGE], n[RECON_OUT_UNREACHABLE]);
+	}
+	sbuf_adds(b, "\n");
+	for (i = 0, j = 0; i < p->nnodes; i++) {
+		if (p->nodes[i].reachable)
+			continue;
+		sbuf_addf(b, "- **%s** could not be read (%s): %s\n",
+		    p->nodes[i].node, p->nodes[i].refusal, p->nodes[i].message);
+		j++;
+	}
+	if (j > 0)
+		sbuf_adds(b, "\n");
+}
+
+static void
+op_md(struct sbuf *b, const struct recon_op *op, size_t i)
+{
+	sbuf_addf(b, "    %zu. `%s` `%s`", i + 1, recon_opk_name(op->kind),
+	    op->name);
+	if (op->kind == RECON_OP_DESTROY_QUEUE)
+		sbuf_addf(b, " (removeConsumers=%s)",
+		    op->remove_consumers ? "true" : "false");
+	if (op->kind == RECON_OP_CREATE_ADDRESS ||
+	    op->kind == RECON_OP_UPDATE_ADDRESS)
+		sbuf_addf(b, " (%s%s%s)",
+		    op->routing & DECL_ANYCAST ? "ANYCAST" : "",
+		    op->routing == (DECL_ANYCAST | DECL_MULTICAST) ? "," : "",
+		    op->routing & DECL_MULTICAST ? "MULTICAST" : "");
+	sbuf_adds(b, "\n");
+}
+
+static void
+node_details(struct sbuf *b, const struct recon_node_plan *np)
+{
+	size_t i;
+
+	for (i = 0; i < np->nremoved; i++) {
+		const struct recon_divert *d;
+
+		d = &np->removed[i].config;
+		sbuf_addf(b,
+		    "  - removed with the queue: divert `%s` (source `%s`, forwarding to `%s`)%s\n",
+		    d->name, d->address, d->forwarding_address,
+		    np->removed[i].declared
+		        ? " — **declared** in the cluster's declaration"
+		        : "");
+	}
+	for (i = 0; i < np->nkept; i++)
+		sbuf_addf(b,
+		    "  - kept: divert `%s` (source `%s`, forwarding to `%s`): %s\n",
+		    np->kept[i].name, np->kept[i].address,
+		    np->kept[i].forwarding_address, np->kept[i].reason);
+	for (i = 0; i < np->ntaps; i++)
+		sbuf_addf(b, "  - capture tap `%s`%s%s%s: %s — %s\n",
+		    np->taps[i].name,
+		    np->taps[i].capture != NULL ? " (capture `" : "",
+		    np->taps[i].capture != NULL ? np->taps[i].capture : "",
+		    np->taps[i].capture != NULL ? "`)" : "",
+		    np->taps[i].fate == RECON_TAP_KEPT
+		        ? "kept"
+		        : "removed by its capture subscription",
+		    np->taps[i].reason);
+	for (i = 0; i < np->nwarnings; i++)
+		sbuf_addf(b, "  - **warning:** %s\n", np->warnings[i]);
+	if (np->nops > 0)
+		sbuf_adds(b, "  - operations, in order:\n");
+	for (i = 0; i < np->nops; i++)
+		op_md(b, &np->ops[i], i);
+}
+
+static void
+node_md(struct sbuf *b, const struct recon_node_plan *np)
+{
+	sbuf_addf(b, "- **%s**: %s", np->node, recon_outcome_name(np->outcome));
+	if (np->refusal != NULL)
+		sbuf_addf(b, " (%s)", np->refusal);
+	if (np->message != NULL)
+		sbuf_addf(b, " — %s", np->message);
+	if (np->observed.queue != NULL)
+		sbuf_addf(b, " [%lld consumer%s, %lld message%s]",
+		    (long long)np->consumers, np->consumers == 1 ? "" : "s",
+		    (long long)np->observed.queue->message_count,
+		    np->observed.queue->message_count == 1 ? "" : "s");
+	sbuf_adds(b, "\n");
+	if (np->next_step != NULL)
+		sbuf_addf(b, "  - **next step:** %s\n", np->next_step);
+	if (np->outcome == RECON_OUT_UNREACHABLE)
+		return;
+	node_details(b, np);
+}
+
+static void
+action_md(struct sbuf *b, const struct recon_action *a, size_t idx)
+{
+	size_t i;
+
+	sbuf_addf(b, "### %zu. %s `%s`", idx + 1, recon_act_name(a->kind),
+	    a->name);
+	if (a->address != NULL && strcmp(a->address, a->name) != 0)
+		sbuf_addf(b, " (address `%s`)", a->address);
+	if (a->destroys_messages)
+		sbuf_adds(b, " — **destroys messages**");
+	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
+	for (i = 0; i < a->nnodes; i++)
+		node_md(b, &a->nodes[i]);
+	sbuf_adds(b, "\n");
+}
+
+static void
+unmanaged_md(struct sbuf *b, const struct recon_plan *p)
+{
+	size_t i, j;
+
+	if (p->nunmanaged == 0)
+		return;
+	sbuf_adds(b,
+	    "## Unmanaged (left alone)\n\nLive objects the agent never declared; a plan never removes them.\n\n");
+	for (i = 0; i < p->nunmanaged; i++) {
+		sbuf_addf(b, "- %s `%s` on ", p->unmanaged[i].kind,
+		    p->unmanaged[i].name);
+		for (j = 0; j < p->unmanaged[i].nnodes; j++)
+			sbuf_addf(b, "%s%s", j > 0 ? ", " : "",
+			    p->unmanaged[i].nodes[j]);
+		sbuf_adds(b, "\n");
+	}
+	sbuf_adds(b, "\n");
+}
+
+static void
+approve_md(struct sbuf *b, const struct recon_plan *p, const char *dir)
+{
+	char *c;
+
+	sbuf_adds(b, "## Approve\n\n");
+	if (p->outcome == RECON_OUT_NO_CHANGE) {
+		sbuf_adds(b,
+		    "Nothing to approve: the cluster is as declared.\n");
+		return;
+	}
+	if (p->outcome != RECON_OUT_WOULD_APPLY) {
+		sbuf_addf(b,
+		    "This plan is refused and cannot be approved: %s.\n",
+		    p->message != NULL ? p->message : "see above");
+		return;
+	}
+	c = recon_plan_confirmation(p);
+	sbuf_addf(b,
+	    "To approve exactly this plan, type:\n\n```\nartemis-gitops approve %s --confirm '%s'\n```\n",
+	    dir, c);
+	free(c);
+}
+
+char *
+recon_plan_render_md(const struct recon_plan *p, const char *plan_dir)
+{
+	struct sbuf out = {0}, tail = {0}, act = {0};
+	size_t i, budget;
+
+	header(&out, p);
+	node_table(&out, p);
+	unmanaged_md(&tail, p);
+	approve_md(&tail, p, plan_dir);
+	if (p->nactions > 0)
+		sbuf_adds(&out, "## Actions\n\n");
+	budget = RECON_PLAN_MD_MAX - 400;
+	for (i = 0; i < p->nactions; i++) {
+		sbuf_reset(&act);
+		action_md(&act, &p->actions[i], i);
+		if (out.len + act.len + tail.len > budget) {
+			sbuf_addf(&out,
+			    "**Preview truncated:** %zu more action%s not shown here; the full plan is in `%s/plan.json`.\n\n",
+			    p->nactions - i,
+			    p->nactions - i == 1 ? " is" : "s are", plan_dir);
+			break;
+		}
+		sbuf_add(&out, act.buf, act.len);
+	}
+	sbuf_reset(&act);
+	recon_plan_broker_md(&act, p);
+	if (out.len + act.len + tail.len <= budget)
+		sbuf_add(&out, act.buf, act.len);
+	else
+		sbuf_addf(&out,
+		    "**Preview truncated:** the broker.xml diffs and reload predictions are in `%s/plan.json`, the rendered files in `%s/broker/`.\n\n",
+		    plan_dir, plan_dir);
+	if (out.len + tail.len > budget) {
+		sbuf_reset(&tail);
+		sbuf_addf(&tail,
+		    "**Preview truncated:** unmanaged objects are listed in `%s/plan.json`.\n\n",
+		    plan_dir);
+		approve_md(&tail, p, plan_dir);
+	}
+	sbuf_add(&out, tail.buf, tail.len);
+	sbuf_release(&tail);
+	sbuf_release(&act);
+	return sbuf_take(&out);
+}

@@ -1,0 +1,498 @@
+/* reconcile/plan-parse.c: plan.json back into a struct recon_plan (apply
+ * and approve read what the planner wrote). Errors name the member by its
+ * JSON path: `plan.json: actions[0].nodes[1].outcome: expected a string`.
+ * Rendering the parse of a plan.json gives the same bytes. */
+#include "plan-read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/sha256.h"
+#include "../../lib/xalloc.h"
+
+#define PLAN_JSON_MAX ((size_t)256 * 1024 * 1024)
+
+static int
+pop(struct recon_jr *c, const cJSON *o, const char *w, struct recon_op *op)
+{
+	const cJSON *cfg;
+	char *k = NULL;
+	int rc = -1;
+
+	memset(op, 0, sizeof(*op));
+	if (recon_jr_pstr(c, o, w, "op", false, &k) < 0 ||
+	    recon_jr_pstr(c, o, w, "name", false, &op->name) < 0)
+		goto done;
+	if (recon_opk_parse(k, &op->kind) < 0) {
+		recon_jr_fail(c, w, "op", "unknown operation");
+		goto done;
+	}
+	if (op->kind == RECON_OP_DESTROY_QUEUE &&
+	    recon_jr_pbool(c, o, w, "remove_consumers", &op->remove_consumers) <
+	        0)
+		goto done;
+	if ((op->kind == RECON_OP_CREATE_ADDRESS ||
+	        op->kind == RECON_OP_UPDATE_ADDRESS) &&
+	    recon_jr_prouting(c, o, w, "routing_types", &op->routing) < 0)
+		goto done;
+	cfg = cJSON_GetObjectItemCaseSensitive(o, "config");
+	if (cfg != NULL && (op->kind == RECON_OP_CREATE_QUEUE ||
+	                       op->kind == RECON_OP_UPDATE_QUEUE)) {
+		op->queue = xcalloc(1, sizeof(*op->queue));
+		if (recon_jr_pqueue(c, cfg, w, op->queue) < 0)
+			goto done;
+	} else if (cfg != NULL) {
+		op->divert = xcalloc(1, sizeof(*op->divert));
+		if (recon_jr_pdivert(c, cfg, w, op->divert) < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(k);
+	return rc;
+}
+
+static int
+pobserved(struct recon_jr *c, const cJSON *o, const char *w,
+    struct recon_observed *ob)
+{
+	const cJSON *d, *q, *cfg;
+
+	if (recon_jr_pbool(c, o, w, "present", &ob->present) < 0 ||
+	    recon_jr_pstrs(c, o, w, "bindings", &ob->bindings, &ob->nbindings) <
+	        0 ||
+	    recon_jr_prouting(c, o, w, "routing_types", &ob->address_routing) <
+	        0)
+		return -1;
+	d = recon_jr_pobj(c, o, w, "divert", true);
+	q = recon_jr_pobj(c, o, w, "queue", true);
+	if (d == NULL || q == NULL)
+		return -1;
+	if (!cJSON_IsNull(d)) {
+		ob->divert = xcalloc(1, sizeof(*ob->divert));
+		if (recon_jr_pdivert(c, d, w, ob->divert) < 0)
+			return -1;
+	}
+	if (cJSON_IsNull(q))
+		return 0;
+	ob->queue = xcalloc(1, sizeof(*ob->queue));
+	cfg = recon_jr_pobj(c, q, w, "config", false);
+	if (cfg == NULL || recon_jr_pqueue(c, cfg, w, ob->queue) < 0 ||
+	    recon_jr_pint(c, q, w, "consumers", &ob->queue->consumer_count) <
+	        0 ||
+	    recon_jr_pint(c, q, w, "messages", &ob->queue->message_count) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+premoved(struct recon_jr *c, const cJSON *o, const char *w,
+    struct recon_node_plan *np)
+{
+	const cJSON *a = recon_jr_parr(c, o, w, "removed_diverts",
+	                &np->nremoved),
+	            *it;
+	size_t i = 0;
+
+	if (a == NULL)
+		return -1;
+	np->removed = xcalloc(np->nremoved + 1, sizeof(*np->removed));
+	cJSON_ArrayForEach(it, a)
+	{
+		const cJSON *cfg;
+
+		cfg = recon_jr_pobj(c, it, w, "config", false);
+		if (cfg == NULL ||
+		    recon_jr_pdivert(c, cfg, w, &np->removed[i].config) < 0 ||
+		    recon_jr_pbool(c, it, w, "declared",
+		        &np->removed[i].declared) < 0) {
+			np->nremoved = i + 1;
+			return -1;
+		}
+		i++;
+	}
+	return 0;
+}
+
+static int
+pkept(struct recon_jr *c, const cJSON *o, const char *w,
+    struct recon_node_plan *np)
+{
+	const cJSON *a = recon_jr_parr(c, o, w, "kept_diverts", &np->nkept),
+	            *it;
+	struct recon_kept_divert *k;
+	size_t i = 0;
+
+	if (a == NULL)
+		return -1;
+	np->kept = xcalloc(np->nkept + 1, sizeof(*np->kept));
+	cJSON_ArrayForEach(it, a)
+	{
+		k = &np->kept[i++];
+		if (recon_jr_pstr(c, it, w, "address", false, &k->address) <
+		        0 ||
+		    recon_jr_pstr(c, it, w, "forwarding_address", false,
+		        &k->forwarding_address) < 0 ||
+		    recon_jr_pstr(c, it, w, "name", false, &k->name) < 0 ||
+		    recon_jr_pstr(c, it, w, "reason", false, &k->reason) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+ptaps(struct recon_jr *c, const cJSON *o, const char *w,
+    struct recon_node_plan *np)
+{
+	const cJSON *a = recon_jr_parr(c, o, w, "taps", &np->ntaps), *it;
+	struct recon_tap *t;
+	char *fate = NULL;
+	size_t i = 0;
+	int rc = 0;
+
+	if (a == NULL)
+		return -1;
+	np->taps = xcalloc(np->ntaps + 1, sizeof(*np->taps));
+	cJSON_ArrayForEach(it, a)
+	{
+		t = &np->taps[i++];
+		if (recon_jr_pstr(c, it, w, "capture", true, &t->capture) < 0 ||
+		    recon_jr_pstr(c, it, w, "name", false, &t->name) < 0 ||
+		    recon_jr_pstr(c, it, w, "reason", false, &t->reason) < 0 ||
+		    recon_jr_pstr(c, it, w, "fate", false, &fate) < 0)
+			return -1;
+		if (strcmp(fate, "removed-by-subscription") == 0)
+			t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
+		else if (strcmp(fate, "kept") != 0)
+			rc = recon_jr_fail(c, w, "fate",
+			    "expected kept or removed-by-subscription");
+		free(fate);
+		fate = NULL;
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+pops(struct recon_jr *c, const cJSON *o, const char *w,
+    struct recon_node_plan *np)
+{
+	const cJSON *a = recon_jr_parr(c, o, w, "operations", &np->nops), *it;
+	size_t i = 0;
+
+	if (a == NULL)
+		return -1;
+	np->ops = xcalloc(np->nops + 1, sizeof(*np->ops));
+	cJSON_ArrayForEach(it, a)
+	{
+		char *ow;
+		int rc;
+
+		ow = xasprintf("%s.operations[%zu]", w, i);
+		rc = pop(c, it, ow, &np->ops[i++]);
+		free(ow);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+pnode_plan(struct recon_jr *c, const cJSON *o, const char *w,
+    struct recon_node_plan *np)
+{
+	const cJSON *ob;
+	char *out = NULL;
+	int rc = -1;
+
+	if (recon_jr_pint(c, o, w, "consumers", &np->consumers) < 0 ||
+	    recon_jr_pint(c, o, w, "destroyed_messages",
+	        &np->destroyed_messages) < 0 ||
+	    recon_jr_pstr(c, o, w, "message", true, &np->message) < 0 ||
+	    recon_jr_pstr(c, o, w, "next_step", true, &np->next_step) < 0 ||
+	    recon_jr_pstr(c, o, w, "node", false, &np->node) < 0 ||
+	    recon_jr_pstr(c, o, w, "outcome", false, &out) < 0 ||
+	    recon_jr_pstr(c, o, w, "refusal", true, &np->refusal) < 0 ||
+	    recon_jr_pstrs(c, o, w, "warnings", &np->warnings, &np->nwarnings) <
+	        0 ||
+	    pkept(c, o, w, np) < 0 || premoved(c, o, w, np) < 0 ||
+	    ptaps(c, o, w, np) < 0 || pops(c, o, w, np) < 0)
+		goto done;
+	ob = recon_jr_pobj(c, o, w, "observed", false);
+	if (ob == NULL || pobserved(c, ob, w, &np->observed) < 0)
+		goto done;
+	if (recon_outcome_parse(out, &np->outcome) < 0) {
+		recon_jr_fail(c, w, "outcome", "unknown outcome");
+		goto done;
+	}
+	if (np->refusal != NULL &&
+	    recon_kind_parse(np->refusal, &np->refusal_kind) < 0)
+		np->refusal_kind = RECON_OK; /* not a broker kind */
+	rc = 0;
+done:
+	free(out);
+	return rc;
+}
+
+static int
+paction(struct recon_jr *c, const cJSON *o, const char *w,
+    struct recon_action *a)
+{
+	const cJSON *arr, *it;
+	char *k = NULL, *nw;
+	size_t i = 0;
+	int rc = -1;
+
+	if (recon_jr_pstr(c, o, w, "address", true, &a->address) < 0 ||
+	    recon_jr_pbool(c, o, w, "destroys_messages",
+	        &a->destroys_messages) < 0 ||
+	    recon_jr_pstr(c, o, w, "kind", false, &k) < 0 ||
+	    recon_jr_pstr(c, o, w, "name", false, &a->name) < 0 ||
+	    recon_jr_pstr(c, o, w, "why", true, &a->why) < 0)
+		goto done;
+	if (recon_act_parse(k, &a->kind) < 0) {
+		recon_jr_fail(c, w, "kind", "unknown action kind");
+		goto done;
+	}
+	arr = recon_jr_parr(c, o, w, "nodes", &a->nnodes);
+	if (arr == NULL)
+		goto done;
+	a->nodes = xcalloc(a->nnodes + 1, sizeof(*a->nodes));
+	cJSON_ArrayForEach(it, arr)
+	{
+		nw = xasprintf("%s.nodes[%zu]", w, i);
+		rc = pnode_plan(c, it, nw, &a->nodes[i++]);
+		free(nw);
+		if (rc < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(k);
+	return rc;
+}
+
+static int
+pactions(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+{
+	const cJSON *arr = recon_jr_parr(c, root, "", "actions", &p->nactions),
+	            *it;
+	size_t i = 0;
+
+	if (arr == NULL)
+		return -1;
+	p->actions = xcalloc(p->nactions + 1, sizeof(*p->actions));
+	cJSON_ArrayForEach(it, arr)
+	{
+		char *w;
+		int rc;
+
+		w = xasprintf("actions[%zu]", i);
+		rc = paction(c, it, w, &p->actions[i++]);
+		free(w);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+pnodes(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+{
+	const cJSON *arr = recon_jr_parr(c, root, "", "nodes", &p->nnodes), *it;
+	struct recon_node_status *n;
+	size_t i = 0;
+
+	if (arr == NULL)
+		return -1;
+	p->nodes = xcalloc(p->nnodes + 1, sizeof(*p->nodes));
+	cJSON_ArrayForEach(it, arr)
+	{
+		n = &p->nodes[i++];
+		if (recon_jr_pstr(c, it, "nodes[]", "message", true,
+		        &n->message) < 0 ||
+		    recon_jr_pstr(c, it, "nodes[]", "node", false, &n->node) <
+		        0 ||
+		    recon_jr_pbool(c, it, "nodes[]", "reachable",
+		        &n->reachable) < 0 ||
+		    recon_jr_pstr(c, it, "nodes[]", "refusal", true,
+		        &n->refusal) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+punmanaged(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+{
+	const cJSON *arr =
+	                recon_jr_parr(c, root, "", "unmanaged", &p->nunmanaged),
+	            *it;
+	struct recon_unmanaged *u;
+	size_t i = 0;
+
+	if (arr == NULL)
+		return -1;
+	p->unmanaged = xcalloc(p->nunmanaged + 1, sizeof(*p->unmanaged));
+	cJSON_ArrayForEach(it, arr)
+	{
+		u = &p->unmanaged[i++];
+		if (recon_jr_pstr(c, it, "unmanaged[]", "kind", false,
+		        &u->kind) < 0 ||
+		    recon_jr_pstr(c, it, "unmanaged[]", "name", false,
+		        &u->name) < 0 ||
+		    recon_jr_pstrs(c, it, "unmanaged[]", "nodes", &u->nodes,
+		        &u->nnodes) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+psettings(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+{
+	const cJSON *s = recon_jr_pobj(c, root, "", "settings", false), *arr,
+	            *it;
+	size_t i = 0;
+
+	if (s == NULL ||
+	    recon_jr_pstr(c, s, "settings", "capture_prefix", true,
+	        &p->capture_prefix) < 0 ||
+	    recon_jr_pint(c, s, "settings", "max_destroyed_messages",
+	        &p->max_destroyed_messages) < 0)
+		return -1;
+	arr = recon_jr_parr(c, s, "settings", "captures", &p->ncaptures);
+	if (arr == NULL)
+		return -1;
+	p->capture_names = xcalloc(p->ncaptures + 1, sizeof(char *));
+	p->capture_patterns = xcalloc(p->ncaptures + 1, sizeof(char *));
+	p->capture_ring_sizes =
+	    xcalloc(p->ncaptures + 1, sizeof(*p->capture_ring_sizes));
+	cJSON_ArrayForEach(it, arr)
+	{
+		if (recon_jr_pstr(c, it, "settings.captures[]", "name", false,
+		        &p->capture_names[i]) < 0 ||
+		    recon_jr_pstr(c, it, "settings.captures[]", "pattern",
+		        false, &p->capture_patterns[i]) < 0 ||
+		    recon_jr_pint(c, it, "settings.captures[]", "ring_size",
+		        &p->capture_ring_sizes[i]) < 0)
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+static bool
+is_sha256_hex(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		        (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return i == SHA256_HEX - 1;
+}
+
+static int
+pheader(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+{
+	const cJSON *b, *s;
+	char *mode = NULL, *out = NULL;
+	int64_t format = 0;
+	int rc = -1;
+
+	if (recon_jr_pint(c, root, "", "format", &format) < 0)
+		goto done;
+	if (format != RECON_PLAN_FORMAT) {
+		/* Format 1 had no declaration_digest: such a plan cannot show
+		 * which declaration it was approved for. */
+		recon_jr_fail(c, "", "format",
+		    "unsupported plan format (this build reads " RECON_PLAN_FORMAT_S
+		    "; plan again)");
+		goto done;
+	}
+	b = recon_jr_pobj(c, root, "", "base", false);
+	s = recon_jr_pobj(c, root, "", "snapshot", false);
+	if (b == NULL || s == NULL ||
+	    recon_jr_pstr(c, b, "base", "revision", true, &p->base_revision) <
+	        0 ||
+	    recon_jr_pstr(c, b, "base", "source", false, &p->base_source) < 0 ||
+	    recon_jr_pstr(c, s, "snapshot", "source", false,
+	        &p->snapshot_source) < 0 ||
+	    recon_jr_pstr(c, s, "snapshot", "taken_at", true,
+	        &p->snapshot_taken_at) < 0 ||
+	    recon_jr_pstr(c, root, "", "cluster", false, &p->cluster) < 0 ||
+	    recon_jr_pstr(c, root, "", "declaration_digest", true,
+	        &p->declaration_digest) < 0 ||
+	    recon_jr_pint(c, root, "", "destroyed_messages",
+	        &p->destroyed_messages) < 0 ||
+	    recon_jr_pstrs(c, root, "", "diagnostics", &p->diagnostics,
+	        &p->ndiagnostics) < 0 ||
+	    recon_jr_pbool(c, root, "", "disconnect_consumers",
+	        &p->disconnect_consumers) < 0 ||
+	    recon_jr_pstr(c, root, "", "kind", false, &p->kind) < 0 ||
+	    recon_jr_pstr(c, root, "", "message", true, &p->message) < 0 ||
+	    recon_jr_pstr(c, root, "", "mode", false, &mode) < 0 ||
+	    recon_jr_pstr(c, root, "", "next_step", true, &p->next_step) < 0 ||
+	    recon_jr_pstr(c, root, "", "outcome", false, &out) < 0 ||
+	    recon_jr_pstr(c, root, "", "refusal", true, &p->refusal) < 0 ||
+	    recon_jr_pstr(c, root, "", "revision", true, &p->revision) < 0)
+		goto done;
+	if (strcmp(mode, "CONFIG_MANAGED") == 0)
+		p->mode = DECL_CONFIG_MANAGED;
+	else if (strcmp(mode, "STUDIO_MANAGED") != 0) {
+		recon_jr_fail(c, "", "mode",
+		    "expected STUDIO_MANAGED or CONFIG_MANAGED");
+		goto done;
+	}
+	if (recon_outcome_parse(out, &p->outcome) < 0) {
+		recon_jr_fail(c, "", "outcome", "unknown outcome");
+		goto done;
+	}
+	if (p->declaration_digest != NULL &&
+	    !is_sha256_hex(p->declaration_digest)) {
+		recon_jr_fail(c, "", "declaration_digest",
+		    "expected a SHA-256 in lower-case hex");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(mode);
+	free(out);
+	return rc;
+}
+
+int
+recon_plan_parse_json(struct recon_plan **out, const char *path,
+    const char *text, size_t len, struct err *err)
+{
+	struct recon_jr c = {path, err};
+	struct recon_plan *p;
+	cJSON *root;
+	int rc = -1;
+
+	if (len > PLAN_JSON_MAX)
+		return err_setf(err, &(struct pos){path, 0, 0},
+		    "plan too large");
+	root = cJSON_ParseWithLength(text, len);
+	if (root == NULL || !cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return err_setf(err, &(struct pos){path, 0, 0},
+		    "not a JSON object");
+	}
+	p = xcalloc(1, sizeof(*p));
+	if (pheader(&c, root, p) < 0 || psettings(&c, root, p) < 0 ||
+	    pnodes(&c, root, p) < 0 || punmanaged(&c, root, p) < 0 ||
+	    pactions(&c, root, p) < 0 ||
+	    recon_plan_broker_parse(&c, root, p) < 0)
+		goto done;
+	*out = p;
+	p = NULL;
+	rc = 0;
+done:
+	recon_plan_free(p);
+	cJSON_Delete(root);
+	return rc;
+}

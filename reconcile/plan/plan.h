@@ -1,0 +1,453 @@
+/* reconcile/plan.h: the managed set (inventory), the three-way diff, the
+ * ADR-0084 queue-delete preflight, and the plan with its preview files.
+ *
+ * Everything here is pure: declarations, the managed set and snapshots in,
+ * a plan out. The network is the Jolokia client's; git is agent/'s. The
+ * plan owns every string it holds (copies), so the inputs may be freed once
+ * a plan is built.
+ *
+ * plan.json is documented in docs/plan-format.md, the inventory in
+ * docs/state.md.
+ */
+#ifndef RECON_PLAN_H
+#define RECON_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../declarations/decl.h"
+#include "../../lib/err.h"
+#include "../recon.h"
+#include "reload.h"
+
+#define RECON_PLAN_FORMAT      2     /* `format` of plan.json */
+#define RECON_PLAN_FORMAT_S    "2"   /* the same, for messages */
+#define RECON_INVENTORY_FORMAT 1     /* `format` of inventory.json */
+#define RECON_PLAN_MD_MAX      60000 /* plan.md is truncated past this */
+#define RECON_CONFIRM_HEX      12    /* digest characters in the text */
+
+/* ---- the managed set ---------------------------------------------------
+ * What the agent declared before: read from STATE/<cluster>/inventory.json
+ * (written by apply) or derived from a base declaration. Name arrays are
+ * sorted and owned. `known` is false when there is no inventory yet: then
+ * nothing is deleted. */
+struct recon_managed {
+	bool known;
+	char *source;   /* "inventory", "base", "none" */
+	char *revision; /* the applied or base revision; NULL when unknown */
+	char **addresses;
+	size_t naddresses;
+	char **queues;
+	size_t nqueues;
+	char **diverts;
+	size_t ndiverts;
+	char **captures;
+	size_t ncaptures;
+};
+
+/* The managed set of a declaration (a base, or what apply just applied). */
+void recon_managed_from_decl(struct recon_managed *out,
+    const struct decl_cluster *c, const char *source, const char *revision);
+bool recon_managed_has_address(const struct recon_managed *m, const char *n);
+bool recon_managed_has_queue(const struct recon_managed *m, const char *n);
+bool recon_managed_has_divert(const struct recon_managed *m, const char *n);
+void recon_managed_release(struct recon_managed *m);
+
+/* inventory.json: render (canonical, owned by the caller) and parse. Parse
+ * errors name path and the JSON member; a cluster other than `cluster` is
+ * an error. */
+char *recon_inventory_render(const struct recon_managed *m,
+    const char *cluster);
+int recon_inventory_parse(struct recon_managed *out, const char *path,
+    const char *text, size_t len, const char *cluster, struct err *err);
+/* Read STATE_DIR/<cluster>/inventory.json; a missing file gives an empty
+ * set with known = false (nothing applied yet). */
+int recon_inventory_load(struct recon_managed *out, const char *state_dir,
+    const char *cluster, struct err *err);
+
+/* ---- plan model -------------------------------------------------------- */
+
+/* Action kinds, in plan order (phase). */
+enum recon_act {
+	RECON_ACT_CREATE_ADDRESS = 0,
+	RECON_ACT_WIDEN_ADDRESS, /* add routing types before queue creates */
+	RECON_ACT_CREATE_QUEUE,
+	RECON_ACT_CREATE_DIVERT,
+	RECON_ACT_CHANGE_QUEUE,
+	RECON_ACT_CHANGE_DIVERT,
+	RECON_ACT_RECREATE_QUEUE,
+	RECON_ACT_RECREATE_DIVERT,
+	RECON_ACT_DELETE_DIVERT,
+	RECON_ACT_DELETE_QUEUE,
+	RECON_ACT_NARROW_ADDRESS, /* drop routing types after the deletes */
+	RECON_ACT_DELETE_ADDRESS,
+	/* The capture pass (reconcile/capture.c), after every other action:
+	 * it sees the state the plan leaves. */
+	RECON_ACT_CREATE_CAPTURE, /* a capture's address and ring queue */
+	RECON_ACT_CHANGE_CAPTURE, /* the ring queue differs (ring size, ...) */
+	RECON_ACT_CREATE_TAP,
+	RECON_ACT_CHANGE_TAP, /* a tap differs: destroyed and created again */
+	RECON_ACT_DELETE_TAP,
+	RECON_ACT_DELETE_CAPTURE, /* a capture no longer declared */
+	RECON_ACT_COUNT,
+};
+#define RECON_ACT_FIRST_CAPTURE RECON_ACT_CREATE_CAPTURE
+const char *recon_act_name(enum recon_act a); /* "create-queue", ... */
+int recon_act_parse(const char *s, enum recon_act *out);
+
+enum recon_outcome {
+	RECON_OUT_NO_CHANGE = 0,
+	RECON_OUT_WOULD_APPLY,
+	RECON_OUT_REFUSED,
+	RECON_OUT_UNREACHABLE,
+};
+const char *recon_outcome_name(enum recon_outcome o); /* "WOULD_APPLY" */
+int recon_outcome_parse(const char *s, enum recon_outcome *out);
+
+/* Operations sent to one node, in order. Configurations are complete. */
+enum recon_opk {
+	RECON_OP_CREATE_ADDRESS = 0, /* createAddress(name, routing types) */
+	RECON_OP_UPDATE_ADDRESS,     /* updateAddress(name, routing types) */
+	RECON_OP_CREATE_QUEUE,       /* createQueue(json) */
+	RECON_OP_UPDATE_QUEUE,       /* updateQueue(json) */
+	RECON_OP_DESTROY_QUEUE,      /* destroyQueue(name, removeConsumers) */
+	RECON_OP_CREATE_DIVERT,      /* createDivert(json) */
+	RECON_OP_UPDATE_DIVERT,      /* updateDivert(json) */
+	RECON_OP_DESTROY_DIVERT,     /* destroyDivert(name) */
+	RECON_OP_DELETE_ADDRESS,     /* deleteAddress(name) */
+};
+const char *recon_opk_name(enum recon_opk k); /* "createQueue", ... */
+int recon_opk_parse(const char *s, enum recon_opk *out);
+
+struct recon_op {
+	enum recon_opk kind;
+	char *name;
+	unsigned routing;            /* address ops: set of decl_routing */
+	struct recon_queue *queue;   /* queue create/update: the config */
+	struct recon_divert *divert; /* divert ops: full config (destroy too) */
+	bool remove_consumers;       /* destroyQueue */
+};
+
+/* A divert removed with a queue (ADR-0084 D1, D2). */
+struct recon_removed_divert {
+	struct recon_divert config; /* the live configuration, in full */
+	bool declared;              /* named in the new declaration */
+};
+
+/* A divert on the queue's address that stays, and why (D4, or not
+ * dependent). */
+struct recon_kept_divert {
+	char *name;
+	char *address;
+	char *forwarding_address;
+	char *reason;
+};
+
+enum recon_tap_fate {
+	RECON_TAP_KEPT = 0,
+	RECON_TAP_REMOVED_BY_SUBSCRIPTION,
+};
+
+struct recon_tap {
+	char *name;
+	char *capture; /* owning capture subscription; NULL when none */
+	enum recon_tap_fate fate;
+	char *reason;
+};
+
+/* What a node looked like when planned: apply compares these. */
+struct recon_observed {
+	bool present;              /* the action's object exists there */
+	struct recon_queue *queue; /* the live queue (counts included) */
+	struct recon_divert *divert;
+	unsigned address_routing; /* address actions */
+	char **bindings;          /* address actions: binding names */
+	size_t nbindings;
+};
+
+/* One action on one node. */
+struct recon_node_plan {
+	char *node;
+	enum recon_outcome outcome;
+	enum recon_kind refusal_kind; /* RECON_OK unless broker-classified */
+	char *refusal;                /* REFUSED/UNREACHABLE: a kind name, e.g.
+	                                 "HAS_CONSUMERS", "UNREACHABLE" */
+	char *message;                /* why, one line */
+	char *next_step;              /* REFUSED: what to do */
+	struct recon_observed observed;
+	int64_t consumers;          /* queue deletes: ConsumerCount */
+	int64_t destroyed_messages; /* MessageCount destroyed here */
+	struct recon_op *ops;
+	size_t nops;
+	struct recon_removed_divert *removed;
+	size_t nremoved;
+	struct recon_kept_divert *kept;
+	size_t nkept;
+	struct recon_tap *taps;
+	size_t ntaps;
+	char **warnings;
+	size_t nwarnings;
+};
+
+struct recon_action {
+	enum recon_act kind;
+	char *name;             /* the object's name */
+	char *address;          /* queues: their address; diverts: source */
+	bool destroys_messages; /* a queue delete/recreate holding messages */
+	char *why;              /* one line: what differs, or why it goes */
+	struct recon_node_plan *nodes; /* one per declared node, in order */
+	size_t nnodes;
+};
+
+/* A live object left alone (never declared by the agent). */
+struct recon_unmanaged {
+	char *kind; /* "address", "queue", "divert" */
+	char *name;
+	char **nodes; /* where it was seen */
+	size_t nnodes;
+};
+
+struct recon_node_status {
+	char *node;
+	bool reachable;
+	char *refusal; /* kind name when unreachable */
+	char *message;
+};
+
+/* CONFIG_MANAGED: one node's rendered broker.xml in the preview
+ * (docs/plan-format.md, `broker_xml`). */
+struct recon_broker_xml {
+	char *node;
+	char *path;   /* the rendered file, relative to the plan folder */
+	char *sha256; /* of the rendered file, hex */
+	char *diff;   /* unified diff before -> rendered; NULL: unchanged */
+	char **carried_diverts; /* removed by the plan, still in the file */
+	size_t ncarried;
+	bool predicted;             /* reload holds the prediction */
+	char *not_predicted;        /* else why not (the node was not read) */
+	struct recon_reload reload; /* settings point into settings_owned */
+	char *settings_owned[3];    /* addresses, queues, diverts */
+};
+
+struct recon_plan {
+	char *kind; /* "plan" or "delete-queue" */
+	char *cluster;
+	enum decl_mode mode;
+	char *revision; /* the planned revision, NULL when not from git */
+	/* decl_cluster_digest() of the planned declaration (hex): apply
+	 * refuses to record another declaration's objects as managed. NULL
+	 * when nothing was planned (an invalid declaration). */
+	char *declaration_digest;
+	char *base_source;
+	char *base_revision;
+	char *snapshot_source; /* "live" or the recorded file's name */
+	char *snapshot_taken_at;
+	bool disconnect_consumers;
+	char *capture_prefix;
+	int64_t max_destroyed_messages;
+	/* The declaration's capture subscriptions (name, pattern), so that
+	 * apply can run the preflight again with the same tap rules. */
+	char **capture_names;
+	char **capture_patterns;
+	int64_t *capture_ring_sizes;
+	size_t ncaptures;
+	enum recon_outcome outcome; /* NO_CHANGE, WOULD_APPLY or REFUSED */
+	char *refusal; /* plan-wide: "BULK_CAP", "NODE_REFUSED", ... */
+	char *message;
+	char *next_step;
+	int64_t destroyed_messages; /* summed across nodes (D7) */
+	struct recon_node_status *nodes;
+	size_t nnodes;
+	struct recon_action *actions;
+	size_t nactions;
+	struct recon_unmanaged *unmanaged;
+	size_t nunmanaged;
+	char **diagnostics; /* invalid declaration: the rendered diagnostics */
+	size_t ndiagnostics;
+	/* CONFIG_MANAGED: what the diffs compare with (NULL: no broker_xml
+	 * section), and each node's rendered file. */
+	char *broker_xml_before;
+	struct recon_broker_xml *broker_xml;
+	size_t nbroker_xml;
+};
+
+struct recon_plan_opts {
+	bool disconnect_consumers;
+	const char *revision;        /* may be NULL */
+	const char *snapshot_source; /* "live" or a file name */
+};
+
+/* The three-way diff plus preflights: new declaration x managed set x live
+ * snapshot. Nodes are the declaration's; a node missing from the snapshot
+ * or read with a refusal is UNREACHABLE. Returns the plan (never fails on
+ * live state; refusals are outcomes). */
+struct recon_plan *recon_plan_build(const struct decl_cluster *decl,
+    const struct recon_managed *managed, const struct recon_snapshot *snap,
+    const struct recon_plan_opts *opts);
+
+/* The operator's out-of-band delete (ADR-0084 as written): one delete-queue
+ * action for queue on every node, declared or not. */
+struct recon_plan *recon_plan_delete_queue(const struct decl_cluster *decl,
+    const char *queue, const struct recon_snapshot *snap,
+    const struct recon_plan_opts *opts);
+
+/* A refused plan for a declaration that failed validation: diags are
+ * rendered into it; nothing is planned. */
+struct recon_plan *recon_plan_invalid(const char *cluster,
+    const struct errlist *diags, const struct recon_plan_opts *opts);
+
+/* Record the declaration's diagnostics (warnings of a valid one) in p. */
+void recon_plan_add_diagnostics(struct recon_plan *p,
+    const struct errlist *diags);
+
+void recon_plan_free(struct recon_plan *p); /* NULL is a no-op */
+
+/* ---- the queue-delete preflight (ADR-0084 D1-D6) ------------------------
+ * One pure function for the preview and for apply: apply calls it again
+ * against a fresh snapshot with the same context and compares. */
+struct recon_qdel_ctx {
+	const struct decl_cluster *decl; /* the declaration in force */
+	bool disconnect_consumers;
+	/* Queues the plan creates on this node before its deletes (name,
+	 * address pairs), and queues/diverts the plan removes on this node
+	 * before this delete: together "the state after the plan". */
+	const char *const *created_queues; /* names */
+	const char *const *created_queue_addresses;
+	size_t ncreated;
+	const char *const *deleted_queues; /* deleted by earlier actions */
+	size_t ndeleted_queues;
+	const char *const *deleted_diverts; /* removed by earlier actions */
+	size_t ndeleted_diverts;
+	/* Captures applied before and no longer declared: the capture pass
+	 * of the same plan removes every tap of theirs (D5). */
+	const char *const *removed_captures;
+	size_t nremoved_captures;
+	/* The configuration the plan gives each divert it creates or changes
+	 * on this node (createDivert/updateDivert): dependency is judged on
+	 * the divert as the plan leaves it (issue 4). */
+	const struct recon_divert *const *planned_diverts;
+	size_t nplanned_diverts;
+};
+
+/* Fill np (zeroed by the caller; np->node set) for deleting queue on the
+ * node n: outcome, ops, removed/kept diverts, taps, warnings, counts.
+ * recreate: the queue comes back on the same address in the same node
+ * step (change-by-recreate), so no divert depends on it; only D6 and the
+ * counts apply. A recreate that moves the queue to another address passes
+ * false: its old address loses it. */
+void recon_preflight_queue_delete(struct recon_node_plan *np,
+    const struct recon_node_snapshot *n, const char *queue,
+    const struct recon_qdel_ctx *ctx, bool recreate);
+/* Free what a node plan holds; leaves it zeroed. */
+void recon_node_plan_release(struct recon_node_plan *np);
+
+/* ---- the capture pass (ADR-0084 D5; docs/captures.md) -----------------
+ * The only code that creates or removes an object with the capture prefix.
+ * Per node, against the node as the plan leaves it: each declared capture
+ * gets its capture address <prefix><capture> (anycast) with a non-durable
+ * ring queue of that name (ring-size as declared), and a tap, the
+ * non-exclusive divert <prefix><capture>.<address> (routing type ANYCAST,
+ * forwarding into the capture address), on every address holding a queue
+ * its pattern matches; a tap whose address no longer holds a matching
+ * queue is removed. A capture no longer declared (removed) loses its taps,
+ * its ring queue and its address. Pure: no network. */
+struct recon_capture_ctx {
+	const char *prefix;
+	const struct decl_capture *captures; /* declared */
+	size_t ncaptures;
+	const char *const *removed; /* applied before, no longer declared */
+	size_t nremoved;
+	bool disconnect_consumers; /* a ring queue with consumers goes too */
+	/* The plan's effect on the node (all NULL/0: the node as read). */
+	const char *const *created_queues;
+	const char *const *created_queue_addresses;
+	size_t ncreated;
+	const char *const *deleted_queues;
+	size_t ndeleted_queues;
+};
+
+/* One thing the pass does on one node: an action kind and object, and
+ * its node step (outcome WOULD_APPLY or REFUSED, ops in order). */
+struct recon_capture_step {
+	enum recon_act kind;
+	char *name;    /* the tap, or the capture address (= its queue) */
+	char *address; /* a tap's source; the capture address */
+	struct recon_node_plan np;
+};
+
+struct recon_capture_steps {
+	struct recon_capture_step *v; /* in kind order, then name */
+	size_t n;
+};
+
+/* The pass on node n (read without a refusal); appends to out. */
+void recon_capture_pass(struct recon_capture_steps *out,
+    const struct recon_node_snapshot *n, const struct recon_capture_ctx *ctx);
+void recon_capture_steps_release(struct recon_capture_steps *s);
+/* True for the action kinds of the capture pass. */
+bool recon_act_is_capture(enum recon_act a);
+/* Does a capture with pattern cover queue (name, address)? Never for a
+ * name or address inside the prefix, nor for the broker's internal
+ * queues. */
+bool recon_capture_covers(const char *prefix, const char *pattern,
+    const char *queue, const char *address, bool internal);
+/* The capture names a plan removes (its delete-capture and delete-tap
+ * actions of captures it does not declare): what apply's own pass removes
+ * again. Sorted, owned by the caller (free each and the array). */
+char **recon_plan_removed_captures(const struct recon_plan *p, size_t *n);
+
+/* The capture pass alone, as a plan of kind "capture" (drift: the daemon
+ * calls it every cycle on a fresh snapshot; its actions are what
+ * recon_capture_pass gives each node). managed gives the removed captures
+ * (NULL: none). */
+struct recon_plan *recon_plan_captures(const struct decl_cluster *decl,
+    const struct recon_managed *managed, const struct recon_snapshot *snap,
+    const struct recon_plan_opts *opts);
+
+/* ---- CONFIG_MANAGED: the rendered broker.xml -------------------------
+ * The agent renders (declarations/render.h); these pure functions take the
+ * texts. One input per declared node, in the declaration's order. */
+struct recon_rendered {
+	const char *node;
+	const char *before; /* the file the diff starts from; NULL: none */
+	size_t before_len;
+	const char *text; /* the rendered broker.xml */
+	size_t len;
+};
+
+/* Add the broker_xml section to p: per node the rendered file's SHA-256,
+ * the unified diff from before, the diverts the plan removes that the
+ * file still carries (ADR-0084: the next deployment and restart bring
+ * them back), and the prediction of a reload of the new file on the live
+ * node (its config-delete-* taken from the new file's address-setting
+ * "#"), when the node was read. before_label says what the diffs start
+ * from. */
+void recon_plan_add_broker_xml(struct recon_plan *p,
+    const struct decl_cluster *decl, const struct recon_snapshot *snap,
+    const char *before_label, const struct recon_rendered *r, size_t n);
+
+/* The nodes' broker.xml could not be rendered: p becomes REFUSED
+ * (RENDER_FAILED) naming the first problem; every diagnostic is recorded
+ * in p->diagnostics. */
+void recon_plan_refuse_render(struct recon_plan *p,
+    const struct errlist *diags);
+
+/* ---- preview files ----------------------------------------------------- */
+
+/* plan.json, canonical (sorted keys, 2-space indent, trailing newline),
+ * with the confirmation text; owned by the caller. */
+char *recon_plan_render_json(const struct recon_plan *p);
+/* The confirmation text ("" for a plan that cannot be approved); owned. */
+char *recon_plan_confirmation(const struct recon_plan *p);
+/* plan.md; plan_dir is shown in the approve command. Owned. */
+char *recon_plan_render_md(const struct recon_plan *p, const char *plan_dir);
+/* Parse plan.json back into a plan (apply). Errors name the member. */
+int recon_plan_parse_json(struct recon_plan **out, const char *path,
+    const char *text, size_t len, struct err *err);
+/* Write DIR/plan.json and DIR/plan.md atomically (creating DIR); on
+ * success digest_hex (SHA256_HEX bytes) holds the SHA-256 of plan.json. */
+int recon_plan_write(const struct recon_plan *p, const char *dir,
+    char *digest_hex, struct err *err);
+
+#endif
