@@ -27,7 +27,7 @@ DBG_CFLAGS  = $(BASE_CFLAGS) -O0 -Werror -fsanitize=address,undefined \
 DBG_LDFLAGS = -fsanitize=address,undefined
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
-BASE_CFLAGS += -DAG_VERSION='"$(VERSION)"'
+BASE_CFLAGS += -DAGENT_VERSION='"$(VERSION)"'
 
 # Module sources. agent/main.c is the only file with a main().
 LIB_SRC   := $(sort $(wildcard lib/*.c))
@@ -128,7 +128,7 @@ fuzz:
 	@mkdir -p build/fuzz
 	for t in $(FUZZ_NAMES); do \
 	  clang -std=gnu17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	    $(PKG_CFLAGS) -DAG_VERSION='"$(VERSION)"' -o build/fuzz/fuzz-$$t \
+	    $(PKG_CFLAGS) -DAGENT_VERSION='"$(VERSION)"' -o build/fuzz/fuzz-$$t \
 	    tests/fuzz/fuzz-$$t.c $(CORE_SRC) $(PKG_LIBS) -lm || exit 1; \
 	done
 
@@ -139,7 +139,7 @@ lint:
 	clang-tidy --quiet \
 	  --checks='-*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-parameters,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling' \
 	  --warnings-as-errors='*' $(CORE_SRC) agent/main.c -- \
-	  -std=gnu17 -D_GNU_SOURCE $(PKG_CFLAGS) -DAG_VERSION='"$(VERSION)"'
+	  -std=gnu17 -D_GNU_SOURCE $(PKG_CFLAGS) -DAGENT_VERSION='"$(VERSION)"'
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

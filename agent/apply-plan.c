@@ -14,7 +14,7 @@
 #include "../lib/sbuf.h"
 #include "../lib/sha256.h"
 #include "../lib/xalloc.h"
-#include "../reconcile/apply/broker-io.h"
+#include "../reconcile/live/live.h"
 #include "../reconcile/apply/apply.h"
 #include "plan-dir.h"
 #include "creds.h"
@@ -24,16 +24,16 @@
 
 /* Everything one apply holds; released by run_release. */
 struct run {
-	const struct agent_apply_opts *o;
-	struct agent_plan ap;
-	struct recon_approval approval;
+	const struct agent_apply_plan_opts *o;
+	struct agent_plan_dir ap;
+	struct apply_approval approval;
 	struct agent_state *st;     /* o->st, or own_st */
 	struct agent_state *own_st; /* opened (and locked) here */
 	struct decl_cluster *decl;
-	struct recon_target *targets;
+	struct live_target *targets;
 	char **secrets;
 	size_t ntargets;
-	struct recon_apply_result *r;
+	struct apply_result *r;
 };
 
 static void
@@ -46,10 +46,10 @@ run_release(struct run *x)
 	free(x->secrets);
 	free(x->targets);
 	decl_cluster_free(x->decl);
-	recon_apply_result_free(x->r);
+	apply_result_free(x->r);
 	agent_state_close(x->own_st);
-	recon_approval_release(&x->approval);
-	agent_plan_release(&x->ap);
+	apply_approval_release(&x->approval);
+	agent_plan_dir_release(&x->ap);
 }
 
 static int
@@ -67,7 +67,7 @@ load_approval(struct run *x, struct err *err)
 		goto done;
 	}
 	if (afile_read(&text, &len, path, APPROVAL_MAX, err) < 0 ||
-	    recon_approval_parse(&x->approval, path, text, len, err) < 0)
+	    apply_approval_parse(&x->approval, path, text, len, err) < 0)
 		goto done;
 	if (strcmp(x->approval.plan_digest, x->ap.digest) != 0) {
 		err_setf(err, NULL,
@@ -75,7 +75,7 @@ load_approval(struct run *x, struct err *err)
 		    x->approval.plan_digest, x->ap.digest);
 		goto done;
 	}
-	if (recon_approval_check_plan(x->ap.plan, x->approval.confirmation,
+	if (apply_approval_check_plan(x->ap.plan, x->approval.confirmation,
 	        err) < 0)
 		goto done;
 	rc = 0;
@@ -95,7 +95,7 @@ done:
 static int
 check_decl_digest(const struct run *x, const char *dir, struct err *err)
 {
-	const struct recon_plan *p = x->ap.plan;
+	const struct plan *p = x->ap.plan;
 	char digest[SHA256_HEX];
 
 	if (p->declaration_digest == NULL)
@@ -116,7 +116,7 @@ check_decl_digest(const struct run *x, const char *dir, struct err *err)
 static int
 load_decl(struct run *x, struct err *err)
 {
-	const struct recon_plan *p = x->ap.plan;
+	const struct plan *p = x->ap.plan;
 	struct errlist diags = {0};
 	struct stat sb;
 	char *dir, *first;
@@ -163,7 +163,7 @@ done:
 static int
 load_targets(struct run *x, struct err *err)
 {
-	const struct recon_plan *p = x->ap.plan;
+	const struct plan *p = x->ap.plan;
 	const struct decl_node *dn;
 	const char *cdir = agent_creds_dir(x->o->credentials);
 	size_t i;
@@ -193,7 +193,7 @@ load_targets(struct run *x, struct err *err)
 }
 
 char *
-agent_apply_id_new(void)
+agent_apply_plan_id_new(void)
 {
 	unsigned char b[8];
 	char *now = agent_now_rfc3339(), *id;
@@ -206,13 +206,13 @@ agent_apply_id_new(void)
 	return id;
 }
 
-static struct recon_apply_result *
+static struct apply_result *
 result_new(const struct run *x)
 {
-	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
-	const struct recon_plan *p = x->ap.plan;
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	const struct plan *p = x->ap.plan;
 
-	r->apply_id = agent_apply_id_new();
+	r->apply_id = agent_apply_plan_id_new();
 	r->plan_dir = xstrdup(x->o->dir);
 	r->plan_digest = xstrdup(x->ap.digest);
 	r->cluster = xstrdup(p->cluster);
@@ -225,10 +225,10 @@ result_new(const struct run *x)
 }
 
 static int
-on_intent(void *ctx, const struct recon_apply_result *r, struct err *err)
+on_intent(void *ctx, const struct apply_result *r, struct err *err)
 {
 	struct run *x = ctx;
-	char *row = recon_audit_render_intent(r);
+	char *row = apply_audit_render_intent(r);
 	int rc = agent_state_audit_append(x->st, row, err);
 
 	free(row);
@@ -236,15 +236,15 @@ on_intent(void *ctx, const struct recon_apply_result *r, struct err *err)
 }
 
 static void
-on_progress(void *ctx, const char *node, const struct recon_applied_op *op)
+on_progress(void *ctx, const char *node, const struct apply_op *op)
 {
 	const struct run *x = ctx;
 
 	if (x->o->quiet)
 		return;
 	fprintf(stderr, "artemis-gitops apply: node '%s': %s '%s': %s%s%s\n",
-	    node, recon_opk_name(op->op.kind), op->op.name,
-	    recon_op_state_name(op->state),
+	    node, recon_op_kind_name(op->op.kind), op->op.name,
+	    apply_op_state_name(op->state),
 	    op->refusal.kind != RECON_OK ? ": " : "",
 	    op->refusal.kind != RECON_OK ? recon_kind_name(op->refusal.kind)
 	                                 : "");
@@ -296,12 +296,12 @@ audit_failed(struct run *x, struct err *err)
 static int
 record(struct run *x, struct err *err)
 {
-	const struct recon_plan *p = x->ap.plan;
-	struct recon_managed m, declared;
+	const struct plan *p = x->ap.plan;
+	struct plan_managed m, declared;
 	char *row, *inv, *name, *dir, *json, *md, *jp, *mp;
 	int rc;
 
-	row = recon_audit_render_result(x->r);
+	row = apply_audit_render_result(x->r);
 	rc = agent_state_audit_append(x->st, row, err);
 	free(row);
 	if (rc < 0) {
@@ -309,14 +309,14 @@ record(struct run *x, struct err *err)
 		return -2;
 	}
 	memset(&m, 0, sizeof(m));
-	if (recon_inventory_load(&m, agent_state_dir(x->st), p->cluster, err) <
+	if (plan_inventory_load(&m, agent_state_dir(x->st), p->cluster, err) <
 	    0)
 		return -1;
-	recon_managed_from_decl(&declared, x->decl, "declaration", NULL);
-	recon_apply_update_managed(&m, p, x->r, &declared);
-	recon_managed_release(&declared);
-	inv = recon_inventory_render(&m, p->cluster);
-	recon_managed_release(&m);
+	plan_managed_from_decl(&declared, x->decl, "declaration", NULL);
+	apply_update_managed(&m, p, x->r, &declared);
+	plan_managed_release(&declared);
+	inv = plan_inventory_render(&m, p->cluster);
+	plan_managed_release(&m);
 	dir = xasprintf("%s/%s", agent_state_dir(x->st), p->cluster);
 	name = xasprintf("%s/inventory.json", p->cluster);
 	rc = afile_mkdirs(dir, 0700, err);
@@ -325,8 +325,8 @@ record(struct run *x, struct err *err)
 	free(inv);
 	free(dir);
 	free(name);
-	json = recon_result_render_json(x->r);
-	md = recon_result_render_md(x->r);
+	json = apply_result_render_json(x->r);
+	md = apply_result_render_md(x->r);
 	jp = xasprintf("%s/result.json", x->o->dir);
 	mp = xasprintf("%s/result.md", x->o->dir);
 	if (afile_write(jp, json, strlen(json), 0644, err) < 0 ||
@@ -340,25 +340,25 @@ record(struct run *x, struct err *err)
 }
 
 static void
-print_summary(const struct recon_apply_result *r)
+print_summary(const struct apply_result *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->nnodes; i++)
 		printf("%-16s %-11s %s\n", r->nodes[i].node,
-		    recon_apply_outcome_name(r->nodes[i].outcome),
+		    apply_outcome_name(r->nodes[i].outcome),
 		    r->nodes[i].detail != NULL ? r->nodes[i].detail : "");
 	printf("%s: result in %s/result.md, audit row %s\n",
-	    recon_apply_result_ok(r) ? "applied" : "not applied everywhere",
+	    apply_result_ok(r) ? "applied" : "not applied everywhere",
 	    r->plan_dir, r->apply_id);
 }
 
 static int
 execute(struct run *x, struct err *err)
 {
-	struct recon_http_opts http;
-	struct recon_live_io live;
-	struct recon_apply_io io;
+	struct live_http_opts http;
+	struct live_nodes live;
+	struct apply_io io;
 	int rc;
 
 	memset(&http, 0, sizeof(http));
@@ -368,13 +368,14 @@ execute(struct run *x, struct err *err)
 	live.targets = x->targets;
 	live.ntargets = x->ntargets;
 	live.http = &http;
-	recon_live_io_init(&live, &io);
+	live_nodes_init(&live);
+	apply_io_live(&io, &live);
 	io.hook_ctx = x;
 	io.intent = on_intent;
 	io.progress = on_progress;
 	x->r = result_new(x);
-	rc = recon_apply(x->r, x->ap.plan, &io, err);
-	recon_live_io_release(&live);
+	rc = apply_run(x->r, x->ap.plan, &io, err);
+	live_nodes_release(&live);
 	if (rc == 0)
 		x->r->finished_at = agent_now_rfc3339();
 	return rc;
@@ -384,11 +385,11 @@ execute(struct run *x, struct err *err)
 static int
 prepare(struct run *x, struct err *err)
 {
-	const struct agent_apply_opts *o = x->o;
+	const struct agent_apply_plan_opts *o = x->o;
 	char *cmd;
 	int rc;
 
-	if (agent_plan_load(&x->ap, o->dir, err) < 0 ||
+	if (agent_plan_dir_load(&x->ap, o->dir, err) < 0 ||
 	    load_approval(x, err) < 0)
 		return -1;
 	if (o->st != NULL) {
@@ -401,13 +402,13 @@ prepare(struct run *x, struct err *err)
 			return -1;
 		x->st = x->own_st;
 	}
-	if (agent_plan_check_current(&x->ap, agent_state_dir(x->st), err) < 0)
+	if (agent_plan_dir_check_current(&x->ap, agent_state_dir(x->st), err) < 0)
 		return -1;
 	return load_targets(x, err);
 }
 
 int
-agent_apply_plan_run(const struct agent_apply_opts *o, struct err *err)
+agent_apply_plan_run(const struct agent_apply_plan_opts *o, struct err *err)
 {
 	struct run x;
 	int code = -1, rc;
@@ -416,7 +417,7 @@ agent_apply_plan_run(const struct agent_apply_opts *o, struct err *err)
 	x.o = o;
 	if (prepare(&x, err) < 0 || execute(&x, err) < 0)
 		goto done;
-	code = recon_apply_result_ok(x.r) ? 0 : 1;
+	code = apply_result_ok(x.r) ? 0 : 1;
 	rc = record(&x, err);
 	if (rc < 0)
 		code = 1;
@@ -428,7 +429,7 @@ done:
 }
 
 int
-agent_apply_plan(const struct agent_apply_opts *o)
+agent_apply_plan(const struct agent_apply_plan_opts *o)
 {
 	struct err err = {0};
 	char *msg;

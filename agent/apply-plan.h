@@ -9,7 +9,7 @@
 
 struct agent_state;
 
-struct agent_apply_opts {
+struct agent_apply_plan_opts {
 	const char *dir;         /* PLAN_DIR */
 	const char *state;       /* the state folder (resolved) */
 	struct agent_state *st;  /* an open, locked state folder (the
@@ -28,13 +28,13 @@ struct agent_apply_opts {
  * superseded, locked, no endpoints, the intent row not written); 0 when
  * every node APPLIED or SKIPPED; 1 otherwise (err is then set only when
  * recording the result failed). */
-int agent_apply_plan_run(const struct agent_apply_opts *o, struct err *err);
+int agent_apply_plan_run(const struct agent_apply_plan_opts *o, struct err *err);
 
 /* A new apply id: "<RFC 3339 time>-<16 random hex>" (links audit rows).
  * Owned by the caller. */
-char *agent_apply_id_new(void);
+char *agent_apply_plan_id_new(void);
 
 /* The command line's wrapper: prints err, returns the exit code (0 or 1). */
-int agent_apply_plan(const struct agent_apply_opts *o);
+int agent_apply_plan(const struct agent_apply_plan_opts *o);
 
 #endif

@@ -5,8 +5,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#ifndef AG_VERSION
-#define AG_VERSION "0.0.0"
+#ifndef AGENT_VERSION
+#define AGENT_VERSION "0.0.0"
 #endif
 
 int
@@ -20,12 +20,12 @@ agent_usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap); /* NOLINT */
 	va_end(ap);
 	fprintf(stderr, "\nTry 'artemis-gitops %s --help'.\n", cmd);
-	return AG_EXIT_USAGE;
+	return AGENT_EXIT_USAGE;
 }
 
 int
 agent_print_version(void)
 {
-	printf("artemis-gitops %s\n", AG_VERSION);
-	return AG_EXIT_OK;
+	printf("artemis-gitops %s\n", AGENT_VERSION);
+	return AGENT_EXIT_OK;
 }

@@ -45,7 +45,7 @@ usage(FILE *f)
 
 /* 0: go on; 1: stop with *code. */
 static int
-parse_args(struct agent_apply_opts *o, int argc, char **argv, int *code)
+parse_args(struct agent_apply_plan_opts *o, int argc, char **argv, int *code)
 {
 	static const struct option longopts[] = {
 	    {"state", required_argument, NULL, 's'},
@@ -76,7 +76,7 @@ parse_args(struct agent_apply_opts *o, int argc, char **argv, int *code)
 			break;
 		case 'h':
 			usage(stdout);
-			*code = AG_EXIT_OK;
+			*code = AGENT_EXIT_OK;
 			return 1;
 		case 'V':
 			*code = agent_print_version();
@@ -100,8 +100,8 @@ parse_args(struct agent_apply_opts *o, int argc, char **argv, int *code)
 int
 agent_cmd_apply(int argc, char **argv)
 {
-	struct agent_apply_opts o;
-	int code = AG_EXIT_FAIL;
+	struct agent_apply_plan_opts o;
+	int code = AGENT_EXIT_FAIL;
 
 	memset(&o, 0, sizeof(o));
 	if (parse_args(&o, argc, argv, &code) != 0)

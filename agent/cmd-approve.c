@@ -74,7 +74,7 @@ parse_args(struct approve_opts *o, int argc, char **argv, int *code)
 			break;
 		case 'h':
 			usage(stdout);
-			*code = AG_EXIT_OK;
+			*code = AGENT_EXIT_OK;
 			return 1;
 		case 'V':
 			*code = agent_print_version();
@@ -119,19 +119,19 @@ state_of(const struct approve_opts *o)
 }
 
 static int
-write_approval(const struct agent_plan *ap, const struct approve_opts *o,
+write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
     struct err *err)
 {
-	struct recon_approval a;
+	struct apply_approval a;
 	char *json, *path;
 	int rc;
 
 	a.plan_digest = xstrdup(ap->digest);
 	a.confirmation = xstrdup(o->confirm);
 	a.approved_by =
-	    o->by != NULL ? xstrdup(o->by) : agent_approver_default();
+	    o->by != NULL ? xstrdup(o->by) : agent_plan_dir_approver();
 	a.approved_at = agent_now_rfc3339();
-	json = recon_approval_render(&a);
+	json = apply_approval_render(&a);
 	path = xasprintf("%s/approval.json", ap->dir);
 	rc = afile_write(path, json, strlen(json), 0644, err);
 	if (rc == 0)
@@ -140,7 +140,7 @@ write_approval(const struct agent_plan *ap, const struct approve_opts *o,
 		    ap->dir, ap->digest, a.approved_by, ap->dir);
 	free(path);
 	free(json);
-	recon_approval_release(&a);
+	apply_approval_release(&a);
 	return rc;
 }
 
@@ -148,28 +148,28 @@ int
 agent_cmd_approve(int argc, char **argv)
 {
 	struct approve_opts o;
-	struct agent_plan ap;
+	struct agent_plan_dir ap;
 	struct err err = {0};
 	char *msg;
-	int code = AG_EXIT_FAIL;
+	int code = AGENT_EXIT_FAIL;
 
 	memset(&o, 0, sizeof(o));
 	memset(&ap, 0, sizeof(ap));
 	if (parse_args(&o, argc, argv, &code) != 0)
 		return code;
-	if (agent_plan_load(&ap, o.dir, &err) < 0 ||
-	    recon_approval_check_plan(ap.plan, o.confirm, &err) < 0 ||
-	    agent_plan_check_md(&ap, &err) < 0 ||
-	    agent_plan_check_current(&ap, state_of(&o), &err) < 0 ||
+	if (agent_plan_dir_load(&ap, o.dir, &err) < 0 ||
+	    apply_approval_check_plan(ap.plan, o.confirm, &err) < 0 ||
+	    agent_plan_dir_check_md(&ap, &err) < 0 ||
+	    agent_plan_dir_check_current(&ap, state_of(&o), &err) < 0 ||
 	    write_approval(&ap, &o, &err) < 0) {
 		msg = err_render(&err);
 		fprintf(stderr, "artemis-gitops approve: %s\n", msg);
 		free(msg);
-		code = AG_EXIT_FAIL;
+		code = AGENT_EXIT_FAIL;
 	} else {
-		code = AG_EXIT_OK;
+		code = AGENT_EXIT_OK;
 	}
 	err_release(&err);
-	agent_plan_release(&ap);
+	agent_plan_dir_release(&ap);
 	return code;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../reconcile/live/live.h"
 #include "preview.h"
 
 struct dq_args {
@@ -76,7 +77,7 @@ parse_args(struct dq_args *a, int argc, char **argv, int *code)
 			break;
 		case 'h':
 			usage(stdout);
-			*code = AG_EXIT_OK;
+			*code = AGENT_EXIT_OK;
 			return 1;
 		case 'V':
 			*code = agent_print_version();
@@ -105,15 +106,15 @@ parse_args(struct dq_args *a, int argc, char **argv, int *code)
 static int
 run(const struct dq_args *a)
 {
-	struct recon_plan_opts opts = {a->disconnect, NULL, NULL};
+	struct plan_opts opts = {a->disconnect, NULL, NULL};
 	struct decl_cluster *c = NULL;
 	struct recon_snapshot *s = NULL;
-	struct recon_plan *p = NULL;
+	struct plan *p = NULL;
 	struct errlist diags = {0};
-	int code = AG_EXIT_FAIL;
+	int code = AGENT_EXIT_FAIL;
 
 	if (decl_cluster_load(&c, a->dir, &diags) < 0) {
-		agent_plan_print_diags(&diags);
+		agent_preview_print_diags(&diags);
 		goto done;
 	}
 	if (strncmp(a->queue, c->settings.capture_prefix,
@@ -124,22 +125,22 @@ run(const struct dq_args *a)
 		    a->queue, c->settings.capture_prefix);
 		goto done;
 	}
-	opts.snapshot_source = agent_plan_snapshot_label(a->snapshot);
-	if (agent_plan_snapshot(&s, "delete-queue", c, a->snapshot,
+	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
+	if (agent_preview_snapshot(&s, "delete-queue", c, a->snapshot,
 	        a->credentials) < 0)
 		goto done;
-	p = recon_plan_delete_queue(c, a->queue, s, &opts);
-	if (agent_plan_write_declaration("delete-queue", c, a->out) < 0 ||
-	    agent_plan_render("delete-queue", p, c, c, NULL, s, NULL, a->out) <
+	p = plan_delete_queue(c, a->queue, s, &opts);
+	if (agent_plan_dir_write_declaration("delete-queue", c, a->out) < 0 ||
+	    agent_preview_render("delete-queue", p, c, c, NULL, s, NULL, a->out) <
 	        0)
 		goto done;
-	code = agent_plan_finish("delete-queue", p, a->out);
+	code = agent_preview_finish("delete-queue", p, a->out);
 	if (p->nactions == 0)
 		printf("nothing to do: no reachable node has queue '%s'\n",
 		    a->queue);
 done:
-	recon_plan_free(p);
-	recon_snapshot_free(s);
+	plan_free(p);
+	live_snapshot_free(s);
 	decl_cluster_free(c);
 	errlist_release(&diags);
 	return code;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../lib/xalloc.h"
+#include "../reconcile/live/live.h"
 #include "git.h"
 #include "preview.h"
 
@@ -129,7 +130,7 @@ parse_args(struct plan_args *a, int argc, char **argv, int *code)
 			break;
 		case 'h':
 			usage(stdout);
-			*code = AG_EXIT_OK;
+			*code = AGENT_EXIT_OK;
 			return 1;
 		case 'V':
 			*code = agent_print_version();
@@ -194,14 +195,14 @@ base_error(const char *what, struct errlist *diags)
 	fprintf(stderr,
 	    "artemis-gitops plan: the base declaration (%s) cannot be read:\n",
 	    what);
-	agent_plan_print_diags(diags);
+	agent_preview_print_diags(diags);
 	return -1;
 }
 
 /* The managed set: a base revision, a base folder, the inventory, or
  * nothing (then nothing is deleted). 0 or -1 (message printed). */
 static int
-load_managed(struct recon_managed *m, const struct plan_args *a,
+load_managed(struct plan_managed *m, const struct plan_args *a,
     const char *cluster, struct decl_cluster **base_out)
 {
 	struct decl_cluster *base = NULL;
@@ -217,12 +218,12 @@ load_managed(struct recon_managed *m, const struct plan_args *a,
 			rc = base_error(a->base != NULL ? a->base : a->base_dir,
 			    &diags);
 		else
-			recon_managed_from_decl(m, base, "base",
+			plan_managed_from_decl(m, base, "base",
 			    commit != NULL ? commit : a->base_dir);
 		*base_out = base;
 		base = NULL;
 	} else if (a->state != NULL) {
-		rc = recon_inventory_load(m, a->state, cluster, &err);
+		rc = plan_inventory_load(m, a->state, cluster, &err);
 		if (rc < 0) {
 			msg = err_render(&err);
 			fprintf(stderr, "artemis-gitops plan: %s\n", msg);
@@ -244,56 +245,56 @@ static int
 invalid(const struct plan_args *a, const struct errlist *diags,
     const char *commit)
 {
-	struct recon_plan_opts opts = {a->disconnect, commit, NULL};
-	struct recon_plan *p;
+	struct plan_opts opts = {a->disconnect, commit, NULL};
+	struct plan *p;
 	char *copy = xstrdup(a->dir), *name;
 
-	agent_plan_print_diags(diags);
+	agent_preview_print_diags(diags);
 	name = basename(copy);
-	p = recon_plan_invalid(name, diags, &opts);
-	agent_plan_finish("plan", p, a->out);
-	recon_plan_free(p);
+	p = plan_invalid(name, diags, &opts);
+	agent_preview_finish("plan", p, a->out);
+	plan_free(p);
 	free(copy);
-	return AG_EXIT_FAIL;
+	return AGENT_EXIT_FAIL;
 }
 
 static int
 run(const struct plan_args *a)
 {
-	struct recon_plan_opts opts = {a->disconnect, NULL, NULL};
-	struct recon_managed m = {0};
+	struct plan_opts opts = {a->disconnect, NULL, NULL};
+	struct plan_managed m = {0};
 	struct decl_cluster *c = NULL;
 	struct recon_snapshot *s = NULL;
-	struct recon_plan *p = NULL;
+	struct plan *p = NULL;
 	struct decl_cluster *before = NULL;
 	struct agent_git_files gf = {0};
 	struct errlist diags = {0};
 	char *commit = NULL;
-	int code = AG_EXIT_FAIL;
+	int code = AGENT_EXIT_FAIL;
 
 	if (load_decl_keep(&c, a, a->dir, a->rev, &commit, &diags, &gf) < 0) {
 		code = invalid(a, &diags, commit);
 		goto done;
 	}
-	agent_plan_print_diags(&diags); /* warnings */
+	agent_preview_print_diags(&diags); /* warnings */
 	opts.revision = commit;
-	opts.snapshot_source = agent_plan_snapshot_label(a->snapshot);
+	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
 	if (load_managed(&m, a, c->name, &before) < 0 ||
-	    agent_plan_snapshot(&s, "plan", c, a->snapshot, a->credentials) < 0)
+	    agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials) < 0)
 		goto done;
-	p = recon_plan_build(c, &m, s, &opts);
-	recon_plan_add_diagnostics(p, &diags);
-	if (agent_plan_write_declaration("plan", c, a->out) < 0 ||
-	    agent_plan_render("plan", p, c, before, &gf, s, a->schema_dir,
+	p = plan_build(c, &m, s, &opts);
+	plan_add_diagnostics(p, &diags);
+	if (agent_plan_dir_write_declaration("plan", c, a->out) < 0 ||
+	    agent_preview_render("plan", p, c, before, &gf, s, a->schema_dir,
 	        a->out) < 0)
 		goto done;
-	code = agent_plan_finish("plan", p, a->out);
+	code = agent_preview_finish("plan", p, a->out);
 done:
 	decl_cluster_free(before);
 	agent_git_files_release(&gf);
-	recon_plan_free(p);
-	recon_snapshot_free(s);
-	recon_managed_release(&m);
+	plan_free(p);
+	live_snapshot_free(s);
+	plan_managed_release(&m);
 	decl_cluster_free(c);
 	errlist_release(&diags);
 	free(commit);

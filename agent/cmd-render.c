@@ -14,6 +14,7 @@
 #include "../declarations/render/render.h"
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
+#include "../reconcile/live/live.h"
 #include "../reconcile/plan/reload.h"
 #include "preview.h"
 
@@ -251,15 +252,15 @@ print_predictions(const struct decl_cluster *c, const struct rendered *r,
     const struct render_opts *o)
 {
 	struct render_config_delete cd;
-	struct recon_reload_settings file_settings;
+	struct plan_reload_settings file_settings;
 	struct recon_snapshot *snap = NULL;
 	const struct recon_node_snapshot *n;
-	struct recon_reload pr;
+	struct plan_reload pr;
 	char *md;
 	size_t i;
 	int rc = 0;
 
-	if (agent_plan_snapshot(&snap, "render", c, o->snapshot, o->creds) != 0)
+	if (agent_preview_snapshot(&snap, "render", c, o->snapshot, o->creds) != 0)
 		return -1;
 	for (i = 0; i < c->nnodes; i++) {
 		n = recon_snapshot_find_node(snap, c->nodes[i].name);
@@ -278,13 +279,13 @@ print_predictions(const struct decl_cluster *c, const struct rendered *r,
 		file_settings.addresses = cd.addresses;
 		file_settings.queues = cd.queues;
 		file_settings.diverts = cd.diverts;
-		recon_reload_predict(&pr, c, n, &file_settings);
-		md = recon_reload_render_md(&pr);
+		plan_reload_predict(&pr, c, n, &file_settings);
+		md = plan_reload_render_md(&pr);
 		printf("%s%s", i > 0 ? "\n" : "", md);
 		free(md);
-		recon_reload_release(&pr);
+		plan_reload_release(&pr);
 	}
-	recon_snapshot_free(snap);
+	live_snapshot_free(snap);
 	return rc;
 }
 
@@ -296,7 +297,7 @@ render_cluster(const char *cluster_dir, const struct render_opts *o)
 	struct errlist diags = {0};
 	struct rendered *r = NULL;
 	size_t i;
-	int rc = AG_EXIT_FAIL;
+	int rc = AGENT_EXIT_FAIL;
 
 	if (decl_cluster_load(&c, cluster_dir, &diags) != 0) {
 		print_diags(&diags);
@@ -324,9 +325,9 @@ render_cluster(const char *cluster_dir, const struct render_opts *o)
 	if (write_all(r, c->nnodes, o->out, o->prev == NULL && !o->predict) !=
 	    0)
 		goto done;
-	rc = AG_EXIT_OK;
+	rc = AGENT_EXIT_OK;
 	if (o->predict && print_predictions(c, r, o) != 0)
-		rc = AG_EXIT_FAIL;
+		rc = AGENT_EXIT_FAIL;
 done:
 	for (i = 0; r != NULL && i < c->nnodes; i++) {
 		free(r[i].base_path);
@@ -378,7 +379,7 @@ agent_cmd_render(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return AG_EXIT_OK;
+			return AGENT_EXIT_OK;
 		case 'V':
 			return agent_print_version();
 		default:

@@ -12,6 +12,7 @@
 
 #include "../declarations/decl.h"
 #include "../lib/xalloc.h"
+#include "../reconcile/live/live.h"
 #include "../reconcile/recon.h"
 #include "creds.h"
 #include "snapshot-table.h"
@@ -110,7 +111,7 @@ parse_args(struct snap_opts *o, int argc, char **argv, int *code)
 			break;
 		case 'h':
 			usage(stdout);
-			*code = AG_EXIT_OK;
+			*code = AGENT_EXIT_OK;
 			return 1;
 		case 'V':
 			*code = agent_print_version();
@@ -147,7 +148,7 @@ print_diags(const struct errlist *l)
 /* Credentials for every selected node; 0 or -1 (message printed). */
 static int
 make_targets(const struct snap_opts *o, const struct decl_cluster *c,
-    struct recon_target *t, char **secrets, size_t *n)
+    struct live_target *t, char **secrets, size_t *n)
 {
 	const char *dir = agent_creds_dir(o->credentials);
 	struct err err = {0};
@@ -184,13 +185,13 @@ make_targets(const struct snap_opts *o, const struct decl_cluster *c,
 static int
 run(const struct snap_opts *o, const struct decl_cluster *c)
 {
-	struct recon_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
+	struct live_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
 	char **secrets = xcalloc(c->nnodes + 1, sizeof(*secrets));
-	struct recon_http_opts http = {0};
+	struct live_http_opts http = {0};
 	struct recon_snapshot *s = NULL;
 	size_t n = 0, i;
 	char *json;
-	int code = AG_EXIT_FAIL;
+	int code = AGENT_EXIT_FAIL;
 
 	if (make_targets(o, c, t, secrets, &n) < 0)
 		goto done;
@@ -199,9 +200,9 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 	http.timeout_ms = o->timeout_ms;
 	if (o->timeout_ms > 0 && o->timeout_ms < 5000)
 		http.connect_timeout_ms = o->timeout_ms;
-	s = recon_snapshot_fetch(c->name, t, n, &http);
+	s = live_snapshot_fetch(c->name, t, n, &http);
 	if (o->json) {
-		json = recon_snapshot_render_json(s);
+		json = live_snapshot_render_json(s);
 		fputs(json, stdout);
 		free(json);
 	} else {
@@ -210,13 +211,13 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 	for (i = 0; i < s->nnodes; i++)
 		if (s->nodes[i].refusal.kind != RECON_OK)
 			agent_snapshot_refusal_line(stderr, &s->nodes[i]);
-	code = recon_snapshot_unreadable(s) > 0 ? AG_EXIT_FAIL : AG_EXIT_OK;
+	code = live_snapshot_unreadable(s) > 0 ? AGENT_EXIT_FAIL : AGENT_EXIT_OK;
 done:
 	for (i = 0; i < c->nnodes; i++)
 		agent_creds_free(secrets[i]);
 	free(secrets);
 	free(t);
-	recon_snapshot_free(s);
+	live_snapshot_free(s);
 	return code;
 }
 
@@ -233,7 +234,7 @@ agent_cmd_snapshot(int argc, char **argv)
 	if (decl_cluster_load(&c, o.dir, &diags) < 0) {
 		print_diags(&diags);
 		errlist_release(&diags);
-		return AG_EXIT_FAIL;
+		return AGENT_EXIT_FAIL;
 	}
 	errlist_release(&diags);
 	if (o.node != NULL && decl_cluster_find_node(c, o.node) == NULL) {

@@ -230,7 +230,7 @@ agent_cmd_validate(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return AG_EXIT_OK;
+			return AGENT_EXIT_OK;
 		case 'V':
 			return agent_print_version();
 		default:
@@ -245,9 +245,9 @@ agent_cmd_validate(int argc, char **argv)
 	if (!v.failed)
 		check_names(&v);
 	print_diags(&v);
-	rc = v.failed || errlist_has_errors(&v.diags) ? AG_EXIT_FAIL
-	                                              : AG_EXIT_OK;
-	if (rc == AG_EXIT_OK && v.dump) {
+	rc = v.failed || errlist_has_errors(&v.diags) ? AGENT_EXIT_FAIL
+	                                              : AGENT_EXIT_OK;
+	if (rc == AGENT_EXIT_OK && v.dump) {
 		if (v.n > 1)
 			qsort(v.clusters, v.n, sizeof(struct decl_cluster *),
 			    cmp_cluster);

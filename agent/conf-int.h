@@ -5,19 +5,19 @@
 #include <stdbool.h>
 
 /* A repository URL: file://, https://, http://, ssh:// or user@host:path. */
-bool conf_url_ok(const char *s);
+bool agent_conf_url_ok(const char *s);
 /* True for an ssh:// or scp-like (user@host:path) URL. */
-bool conf_url_is_ssh(const char *s);
+bool agent_conf_url_is_ssh(const char *s);
 /* True for a URL whose user part holds a password (`user:secret@`). */
-bool conf_url_has_password(const char *s);
+bool agent_conf_url_has_password(const char *s);
 /* A branch name git accepts (git-check-ref-format, for one branch). */
-bool conf_branch_ok(const char *s);
+bool agent_conf_branch_ok(const char *s);
 /* A relative path without `..` components. */
-bool conf_relpath_ok(const char *s);
+bool agent_conf_relpath_ok(const char *s);
 /* A plain file name: no '/', not "." or "..". */
-bool conf_filename_ok(const char *s);
+bool agent_conf_filename_ok(const char *s);
 /* v made absolute against basedir (unless absolute), trailing '/'
  * removed; owned by the caller. */
-char *conf_resolve_path(const char *basedir, const char *v);
+char *agent_conf_resolve_path(const char *basedir, const char *v);
 
 #endif

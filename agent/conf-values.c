@@ -39,7 +39,7 @@ agent_conf_duration_parse(const char *s, long *out)
 }
 
 bool
-conf_url_ok(const char *s)
+agent_conf_url_ok(const char *s)
 {
 	static const char *const schemes[] = {"file://", "https://", "http://",
 	    "ssh://"};
@@ -57,14 +57,14 @@ conf_url_ok(const char *s)
 }
 
 bool
-conf_url_is_ssh(const char *s)
+agent_conf_url_is_ssh(const char *s)
 {
 	return strncmp(s, "file://", 7) != 0 &&
 	       strncmp(s, "https://", 8) != 0 && strncmp(s, "http://", 7) != 0;
 }
 
 bool
-conf_url_has_password(const char *s)
+agent_conf_url_has_password(const char *s)
 {
 	const char *p = strstr(s, "://"), *at;
 	size_t n;
@@ -80,7 +80,7 @@ conf_url_has_password(const char *s)
 /* A branch name git accepts (git-check-ref-format, the parts that matter
  * for one branch). */
 bool
-conf_branch_ok(const char *s)
+agent_conf_branch_ok(const char *s)
 {
 	const char *p;
 
@@ -99,7 +99,7 @@ conf_branch_ok(const char *s)
 
 /* A relative path without `..` components, not absolute. */
 bool
-conf_relpath_ok(const char *s)
+agent_conf_relpath_ok(const char *s)
 {
 	const char *p = s;
 	size_t n;
@@ -118,14 +118,14 @@ conf_relpath_ok(const char *s)
 }
 
 bool
-conf_filename_ok(const char *s)
+agent_conf_filename_ok(const char *s)
 {
 	return s[0] != '\0' && strchr(s, '/') == NULL && strcmp(s, ".") != 0 &&
 	       strcmp(s, "..") != 0;
 }
 
 char *
-conf_resolve_path(const char *basedir, const char *v)
+agent_conf_resolve_path(const char *basedir, const char *v)
 {
 	size_t n;
 	char *r;

@@ -154,10 +154,10 @@ set_number(struct loader *L, const struct conf_key *k, const char *v,
 {
 	long n = 0;
 	char *end = NULL;
-	enum log_prio p;
+	enum agent_log_prio p;
 
 	if (k->type == CT_LOGLEVEL) {
-		if (log_level_parse(v, &p) < 0)
+		if (agent_log_level_parse(v, &p) < 0)
 			return errlist_add(L->diags, DIAG_ERROR, pos,
 			    "'%s' must be err, warning, notice, info or debug, "
 			    "not '%s'",
@@ -198,20 +198,20 @@ check_string(struct loader *L, const struct conf_key *k, const char *v,
 	if (v[0] == '\0' && k->type != CT_RELPATH)
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must not be empty", k->name);
-	if (k->type == CT_URL && !conf_url_ok(v))
+	if (k->type == CT_URL && !agent_conf_url_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' is not a repository URL (use file://, https://, "
 		    "http://, ssh:// or user@host:path): '%s'",
 		    k->name, v);
-	if (k->type == CT_BRANCH && !conf_branch_ok(v))
+	if (k->type == CT_BRANCH && !agent_conf_branch_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' is not a valid branch name: '%s'", k->name, v);
-	if (k->type == CT_RELPATH && !conf_relpath_ok(v))
+	if (k->type == CT_RELPATH && !agent_conf_relpath_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must be a relative path inside the repository "
 		    "without '..': '%s'",
 		    k->name, v);
-	if (k->type == CT_FILENAME && !conf_filename_ok(v))
+	if (k->type == CT_FILENAME && !agent_conf_filename_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must be a file name in the credentials folder, "
 		    "without '/': '%s'",
@@ -240,7 +240,7 @@ set_value(struct loader *L, const struct conf_key *k, const char *v,
 	sp = str_field(L->c, k);
 	free(*sp);
 	if (k->type == CT_PATH)
-		*sp = conf_resolve_path(L->basedir, v);
+		*sp = agent_conf_resolve_path(L->basedir, v);
 	else
 		*sp = xstrdup(v);
 	return 0;
@@ -406,12 +406,12 @@ cross_check(struct loader *L, const struct pos *root)
 	    strncmp(c->repo_url, "http://", 7) == 0)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'repository.token-file' is sent unencrypted over http://");
-	if (c->repo_url != NULL && conf_url_has_password(c->repo_url))
+	if (c->repo_url != NULL && agent_conf_url_has_password(c->repo_url))
 		errlist_add(L->diags, DIAG_ERROR, root,
 		    "'repository.url' holds a password or token: put it in "
 		    "the credentials folder and name it in "
 		    "'repository.token-file'");
-	if (c->repo_url != NULL && conf_url_is_ssh(c->repo_url) &&
+	if (c->repo_url != NULL && agent_conf_url_is_ssh(c->repo_url) &&
 	    c->git_ssh_known_hosts == NULL)
 		errlist_add(L->diags, DIAG_ERROR, root,
 		    "'repository.url' is an SSH URL: set "

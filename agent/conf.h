@@ -43,7 +43,7 @@ struct agent_conf {
 	char *tls_ca_file;         /* absolute or NULL (system store) */
 	bool tls_insecure;         /* tls.insecure: git only */
 	bool auto_apply_creates;
-	long log_level; /* enum log_prio */
+	long log_level; /* enum agent_log_prio */
 };
 
 /* Parse a configuration held in memory. path names it in diagnostics;

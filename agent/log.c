@@ -13,7 +13,7 @@
 
 static FILE *log_out;
 static bool log_journal;
-static enum log_prio log_level = LOGP_INFO;
+static enum agent_log_prio log_level = AGENT_LOG_INFO;
 
 static const char *const prio_names[] = {
     "emerg",
@@ -44,43 +44,43 @@ stderr_is_journal(void)
 }
 
 void
-log_init(void)
+agent_log_init(void)
 {
 	log_out = stderr;
 	log_journal = stderr_is_journal();
 }
 
 void
-log_set_output(FILE *f, bool journal)
+agent_log_set_output(FILE *f, bool journal)
 {
 	log_out = f;
 	log_journal = journal;
 }
 
 void
-log_set_level(enum log_prio max)
+agent_log_set_level(enum agent_log_prio max)
 {
 	log_level = max;
 }
 
-enum log_prio
-log_get_level(void)
+enum agent_log_prio
+agent_log_get_level(void)
 {
 	return log_level;
 }
 
 int
-log_level_parse(const char *s, enum log_prio *out)
+agent_log_level_parse(const char *s, enum agent_log_prio *out)
 {
 	int i;
 
 	if (strcmp(s, "warn") == 0) {
-		*out = LOGP_WARNING;
+		*out = AGENT_LOG_WARNING;
 		return 0;
 	}
-	for (i = LOGP_ERR; i <= LOGP_DEBUG; i++) {
+	for (i = AGENT_LOG_ERR; i <= AGENT_LOG_DEBUG; i++) {
 		if (strcmp(s, prio_names[i]) == 0) {
-			*out = (enum log_prio)i;
+			*out = (enum agent_log_prio)i;
 			return 0;
 		}
 	}
@@ -88,15 +88,15 @@ log_level_parse(const char *s, enum log_prio *out)
 }
 
 const char *
-log_level_name(enum log_prio p)
+agent_log_level_name(enum agent_log_prio p)
 {
-	if ((int)p < 0 || (int)p > LOGP_DEBUG)
+	if ((int)p < 0 || (int)p > AGENT_LOG_DEBUG)
 		return "?";
 	return prio_names[p];
 }
 
 size_t
-log_escape(char *out, size_t outlen, const char *s)
+agent_log_escape(char *out, size_t outlen, const char *s)
 {
 	size_t n = 0;
 	const unsigned char *p;
@@ -133,11 +133,11 @@ log_escape(char *out, size_t outlen, const char *s)
 	return n;
 }
 
-static void emit(enum log_prio prio, const char *module, const char *fmt,
+static void emit(enum agent_log_prio prio, const char *module, const char *fmt,
     va_list ap) __attribute__((format(printf, 3, 0)));
 
 static void
-emit(enum log_prio prio, const char *module, const char *fmt, va_list ap)
+emit(enum agent_log_prio prio, const char *module, const char *fmt, va_list ap)
 {
 	char esc[LOG_LINE_MAX];
 	char stamp[16] = "";
@@ -151,7 +151,7 @@ emit(enum log_prio prio, const char *module, const char *fmt, va_list ap)
 	 * line is cut at LOG_LINE_MAX bytes either way. */
 	if (vasprintf(&raw, fmt, ap) < 0)
 		raw = NULL;
-	log_escape(esc, sizeof(esc), raw != NULL ? raw : "(out of memory)");
+	agent_log_escape(esc, sizeof(esc), raw != NULL ? raw : "(out of memory)");
 	free(raw);
 	if (log_journal) {
 		fprintf(f, "<%d>%s: %s\n", (int)prio, module, esc);
@@ -159,14 +159,14 @@ emit(enum log_prio prio, const char *module, const char *fmt, va_list ap)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		localtime_r(&ts.tv_sec, &tm);
 		strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
-		fprintf(f, "%s %s %s: %s\n", stamp, log_level_name(prio),
+		fprintf(f, "%s %s %s: %s\n", stamp, agent_log_level_name(prio),
 		    module, esc);
 	}
 	fflush(f);
 }
 
 void
-log_msg(enum log_prio prio, const char *module, const char *fmt, ...)
+agent_log_msg(enum agent_log_prio prio, const char *module, const char *fmt, ...)
 {
 	va_list ap;
 	int saved = errno;
@@ -180,12 +180,12 @@ log_msg(enum log_prio prio, const char *module, const char *fmt, ...)
 }
 
 void
-log_fatal(const char *module, const char *fmt, ...)
+agent_log_fatal(const char *module, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit(LOGP_CRIT, module, fmt, ap);
+	emit(AGENT_LOG_CRIT, module, fmt, ap);
 	va_end(ap);
 	exit(1);
 }

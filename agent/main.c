@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef AG_VERSION
-#define AG_VERSION "0.0.0"
+#ifndef AGENT_VERSION
+#define AGENT_VERSION "0.0.0"
 #endif
 
 static const struct agent_cmd cmds[] = {
@@ -23,7 +23,7 @@ static const struct agent_cmd cmds[] = {
         "approve a written plan with its typed confirmation text"},
     {"apply", agent_cmd_apply,
         "apply an approved plan: nodes checked again, audited"},
-    {"run", agent_cmd_run,
+    {"run", daemon_cmd_run,
         "the agent: watch git, post previews, apply approved plans, drift"},
 };
 
@@ -52,12 +52,12 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		help(stderr);
-		return AG_EXIT_USAGE;
+		return AGENT_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		help(stdout);
-		return AG_EXIT_OK;
+		return AGENT_EXIT_OK;
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)
 		return agent_print_version();
@@ -68,5 +68,5 @@ main(int argc, char **argv)
 	    "artemis-gitops: unknown command '%s'\n"
 	    "Try 'artemis-gitops --help'.\n",
 	    argv[1]);
-	return AG_EXIT_USAGE;
+	return AGENT_EXIT_USAGE;
 }

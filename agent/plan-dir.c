@@ -13,37 +13,37 @@
 #include "../reconcile/apply/apply.h"
 
 int
-agent_plan_load(struct agent_plan *out, const char *dir, struct err *err)
+agent_plan_dir_load(struct agent_plan_dir *out, const char *dir, struct err *err)
 {
-	struct agent_plan ap;
+	struct agent_plan_dir ap;
 	char *text = NULL;
 	size_t len = 0;
 
 	memset(&ap, 0, sizeof(ap));
 	ap.dir = xstrdup(dir);
 	ap.path = xasprintf("%s/plan.json", dir);
-	if (afile_read(&text, &len, ap.path, AGENT_PLAN_MAX, err) < 0)
+	if (afile_read(&text, &len, ap.path, AGENT_PLAN_DIR_MAX, err) < 0)
 		goto fail;
 	sha256_hex(text, len, ap.digest);
-	if (recon_plan_parse_json(&ap.plan, ap.path, text, len, err) < 0)
+	if (plan_parse_json(&ap.plan, ap.path, text, len, err) < 0)
 		goto fail;
-	if (recon_plan_verify_file(ap.plan, ap.path, text, len, err) < 0)
+	if (plan_check_json(ap.plan, ap.path, text, len, err) < 0)
 		goto fail;
 	free(text);
 	*out = ap;
 	return 0;
 fail:
 	free(text);
-	agent_plan_release(&ap);
+	agent_plan_dir_release(&ap);
 	return -1;
 }
 
 void
-agent_plan_release(struct agent_plan *ap)
+agent_plan_dir_release(struct agent_plan_dir *ap)
 {
 	free(ap->dir);
 	free(ap->path);
-	recon_plan_free(ap->plan);
+	plan_free(ap->plan);
 	memset(ap, 0, sizeof(*ap));
 }
 
@@ -56,7 +56,7 @@ str_same(const char *a, const char *b)
 }
 
 int
-agent_plan_check_md(const struct agent_plan *ap, struct err *err)
+agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err)
 {
 	static const char cmd[] = "\nartemis-gitops approve ";
 	static const char opt[] = " --confirm '";
@@ -65,7 +65,7 @@ agent_plan_check_md(const struct agent_plan *ap, struct err *err)
 	const char *s, *e;
 	int rc = -1;
 
-	if (afile_read(&text, NULL, path, AGENT_PLAN_MAX, err) < 0)
+	if (afile_read(&text, NULL, path, AGENT_PLAN_DIR_MAX, err) < 0)
 		goto done;
 	s = strstr(text, cmd);
 	e = s != NULL ? strstr(s + sizeof(cmd) - 1, opt) : NULL;
@@ -75,7 +75,7 @@ agent_plan_check_md(const struct agent_plan *ap, struct err *err)
 		goto done;
 	}
 	dir = xstrndup(s + sizeof(cmd) - 1, (size_t)(e - s) - sizeof(cmd) + 1);
-	want = recon_plan_render_md(ap->plan, dir);
+	want = plan_render_md(ap->plan, dir);
 	if (strcmp(want, text) != 0) {
 		err_setf(err, NULL,
 		    "%s was changed after it was written (it no longer matches plan.json); plan again",
@@ -94,7 +94,7 @@ done:
 /* The daemon marks a preview that a newer commit replaced with a file
  * PLAN_DIR/superseded naming the newer one (agent/outbox.h). */
 static int
-superseded_marker(const struct agent_plan *ap, struct err *err)
+superseded_marker(const struct agent_plan_dir *ap, struct err *err)
 {
 	char *path = xasprintf("%s/superseded", ap->dir);
 	char *text = NULL;
@@ -118,11 +118,11 @@ superseded_marker(const struct agent_plan *ap, struct err *err)
 }
 
 int
-agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
+agent_plan_dir_check_current(const struct agent_plan_dir *ap, const char *state_dir,
     struct err *err)
 {
-	const struct recon_plan *p = ap->plan;
-	struct recon_managed m;
+	const struct plan *p = ap->plan;
+	struct plan_managed m;
 	struct stat sb;
 	char *res = xasprintf("%s/result.json", ap->dir);
 	bool was_known;
@@ -146,7 +146,7 @@ agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
 	        strcmp(p->base_source, "none") != 0))
 		return 0;
 	memset(&m, 0, sizeof(m));
-	if (recon_inventory_load(&m, state_dir, p->cluster, err) < 0)
+	if (plan_inventory_load(&m, state_dir, p->cluster, err) < 0)
 		return -1;
 	was_known = strcmp(p->base_source, "inventory") == 0;
 	if (m.known != was_known ||
@@ -157,12 +157,12 @@ agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
 		    was_known && p->base_revision != NULL
 		        ? p->base_revision
 		        : "(nothing applied)");
-	recon_managed_release(&m);
+	plan_managed_release(&m);
 	return rc;
 }
 
 char *
-agent_approver_default(void)
+agent_plan_dir_approver(void)
 {
 	const char *s = getenv("SUDO_USER");
 	struct passwd *pw;

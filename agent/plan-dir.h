@@ -8,35 +8,35 @@
 #include "../lib/sha256.h"
 #include "../reconcile/plan/plan.h"
 
-#define AGENT_PLAN_MAX ((size_t)64 * 1024 * 1024) /* bytes of plan.json */
+#define AGENT_PLAN_DIR_MAX ((size_t)64 * 1024 * 1024) /* bytes of plan.json */
 
-struct agent_plan {
+struct agent_plan_dir {
 	char *dir;               /* PLAN_DIR as given */
 	char *path;              /* PLAN_DIR/plan.json */
 	char digest[SHA256_HEX]; /* SHA-256 of plan.json's bytes */
-	struct recon_plan *plan;
+	struct plan *plan;
 };
 
 /* Read and parse DIR/plan.json and check that it is what the planner wrote
  * (its confirmation text still matches its content). */
-int agent_plan_load(struct agent_plan *out, const char *dir, struct err *err);
-void agent_plan_release(struct agent_plan *ap);
+int agent_plan_dir_load(struct agent_plan_dir *out, const char *dir, struct err *err);
+void agent_plan_dir_release(struct agent_plan_dir *ap);
 
 /* Is DIR/plan.md, which the approver read, still what the planner wrote
  * for plan.json? It is rendered again (with the plan folder its approve
  * command names) and compared byte for byte. */
-int agent_plan_check_md(const struct agent_plan *ap, struct err *err);
+int agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err);
 
 /* Refuse a plan that was applied already (DIR/result.json exists) or that
  * is superseded: the daemon marked it (DIR/superseded), or the state
  * folder's inventory for its cluster is no longer the one it was planned
  * against (another plan was applied since).
  * state_dir NULL skips the second check. */
-int agent_plan_check_current(const struct agent_plan *ap, const char *state_dir,
+int agent_plan_dir_check_current(const struct agent_plan_dir *ap, const char *state_dir,
     struct err *err);
 
 /* The approver's name: $SUDO_USER, $USER, the login name, or the user id's
  * name; owned. */
-char *agent_approver_default(void);
+char *agent_plan_dir_approver(void);
 
 #endif

@@ -11,13 +11,14 @@
 #include "../lib/afile.h"
 #include "../lib/sha256.h"
 #include "../lib/xalloc.h"
+#include "../reconcile/live/live.h"
 #include "agent.h"
 #include "creds.h"
 #include "git.h"
 #include "render-plan.h"
 
 void
-agent_plan_print_diags(const struct errlist *diags)
+agent_preview_print_diags(const struct errlist *diags)
 {
 	size_t i;
 
@@ -49,7 +50,7 @@ snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
 {
 	struct err err = {0};
 
-	if (recon_snapshot_read_file(out, file, &err) < 0)
+	if (live_snapshot_read_file(out, file, &err) < 0)
 		return print_err(cmd, &err);
 	return 0;
 }
@@ -58,10 +59,10 @@ static int
 snapshot_live(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *creds)
 {
-	struct recon_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
+	struct live_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
 	char **secrets = xcalloc(c->nnodes + 1, sizeof(*secrets));
 	const char *dir = agent_creds_dir(creds);
-	struct recon_http_opts http = {0};
+	struct live_http_opts http = {0};
 	struct err err = {0};
 	size_t i;
 	int rc = -1;
@@ -82,7 +83,7 @@ snapshot_live(struct recon_snapshot **out, const char *cmd,
 		t[i].url = c->nodes[i].jolokia;
 		t[i].userpass = secrets[i];
 	}
-	*out = recon_snapshot_fetch(c->name, t, c->nnodes, &http);
+	*out = live_snapshot_fetch(c->name, t, c->nnodes, &http);
 	rc = 0;
 done:
 	for (i = 0; i < c->nnodes; i++)
@@ -93,7 +94,7 @@ done:
 }
 
 int
-agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
+agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds)
 {
 	struct recon_snapshot *s = NULL;
@@ -106,7 +107,7 @@ agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
 		fprintf(stderr,
 		    "artemis-gitops %s: %s: a snapshot of cluster '%s', not of '%s'\n",
 		    cmd, file, s->cluster != NULL ? s->cluster : "?", c->name);
-		recon_snapshot_free(s);
+		live_snapshot_free(s);
 		return -1;
 	}
 	*out = s;
@@ -114,7 +115,7 @@ agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
 }
 
 const char *
-agent_plan_snapshot_label(const char *file)
+agent_preview_snapshot_label(const char *file)
 {
 	const char *slash;
 
@@ -125,7 +126,7 @@ agent_plan_snapshot_label(const char *file)
 }
 
 static size_t
-unreachable(const struct recon_plan *p)
+unreachable(const struct plan *p)
 {
 	size_t i, n = 0;
 
@@ -139,18 +140,18 @@ unreachable(const struct recon_plan *p)
 }
 
 int
-agent_plan_finish(const char *cmd, const struct recon_plan *p,
+agent_preview_finish(const char *cmd, const struct plan *p,
     const char *out_dir)
 {
 	char digest[SHA256_HEX], *first, *nl;
 	struct err err = {0};
 	size_t nbad;
 
-	if (recon_plan_write(p, out_dir, digest, &err) < 0) {
+	if (plan_write(p, out_dir, digest, &err) < 0) {
 		print_err(cmd, &err);
-		return AG_EXIT_FAIL;
+		return AGENT_EXIT_FAIL;
 	}
-	first = recon_plan_render_md(p, out_dir);
+	first = plan_render_md(p, out_dir);
 	nl = strchr(first, '\n');
 	if (nl != NULL)
 		*nl = '\0';
@@ -158,15 +159,15 @@ agent_plan_finish(const char *cmd, const struct recon_plan *p,
 	free(first);
 	printf("plan: %s/plan.md (sha256 %s)\n", out_dir, digest);
 	nbad = unreachable(p);
-	if (p->outcome == RECON_OUT_REFUSED) {
+	if (p->outcome == PLAN_OUT_REFUSED) {
 		fprintf(stderr, "artemis-gitops %s: refused (%s): %s; %s\n",
 		    cmd, p->refusal, p->message, p->next_step);
-		return AG_EXIT_FAIL;
+		return AGENT_EXIT_FAIL;
 	}
 	if (nbad > 0)
-		return AG_EXIT_FAIL;
-	return p->outcome == RECON_OUT_WOULD_APPLY ? AG_EXIT_CHANGES
-	                                           : AG_EXIT_OK;
+		return AGENT_EXIT_FAIL;
+	return p->outcome == PLAN_OUT_WOULD_APPLY ? AGENT_EXIT_CHANGES
+	                                           : AGENT_EXIT_OK;
 }
 
 /* Remove the *.yaml / *.yml files of dir (a previous plan's declaration). */
@@ -200,7 +201,7 @@ clear_yaml(const char *dir, struct err *err)
 }
 
 int
-agent_plan_write_declaration(const char *cmd, const struct decl_cluster *c,
+agent_plan_dir_write_declaration(const char *cmd, const struct decl_cluster *c,
     const char *out_dir)
 {
 	char *dir = xasprintf("%s/declaration", out_dir);
@@ -223,13 +224,13 @@ done:
 }
 
 int
-agent_plan_render(const char *cmd, struct recon_plan *p,
+agent_preview_render(const char *cmd, struct plan *p,
     const struct decl_cluster *c, const struct decl_cluster *before,
     const struct agent_git_files *gf, const struct recon_snapshot *s,
     const char *schema_dir, const char *out_dir)
 {
-	struct agent_bases bases = {0};
-	struct agent_rendered_set r;
+	struct agent_render_bases bases = {0};
+	struct agent_render_set r;
 	struct err err = {0};
 	char *label = NULL;
 	int rc = 0;
@@ -251,7 +252,7 @@ agent_plan_render(const char *cmd, struct recon_plan *p,
 	agent_render_plan(&r, p, c, before, label, s, &bases, schema_dir);
 	if (agent_render_write(&r, out_dir, &err) < 0)
 		rc = print_err(cmd, &err);
-	agent_rendered_release(&r);
+	agent_render_release(&r);
 	free(label);
 	return rc;
 }

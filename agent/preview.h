@@ -9,29 +9,29 @@
 #include "../reconcile/recon.h"
 
 /* Every diagnostic on stderr, one `path:line:col: message` per line. */
-void agent_plan_print_diags(const struct errlist *diags);
+void agent_preview_print_diags(const struct errlist *diags);
 
 /* The snapshot to plan against: the recorded `snapshot --json` file when
  * file is not NULL, else every node read live with the credentials of
  * creds (or $CREDENTIALS_DIRECTORY). 0, or -1 with a message printed. */
-int agent_plan_snapshot(struct recon_snapshot **out, const char *cmd,
+int agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds);
 
 /* How plan.json names the snapshot: "live", or the recorded file's base
  * name (so that a plan does not depend on where the file lies). Borrowed. */
-const char *agent_plan_snapshot_label(const char *file);
+const char *agent_preview_snapshot_label(const char *file);
 
 /* Write DIR/plan.json and DIR/plan.md, print the summary, and return the
  * exit code: 1 refused, failed to write, or a node unreadable; 2 changes;
  * 0 nothing to do. */
-int agent_plan_finish(const char *cmd, const struct recon_plan *p,
+int agent_preview_finish(const char *cmd, const struct plan *p,
     const char *out_dir);
 
 /* Write the planned declaration, normalised (decl_cluster_dump, which the
  * loader reads back), as DIR/declaration/cluster.yaml, replacing any YAML
  * left there, so that `apply DIR` finds the nodes' endpoints and the
  * declared objects without --cluster. 0, or -1 with a message printed. */
-int agent_plan_write_declaration(const char *cmd, const struct decl_cluster *c,
+int agent_plan_dir_write_declaration(const char *cmd, const struct decl_cluster *c,
     const char *out_dir);
 
 /* CONFIG_MANAGED (others: 0, nothing done): render c's broker.xml per
@@ -41,7 +41,7 @@ int agent_plan_write_declaration(const char *cmd, const struct decl_cluster *c,
  * files `--repo` read (its base files), or NULL for the file system.
  * 0, or -1 with a message printed. */
 struct agent_git_files;
-int agent_plan_render(const char *cmd, struct recon_plan *p,
+int agent_preview_render(const char *cmd, struct plan *p,
     const struct decl_cluster *c, const struct decl_cluster *before,
     const struct agent_git_files *gf, const struct recon_snapshot *s,
     const char *schema_dir, const char *out_dir);

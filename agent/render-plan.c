@@ -15,7 +15,7 @@
 /* The first of want[0], want[1] among files, copied into b. */
 static bool
 from_files(struct render_base *b, char **owned, char *const want[2],
-    const struct agent_bases *bases)
+    const struct agent_render_bases *bases)
 {
 	const struct decl_file *f;
 	char *data;
@@ -41,7 +41,7 @@ from_files(struct render_base *b, char **owned, char *const want[2],
 /* The base text of node: from files (git) or the file system. */
 static int
 base_of(struct render_base *b, char **owned, const struct decl_cluster *c,
-    const char *node, const struct agent_bases *bases, struct err *err)
+    const char *node, const struct agent_render_bases *bases, struct err *err)
 {
 	const char *dir = c->dir != NULL ? c->dir : "";
 	const char *sep = dir[0] != '\0' ? "/" : "";
@@ -77,7 +77,7 @@ base_of(struct render_base *b, char **owned, const struct decl_cluster *c,
 /* Render c's nodes; texts[i] NULL where a node failed (diags say why). */
 static void
 render_all(char **texts, size_t *lens, const struct decl_cluster *c,
-    const struct agent_bases *bases, const struct render_schema *schema,
+    const struct agent_render_bases *bases, const struct render_schema *schema,
     struct errlist *diags)
 {
 	struct render_base b;
@@ -127,7 +127,7 @@ same_nodes(const struct decl_cluster *a, const struct decl_cluster *b)
  * failure, falls back to the base file), else the base files. */
 static void
 befores(char **bt, size_t *bl, const struct decl_cluster *c,
-    const struct decl_cluster *before, const struct agent_bases *bases,
+    const struct decl_cluster *before, const struct agent_render_bases *bases,
     const struct render_schema *schema)
 {
 	struct errlist ignored = {0};
@@ -159,11 +159,11 @@ befores(char **bt, size_t *bl, const struct decl_cluster *c,
 }
 
 static void
-add_section(struct recon_plan *p, const struct agent_rendered_set *out,
+add_section(struct plan *p, const struct agent_render_set *out,
     char **bt, const size_t *bl, const struct recon_snapshot *snap,
     const struct decl_cluster *c, const char *label)
 {
-	struct recon_rendered *r = xcalloc(out->n + 1, sizeof(*r));
+	struct plan_rendered *r = xcalloc(out->n + 1, sizeof(*r));
 	size_t i;
 
 	for (i = 0; i < out->n; i++) {
@@ -173,15 +173,15 @@ add_section(struct recon_plan *p, const struct agent_rendered_set *out,
 		r[i].text = out->texts[i];
 		r[i].len = out->lens[i];
 	}
-	recon_plan_add_broker_xml(p, c, snap, label, r, out->n);
+	plan_add_broker_xml(p, c, snap, label, r, out->n);
 	free(r);
 }
 
 void
-agent_render_plan(struct agent_rendered_set *out, struct recon_plan *p,
+agent_render_plan(struct agent_render_set *out, struct plan *p,
     const struct decl_cluster *c, const struct decl_cluster *before,
     const char *before_label, const struct recon_snapshot *snap,
-    const struct agent_bases *bases, const char *schema_dir)
+    const struct agent_render_bases *bases, const char *schema_dir)
 {
 	struct render_schema *schema = NULL;
 	struct errlist diags = {0};
@@ -208,8 +208,8 @@ agent_render_plan(struct agent_rendered_set *out, struct recon_plan *p,
 	}
 	errlist_sort(&diags);
 	if (errlist_has_errors(&diags)) {
-		recon_plan_refuse_render(p, &diags);
-		agent_rendered_release(out);
+		plan_refuse_render(p, &diags);
+		agent_render_release(out);
 	} else {
 		add_section(p, out, bt, bl, snap, c,
 		    before_label != NULL
@@ -225,7 +225,7 @@ agent_render_plan(struct agent_rendered_set *out, struct recon_plan *p,
 }
 
 int
-agent_render_write(const struct agent_rendered_set *r, const char *dir,
+agent_render_write(const struct agent_render_set *r, const char *dir,
     struct err *err)
 {
 	char *d, *path;
@@ -247,7 +247,7 @@ agent_render_write(const struct agent_rendered_set *r, const char *dir,
 }
 
 void
-agent_rendered_release(struct agent_rendered_set *r)
+agent_render_release(struct agent_render_set *r)
 {
 	size_t i;
 

@@ -1,7 +1,7 @@
 /* agent/render-post.h: the rendered broker.xml of a CONFIG_MANAGED plan
  * (docs/config-managed.md, "The plan preview"): `plan`, `delete-queue` and
  * the daemon render every node, add the diffs and reload predictions to
- * the plan (recon_plan_add_broker_xml) and write the files as
+ * the plan (plan_add_broker_xml) and write the files as
  * PLAN_DIR/broker/<node>/broker.xml. */
 #ifndef AGENT_RENDER_POST_H
 #define AGENT_RENDER_POST_H
@@ -9,7 +9,7 @@
 #include "../declarations/decl.h"
 #include "../reconcile/plan/plan.h"
 
-struct agent_rendered_set {
+struct agent_render_set {
 	size_t n;
 	char **nodes, **texts;
 	size_t *lens;
@@ -17,7 +17,7 @@ struct agent_rendered_set {
 
 /* Where base files come from: files (git; paths as render.h lays them out
  * under the cluster folder) when in_memory, else the file system. */
-struct agent_bases {
+struct agent_render_bases {
 	const struct decl_file *files;
 	size_t n;
 	bool in_memory;
@@ -29,14 +29,14 @@ struct agent_bases {
  * $ARTEMIS_GITOPS_SCHEMA_DIR, else ./.cache/artemis/schema). Adds the
  * broker_xml section to p, or refuses p (RENDER_FAILED) naming the
  * problem. The rendered texts go to *out (release them). */
-void agent_render_plan(struct agent_rendered_set *out, struct recon_plan *p,
+void agent_render_plan(struct agent_render_set *out, struct plan *p,
     const struct decl_cluster *c, const struct decl_cluster *before,
     const char *before_label, const struct recon_snapshot *snap,
-    const struct agent_bases *bases, const char *schema_dir);
+    const struct agent_render_bases *bases, const char *schema_dir);
 
 /* Write dir/broker/<node>/broker.xml for each rendered node. */
-int agent_render_write(const struct agent_rendered_set *r, const char *dir,
+int agent_render_write(const struct agent_render_set *r, const char *dir,
     struct err *err);
-void agent_rendered_release(struct agent_rendered_set *r);
+void agent_render_release(struct agent_render_set *r);
 
 #endif

@@ -11,7 +11,7 @@
 #define MAXCOLS 12
 
 char *
-agent_escape(const char *s)
+agent_snapshot_escape(const char *s)
 {
 	struct sbuf b = {0};
 	const unsigned char *p;
@@ -46,7 +46,7 @@ add(struct table *t, char *owned)
 static void
 adds(struct table *t, const char *s)
 {
-	add(t, agent_escape(s));
+	add(t, agent_snapshot_escape(s));
 }
 
 /* Flags: a space-separated list, "-" when empty. */
@@ -73,14 +73,14 @@ transformer(const struct recon_divert *d)
 
 	if (d->transformer_class_name == NULL)
 		return xstrdup("-");
-	e = agent_escape(d->transformer_class_name);
+	e = agent_snapshot_escape(d->transformer_class_name);
 	sbuf_adds(&b, e);
 	free(e);
 	for (i = 0; i < d->ntransformer_properties; i++) {
-		e = agent_escape(d->transformer_properties[i].key);
+		e = agent_snapshot_escape(d->transformer_properties[i].key);
 		sbuf_addf(&b, "%s%s=", i ? "," : "{", e);
 		free(e);
-		e = agent_escape(d->transformer_properties[i].value);
+		e = agent_snapshot_escape(d->transformer_properties[i].value);
 		sbuf_adds(&b, e);
 		free(e);
 	}
@@ -179,7 +179,7 @@ join(char *const *v, size_t n)
 	char *e;
 
 	for (i = 0; i < n; i++) {
-		e = agent_escape(v[i]);
+		e = agent_snapshot_escape(v[i]);
 		sbuf_addf(&b, "%s%s", i ? "," : "", e);
 		free(e);
 	}
@@ -243,8 +243,8 @@ diverts(FILE *f, const struct recon_node_snapshot *n)
 void
 agent_snapshot_refusal_line(FILE *f, const struct recon_node_snapshot *n)
 {
-	char *node = agent_escape(n->node),
-	     *text = agent_escape(n->refusal.text);
+	char *node = agent_snapshot_escape(n->node),
+	     *text = agent_snapshot_escape(n->refusal.text);
 
 	if (n->refusal.http_status > 0)
 		fprintf(f,
@@ -267,15 +267,15 @@ agent_snapshot_table(FILE *f, const struct recon_snapshot *s)
 
 	for (i = 0; i < s->nnodes; i++) {
 		n = &s->nodes[i];
-		a = agent_escape(n->node);
-		b = agent_escape(n->url);
+		a = agent_snapshot_escape(n->node);
+		b = agent_snapshot_escape(n->url);
 		if (n->refusal.kind != RECON_OK) {
-			c = agent_escape(n->refusal.text);
+			c = agent_snapshot_escape(n->refusal.text);
 			fprintf(f, "%snode %s  %s\n  %s: %s\n", i ? "\n" : "",
 			    a, b, recon_kind_name(n->refusal.kind), c);
 			free(c);
 		} else {
-			c = agent_escape(n->broker_name);
+			c = agent_snapshot_escape(n->broker_name);
 			fprintf(f, "%snode %s  broker %s  version %s  %s\n",
 			    i ? "\n" : "", a, c,
 			    n->broker_version ? n->broker_version : "-", b);

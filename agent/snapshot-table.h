@@ -13,6 +13,6 @@ void agent_snapshot_table(FILE *f, const struct recon_snapshot *s);
 /* `artemis-gitops snapshot: node 'N': KIND (HTTP h): text` */
 void agent_snapshot_refusal_line(FILE *f, const struct recon_node_snapshot *n);
 /* s with control bytes as \xNN (owned). */
-char *agent_escape(const char *s);
+char *agent_snapshot_escape(const char *s);
 
 #endif

@@ -209,7 +209,10 @@ void decl_cluster_digest(const struct decl_cluster *c, char hex[SHA256_HEX]);
 
 /* Names and parsing of the enums, shared with reconcile/. */
 const char *decl_mode_name(enum decl_mode m);
-const char *decl_routing_name(unsigned one_routing); /* "anycast" ... */
+/* "anycast", "multicast" ("?" for anything but one of the two). */
+const char *decl_routing_name(unsigned one_routing);
+/* Either case; -1 when s is neither. */
+int decl_routing_parse(const char *s, unsigned *out);
 const char *decl_divert_routing_name(enum decl_divert_routing r); /* "STRIP" */
 int decl_divert_routing_parse(const char *s, enum decl_divert_routing *out);
 

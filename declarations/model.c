@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void
 queue_release(struct decl_queue *q)
@@ -138,18 +139,40 @@ decl_mode_name(enum decl_mode m)
 	return m == DECL_CONFIG_MANAGED ? "CONFIG_MANAGED" : "STUDIO_MANAGED";
 }
 
+/* The names of enum decl_routing's two values, as declarations spell them
+ * (lower case); the one table behind decl_routing_name/_parse. */
+static const char *const routing_names[] = {"anycast", "multicast"};
+
 const char *
 decl_routing_name(unsigned one_routing)
 {
 	if (one_routing == DECL_ANYCAST)
-		return "anycast";
+		return routing_names[0];
 	if (one_routing == DECL_MULTICAST)
-		return "multicast";
+		return routing_names[1];
 	return "?";
 }
 
-static const char *const divert_rt_names[] = {"STRIP", "PASS", "ANYCAST",
-    "MULTICAST"};
+int
+decl_routing_parse(const char *s, unsigned *out)
+{
+	if (strcasecmp(s, routing_names[0]) == 0)
+		*out = DECL_ANYCAST;
+	else if (strcasecmp(s, routing_names[1]) == 0)
+		*out = DECL_MULTICAST;
+	else
+		return -1;
+	return 0;
+}
+
+/* enum decl_divert_routing's names, as Artemis spells them: the one table
+ * behind decl_divert_routing_name/_parse. */
+static const char *const divert_rt_names[] = {
+    [DECL_DIVERT_STRIP] = "STRIP",
+    [DECL_DIVERT_PASS] = "PASS",
+    [DECL_DIVERT_ANYCAST] = "ANYCAST",
+    [DECL_DIVERT_MULTICAST] = "MULTICAST",
+};
 
 const char *
 decl_divert_routing_name(enum decl_divert_routing r)

@@ -1,57 +1,58 @@
-/* reconcile/snapshot.c: the live snapshot model: freeing, sorting,
- * lookups, and the names of routing types used by its JSON form. */
+/* reconcile/recon.c: the shared model (recon.h): refusal kinds, the
+ * snapshot objects (release, copies, comparison, lookups), operations. */
 #include "recon.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "recon-int.h"
+#include "../lib/xalloc.h"
 
-static const char *const divert_routing_names[] = {
-    [DECL_DIVERT_STRIP] = "STRIP",
-    [DECL_DIVERT_PASS] = "PASS",
-    [DECL_DIVERT_ANYCAST] = "ANYCAST",
-    [DECL_DIVERT_MULTICAST] = "MULTICAST",
+static const char *const kind_names[] = {
+    [RECON_OK] = "OK",
+    [RECON_HAS_CONSUMERS] = "HAS_CONSUMERS",
+    [RECON_NOT_FOUND] = "NOT_FOUND",
+    [RECON_ALREADY_EXISTS] = "ALREADY_EXISTS",
+    [RECON_UNAUTHORIZED] = "UNAUTHORIZED",
+    [RECON_FORBIDDEN] = "FORBIDDEN",
+    [RECON_THROTTLED] = "THROTTLED",
+    [RECON_UNREACHABLE] = "UNREACHABLE",
+    [RECON_TIMEOUT] = "TIMEOUT",
+    [RECON_BAD_RESPONSE] = "BAD_RESPONSE",
+    [RECON_BROKER_ERROR] = "BROKER_ERROR",
 };
 
+#define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
+
 const char *
-recon_routing_name(unsigned one_routing)
+recon_kind_name(enum recon_kind k)
 {
-	return one_routing == DECL_MULTICAST ? "multicast" : "anycast";
+	if ((size_t)k >= NKINDS)
+		return "BROKER_ERROR";
+	return kind_names[k];
 }
 
 int
-recon_routing_parse(const char *s, unsigned *out)
-{
-	if (strcasecmp(s, "anycast") == 0)
-		*out = DECL_ANYCAST;
-	else if (strcasecmp(s, "multicast") == 0)
-		*out = DECL_MULTICAST;
-	else
-		return -1;
-	return 0;
-}
-
-const char *
-recon_divert_routing_name(enum decl_divert_routing r)
-{
-	if ((size_t)r >= sizeof(divert_routing_names) / sizeof(char *))
-		return "STRIP";
-	return divert_routing_names[r];
-}
-
-int
-recon_divert_routing_parse(const char *s, enum decl_divert_routing *out)
+recon_kind_parse(const char *s, enum recon_kind *out)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(divert_routing_names) / sizeof(char *); i++) {
-		if (strcmp(s, divert_routing_names[i]) == 0) {
-			*out = (enum decl_divert_routing)i;
+	for (i = 0; i < NKINDS; i++) {
+		if (strcmp(s, kind_names[i]) == 0) {
+			*out = (enum recon_kind)i;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+void
+recon_refusal_release(struct recon_refusal *r)
+{
+	if (r == NULL)
+		return;
+	free(r->text);
+	memset(r, 0, sizeof(*r));
 }
 
 static void
@@ -65,16 +66,6 @@ strv_free(char **v, size_t n)
 }
 
 void
-recon_queue_release(struct recon_queue *q)
-{
-	free(q->name);
-	free(q->address);
-	free(q->filter);
-	free(q->last_value_key);
-	memset(q, 0, sizeof(*q));
-}
-
-void
 recon_address_release(struct recon_address *a)
 {
 	free(a->name);
@@ -83,106 +74,10 @@ recon_address_release(struct recon_address *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void
-recon_divert_release(struct recon_divert *d)
-{
-	size_t i;
-
-	free(d->name);
-	free(d->routing_name);
-	free(d->address);
-	free(d->forwarding_address);
-	free(d->filter);
-	free(d->transformer_class_name);
-	for (i = 0; i < d->ntransformer_properties; i++) {
-		free(d->transformer_properties[i].key);
-		free(d->transformer_properties[i].value);
-	}
-	free(d->transformer_properties);
-	memset(d, 0, sizeof(*d));
-}
-
-void
-recon_node_snapshot_release(struct recon_node_snapshot *n)
-{
-	size_t i;
-
-	free(n->node);
-	free(n->url);
-	recon_refusal_release(&n->refusal);
-	free(n->broker_name);
-	free(n->broker_version);
-	for (i = 0; i < n->naddresses; i++)
-		recon_address_release(&n->addresses[i]);
-	free(n->addresses);
-	for (i = 0; i < n->nqueues; i++)
-		recon_queue_release(&n->queues[i]);
-	free(n->queues);
-	for (i = 0; i < n->ndiverts; i++)
-		recon_divert_release(&n->diverts[i]);
-	free(n->diverts);
-	for (i = 0; i < n->naddress_settings; i++) {
-		free(n->address_settings[i].match);
-		free(n->address_settings[i].config_delete_addresses);
-		free(n->address_settings[i].config_delete_queues);
-		free(n->address_settings[i].config_delete_diverts);
-	}
-	free(n->address_settings);
-	recon_node_index_free(n->index);
-	memset(n, 0, sizeof(*n));
-}
-
-void
-recon_snapshot_free(struct recon_snapshot *s)
-{
-	size_t i;
-
-	if (s == NULL)
-		return;
-	for (i = 0; i < s->nnodes; i++)
-		recon_node_snapshot_release(&s->nodes[i]);
-	free(s->nodes);
-	free(s->cluster);
-	free(s->taken_at);
-	free(s);
-}
-
-/* Every element type starts with its `char *name` (or `key`/`match`). */
-static int
-cmp_first_str(const void *a, const void *b)
+int
+recon_name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void
-sort_by_name(void *base, size_t n, size_t size)
-{
-	if (base != NULL && n > 1)
-		qsort(base, n, size, cmp_first_str);
-}
-
-void
-recon_node_snapshot_sort(struct recon_node_snapshot *n)
-{
-	size_t i;
-
-	sort_by_name(n->addresses, n->naddresses, sizeof(*n->addresses));
-	sort_by_name(n->queues, n->nqueues, sizeof(*n->queues));
-	sort_by_name(n->diverts, n->ndiverts, sizeof(*n->diverts));
-	sort_by_name(n->address_settings, n->naddress_settings,
-	    sizeof(*n->address_settings));
-	for (i = 0; i < n->naddresses; i++) {
-		sort_by_name(n->addresses[i].queue_names,
-		    n->addresses[i].nqueue_names, sizeof(char *));
-		sort_by_name(n->addresses[i].binding_names,
-		    n->addresses[i].nbinding_names, sizeof(char *));
-	}
-	for (i = 0; i < n->ndiverts; i++)
-		sort_by_name(n->diverts[i].transformer_properties,
-		    n->diverts[i].ntransformer_properties,
-		    sizeof(struct decl_kv));
-	recon_node_index_free(n->index);
-	n->index = recon_node_index_build(n);
 }
 
 static const void *
@@ -192,7 +87,7 @@ find(const void *base, size_t n, size_t size, const char *name)
 
 	if (base == NULL || n == 0 || name == NULL)
 		return NULL;
-	return bsearch(&key, base, n, size, cmp_first_str);
+	return bsearch(&key, base, n, size, recon_name_cmp);
 }
 
 const struct recon_queue *
@@ -223,4 +118,219 @@ recon_snapshot_find_node(const struct recon_snapshot *s, const char *node)
 		    strcmp(s->nodes[i].node, node) == 0)
 			return &s->nodes[i];
 	return NULL;
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+struct recon_queue *
+recon_queue_dup(const struct recon_queue *q)
+{
+	struct recon_queue *c = xmalloc(sizeof(*c));
+
+	*c = *q;
+	c->name = dup_or_null(q->name);
+	c->address = dup_or_null(q->address);
+	c->filter = dup_or_null(q->filter);
+	c->last_value_key = dup_or_null(q->last_value_key);
+	return c;
+}
+
+void
+recon_queue_release(struct recon_queue *q)
+{
+	if (q == NULL)
+		return;
+	free(q->name);
+	free(q->address);
+	free(q->filter);
+	free(q->last_value_key);
+	memset(q, 0, sizeof(*q));
+}
+
+void
+recon_divert_copy(struct recon_divert *dst, const struct recon_divert *d)
+{
+	size_t i;
+
+	*dst = *d;
+	dst->name = dup_or_null(d->name);
+	dst->routing_name = dup_or_null(d->routing_name);
+	dst->address = dup_or_null(d->address);
+	dst->forwarding_address = dup_or_null(d->forwarding_address);
+	dst->filter = dup_or_null(d->filter);
+	dst->transformer_class_name = dup_or_null(d->transformer_class_name);
+	dst->transformer_properties = NULL;
+	if (d->ntransformer_properties > 0)
+		dst->transformer_properties =
+		    xcalloc(d->ntransformer_properties,
+		        sizeof(*dst->transformer_properties));
+	for (i = 0; i < d->ntransformer_properties; i++) {
+		dst->transformer_properties[i].key =
+		    xstrdup(d->transformer_properties[i].key);
+		dst->transformer_properties[i].value =
+		    xstrdup(d->transformer_properties[i].value);
+	}
+}
+
+struct recon_divert *
+recon_divert_dup(const struct recon_divert *d)
+{
+	struct recon_divert *c = xmalloc(sizeof(*c));
+
+	recon_divert_copy(c, d);
+	return c;
+}
+
+void
+recon_divert_release(struct recon_divert *d)
+{
+	size_t i;
+
+	if (d == NULL)
+		return;
+	free(d->name);
+	free(d->routing_name);
+	free(d->address);
+	free(d->forwarding_address);
+	free(d->filter);
+	free(d->transformer_class_name);
+	for (i = 0; i < d->ntransformer_properties; i++) {
+		free(d->transformer_properties[i].key);
+		free(d->transformer_properties[i].value);
+	}
+	free(d->transformer_properties);
+	memset(d, 0, sizeof(*d));
+}
+
+void
+recon_queue_from_decl(struct recon_queue *out, const struct decl_queue *q)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = q->name;
+	out->address = (char *)(uintptr_t)q->address;
+	out->routing = q->routing;
+	out->durable = q->durable;
+	out->filter = q->filter;
+	out->max_consumers = q->max_consumers;
+	out->purge_on_no_consumers = q->purge_on_no_consumers;
+	out->exclusive = q->exclusive;
+	out->ring_size = q->ring_size;
+	out->enabled = q->enabled;
+	out->last_value_key = q->last_value_key;
+	out->consumers_before_dispatch = q->consumers_before_dispatch;
+	out->delay_before_dispatch = q->delay_before_dispatch;
+}
+
+void
+recon_divert_from_decl(struct recon_divert *out, const struct decl_divert *d)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = d->name;
+	out->routing_name = d->routing_name != NULL ? d->routing_name : d->name;
+	out->address = d->address;
+	out->forwarding_address = d->forwarding_address;
+	out->exclusive = d->exclusive;
+	out->filter = d->filter;
+	out->routing_type = d->routing_type;
+	out->transformer_class_name = d->transformer_class_name;
+	out->transformer_properties = d->transformer_properties;
+	out->ntransformer_properties = d->ntransformer_properties;
+}
+
+bool
+recon_str_eq(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return (a == NULL || a[0] == '\0') &&
+		       (b == NULL || b[0] == '\0');
+	return strcmp(a, b) == 0;
+}
+
+bool
+recon_queue_same(const struct recon_queue *a, const struct recon_queue *b)
+{
+	return recon_str_eq(a->name, b->name) && recon_str_eq(a->address, b->address) &&
+	       a->routing == b->routing && a->durable == b->durable &&
+	       recon_str_eq(a->filter, b->filter) &&
+	       a->max_consumers == b->max_consumers &&
+	       a->purge_on_no_consumers == b->purge_on_no_consumers &&
+	       a->exclusive == b->exclusive && a->ring_size == b->ring_size &&
+	       a->enabled == b->enabled &&
+	       recon_str_eq(a->last_value_key, b->last_value_key) &&
+	       a->consumers_before_dispatch == b->consumers_before_dispatch &&
+	       a->delay_before_dispatch == b->delay_before_dispatch;
+}
+
+bool
+recon_divert_same(const struct recon_divert *a, const struct recon_divert *b)
+{
+	size_t i;
+
+	if (!recon_str_eq(a->name, b->name) ||
+	    !recon_str_eq(a->routing_name, b->routing_name) ||
+	    !recon_str_eq(a->address, b->address) ||
+	    !recon_str_eq(a->forwarding_address, b->forwarding_address) ||
+	    a->exclusive != b->exclusive || !recon_str_eq(a->filter, b->filter) ||
+	    a->routing_type != b->routing_type ||
+	    !recon_str_eq(a->transformer_class_name, b->transformer_class_name) ||
+	    a->ntransformer_properties != b->ntransformer_properties)
+		return false;
+	for (i = 0; i < a->ntransformer_properties; i++)
+		if (!recon_str_eq(a->transformer_properties[i].key,
+		        b->transformer_properties[i].key) ||
+		    !recon_str_eq(a->transformer_properties[i].value,
+		        b->transformer_properties[i].value))
+			return false;
+	return true;
+}
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const opk_names[] = {"createAddress", "updateAddress",
+    "createQueue", "updateQueue", "destroyQueue", "createDivert",
+    "updateDivert", "destroyDivert", "deleteAddress"};
+
+const char *
+recon_op_kind_name(enum recon_op_kind k)
+{
+	return (unsigned)k < NELEM(opk_names) ? opk_names[k] : "?";
+}
+
+int
+recon_op_kind_parse(const char *s, enum recon_op_kind *out)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(opk_names); i++) {
+		if (strcmp(opk_names[i], s) == 0) {
+			*out = (enum recon_op_kind)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void
+recon_op_copy(struct recon_op *dst, const struct recon_op *src)
+{
+	*dst = *src;
+	dst->name = xstrdup(src->name);
+	dst->queue = src->queue != NULL ? recon_queue_dup(src->queue) : NULL;
+	dst->divert =
+	    src->divert != NULL ? recon_divert_dup(src->divert) : NULL;
+}
+
+void
+recon_op_release(struct recon_op *op)
+{
+	free(op->name);
+	recon_queue_release(op->queue);
+	free(op->queue);
+	recon_divert_release(op->divert);
+	free(op->divert);
+	memset(op, 0, sizeof(*op));
 }

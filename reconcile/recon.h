@@ -101,7 +101,7 @@ struct recon_address_settings {
 
 /* One node's live state. When status != RECON_OK the node could not be read
  * and only node, url and refusal are meaningful. Arrays are sorted by name. */
-struct recon_node_index;
+struct live_node_index;
 
 struct recon_node_snapshot {
 	char *node;                   /* declared node name */
@@ -120,10 +120,8 @@ struct recon_node_snapshot {
 	unsigned requests; /* HTTP requests this read took (expected: 1) */
 	/* Lookups by address (reconcile/node-index.c), built once the node
 	 * is complete; NULL in a snapshot assembled by hand. Not data. */
-	struct recon_node_index *index;
+	struct live_node_index *index;
 };
-
-#define RECON_SNAPSHOT_FORMAT 1 /* `format` of snapshot --json */
 
 struct recon_snapshot {
 	char *cluster;
@@ -132,9 +130,8 @@ struct recon_snapshot {
 	size_t nnodes;
 };
 
-void recon_snapshot_free(struct recon_snapshot *s); /* NULL is a no-op */
-
-/* Lookups in one node; NULL when absent. Borrowed from n. */
+/* Lookups in one node; NULL when absent. Borrowed from n: binary searches
+ * over the name-sorted arrays. */
 const struct recon_queue *recon_node_find_queue(
     const struct recon_node_snapshot *n, const char *name);
 const struct recon_address *recon_node_find_address(
@@ -143,50 +140,66 @@ const struct recon_divert *recon_node_find_divert(
     const struct recon_node_snapshot *n, const char *name);
 const struct recon_node_snapshot *recon_snapshot_find_node(
     const struct recon_snapshot *s, const char *node);
+/* qsort/bsearch order of the objects above, whose first member is their
+ * name: byte order of the names. */
+int recon_name_cmp(const void *a, const void *b);
 
-/* The versioned JSON form of `snapshot --json` (canonical: sorted keys).
- * Owned by the caller. */
-char *recon_snapshot_render_json(const struct recon_snapshot *s);
-/* Parse what recon_snapshot_render_json wrote (a recorded snapshot for
- * offline plans and golden tests). Errors name the JSON path. */
-int recon_snapshot_parse_json(struct recon_snapshot **out, const char *path,
-    const char *text, size_t len, struct err *err);
-/* The same from a file, read through a fixed buffer: memory follows the
- * snapshot's model, not the size of its text. */
-int recon_snapshot_read_file(struct recon_snapshot **out, const char *path,
-    struct err *err);
+/* ---- operations ----------------------------------------------------
+ * What a plan sends to one node, in order; the live wing runs them. */
+enum recon_op_kind {
+	RECON_OP_CREATE_ADDRESS = 0, /* createAddress(name, routing types) */
+	RECON_OP_UPDATE_ADDRESS,     /* updateAddress(name, routing types) */
+	RECON_OP_CREATE_QUEUE,       /* createQueue(json) */
+	RECON_OP_UPDATE_QUEUE,       /* updateQueue(json) */
+	RECON_OP_DESTROY_QUEUE,      /* destroyQueue(name, removeConsumers) */
+	RECON_OP_CREATE_DIVERT,      /* createDivert(json) */
+	RECON_OP_UPDATE_DIVERT,      /* updateDivert(json) */
+	RECON_OP_DESTROY_DIVERT,     /* destroyDivert(name) */
+	RECON_OP_DELETE_ADDRESS,     /* deleteAddress(name) */
+};
+const char *recon_op_kind_name(enum recon_op_kind k); /* "createQueue", ... */
+int recon_op_kind_parse(const char *s, enum recon_op_kind *out);
 
-/* Reading live snapshots (reconcile/snapshot-fetch.c). */
-
-/* A node to read; strings are borrowed. */
-struct recon_target {
-	const char *node;     /* declared node name */
-	const char *url;      /* its Jolokia endpoint */
-	const char *userpass; /* "user:password" for HTTP Basic */
-	/* Broker name to ask for address-settings (an exec cannot take a
-	 * pattern); NULL = node. A wrong hint only loses address_settings. */
-	const char *broker_hint;
+struct recon_op {
+	enum recon_op_kind kind;
+	char *name;
+	unsigned routing;            /* address ops: set of decl_routing */
+	struct recon_queue *queue;   /* queue create/update: the config */
+	struct recon_divert *divert; /* divert ops: full config (destroy too) */
+	bool remove_consumers;       /* destroyQueue */
 };
 
-/* HTTP settings shared by every node; zero = defaults (Origin
- * http://localhost, system CAs, 5 s connect, 30 s total, 32 MiB cap). */
-struct recon_http_opts {
-	const char *origin;
-	const char *ca_file;
-	long connect_timeout_ms;
-	long timeout_ms;
-	size_t max_response;
-};
+/* Deep copy of src into dst (dst's old contents are not freed). */
+void recon_op_copy(struct recon_op *dst, const struct recon_op *src);
+/* Free what op holds; leaves it zeroed. */
+void recon_op_release(struct recon_op *op);
 
-/* Read every target concurrently, one bulk POST per node. Never fails as
- * a whole: a node that cannot be read carries its refusal (UNREACHABLE,
- * UNAUTHORIZED, TIMEOUT, BAD_RESPONSE, ...) and the others are read.
- * Returns the snapshot, owned by the caller; nodes in target order. */
-struct recon_snapshot *recon_snapshot_fetch(const char *cluster,
-    const struct recon_target *targets, size_t n,
-    const struct recon_http_opts *opts);
+/* ---- the objects: release, copies, comparison --------------------------
+ * Every _release frees what the object holds and leaves it zeroed; NULL
+ * is a no-op. Copies are deep and owned by the caller. */
+void recon_queue_release(struct recon_queue *q);
+void recon_address_release(struct recon_address *a);
+void recon_divert_release(struct recon_divert *d);
+struct recon_queue *recon_queue_dup(const struct recon_queue *q);
+struct recon_divert *recon_divert_dup(const struct recon_divert *d);
+void recon_divert_copy(struct recon_divert *dst, const struct recon_divert *d);
+/* The configuration a declaration asks for, as objects whose strings are
+ * borrowed from the declaration (a divert's routing name defaults to its
+ * name): never release them. */
+void recon_queue_from_decl(struct recon_queue *out, const struct decl_queue *q);
+void recon_divert_from_decl(struct recon_divert *out,
+    const struct decl_divert *d);
 
-/* Number of nodes whose refusal kind is not RECON_OK. */
-size_t recon_snapshot_unreadable(const struct recon_snapshot *s);
+/* The one string equality of the model. NULL and "" are the same: every
+ * optional string of an object (a filter, a last-value key, a routing
+ * name, a transformer) is "not set" either way, as Artemis reads an empty
+ * filter-string as no filter. */
+bool recon_str_eq(const char *a, const char *b);
+/* The same configuration, counts (consumers, messages) and flags the
+ * broker decides (auto-created, internal, configuration-managed) left
+ * out. */
+bool recon_queue_same(const struct recon_queue *a, const struct recon_queue *b);
+bool recon_divert_same(const struct recon_divert *a,
+    const struct recon_divert *b);
 
 #endif

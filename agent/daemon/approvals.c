@@ -27,7 +27,7 @@ refuse(const char *dir, const char *why)
 	char *text = xasprintf("%s\n", why);
 
 	log_warn("approval in %s not applied: %s", dir, why);
-	if (outbox_put(dir, OUTBOX_REFUSED, text, &err) < 0) {
+	if (daemon_outbox_put(dir, DAEMON_OUTBOX_REFUSED, text, &err) < 0) {
 		log_err("%s", err.msg);
 		err_release(&err);
 	}
@@ -35,11 +35,11 @@ refuse(const char *dir, const char *why)
 }
 
 static void
-apply_dir(struct agent *a, const char *dir)
+apply_dir(struct daemon *a, const char *dir)
 {
-	struct agent_apply_opts o;
+	struct agent_apply_plan_opts o;
 	struct err err = {0};
-	char *decl = xasprintf("%s/%s", dir, OUTBOX_DECLARATION);
+	char *decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
 	int code;
 
 	memset(&o, 0, sizeof(o));
@@ -64,51 +64,51 @@ apply_dir(struct agent *a, const char *dir)
 		    dir, dir);
 	else
 		log_err("applied %s with failures: see %s/result.md", dir, dir);
-	notify_status("applied %s (%s)", dir, code == 0 ? "ok" : "failures");
+	daemon_notify_status("applied %s (%s)", dir, code == 0 ? "ok" : "failures");
 }
 
 void
-agent_run_approvals(struct agent *a)
+daemon_run_approvals(struct daemon *a)
 {
 	char **list = NULL;
 	size_t n = 0, i;
 	struct err err = {0};
 
-	if (outbox_list_approved(&list, &n, a->conf->outbox, &err) < 0) {
+	if (daemon_outbox_list_approved(&list, &n, a->conf->outbox, &err) < 0) {
 		log_err("%s", err.msg);
 		err_release(&err);
 		return;
 	}
-	for (i = 0; i < n && !agent_stopping(a); i++) {
-		if (outbox_has(list[i], OUTBOX_SUPERSEDED))
+	for (i = 0; i < n && !daemon_stopping(a); i++) {
+		if (daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED))
 			refuse(list[i],
 			    "this preview was superseded by a newer commit (see "
 			    "its 'superseded' file); approve the newer preview");
 		else
 			apply_dir(a, list[i]);
 	}
-	outbox_list_free(list, n);
+	daemon_outbox_list_free(list, n);
 }
 
 void
-agent_auto_apply(struct agent *a, const char *dir)
+daemon_auto_apply(struct daemon *a, const char *dir)
 {
-	struct agent_plan ap;
-	struct recon_approval ra = {0};
+	struct agent_plan_dir ap;
+	struct apply_approval ra = {0};
 	struct err err = {0};
 	char *text = NULL;
 
 	memset(&ap, 0, sizeof(ap));
-	if (agent_plan_load(&ap, dir, &err) < 0) {
+	if (agent_plan_dir_load(&ap, dir, &err) < 0) {
 		log_err("auto-apply %s: %s", dir, err.msg);
 		goto done;
 	}
 	ra.plan_digest = xstrdup(ap.digest);
-	ra.confirmation = recon_plan_confirmation(ap.plan);
+	ra.confirmation = plan_confirmation(ap.plan);
 	ra.approved_by = xstrdup("artemis-gitops (auto-apply-creates)");
 	ra.approved_at = agent_now_rfc3339();
-	text = recon_approval_render(&ra);
-	if (outbox_put(dir, OUTBOX_APPROVAL, text, &err) < 0) {
+	text = apply_approval_render(&ra);
+	if (daemon_outbox_put(dir, DAEMON_OUTBOX_APPROVAL, text, &err) < 0) {
 		log_err("auto-apply %s: %s", dir, err.msg);
 		goto done;
 	}
@@ -118,7 +118,7 @@ agent_auto_apply(struct agent *a, const char *dir)
 	apply_dir(a, dir);
 done:
 	free(text);
-	recon_approval_release(&ra);
-	agent_plan_release(&ap);
+	apply_approval_release(&ra);
+	agent_plan_dir_release(&ap);
 	err_release(&err);
 }

@@ -15,7 +15,7 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
-#include "../../reconcile/apply/broker-io.h"
+#include "../../reconcile/live/live.h"
 #include "../../reconcile/apply/apply.h"
 #include "../../reconcile/plan/plan.h"
 #include "../apply-plan.h"
@@ -27,22 +27,22 @@
 /* True when some node of p has a step to run; a refused step (a ring
  * queue with consumers, ...) is logged and left for the next cycle. */
 static bool
-has_work(const struct recon_plan *p)
+has_work(const struct plan *p)
 {
-	const struct recon_node_plan *np;
+	const struct plan_step *np;
 	bool work = false;
 	size_t i, j;
 
 	for (i = 0; i < p->nactions; i++) {
 		for (j = 0; j < p->actions[i].nnodes; j++) {
 			np = &p->actions[i].nodes[j];
-			if (np->outcome == RECON_OUT_WOULD_APPLY)
+			if (np->outcome == PLAN_OUT_WOULD_APPLY)
 				work = true;
-			else if (np->outcome == RECON_OUT_REFUSED)
+			else if (np->outcome == PLAN_OUT_REFUSED)
 				log_warn("cluster '%s': capture pass: %s '%s' "
 				         "on node '%s' not run: %s",
 				    p->cluster,
-				    recon_act_name(p->actions[i].kind),
+				    plan_action_kind_name(p->actions[i].kind),
 				    p->actions[i].name, np->node,
 				    np->message != NULL ? np->message
 				                        : "refused");
@@ -51,16 +51,16 @@ has_work(const struct recon_plan *p)
 	return work;
 }
 
-static struct recon_apply_result *
-result_new(const struct recon_plan *p)
+static struct apply_result *
+result_new(const struct plan *p)
 {
-	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
-	char *json = recon_plan_render_json(p);
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	char *json = plan_render_json(p);
 	char digest[SHA256_HEX];
 
 	sha256_hex(json, strlen(json), digest);
 	free(json);
-	r->apply_id = agent_apply_id_new();
+	r->apply_id = agent_apply_plan_id_new();
 	r->plan_digest = xstrdup(digest);
 	r->cluster = xstrdup(p->cluster);
 	r->revision = p->revision != NULL ? xstrdup(p->revision) : NULL;
@@ -71,15 +71,15 @@ result_new(const struct recon_plan *p)
 }
 
 /* Run the pass of plan p on every node of decl. */
-static struct recon_apply_result *
-run_pass(struct agent *a, const struct decl_cluster *decl,
-    const struct recon_plan *p)
+static struct apply_result *
+run_pass(struct daemon *a, const struct decl_cluster *decl,
+    const struct plan *p)
 {
 	struct agent_targets t;
-	struct recon_http_opts http;
-	struct recon_live_io live;
-	struct recon_apply_io io;
-	struct recon_apply_result *r = result_new(p);
+	struct live_http_opts http;
+	struct live_nodes live;
+	struct apply_io io;
+	struct apply_result *r = result_new(p);
 
 	memset(&http, 0, sizeof(http));
 	http.ca_file = a->conf->tls_ca_file;
@@ -89,16 +89,17 @@ run_pass(struct agent *a, const struct decl_cluster *decl,
 	live.targets = t.v;
 	live.ntargets = t.n;
 	live.http = &http;
-	recon_live_io_init(&live, &io);
-	recon_capture_apply(r, p, &io);
-	recon_live_io_release(&live);
+	live_nodes_init(&live);
+	apply_io_live(&io, &live);
+	apply_capture_pass(r, p, &io);
+	live_nodes_release(&live);
 	agent_targets_release(&t);
 	r->finished_at = agent_now_rfc3339();
 	return r;
 }
 
 static size_t
-ops_run(const struct recon_apply_result *r)
+ops_run(const struct apply_result *r)
 {
 	size_t i, n = 0;
 
@@ -110,25 +111,25 @@ ops_run(const struct recon_apply_result *r)
 /* The captures of the inventory after the pass: the declared ones, and a
  * removed one until its pass finished on every node (as apply does). */
 static void
-update_inventory(struct agent *a, const struct decl_cluster *decl,
-    const struct recon_plan *p, const struct recon_apply_result *r)
+update_inventory(struct daemon *a, const struct decl_cluster *decl,
+    const struct plan *p, const struct apply_result *r)
 {
-	struct recon_managed m, declared;
+	struct plan_managed m, declared;
 	struct err err = {0};
 	char *inv, *name, *dir;
 
 	memset(&m, 0, sizeof(m));
-	if (recon_inventory_load(&m, agent_state_dir(a->state), p->cluster,
+	if (plan_inventory_load(&m, agent_state_dir(a->state), p->cluster,
 	        &err) < 0) {
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 		err_release(&err);
 		return;
 	}
-	recon_managed_from_decl(&declared, decl, "declaration", NULL);
-	recon_apply_update_managed(&m, p, r, &declared);
-	recon_managed_release(&declared);
-	inv = recon_inventory_render(&m, p->cluster);
-	recon_managed_release(&m);
+	plan_managed_from_decl(&declared, decl, "declaration", NULL);
+	apply_update_managed(&m, p, r, &declared);
+	plan_managed_release(&declared);
+	inv = plan_inventory_render(&m, p->cluster);
+	plan_managed_release(&m);
 	dir = xasprintf("%s/%s", agent_state_dir(a->state), p->cluster);
 	name = xasprintf("%s/inventory.json", p->cluster);
 	if (afile_mkdirs(dir, 0700, &err) < 0 ||
@@ -144,24 +145,24 @@ update_inventory(struct agent *a, const struct decl_cluster *decl,
 
 /* One line: every node's operations, "node: create-tap 'x', ...". */
 static void
-log_pass(const struct recon_apply_result *r)
+log_pass(const struct apply_result *r)
 {
-	const struct recon_node_apply *n;
+	const struct apply_node *n;
 	struct sbuf b = {0};
 	size_t i, j;
-	bool ok = recon_apply_result_ok(r);
+	bool ok = apply_result_ok(r);
 
 	for (i = 0; i < r->nnodes; i++) {
 		n = &r->nodes[i];
-		if (n->nops == 0 && n->outcome == RECON_APPLY_SKIPPED)
+		if (n->nops == 0 && n->outcome == APPLY_SKIPPED)
 			continue;
 		sbuf_addf(&b, "%snode '%s' %s", b.len > 0 ? "; " : "", n->node,
-		    recon_apply_outcome_name(n->outcome));
+		    apply_outcome_name(n->outcome));
 		for (j = 0; j < n->nops; j++)
 			if (j == 0 || n->ops[j].act != n->ops[j - 1].act ||
 			    strcmp(n->ops[j].action, n->ops[j - 1].action) != 0)
 				sbuf_addf(&b, "%s%s '%s'", j == 0 ? ": " : ", ",
-				    recon_act_name(n->ops[j].act),
+				    plan_action_kind_name(n->ops[j].act),
 				    n->ops[j].action);
 	}
 	if (ok)
@@ -175,19 +176,19 @@ log_pass(const struct recon_apply_result *r)
 }
 
 bool
-agent_capture_pass(struct agent *a, const struct decl_cluster *decl,
-    const struct recon_managed *m, const struct recon_snapshot *snap)
+daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
+    const struct plan_managed *m, const struct recon_snapshot *snap)
 {
-	struct recon_plan_opts po = {0};
-	struct recon_plan *p;
-	struct recon_apply_result *r = NULL;
+	struct plan_opts po = {0};
+	struct plan *p;
+	struct apply_result *r = NULL;
 	struct err err = {0};
 	char *row;
 	bool ran = false;
 
 	po.revision = m->revision;
 	po.snapshot_source = "live";
-	p = recon_plan_captures(decl, m, snap, &po);
+	p = plan_captures(decl, m, snap, &po);
 	if (!has_work(p)) {
 		log_debug("cluster '%s': capture pass: nothing to do",
 		    p->cluster);
@@ -201,7 +202,7 @@ agent_capture_pass(struct agent *a, const struct decl_cluster *decl,
 		goto done;
 	}
 	ran = true;
-	row = recon_audit_render_result(r);
+	row = apply_audit_render_result(r);
 	if (agent_state_audit_append(a->state, row, &err) < 0) {
 		log_err("cluster '%s': capture pass: the audit row was not "
 		        "written: %s",
@@ -212,7 +213,7 @@ agent_capture_pass(struct agent *a, const struct decl_cluster *decl,
 	update_inventory(a, decl, p, r);
 	log_pass(r);
 done:
-	recon_apply_result_free(r);
-	recon_plan_free(p);
+	apply_result_free(r);
+	plan_free(p);
 	return ran;
 }

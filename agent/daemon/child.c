@@ -42,7 +42,7 @@ write_all(int fd, const char *p, size_t n)
 
 /* The child: SIGTERM and SIGINT kill it again (the daemon blocks them for
  * its signalfd); run fn; one status byte, then the message. */
-static void __attribute__((noreturn)) child_main(child_fn fn, void *arg, int fd)
+static void __attribute__((noreturn)) child_main(daemon_child_fn fn, void *arg, int fd)
 {
 	struct sbuf msg = {0};
 	sigset_t set;
@@ -54,7 +54,7 @@ static void __attribute__((noreturn)) child_main(child_fn fn, void *arg, int fd)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	sbuf_init(&msg, CHILD_MSG_MAX);
+	sbuf_init(&msg, DAEMON_CHILD_MSG_MAX);
 	status = fn(arg, &msg) == 0 ? '0' : '1';
 	write_all(fd, &status, 1);
 	write_all(fd, msg.buf != NULL ? msg.buf : "", msg.len);
@@ -94,15 +94,15 @@ kill_and_reap(pid_t pid)
 
 /* Wait for the child's pipe to close, a stop signal or the deadline. */
 static int
-wait_child(pid_t pid, int fd, const struct child_wait *cw, char *buf,
+wait_child(pid_t pid, int fd, const struct daemon_child_wait *cw, char *buf,
     size_t *len, struct err *err)
 {
 	int64_t deadline = now_ms() + 1000 * (int64_t)cw->timeout_s, left;
 	struct pollfd pfd[2];
-	int wd = (int)(notify_watchdog_usec() / 2000), ms;
+	int wd = (int)(daemon_notify_watchdog_usec() / 2000), ms;
 
 	for (;;) {
-		notify_watchdog();
+		daemon_notify_watchdog();
 		left = deadline - now_ms();
 		if (left <= 0) {
 			kill_and_reap(pid);
@@ -110,7 +110,7 @@ wait_child(pid_t pid, int fd, const struct child_wait *cw, char *buf,
 			    "no answer within %lds (repository.fetch-timeout), "
 			    "stopped",
 			    cw->timeout_s);
-			return CHILD_ETIMEOUT;
+			return DAEMON_CHILD_ETIMEOUT;
 		}
 		ms = left > 1000 ? 1000 : (int)left;
 		if (wd > 0 && wd < ms)
@@ -126,22 +126,22 @@ wait_child(pid_t pid, int fd, const struct child_wait *cw, char *buf,
 			return -1;
 		}
 		if (cw->sigfd >= 0 && cw->sig != NULL) {
-			sig_drain(cw->sigfd, cw->sig);
+			daemon_signal_drain(cw->sigfd, cw->sig);
 			if (cw->sig->stop) {
 				kill_and_reap(pid);
 				err_setf(err, NULL, "stopped by signal %d",
 				    cw->sig->last);
-				return CHILD_ESTOPPED;
+				return DAEMON_CHILD_ESTOPPED;
 			}
 		}
 		if ((pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0 &&
-		    drain_pipe(fd, buf, len, CHILD_MSG_MAX + 1))
+		    drain_pipe(fd, buf, len, DAEMON_CHILD_MSG_MAX + 1))
 			return 0;
 	}
 }
 
 int
-child_run(child_fn fn, void *arg, const struct child_wait *cw, struct err *err)
+daemon_child_run(daemon_child_fn fn, void *arg, const struct daemon_child_wait *cw, struct err *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -162,7 +162,7 @@ child_run(child_fn fn, void *arg, const struct child_wait *cw, struct err *err)
 		child_main(fn, arg, fds[1]);
 	}
 	close(fds[1]);
-	buf = xcalloc(1, CHILD_MSG_MAX + 2);
+	buf = xcalloc(1, DAEMON_CHILD_MSG_MAX + 2);
 	r = wait_child(pid, fds[0], cw, buf, &len, err);
 	close(fds[0]);
 	if (r == 0) {

@@ -16,28 +16,28 @@
 #include "../../lib/sbuf.h"
 #include "signal.h"
 
-#define CHILD_MSG_MAX 4096 /* bytes of the child's message */
+#define DAEMON_CHILD_MSG_MAX 4096 /* bytes of the child's message */
 
 enum {
-	CHILD_ESTOPPED = -2, /* SIGTERM/SIGINT arrived; the child was killed */
-	CHILD_ETIMEOUT = -3, /* the deadline passed; the child was killed */
+	DAEMON_CHILD_ESTOPPED = -2, /* SIGTERM/SIGINT arrived; the child was killed */
+	DAEMON_CHILD_ETIMEOUT = -3, /* the deadline passed; the child was killed */
 };
 
-struct child_wait {
+struct daemon_child_wait {
 	int sigfd;             /* the daemon's signalfd, -1 for none */
-	struct sig_flags *sig; /* where drained signals land */
+	struct daemon_signals *sig; /* where drained signals land */
 	long timeout_s;        /* the deadline, in seconds from the start */
 };
 
 /* The step: 0 or -1, with its message (an error) in msg. Runs in the
  * child; whatever it changes in memory is lost, only files remain. */
-typedef int (*child_fn)(void *arg, struct sbuf *msg);
+typedef int (*daemon_child_fn)(void *arg, struct sbuf *msg);
 
 /* Run fn(arg) in a child. 0 when it returned 0; -1 with its message in
- * err when it failed (or died); CHILD_ESTOPPED or CHILD_ETIMEOUT (err
+ * err when it failed (or died); DAEMON_CHILD_ESTOPPED or DAEMON_CHILD_ETIMEOUT (err
  * set) when it was killed. The child's pid is logged nowhere: it lives
  * only as long as this call. */
-int child_run(child_fn fn, void *arg, const struct child_wait *cw,
+int daemon_child_run(daemon_child_fn fn, void *arg, const struct daemon_child_wait *cw,
     struct err *err);
 
 #endif

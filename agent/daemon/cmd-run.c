@@ -79,11 +79,11 @@ parse_args(struct run_opts *o, int argc, char **argv, int *code)
 			agent_conf_describe(&b);
 			fputs(sbuf_str(&b), stdout);
 			sbuf_release(&b);
-			*code = AG_EXIT_OK;
+			*code = AGENT_EXIT_OK;
 			return 1;
 		case 'h':
 			usage(stdout);
-			*code = AG_EXIT_OK;
+			*code = AGENT_EXIT_OK;
 			return 1;
 		case 'V':
 			*code = agent_print_version();
@@ -129,15 +129,15 @@ load_conf(struct agent_conf **out, const char *path)
 
 /* Lock the state folder, open the signalfd and the watcher. */
 static int
-start(struct agent *a, const char *config)
+start(struct daemon *a, const char *config)
 {
 	struct err err = {0};
 	char *what = xasprintf("run --config %s", config);
 	int r = -1;
 
 	if (agent_state_open(&a->state, a->conf->state, what, &err) < 0 ||
-	    sig_open(&a->sigfd, &err) < 0 ||
-	    watch_open(&a->watch, a->conf, &err) < 0)
+	    daemon_signal_open(&a->sigfd, &err) < 0 ||
+	    daemon_watch_open(&a->watch, a->conf, &err) < 0)
 		log_err("%s", err.msg);
 	else
 		r = 0;
@@ -147,34 +147,34 @@ start(struct agent *a, const char *config)
 }
 
 int
-agent_cmd_run(int argc, char **argv)
+daemon_cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {0};
-	struct agent a;
-	int code = AG_EXIT_OK;
+	struct daemon a;
+	int code = AGENT_EXIT_OK;
 
 	if (parse_args(&o, argc, argv, &code) != 0)
 		return code;
-	log_init();
+	agent_log_init();
 	memset(&a, 0, sizeof(a));
 	a.sigfd = -1;
 	a.conf_path = o.config;
 	a.once = o.once;
 	if (load_conf(&a.conf, o.config) < 0) {
 		log_err("configuration %s refused", o.config);
-		return AG_EXIT_FAIL;
+		return AGENT_EXIT_FAIL;
 	}
-	log_set_level((enum log_prio)a.conf->log_level);
+	agent_log_set_level((enum agent_log_prio)a.conf->log_level);
 	if (start(&a, o.config) < 0)
-		code = AG_EXIT_FAIL;
+		code = AGENT_EXIT_FAIL;
 	else
-		code = agent_loop_run(&a);
-	watch_free(a.watch);
+		code = daemon_loop_run(&a);
+	daemon_watch_free(a.watch);
 	if (a.sigfd >= 0)
-		sig_close(a.sigfd);
+		daemon_signal_close(a.sigfd);
 	agent_state_close(a.state);
-	agent_clusters_free(&a);
-	watch_update_release(&a.head);
+	daemon_clusters_free(&a);
+	daemon_watch_update_release(&a.head);
 	agent_conf_free(a.conf);
 	return code;
 }

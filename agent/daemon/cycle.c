@@ -12,6 +12,7 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
+#include "../../reconcile/live/live.h"
 #include "../../reconcile/plan/plan.h"
 #include "../../reconcile/recon.h"
 #include "../creds.h"
@@ -21,7 +22,7 @@
 #include "../render-plan.h"
 
 void
-agent_targets_load(struct agent_targets *out, struct agent *a,
+agent_targets_load(struct agent_targets *out, struct daemon *a,
     const struct decl_cluster *c)
 {
 	struct err err = {0};
@@ -63,22 +64,22 @@ agent_targets_release(struct agent_targets *t)
 /* The live snapshot of c. Nodes whose credentials cannot be read are left
  * out (the plan shows them UNREACHABLE): never an anonymous login. */
 struct recon_snapshot *
-agent_read_live(struct agent *a, const struct decl_cluster *c)
+daemon_read_live(struct daemon *a, const struct decl_cluster *c)
 {
 	struct agent_targets t;
-	struct recon_http_opts ho = {0};
+	struct live_http_opts ho = {0};
 	struct recon_snapshot *s;
 
 	ho.ca_file = a->conf->tls_ca_file;
 	agent_targets_load(&t, a, c);
-	s = recon_snapshot_fetch(c->name, t.v, t.n, &ho);
+	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
 	agent_targets_release(&t);
 	return s;
 }
 
 /* Log every node that could not be read; returns how many. */
 static size_t
-log_unreadable(const struct recon_plan *p)
+log_unreadable(const struct plan *p)
 {
 	size_t i, n = 0;
 
@@ -98,27 +99,27 @@ log_unreadable(const struct recon_plan *p)
 /* True for a plan whose every action only creates (or widens) objects; a
  * capture's address and ring, and a tap, are creates too. */
 bool
-agent_plan_creates_only(const struct recon_plan *p)
+plan_creates_only(const struct plan *p)
 {
 	size_t i;
 
-	if (p->outcome != RECON_OUT_WOULD_APPLY)
+	if (p->outcome != PLAN_OUT_WOULD_APPLY)
 		return false;
 	for (i = 0; i < p->nactions; i++)
-		if (p->actions[i].kind != RECON_ACT_CREATE_ADDRESS &&
-		    p->actions[i].kind != RECON_ACT_WIDEN_ADDRESS &&
-		    p->actions[i].kind != RECON_ACT_CREATE_QUEUE &&
-		    p->actions[i].kind != RECON_ACT_CREATE_DIVERT &&
-		    p->actions[i].kind != RECON_ACT_CREATE_CAPTURE &&
-		    p->actions[i].kind != RECON_ACT_CREATE_TAP)
+		if (p->actions[i].kind != PLAN_ACT_CREATE_ADDRESS &&
+		    p->actions[i].kind != PLAN_ACT_WIDEN_ADDRESS &&
+		    p->actions[i].kind != PLAN_ACT_CREATE_QUEUE &&
+		    p->actions[i].kind != PLAN_ACT_CREATE_DIVERT &&
+		    p->actions[i].kind != PLAN_ACT_CREATE_CAPTURE &&
+		    p->actions[i].kind != PLAN_ACT_CREATE_TAP)
 			return false;
 	return p->nactions > 0;
 }
 
 static char *
-commit_text(const struct agent *a, const char *dir)
+commit_text(const struct daemon *a, const char *dir)
 {
-	const struct watch_update *u = &a->head;
+	const struct daemon_watch_update *u = &a->head;
 	struct sbuf b = {0};
 
 	sbuf_addf(&b, "commit %s\n", u->head);
@@ -131,7 +132,7 @@ commit_text(const struct agent *a, const char *dir)
 }
 
 static char *
-rewrite_text(const struct agent *a)
+rewrite_text(const struct daemon *a)
 {
 	return xasprintf(
 	    "The history of branch '%s' was rewritten: commit %s does not "
@@ -143,10 +144,10 @@ rewrite_text(const struct agent *a)
 }
 
 int
-agent_post_declaration(const char *dir, const struct watch_cluster *wc,
+daemon_post_declaration(const char *dir, const struct daemon_watch_cluster *wc,
     struct err *err)
 {
-	char *ddir = xasprintf("%s/%s", dir, OUTBOX_DECLARATION);
+	char *ddir = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
 	const char *base;
 	size_t i;
 	int r;
@@ -155,7 +156,7 @@ agent_post_declaration(const char *dir, const struct watch_cluster *wc,
 	for (i = 0; i < wc->nfiles && r == 0; i++) {
 		base = strrchr(wc->files[i].path, '/');
 		base = base != NULL ? base + 1 : wc->files[i].path;
-		r = outbox_put(ddir, base, wc->files[i].data, err);
+		r = daemon_outbox_put(ddir, base, wc->files[i].data, err);
 	}
 	free(ddir);
 	return r;
@@ -164,8 +165,8 @@ agent_post_declaration(const char *dir, const struct watch_cluster *wc,
 /* Write the preview of p into a new plan folder and supersede the older
  * ones. Returns the folder (owned) or NULL. */
 static char *
-post_plan(struct agent *a, const struct recon_plan *p,
-    const struct watch_cluster *wc, const struct agent_rendered_set *rs)
+post_plan(struct daemon *a, const struct plan *p,
+    const struct daemon_watch_cluster *wc, const struct agent_render_set *rs)
 {
 	const char *folder = wc->dir;
 	struct err err = {0};
@@ -173,9 +174,9 @@ post_plan(struct agent *a, const struct recon_plan *p,
 	char *dir = NULL, *text, *why;
 	int n;
 
-	if (outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, a->head.head,
+	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, a->head.head,
 	        &err) < 0 ||
-	    recon_plan_write(p, dir, digest, &err) < 0) {
+	    plan_write(p, dir, digest, &err) < 0) {
 		log_err("cluster '%s': cannot post the preview: %s", p->cluster,
 		    err.msg);
 		err_release(&err);
@@ -184,20 +185,20 @@ post_plan(struct agent *a, const struct recon_plan *p,
 	}
 	text = commit_text(a, folder);
 	if (agent_render_write(rs, dir, &err) < 0 ||
-	    outbox_put(dir, OUTBOX_COMMIT, text, &err) < 0 ||
-	    agent_post_declaration(dir, wc, &err) < 0)
+	    daemon_outbox_put(dir, DAEMON_OUTBOX_COMMIT, text, &err) < 0 ||
+	    daemon_post_declaration(dir, wc, &err) < 0)
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 	err_release(&err);
 	free(text);
-	if (a->head.event == WATCH_REWRITE) {
+	if (a->head.event == DAEMON_WATCH_REWRITE) {
 		text = rewrite_text(a);
-		if (outbox_put(dir, OUTBOX_REWRITE, text, &err) < 0)
+		if (daemon_outbox_put(dir, DAEMON_OUTBOX_REWRITE, text, &err) < 0)
 			log_err("cluster '%s': %s", p->cluster, err.msg);
 		err_release(&err);
 		free(text);
 	}
 	why = xasprintf("superseded by %s (commit %s)\n", dir, a->head.head);
-	n = outbox_supersede_others(a->conf->outbox, p->cluster, dir, why,
+	n = daemon_outbox_supersede_others(a->conf->outbox, p->cluster, dir, why,
 	    &err);
 	if (n < 0)
 		log_err("cluster '%s': %s", p->cluster, err.msg);
@@ -212,7 +213,7 @@ post_plan(struct agent *a, const struct recon_plan *p,
 /* The outbox name of a cluster folder: its declared name when it loads,
  * else what it was called last time, else the folder's last component. */
 const char *
-agent_cluster_name(struct agent *a, const struct decl_cluster *c,
+daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
     const char *dir)
 {
 	const char *slash = strrchr(dir, '/');
@@ -229,16 +230,16 @@ agent_cluster_name(struct agent *a, const struct decl_cluster *c,
 
 /* Plan one cluster folder of the head commit and post the preview. */
 static void
-plan_cluster(struct agent *a, const struct watch_cluster *wc)
+plan_cluster(struct daemon *a, const struct daemon_watch_cluster *wc)
 {
 	struct decl_cluster *c = NULL;
 	struct errlist diags = {0};
-	struct recon_managed m = {0};
+	struct plan_managed m = {0};
 	struct recon_snapshot *snap = NULL;
-	struct recon_plan *p = NULL;
-	struct recon_plan_opts po = {0};
-	struct agent_rendered_set rs = {0};
-	struct agent_cluster_mem *mem;
+	struct plan *p = NULL;
+	struct plan_opts po = {0};
+	struct agent_render_set rs = {0};
+	struct daemon_cluster *mem;
 	struct err err = {0};
 	size_t bad;
 	char *dir;
@@ -247,50 +248,50 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 	po.snapshot_source = "live";
 	if (decl_cluster_parse(&c, wc->dir, wc->files, wc->nfiles, &diags) <
 	    0) {
-		p = recon_plan_invalid(agent_cluster_name(a, NULL, wc->dir),
+		p = plan_invalid(daemon_cluster_name(a, NULL, wc->dir),
 		    &diags, &po);
 		log_err("cluster '%s': commit %.12s is invalid (%zu errors), "
 		        "nothing changes; first: %s",
 		    p->cluster, a->head.head, diags.nerrors,
 		    p->ndiagnostics > 0 ? p->diagnostics[0] : "");
-	} else if (recon_inventory_load(&m, a->conf->state, c->name, &err) <
+	} else if (plan_inventory_load(&m, a->conf->state, c->name, &err) <
 	           0) {
 		log_err("cluster '%s': %s, not planning", c->name, err.msg);
 	} else {
-		snap = agent_read_live(a, c);
-		p = recon_plan_build(c, &m, snap, &po);
+		snap = daemon_read_live(a, c);
+		p = plan_build(c, &m, snap, &po);
 		agent_render_plan(&rs, p, c, NULL, NULL, snap,
-		    &(struct agent_bases){wc->bases, wc->nbases, true}, NULL);
+		    &(struct agent_render_bases){wc->bases, wc->nbases, true}, NULL);
 	}
 	if (p != NULL) {
-		mem = agent_cluster_mem(a, p->cluster);
+		mem = daemon_cluster(a, p->cluster);
 		free(mem->dir);
 		mem->dir = xstrdup(wc->dir);
 		bad = log_unreadable(p);
 		dir = post_plan(a, p, wc, &rs);
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
-		    recon_outcome_name(p->outcome), p->nactions);
+		    plan_outcome_name(p->outcome), p->nactions);
 		mem->retry = bad > 0 && dir != NULL;
 		mem->fails = bad > 0 ? mem->fails + 1 : 0;
 		if (mem->retry) {
-			mem->retry_at = agent_now_ms() +
-			                1000 * agent_backoff(a, 5, mem->fails);
+			mem->retry_at = daemon_now_ms() +
+			                1000 * daemon_backoff(a, 5, mem->fails);
 			log_warn("cluster '%s': %zu node(s) unreadable, "
 			         "planning again in %lds",
-			    p->cluster, bad, agent_backoff(a, 5, mem->fails));
+			    p->cluster, bad, daemon_backoff(a, 5, mem->fails));
 		}
 		free(mem->last_plan_dir);
 		mem->last_plan_dir = dir;
 		if (dir != NULL && bad == 0 && a->conf->auto_apply_creates &&
-		    a->head.event != WATCH_REWRITE &&
-		    agent_plan_creates_only(p))
-			agent_auto_apply(a, dir);
+		    a->head.event != DAEMON_WATCH_REWRITE &&
+		    plan_creates_only(p))
+			daemon_auto_apply(a, dir);
 	}
-	agent_rendered_release(&rs);
-	recon_plan_free(p);
-	recon_snapshot_free(snap);
-	recon_managed_release(&m);
+	agent_render_release(&rs);
+	plan_free(p);
+	live_snapshot_free(snap);
+	plan_managed_release(&m);
 	decl_cluster_free(c);
 	errlist_release(&diags);
 	err_release(&err);
@@ -299,13 +300,13 @@ plan_cluster(struct agent *a, const struct watch_cluster *wc)
 /* Plan the cluster folders of the head commit; only those named in only
  * (when not NULL) are planned. */
 static int
-plan_head(struct agent *a, const char *only)
+plan_head(struct daemon *a, const char *only)
 {
-	struct watch_cluster *cs = NULL;
+	struct daemon_watch_cluster *cs = NULL;
 	struct err err = {0};
 	size_t n = 0, i;
 
-	if (watch_read_clusters(a->watch, a->head.head, &cs, &n, &err) < 0) {
+	if (daemon_watch_read_clusters(a->watch, a->head.head, &cs, &n, &err) < 0) {
 		log_err("commit %.12s: %s, nothing planned", a->head.head,
 		    err.msg);
 		err_release(&err);
@@ -315,23 +316,23 @@ plan_head(struct agent *a, const char *only)
 		log_warn("commit %.12s: no cluster folder (a folder with "
 		         "*.yaml files) under '%s'",
 		    a->head.head, a->conf->clusters_path);
-	for (i = 0; i < n && !agent_stopping(a); i++)
+	for (i = 0; i < n && !daemon_stopping(a); i++)
 		if (only == NULL || strcmp(cs[i].dir, only) == 0)
 			plan_cluster(a, &cs[i]);
-	watch_clusters_free(cs, n);
+	daemon_watch_clusters_free(cs, n);
 	return 0;
 }
 
 /* Clusters whose nodes could not all be read are planned again, with
  * backoff, until every node answers. */
 static void
-replan_due(struct agent *a)
+replan_due(struct daemon *a)
 {
-	int64_t now = agent_now_ms();
+	int64_t now = daemon_now_ms();
 	size_t i;
 	char *dir;
 
-	for (i = 0; i < a->nclusters && !agent_stopping(a); i++) {
+	for (i = 0; i < a->nclusters && !daemon_stopping(a); i++) {
 		if (!a->clusters[i].retry || a->clusters[i].retry_at > now ||
 		    a->clusters[i].dir == NULL)
 			continue;
@@ -344,17 +345,17 @@ replan_due(struct agent *a)
 }
 
 static void
-log_head(const struct agent *a)
+log_head(const struct daemon *a)
 {
-	const struct watch_update *u = &a->head;
+	const struct daemon_watch_update *u = &a->head;
 
-	if (u->event == WATCH_REWRITE)
+	if (u->event == DAEMON_WATCH_REWRITE)
 		log_err("history of branch '%s' rewritten: %.12s does not "
 		        "descend from %.12s; earlier previews are withdrawn "
 		        "and %.12s is planned but never applied without an "
 		        "approval",
 		    a->conf->branch, u->head, u->prev, u->head);
-	else if (u->event == WATCH_FIRST)
+	else if (u->event == DAEMON_WATCH_FIRST)
 		log_notice("branch '%s' at %.12s (%s): planning",
 		    a->conf->branch, u->head,
 		    u->summary != NULL ? u->summary : "");
@@ -367,43 +368,43 @@ log_head(const struct agent *a)
 }
 
 int
-agent_cycle(struct agent *a)
+daemon_cycle(struct daemon *a)
 {
-	struct watch_update u;
+	struct daemon_watch_update u;
 	struct err err = {0};
-	struct child_wait cw = {a->sigfd, &a->sig, a->conf->fetch_timeout};
+	struct daemon_child_wait cw = {a->sigfd, &a->sig, a->conf->fetch_timeout};
 	int r;
 
-	r = watch_poll(a->watch, &cw, &u, &err);
-	if (r == CHILD_ESTOPPED) {
+	r = daemon_watch_poll(a->watch, &cw, &u, &err);
+	if (r == DAEMON_CHILD_ESTOPPED) {
 		log_info("git: %s", err.msg);
 		err_release(&err);
 		return 0;
 	}
 	if (r < 0) {
 		log_warn("git: %s, retrying in %lds", err.msg,
-		    agent_backoff(a, a->conf->poll_interval, a->git_fails + 1));
-		notify_status("git fetch failing: %s", err.msg);
+		    daemon_backoff(a, a->conf->poll_interval, a->git_fails + 1));
+		daemon_notify_status("git fetch failing: %s", err.msg);
 		err_release(&err);
 		return -1;
 	}
-	if (u.event == WATCH_SAME) {
-		watch_update_release(&u);
+	if (u.event == DAEMON_WATCH_SAME) {
+		daemon_watch_update_release(&u);
 		if (a->head.head[0] == '\0')
 			snprintf(a->head.head, sizeof(a->head.head), "%s",
-			    watch_last_seen(a->watch));
+			    daemon_watch_last_seen(a->watch));
 		replan_due(a);
 		return 0;
 	}
-	watch_update_release(&a->head);
+	daemon_watch_update_release(&a->head);
 	a->head = u;
 	log_head(a);
 	plan_head(a, NULL);
-	if (watch_mark_seen(a->watch, a->head.head, &err) < 0) {
+	if (daemon_watch_mark_seen(a->watch, a->head.head, &err) < 0) {
 		log_err("%s", err.msg);
 		err_release(&err);
 	}
-	notify_status("commit %.12s planned (%s)", a->head.head,
-	    watch_event_name(a->head.event));
+	daemon_notify_status("commit %.12s planned (%s)", a->head.head,
+	    daemon_watch_event_name(a->head.event));
 	return 0;
 }

@@ -4,8 +4,8 @@
  *   approve-run.c  approvals found in the outbox, applied
  *   drift.c   drift detection and its report
  *   capture-pass.c  the capture pass of every drift cycle
- * Everything travels in struct agent (style.md 2.6); signals only set
- * flags, which the parts check between steps through agent_stopping().
+ * Everything travels in struct daemon (style.md 2.6); signals only set
+ * flags, which the parts check between steps through daemon_stopping().
  */
 #ifndef AGENT_DAEMON_H
 #define AGENT_DAEMON_H
@@ -21,7 +21,7 @@
 struct agent_state;
 
 /* What the daemon remembers about one cluster between cycles. */
-struct agent_cluster_mem {
+struct daemon_cluster {
 	char *name;
 	char *dir;           /* the folder in the repository */
 	char *last_plan_dir; /* the newest preview posted, or NULL */
@@ -30,88 +30,88 @@ struct agent_cluster_mem {
 	int64_t retry_at;    /* monotonic ms of the next replan */
 };
 
-struct agent {
+struct daemon {
 	struct agent_conf *conf; /* owned; never mutated, swapped on reload */
 	const char *conf_path;
 	struct agent_state *state; /* holds the lock on conf->state */
-	struct watch *watch;
+	struct daemon_watch *watch;
 	int sigfd;
-	struct sig_flags sig;
+	struct daemon_signals sig;
 	bool once;
 	int64_t next_poll, next_drift; /* monotonic ms */
 	unsigned git_fails;
-	struct watch_update head; /* the commit the previews are of */
-	struct agent_cluster_mem *clusters;
+	struct daemon_watch_update head; /* the commit the previews are of */
+	struct daemon_cluster *clusters;
 	size_t nclusters;
 	int exit_code; /* --once: 1 when a step failed */
 };
 
 /* Monotonic clock in milliseconds. */
-int64_t agent_now_ms(void);
+int64_t daemon_now_ms(void);
 /* Read pending signals; true when SIGTERM/SIGINT arrived (finish the step
  * in progress and return). */
-bool agent_stopping(struct agent *a);
+bool daemon_stopping(struct daemon *a);
 /* The backoff before retry number `fails` (1-based): base doubled each
  * time, capped at conf->retry_max; in seconds. */
-long agent_backoff(const struct agent *a, long base, unsigned fails);
+long daemon_backoff(const struct daemon *a, long base, unsigned fails);
 
 /* cycle.c: fetch and plan new commits; replan clusters whose nodes could
  * not all be read. 0, or -1 when git failed (retried with backoff). */
-int agent_cycle(struct agent *a);
+int daemon_cycle(struct daemon *a);
 /* approve-run.c: apply every approved preview not handled yet. */
-void agent_run_approvals(struct agent *a);
+void daemon_run_approvals(struct daemon *a);
 /* drift.c: compare live state with the last applied declaration of every
  * cluster and write OUTBOX/<cluster>/drift/. */
-void agent_drift(struct agent *a);
+void daemon_drift(struct daemon *a);
 /* capture-pass.c: the capture pass of a drift cycle (docs/captures.md):
  * plan it from snap with decl (the applied declaration) and m (the
  * inventory), and when it has work run it on every node, append its audit
  * row, update the inventory's captures and log one line. True when it
  * ran an operation (the brokers changed: read them again). */
-struct recon_managed;
+struct plan_managed;
 struct recon_snapshot;
-bool agent_capture_pass(struct agent *a, const struct decl_cluster *decl,
-    const struct recon_managed *m, const struct recon_snapshot *snap);
+bool daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
+    const struct plan_managed *m, const struct recon_snapshot *snap);
 
-void agent_clusters_free(struct agent *a);
-struct agent_cluster_mem *agent_cluster_mem(struct agent *a, const char *name);
+void daemon_clusters_free(struct daemon *a);
+struct daemon_cluster *daemon_cluster(struct daemon *a, const char *name);
 
 /* The Jolokia endpoint and credentials of every node of c (credentials
  * from conf->credentials; a node whose file cannot be read is left out
  * and logged, never read anonymously). */
 struct decl_cluster;
-struct recon_target;
+struct live_target;
 struct agent_targets {
-	struct recon_target *v; /* node and url borrowed from c */
+	struct live_target *v; /* node and url borrowed from c */
 	char **secrets;
 	size_t n;
 };
-void agent_targets_load(struct agent_targets *out, struct agent *a,
+void agent_targets_load(struct agent_targets *out, struct daemon *a,
     const struct decl_cluster *c);
 void agent_targets_release(struct agent_targets *t);
 
 /* Read every node of c (its targets, as above). */
-struct recon_snapshot *agent_read_live(struct agent *a,
+struct recon_snapshot *daemon_read_live(struct daemon *a,
     const struct decl_cluster *c);
 
 /* The outbox name of a cluster folder: its declared name when it loads
  * (c), else what the folder was called before, else its last component. */
-const char *agent_cluster_name(struct agent *a, const struct decl_cluster *c,
+const char *daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
     const char *dir);
 
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a
  * preview was planned from; apply reads the nodes' endpoints there. */
-int agent_post_declaration(const char *dir, const struct watch_cluster *wc,
+int daemon_post_declaration(const char *dir, const struct daemon_watch_cluster *wc,
     struct err *err);
 
 /* True for a plan that would apply and only creates (or widens) objects:
  * what auto-apply-creates may apply without an approval. */
-struct recon_plan;
-bool agent_plan_creates_only(const struct recon_plan *p);
+struct plan;
+bool plan_creates_only(const struct plan *p);
 /* approve-run.c: approve dir (a preview of plan p) as the daemon itself
  * and apply it, when auto-apply-creates allows. */
-void agent_auto_apply(struct agent *a, const char *dir);
+void daemon_auto_apply(struct daemon *a, const char *dir);
 
-int agent_loop_run(struct agent *a);
+int daemon_loop_run(struct daemon *a);
 
 #endif

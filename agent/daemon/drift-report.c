@@ -17,36 +17,36 @@ enum finding {
  * ring) are not drift: the drift cycle runs the pass itself
  * (agent/capture-pass.c), so they are not reported. */
 static enum finding
-finding_of(enum recon_act k)
+finding_of(enum plan_action_kind k)
 {
-	if (recon_act_is_capture(k))
+	if (plan_action_kind_is_capture(k))
 		return F_NONE;
-	if (k == RECON_ACT_CREATE_ADDRESS || k == RECON_ACT_CREATE_QUEUE ||
-	    k == RECON_ACT_CREATE_DIVERT)
+	if (k == PLAN_ACT_CREATE_ADDRESS || k == PLAN_ACT_CREATE_QUEUE ||
+	    k == PLAN_ACT_CREATE_DIVERT)
 		return F_MISSING;
 	return F_CHANGED;
 }
 
 /* "queue" for "create-queue", "address" for "narrow-address", ... */
 static const char *
-object_kind(enum recon_act k)
+object_kind(enum plan_action_kind k)
 {
-	const char *n = recon_act_name(k);
+	const char *n = plan_action_kind_name(k);
 	const char *dash = strchr(n, '-');
 
 	return dash != NULL ? dash + 1 : n;
 }
 
 static bool
-node_drifted(const struct recon_node_plan *np)
+node_drifted(const struct plan_step *np)
 {
-	return np->outcome == RECON_OUT_WOULD_APPLY ||
-	       np->outcome == RECON_OUT_REFUSED;
+	return np->outcome == PLAN_OUT_WOULD_APPLY ||
+	       np->outcome == PLAN_OUT_REFUSED;
 }
 
 /* Some nodes need the action and some do not (never a capture pass's). */
 static bool
-action_disagrees(const struct recon_action *ac)
+action_disagrees(const struct plan_action *ac)
 {
 	size_t i, need = 0, fine = 0;
 
@@ -56,14 +56,14 @@ action_disagrees(const struct recon_action *ac)
 	for (i = 0; i < ac->nnodes; i++) {
 		if (node_drifted(&ac->nodes[i]))
 			need++;
-		else if (ac->nodes[i].outcome == RECON_OUT_NO_CHANGE)
+		else if (ac->nodes[i].outcome == PLAN_OUT_NO_CHANGE)
 			fine++;
 	}
 	return need > 0 && fine > 0;
 }
 
 static size_t
-reachable_nodes(const struct recon_plan *p)
+reachable_nodes(const struct plan *p)
 {
 	size_t i, n = 0;
 
@@ -74,7 +74,7 @@ reachable_nodes(const struct recon_plan *p)
 }
 
 void
-drift_count(const struct recon_plan *p, struct drift_counts *out)
+daemon_drift_count(const struct plan *p, struct daemon_drift_counts *out)
 {
 	size_t i, reach = reachable_nodes(p);
 
@@ -97,30 +97,30 @@ drift_count(const struct recon_plan *p, struct drift_counts *out)
 }
 
 bool
-drift_found(const struct drift_counts *c)
+daemon_drift_found(const struct daemon_drift_counts *c)
 {
 	return c->missing + c->changed + c->unmanaged + c->disagreeing > 0;
 }
 
 /* The nodes of ac that drifted (want true) or are fine (want false). */
 static void
-json_nodes(struct jsonw *w, const struct recon_action *ac, bool want)
+json_nodes(struct jsonw *w, const struct plan_action *ac, bool want)
 {
 	size_t i;
 
 	jsonw_arr_begin(w);
 	for (i = 0; i < ac->nnodes; i++) {
 		if (want ? node_drifted(&ac->nodes[i])
-		         : ac->nodes[i].outcome == RECON_OUT_NO_CHANGE)
+		         : ac->nodes[i].outcome == PLAN_OUT_NO_CHANGE)
 			jsonw_str(w, ac->nodes[i].node);
 	}
 	jsonw_arr_end(w);
 }
 
 static void
-json_actions(struct jsonw *w, const struct recon_plan *p, enum finding f)
+json_actions(struct jsonw *w, const struct plan *p, enum finding f)
 {
-	const struct recon_action *ac;
+	const struct plan_action *ac;
 	size_t i;
 
 	jsonw_arr_begin(w);
@@ -130,7 +130,7 @@ json_actions(struct jsonw *w, const struct recon_plan *p, enum finding f)
 			continue;
 		jsonw_obj_begin(w);
 		jsonw_key(w, "action");
-		jsonw_str(w, recon_act_name(ac->kind));
+		jsonw_str(w, plan_action_kind_name(ac->kind));
 		jsonw_key(w, "kind");
 		jsonw_str(w, object_kind(ac->kind));
 		jsonw_key(w, "name");
@@ -145,11 +145,11 @@ json_actions(struct jsonw *w, const struct recon_plan *p, enum finding f)
 }
 
 static void
-json_disagreeing(struct jsonw *w, const struct recon_plan *p)
+json_disagreeing(struct jsonw *w, const struct plan *p)
 {
-	const struct recon_action *ac;
+	const struct plan_action *ac;
 	size_t i, j, k, reach = reachable_nodes(p);
-	const struct recon_unmanaged *u;
+	const struct plan_unmanaged *u;
 
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->nactions; i++) {
@@ -198,7 +198,7 @@ json_disagreeing(struct jsonw *w, const struct recon_plan *p)
 }
 
 static void
-json_unmanaged(struct jsonw *w, const struct recon_plan *p)
+json_unmanaged(struct jsonw *w, const struct plan *p)
 {
 	size_t i, j;
 
@@ -220,7 +220,7 @@ json_unmanaged(struct jsonw *w, const struct recon_plan *p)
 }
 
 static void
-json_unreachable(struct jsonw *w, const struct recon_plan *p)
+json_unreachable(struct jsonw *w, const struct plan *p)
 {
 	size_t i;
 
@@ -241,14 +241,14 @@ json_unreachable(struct jsonw *w, const struct recon_plan *p)
 }
 
 char *
-drift_render_json(const struct recon_plan *p, const char *head,
+daemon_drift_render_json(const struct plan *p, const char *head,
     const char *checked_at)
 {
 	struct sbuf b = {0};
 	struct jsonw w;
-	struct drift_counts c;
+	struct daemon_drift_counts c;
 
-	drift_count(p, &c);
+	daemon_drift_count(p, &c);
 	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
@@ -263,9 +263,9 @@ drift_render_json(const struct recon_plan *p, const char *head,
 	jsonw_key(&w, "disagreeing");
 	json_disagreeing(&w, p);
 	jsonw_key(&w, "drift");
-	jsonw_bool(&w, drift_found(&c));
+	jsonw_bool(&w, daemon_drift_found(&c));
 	jsonw_key(&w, "format");
-	jsonw_int(&w, AGENT_DRIFT_FORMAT);
+	jsonw_int(&w, DAEMON_DRIFT_FORMAT);
 	jsonw_key(&w, "head");
 	jsonw_str(&w, head);
 	jsonw_key(&w, "missing");
@@ -280,14 +280,14 @@ drift_render_json(const struct recon_plan *p, const char *head,
 }
 
 static void
-md_nodes(struct sbuf *b, const struct recon_action *ac, bool want)
+md_nodes(struct sbuf *b, const struct plan_action *ac, bool want)
 {
 	size_t i;
 	bool first = true;
 
 	for (i = 0; i < ac->nnodes; i++) {
 		if (want ? !node_drifted(&ac->nodes[i])
-		         : ac->nodes[i].outcome != RECON_OUT_NO_CHANGE)
+		         : ac->nodes[i].outcome != PLAN_OUT_NO_CHANGE)
 			continue;
 		sbuf_addf(b, "%s%s", first ? "" : ", ", ac->nodes[i].node);
 		first = false;
@@ -297,9 +297,9 @@ md_nodes(struct sbuf *b, const struct recon_action *ac, bool want)
 }
 
 static void
-md_section(struct sbuf *b, const struct recon_plan *p, enum finding f)
+md_section(struct sbuf *b, const struct plan *p, enum finding f)
 {
-	const struct recon_action *ac;
+	const struct plan_action *ac;
 	size_t i;
 	bool any = false;
 
@@ -324,7 +324,7 @@ md_section(struct sbuf *b, const struct recon_plan *p, enum finding f)
 }
 
 static void
-md_others(struct sbuf *b, const struct recon_plan *p)
+md_others(struct sbuf *b, const struct plan *p)
 {
 	size_t i, j;
 
@@ -367,20 +367,20 @@ md_others(struct sbuf *b, const struct recon_plan *p)
 }
 
 char *
-drift_render_md(const struct recon_plan *p, const char *head,
+daemon_drift_render_md(const struct plan *p, const char *head,
     const char *checked_at)
 {
 	struct sbuf b = {0};
-	struct drift_counts c;
+	struct daemon_drift_counts c;
 
-	drift_count(p, &c);
+	daemon_drift_count(p, &c);
 	sbuf_addf(&b, "# Drift report: cluster `%s`\n\n", p->cluster);
 	sbuf_addf(&b,
 	    "Checked %s: live state against the declaration last "
 	    "applied (commit `%s`); the branch head is `%s`.\n\n",
 	    checked_at, p->revision != NULL ? p->revision : "unknown",
 	    head != NULL ? head : "unknown");
-	if (drift_found(&c))
+	if (daemon_drift_found(&c))
 		sbuf_addf(&b,
 		    "**Drift**: %zu missing, %zu changed, %zu "
 		    "unmanaged, %zu disagreeing between nodes.\n",

@@ -13,23 +13,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct recon_plan;
+struct plan;
 
-#define AGENT_DRIFT_FORMAT 1 /* `format` of drift.json */
+#define DAEMON_DRIFT_FORMAT 1 /* `format` of drift.json */
 
-struct drift_counts {
+struct daemon_drift_counts {
 	size_t missing, changed, unmanaged, disagreeing, unreachable;
 };
 
 /* Count the findings of drift plan p. */
-void drift_count(const struct recon_plan *p, struct drift_counts *out);
+void daemon_drift_count(const struct plan *p, struct daemon_drift_counts *out);
 /* True when anything drifted (unreachable nodes alone are not drift). */
-bool drift_found(const struct drift_counts *c);
+bool daemon_drift_found(const struct daemon_drift_counts *c);
 /* drift.json (canonical, 2-space indent, trailing newline) and drift.md;
  * head is the branch head, checked_at an RFC 3339 time. Owned. */
-char *drift_render_json(const struct recon_plan *p, const char *head,
+char *daemon_drift_render_json(const struct plan *p, const char *head,
     const char *checked_at);
-char *drift_render_md(const struct recon_plan *p, const char *head,
+char *daemon_drift_render_md(const struct plan *p, const char *head,
     const char *checked_at);
 
 #endif

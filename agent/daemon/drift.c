@@ -14,6 +14,7 @@
 #include "../../lib/afile.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
+#include "../../reconcile/live/live.h"
 #include "../../reconcile/plan/plan.h"
 #include "drift-report.h"
 #include "../log.h"
@@ -23,9 +24,9 @@
 /* The folders of the applied revision, and which of them declares the
  * cluster: what drift compares with. */
 struct applied {
-	struct watch_cluster *cs;
+	struct daemon_watch_cluster *cs;
 	size_t n;
-	const struct watch_cluster *folder; /* borrowed from cs */
+	const struct daemon_watch_cluster *folder; /* borrowed from cs */
 	struct decl_cluster *decl;
 };
 
@@ -33,13 +34,13 @@ static void
 applied_release(struct applied *ap)
 {
 	decl_cluster_free(ap->decl);
-	watch_clusters_free(ap->cs, ap->n);
+	daemon_watch_clusters_free(ap->cs, ap->n);
 	memset(ap, 0, sizeof(*ap));
 }
 
 /* Find and parse the folder of commit rev that declares cluster name. */
 static int
-applied_load(struct applied *ap, struct agent *a, const char *rev,
+applied_load(struct applied *ap, struct daemon *a, const char *rev,
     const char *name)
 {
 	struct decl_cluster *c = NULL;
@@ -48,7 +49,7 @@ applied_load(struct applied *ap, struct agent *a, const char *rev,
 	size_t i;
 
 	memset(ap, 0, sizeof(*ap));
-	if (watch_read_clusters(a->watch, rev, &ap->cs, &ap->n, &err) < 0) {
+	if (daemon_watch_read_clusters(a->watch, rev, &ap->cs, &ap->n, &err) < 0) {
 		log_warn("cluster '%s': applied revision %.12s: %s", name, rev,
 		    err.msg);
 		err_release(&err);
@@ -70,23 +71,23 @@ applied_load(struct applied *ap, struct agent *a, const char *rev,
 }
 
 static void
-write_report(struct agent *a, const struct recon_plan *p)
+write_report(struct daemon *a, const struct plan *p)
 {
 	char *dir =
-	    xasprintf("%s/%s/%s", a->conf->outbox, p->cluster, OUTBOX_DRIFT);
+	    xasprintf("%s/%s/%s", a->conf->outbox, p->cluster, DAEMON_OUTBOX_DRIFT);
 	char *now = agent_now_rfc3339();
-	char *json = drift_render_json(p, a->head.head, now);
-	char *md = drift_render_md(p, a->head.head, now);
+	char *json = daemon_drift_render_json(p, a->head.head, now);
+	char *md = daemon_drift_render_md(p, a->head.head, now);
 	struct err err = {0};
-	struct drift_counts c;
+	struct daemon_drift_counts c;
 
-	drift_count(p, &c);
+	daemon_drift_count(p, &c);
 	if (afile_mkdirs(dir, 0750, &err) < 0 ||
-	    outbox_put(dir, "drift.json", json, &err) < 0 ||
-	    outbox_put(dir, "drift.md", md, &err) < 0)
+	    daemon_outbox_put(dir, "drift.json", json, &err) < 0 ||
+	    daemon_outbox_put(dir, "drift.md", md, &err) < 0)
 		log_err("cluster '%s': cannot write the drift report: %s",
 		    p->cluster, err.msg);
-	else if (drift_found(&c))
+	else if (daemon_drift_found(&c))
 		log_warn(
 		    "cluster '%s': drift: %zu missing, %zu changed, %zu "
 		    "unmanaged, %zu disagreeing between nodes (%s/drift.md)",
@@ -110,40 +111,40 @@ write_report(struct agent *a, const struct recon_plan *p)
  * preview of the applied revision and apply it. It supersedes nothing: a
  * preview of a newer commit waiting for approval stays valid. */
 static void
-repair(struct agent *a, const struct recon_plan *p,
-    const struct watch_cluster *folder)
+repair(struct daemon *a, const struct plan *p,
+    const struct daemon_watch_cluster *folder)
 {
 	struct err err = {0};
 	char digest[SHA256_HEX];
 	char *dir = NULL;
 
-	if (outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, NULL, &err) <
+	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, NULL, &err) <
 	        0 ||
-	    recon_plan_write(p, dir, digest, &err) < 0 ||
-	    agent_post_declaration(dir, folder, &err) < 0) {
+	    plan_write(p, dir, digest, &err) < 0 ||
+	    daemon_post_declaration(dir, folder, &err) < 0) {
 		log_err("cluster '%s': drift repair not posted: %s", p->cluster,
 		    err.msg);
 	} else {
 		log_notice("cluster '%s': repairing missing objects (%s)",
 		    p->cluster, dir);
-		agent_auto_apply(a, dir);
+		daemon_auto_apply(a, dir);
 	}
 	err_release(&err);
 	free(dir);
 }
 
 static void
-check_cluster(struct agent *a, const char *name)
+check_cluster(struct daemon *a, const char *name)
 {
-	struct recon_managed m = {0};
-	struct recon_plan_opts po = {0};
+	struct plan_managed m = {0};
+	struct plan_opts po = {0};
 	struct applied ap = {0};
 	struct recon_snapshot *snap = NULL;
-	struct recon_plan *p = NULL;
+	struct plan *p = NULL;
 	struct err err = {0};
-	struct drift_counts dc;
+	struct daemon_drift_counts dc;
 
-	if (recon_inventory_load(&m, a->conf->state, name, &err) < 0) {
+	if (plan_inventory_load(&m, a->conf->state, name, &err) < 0) {
 		log_err("cluster '%s': %s", name, err.msg);
 		goto done;
 	}
@@ -158,62 +159,62 @@ check_cluster(struct agent *a, const char *name)
 		    name, m.revision);
 		goto done;
 	}
-	snap = agent_read_live(a, ap.decl);
-	if (agent_capture_pass(a, ap.decl, &m, snap)) {
+	snap = daemon_read_live(a, ap.decl);
+	if (daemon_capture_pass(a, ap.decl, &m, snap)) {
 		/* the pass changed the brokers (and maybe the inventory's
 		 * captures): drift is what is left */
-		recon_snapshot_free(snap);
-		snap = agent_read_live(a, ap.decl);
-		recon_managed_release(&m);
-		if (recon_inventory_load(&m, a->conf->state, name, &err) < 0) {
+		live_snapshot_free(snap);
+		snap = daemon_read_live(a, ap.decl);
+		plan_managed_release(&m);
+		if (plan_inventory_load(&m, a->conf->state, name, &err) < 0) {
 			log_err("cluster '%s': %s", name, err.msg);
 			goto done;
 		}
 	}
 	po.revision = m.revision;
 	po.snapshot_source = "live";
-	p = recon_plan_build(ap.decl, &m, snap, &po);
+	p = plan_build(ap.decl, &m, snap, &po);
 	write_report(a, p);
-	drift_count(p, &dc);
+	daemon_drift_count(p, &dc);
 	if (a->conf->auto_apply_creates && dc.unreachable == 0 &&
-	    dc.missing > 0 && agent_plan_creates_only(p))
+	    dc.missing > 0 && plan_creates_only(p))
 		repair(a, p, ap.folder);
 done:
-	recon_plan_free(p);
-	recon_snapshot_free(snap);
+	plan_free(p);
+	live_snapshot_free(snap);
 	applied_release(&ap);
-	recon_managed_release(&m);
+	plan_managed_release(&m);
 	err_release(&err);
 }
 
 void
-agent_drift(struct agent *a)
+daemon_drift(struct daemon *a)
 {
-	struct watch_cluster *cs = NULL;
+	struct daemon_watch_cluster *cs = NULL;
 	struct decl_cluster *c = NULL;
 	struct errlist d = {0};
 	struct err err = {0};
 	const char *head =
-	    a->head.head[0] != '\0' ? a->head.head : watch_last_seen(a->watch);
+	    a->head.head[0] != '\0' ? a->head.head : daemon_watch_last_seen(a->watch);
 	size_t n = 0, i;
 
 	if (head[0] == '\0')
 		return;
-	if (watch_read_clusters(a->watch, head, &cs, &n, &err) < 0) {
+	if (daemon_watch_read_clusters(a->watch, head, &cs, &n, &err) < 0) {
 		log_warn("drift check skipped: %s", err.msg);
 		err_release(&err);
 		return;
 	}
-	for (i = 0; i < n && !agent_stopping(a); i++) {
+	for (i = 0; i < n && !daemon_stopping(a); i++) {
 		/* An invalid head does not stop the check: drift compares
 		 * with what was applied, not with the head. */
 		if (decl_cluster_parse(&c, cs[i].dir, cs[i].files, cs[i].nfiles,
 		        &d) < 0)
 			c = NULL;
-		check_cluster(a, agent_cluster_name(a, c, cs[i].dir));
+		check_cluster(a, daemon_cluster_name(a, c, cs[i].dir));
 		decl_cluster_free(c);
 		c = NULL;
 		errlist_release(&d);
 	}
-	watch_clusters_free(cs, n);
+	daemon_watch_clusters_free(cs, n);
 }

@@ -14,8 +14,8 @@ static const char b64[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 void
-hostkey_fingerprint(const unsigned char *key, size_t len,
-    char out[HOSTKEY_FP_MAX])
+daemon_hostkey_fingerprint(const unsigned char *key, size_t len,
+    char out[DAEMON_HOSTKEY_FP_MAX])
 {
 	struct sha256 s;
 	unsigned char d[SHA256_LEN];
@@ -44,7 +44,7 @@ hostkey_fingerprint(const unsigned char *key, size_t len,
 }
 
 char *
-hostkey_name(const char *host, int port)
+daemon_hostkey_name(const char *host, int port)
 {
 	if (port == 22 || port <= 0)
 		return xstrdup(host);
@@ -52,7 +52,7 @@ hostkey_name(const char *host, int port)
 }
 
 int
-hostkey_url_port(const char *url)
+daemon_hostkey_url_port(const char *url)
 {
 	const char *p, *end, *at;
 	long port;
@@ -197,15 +197,15 @@ scan_line(struct kh_scan *k, char *line)
 }
 
 int
-hostkey_check(enum hostkey_result *out, const char *path, const char *host,
+daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path, const char *host,
     int port, const unsigned char *key, size_t len, struct err *err)
 {
 	struct kh_scan k;
 	char *text = NULL, *line, *save = NULL, *name;
 
-	if (afile_read(&text, NULL, path, HOSTKEY_FILE_MAX, err) < 0)
+	if (afile_read(&text, NULL, path, DAEMON_HOSTKEY_FILE_MAX, err) < 0)
 		return -1;
-	name = hostkey_name(host, port);
+	name = daemon_hostkey_name(host, port);
 	memset(&k, 0, sizeof(k));
 	k.name = name;
 	k.key = key;
@@ -214,13 +214,13 @@ hostkey_check(enum hostkey_result *out, const char *path, const char *host,
 	     line = strtok_r(NULL, "\n", &save))
 		scan_line(&k, line);
 	if (k.revoked)
-		*out = HOSTKEY_REVOKED;
+		*out = DAEMON_HOSTKEY_REVOKED;
 	else if (k.match)
-		*out = HOSTKEY_OK;
+		*out = DAEMON_HOSTKEY_OK;
 	else if (k.known)
-		*out = HOSTKEY_CHANGED;
+		*out = DAEMON_HOSTKEY_CHANGED;
 	else
-		*out = HOSTKEY_UNKNOWN;
+		*out = DAEMON_HOSTKEY_UNKNOWN;
 	free(name);
 	free(text);
 	return 0;

@@ -16,7 +16,7 @@
 #include "../state.h"
 
 int64_t
-agent_now_ms(void)
+daemon_now_ms(void)
 {
 	struct timespec ts;
 
@@ -25,14 +25,14 @@ agent_now_ms(void)
 }
 
 bool
-agent_stopping(struct agent *a)
+daemon_stopping(struct daemon *a)
 {
-	sig_drain(a->sigfd, &a->sig);
+	daemon_signal_drain(a->sigfd, &a->sig);
 	return a->sig.stop;
 }
 
 long
-agent_backoff(const struct agent *a, long base, unsigned fails)
+daemon_backoff(const struct daemon *a, long base, unsigned fails)
 {
 	long d = base < 1 ? 1 : base;
 	unsigned i;
@@ -43,7 +43,7 @@ agent_backoff(const struct agent *a, long base, unsigned fails)
 }
 
 void
-agent_clusters_free(struct agent *a)
+daemon_clusters_free(struct daemon *a)
 {
 	size_t i;
 
@@ -57,8 +57,8 @@ agent_clusters_free(struct agent *a)
 	a->nclusters = 0;
 }
 
-struct agent_cluster_mem *
-agent_cluster_mem(struct agent *a, const char *name)
+struct daemon_cluster *
+daemon_cluster(struct daemon *a, const char *name)
 {
 	size_t i, cap = a->nclusters;
 
@@ -90,14 +90,14 @@ log_diags(const struct errlist *d)
 /* SIGHUP: load the file again; keep the old configuration unless the new
  * one loads cleanly. The state folder (and its lock) cannot move. */
 static void
-reload(struct agent *a)
+reload(struct daemon *a)
 {
 	struct agent_conf *nc = NULL;
 	struct errlist d = {0};
-	struct watch *nw = NULL;
+	struct daemon_watch *nw = NULL;
 	struct err err = {0};
 
-	notify_reloading();
+	daemon_notify_reloading();
 	log_info("reloading %s", a->conf_path);
 	if (agent_conf_load(&nc, a->conf_path, &d) < 0) {
 		log_diags(&d);
@@ -109,18 +109,18 @@ reload(struct agent *a)
 		    "to '%s' (restart the agent to move its state), keeping "
 		    "the running one",
 		    a->conf_path, a->conf->state, nc->state);
-	} else if (watch_open(&nw, nc, &err) < 0) {
+	} else if (daemon_watch_open(&nw, nc, &err) < 0) {
 		log_err("configuration %s refused: %s, keeping the running one",
 		    a->conf_path, err.msg);
 	} else {
 		log_diags(&d);
-		watch_free(a->watch);
+		daemon_watch_free(a->watch);
 		a->watch = nw;
 		agent_conf_free(a->conf);
 		a->conf = nc;
 		nc = NULL;
-		log_set_level((enum log_prio)a->conf->log_level);
-		a->next_poll = agent_now_ms();
+		agent_log_set_level((enum agent_log_prio)a->conf->log_level);
+		a->next_poll = daemon_now_ms();
 		a->git_fails = 0;
 		log_notice("configuration reloaded: %s branch '%s', poll %lds, "
 		           "drift %lds",
@@ -130,24 +130,24 @@ reload(struct agent *a)
 	agent_conf_free(nc);
 	errlist_release(&d);
 	err_release(&err);
-	notify_ready("reloaded");
+	daemon_notify_ready("reloaded");
 }
 
 /* Milliseconds poll() may sleep: until the next timer, at most half the
  * watchdog interval, never negative. */
 static int
-sleep_ms(const struct agent *a)
+sleep_ms(const struct daemon *a)
 {
-	int64_t now = agent_now_ms(), until = a->next_poll, wd;
+	int64_t now = daemon_now_ms(), until = a->next_poll, wd;
 
-	/* A signal drained during the last step (agent_stopping reads the
+	/* A signal drained during the last step (daemon_stopping reads the
 	 * signalfd between steps) is already pending: do not wait for the
 	 * next timer to act on it. */
 	if (a->sig.cycle || a->sig.reload || a->sig.stop)
 		return 0;
 	if (a->next_drift < until)
 		until = a->next_drift;
-	wd = (int64_t)(notify_watchdog_usec() / 2000);
+	wd = (int64_t)(daemon_notify_watchdog_usec() / 2000);
 	if (wd > 0 && now + wd < until)
 		until = now + wd;
 	if (until <= now)
@@ -158,57 +158,57 @@ sleep_ms(const struct agent *a)
 }
 
 static void
-run_cycle(struct agent *a)
+run_cycle(struct daemon *a)
 {
 	a->sig.cycle = false;
-	if (agent_cycle(a) < 0) {
+	if (daemon_cycle(a) < 0) {
 		a->git_fails++;
 		a->exit_code = 1;
-		a->next_poll = agent_now_ms() +
-		               1000 * agent_backoff(a, a->conf->poll_interval,
+		a->next_poll = daemon_now_ms() +
+		               1000 * daemon_backoff(a, a->conf->poll_interval,
 		                          a->git_fails);
 	} else {
 		a->git_fails = 0;
-		a->next_poll = agent_now_ms() + 1000 * a->conf->poll_interval;
+		a->next_poll = daemon_now_ms() + 1000 * a->conf->poll_interval;
 	}
-	if (agent_stopping(a))
+	if (daemon_stopping(a))
 		return;
-	agent_run_approvals(a);
+	daemon_run_approvals(a);
 }
 
 /* The loop proper. Returns the exit code. */
 int
-agent_loop_run(struct agent *a)
+daemon_loop_run(struct daemon *a)
 {
 	int64_t now;
 	struct pollfd pfd;
 
-	a->next_poll = agent_now_ms();
-	a->next_drift = agent_now_ms();
-	notify_ready("started");
+	a->next_poll = daemon_now_ms();
+	a->next_drift = daemon_now_ms();
+	daemon_notify_ready("started");
 	log_notice("watching %s branch '%s' (poll %lds, drift %lds), outbox %s",
 	    a->conf->repo_url, a->conf->branch, a->conf->poll_interval,
 	    a->conf->drift_interval, a->conf->outbox);
 	for (;;) {
-		notify_watchdog();
-		if (agent_stopping(a))
+		daemon_notify_watchdog();
+		if (daemon_stopping(a))
 			break;
 		if (a->sig.reload) {
 			a->sig.reload = false;
 			reload(a);
 		}
-		now = agent_now_ms();
+		now = daemon_now_ms();
 		/* SIGUSR1: a cycle and a drift check now */
 		if (a->sig.cycle)
 			a->next_drift = now;
 		if (a->sig.cycle || now >= a->next_poll)
 			run_cycle(a);
-		if (agent_stopping(a))
+		if (daemon_stopping(a))
 			break;
-		if (agent_now_ms() >= a->next_drift) {
-			agent_drift(a);
+		if (daemon_now_ms() >= a->next_drift) {
+			daemon_drift(a);
 			a->next_drift =
-			    agent_now_ms() + 1000 * a->conf->drift_interval;
+			    daemon_now_ms() + 1000 * a->conf->drift_interval;
 		}
 		if (a->once)
 			break;
@@ -217,7 +217,7 @@ agent_loop_run(struct agent *a)
 		if (poll(&pfd, 1, sleep_ms(a)) < 0 && errno != EINTR)
 			log_err("poll: %m");
 	}
-	notify_stopping();
+	daemon_notify_stopping();
 	if (a->sig.stop)
 		log_notice("signal %d: stopping", a->sig.last);
 	return a->once ? a->exit_code : 0;

@@ -19,7 +19,7 @@ clean_line(char *s)
 }
 
 void
-notify_ready(const char *status)
+daemon_notify_ready(const char *status)
 {
 	char line[STATUS_MAX];
 
@@ -47,7 +47,7 @@ vstatus(const char *fmt, va_list ap)
 }
 
 void
-notify_status(const char *fmt, ...)
+daemon_notify_status(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -57,7 +57,7 @@ notify_status(const char *fmt, ...)
 }
 
 void
-notify_reloading(void)
+daemon_notify_reloading(void)
 {
 	struct timespec ts;
 	unsigned long long usec;
@@ -69,13 +69,13 @@ notify_reloading(void)
 }
 
 void
-notify_stopping(void)
+daemon_notify_stopping(void)
 {
 	sd_notify(0, "STOPPING=1");
 }
 
 uint64_t
-notify_watchdog_usec(void)
+daemon_notify_watchdog_usec(void)
 {
 	uint64_t usec = 0;
 
@@ -85,8 +85,8 @@ notify_watchdog_usec(void)
 }
 
 void
-notify_watchdog(void)
+daemon_notify_watchdog(void)
 {
-	if (notify_watchdog_usec() > 0)
+	if (daemon_notify_watchdog_usec() > 0)
 		sd_notify(0, "WATCHDOG=1");
 }

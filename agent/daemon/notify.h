@@ -10,17 +10,17 @@
 #include <stdint.h>
 
 /* READY=1 with a STATUS= line. */
-void notify_ready(const char *status);
+void daemon_notify_ready(const char *status);
 /* STATUS=<formatted>; newlines are replaced by spaces. */
-void notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* RELOADING=1 and MONOTONIC_USEC=<now>; send notify_ready when done. */
-void notify_reloading(void);
+void daemon_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* RELOADING=1 and MONOTONIC_USEC=<now>; send daemon_notify_ready when done. */
+void daemon_notify_reloading(void);
 /* STOPPING=1. */
-void notify_stopping(void);
+void daemon_notify_stopping(void);
 /* The watchdog interval in microseconds when systemd expects WATCHDOG=1
  * pings (WatchdogSec= for this process), else 0. */
-uint64_t notify_watchdog_usec(void);
+uint64_t daemon_notify_watchdog_usec(void);
 /* WATCHDOG=1 when the watchdog is enabled. */
-void notify_watchdog(void);
+void daemon_notify_watchdog(void);
 
 #endif

@@ -12,10 +12,10 @@
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
 
-#define OUTBOX_SCAN_MAX 10000 /* folders looked at per cluster */
+#define DAEMON_OUTBOX_SCAN_MAX 10000 /* folders looked at per cluster */
 
 int
-outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
+daemon_outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
     const char *commit, struct err *err)
 {
 	char stamp[32];
@@ -58,7 +58,7 @@ outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
 }
 
 int
-outbox_put(const char *dir, const char *name, const char *text, struct err *err)
+daemon_outbox_put(const char *dir, const char *name, const char *text, struct err *err)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	int r;
@@ -69,7 +69,7 @@ outbox_put(const char *dir, const char *name, const char *text, struct err *err)
 }
 
 bool
-outbox_has(const char *dir, const char *name)
+daemon_outbox_has(const char *dir, const char *name)
 {
 	struct stat st;
 	char *path = xasprintf("%s/%s", dir, name);
@@ -104,14 +104,14 @@ plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
 		           ? 0
 		           : err_setf(err, NULL, "cannot read '%s': %s", dir,
 		                 strerror(errno));
-	while (n < OUTBOX_SCAN_MAX) {
+	while (n < DAEMON_OUTBOX_SCAN_MAX) {
 		e = readdir(d);
 		if (e == NULL)
 			break;
-		if (e->d_name[0] == '.' || strcmp(e->d_name, OUTBOX_DRIFT) == 0)
+		if (e->d_name[0] == '.' || strcmp(e->d_name, DAEMON_OUTBOX_DRIFT) == 0)
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
-		if (!outbox_has(p, "plan.json")) {
+		if (!daemon_outbox_has(p, "plan.json")) {
 			free(p);
 			continue;
 		}
@@ -127,7 +127,7 @@ plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
 }
 
 int
-outbox_supersede_others(const char *outbox, const char *cluster,
+daemon_outbox_supersede_others(const char *outbox, const char *cluster,
     const char *keep_dir, const char *reason, struct err *err)
 {
 	char *cdir = xasprintf("%s/%s", outbox, cluster);
@@ -141,15 +141,15 @@ outbox_supersede_others(const char *outbox, const char *cluster,
 	}
 	for (i = 0; i < n && marked >= 0; i++) {
 		if (strcmp(list[i], keep_dir) == 0 ||
-		    outbox_has(list[i], OUTBOX_RESULT) ||
-		    outbox_has(list[i], OUTBOX_SUPERSEDED))
+		    daemon_outbox_has(list[i], DAEMON_OUTBOX_RESULT) ||
+		    daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED))
 			continue;
-		if (outbox_put(list[i], OUTBOX_SUPERSEDED, reason, err) < 0)
+		if (daemon_outbox_put(list[i], DAEMON_OUTBOX_SUPERSEDED, reason, err) < 0)
 			marked = -1;
 		else
 			marked++;
 	}
-	outbox_list_free(list, n);
+	daemon_outbox_list_free(list, n);
 	free(cdir);
 	return marked;
 }
@@ -172,7 +172,7 @@ cluster_dirs(char ***out, size_t *nout, const char *outbox, struct err *err)
 		           ? 0
 		           : err_setf(err, NULL, "cannot read '%s': %s", outbox,
 		                 strerror(errno));
-	while (n < OUTBOX_SCAN_MAX) {
+	while (n < DAEMON_OUTBOX_SCAN_MAX) {
 		e = readdir(d);
 		if (e == NULL)
 			break;
@@ -195,7 +195,7 @@ cluster_dirs(char ***out, size_t *nout, const char *outbox, struct err *err)
 }
 
 int
-outbox_list_approved(char ***out, size_t *nout, const char *outbox,
+daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
     struct err *err)
 {
 	char **clusters = NULL, **plans = NULL, **list = NULL;
@@ -207,20 +207,20 @@ outbox_list_approved(char ***out, size_t *nout, const char *outbox,
 	for (i = 0; i < nc && r == 0; i++) {
 		r = plan_dirs(&plans, &np, clusters[i], err);
 		for (j = 0; j < np && r == 0; j++) {
-			if (!outbox_has(plans[j], OUTBOX_APPROVAL) ||
-			    outbox_has(plans[j], OUTBOX_RESULT) ||
-			    outbox_has(plans[j], OUTBOX_REFUSED))
+			if (!daemon_outbox_has(plans[j], DAEMON_OUTBOX_APPROVAL) ||
+			    daemon_outbox_has(plans[j], DAEMON_OUTBOX_RESULT) ||
+			    daemon_outbox_has(plans[j], DAEMON_OUTBOX_REFUSED))
 				continue;
 			xgrow(&list, &cap, n + 1, sizeof(*list));
 			list[n++] = plans[j];
 			plans[j] = xstrdup("");
 		}
-		outbox_list_free(plans, np);
+		daemon_outbox_list_free(plans, np);
 		plans = NULL;
 	}
-	outbox_list_free(clusters, nc);
+	daemon_outbox_list_free(clusters, nc);
 	if (r < 0) {
-		outbox_list_free(list, n);
+		daemon_outbox_list_free(list, n);
 		return -1;
 	}
 	*out = list;
@@ -229,7 +229,7 @@ outbox_list_approved(char ***out, size_t *nout, const char *outbox,
 }
 
 void
-outbox_list_free(char **list, size_t n)
+daemon_outbox_list_free(char **list, size_t n)
 {
 	size_t i;
 

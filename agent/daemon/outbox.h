@@ -24,38 +24,38 @@
 
 #include "../../lib/err.h"
 
-#define OUTBOX_COMMIT      "commit.txt"
-#define OUTBOX_DECLARATION "declaration"
-#define OUTBOX_REWRITE     "history-rewrite.txt"
-#define OUTBOX_SUPERSEDED  "superseded"
-#define OUTBOX_APPROVAL    "approval.json"
-#define OUTBOX_REFUSED     "approval-refused.txt"
-#define OUTBOX_RESULT      "result.json"
-#define OUTBOX_DRIFT       "drift"
+#define DAEMON_OUTBOX_COMMIT      "commit.txt"
+#define DAEMON_OUTBOX_DECLARATION "declaration"
+#define DAEMON_OUTBOX_REWRITE     "history-rewrite.txt"
+#define DAEMON_OUTBOX_SUPERSEDED  "superseded"
+#define DAEMON_OUTBOX_APPROVAL    "approval.json"
+#define DAEMON_OUTBOX_REFUSED     "approval-refused.txt"
+#define DAEMON_OUTBOX_RESULT      "result.json"
+#define DAEMON_OUTBOX_DRIFT       "drift"
 
 /* Create a new, empty plan folder OUTBOX/<cluster>/<plan-id> for commit
  * (NULL: "drift" plans use "drift-repair" in place of the commit). *out
  * owns its path. */
-int outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
+int daemon_outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
     const char *commit, struct err *err);
 
 /* Write text to DIR/name atomically (mode 0640). */
-int outbox_put(const char *dir, const char *name, const char *text,
+int daemon_outbox_put(const char *dir, const char *name, const char *text,
     struct err *err);
 /* True when DIR/name exists. */
-bool outbox_has(const char *dir, const char *name);
+bool daemon_outbox_has(const char *dir, const char *name);
 
 /* Mark every preview of cluster except keep_dir superseded (a file naming
  * the newer one), unless it was applied (has a result) or is already
  * marked. Returns how many were marked, or -1. */
-int outbox_supersede_others(const char *outbox, const char *cluster,
+int daemon_outbox_supersede_others(const char *outbox, const char *cluster,
     const char *keep_dir, const char *reason, struct err *err);
 
 /* Plan folders of every cluster holding an approval the daemon has not
  * handled yet (no result, no approval-refused.txt), oldest first. *out is
  * an owned array of owned paths. */
-int outbox_list_approved(char ***out, size_t *nout, const char *outbox,
+int daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
     struct err *err);
-void outbox_list_free(char **list, size_t n);
+void daemon_outbox_list_free(char **list, size_t n);
 
 #endif

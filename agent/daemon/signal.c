@@ -18,7 +18,7 @@ sig_set(sigset_t *set)
 }
 
 int
-sig_open(int *fd_out, struct err *err)
+daemon_signal_open(int *fd_out, struct err *err)
 {
 	sigset_t set;
 	int fd;
@@ -34,7 +34,7 @@ sig_open(int *fd_out, struct err *err)
 }
 
 int
-sig_drain(int fd, struct sig_flags *f)
+daemon_signal_drain(int fd, struct daemon_signals *f)
 {
 	struct signalfd_siginfo si;
 	ssize_t r;
@@ -57,7 +57,7 @@ sig_drain(int fd, struct sig_flags *f)
 }
 
 void
-sig_close(int fd)
+daemon_signal_close(int fd)
 {
 	sigset_t set;
 

@@ -1,7 +1,7 @@
 /* agent/signal.h: the daemon's signals, delivered through a signalfd so
  * that poll() wakes up for them and nothing runs in a handler
- * (style.md 2.9). sig_open blocks SIGHUP, SIGTERM, SIGINT and SIGUSR1 for
- * the process; sig_drain turns pending signals into flags that the loop
+ * (style.md 2.9). daemon_signal_open blocks SIGHUP, SIGTERM, SIGINT and SIGUSR1 for
+ * the process; daemon_signal_drain turns pending signals into flags that the loop
  * checks between steps. */
 #ifndef AGENT_SIGNAL_H
 #define AGENT_SIGNAL_H
@@ -10,7 +10,7 @@
 
 #include "../../lib/err.h"
 
-struct sig_flags {
+struct daemon_signals {
 	bool reload; /* SIGHUP */
 	bool stop;   /* SIGTERM or SIGINT */
 	bool cycle;  /* SIGUSR1 */
@@ -18,11 +18,11 @@ struct sig_flags {
 };
 
 /* Block the signals and open a non-blocking signalfd; *fd_out owns it. */
-int sig_open(int *fd_out, struct err *err);
+int daemon_signal_open(int *fd_out, struct err *err);
 /* Read every pending signal from fd into f (flags are only ever set).
  * Returns the number of signals read. */
-int sig_drain(int fd, struct sig_flags *f);
+int daemon_signal_drain(int fd, struct daemon_signals *f);
 /* Close fd and unblock the signals (for tests and before exec). */
-void sig_close(int fd);
+void daemon_signal_close(int fd);
 
 #endif

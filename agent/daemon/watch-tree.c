@@ -34,7 +34,7 @@ tree_has_yaml(const git_tree *t)
 }
 
 static void
-cluster_add_file(struct watch_cluster *c, const char *path, const char *data,
+cluster_add_file(struct daemon_watch_cluster *c, const char *path, const char *data,
     size_t len)
 {
 	size_t cap = c->nfiles;
@@ -56,8 +56,8 @@ cluster_add_file(struct watch_cluster *c, const char *path, const char *data,
 
 /* Load the YAML blobs of tree t (the folder dir) into c. */
 static int
-load_cluster(struct watch *w, const git_tree *t, const char *dir,
-    struct watch_cluster *c, struct err *err)
+load_cluster(struct daemon_watch *w, const git_tree *t, const char *dir,
+    struct daemon_watch_cluster *c, struct err *err)
 {
 	size_t i, n = git_tree_entrycount(t);
 	const git_tree_entry *e;
@@ -79,7 +79,7 @@ load_cluster(struct watch *w, const git_tree *t, const char *dir,
 			    dir, (size_t)DECL_FILES_MAX);
 		else if (git_blob_lookup(&b, w->repo, git_tree_entry_id(e)) < 0)
 			r = err_setf(err, NULL, "%s: %s", path,
-			    watch_git_msg());
+			    daemon_watch_git_msg());
 		else if (git_blob_rawsize(b) > DECL_FILE_MAX)
 			r = err_setf(err, NULL, "%s: larger than %zu bytes",
 			    path, (size_t)DECL_FILE_MAX);
@@ -97,7 +97,7 @@ load_cluster(struct watch *w, const git_tree *t, const char *dir,
 }
 
 static int
-root_tree(struct watch *w, const char *oid, git_tree **out, struct err *err)
+root_tree(struct daemon_watch *w, const char *oid, git_tree **out, struct err *err)
 {
 	git_oid id;
 	git_commit *c = NULL;
@@ -109,7 +109,7 @@ root_tree(struct watch *w, const char *oid, git_tree **out, struct err *err)
 	if (git_oid_fromstr(&id, oid) < 0 ||
 	    git_commit_lookup(&c, w->repo, &id) < 0 ||
 	    git_commit_tree(&t, c) < 0) {
-		err_setf(err, NULL, "commit %s: %s", oid, watch_git_msg());
+		err_setf(err, NULL, "commit %s: %s", oid, daemon_watch_git_msg());
 		goto done;
 	}
 	if (p[0] == '\0') {
@@ -124,7 +124,7 @@ root_tree(struct watch *w, const char *oid, git_tree **out, struct err *err)
 		goto done;
 	}
 	if (git_tree_lookup(out, w->repo, git_tree_entry_id(e)) < 0)
-		err_setf(err, NULL, "%s: %s", p, watch_git_msg());
+		err_setf(err, NULL, "%s: %s", p, daemon_watch_git_msg());
 	else
 		r = 0;
 done:
@@ -135,18 +135,18 @@ done:
 }
 
 int
-watch_read_clusters(struct watch *w, const char *oid,
-    struct watch_cluster **out, size_t *nout, struct err *err)
+daemon_watch_read_clusters(struct daemon_watch *w, const char *oid,
+    struct daemon_watch_cluster **out, size_t *nout, struct err *err)
 {
 	git_tree *root = NULL, *sub = NULL;
-	struct watch_cluster *cs = NULL;
+	struct daemon_watch_cluster *cs = NULL;
 	size_t n = 0, cap = 0, i, ne;
 	const git_tree_entry *e;
 	const char *base = w->conf->clusters_path;
 	char *dir;
 	int r = 0;
 
-	if (watch_open_repo(w, err) < 0 || root_tree(w, oid, &root, err) < 0)
+	if (daemon_watch_open_repo(w, err) < 0 || root_tree(w, oid, &root, err) < 0)
 		return -1;
 	if (tree_has_yaml(root)) {
 		cs = xcalloc(1, sizeof(*cs));
@@ -159,9 +159,9 @@ watch_read_clusters(struct watch *w, const char *oid,
 		if (git_tree_entry_type(e) != GIT_OBJECT_TREE ||
 		    git_tree_lookup(&sub, w->repo, git_tree_entry_id(e)) < 0)
 			continue;
-		if (tree_has_yaml(sub) && n >= WATCH_CLUSTERS_MAX) {
+		if (tree_has_yaml(sub) && n >= DAEMON_WATCH_CLUSTERS_MAX) {
 			r = err_setf(err, NULL, "more than %d cluster folders",
-			    WATCH_CLUSTERS_MAX);
+			    DAEMON_WATCH_CLUSTERS_MAX);
 		} else if (tree_has_yaml(sub)) {
 			xgrow(&cs, &cap, n + 1, sizeof(*cs));
 			memset(&cs[n], 0, sizeof(*cs));
@@ -176,7 +176,7 @@ watch_read_clusters(struct watch *w, const char *oid,
 	}
 	git_tree_free(root);
 	if (r < 0) {
-		watch_clusters_free(cs, n);
+		daemon_watch_clusters_free(cs, n);
 		return -1;
 	}
 	*out = cs;
@@ -185,7 +185,7 @@ watch_read_clusters(struct watch *w, const char *oid,
 }
 
 void
-watch_clusters_free(struct watch_cluster *c, size_t n)
+daemon_watch_clusters_free(struct daemon_watch_cluster *c, size_t n)
 {
 	size_t i, j;
 

@@ -22,23 +22,23 @@
 static int git_inited;
 
 const char *
-watch_event_name(enum watch_event e)
+daemon_watch_event_name(enum daemon_watch_event e)
 {
 	switch (e) {
-	case WATCH_SAME:
+	case DAEMON_WATCH_SAME:
 		return "same";
-	case WATCH_FIRST:
+	case DAEMON_WATCH_FIRST:
 		return "first";
-	case WATCH_NEW:
+	case DAEMON_WATCH_NEW:
 		return "new";
-	case WATCH_REWRITE:
+	case DAEMON_WATCH_REWRITE:
 		return "rewrite";
 	}
 	return "?";
 }
 
 void
-watch_update_release(struct watch_update *u)
+daemon_watch_update_release(struct daemon_watch_update *u)
 {
 	free(u->summary);
 	free(u->author);
@@ -46,7 +46,7 @@ watch_update_release(struct watch_update *u)
 }
 
 const char *
-watch_git_msg(void)
+daemon_watch_git_msg(void)
 {
 	const git_error *e = git_error_last();
 
@@ -55,12 +55,12 @@ watch_git_msg(void)
 
 /* Load STATE/last-seen; it only counts when URL and branch still match. */
 static void
-load_seen(struct watch *w)
+load_seen(struct daemon_watch *w)
 {
 	char *text = NULL, *line, *save = NULL;
 	struct err err = {0};
 	bool url_ok = false, branch_ok = false;
-	char head[WATCH_OID_HEX + 1] = "";
+	char head[DAEMON_WATCH_OID_HEX + 1] = "";
 
 	w->seen[0] = '\0';
 	if (afile_read(&text, NULL, w->seen_path, 4096, &err) < 0) {
@@ -74,7 +74,7 @@ load_seen(struct watch *w)
 		else if (strncmp(line, "branch ", 7) == 0)
 			branch_ok = strcmp(line + 7, w->conf->branch) == 0;
 		else if (strncmp(line, "head ", 5) == 0 &&
-		         strlen(line + 5) == WATCH_OID_HEX)
+		         strlen(line + 5) == DAEMON_WATCH_OID_HEX)
 			memcpy(head, line + 5, sizeof(head));
 	}
 	if (url_ok && branch_ok)
@@ -83,21 +83,21 @@ load_seen(struct watch *w)
 }
 
 int
-watch_open(struct watch **out, const struct agent_conf *conf, struct err *err)
+daemon_watch_open(struct daemon_watch **out, const struct agent_conf *conf, struct err *err)
 {
-	struct watch *w;
+	struct daemon_watch *w;
 
 	if (!git_inited) {
 		if (git_libgit2_init() < 0)
 			return err_setf(err, NULL, "libgit2: %s",
-			    watch_git_msg());
+			    daemon_watch_git_msg());
 		git_inited = 1;
 	}
 	if (conf->tls_ca_file != NULL &&
 	    git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, conf->tls_ca_file,
 	        NULL) < 0)
 		return err_setf(err, NULL, "tls.ca-file '%s': %s",
-		    conf->tls_ca_file, watch_git_msg());
+		    conf->tls_ca_file, daemon_watch_git_msg());
 	w = xcalloc(1, sizeof(*w));
 	w->conf = conf;
 	w->repo_dir = xasprintf("%s/repo", conf->state);
@@ -108,7 +108,7 @@ watch_open(struct watch **out, const struct agent_conf *conf, struct err *err)
 }
 
 void
-watch_free(struct watch *w)
+daemon_watch_free(struct daemon_watch *w)
 {
 	if (w == NULL)
 		return;
@@ -120,13 +120,13 @@ watch_free(struct watch *w)
 }
 
 const char *
-watch_last_seen(const struct watch *w)
+daemon_watch_last_seen(const struct daemon_watch *w)
 {
 	return w->seen;
 }
 
 int
-watch_mark_seen(struct watch *w, const char *oid, struct err *err)
+daemon_watch_mark_seen(struct daemon_watch *w, const char *oid, struct err *err)
 {
 	char *text;
 	int r;
@@ -204,7 +204,7 @@ cred_ssh(git_credential **out, const struct agent_conf *conf,
 /* Remember why a fetch was refused: libgit2 replaces a callback's error
  * with its own generic one. */
 static void
-set_fail(struct watch *w, char *msg)
+set_fail(struct daemon_watch *w, char *msg)
 {
 	free(w->fail_msg);
 	w->fail_msg = msg;
@@ -218,7 +218,7 @@ static int
 cred_cb(git_credential **out, const char *url, const char *user_from_url,
     unsigned int allowed, void *payload)
 {
-	struct watch *w = payload;
+	struct daemon_watch *w = payload;
 	const struct agent_conf *conf = w->conf;
 
 	(void)url;
@@ -256,15 +256,15 @@ cred_cb(git_credential **out, const char *url, const char *user_from_url,
  * unknown, changed or revoked key is refused (tls.insecure does not
  * apply to SSH). */
 static int
-check_hostkey(struct watch *w, const git_cert_hostkey *hk, const char *host)
+check_hostkey(struct daemon_watch *w, const git_cert_hostkey *hk, const char *host)
 {
 	const struct agent_conf *conf = w->conf;
-	enum hostkey_result res = HOSTKEY_UNKNOWN;
-	char fp[HOSTKEY_FP_MAX] = "?", *name;
+	enum daemon_hostkey_result res = DAEMON_HOSTKEY_UNKNOWN;
+	char fp[DAEMON_HOSTKEY_FP_MAX] = "?", *name;
 	struct err err = {0};
-	int port = hostkey_url_port(conf->repo_url);
+	int port = daemon_hostkey_url_port(conf->repo_url);
 
-	name = hostkey_name(host, port);
+	name = daemon_hostkey_name(host, port);
 	if ((hk->type & GIT_CERT_SSH_RAW) == 0 || hk->hostkey == NULL) {
 		set_fail(w, xasprintf("SSH host key of '%s' refused: libgit2 "
 		                      "did not show the key",
@@ -272,37 +272,37 @@ check_hostkey(struct watch *w, const git_cert_hostkey *hk, const char *host)
 		free(name);
 		return GIT_ECERTIFICATE;
 	}
-	hostkey_fingerprint((const unsigned char *)hk->hostkey, hk->hostkey_len,
+	daemon_hostkey_fingerprint((const unsigned char *)hk->hostkey, hk->hostkey_len,
 	    fp);
 	if (conf->git_ssh_known_hosts == NULL) {
 		set_fail(w, xasprintf("SSH host key %s of '%s' refused: no "
 		                      "repository.ssh-known-hosts configured",
 		                fp, name));
-	} else if (hostkey_check(&res, conf->git_ssh_known_hosts, host, port,
+	} else if (daemon_hostkey_check(&res, conf->git_ssh_known_hosts, host, port,
 	               (const unsigned char *)hk->hostkey, hk->hostkey_len,
 	               &err) < 0) {
 		set_fail(w, xasprintf("SSH host key of '%s' refused: "
 		                      "repository.ssh-known-hosts: %s",
 		                name, err.msg));
-	} else if (res == HOSTKEY_UNKNOWN) {
+	} else if (res == DAEMON_HOSTKEY_UNKNOWN) {
 		set_fail(w, xasprintf("SSH host key %s of '%s' refused: "
 		                      "UNKNOWN host, not in '%s' (check the "
 		                      "fingerprint, then add the key)",
 		                fp, name, conf->git_ssh_known_hosts));
-	} else if (res == HOSTKEY_CHANGED) {
+	} else if (res == DAEMON_HOSTKEY_CHANGED) {
 		set_fail(w, xasprintf("SSH host key %s of '%s' refused: host "
 		                      "key CHANGED, '%s' holds another key for "
 		                      "this host (a re-keyed server or a "
 		                      "man in the middle)",
 		                fp, name, conf->git_ssh_known_hosts));
-	} else if (res == HOSTKEY_REVOKED) {
+	} else if (res == DAEMON_HOSTKEY_REVOKED) {
 		set_fail(w, xasprintf("SSH host key %s of '%s' refused: it is "
 		                      "marked @revoked in '%s'",
 		                fp, name, conf->git_ssh_known_hosts));
 	}
 	err_release(&err);
 	free(name);
-	return res == HOSTKEY_OK ? 0 : GIT_ECERTIFICATE;
+	return res == DAEMON_HOSTKEY_OK ? 0 : GIT_ECERTIFICATE;
 }
 
 /* SSH: our known_hosts check. TLS: tls.insecure accepts any certificate;
@@ -310,7 +310,7 @@ check_hostkey(struct watch *w, const git_cert_hostkey *hk, const char *host)
 static int
 cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 {
-	struct watch *w = payload;
+	struct daemon_watch *w = payload;
 
 	if (cert->cert_type == GIT_CERT_HOSTKEY_LIBSSH2)
 		return check_hostkey(w, (const git_cert_hostkey *)(void *)cert,
@@ -348,7 +348,7 @@ stale_unlink(const char *path, const struct stat *st, int flag, struct FTW *ftw)
  * rewrites, which a daemon fetching every minute cannot afford. The remote
  * is anonymous for the same reason: the URL comes from agent_conf only. */
 int
-watch_open_repo(struct watch *w, struct err *err)
+daemon_watch_open_repo(struct daemon_watch *w, struct err *err)
 {
 	git_config *cfg = NULL;
 	struct stat st;
@@ -366,7 +366,7 @@ watch_open_repo(struct watch *w, struct err *err)
 	}
 	if (r < 0)
 		return err_setf(err, NULL, "open %s: %s", w->repo_dir,
-		    watch_git_msg());
+		    daemon_watch_git_msg());
 	r = git_config_new(&cfg);
 	if (r == 0)
 		r = git_repository_set_config(w->repo, cfg);
@@ -375,7 +375,7 @@ watch_open_repo(struct watch *w, struct err *err)
 		git_repository_free(w->repo);
 		w->repo = NULL;
 		return err_setf(err, NULL, "%s: %s", w->repo_dir,
-		    watch_git_msg());
+		    daemon_watch_git_msg());
 	}
 	return 0;
 }
@@ -384,7 +384,7 @@ watch_open_repo(struct watch *w, struct err *err)
 static int
 fetch_child(void *arg, struct sbuf *msg)
 {
-	struct watch *w = arg;
+	struct daemon_watch *w = arg;
 	git_remote *remote = NULL;
 	git_fetch_options fo;
 	char *spec;
@@ -407,7 +407,7 @@ fetch_child(void *arg, struct sbuf *msg)
 		r = git_remote_fetch(remote, &refspecs, &fo, "fetch");
 	if (r < 0)
 		sbuf_adds(msg,
-		    w->fail_msg != NULL ? w->fail_msg : watch_git_msg());
+		    w->fail_msg != NULL ? w->fail_msg : daemon_watch_git_msg());
 	git_remote_free(remote);
 	free(spec);
 	return r < 0 ? -1 : 0;
@@ -416,21 +416,21 @@ fetch_child(void *arg, struct sbuf *msg)
 /* Fetch in a child with a deadline, then read the branch head from the
  * clone, opened afresh: the child wrote new refs and packs. */
 static int
-fetch(struct watch *w, const struct child_wait *cw, git_oid *head,
+fetch(struct daemon_watch *w, const struct daemon_child_wait *cw, git_oid *head,
     struct err *err)
 {
 	struct err cerr = {0};
 	char *ref;
 	int r;
 
-	r = child_run(fetch_child, w, cw, &cerr);
+	r = daemon_child_run(fetch_child, w, cw, &cerr);
 	git_repository_free(w->repo);
 	w->repo = NULL;
-	if (r == CHILD_ESTOPPED) {
+	if (r == DAEMON_CHILD_ESTOPPED) {
 		err_setf(err, NULL, "fetch from %s: %s", w->conf->repo_url,
 		    cerr.msg);
 		err_release(&cerr);
-		return CHILD_ESTOPPED;
+		return DAEMON_CHILD_ESTOPPED;
 	}
 	if (r < 0) {
 		err_setf(err, NULL, "fetch '%s' from %s: %s", w->conf->branch,
@@ -438,7 +438,7 @@ fetch(struct watch *w, const struct child_wait *cw, git_oid *head,
 		err_release(&cerr);
 		return -1;
 	}
-	if (watch_open_repo(w, err) < 0)
+	if (daemon_watch_open_repo(w, err) < 0)
 		return -1;
 	ref = xasprintf("refs/remotes/origin/%s", w->conf->branch);
 	r = 0;
@@ -450,7 +450,7 @@ fetch(struct watch *w, const struct child_wait *cw, git_oid *head,
 }
 
 static void
-describe_head(struct watch *w, const git_oid *head, struct watch_update *u)
+describe_head(struct daemon_watch *w, const git_oid *head, struct daemon_watch_update *u)
 {
 	git_commit *c = NULL;
 	const git_signature *a;
@@ -467,7 +467,7 @@ describe_head(struct watch *w, const git_oid *head, struct watch_update *u)
 
 /* First-parent commits from head back to (excluding) prev. */
 static size_t
-count_new(struct watch *w, const git_oid *head, const git_oid *prev)
+count_new(struct daemon_watch *w, const git_oid *head, const git_oid *prev)
 {
 	git_revwalk *walk = NULL;
 	git_oid oid;
@@ -485,14 +485,14 @@ count_new(struct watch *w, const git_oid *head, const git_oid *prev)
 }
 
 int
-watch_poll(struct watch *w, const struct child_wait *cw, struct watch_update *u,
+daemon_watch_poll(struct daemon_watch *w, const struct daemon_child_wait *cw, struct daemon_watch_update *u,
     struct err *err)
 {
 	git_oid head, prev;
 	int desc, r;
 
 	memset(u, 0, sizeof(*u));
-	if (watch_open_repo(w, err) < 0)
+	if (daemon_watch_open_repo(w, err) < 0)
 		return -1;
 	r = fetch(w, cw, &head, err);
 	if (r < 0)
@@ -501,20 +501,20 @@ watch_poll(struct watch *w, const struct child_wait *cw, struct watch_update *u,
 	snprintf(u->prev, sizeof(u->prev), "%s", w->seen);
 	describe_head(w, &head, u);
 	if (w->seen[0] == '\0' || git_oid_fromstr(&prev, w->seen) < 0) {
-		u->event = WATCH_FIRST;
+		u->event = DAEMON_WATCH_FIRST;
 		return 0;
 	}
 	if (git_oid_equal(&head, &prev)) {
-		u->event = WATCH_SAME;
+		u->event = DAEMON_WATCH_SAME;
 		return 0;
 	}
 	/* An unknown prev (an error) counts as a rewrite: the safe side. */
 	desc = git_graph_descendant_of(w->repo, &head, &prev);
 	if (desc == 1) {
-		u->event = WATCH_NEW;
+		u->event = DAEMON_WATCH_NEW;
 		u->ncommits = count_new(w, &head, &prev);
 	} else {
-		u->event = WATCH_REWRITE;
+		u->event = DAEMON_WATCH_REWRITE;
 	}
 	return 0;
 }

@@ -27,33 +27,33 @@
 #include "child.h"
 #include "../conf.h"
 
-#define WATCH_OID_HEX      40
-#define WATCH_CLUSTERS_MAX 256 /* cluster folders per commit */
+#define DAEMON_WATCH_OID_HEX      40
+#define DAEMON_WATCH_CLUSTERS_MAX 256 /* cluster folders per commit */
 
-struct watch; /* opaque */
+struct daemon_watch; /* opaque */
 
-enum watch_event {
-	WATCH_SAME = 0, /* nothing new since the last seen commit */
-	WATCH_FIRST,    /* no last seen commit (or URL/branch changed) */
-	WATCH_NEW,      /* the head moved forward */
-	WATCH_REWRITE,  /* the head does not descend from the last seen one */
+enum daemon_watch_event {
+	DAEMON_WATCH_SAME = 0, /* nothing new since the last seen commit */
+	DAEMON_WATCH_FIRST,    /* no last seen commit (or URL/branch changed) */
+	DAEMON_WATCH_NEW,      /* the head moved forward */
+	DAEMON_WATCH_REWRITE,  /* the head does not descend from the last seen one */
 };
 
-const char *watch_event_name(enum watch_event e);
+const char *daemon_watch_event_name(enum daemon_watch_event e);
 
-struct watch_update {
-	enum watch_event event;
-	char head[WATCH_OID_HEX + 1]; /* the branch head after the fetch */
-	char prev[WATCH_OID_HEX + 1]; /* the last seen commit, "" if none */
-	size_t ncommits; /* WATCH_NEW: commits since prev (first parents) */
+struct daemon_watch_update {
+	enum daemon_watch_event event;
+	char head[DAEMON_WATCH_OID_HEX + 1]; /* the branch head after the fetch */
+	char prev[DAEMON_WATCH_OID_HEX + 1]; /* the last seen commit, "" if none */
+	size_t ncommits; /* DAEMON_WATCH_NEW: commits since prev (first parents) */
 	char *summary;   /* owned: the head commit's first line */
 	char *author;    /* owned: "Name <email>" */
 };
 
-void watch_update_release(struct watch_update *u);
+void daemon_watch_update_release(struct daemon_watch_update *u);
 
 /* One cluster folder of a commit, its YAML files held in memory. */
-struct watch_cluster {
+struct daemon_watch_cluster {
 	char *dir; /* path inside the repository, e.g. "clusters/prod-eu" */
 	struct decl_file *files;
 	size_t nfiles;
@@ -65,28 +65,28 @@ struct watch_cluster {
 
 /* Prepare a watcher for conf (borrowed; it must outlive the watcher). No
  * network access here. */
-int watch_open(struct watch **out, const struct agent_conf *conf,
+int daemon_watch_open(struct daemon_watch **out, const struct agent_conf *conf,
     struct err *err);
-void watch_free(struct watch *w); /* NULL is a no-op */
+void daemon_watch_free(struct daemon_watch *w); /* NULL is a no-op */
 
 /* Fetch the branch (cloning on first use) and compare its head with the
  * last seen commit. The fetch runs in a child process (child.h) bounded
  * by cw->timeout_s. A network or authentication failure, a refused host
  * key or certificate, or the deadline is -1 with an error naming the URL
- * (never a secret); CHILD_ESTOPPED when SIGTERM/SIGINT arrived meanwhile
+ * (never a secret); DAEMON_CHILD_ESTOPPED when SIGTERM/SIGINT arrived meanwhile
  * (the fetch was abandoned). */
-int watch_poll(struct watch *w, const struct child_wait *cw,
-    struct watch_update *u, struct err *err);
+int daemon_watch_poll(struct daemon_watch *w, const struct daemon_child_wait *cw,
+    struct daemon_watch_update *u, struct err *err);
 /* Record oid as handled (STATE/last-seen, written atomically). */
-int watch_mark_seen(struct watch *w, const char *oid, struct err *err);
+int daemon_watch_mark_seen(struct daemon_watch *w, const char *oid, struct err *err);
 /* The last seen commit, "" if none. Borrowed. */
-const char *watch_last_seen(const struct watch *w);
+const char *daemon_watch_last_seen(const struct daemon_watch *w);
 
 /* Read the cluster folders of commit oid below conf->clusters_path: the
  * folder itself when it holds YAML files, else each sub-folder that does.
- * *out (owned, free with watch_clusters_free) is sorted by dir. */
-int watch_read_clusters(struct watch *w, const char *oid,
-    struct watch_cluster **out, size_t *nout, struct err *err);
-void watch_clusters_free(struct watch_cluster *c, size_t n);
+ * *out (owned, free with daemon_watch_clusters_free) is sorted by dir. */
+int daemon_watch_read_clusters(struct daemon_watch *w, const char *oid,
+    struct daemon_watch_cluster **out, size_t *nout, struct err *err);
+void daemon_watch_clusters_free(struct daemon_watch_cluster *c, size_t n);
 
 #endif

@@ -39,86 +39,86 @@
 #include "../plan/plan.h"
 #include "../recon.h"
 
-#define RECON_AUDIT_FORMAT    1 /* `format` of audit rows and result.json */
-#define RECON_APPROVAL_FORMAT 1 /* `format` of approval.json */
+#define APPLY_AUDIT_FORMAT    1 /* `format` of audit rows and result.json */
+#define APPLY_APPROVAL_FORMAT 1 /* `format` of approval.json */
 
 /* ---- approval ---------------------------------------------------------- */
 
-struct recon_approval {
+struct apply_approval {
 	char *plan_digest;  /* SHA-256 of plan.json, lower-case hex */
 	char *confirmation; /* the text the approver typed */
 	char *approved_by;
 	char *approved_at; /* RFC 3339 UTC */
 };
 
-void recon_approval_release(struct recon_approval *a);
+void apply_approval_release(struct apply_approval *a);
 /* approval.json: canonical, 2-space indent, trailing newline. Owned. */
-char *recon_approval_render(const struct recon_approval *a);
+char *apply_approval_render(const struct apply_approval *a);
 /* Errors name path and the member. */
-int recon_approval_parse(struct recon_approval *out, const char *path,
+int apply_approval_parse(struct apply_approval *out, const char *path,
     const char *text, size_t len, struct err *err);
 
 /* May plan p (whose plan.json hashes to digest) be approved with the text
  * confirm? 0 when yes; otherwise -1 with the reason in err: a refused plan,
  * a plan without changes, a wrong confirmation text. */
-int recon_approval_check_plan(const struct recon_plan *p, const char *confirm,
+int apply_approval_check_plan(const struct plan *p, const char *confirm,
     struct err *err);
 
 /* Is the plan.json text (path for messages) still what the planner wrote
  * for p, its parse? Its confirmation text is derived from its content, so
  * an edit after writing shows. 0 when yes, else -1 with err. */
-int recon_plan_verify_file(const struct recon_plan *p, const char *path,
+int plan_check_json(const struct plan *p, const char *path,
     const char *text, size_t len, struct err *err);
 
 /* ---- the result -------------------------------------------------------- */
 
-enum recon_op_state {
-	RECON_OPS_NOT_RUN = 0, /* not reached: an earlier operation failed */
-	RECON_OPS_DONE,        /* accepted (a create: and read back) */
-	RECON_OPS_FAILED,
+enum apply_op_state {
+	APPLY_OP_NOT_RUN = 0, /* not reached: an earlier operation failed */
+	APPLY_OP_DONE,        /* accepted (a create: and read back) */
+	APPLY_OP_FAILED,
 };
-const char *recon_op_state_name(enum recon_op_state s); /* "DONE", ... */
+const char *apply_op_state_name(enum apply_op_state s); /* "DONE", ... */
 
 /* One operation as run (or not) on one node. */
-struct recon_applied_op {
-	enum recon_act act; /* the plan action it belongs to */
+struct apply_op {
+	enum plan_action_kind act; /* the plan action it belongs to */
 	char *action;       /* that action's object name */
 	struct recon_op op; /* owned copy; a divert destroy carries the
 	                       divert's live configuration at apply time */
-	enum recon_op_state state;
+	enum apply_op_state state;
 	struct recon_refusal refusal; /* FAILED: the classified cause */
 };
 
-enum recon_apply_outcome {
-	RECON_APPLY_APPLIED = 0,
-	RECON_APPLY_FAILED,
-	RECON_APPLY_SKIPPED,
-	RECON_APPLY_REFUSED,
-	RECON_APPLY_UNREACHABLE,
+enum apply_outcome {
+	APPLY_APPLIED = 0,
+	APPLY_FAILED,
+	APPLY_SKIPPED,
+	APPLY_REFUSED,
+	APPLY_UNREACHABLE,
 };
 /* "APPLIED", "FAILED", "SKIPPED", "REFUSED", "UNREACHABLE". */
-const char *recon_apply_outcome_name(enum recon_apply_outcome o);
+const char *apply_outcome_name(enum apply_outcome o);
 
-struct recon_node_apply {
+struct apply_node {
 	char *node;
-	enum recon_apply_outcome outcome;
+	enum apply_outcome outcome;
 	char *detail; /* owned: why, one line for people */
 	char *kind;   /* REFUSED/FAILED/UNREACHABLE: "STALE", "HAS_CONSUMERS",
 	                 "NOT_FOUND", ...; NULL otherwise */
 	char **notes; /* per action: what was found and done */
 	size_t nnotes;
-	struct recon_applied_op *ops; /* in run order */
+	struct apply_op *ops; /* in run order */
 	size_t nops;
 	int64_t destroyed_messages; /* queue deletes: MessageCount at apply */
 	int64_t planned_messages;   /* the same, as the plan recorded it */
 	signed char *verdicts;      /* per plan action: -1 nothing planned here,
-	                               0 run, 1 no-op, 2 stale (recon_verdict) */
+	                               0 run, 1 no-op, 2 stale (apply_verdict) */
 	/* The capture pass did not finish here: the node could not be read
 	 * again, a step was refused, or an operation failed. */
 	bool capture_incomplete;
 };
 
-struct recon_apply_result {
+struct apply_result {
 	char *apply_id;    /* links the intent row and the result row */
 	char *plan_dir;    /* as given on the command line */
 	char *plan_digest; /* SHA-256 of plan.json, lower-case hex */
@@ -129,21 +129,21 @@ struct recon_apply_result {
 	bool disconnect_consumers;
 	char *started_at; /* RFC 3339 UTC */
 	char *finished_at;
-	struct recon_node_apply *nodes; /* in plan order */
+	struct apply_node *nodes; /* in plan order */
 	size_t nnodes;
 	/* What apply read of each node before acting (nnodes; a node that
 	 * could not be read carries its refusal). */
 	struct recon_node_snapshot *seen;
 };
 
-void recon_apply_result_free(struct recon_apply_result *r); /* NULL ok */
+void apply_result_free(struct apply_result *r); /* NULL ok */
 /* True when every node APPLIED or SKIPPED (exit 0). */
-bool recon_apply_result_ok(const struct recon_apply_result *r);
+bool apply_result_ok(const struct apply_result *r);
 
 /* ---- the engine -------------------------------------------------------- */
 
 /* The broker side, so that tests can stand in a fake. */
-struct recon_apply_io {
+struct apply_io {
 	void *ctx;      /* for read and exec */
 	void *hook_ctx; /* for intent and progress */
 	/* Read node (name from the plan) whole into *out (zeroed by the
@@ -162,31 +162,37 @@ struct recon_apply_io {
 	/* Called once every node was checked, before the first operation
 	 * (the intent row). Non-zero aborts the apply before any operation;
 	 * err then says why. */
-	int (*intent)(void *ctx, const struct recon_apply_result *r,
+	int (*intent)(void *ctx, const struct apply_result *r,
 	    struct err *err);
 	/* Optional: after each operation (progress, crash tests). */
 	void (*progress)(void *ctx, const char *node,
-	    const struct recon_applied_op *op);
+	    const struct apply_op *op);
 };
 
+/* Point io at the live brokers of nodes (live_nodes_init done): read,
+ * read_all and exec; intent, progress and hook_ctx stay zero for the
+ * caller to set. */
+struct live_nodes;
+void apply_io_live(struct apply_io *io, struct live_nodes *nodes);
+
 /* Apply plan p. r has its header set by the caller (ids, times, approver);
- * recon_apply fills r->nodes and r->disconnect_consumers (the plan's). Returns
+ * apply_run fills r->nodes and r->disconnect_consumers (the plan's). Returns
  * 0 when the apply ran (whatever the node outcomes), -1 when io->intent refused
  * (no operation ran). */
-int recon_apply(struct recon_apply_result *r, const struct recon_plan *p,
-    const struct recon_apply_io *io, struct err *err);
+int apply_run(struct apply_result *r, const struct plan *p,
+    const struct apply_io *io, struct err *err);
 
 /* The capture pass of a drift cycle (ADR-0084 D5; docs/captures.md): for
- * every node of p (a plan of kind "capture" from recon_plan_captures, or
+ * every node of p (a plan of kind "capture" from plan_captures, or
  * any plan: its captures and the captures it removes are used) read the
- * node (all at once, one read each), run recon_capture_pass on it and run
+ * node (all at once, one read each), run plan_capture_pass on it and run
  * its operations, creates read back. r's header is the caller's; r->nodes is
  * filled: SKIPPED (nothing to do), APPLIED, FAILED (the first failed operation
  * stops the node) or UNREACHABLE. io->intent is not called (each node's
  * operations are decided when it is read); io->progress is. apply runs the same
- * pass on each node after the plan's operations (recon_apply). Returns 0. */
-int recon_capture_apply(struct recon_apply_result *r,
-    const struct recon_plan *p, const struct recon_apply_io *io);
+ * pass on each node after the plan's operations (apply_run). Returns 0. */
+int apply_capture_pass(struct apply_result *r,
+    const struct plan *p, const struct apply_io *io);
 
 /* The managed set after the apply (docs/state.md): m (the inventory
  * before) plus every object an action really made (its operations DONE,
@@ -198,27 +204,27 @@ int recon_capture_apply(struct recon_apply_result *r,
  * become the declared ones, plus every capture the plan removes whose
  * capture pass did not finish on every node (it is removed again by the
  * next plan). */
-void recon_apply_update_managed(struct recon_managed *m,
-    const struct recon_plan *p, const struct recon_apply_result *r,
-    const struct recon_managed *declared);
+void apply_update_managed(struct plan_managed *m,
+    const struct plan *p, const struct apply_result *r,
+    const struct plan_managed *declared);
 
 /* ---- rendering --------------------------------------------------------- */
 
 /* A divert's configuration as the JSON object createDivert(String) takes,
  * every key given, so that recreating it is exact. */
 struct jsonw;
-void recon_divert_write_config(struct jsonw *w, const struct recon_divert *d);
+void apply_divert_write_config(struct jsonw *w, const struct recon_divert *d);
 
 /* The audit rows: one line of compact canonical JSON without newline,
  * owned by the caller. The intent row lists every operation about to run,
  * with the full configuration of each divert about to be removed; the
  * result row adds every outcome. */
-char *recon_audit_render_intent(const struct recon_apply_result *r);
-char *recon_audit_render_result(const struct recon_apply_result *r);
+char *apply_audit_render_intent(const struct apply_result *r);
+char *apply_audit_render_result(const struct apply_result *r);
 
 /* result.json (canonical, 2-space indent, trailing newline) and result.md.
  * Owned by the caller. */
-char *recon_result_render_json(const struct recon_apply_result *r);
-char *recon_result_render_md(const struct recon_apply_result *r);
+char *apply_result_render_json(const struct apply_result *r);
+char *apply_result_render_md(const struct apply_result *r);
 
 #endif

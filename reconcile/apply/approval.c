@@ -2,7 +2,7 @@
  *
  * An approval is bound to the plan by the SHA-256 of plan.json's bytes; the
  * confirmation text the approver types is derived from the plan's content
- * by the planner (recon_plan_confirmation), so a text copied from another
+ * by the planner (plan_confirmation), so a text copied from another
  * plan never approves this one. */
 #include "apply.h"
 
@@ -15,7 +15,7 @@
 #include "../../lib/xalloc.h"
 
 void
-recon_approval_release(struct recon_approval *a)
+apply_approval_release(struct apply_approval *a)
 {
 	free(a->plan_digest);
 	free(a->confirmation);
@@ -25,7 +25,7 @@ recon_approval_release(struct recon_approval *a)
 }
 
 char *
-recon_approval_render(const struct recon_approval *a)
+apply_approval_render(const struct apply_approval *a)
 {
 	struct sbuf b = {0};
 	struct jsonw w;
@@ -39,7 +39,7 @@ recon_approval_render(const struct recon_approval *a)
 	jsonw_key(&w, "confirmation");
 	jsonw_str(&w, a->confirmation);
 	jsonw_key(&w, "format");
-	jsonw_int(&w, RECON_APPROVAL_FORMAT);
+	jsonw_int(&w, APPLY_APPROVAL_FORMAT);
 	jsonw_key(&w, "plan_digest");
 	jsonw_str(&w, a->plan_digest);
 	jsonw_obj_end(&w);
@@ -99,15 +99,15 @@ check_members(const cJSON *root, const char *path, struct err *err)
 			    c->string);
 	}
 	f = cJSON_GetObjectItemCaseSensitive(root, "format");
-	if (!cJSON_IsNumber(f) || f->valuedouble != RECON_APPROVAL_FORMAT)
+	if (!cJSON_IsNumber(f) || f->valuedouble != APPLY_APPROVAL_FORMAT)
 		return err_setf(err, &pos,
 		    "format: expected %d (an approval this version can read)",
-		    RECON_APPROVAL_FORMAT);
+		    APPLY_APPROVAL_FORMAT);
 	return 0;
 }
 
 int
-recon_approval_parse(struct recon_approval *out, const char *path,
+apply_approval_parse(struct apply_approval *out, const char *path,
     const char *text, size_t len, struct err *err)
 {
 	struct pos pos = {path, 0, 0};
@@ -142,22 +142,22 @@ done:
 }
 
 int
-recon_approval_check_plan(const struct recon_plan *p, const char *confirm,
+apply_approval_check_plan(const struct plan *p, const char *confirm,
     struct err *err)
 {
 	char *want;
 	int rc = 0;
 
-	if (p->outcome == RECON_OUT_REFUSED)
+	if (p->outcome == PLAN_OUT_REFUSED)
 		return err_setf(err, NULL,
 		    "the plan is refused (%s: %s) and cannot be approved; %s",
 		    p->refusal != NULL ? p->refusal : "REFUSED",
 		    p->message != NULL ? p->message : "no detail",
 		    p->next_step != NULL ? p->next_step : "plan again");
-	if (p->outcome != RECON_OUT_WOULD_APPLY)
+	if (p->outcome != PLAN_OUT_WOULD_APPLY)
 		return err_setf(err, NULL,
 		    "the plan has no changes; there is nothing to approve");
-	want = recon_plan_confirmation(p);
+	want = plan_confirmation(p);
 	if (strcmp(want, confirm) != 0)
 		rc = err_setf(err, NULL,
 		    "the confirmation text does not match this plan; type the text shown under the approve command in plan.md, exactly");
@@ -166,7 +166,7 @@ recon_approval_check_plan(const struct recon_plan *p, const char *confirm,
 }
 
 int
-recon_plan_verify_file(const struct recon_plan *p, const char *path,
+plan_check_json(const struct plan *p, const char *path,
     const char *text, size_t len, struct err *err)
 {
 	struct pos pos = {path, 0, 0};
@@ -179,7 +179,7 @@ recon_plan_verify_file(const struct recon_plan *p, const char *path,
 	if (root == NULL)
 		return err_setf(err, &pos, "not valid JSON");
 	c = cJSON_GetObjectItemCaseSensitive(root, "confirmation");
-	want = recon_plan_confirmation(p);
+	want = plan_confirmation(p);
 	if (want[0] == '\0'
 	        ? !cJSON_IsNull(c)
 	        : !cJSON_IsString(c) || strcmp(c->valuestring, want) != 0)

@@ -8,48 +8,48 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 #include "apply-int.h"
-#include "../recon-int.h"
+#include "../live/live.h"
 
 const char *
-recon_op_state_name(enum recon_op_state s)
+apply_op_state_name(enum apply_op_state s)
 {
 	switch (s) {
-	case RECON_OPS_NOT_RUN:
+	case APPLY_OP_NOT_RUN:
 		return "NOT_RUN";
-	case RECON_OPS_DONE:
+	case APPLY_OP_DONE:
 		return "DONE";
-	case RECON_OPS_FAILED:
+	case APPLY_OP_FAILED:
 		return "FAILED";
 	}
 	return "?";
 }
 
 const char *
-recon_apply_outcome_name(enum recon_apply_outcome o)
+apply_outcome_name(enum apply_outcome o)
 {
 	switch (o) {
-	case RECON_APPLY_APPLIED:
+	case APPLY_APPLIED:
 		return "APPLIED";
-	case RECON_APPLY_FAILED:
+	case APPLY_FAILED:
 		return "FAILED";
-	case RECON_APPLY_SKIPPED:
+	case APPLY_SKIPPED:
 		return "SKIPPED";
-	case RECON_APPLY_REFUSED:
+	case APPLY_REFUSED:
 		return "REFUSED";
-	case RECON_APPLY_UNREACHABLE:
+	case APPLY_UNREACHABLE:
 		return "UNREACHABLE";
 	}
 	return "?";
 }
 
 static void
-node_apply_release(struct recon_node_apply *n)
+node_apply_release(struct apply_node *n)
 {
 	size_t j;
 
 	for (j = 0; j < n->nops; j++) {
 		free(n->ops[j].action);
-		recon_op_clear(&n->ops[j].op);
+		recon_op_release(&n->ops[j].op);
 		recon_refusal_release(&n->ops[j].refusal);
 	}
 	for (j = 0; j < n->nnotes; j++)
@@ -63,7 +63,7 @@ node_apply_release(struct recon_node_apply *n)
 }
 
 void
-recon_apply_result_free(struct recon_apply_result *r)
+apply_result_free(struct apply_result *r)
 {
 	size_t i;
 
@@ -72,7 +72,7 @@ recon_apply_result_free(struct recon_apply_result *r)
 	for (i = 0; i < r->nnodes; i++) {
 		node_apply_release(&r->nodes[i]);
 		if (r->seen != NULL)
-			recon_node_snapshot_release(&r->seen[i]);
+			live_node_release(&r->seen[i]);
 	}
 	free(r->nodes);
 	free(r->seen);
@@ -89,13 +89,13 @@ recon_apply_result_free(struct recon_apply_result *r)
 }
 
 bool
-recon_apply_result_ok(const struct recon_apply_result *r)
+apply_result_ok(const struct apply_result *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->nnodes; i++)
-		if (r->nodes[i].outcome != RECON_APPLY_APPLIED &&
-		    r->nodes[i].outcome != RECON_APPLY_SKIPPED)
+		if (r->nodes[i].outcome != APPLY_APPLIED &&
+		    r->nodes[i].outcome != APPLY_SKIPPED)
 			return false;
 	return true;
 }
@@ -120,7 +120,7 @@ write_transformer(struct jsonw *w, const struct recon_divert *d)
 }
 
 void
-recon_divert_write_config(struct jsonw *w, const struct recon_divert *d)
+apply_divert_write_config(struct jsonw *w, const struct recon_divert *d)
 {
 	jsonw_obj_begin(w);
 	jsonw_key(w, "address");
@@ -138,7 +138,7 @@ recon_divert_write_config(struct jsonw *w, const struct recon_divert *d)
 	jsonw_key(w, "routing-name");
 	jsonw_str(w, d->routing_name);
 	jsonw_key(w, "routing-type");
-	jsonw_str(w, recon_divert_routing_name(d->routing_type));
+	jsonw_str(w, decl_divert_routing_name(d->routing_type));
 	if (d->transformer_class_name != NULL)
 		write_transformer(w, d);
 	jsonw_obj_end(w);
@@ -202,28 +202,28 @@ write_routing(struct jsonw *w, unsigned routing)
 
 /* One operation; keys in sorted order. */
 static void
-write_op(struct jsonw *w, const struct recon_applied_op *a, bool outcome)
+write_op(struct jsonw *w, const struct apply_op *a, bool outcome)
 {
 	const struct recon_op *op = &a->op;
 
 	jsonw_obj_begin(w);
 	jsonw_key(w, "act");
-	jsonw_str(w, recon_act_name(a->act));
+	jsonw_str(w, plan_action_kind_name(a->act));
 	jsonw_key(w, "action");
 	jsonw_str(w, a->action);
 	if (op->divert != NULL) {
 		jsonw_key(w, "divert");
-		recon_divert_write_config(w, op->divert);
+		apply_divert_write_config(w, op->divert);
 	}
 	if (outcome)
 		write_refusal(w, &a->refusal);
 	jsonw_key(w, "name");
 	jsonw_str(w, op->name);
 	jsonw_key(w, "op");
-	jsonw_str(w, recon_opk_name(op->kind));
+	jsonw_str(w, recon_op_kind_name(op->kind));
 	if (outcome) {
 		jsonw_key(w, "outcome");
-		jsonw_str(w, recon_op_state_name(a->state));
+		jsonw_str(w, apply_op_state_name(a->state));
 	}
 	if (op->queue != NULL) {
 		jsonw_key(w, "queue");
@@ -240,7 +240,7 @@ write_op(struct jsonw *w, const struct recon_applied_op *a, bool outcome)
 }
 
 static void
-write_node(struct jsonw *w, const struct recon_node_apply *n, bool outcome)
+write_node(struct jsonw *w, const struct apply_node *n, bool outcome)
 {
 	size_t i;
 
@@ -264,15 +264,15 @@ write_node(struct jsonw *w, const struct recon_node_apply *n, bool outcome)
 		write_op(w, &n->ops[i], outcome);
 	jsonw_arr_end(w);
 	jsonw_key(w, "outcome");
-	jsonw_str(w, outcome || n->outcome != RECON_APPLY_APPLIED
-	                 ? recon_apply_outcome_name(n->outcome)
+	jsonw_str(w, outcome || n->outcome != APPLY_APPLIED
+	                 ? apply_outcome_name(n->outcome)
 	                 : NULL);
 	jsonw_obj_end(w);
 }
 
 /* The whole row or document; `result` adds outcomes and the end time. */
 static char *
-render(const struct recon_apply_result *r, const char *event, bool result,
+render(const struct apply_result *r, const char *event, bool result,
     int indent)
 {
 	struct sbuf b = {0};
@@ -296,12 +296,12 @@ render(const struct recon_apply_result *r, const char *event, bool result,
 	}
 	if (result) {
 		jsonw_key(&w, "exit");
-		jsonw_int(&w, recon_apply_result_ok(r) ? 0 : 1);
+		jsonw_int(&w, apply_result_ok(r) ? 0 : 1);
 		jsonw_key(&w, "finished_at");
 		jsonw_str(&w, r->finished_at);
 	}
 	jsonw_key(&w, "format");
-	jsonw_int(&w, RECON_AUDIT_FORMAT);
+	jsonw_int(&w, APPLY_AUDIT_FORMAT);
 	jsonw_key(&w, "nodes");
 	jsonw_arr_begin(&w);
 	for (i = 0; i < r->nnodes; i++)
@@ -327,19 +327,19 @@ render(const struct recon_apply_result *r, const char *event, bool result,
 }
 
 char *
-recon_audit_render_intent(const struct recon_apply_result *r)
+apply_audit_render_intent(const struct apply_result *r)
 {
 	return render(r, "intent", false, 0);
 }
 
 char *
-recon_audit_render_result(const struct recon_apply_result *r)
+apply_audit_render_result(const struct apply_result *r)
 {
 	return render(r, "result", true, 0);
 }
 
 char *
-recon_result_render_json(const struct recon_apply_result *r)
+apply_result_render_json(const struct apply_result *r)
 {
 	return render(r, NULL, true, 2);
 }

@@ -4,7 +4,7 @@
  * it runs the pass on each node as read after them (apply.c reads the
  * nodes), with the plan's captures, and runs the pass's operations. */
 #include "apply-int.h"
-#include "../recon-int.h"
+#include "../live/live.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +14,8 @@
 /* The pass's context from the plan: declared captures (borrowed strings;
  * free *caps) and the captures the plan removes (free with strs). */
 static void
-plan_ctx(struct recon_capture_ctx *ctx, struct decl_capture **caps,
-    char ***removed, const struct recon_plan *p)
+plan_ctx(struct plan_capture_ctx *ctx, struct decl_capture **caps,
+    char ***removed, const struct plan *p)
 {
 	size_t i, n = 0;
 
@@ -26,7 +26,7 @@ plan_ctx(struct recon_capture_ctx *ctx, struct decl_capture **caps,
 		(*caps)[i].pattern = p->capture_patterns[i];
 		(*caps)[i].ring_size = p->capture_ring_sizes[i];
 	}
-	*removed = recon_plan_removed_captures(p, &n);
+	*removed = plan_removed_captures(p, &n);
 	ctx->prefix = p->capture_prefix;
 	ctx->captures = *caps;
 	ctx->ncaptures = p->ncaptures;
@@ -47,42 +47,42 @@ strs_free(char **v, size_t n)
 
 /* Append the steps' operations to out; refused steps become notes. */
 static void
-take_steps(struct recon_node_apply *out, const struct recon_capture_steps *s)
+take_steps(struct apply_node *out, const struct plan_capture_steps *s)
 {
-	struct recon_action a;
+	struct plan_action a;
 	size_t i, j;
 
 	for (i = 0; i < s->n; i++) {
 		memset(&a, 0, sizeof(a));
 		a.kind = s->v[i].kind;
 		a.name = s->v[i].name;
-		if (s->v[i].np.outcome != RECON_OUT_WOULD_APPLY) {
+		if (s->v[i].np.outcome != PLAN_OUT_WOULD_APPLY) {
 			out->capture_incomplete = true;
-			recon_node_apply_note(out,
+			apply_node_note(out,
 			    "capture pass: %s '%s' not run: %s",
-			    recon_act_name(a.kind), a.name,
+			    plan_action_kind_name(a.kind), a.name,
 			    s->v[i].np.message != NULL ? s->v[i].np.message
 			                               : "refused");
 			continue;
 		}
-		recon_node_apply_note(out, "capture pass: %s '%s': %s",
-		    recon_act_name(a.kind), a.name,
+		apply_node_note(out, "capture pass: %s '%s': %s",
+		    plan_action_kind_name(a.kind), a.name,
 		    s->v[i].np.message != NULL ? s->v[i].np.message : "");
 		for (j = 0; j < s->v[i].np.nops; j++)
-			recon_node_apply_add(out, &a, &s->v[i].np.ops[j]);
+			apply_node_add_op(out, &a, &s->v[i].np.ops[j]);
 	}
 }
 
 bool
-recon_apply_capture_idle(const struct recon_plan *p)
+apply_capture_idle(const struct plan *p)
 {
-	struct recon_capture_ctx ctx;
+	struct plan_capture_ctx ctx;
 	struct decl_capture *caps;
 	char **removed;
 	bool idle;
 
 	plan_ctx(&ctx, &caps, &removed, p);
-	/* recon_capture_pass: no prefix, or nothing declared and nothing
+	/* plan_capture_pass: no prefix, or nothing declared and nothing
 	 * removed, gives no step whatever the node holds */
 	idle = ctx.prefix == NULL || ctx.prefix[0] == '\0' ||
 	       (ctx.ncaptures == 0 && ctx.nremoved == 0);
@@ -92,14 +92,14 @@ recon_apply_capture_idle(const struct recon_plan *p)
 }
 
 int
-recon_apply_capture_node(const struct recon_plan *p,
-    const struct recon_apply_io *io, const struct recon_node_snapshot *n,
-    struct recon_node_apply *out)
+apply_capture_node(const struct plan *p,
+    const struct apply_io *io, const struct recon_node_snapshot *n,
+    struct apply_node *out)
 {
-	struct recon_capture_steps steps = {0};
-	struct recon_capture_ctx ctx;
+	struct plan_capture_steps steps = {0};
+	struct plan_capture_ctx ctx;
 	struct decl_capture *caps;
-	enum recon_apply_outcome was = out->outcome;
+	enum apply_outcome was = out->outcome;
 	char **removed;
 	size_t from = out->nops;
 	int rc = 0;
@@ -108,22 +108,22 @@ recon_apply_capture_node(const struct recon_plan *p,
 	if (n->refusal.kind != RECON_OK) {
 		rc = -1;
 		out->capture_incomplete = true;
-		recon_node_apply_note(out,
+		apply_node_note(out,
 		    "capture pass: the node could not be read again: %s: %s",
 		    recon_kind_name(n->refusal.kind),
 		    n->refusal.text != NULL ? n->refusal.text : "no detail");
 	} else {
-		recon_capture_pass(&steps, n, &ctx);
+		plan_capture_pass(&steps, n, &ctx);
 	}
 	take_steps(out, &steps);
 	if (out->nops > from &&
-	    recon_apply_run_ops(io, out, from, false) == RECON_RUN_FAILED) {
+	    apply_run_ops(io, out, from, false) == APPLY_OPS_FAILED) {
 		out->capture_incomplete = true;
-		if (was == RECON_APPLY_APPLIED)
-			recon_node_apply_note(out,
+		if (was == APPLY_APPLIED)
+			apply_node_note(out,
 			    "the plan's own operations on this node were applied before the capture pass failed");
 	}
-	recon_capture_steps_release(&steps);
+	plan_capture_steps_release(&steps);
 	strs_free(removed, ctx.nremoved);
 	free(caps);
 	return rc;
@@ -131,11 +131,11 @@ recon_apply_capture_node(const struct recon_plan *p,
 
 /* Every node is read at once (one read each), then each runs its pass. */
 int
-recon_capture_apply(struct recon_apply_result *r, const struct recon_plan *p,
-    const struct recon_apply_io *io)
+apply_capture_pass(struct apply_result *r, const struct plan *p,
+    const struct apply_io *io)
 {
 	struct recon_node_snapshot *snaps;
-	struct recon_node_apply *out;
+	struct apply_node *out;
 	const char **names;
 	size_t i;
 
@@ -146,17 +146,17 @@ recon_capture_apply(struct recon_apply_result *r, const struct recon_plan *p,
 	snaps = xcalloc(p->nnodes + 1, sizeof(*snaps));
 	for (i = 0; i < p->nnodes; i++)
 		names[i] = p->nodes[i].node;
-	recon_apply_read_nodes(io, names, p->nnodes, snaps);
+	apply_read_nodes(io, names, p->nnodes, snaps);
 	for (i = 0; i < p->nnodes; i++) {
 		out = &r->nodes[i];
 		out->node = xstrdup(p->nodes[i].node);
-		recon_node_apply_set(out, RECON_APPLY_SKIPPED, NULL,
+		apply_node_set(out, APPLY_SKIPPED, NULL,
 		    xstrdup("nothing to do: the captures are as declared"));
-		if (recon_apply_capture_node(p, io, &snaps[i], out) < 0)
-			recon_node_apply_set(out, RECON_APPLY_UNREACHABLE,
+		if (apply_capture_node(p, io, &snaps[i], out) < 0)
+			apply_node_set(out, APPLY_UNREACHABLE,
 			    "UNREACHABLE",
 			    xstrdup("the node could not be read (see notes)"));
-		recon_node_snapshot_release(&snaps[i]);
+		live_node_release(&snaps[i]);
 	}
 	free(snaps);
 	free(names);

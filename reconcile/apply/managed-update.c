@@ -20,7 +20,7 @@ names_sort(char **v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_str);
 }
 
-/* v is sorted (recon_apply_update_managed sorts it first; every change
+/* v is sorted (apply_update_managed sorts it first; every change
  * below keeps it so). Index of name in v, or (size_t)-1; *at is where it
  * would go. */
 static size_t
@@ -97,30 +97,30 @@ names_remove(char ***v, size_t *n, const char *name)
 /* Did action k really take effect on node result n (all its operations
  * done, or nothing left to do)? */
 static bool
-took_effect(const struct recon_action *a, size_t k,
-    const struct recon_node_apply *n)
+took_effect(const struct plan_action *a, size_t k,
+    const struct apply_node *n)
 {
 	size_t j, ran = 0;
 
 	if (n->verdicts == NULL)
 		return false;
-	if (n->verdicts[k] == RECON_V_NOOP)
+	if (n->verdicts[k] == APPLY_VERDICT_NOOP)
 		return true;
-	if (n->verdicts[k] != RECON_V_RUN || n->outcome == RECON_APPLY_REFUSED)
+	if (n->verdicts[k] != APPLY_VERDICT_RUN || n->outcome == APPLY_REFUSED)
 		return false;
 	for (j = 0; j < n->nops; j++) {
 		if (n->ops[j].act != a->kind ||
 		    strcmp(n->ops[j].action, a->name) != 0)
 			continue;
-		if (n->ops[j].state != RECON_OPS_DONE)
+		if (n->ops[j].state != APPLY_OP_DONE)
 			return false;
 		ran++;
 	}
 	return ran > 0;
 }
 
-static const struct recon_node_plan *
-step(const struct recon_action *a, const char *node)
+static const struct plan_step *
+step(const struct plan_action *a, const char *node)
 {
 	size_t i;
 
@@ -131,30 +131,30 @@ step(const struct recon_action *a, const char *node)
 }
 
 static bool
-is_delete(enum recon_act k)
+is_delete(enum plan_action_kind k)
 {
-	return k == RECON_ACT_DELETE_DIVERT || k == RECON_ACT_DELETE_QUEUE ||
-	       k == RECON_ACT_DELETE_ADDRESS;
+	return k == PLAN_ACT_DELETE_DIVERT || k == PLAN_ACT_DELETE_QUEUE ||
+	       k == PLAN_ACT_DELETE_ADDRESS;
 }
 
 static void
-update_one(struct recon_managed *m, const struct recon_action *a, bool add)
+update_one(struct plan_managed *m, const struct plan_action *a, bool add)
 {
 	char ***v;
 	size_t *n;
 
 	switch (a->kind) {
-	case RECON_ACT_CREATE_ADDRESS:
-	case RECON_ACT_WIDEN_ADDRESS:
-	case RECON_ACT_NARROW_ADDRESS:
-	case RECON_ACT_DELETE_ADDRESS:
+	case PLAN_ACT_CREATE_ADDRESS:
+	case PLAN_ACT_WIDEN_ADDRESS:
+	case PLAN_ACT_NARROW_ADDRESS:
+	case PLAN_ACT_DELETE_ADDRESS:
 		v = &m->addresses;
 		n = &m->naddresses;
 		break;
-	case RECON_ACT_CREATE_QUEUE:
-	case RECON_ACT_CHANGE_QUEUE:
-	case RECON_ACT_RECREATE_QUEUE:
-	case RECON_ACT_DELETE_QUEUE:
+	case PLAN_ACT_CREATE_QUEUE:
+	case PLAN_ACT_CHANGE_QUEUE:
+	case PLAN_ACT_RECREATE_QUEUE:
+	case PLAN_ACT_DELETE_QUEUE:
 		v = &m->queues;
 		n = &m->nqueues;
 		break;
@@ -171,8 +171,8 @@ update_one(struct recon_managed *m, const struct recon_action *a, bool add)
 
 /* Is name (of the kind of list v) on some node apply read? */
 static bool
-seen_somewhere(const struct recon_apply_result *r, char **const *v,
-    const struct recon_managed *m, const char *name)
+seen_somewhere(const struct apply_result *r, char **const *v,
+    const struct plan_managed *m, const char *name)
 {
 	const struct recon_node_snapshot *n;
 	size_t i;
@@ -194,8 +194,8 @@ seen_somewhere(const struct recon_apply_result *r, char **const *v,
 /* Declared objects found on some node enter the set ("found as declared",
  * docs/state.md); the captures become the declared ones. */
 static void
-add_found(struct recon_managed *m, const struct recon_apply_result *r,
-    const struct recon_managed *declared)
+add_found(struct plan_managed *m, const struct apply_result *r,
+    const struct plan_managed *declared)
 {
 	size_t i, k, most;
 	char **found;
@@ -229,19 +229,19 @@ add_found(struct recon_managed *m, const struct recon_apply_result *r,
 /* The captures the plan removes stay managed until their capture pass
  * finished on every node. */
 static void
-keep_unfinished_captures(struct recon_managed *m, const struct recon_plan *p,
-    const struct recon_apply_result *r)
+keep_unfinished_captures(struct plan_managed *m, const struct plan *p,
+    const struct apply_result *r)
 {
 	bool done = true;
 	char **rm;
 	size_t i, n;
 
 	for (i = 0; i < r->nnodes; i++)
-		if ((r->nodes[i].outcome != RECON_APPLY_APPLIED &&
-		        r->nodes[i].outcome != RECON_APPLY_SKIPPED) ||
+		if ((r->nodes[i].outcome != APPLY_APPLIED &&
+		        r->nodes[i].outcome != APPLY_SKIPPED) ||
 		    r->nodes[i].capture_incomplete)
 			done = false;
-	rm = recon_plan_removed_captures(p, &n);
+	rm = plan_removed_captures(p, &n);
 	for (i = 0; i < n; i++) {
 		if (!done)
 			names_add(&m->captures, &m->ncaptures, rm[i]);
@@ -251,10 +251,10 @@ keep_unfinished_captures(struct recon_managed *m, const struct recon_plan *p,
 }
 
 void
-recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
-    const struct recon_apply_result *r, const struct recon_managed *declared)
+apply_update_managed(struct plan_managed *m, const struct plan *p,
+    const struct apply_result *r, const struct plan_managed *declared)
 {
-	const struct recon_node_plan *np;
+	const struct plan_step *np;
 	bool some, all;
 	size_t k, i;
 
@@ -263,20 +263,20 @@ recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
 	names_sort(m->diverts, m->ndiverts);
 	names_sort(m->captures, m->ncaptures);
 	for (k = 0; k < p->nactions; k++) {
-		const struct recon_action *a = &p->actions[k];
+		const struct plan_action *a = &p->actions[k];
 
-		if (recon_act_is_capture(a->kind))
+		if (plan_action_kind_is_capture(a->kind))
 			continue; /* captures are names, not objects */
 		some = false;
 		all = true;
 		for (i = 0; i < r->nnodes; i++) {
 			np = step(a, r->nodes[i].node);
-			if (np != NULL && np->outcome == RECON_OUT_NO_CHANGE &&
+			if (np != NULL && np->outcome == PLAN_OUT_NO_CHANGE &&
 			    r->nodes[i].verdicts != NULL &&
-			    r->nodes[i].verdicts[k] == RECON_V_STALE)
+			    r->nodes[i].verdicts[k] == APPLY_VERDICT_STALE)
 				all =
 				    false; /* absent when planned, there now */
-			if (np == NULL || np->outcome == RECON_OUT_NO_CHANGE)
+			if (np == NULL || np->outcome == PLAN_OUT_NO_CHANGE)
 				continue;
 			if (took_effect(a, k, &r->nodes[i]))
 				some = true;
@@ -293,7 +293,7 @@ recon_apply_update_managed(struct recon_managed *m, const struct recon_plan *p,
 		keep_unfinished_captures(m, p, r);
 	}
 	m->known = true;
-	if (recon_apply_result_ok(r) && p->revision != NULL) {
+	if (apply_result_ok(r) && p->revision != NULL) {
 		free(m->revision);
 		m->revision = xstrdup(p->revision);
 	}

@@ -1,7 +1,7 @@
 /* reconcile/apply-run.c: run one node's operations in order, read creates
  * back, word failures (ADR-0084 decision 3), update the managed set. */
 #include "apply-int.h"
-#include "../recon-int.h"
+#include "../live/live.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "../../lib/xalloc.h"
 
 static bool
-is_create(enum recon_opk k)
+is_create(enum recon_op_kind k)
 {
 	return k == RECON_OP_CREATE_ADDRESS || k == RECON_OP_UPDATE_ADDRESS ||
 	       k == RECON_OP_CREATE_QUEUE || k == RECON_OP_UPDATE_QUEUE ||
@@ -64,7 +64,7 @@ read_back(const struct recon_op *op, const struct recon_node_snapshot *n)
  * them. Returns the index of the first create not visible, upto when all
  * are, and (size_t)-1 when n could not be read (its refusal goes to *f). */
 static size_t
-verify(const struct recon_node_snapshot *n, struct recon_node_apply *out,
+verify(const struct recon_node_snapshot *n, struct apply_node *out,
     size_t upto, struct recon_refusal *f, const char **why)
 {
 	size_t j, bad = upto;
@@ -76,7 +76,7 @@ verify(const struct recon_node_snapshot *n, struct recon_node_apply *out,
 		return (size_t)-1;
 	}
 	for (j = 0; j < upto && bad == upto; j++) {
-		if (out->ops[j].state != RECON_OPS_DONE ||
+		if (out->ops[j].state != APPLY_OP_DONE ||
 		    !is_create(out->ops[j].op.kind))
 			continue;
 		*why = read_back(&out->ops[j].op, n);
@@ -88,14 +88,14 @@ verify(const struct recon_node_snapshot *n, struct recon_node_apply *out,
 
 /* "'a', 'b'": the diverts of action `action` already removed. */
 static char *
-removed_before(const struct recon_node_apply *out, size_t k)
+removed_before(const struct apply_node *out, size_t k)
 {
-	const struct recon_applied_op *f = &out->ops[k];
+	const struct apply_op *f = &out->ops[k];
 	struct sbuf b = {0};
 	size_t j;
 
 	for (j = 0; j < k; j++)
-		if (out->ops[j].state == RECON_OPS_DONE &&
+		if (out->ops[j].state == APPLY_OP_DONE &&
 		    out->ops[j].op.kind == RECON_OP_DESTROY_DIVERT &&
 		    out->ops[j].act == f->act &&
 		    strcmp(out->ops[j].action, f->action) == 0)
@@ -106,17 +106,17 @@ removed_before(const struct recon_node_apply *out, size_t k)
 
 /* The node's detail when operation k failed. */
 static char *
-failure_detail(const struct recon_node_apply *out, size_t k)
+failure_detail(const struct apply_node *out, size_t k)
 {
-	const struct recon_applied_op *f = &out->ops[k];
+	const struct apply_op *f = &out->ops[k];
 	struct sbuf b = {0};
 	char *gone;
 
-	sbuf_addf(&b, "%s '%s' failed: %s: %s", recon_opk_name(f->op.kind),
+	sbuf_addf(&b, "%s '%s' failed: %s: %s", recon_op_kind_name(f->op.kind),
 	    f->op.name, recon_kind_name(f->refusal.kind),
 	    f->refusal.text != NULL ? f->refusal.text : "no detail");
 	if (f->op.kind == RECON_OP_DESTROY_DIVERT &&
-	    f->act == RECON_ACT_DELETE_QUEUE)
+	    f->act == PLAN_ACT_DELETE_QUEUE)
 		sbuf_addf(&b, "; queue '%s' left in place", f->action);
 	gone = f->op.kind == RECON_OP_DESTROY_QUEUE ? removed_before(out, k)
 	                                            : NULL;
@@ -135,9 +135,9 @@ failure_detail(const struct recon_node_apply *out, size_t k)
 }
 
 static void
-fail_at(struct recon_node_apply *out, size_t k)
+fail_at(struct apply_node *out, size_t k)
 {
-	recon_node_apply_set(out, RECON_APPLY_FAILED,
+	apply_node_set(out, APPLY_FAILED,
 	    recon_kind_name(out->ops[k].refusal.kind), failure_detail(out, k));
 }
 
@@ -145,7 +145,7 @@ fail_at(struct recon_node_apply *out, size_t k)
  * when one is missing or the node could not be read back. */
 static bool
 verify_creates_with(const struct recon_node_snapshot *n,
-    struct recon_node_apply *out, size_t upto)
+    struct apply_node *out, size_t upto)
 {
 	struct recon_refusal f = {0};
 	const char *why = NULL;
@@ -154,7 +154,7 @@ verify_creates_with(const struct recon_node_snapshot *n,
 	if (bad == upto)
 		return true;
 	if (bad == (size_t)-1) {
-		recon_node_apply_set(out, RECON_APPLY_FAILED,
+		apply_node_set(out, APPLY_FAILED,
 		    recon_kind_name(f.kind),
 		    xasprintf(
 		        "could not read the node back after its creates: %s: %s",
@@ -163,7 +163,7 @@ verify_creates_with(const struct recon_node_snapshot *n,
 		recon_refusal_release(&f);
 		return false;
 	}
-	out->ops[bad].state = RECON_OPS_FAILED;
+	out->ops[bad].state = APPLY_OP_FAILED;
 	out->ops[bad].refusal.kind = RECON_NOT_FOUND;
 	out->ops[bad].refusal.text = xstrdup(why);
 	fail_at(out, bad);
@@ -172,7 +172,7 @@ verify_creates_with(const struct recon_node_snapshot *n,
 
 /* The same on the node read again now (one read). */
 static bool
-verify_creates(const struct recon_apply_io *io, struct recon_node_apply *out,
+verify_creates(const struct apply_io *io, struct apply_node *out,
     size_t upto)
 {
 	struct recon_node_snapshot n;
@@ -181,20 +181,20 @@ verify_creates(const struct recon_apply_io *io, struct recon_node_apply *out,
 	memset(&n, 0, sizeof(n));
 	io->read(io->ctx, out->node, &n);
 	ok = verify_creates_with(&n, out, upto);
-	recon_node_snapshot_release(&n);
+	live_node_release(&n);
 	return ok;
 }
 
 static void
-set_applied(struct recon_node_apply *out)
+set_applied(struct apply_node *out)
 {
-	recon_node_apply_set(out, RECON_APPLY_APPLIED, NULL,
+	apply_node_set(out, APPLY_APPLIED, NULL,
 	    xasprintf("%zu operation(s) applied", out->nops));
 }
 
 bool
-recon_apply_verify_last(const struct recon_node_snapshot *n,
-    struct recon_node_apply *out)
+apply_verify_creates(const struct recon_node_snapshot *n,
+    struct apply_node *out)
 {
 	if (!verify_creates_with(n, out, out->nops))
 		return false;
@@ -202,11 +202,11 @@ recon_apply_verify_last(const struct recon_node_snapshot *n,
 	return true;
 }
 
-enum recon_run
-recon_apply_run_ops(const struct recon_apply_io *io,
-    struct recon_node_apply *out, size_t from, bool defer)
+enum apply_ops_result
+apply_run_ops(const struct apply_io *io,
+    struct apply_node *out, size_t from, bool defer)
 {
-	struct recon_applied_op *ao;
+	struct apply_op *ao;
 	bool unverified = false;
 	size_t k;
 
@@ -214,29 +214,29 @@ recon_apply_run_ops(const struct recon_apply_io *io,
 		ao = &out->ops[k];
 		if (!is_create(ao->op.kind) && unverified) {
 			if (!verify_creates(io, out, k))
-				return RECON_RUN_FAILED;
+				return APPLY_OPS_FAILED;
 			unverified = false;
 		}
 		if (io->exec(io->ctx, out->node, &ao->op, &ao->refusal) < 0) {
-			ao->state = RECON_OPS_FAILED;
+			ao->state = APPLY_OP_FAILED;
 			if (ao->refusal.kind == RECON_OK)
 				ao->refusal.kind = RECON_BROKER_ERROR;
 		} else {
-			ao->state = RECON_OPS_DONE;
+			ao->state = APPLY_OP_DONE;
 			recon_refusal_release(&ao->refusal);
 		}
 		if (io->progress != NULL)
 			io->progress(io->hook_ctx, out->node, ao);
-		if (ao->state == RECON_OPS_FAILED) {
+		if (ao->state == APPLY_OP_FAILED) {
 			fail_at(out, k);
-			return RECON_RUN_FAILED;
+			return APPLY_OPS_FAILED;
 		}
 		unverified |= is_create(ao->op.kind);
 	}
 	if (unverified && defer)
-		return RECON_RUN_UNVERIFIED;
+		return APPLY_OPS_UNVERIFIED;
 	if (unverified && !verify_creates(io, out, out->nops))
-		return RECON_RUN_FAILED;
+		return APPLY_OPS_FAILED;
 	set_applied(out);
-	return RECON_RUN_DONE;
+	return APPLY_OPS_DONE;
 }

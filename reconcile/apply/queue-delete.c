@@ -16,7 +16,7 @@
  * a declaration (is a removed divert declared?) only words warnings, which
  * apply does not compare. */
 static void
-standin_decl(struct decl_cluster *decl, const struct recon_plan *p)
+standin_decl(struct decl_cluster *decl, const struct plan *p)
 {
 	size_t i;
 
@@ -39,8 +39,8 @@ standin_decl(struct decl_cluster *decl, const struct recon_plan *p)
  * the capture prefix, so the same taps are left alone; what the preflight
  * takes from a declaration beyond that only words warnings. */
 static void
-qdel_ctx(struct recon_qdel_ctx *ctx, const struct decl_cluster *decl,
-    const struct recon_plan *p, const struct recon_apply_ctx *c)
+qdel_ctx(struct plan_queue_delete_ctx *ctx, const struct decl_cluster *decl,
+    const struct plan *p, const struct apply_ctx *c)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->decl = decl;
@@ -59,7 +59,7 @@ qdel_ctx(struct recon_qdel_ctx *ctx, const struct decl_cluster *decl,
 
 /* "'a', 'b'" of the operations' names of kind k; owned. */
 static char *
-op_names(const struct recon_node_plan *np, enum recon_opk k)
+op_names(const struct plan_step *np, enum recon_op_kind k)
 {
 	struct sbuf b = {0};
 	size_t i;
@@ -74,7 +74,7 @@ op_names(const struct recon_node_plan *np, enum recon_opk k)
 }
 
 static bool
-same_ops(const struct recon_node_plan *x, const struct recon_node_plan *y)
+same_ops(const struct plan_step *x, const struct plan_step *y)
 {
 	size_t i;
 
@@ -90,7 +90,7 @@ same_ops(const struct recon_node_plan *x, const struct recon_node_plan *y)
 
 /* The same dependent diverts, by name, in the same order. */
 static bool
-same_diverts(const struct recon_node_plan *x, const struct recon_node_plan *y)
+same_diverts(const struct plan_step *x, const struct plan_step *y)
 {
 	char *a = op_names(x, RECON_OP_DESTROY_DIVERT);
 	char *b = op_names(y, RECON_OP_DESTROY_DIVERT);
@@ -101,19 +101,19 @@ same_diverts(const struct recon_node_plan *x, const struct recon_node_plan *y)
 	return same;
 }
 
-static enum recon_verdict
-diverts_changed(const struct recon_action *a, const struct recon_node_plan *np,
-    const struct recon_node_plan *fresh, struct recon_node_apply *out)
+static enum apply_verdict
+diverts_changed(const struct plan_action *a, const struct plan_step *np,
+    const struct plan_step *fresh, struct apply_node *out)
 {
 	char *was = op_names(np, RECON_OP_DESTROY_DIVERT);
 	char *now = op_names(fresh, RECON_OP_DESTROY_DIVERT);
 	char *why;
-	enum recon_verdict v;
+	enum apply_verdict v;
 
 	why = xasprintf(
 	    "the diverts that depend on the queue changed since the plan: planned %s, now %s; plan again",
 	    was, now);
-	v = recon_verdict_stale(out, a, why);
+	v = apply_verdict_stale(out, a, why);
 	free(why);
 	free(was);
 	free(now);
@@ -121,17 +121,17 @@ diverts_changed(const struct recon_action *a, const struct recon_node_plan *np,
 }
 
 /* The fresh preflight said WOULD_APPLY or REFUSED: compare with the plan. */
-static enum recon_verdict
-compare_qdel(const struct recon_action *a, const struct recon_node_plan *np,
-    const struct recon_node_plan *fresh, struct recon_node_apply *out)
+static enum apply_verdict
+compare_qdel(const struct plan_action *a, const struct plan_step *np,
+    const struct plan_step *fresh, struct apply_node *out)
 {
 	char *why;
-	enum recon_verdict v;
+	enum apply_verdict v;
 
-	if (fresh->outcome == RECON_OUT_REFUSED) {
+	if (fresh->outcome == PLAN_OUT_REFUSED) {
 		why = xasprintf("%s (%s)", fresh->message,
 		    fresh->next_step != NULL ? fresh->next_step : "plan again");
-		v = recon_verdict_stale(out, a, why);
+		v = apply_verdict_stale(out, a, why);
 		free(why);
 		return v;
 	}
@@ -140,7 +140,7 @@ compare_qdel(const struct recon_action *a, const struct recon_node_plan *np,
 		    "queue '%s' now has %lld consumer%s, %lld when planned: --disconnect-consumers covers only the consumers the plan saw; plan again",
 		    a->name, (long long)fresh->consumers,
 		    fresh->consumers == 1 ? "" : "s", (long long)np->consumers);
-		v = recon_verdict_stale(out, a, why);
+		v = apply_verdict_stale(out, a, why);
 		free(why);
 		return v;
 	}
@@ -148,21 +148,21 @@ compare_qdel(const struct recon_action *a, const struct recon_node_plan *np,
 		return diverts_changed(a, np, fresh, out);
 	out->destroyed_messages += fresh->destroyed_messages;
 	out->planned_messages += np->destroyed_messages;
-	recon_node_apply_note(out, "%s '%s': as planned",
-	    recon_act_name(a->kind), a->name);
-	recon_np_add_ops_to(out, a, fresh);
-	return RECON_V_RUN;
+	apply_node_note(out, "%s '%s': as planned",
+	    plan_action_kind_name(a->kind), a->name);
+	apply_node_add_step_ops(out, a, fresh);
+	return APPLY_VERDICT_RUN;
 }
 
-enum recon_verdict
-recon_apply_check_qdel(const struct recon_plan *p, const struct recon_action *a,
-    const struct recon_node_plan *np, const struct recon_node_snapshot *n,
-    const struct recon_apply_ctx *c, struct recon_node_apply *out)
+enum apply_verdict
+apply_check_queue_delete(const struct plan *p, const struct plan_action *a,
+    const struct plan_step *np, const struct recon_node_snapshot *n,
+    const struct apply_ctx *c, struct apply_node *out)
 {
 	struct decl_cluster decl;
-	struct recon_qdel_ctx ctx;
-	struct recon_node_plan fresh;
-	enum recon_verdict v = RECON_V_NOOP;
+	struct plan_queue_delete_ctx ctx;
+	struct plan_step fresh;
+	enum apply_verdict v = APPLY_VERDICT_NOOP;
 	char *why;
 	size_t i;
 
@@ -170,8 +170,8 @@ recon_apply_check_qdel(const struct recon_plan *p, const struct recon_action *a,
 	qdel_ctx(&ctx, &decl, p, c);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.node = xstrdup(np->node);
-	recon_preflight_queue_delete(&fresh, n, a->name, &ctx, false);
-	if (fresh.outcome != RECON_OUT_NO_CHANGE) {
+	plan_preflight_queue_delete(&fresh, n, a->name, &ctx, false);
+	if (fresh.outcome != PLAN_OUT_NO_CHANGE) {
 		v = compare_qdel(a, np, &fresh, out);
 		goto done;
 	}
@@ -182,57 +182,57 @@ recon_apply_check_qdel(const struct recon_plan *p, const struct recon_action *a,
 		why = xasprintf(
 		    "the queue is already gone, but divert '%s' that the plan removes with it is still there; plan again",
 		    np->removed[i].config.name);
-		v = recon_verdict_stale(out, a, why);
+		v = apply_verdict_stale(out, a, why);
 		free(why);
 		goto done;
 	}
-	recon_verdict_noop(out, a, "the queue is already gone");
+	apply_verdict_noop(out, a, "the queue is already gone");
 done:
-	recon_node_plan_release(&fresh);
+	plan_step_release(&fresh);
 	free(decl.captures);
 	return v;
 }
 
-enum recon_verdict
-recon_apply_check_requeue(const struct recon_plan *p,
-    const struct recon_action *a, const struct recon_node_plan *np,
-    const struct recon_node_snapshot *n, const struct recon_apply_ctx *c,
-    struct recon_node_apply *out)
+enum apply_verdict
+apply_check_queue_recreate(const struct plan *p,
+    const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, const struct apply_ctx *c,
+    struct apply_node *out)
 {
 	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
-	const struct recon_op *op = recon_np_find_op(np, RECON_OP_CREATE_QUEUE);
+	const struct recon_op *op = plan_step_find_op(np, RECON_OP_CREATE_QUEUE);
 	struct decl_cluster decl;
-	struct recon_qdel_ctx ctx;
-	struct recon_node_plan fresh;
-	enum recon_verdict v;
+	struct plan_queue_delete_ctx ctx;
+	struct plan_step fresh;
+	enum apply_verdict v;
 
 	if (lq == NULL)
-		return recon_verdict_stale(out, a,
+		return apply_verdict_stale(out, a,
 		    "the queue no longer exists");
 	if (op != NULL && op->queue != NULL && recon_queue_same(lq, op->queue))
-		return recon_verdict_noop(out, a,
+		return apply_verdict_noop(out, a,
 		    "the queue is already as declared");
 	if (np->observed.queue == NULL ||
 	    !recon_queue_same(lq, np->observed.queue))
-		return recon_verdict_stale(out, a,
+		return apply_verdict_stale(out, a,
 		    "the queue's configuration changed since the plan");
 	standin_decl(&decl, p);
 	qdel_ctx(&ctx, &decl, p, c);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.node = xstrdup(np->node);
-	recon_preflight_queue_delete(&fresh, n, a->name, &ctx,
+	plan_preflight_queue_delete(&fresh, n, a->name, &ctx,
 	    op == NULL || op->queue == NULL ||
 	        strcmp(op->queue->address, lq->address) == 0);
-	if (fresh.outcome == RECON_OUT_REFUSED) {
+	if (fresh.outcome == PLAN_OUT_REFUSED) {
 		v = compare_qdel(a, np, &fresh, out);
 	} else if (!same_diverts(np, &fresh)) {
 		v = diverts_changed(a, np, &fresh, out);
 	} else {
 		out->destroyed_messages += fresh.destroyed_messages;
 		out->planned_messages += np->destroyed_messages;
-		v = recon_verdict_run(out, a, np);
+		v = apply_verdict_run(out, a, np);
 	}
-	recon_node_plan_release(&fresh);
+	plan_step_release(&fresh);
 	free(decl.captures);
 	return v;
 }

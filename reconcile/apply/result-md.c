@@ -28,7 +28,7 @@ cell(struct sbuf *b, const char *s)
 }
 
 static void
-summary(struct sbuf *b, const struct recon_apply_result *r)
+summary(struct sbuf *b, const struct apply_result *r)
 {
 	size_t i;
 
@@ -37,16 +37,16 @@ summary(struct sbuf *b, const struct recon_apply_result *r)
 		sbuf_adds(b, "| ");
 		cell(b, r->nodes[i].node);
 		sbuf_addf(b, " | %s | ",
-		    recon_apply_outcome_name(r->nodes[i].outcome));
+		    apply_outcome_name(r->nodes[i].outcome));
 		cell(b, r->nodes[i].detail);
 		sbuf_adds(b, " |\n");
 	}
 }
 
 static void
-ops_table(struct sbuf *b, const struct recon_node_apply *n)
+ops_table(struct sbuf *b, const struct apply_node *n)
 {
-	const struct recon_applied_op *a;
+	const struct apply_op *a;
 	size_t i;
 
 	sbuf_adds(b, "\n| # | operation | object | outcome | error |\n"
@@ -54,9 +54,9 @@ ops_table(struct sbuf *b, const struct recon_node_apply *n)
 	for (i = 0; i < n->nops; i++) {
 		a = &n->ops[i];
 		sbuf_addf(b, "| %zu | %s | ", i + 1,
-		    recon_opk_name(a->op.kind));
+		    recon_op_kind_name(a->op.kind));
 		cell(b, a->op.name);
-		sbuf_addf(b, " | %s | ", recon_op_state_name(a->state));
+		sbuf_addf(b, " | %s | ", apply_op_state_name(a->state));
 		if (a->refusal.kind != RECON_OK) {
 			sbuf_addf(b, "%s: ", recon_kind_name(a->refusal.kind));
 			cell(b, a->refusal.text);
@@ -66,9 +66,9 @@ ops_table(struct sbuf *b, const struct recon_node_apply *n)
 }
 
 static void
-removed_diverts(struct sbuf *b, const struct recon_node_apply *n)
+removed_diverts(struct sbuf *b, const struct apply_node *n)
 {
-	const struct recon_applied_op *a;
+	const struct apply_op *a;
 	struct sbuf js = {0};
 	struct jsonw w;
 	size_t i;
@@ -77,7 +77,7 @@ removed_diverts(struct sbuf *b, const struct recon_node_apply *n)
 	for (i = 0; i < n->nops; i++) {
 		a = &n->ops[i];
 		if (a->op.kind != RECON_OP_DESTROY_DIVERT ||
-		    a->state != RECON_OPS_DONE || a->op.divert == NULL)
+		    a->state != APPLY_OP_DONE || a->op.divert == NULL)
 			continue;
 		if (!any)
 			sbuf_adds(b,
@@ -87,7 +87,7 @@ removed_diverts(struct sbuf *b, const struct recon_node_apply *n)
 		any = true;
 		sbuf_reset(&js);
 		jsonw_init(&w, &js, 0);
-		recon_divert_write_config(&w, a->op.divert);
+		apply_divert_write_config(&w, a->op.divert);
 		sbuf_addf(b, "- `%s` (source `%s`, forwarding `%s`): `%s`\n",
 		    a->op.divert->name, a->op.divert->address,
 		    a->op.divert->forwarding_address, sbuf_str(&js));
@@ -96,12 +96,12 @@ removed_diverts(struct sbuf *b, const struct recon_node_apply *n)
 }
 
 static void
-node_section(struct sbuf *b, const struct recon_node_apply *n)
+node_section(struct sbuf *b, const struct apply_node *n)
 {
 	size_t i;
 
 	sbuf_addf(b, "\n## %s: %s\n\n", n->node,
-	    recon_apply_outcome_name(n->outcome));
+	    apply_outcome_name(n->outcome));
 	if (n->detail != NULL)
 		sbuf_addf(b, "%s\n", n->detail);
 	if (n->nnotes > 0)
@@ -114,14 +114,14 @@ node_section(struct sbuf *b, const struct recon_node_apply *n)
 }
 
 char *
-recon_result_render_md(const struct recon_apply_result *r)
+apply_result_render_md(const struct apply_result *r)
 {
 	struct sbuf b = {0};
 	size_t i, bad = 0;
 
 	for (i = 0; i < r->nnodes; i++)
-		if (r->nodes[i].outcome != RECON_APPLY_APPLIED &&
-		    r->nodes[i].outcome != RECON_APPLY_SKIPPED)
+		if (r->nodes[i].outcome != APPLY_APPLIED &&
+		    r->nodes[i].outcome != APPLY_SKIPPED)
 			bad++;
 	sbuf_addf(&b, "# Apply result: %s%s%s\n\n", r->cluster,
 	    r->revision != NULL ? " at " : "",

@@ -1,6 +1,7 @@
 /* reconcile/jolokia-reply.c: building bulk requests and classifying their
  * replies (no I/O: see jolokia.c for the transport). */
-#include "jolokia.h"
+
+#include "live-int.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include "../../lib/xalloc.h"
 
 void
-recon_jbulk_release(struct recon_jbulk *b)
+live_bulk_release(struct live_bulk *b)
 {
 	size_t i;
 
@@ -27,7 +28,7 @@ recon_jbulk_release(struct recon_jbulk *b)
 }
 
 static size_t
-begin(struct recon_jbulk *b, const char *type, const char *mbean, bool pat)
+begin(struct live_bulk *b, const char *type, const char *mbean, bool pat)
 {
 	xgrow(&b->pattern, &b->alloc, b->n + 1, sizeof(*b->pattern));
 	b->pattern[b->n] = pat;
@@ -46,7 +47,7 @@ is_pattern(const char *mbean)
 }
 
 size_t
-recon_jbulk_read(struct recon_jbulk *b, const char *mbean,
+live_bulk_read(struct live_bulk *b, const char *mbean,
     const char *const *attrs, size_t nattrs)
 {
 	size_t i, idx = begin(b, "read", mbean, is_pattern(mbean));
@@ -65,8 +66,8 @@ recon_jbulk_read(struct recon_jbulk *b, const char *mbean,
 }
 
 size_t
-recon_jbulk_exec(struct recon_jbulk *b, const char *mbean,
-    const char *operation, const struct recon_jarg *args, size_t nargs)
+live_bulk_exec(struct live_bulk *b, const char *mbean,
+    const char *operation, const struct live_arg *args, size_t nargs)
 {
 	size_t i, idx = begin(b, "exec", mbean, false);
 
@@ -76,11 +77,11 @@ recon_jbulk_exec(struct recon_jbulk *b, const char *mbean,
 	for (i = 0; i < nargs; i++) {
 		if (i > 0)
 			sbuf_addc(&b->body, ',');
-		if (args[i].type == RECON_JARG_STR && args[i].s != NULL)
+		if (args[i].type == LIVE_ARG_STR && args[i].s != NULL)
 			jsonw_quote(&b->body, args[i].s);
-		else if (args[i].type == RECON_JARG_BOOL)
+		else if (args[i].type == LIVE_ARG_BOOL)
 			sbuf_adds(&b->body, args[i].b ? "true" : "false");
-		else if (args[i].type == RECON_JARG_INT)
+		else if (args[i].type == LIVE_ARG_INT)
 			sbuf_addf(&b->body, "%lld", (long long)args[i].i);
 		else
 			sbuf_adds(&b->body, "null");
@@ -125,7 +126,7 @@ amq_code(const char *text)
 }
 
 enum recon_kind
-recon_jolokia_classify(int status, const char *error, bool pattern)
+live_jolokia_classify(int status, const char *error, bool pattern)
 {
 	unsigned code = error != NULL ? amq_code(error) : 0;
 	size_t i;
@@ -148,8 +149,8 @@ recon_jolokia_classify(int status, const char *error, bool pattern)
 static char *
 clip(const char *s, size_t len)
 {
-	if (len > RECON_JOLOKIA_MAX_TEXT)
-		len = RECON_JOLOKIA_MAX_TEXT;
+	if (len > LIVE_JOLOKIA_MAX_TEXT)
+		len = LIVE_JOLOKIA_MAX_TEXT;
 	return xstrndup(s, len);
 }
 
@@ -166,7 +167,7 @@ set_refusal(struct recon_refusal *r, enum recon_kind kind, int http, int status,
 
 /* Classify one reply element into res. */
 static void
-element(struct recon_jresult *res, const cJSON *e, bool pattern, int http)
+element(struct live_bulk_result *res, const cJSON *e, bool pattern, int http)
 {
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
 	const cJSON *er = cJSON_GetObjectItemCaseSensitive(e, "error");
@@ -189,7 +190,7 @@ element(struct recon_jresult *res, const cJSON *e, bool pattern, int http)
 	}
 	text = cJSON_IsString(er) ? er->valuestring : "";
 	set_refusal(&res->refusal,
-	    recon_jolokia_classify(status, text, pattern), http, status,
+	    live_jolokia_classify(status, text, pattern), http, status,
 	    text[0] ? clip(text, strlen(text))
 	            : xasprintf("Jolokia status %d", status));
 	if (res->refusal.kind == RECON_OK)
@@ -198,7 +199,7 @@ element(struct recon_jresult *res, const cJSON *e, bool pattern, int http)
 
 /* Give every element (and *out) the same whole-request refusal. */
 static int
-fail_all(struct recon_jbulk *b, struct recon_refusal *out, enum recon_kind kind,
+fail_all(struct live_bulk *b, struct recon_refusal *out, enum recon_kind kind,
     int status, char *text)
 {
 	size_t i;
@@ -211,7 +212,7 @@ fail_all(struct recon_jbulk *b, struct recon_refusal *out, enum recon_kind kind,
 }
 
 static int
-http_failure(struct recon_jbulk *b, const char *body, size_t len,
+http_failure(struct live_bulk *b, const char *body, size_t len,
     struct recon_refusal *out)
 {
 	int h = b->http_status;
@@ -234,7 +235,7 @@ http_failure(struct recon_jbulk *b, const char *body, size_t len,
 }
 
 int
-recon_jbulk_parse_reply(struct recon_jbulk *b, long http_status,
+live_bulk_parse_reply(struct live_bulk *b, long http_status,
     const char *body, size_t len, struct recon_refusal *out)
 {
 	const cJSON *e;

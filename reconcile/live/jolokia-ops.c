@@ -1,20 +1,19 @@
 /* reconcile/jolokia-ops.c: MBean names and the management operations the
  * agent uses, each with its full Java signature (overloads are refused
  * by Jolokia without one). */
-#include "jolokia.h"
+
+#include "live-int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/jsonw.h"
 #include "../../lib/xalloc.h"
-#include "../recon-int.h"
 
 #define DOMAIN "org.apache.activemq.artemis"
 
 /* javax.management.ObjectName.quote. */
 char *
-recon_mbean_quote(const char *value)
+live_mbean_quote(const char *value)
 {
 	struct sbuf b = {0};
 	const char *p;
@@ -34,9 +33,9 @@ recon_mbean_quote(const char *value)
 }
 
 char *
-recon_mbean_broker(const char *broker)
+live_mbean_broker(const char *broker)
 {
-	char *q = recon_mbean_quote(broker), *r;
+	char *q = live_mbean_quote(broker), *r;
 
 	r = xasprintf(DOMAIN ":broker=%s", q);
 	free(q);
@@ -44,9 +43,9 @@ recon_mbean_broker(const char *broker)
 }
 
 char *
-recon_mbean_address(const char *broker, const char *address)
+live_mbean_address(const char *broker, const char *address)
 {
-	char *b = recon_mbean_broker(broker), *a = recon_mbean_quote(address);
+	char *b = live_mbean_broker(broker), *a = live_mbean_quote(address);
 	char *r = xasprintf("%s,component=addresses,address=%s", b, a);
 
 	free(b);
@@ -55,14 +54,14 @@ recon_mbean_address(const char *broker, const char *address)
 }
 
 char *
-recon_mbean_queue(const char *broker, const char *address, unsigned routing,
+live_mbean_queue(const char *broker, const char *address, unsigned routing,
     const char *queue)
 {
-	char *a = recon_mbean_address(broker, address);
-	char *q = recon_mbean_quote(queue);
+	char *a = live_mbean_address(broker, address);
+	char *q = live_mbean_quote(queue);
 	char *r = xasprintf("%s,subcomponent=queues,routing-type=\"%s\","
 	                    "queue=%s",
-	    a, recon_routing_name(routing), q);
+	    a, decl_routing_name(routing), q);
 
 	free(a);
 	free(q);
@@ -70,10 +69,10 @@ recon_mbean_queue(const char *broker, const char *address, unsigned routing,
 }
 
 char *
-recon_mbean_divert(const char *broker, const char *address, const char *divert)
+live_mbean_divert(const char *broker, const char *address, const char *divert)
 {
-	char *a = recon_mbean_address(broker, address);
-	char *d = recon_mbean_quote(divert);
+	char *a = live_mbean_address(broker, address);
+	char *d = live_mbean_quote(divert);
 	char *r = xasprintf("%s,subcomponent=diverts,divert=%s", a, d);
 
 	free(a);
@@ -111,7 +110,7 @@ mbean_value(const char *p, const char **end)
 }
 
 int
-recon_mbean_key(const char *mbean, const char *key, char **out)
+live_mbean_key(const char *mbean, const char *key, char **out)
 {
 	const char *p = strchr(mbean, ':'), *end;
 	size_t klen = strlen(key);
@@ -141,11 +140,11 @@ recon_mbean_key(const char *mbean, const char *key, char **out)
 }
 
 static size_t
-exec_on(struct recon_jbulk *b, const char *broker, const char *op,
-    const struct recon_jarg *args, size_t nargs)
+exec_on(struct live_bulk *b, const char *broker, const char *op,
+    const struct live_arg *args, size_t nargs)
 {
-	char *m = recon_mbean_broker(broker);
-	size_t i = recon_jbulk_exec(b, m, op, args, nargs);
+	char *m = live_mbean_broker(broker);
+	size_t i = live_bulk_exec(b, m, op, args, nargs);
 
 	free(m);
 	return i;
@@ -160,11 +159,11 @@ routing_list(unsigned routing)
 }
 
 size_t
-recon_jbulk_create_address(struct recon_jbulk *b, const char *broker,
+live_bulk_create_address(struct live_bulk *b, const char *broker,
     const char *name, unsigned routing)
 {
 	char *rt = routing_list(routing);
-	struct recon_jarg a[2] = {{.s = name}, {.s = rt}};
+	struct live_arg a[2] = {{.s = name}, {.s = rt}};
 	size_t i = exec_on(b, broker,
 	    "createAddress(java.lang.String,java.lang.String)", a, 2);
 
@@ -173,11 +172,11 @@ recon_jbulk_create_address(struct recon_jbulk *b, const char *broker,
 }
 
 size_t
-recon_jbulk_update_address(struct recon_jbulk *b, const char *broker,
+live_bulk_update_address(struct live_bulk *b, const char *broker,
     const char *name, unsigned routing)
 {
 	char *rt = routing_list(routing);
-	struct recon_jarg a[2] = {{.s = name}, {.s = rt}};
+	struct live_arg a[2] = {{.s = name}, {.s = rt}};
 	size_t i = exec_on(b, broker,
 	    "updateAddress(java.lang.String,java.lang.String)", a, 2);
 
@@ -186,90 +185,43 @@ recon_jbulk_update_address(struct recon_jbulk *b, const char *broker,
 }
 
 size_t
-recon_jbulk_delete_address(struct recon_jbulk *b, const char *broker,
+live_bulk_delete_address(struct live_bulk *b, const char *broker,
     const char *name, bool force)
 {
-	struct recon_jarg a[2] = {{.s = name},
-	    {.type = RECON_JARG_BOOL, .b = force}};
+	struct live_arg a[2] = {{.s = name},
+	    {.type = LIVE_ARG_BOOL, .b = force}};
 
 	return exec_on(b, broker, "deleteAddress(java.lang.String,boolean)", a,
 	    2);
 }
 
 size_t
-recon_jbulk_destroy_queue(struct recon_jbulk *b, const char *broker,
+live_bulk_destroy_queue(struct live_bulk *b, const char *broker,
     const char *name, bool remove_consumers, bool auto_delete_address)
 {
-	struct recon_jarg a[3] = {{.s = name},
-	    {.type = RECON_JARG_BOOL, .b = remove_consumers},
-	    {.type = RECON_JARG_BOOL, .b = auto_delete_address}};
+	struct live_arg a[3] = {{.s = name},
+	    {.type = LIVE_ARG_BOOL, .b = remove_consumers},
+	    {.type = LIVE_ARG_BOOL, .b = auto_delete_address}};
 
 	return exec_on(b, broker,
 	    "destroyQueue(java.lang.String,boolean,boolean)", a, 3);
 }
 
 size_t
-recon_jbulk_destroy_divert(struct recon_jbulk *b, const char *broker,
+live_bulk_destroy_divert(struct live_bulk *b, const char *broker,
     const char *name)
 {
-	struct recon_jarg a[1] = {{.s = name}};
+	struct live_arg a[1] = {{.s = name}};
 
 	return exec_on(b, broker, "destroyDivert(java.lang.String)", a, 1);
 }
 
-/* Keys in QueueConfiguration's names; every setting explicit, because
- * omitted keys take address-settings defaults (and updateQueue clears an
- * absent filter). */
-char *
-recon_queue_config_json(const struct decl_queue *q)
-{
-	struct sbuf s = {0};
-	struct jsonw w;
-
-	jsonw_init(&w, &s, 0);
-	jsonw_obj_begin(&w);
-	jsonw_key(&w, "name");
-	jsonw_str(&w, q->name);
-	jsonw_key(&w, "address");
-	jsonw_str(&w, q->address);
-	jsonw_key(&w, "routing-type");
-	jsonw_str(&w, q->routing == DECL_MULTICAST ? "MULTICAST" : "ANYCAST");
-	jsonw_key(&w, "durable");
-	jsonw_bool(&w, q->durable);
-	jsonw_key(&w, "auto-create-address");
-	jsonw_bool(&w, false);
-	jsonw_key(&w, "filter-string");
-	jsonw_str(&w, q->filter != NULL ? q->filter : "");
-	jsonw_key(&w, "max-consumers");
-	jsonw_int(&w, q->max_consumers);
-	jsonw_key(&w, "purge-on-no-consumers");
-	jsonw_bool(&w, q->purge_on_no_consumers);
-	jsonw_key(&w, "exclusive");
-	jsonw_bool(&w, q->exclusive);
-	jsonw_key(&w, "ring-size");
-	jsonw_int(&w, q->ring_size);
-	jsonw_key(&w, "enabled");
-	jsonw_bool(&w, q->enabled);
-	jsonw_key(&w, "last-value");
-	jsonw_bool(&w, q->last_value_key != NULL);
-	if (q->last_value_key != NULL) {
-		jsonw_key(&w, "last-value-key");
-		jsonw_str(&w, q->last_value_key);
-	}
-	jsonw_key(&w, "consumers-before-dispatch");
-	jsonw_int(&w, q->consumers_before_dispatch);
-	jsonw_key(&w, "delay-before-dispatch");
-	jsonw_int(&w, q->delay_before_dispatch);
-	jsonw_obj_end(&w);
-	return sbuf_take(&s);
-}
-
 size_t
-recon_jbulk_create_queue(struct recon_jbulk *b, const char *broker,
-    const struct decl_queue *q)
+live_bulk_create_queue(struct live_bulk *b, const char *broker,
+    const struct recon_queue *q)
 {
-	char *json = recon_queue_config_json(q);
-	struct recon_jarg a[1] = {{.s = json}};
+	char *json = live_queue_config_json(q);
+	struct live_arg a[1] = {{.s = json}};
 	size_t i = exec_on(b, broker, "createQueue(java.lang.String)", a, 1);
 
 	free(json);
@@ -277,66 +229,23 @@ recon_jbulk_create_queue(struct recon_jbulk *b, const char *broker,
 }
 
 size_t
-recon_jbulk_update_queue(struct recon_jbulk *b, const char *broker,
-    const struct decl_queue *q)
+live_bulk_update_queue(struct live_bulk *b, const char *broker,
+    const struct recon_queue *q)
 {
-	char *json = recon_queue_config_json(q);
-	struct recon_jarg a[1] = {{.s = json}};
+	char *json = live_queue_config_json(q);
+	struct live_arg a[1] = {{.s = json}};
 	size_t i = exec_on(b, broker, "updateQueue(java.lang.String)", a, 1);
 
 	free(json);
 	return i;
 }
 
-/* DivertConfiguration's JSON keys, all eight (a partial updateDivert drops
- * the filter, resets the routing type and persists the partial record). */
-char *
-recon_divert_config_json(const struct decl_divert *d)
-{
-	struct sbuf s = {0};
-	struct jsonw w;
-	size_t i;
-
-	jsonw_init(&w, &s, 0);
-	jsonw_obj_begin(&w);
-	jsonw_key(&w, "name");
-	jsonw_str(&w, d->name);
-	jsonw_key(&w, "routing-name");
-	jsonw_str(&w, d->routing_name != NULL ? d->routing_name : d->name);
-	jsonw_key(&w, "address");
-	jsonw_str(&w, d->address);
-	jsonw_key(&w, "forwarding-address");
-	jsonw_str(&w, d->forwarding_address);
-	jsonw_key(&w, "exclusive");
-	jsonw_bool(&w, d->exclusive);
-	jsonw_key(&w, "filter-string");
-	jsonw_str(&w, d->filter != NULL ? d->filter : "");
-	jsonw_key(&w, "routing-type");
-	jsonw_str(&w, recon_divert_routing_name(d->routing_type));
-	if (d->transformer_class_name != NULL) {
-		jsonw_key(&w, "transformer-configuration");
-		jsonw_obj_begin(&w);
-		jsonw_key(&w, "class-name");
-		jsonw_str(&w, d->transformer_class_name);
-		jsonw_key(&w, "properties");
-		jsonw_obj_begin(&w);
-		for (i = 0; i < d->ntransformer_properties; i++) {
-			jsonw_key(&w, d->transformer_properties[i].key);
-			jsonw_str(&w, d->transformer_properties[i].value);
-		}
-		jsonw_obj_end(&w);
-		jsonw_obj_end(&w);
-	}
-	jsonw_obj_end(&w);
-	return sbuf_take(&s);
-}
-
 size_t
-recon_jbulk_create_divert(struct recon_jbulk *b, const char *broker,
-    const struct decl_divert *d)
+live_bulk_create_divert(struct live_bulk *b, const char *broker,
+    const struct recon_divert *d)
 {
-	char *json = recon_divert_config_json(d);
-	struct recon_jarg a[1] = {{.s = json}};
+	char *json = live_divert_config_json(d);
+	struct live_arg a[1] = {{.s = json}};
 	size_t i = exec_on(b, broker, "createDivert(java.lang.String)", a, 1);
 
 	free(json);
@@ -344,11 +253,11 @@ recon_jbulk_create_divert(struct recon_jbulk *b, const char *broker,
 }
 
 size_t
-recon_jbulk_update_divert(struct recon_jbulk *b, const char *broker,
-    const struct decl_divert *d)
+live_bulk_update_divert(struct live_bulk *b, const char *broker,
+    const struct recon_divert *d)
 {
-	char *json = recon_divert_config_json(d);
-	struct recon_jarg a[1] = {{.s = json}};
+	char *json = live_divert_config_json(d);
+	struct live_arg a[1] = {{.s = json}};
 	size_t i = exec_on(b, broker, "updateDivert(java.lang.String)", a, 1);
 
 	free(json);

@@ -1,6 +1,7 @@
 /* reconcile/jolokia.c: HTTP transport of bulk requests (libcurl, multi
  * interface so that several nodes are read concurrently in one thread). */
-#include "jolokia.h"
+
+#include "live-int.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -11,8 +12,8 @@
 
 /* One transfer in flight. */
 struct xfer {
-	const struct recon_jolokia_conf *conf;
-	struct recon_jbulk *bulk;
+	const struct live_jolokia_conf *conf;
+	struct live_bulk *bulk;
 	struct recon_refusal *out;
 	CURL *easy;
 	struct curl_slist *headers;
@@ -58,11 +59,11 @@ or_default(long v, long def)
 static void
 xfer_setup(struct xfer *x)
 {
-	const struct recon_jolokia_conf *c = x->conf;
+	const struct live_jolokia_conf *c = x->conf;
 	char *origin;
 
 	x->max =
-	    c->max_response > 0 ? c->max_response : RECON_JOLOKIA_MAX_RESPONSE;
+	    c->max_response > 0 ? c->max_response : LIVE_JOLOKIA_MAX_RESPONSE;
 	sbuf_init(&x->reply, x->max + 1);
 	x->easy = curl_easy_init();
 	if (x->easy == NULL) {
@@ -70,7 +71,7 @@ xfer_setup(struct xfer *x)
 		abort();
 	}
 	origin = xasprintf("Origin: %s",
-	    c->origin != NULL ? c->origin : RECON_JOLOKIA_ORIGIN);
+	    c->origin != NULL ? c->origin : LIVE_JOLOKIA_ORIGIN);
 	x->headers = curl_slist_append(NULL, "Content-Type: application/json");
 	x->headers = curl_slist_append(x->headers, origin);
 	x->headers = curl_slist_append(x->headers, "Expect:");
@@ -90,9 +91,9 @@ xfer_setup(struct xfer *x)
 	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, x->errbuf);
 	curl_easy_setopt(x->easy, CURLOPT_CONNECTTIMEOUT_MS,
-	    or_default(c->connect_timeout_ms, RECON_JOLOKIA_CONNECT_TIMEOUT));
+	    or_default(c->connect_timeout_ms, LIVE_JOLOKIA_CONNECT_TIMEOUT));
 	curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS,
-	    or_default(c->timeout_ms, RECON_JOLOKIA_TIMEOUT));
+	    or_default(c->timeout_ms, LIVE_JOLOKIA_TIMEOUT));
 	curl_easy_setopt(x->easy, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(x->easy, CURLOPT_SSL_VERIFYHOST, 2L);
 	if (c->ca_file != NULL)
@@ -133,7 +134,7 @@ xfer_finish(struct xfer *x, CURLcode rc)
 	x->done = true;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &http);
-		(void)recon_jbulk_parse_reply(x->bulk, http,
+		(void)live_bulk_parse_reply(x->bulk, http,
 		    sbuf_str(&x->reply), x->reply.len, x->out);
 		return;
 	}
@@ -161,8 +162,8 @@ xfer_cleanup(struct xfer *x)
 }
 
 void
-recon_jolokia_post_all(const struct recon_jolokia_conf *confs,
-    struct recon_jbulk *bulks, size_t n, struct recon_refusal *outs)
+live_jolokia_post_all(const struct live_jolokia_conf *confs,
+    struct live_bulk *bulks, size_t n, struct recon_refusal *outs)
 {
 	struct xfer *xs = xcalloc(n + 1, sizeof(*xs));
 	CURLM *m;
@@ -207,9 +208,9 @@ recon_jolokia_post_all(const struct recon_jolokia_conf *confs,
 }
 
 int
-recon_jolokia_post(const struct recon_jolokia_conf *conf, struct recon_jbulk *b,
+live_jolokia_post(const struct live_jolokia_conf *conf, struct live_bulk *b,
     struct recon_refusal *out)
 {
-	recon_jolokia_post_all(conf, b, 1, out);
+	live_jolokia_post_all(conf, b, 1, out);
 	return out->kind == RECON_OK ? 0 : -1;
 }

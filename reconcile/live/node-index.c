@@ -3,7 +3,8 @@
  * Built once per snapshot when it is complete (fetched and sorted, or
  * parsed), so a plan with many queue deletes costs O(n log n) per node
  * instead of one walk of every queue and divert per delete. */
-#include "../recon-int.h"
+
+#include "live-int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -11,18 +12,18 @@
 
 #include "../../lib/xalloc.h"
 
-struct recon_key_ref {
+struct live_key_ref {
 	const char *key; /* not NUL-terminated at len */
 	uint32_t len;
 	uint32_t idx; /* into the node's queues or diverts */
 };
 
-struct recon_node_index {
-	struct recon_key_ref *q_by_address; /* queues by address */
+struct live_node_index {
+	struct live_key_ref *q_by_address; /* queues by address */
 	size_t nq;
-	struct recon_key_ref *d_by_source; /* diverts by source address */
+	struct live_key_ref *d_by_source; /* diverts by source address */
 	size_t nsrc;
-	struct recon_key_ref *d_by_target; /* one per forwarding target */
+	struct live_key_ref *d_by_target; /* one per forwarding target */
 	size_t ntgt;
 };
 
@@ -39,7 +40,7 @@ key_cmp(const char *a, size_t alen, const char *b, size_t blen)
 static int
 ref_cmp(const void *va, const void *vb)
 {
-	const struct recon_key_ref *a = va, *b = vb;
+	const struct live_key_ref *a = va, *b = vb;
 	int c = key_cmp(a->key, a->len, b->key, b->len);
 
 	if (c != 0)
@@ -49,7 +50,7 @@ ref_cmp(const void *va, const void *vb)
 
 /* The first ref whose key is not below key, and the count equal to it. */
 static size_t
-ref_range(const struct recon_key_ref *v, size_t n, const char *key,
+ref_range(const struct live_key_ref *v, size_t n, const char *key,
     size_t *count)
 {
 	size_t lo = 0, hi = n, len = strlen(key), first;
@@ -70,7 +71,7 @@ ref_range(const struct recon_key_ref *v, size_t n, const char *key,
 }
 
 static void
-add_ref(struct recon_key_ref **v, size_t *n, size_t *cap, const char *key,
+add_ref(struct live_key_ref **v, size_t *n, size_t *cap, const char *key,
     size_t len, size_t idx)
 {
 	xgrow(v, cap, *n + 1, sizeof(**v));
@@ -81,7 +82,7 @@ add_ref(struct recon_key_ref **v, size_t *n, size_t *cap, const char *key,
 }
 
 bool
-recon_forward_target(const char **p, const char **target, size_t *len)
+live_forward_target(const char **p, const char **target, size_t *len)
 {
 	const char *s = *p, *end;
 	size_t n;
@@ -103,20 +104,20 @@ recon_forward_target(const char **p, const char **target, size_t *len)
 }
 
 static void
-add_targets(struct recon_node_index *x, size_t *cap, const char *p, size_t idx)
+add_targets(struct live_node_index *x, size_t *cap, const char *p, size_t idx)
 {
 	const char *t;
 	size_t n;
 
-	while (recon_forward_target(&p, &t, &n))
+	while (live_forward_target(&p, &t, &n))
 		if (n > 0)
 			add_ref(&x->d_by_target, &x->ntgt, cap, t, n, idx);
 }
 
-struct recon_node_index *
-recon_node_index_build(const struct recon_node_snapshot *n)
+struct live_node_index *
+live_node_index_build(const struct recon_node_snapshot *n)
 {
-	struct recon_node_index *x = xcalloc(1, sizeof(*x));
+	struct live_node_index *x = xcalloc(1, sizeof(*x));
 	size_t i, cap = 0;
 
 	x->q_by_address = xcalloc(n->nqueues + 1, sizeof(*x->q_by_address));
@@ -125,7 +126,7 @@ recon_node_index_build(const struct recon_node_snapshot *n)
 		    n->queues[i].address != NULL ? n->queues[i].address : "";
 
 		x->q_by_address[x->nq++] =
-		    (struct recon_key_ref){a, (uint32_t)strlen(a), (uint32_t)i};
+		    (struct live_key_ref){a, (uint32_t)strlen(a), (uint32_t)i};
 	}
 	x->d_by_source = xcalloc(n->ndiverts + 1, sizeof(*x->d_by_source));
 	for (i = 0; i < n->ndiverts; i++) {
@@ -133,7 +134,7 @@ recon_node_index_build(const struct recon_node_snapshot *n)
 		    n->diverts[i].address != NULL ? n->diverts[i].address : "";
 
 		x->d_by_source[x->nsrc++] =
-		    (struct recon_key_ref){a, (uint32_t)strlen(a), (uint32_t)i};
+		    (struct live_key_ref){a, (uint32_t)strlen(a), (uint32_t)i};
 		add_targets(x, &cap, n->diverts[i].forwarding_address, i);
 	}
 	qsort(x->q_by_address, x->nq, sizeof(*x->q_by_address), ref_cmp);
@@ -145,7 +146,7 @@ recon_node_index_build(const struct recon_node_snapshot *n)
 }
 
 void
-recon_node_index_free(struct recon_node_index *x)
+live_node_index_free(struct live_node_index *x)
 {
 	if (x == NULL)
 		return;
@@ -156,7 +157,7 @@ recon_node_index_free(struct recon_node_index *x)
 }
 
 size_t
-recon_node_queues_at(const struct recon_node_index *x, const char *address,
+live_node_queues_at(const struct live_node_index *x, const char *address,
     size_t **out)
 {
 	size_t count, i;
@@ -177,7 +178,7 @@ idx_cmp(const void *va, const void *vb)
 }
 
 size_t
-recon_node_diverts_around(const struct recon_node_index *x, const char *address,
+live_node_diverts_around(const struct live_node_index *x, const char *address,
     size_t **out)
 {
 	size_t c1, f1 = ref_range(x->d_by_source, x->nsrc, address, &c1);
@@ -189,13 +190,13 @@ recon_node_diverts_around(const struct recon_node_index *x, const char *address,
 		v[m++] = x->d_by_source[f1 + i].idx;
 	for (i = 0; i < c2; i++)
 		v[m++] = x->d_by_target[f2 + i].idx;
-	recon_index_sort_unique(v, &m);
+	live_index_sort_unique(v, &m);
 	*out = v;
 	return m;
 }
 
 void
-recon_index_sort_unique(size_t *v, size_t *n)
+live_index_sort_unique(size_t *v, size_t *n)
 {
 	size_t i, k;
 

@@ -1,15 +1,14 @@
 /* reconcile/snapshot-attrs.c: MBean attribute values of a snapshot read
  * into the model. A missing attribute keeps Artemis's default; a present
  * one of the wrong type is recorded as the reply's problem (BAD_RESPONSE). */
-#include "../recon.h"
+
+#include "live-int.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/xalloc.h"
-#include "jolokia.h"
-#include "../recon-int.h"
 
 /* Reading attribute values: a missing attribute keeps the default, a
  * present one of the wrong type makes the reply BAD_RESPONSE. */
@@ -21,7 +20,7 @@ attr(const cJSON *o, const char *name)
 }
 
 static void
-bad(struct recon_rd *r, const char *name, const char *expected)
+bad(struct live_attrs *r, const char *name, const char *expected)
 {
 	if (r->bad == NULL)
 		r->bad = xasprintf("%s: attribute %s: expected %s", r->what,
@@ -29,7 +28,7 @@ bad(struct recon_rd *r, const char *name, const char *expected)
 }
 
 static bool
-rd_bool(struct recon_rd *r, const cJSON *o, const char *name, bool def)
+rd_bool(struct live_attrs *r, const cJSON *o, const char *name, bool def)
 {
 	const cJSON *v = attr(o, name);
 
@@ -43,7 +42,7 @@ rd_bool(struct recon_rd *r, const cJSON *o, const char *name, bool def)
 }
 
 static int64_t
-rd_int(struct recon_rd *r, const cJSON *o, const char *name, int64_t def)
+rd_int(struct live_attrs *r, const cJSON *o, const char *name, int64_t def)
 {
 	const cJSON *v = attr(o, name);
 
@@ -60,7 +59,7 @@ rd_int(struct recon_rd *r, const cJSON *o, const char *name, int64_t def)
 
 /* NULL for missing, null or (when empty_is_null) "". */
 static char *
-rd_str(struct recon_rd *r, const cJSON *o, const char *name, bool empty_is_null)
+rd_str(struct live_attrs *r, const cJSON *o, const char *name, bool empty_is_null)
 {
 	const cJSON *v = attr(o, name);
 
@@ -76,7 +75,7 @@ rd_str(struct recon_rd *r, const cJSON *o, const char *name, bool empty_is_null)
 }
 
 static char **
-rd_strv(struct recon_rd *r, const cJSON *o, const char *name, size_t *n)
+rd_strv(struct live_attrs *r, const cJSON *o, const char *name, size_t *n)
 {
 	const cJSON *v = attr(o, name), *c;
 	char **out;
@@ -102,7 +101,7 @@ rd_strv(struct recon_rd *r, const cJSON *o, const char *name, size_t *n)
 }
 
 static unsigned
-rd_routing_set(struct recon_rd *r, const cJSON *o)
+rd_routing_set(struct live_attrs *r, const cJSON *o)
 {
 	char **v;
 	size_t n, i;
@@ -110,7 +109,7 @@ rd_routing_set(struct recon_rd *r, const cJSON *o)
 
 	v = rd_strv(r, o, "RoutingTypes", &n);
 	for (i = 0; i < n; i++) {
-		if (recon_routing_parse(v[i], &one) == 0)
+		if (decl_routing_parse(v[i], &one) == 0)
 			set |= one;
 		else
 			bad(r, "RoutingTypes", "ANYCAST or MULTICAST");
@@ -121,11 +120,11 @@ rd_routing_set(struct recon_rd *r, const cJSON *o)
 }
 
 void
-recon_to_address(struct recon_rd *r, const char *mbean, const cJSON *o,
+live_attrs_address(struct live_attrs *r, const char *mbean, const cJSON *o,
     struct recon_address *a)
 {
 	a->name = rd_str(r, o, "Address", false);
-	if (a->name == NULL && recon_mbean_key(mbean, "address", &a->name) < 0)
+	if (a->name == NULL && live_mbean_key(mbean, "address", &a->name) < 0)
 		bad(r, "Address", "a string");
 	a->routing = rd_routing_set(r, o);
 	a->queue_names = rd_strv(r, o, "QueueNames", &a->nqueue_names);
@@ -135,22 +134,22 @@ recon_to_address(struct recon_rd *r, const char *mbean, const cJSON *o,
 }
 
 void
-recon_to_queue(struct recon_rd *r, const char *mbean, const cJSON *o,
+live_attrs_queue(struct live_attrs *r, const char *mbean, const cJSON *o,
     struct recon_queue *q)
 {
 	char *rt;
 
 	q->name = rd_str(r, o, "Name", false);
-	if (q->name == NULL && recon_mbean_key(mbean, "queue", &q->name) < 0)
+	if (q->name == NULL && live_mbean_key(mbean, "queue", &q->name) < 0)
 		bad(r, "Name", "a string");
 	q->address = rd_str(r, o, "Address", false);
 	if (q->address == NULL &&
-	    recon_mbean_key(mbean, "address", &q->address) < 0)
+	    live_mbean_key(mbean, "address", &q->address) < 0)
 		bad(r, "Address", "a string");
 	rt = rd_str(r, o, "RoutingType", false);
-	if (rt == NULL && recon_mbean_key(mbean, "routing-type", &rt) < 0)
+	if (rt == NULL && live_mbean_key(mbean, "routing-type", &rt) < 0)
 		rt = NULL;
-	if (rt == NULL || recon_routing_parse(rt, &q->routing) < 0)
+	if (rt == NULL || decl_routing_parse(rt, &q->routing) < 0)
 		bad(r, "RoutingType", "ANYCAST or MULTICAST");
 	free(rt);
 	q->durable = rd_bool(r, o, "Durable", true);
@@ -172,7 +171,7 @@ recon_to_queue(struct recon_rd *r, const char *mbean, const cJSON *o,
 }
 
 static void
-to_props(struct recon_rd *r, const cJSON *o, struct recon_divert *d)
+to_props(struct live_attrs *r, const cJSON *o, struct recon_divert *d)
 {
 	const cJSON *v = attr(o, "TransformerProperties"), *c;
 	size_t i = 0;
@@ -197,18 +196,18 @@ to_props(struct recon_rd *r, const cJSON *o, struct recon_divert *d)
 }
 
 void
-recon_to_divert(struct recon_rd *r, const char *mbean, const cJSON *o,
+live_attrs_divert(struct live_attrs *r, const char *mbean, const cJSON *o,
     struct recon_divert *d)
 {
 	char *rt;
 
 	d->name = rd_str(r, o, "UniqueName", false);
-	if (d->name == NULL && recon_mbean_key(mbean, "divert", &d->name) < 0)
+	if (d->name == NULL && live_mbean_key(mbean, "divert", &d->name) < 0)
 		bad(r, "UniqueName", "a string");
 	d->routing_name = rd_str(r, o, "RoutingName", false);
 	d->address = rd_str(r, o, "Address", false);
 	if (d->address == NULL &&
-	    recon_mbean_key(mbean, "address", &d->address) < 0)
+	    live_mbean_key(mbean, "address", &d->address) < 0)
 		bad(r, "Address", "a string");
 	d->forwarding_address = rd_str(r, o, "ForwardingAddress", false);
 	if (d->forwarding_address == NULL)
@@ -216,7 +215,7 @@ recon_to_divert(struct recon_rd *r, const char *mbean, const cJSON *o,
 	d->exclusive = rd_bool(r, o, "Exclusive", false);
 	d->filter = rd_str(r, o, "Filter", true);
 	rt = rd_str(r, o, "RoutingType", false);
-	if (rt != NULL && recon_divert_routing_parse(rt, &d->routing_type) < 0)
+	if (rt != NULL && decl_divert_routing_parse(rt, &d->routing_type) < 0)
 		bad(r, "RoutingType", "STRIP, PASS, ANYCAST or MULTICAST");
 	free(rt);
 	d->transformer_class_name = rd_str(r, o, "TransformerClassName", true);

@@ -1,7 +1,8 @@
 /* reconcile/snapshot-fetch.c: read a node's live state in one bulk
  * Jolokia request (docs/snapshot-format.md lists the elements) and turn
  * the reply into a struct recon_node_snapshot. */
-#include "../recon.h"
+
+#include "live-int.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -9,8 +10,6 @@
 #include <time.h>
 
 #include "../../lib/xalloc.h"
-#include "jolokia.h"
-#include "../recon-int.h"
 
 #define D "org.apache.activemq.artemis:"
 
@@ -29,45 +28,45 @@ static const char *const divert_attrs[] = {"UniqueName", "RoutingName",
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 void
-recon_snapshot_build_request(struct recon_jbulk *b, const char *hint)
+live_snapshot_build_request(struct live_bulk *b, const char *hint)
 {
-	struct recon_jarg arg = {.s = "#"};
-	char *m = recon_mbean_broker(hint);
+	struct live_arg arg = {.s = "#"};
+	char *m = live_mbean_broker(hint);
 
-	recon_jbulk_read(b, D "broker=*", broker_attrs, N(broker_attrs));
-	recon_jbulk_read(b, D "broker=*,component=addresses,address=*",
+	live_bulk_read(b, D "broker=*", broker_attrs, N(broker_attrs));
+	live_bulk_read(b, D "broker=*,component=addresses,address=*",
 	    address_attrs, N(address_attrs));
-	recon_jbulk_read(b,
+	live_bulk_read(b,
 	    D "broker=*,component=addresses,address=*,subcomponent=queues,"
 	      "routing-type=*,queue=*",
 	    queue_attrs, N(queue_attrs));
-	recon_jbulk_read(b,
+	live_bulk_read(b,
 	    D "broker=*,component=addresses,address=*,subcomponent=diverts,"
 	      "divert=*",
 	    divert_attrs, N(divert_attrs));
-	recon_jbulk_exec(b, m, "getAddressSettingsAsJSON(java.lang.String)",
+	live_bulk_exec(b, m, "getAddressSettingsAsJSON(java.lang.String)",
 	    &arg, 1);
 	free(m);
 }
 
-typedef void (*conv_fn)(struct recon_rd *, const char *, const cJSON *, void *);
+typedef void (*conv_fn)(struct live_attrs *, const char *, const cJSON *, void *);
 
 static void
-conv_address(struct recon_rd *r, const char *m, const cJSON *o, void *out)
+conv_address(struct live_attrs *r, const char *m, const cJSON *o, void *out)
 {
-	recon_to_address(r, m, o, out);
+	live_attrs_address(r, m, o, out);
 }
 
 static void
-conv_queue(struct recon_rd *r, const char *m, const cJSON *o, void *out)
+conv_queue(struct live_attrs *r, const char *m, const cJSON *o, void *out)
 {
-	recon_to_queue(r, m, o, out);
+	live_attrs_queue(r, m, o, out);
 }
 
 static void
-conv_divert(struct recon_rd *r, const char *m, const cJSON *o, void *out)
+conv_divert(struct live_attrs *r, const char *m, const cJSON *o, void *out)
 {
-	recon_to_divert(r, m, o, out);
+	live_attrs_divert(r, m, o, out);
 }
 
 /* Walk a pattern reply {canonical-mbean: {attr: value}} of broker's MBeans
@@ -77,7 +76,7 @@ walk(const cJSON *value, const char *broker, const char *kind, size_t elsize,
     void **arr, size_t *n, conv_fn fn)
 {
 	const cJSON *c;
-	struct recon_rd r = {0};
+	struct live_attrs r = {0};
 	char *b, *name;
 
 	*arr = NULL;
@@ -89,7 +88,7 @@ walk(const cJSON *value, const char *broker, const char *kind, size_t elsize,
 	*arr = xcalloc((size_t)cJSON_GetArraySize(value) + 1, elsize);
 	for (c = value->child; c != NULL && r.bad == NULL; c = c->next) {
 		b = NULL;
-		if (recon_mbean_key(c->string, "broker", &b) < 0 ||
+		if (live_mbean_key(c->string, "broker", &b) < 0 ||
 		    !cJSON_IsObject(c)) {
 			free(b);
 			return xasprintf("%s read: unexpected entry '%.200s'",
@@ -109,7 +108,7 @@ walk(const cJSON *value, const char *broker, const char *kind, size_t elsize,
 }
 
 static void
-to_settings(struct recon_node_snapshot *n, const struct recon_jresult *res)
+to_settings(struct recon_node_snapshot *n, const struct live_bulk_result *res)
 {
 	struct recon_address_settings *s;
 	const char *keys[3] = {"configDeleteAddresses", "configDeleteQueues",
@@ -150,7 +149,7 @@ find_broker(struct recon_node_snapshot *n, const cJSON *value)
 	if (cJSON_GetArraySize(value) > 1)
 		return xstrdup("several broker MBeans found");
 	c = value->child;
-	if (recon_mbean_key(c->string, "broker", &n->broker_name) < 0)
+	if (live_mbean_key(c->string, "broker", &n->broker_name) < 0)
 		return xasprintf("unexpected broker MBean '%.200s'", c->string);
 	v = cJSON_GetObjectItemCaseSensitive(c, "Version");
 	if (cJSON_IsString(v))
@@ -167,7 +166,7 @@ drop_contents(struct recon_node_snapshot *n)
 
 	n->node = n->url = NULL;
 	memset(&n->refusal, 0, sizeof(n->refusal));
-	recon_node_snapshot_release(n);
+	live_node_release(n);
 	n->node = node;
 	n->url = url;
 	n->requests = req;
@@ -212,8 +211,8 @@ duplicates(const struct recon_node_snapshot *n)
 }
 
 void
-recon_node_snapshot_from_reply(struct recon_node_snapshot *n,
-    const struct recon_jbulk *b)
+live_node_from_reply(struct recon_node_snapshot *n,
+    const struct live_bulk *b)
 {
 	char *why = NULL;
 	size_t i;
@@ -254,7 +253,7 @@ recon_node_snapshot_from_reply(struct recon_node_snapshot *n,
 		drop_contents(n);
 		return;
 	}
-	recon_node_snapshot_sort(n);
+	live_node_sort(n);
 	why = duplicates(n);
 	if (why != NULL) {
 		n->refusal.kind = RECON_BAD_RESPONSE;
@@ -279,12 +278,12 @@ now_rfc3339(void)
 }
 
 struct recon_snapshot *
-recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
-    size_t n, const struct recon_http_opts *opts)
+live_snapshot_fetch(const char *cluster, const struct live_target *targets,
+    size_t n, const struct live_http_opts *opts)
 {
 	struct recon_snapshot *s = xcalloc(1, sizeof(*s));
-	struct recon_jolokia_conf *confs = xcalloc(n + 1, sizeof(*confs));
-	struct recon_jbulk *bulks = xcalloc(n + 1, sizeof(*bulks));
+	struct live_jolokia_conf *confs = xcalloc(n + 1, sizeof(*confs));
+	struct live_bulk *bulks = xcalloc(n + 1, sizeof(*bulks));
 	struct recon_refusal *outs = xcalloc(n + 1, sizeof(*outs));
 	size_t i;
 
@@ -300,11 +299,11 @@ recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
 		confs[i].connect_timeout_ms = opts->connect_timeout_ms;
 		confs[i].timeout_ms = opts->timeout_ms;
 		confs[i].max_response = opts->max_response;
-		recon_snapshot_build_request(&bulks[i],
+		live_snapshot_build_request(&bulks[i],
 		    targets[i].broker_hint ? targets[i].broker_hint
 		                           : targets[i].node);
 	}
-	recon_jolokia_post_all(confs, bulks, n, outs);
+	live_jolokia_post_all(confs, bulks, n, outs);
 	for (i = 0; i < n; i++) {
 		s->nodes[i].node = xstrdup(targets[i].node);
 		s->nodes[i].url = xstrdup(targets[i].url);
@@ -312,8 +311,8 @@ recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
 		if (outs[i].kind != RECON_OK)
 			s->nodes[i].refusal = outs[i];
 		else
-			recon_node_snapshot_from_reply(&s->nodes[i], &bulks[i]);
-		recon_jbulk_release(&bulks[i]);
+			live_node_from_reply(&s->nodes[i], &bulks[i]);
+		live_bulk_release(&bulks[i]);
 	}
 	free(confs);
 	free(bulks);
@@ -322,7 +321,7 @@ recon_snapshot_fetch(const char *cluster, const struct recon_target *targets,
 }
 
 size_t
-recon_snapshot_unreadable(const struct recon_snapshot *s)
+live_snapshot_unreadable(const struct recon_snapshot *s)
 {
 	size_t i, k = 0;
 

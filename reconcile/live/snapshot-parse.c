@@ -1,4 +1,4 @@
-/* reconcile/snapshot-parse.c: read back what recon_snapshot_render_json
+/* reconcile/snapshot-parse.c: read back what live_snapshot_render_json
  * wrote. Strict: every key must be present with its type, unknown and
  * duplicate keys are refused, and each error names its JSON path, e.g.
  * `snap.json: nodes[0].queues[2].durable: expected a boolean`; a syntax
@@ -7,7 +7,8 @@
  * It pulls tokens from lib/jsonr.c straight into the model: neither the
  * text nor a DOM is held, so a recording of many nodes costs the model's
  * memory only (bench/README.md). */
-#include "../recon.h"
+
+#include "live-int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,6 @@
 
 #include "../../lib/jsonr.h"
 #include "../../lib/xalloc.h"
-#include "../recon-int.h"
 
 /* Where a value sits, built on the stack as the reader descends and
  * rendered only for an error: "nodes[0].queues[2]". */
@@ -259,7 +259,7 @@ routing_set(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 			    v[i]);
 			break;
 		}
-		(void)recon_routing_parse(v[i], &r);
+		(void)decl_routing_parse(v[i], &r);
 		set |= r;
 	}
 	for (i = 0; i < n; i++)
@@ -318,7 +318,7 @@ queue_routing(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 	s = sbuf_str(&p->r.str);
 	if (strcmp(s, "anycast") != 0 && strcmp(s, "multicast") != 0)
 		return fail(p, at, NULL, "unknown routing type '%s'", s);
-	(void)recon_routing_parse(s, &q->routing);
+	(void)decl_routing_parse(s, &q->routing);
 	return 0;
 }
 
@@ -435,7 +435,7 @@ divert_routing(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 {
 	if (t != JSONR_STR)
 		return fail(p, at, "routing_type", "expected a string");
-	if (recon_divert_routing_parse(sbuf_str(&p->r.str), &d->routing_type) <
+	if (decl_divert_routing_parse(sbuf_str(&p->r.str), &d->routing_type) <
 	    0)
 		return fail(p, at, NULL, "unknown divert routing type '%s'",
 		    sbuf_str(&p->r.str));
@@ -644,7 +644,7 @@ parse_node(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 	if (!sorted_unique(n->diverts, n->ndiverts, sizeof(*n->diverts)))
 		return fail(p, at, NULL,
 		    "diverts not sorted by name or repeated");
-	n->index = recon_node_index_build(n);
+	n->index = live_node_index_build(n);
 	return 0;
 }
 
@@ -666,10 +666,10 @@ top_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 	case 1:
 		if (val_int(p, t, at, "format", &format) < 0)
 			return -1;
-		if (format != RECON_SNAPSHOT_FORMAT)
+		if (format != LIVE_SNAPSHOT_FORMAT)
 			return fail(p, at, "format",
 			    "unsupported snapshot format %lld (expected %d)",
-			    (long long)format, RECON_SNAPSHOT_FORMAT);
+			    (long long)format, LIVE_SNAPSHOT_FORMAT);
 		return 0;
 	case 2:
 		return READ_ARRAY(p, t, at, "nodes", s->nodes, s->nnodes,
@@ -692,7 +692,7 @@ parse(struct jp *p, struct recon_snapshot **out)
 	if (rc < 0) {
 		if (!p->failed) /* a read error surfaced by the reader */
 			(void)fail(p, &top, NULL, "not valid JSON");
-		recon_snapshot_free(s);
+		live_snapshot_free(s);
 		return -1;
 	}
 	*out = s;
@@ -700,7 +700,7 @@ parse(struct jp *p, struct recon_snapshot **out)
 }
 
 int
-recon_snapshot_parse_json(struct recon_snapshot **out, const char *path,
+live_snapshot_parse_json(struct recon_snapshot **out, const char *path,
     const char *text, size_t len, struct err *err)
 {
 	struct jp p = {path, err, {0}, false};
@@ -713,7 +713,7 @@ recon_snapshot_parse_json(struct recon_snapshot **out, const char *path,
 }
 
 int
-recon_snapshot_read_file(struct recon_snapshot **out, const char *path,
+live_snapshot_read_file(struct recon_snapshot **out, const char *path,
     struct err *err)
 {
 	struct jp p = {path, err, {0}, false};

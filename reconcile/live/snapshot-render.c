@@ -1,11 +1,11 @@
 /* reconcile/snapshot-render.c: the versioned JSON form of a snapshot
  * (`snapshot --json`, docs/snapshot-format.md). Keys are written in sorted
  * order so the text is canonical. */
-#include "../recon.h"
+
+#include "live-int.h"
 
 #include "../../lib/jsonw.h"
 #include "../../lib/sbuf.h"
-#include "../recon-int.h"
 
 static void
 render_strv(struct jsonw *w, const char *key, char *const *v, size_t n)
@@ -89,7 +89,7 @@ render_queue(struct jsonw *w, const struct recon_queue *q)
 	kv_str(w, "name", q->name);
 	kv_bool(w, "purge_on_no_consumers", q->purge_on_no_consumers);
 	kv_int(w, "ring_size", q->ring_size);
-	kv_str(w, "routing", recon_routing_name(q->routing));
+	kv_str(w, "routing", decl_routing_name(q->routing));
 	jsonw_obj_end(w);
 }
 
@@ -105,7 +105,7 @@ render_divert(struct jsonw *w, const struct recon_divert *d)
 	kv_str(w, "forwarding_address", d->forwarding_address);
 	kv_str(w, "name", d->name);
 	kv_str(w, "routing_name", d->routing_name);
-	kv_str(w, "routing_type", recon_divert_routing_name(d->routing_type));
+	kv_str(w, "routing_type", decl_divert_routing_name(d->routing_type));
 	kv_str(w, "transformer_class_name", d->transformer_class_name);
 	jsonw_key(w, "transformer_properties");
 	jsonw_obj_begin(w);
@@ -179,7 +179,7 @@ render_node(struct jsonw *w, const struct recon_node_snapshot *n)
 }
 
 char *
-recon_snapshot_render_json(const struct recon_snapshot *s)
+live_snapshot_render_json(const struct recon_snapshot *s)
 {
 	struct sbuf b = {0};
 	struct jsonw w;
@@ -189,7 +189,7 @@ recon_snapshot_render_json(const struct recon_snapshot *s)
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
 	kv_str(&w, "cluster", s->cluster);
-	kv_int(&w, "format", RECON_SNAPSHOT_FORMAT);
+	kv_int(&w, "format", LIVE_SNAPSHOT_FORMAT);
 	jsonw_key(&w, "nodes");
 	jsonw_arr_begin(&w);
 	for (i = 0; i < s->nnodes; i++)

@@ -21,9 +21,9 @@ kstr(struct jsonw *w, const char *k, const char *v)
 }
 
 static void
-reload_json(struct jsonw *w, const struct recon_reload *r)
+reload_json(struct jsonw *w, const struct plan_reload *r)
 {
-	const struct recon_reload_item *it;
+	const struct plan_reload_item *it;
 	size_t i;
 
 	jsonw_obj_begin(w);
@@ -58,7 +58,7 @@ reload_json(struct jsonw *w, const struct recon_reload *r)
 }
 
 static void
-node_json(struct jsonw *w, const struct recon_broker_xml *bx)
+node_json(struct jsonw *w, const struct plan_broker_xml *bx)
 {
 	size_t i;
 
@@ -82,7 +82,7 @@ node_json(struct jsonw *w, const struct recon_broker_xml *bx)
 }
 
 void
-recon_plan_broker_json(struct jsonw *w, const struct recon_plan *p)
+plan_broker_xml_json(struct jsonw *w, const struct plan *p)
 {
 	size_t i;
 
@@ -100,43 +100,43 @@ recon_plan_broker_json(struct jsonw *w, const struct recon_plan *p)
 }
 
 static int
-pname(struct recon_jr *c, const cJSON *o, const char *w, const char *key,
+pname(struct plan_reader *c, const cJSON *o, const char *w, const char *key,
     const char *const *names, size_t n, int *out)
 {
 	char *s = NULL;
 	size_t i;
 
-	if (recon_jr_pstr(c, o, w, key, false, &s) < 0)
+	if (plan_read_str(c, o, w, key, false, &s) < 0)
 		return -1;
 	for (i = 0; i < n && strcmp(names[i], s) != 0; i++)
 		;
 	free(s);
 	if (i == n)
-		return recon_jr_fail(c, w, key, "unknown value");
+		return plan_read_fail(c, w, key, "unknown value");
 	*out = (int)i;
 	return 0;
 }
 
 static int
-pitem(struct recon_jr *c, const cJSON *o, struct recon_reload_item *it)
+pitem(struct plan_reader *c, const cJSON *o, struct plan_reload_item *it)
 {
 	const char *w = "broker_xml.nodes[].reload.items[]";
 	int e = 0, k = 0;
 
 	if (pname(c, o, w, "effect", effects, 4, &e) < 0 ||
 	    pname(c, o, w, "object", objects, 3, &k) < 0 ||
-	    recon_jr_pstr(c, o, w, "name", false, &it->name) < 0 ||
-	    recon_jr_pstr(c, o, w, "address", true, &it->address) < 0 ||
-	    recon_jr_pstr(c, o, w, "detail", true, &it->detail) < 0 ||
-	    recon_jr_pint(c, o, w, "messages", &it->messages) < 0)
+	    plan_read_str(c, o, w, "name", false, &it->name) < 0 ||
+	    plan_read_str(c, o, w, "address", true, &it->address) < 0 ||
+	    plan_read_str(c, o, w, "detail", true, &it->detail) < 0 ||
+	    plan_read_int(c, o, w, "messages", &it->messages) < 0)
 		return -1;
-	it->effect = (enum recon_reload_effect)e;
-	it->object = (enum recon_reload_object)k;
+	it->effect = (enum plan_reload_effect)e;
+	it->object = (enum plan_reload_object)k;
 	return 0;
 }
 
 static int
-preload(struct recon_jr *c, const cJSON *o, struct recon_broker_xml *bx)
+preload(struct plan_reader *c, const cJSON *o, struct plan_broker_xml *bx)
 {
 	const char *w = "broker_xml.nodes[].reload";
 	const cJSON *arr, *s, *it;
@@ -144,19 +144,19 @@ preload(struct recon_jr *c, const cJSON *o, struct recon_broker_xml *bx)
 	int rc = -1;
 
 	bx->reload.node = xstrdup(bx->node);
-	arr = recon_jr_parr(c, o, w, "items", &bx->reload.n);
-	s = recon_jr_pobj(c, o, w, "settings", false);
+	arr = plan_read_array(c, o, w, "items", &bx->reload.n);
+	s = plan_read_object(c, o, w, "settings", false);
 	if (arr == NULL || s == NULL ||
-	    recon_jr_pint(c, o, w, "messages_lost", &bx->reload.messages_lost) <
+	    plan_read_int(c, o, w, "messages_lost", &bx->reload.messages_lost) <
 	        0 ||
-	    recon_jr_pbool(c, o, w, "settings_from_file",
+	    plan_read_bool(c, o, w, "settings_from_file",
 	        &bx->reload.settings_from_file) < 0 ||
-	    recon_jr_pbool(c, o, w, "uncertain", &bx->reload.uncertain) < 0 ||
-	    recon_jr_pstr(c, s, w, "addresses", true, &set[0]) < 0 ||
-	    recon_jr_pstr(c, s, w, "queues", true, &set[1]) < 0 ||
-	    recon_jr_pstr(c, s, w, "diverts", true, &set[2]) < 0)
+	    plan_read_bool(c, o, w, "uncertain", &bx->reload.uncertain) < 0 ||
+	    plan_read_str(c, s, w, "addresses", true, &set[0]) < 0 ||
+	    plan_read_str(c, s, w, "queues", true, &set[1]) < 0 ||
+	    plan_read_str(c, s, w, "diverts", true, &set[2]) < 0)
 		goto done;
-	recon_broker_xml_set_settings(bx, set[0], set[1], set[2]);
+	plan_broker_xml_set_settings(bx, set[0], set[1], set[2]);
 	bx->reload.items = xcalloc(bx->reload.n + 1, sizeof(*bx->reload.items));
 	bx->reload.n = 0;
 	cJSON_ArrayForEach(it, arr)
@@ -173,21 +173,21 @@ done:
 }
 
 static int
-pnode(struct recon_jr *c, const cJSON *o, struct recon_broker_xml *bx)
+pnode(struct plan_reader *c, const cJSON *o, struct plan_broker_xml *bx)
 {
 	const char *w = "broker_xml.nodes[]";
 	const cJSON *r;
 
-	if (recon_jr_pstr(c, o, w, "node", false, &bx->node) < 0 ||
-	    recon_jr_pstr(c, o, w, "path", false, &bx->path) < 0 ||
-	    recon_jr_pstr(c, o, w, "sha256", false, &bx->sha256) < 0 ||
-	    recon_jr_pstr(c, o, w, "diff", true, &bx->diff) < 0 ||
-	    recon_jr_pstr(c, o, w, "not_predicted", true, &bx->not_predicted) <
+	if (plan_read_str(c, o, w, "node", false, &bx->node) < 0 ||
+	    plan_read_str(c, o, w, "path", false, &bx->path) < 0 ||
+	    plan_read_str(c, o, w, "sha256", false, &bx->sha256) < 0 ||
+	    plan_read_str(c, o, w, "diff", true, &bx->diff) < 0 ||
+	    plan_read_str(c, o, w, "not_predicted", true, &bx->not_predicted) <
 	        0 ||
-	    recon_jr_pstrs(c, o, w, "carried_diverts", &bx->carried_diverts,
+	    plan_read_strings(c, o, w, "carried_diverts", &bx->carried_diverts,
 	        &bx->ncarried) < 0)
 		return -1;
-	r = recon_jr_pobj(c, o, w, "reload", true);
+	r = plan_read_object(c, o, w, "reload", true);
 	if (r == NULL)
 		return -1;
 	if (cJSON_IsNull(r))
@@ -197,19 +197,19 @@ pnode(struct recon_jr *c, const cJSON *o, struct recon_broker_xml *bx)
 }
 
 int
-recon_plan_broker_parse(struct recon_jr *c, const cJSON *root,
-    struct recon_plan *p)
+plan_broker_xml_parse(struct plan_reader *c, const cJSON *root,
+    struct plan *p)
 {
 	const cJSON *b, *arr, *it;
 	size_t n = 0;
 
 	if (cJSON_GetObjectItemCaseSensitive(root, "broker_xml") == NULL)
 		return 0;
-	b = recon_jr_pobj(c, root, "", "broker_xml", false);
-	if (b == NULL || recon_jr_pstr(c, b, "broker_xml", "before", false,
+	b = plan_read_object(c, root, "", "broker_xml", false);
+	if (b == NULL || plan_read_str(c, b, "broker_xml", "before", false,
 	                     &p->broker_xml_before) < 0)
 		return -1;
-	arr = recon_jr_parr(c, b, "broker_xml", "nodes", &n);
+	arr = plan_read_array(c, b, "broker_xml", "nodes", &n);
 	if (arr == NULL)
 		return -1;
 	p->broker_xml = xcalloc(n + 1, sizeof(*p->broker_xml));

@@ -15,10 +15,10 @@
 /* The diverts that the plan removes on node with a queue (ADR-0084 D2)
  * and that the declaration still declares: the file carries them. */
 static void
-carried(struct recon_broker_xml *bx, const struct recon_plan *p,
+carried(struct plan_broker_xml *bx, const struct plan *p,
     const char *node)
 {
-	const struct recon_node_plan *np;
+	const struct plan_step *np;
 	size_t i, j, k;
 
 	for (i = 0; i < p->nactions; i++)
@@ -39,7 +39,7 @@ carried(struct recon_broker_xml *bx, const struct recon_plan *p,
 }
 
 void
-recon_broker_xml_set_settings(struct recon_broker_xml *bx, const char *a,
+plan_broker_xml_set_settings(struct plan_broker_xml *bx, const char *a,
     const char *q, const char *d)
 {
 	bx->settings_owned[0] = a != NULL ? xstrdup(a) : NULL;
@@ -51,12 +51,12 @@ recon_broker_xml_set_settings(struct recon_broker_xml *bx, const char *a,
 }
 
 static void
-predict(struct recon_broker_xml *bx, const struct decl_cluster *decl,
-    const struct recon_snapshot *snap, const struct recon_rendered *r)
+predict(struct plan_broker_xml *bx, const struct decl_cluster *decl,
+    const struct recon_snapshot *snap, const struct plan_rendered *r)
 {
 	const struct recon_node_snapshot *n;
 	struct render_config_delete cd;
-	struct recon_reload_settings s;
+	struct plan_reload_settings s;
 
 	n = snap != NULL ? recon_snapshot_find_node(snap, r->node) : NULL;
 	if (n == NULL || n->refusal.kind != RECON_OK) {
@@ -72,17 +72,17 @@ predict(struct recon_broker_xml *bx, const struct decl_cluster *decl,
 	s.addresses = cd.addresses;
 	s.queues = cd.queues;
 	s.diverts = cd.diverts;
-	recon_reload_predict(&bx->reload, decl, n, &s);
-	recon_broker_xml_set_settings(bx, cd.addresses, cd.queues, cd.diverts);
+	plan_reload_predict(&bx->reload, decl, n, &s);
+	plan_broker_xml_set_settings(bx, cd.addresses, cd.queues, cd.diverts);
 	bx->predicted = true;
 }
 
 void
-recon_plan_add_broker_xml(struct recon_plan *p, const struct decl_cluster *decl,
+plan_add_broker_xml(struct plan *p, const struct decl_cluster *decl,
     const struct recon_snapshot *snap, const char *before_label,
-    const struct recon_rendered *r, size_t n)
+    const struct plan_rendered *r, size_t n)
 {
-	struct recon_broker_xml *bx;
+	struct plan_broker_xml *bx;
 	char hex[SHA256_HEX], *la, *lb;
 	size_t i;
 
@@ -110,13 +110,13 @@ recon_plan_add_broker_xml(struct recon_plan *p, const struct decl_cluster *decl,
 }
 
 void
-recon_plan_refuse_render(struct recon_plan *p, const struct errlist *diags)
+plan_refuse_render(struct plan *p, const struct errlist *diags)
 {
 	char *first = diags->n > 0 ? errlist_render_item(diags, 0)
 	                           : xstrdup("broker.xml cannot be rendered");
 
-	recon_plan_add_diagnostics(p, diags);
-	p->outcome = RECON_OUT_REFUSED;
+	plan_add_diagnostics(p, diags);
+	p->outcome = PLAN_OUT_REFUSED;
 	free(p->refusal);
 	free(p->message);
 	free(p->next_step);
@@ -130,7 +130,7 @@ recon_plan_refuse_render(struct recon_plan *p, const struct errlist *diags)
 }
 
 void
-recon_broker_xml_release(struct recon_broker_xml *bx)
+plan_broker_xml_release(struct plan_broker_xml *bx)
 {
 	size_t i;
 
@@ -142,14 +142,14 @@ recon_broker_xml_release(struct recon_broker_xml *bx)
 		free(bx->carried_diverts[i]);
 	free(bx->carried_diverts);
 	free(bx->not_predicted);
-	recon_reload_release(&bx->reload);
+	plan_reload_release(&bx->reload);
 	for (i = 0; i < 3; i++)
 		free(bx->settings_owned[i]);
 	memset(bx, 0, sizeof(*bx));
 }
 
 static void
-node_md(struct sbuf *b, const struct recon_broker_xml *bx)
+node_md(struct sbuf *b, const struct plan_broker_xml *bx)
 {
 	char *md;
 	size_t i;
@@ -176,13 +176,13 @@ node_md(struct sbuf *b, const struct recon_broker_xml *bx)
 		    bx->not_predicted);
 		return;
 	}
-	md = recon_reload_render_md(&bx->reload);
+	md = plan_reload_render_md(&bx->reload);
 	sbuf_addf(b, "%s\n", md);
 	free(md);
 }
 
 void
-recon_plan_broker_md(struct sbuf *b, const struct recon_plan *p)
+plan_broker_xml_md(struct sbuf *b, const struct plan *p)
 {
 	int64_t lost = 0;
 	size_t i;

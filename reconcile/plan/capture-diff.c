@@ -10,14 +10,14 @@
 
 /* The action of kind k for name, added (every node NO_CHANGE or
  * UNREACHABLE) when the plan has none yet. */
-static struct recon_action *
-find_action(struct recon_diff *d, enum recon_act k, const char *name,
+static struct plan_action *
+find_action(struct plan_diff *d, enum plan_action_kind k, const char *name,
     const char *address)
 {
-	struct recon_plan *p = d->plan;
+	struct plan *p = d->plan;
 	const struct recon_node_snapshot *n;
-	struct recon_node_plan *np;
-	struct recon_action *a;
+	struct plan_step *np;
+	struct plan_action *a;
 	size_t i;
 
 	for (i = 0; i < p->nactions; i++)
@@ -37,11 +37,11 @@ find_action(struct recon_diff *d, enum recon_act k, const char *name,
 		np = &a->nodes[i];
 		n = d->nodes[i];
 		np->node = xstrdup(d->decl->nodes[i].name);
-		if (recon_diff_reachable(d, i)) {
+		if (plan_diff_reachable(d, i)) {
 			np->message = xstrdup("nothing to do on this node");
 			continue;
 		}
-		np->outcome = RECON_OUT_UNREACHABLE;
+		np->outcome = PLAN_OUT_UNREACHABLE;
 		np->refusal_kind =
 		    n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
 		np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
@@ -53,10 +53,10 @@ find_action(struct recon_diff *d, enum recon_act k, const char *name,
 }
 
 void
-recon_diff_removed_captures(struct recon_diff *d)
+plan_diff_removed_captures(struct plan_diff *d)
 {
-	struct recon_strv *out = &d->removed_captures;
-	const struct recon_managed *m = d->managed;
+	struct strv *out = &d->removed_captures;
+	const struct plan_managed *m = d->managed;
 	size_t i, j;
 
 	for (i = 0; m != NULL && m->known && i < m->ncaptures; i++) {
@@ -65,17 +65,17 @@ recon_diff_removed_captures(struct recon_diff *d)
 			    0)
 				break;
 		if (j == d->decl->ncaptures)
-			recon_strv_add(out, m->captures[i]);
+			strv_add(out, m->captures[i]);
 	}
 }
 
 void
-recon_diff_captures(struct recon_diff *d)
+plan_diff_captures(struct plan_diff *d)
 {
-	struct recon_capture_steps steps;
-	struct recon_capture_ctx ctx;
-	const struct recon_strv *removed = &d->removed_captures;
-	struct recon_action *a;
+	struct plan_capture_steps steps;
+	struct plan_capture_ctx ctx;
+	const struct strv *removed = &d->removed_captures;
+	struct plan_action *a;
 	size_t i, j;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -86,7 +86,7 @@ recon_diff_captures(struct recon_diff *d)
 	ctx.nremoved = removed->n;
 	ctx.disconnect_consumers = d->opts->disconnect_consumers;
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!recon_diff_reachable(d, i))
+		if (!plan_diff_reachable(d, i))
 			continue;
 		ctx.created_queues = (const char *const *)d->ctx[i].created_q.v;
 		ctx.created_queue_addresses =
@@ -95,15 +95,15 @@ recon_diff_captures(struct recon_diff *d)
 		ctx.deleted_queues = (const char *const *)d->ctx[i].deleted_q.v;
 		ctx.ndeleted_queues = d->ctx[i].deleted_q.n;
 		memset(&steps, 0, sizeof(steps));
-		recon_capture_pass(&steps, d->nodes[i], &ctx);
+		plan_capture_pass(&steps, d->nodes[i], &ctx);
 		for (j = 0; j < steps.n; j++) {
 			a = find_action(d, steps.v[j].kind, steps.v[j].name,
 			    steps.v[j].address);
-			recon_node_plan_release(&a->nodes[i]);
+			plan_step_release(&a->nodes[i]);
 			a->nodes[i] = steps.v[j].np;
 			memset(&steps.v[j].np, 0, sizeof(steps.v[j].np));
 		}
-		recon_capture_steps_release(&steps);
+		plan_capture_steps_release(&steps);
 	}
 }
 
@@ -113,7 +113,7 @@ owner(const char *prefix, const char *name)
 {
 	const char *rest, *dot;
 
-	if (!recon_has_prefix(name, prefix))
+	if (!plan_has_prefix(name, prefix))
 		return NULL;
 	rest = name + strlen(prefix);
 	dot = strchr(rest, '.');
@@ -122,7 +122,7 @@ owner(const char *prefix, const char *name)
 }
 
 static bool
-declared(const struct recon_plan *p, const char *capture)
+declared(const struct plan *p, const char *capture)
 {
 	size_t i;
 
@@ -133,24 +133,24 @@ declared(const struct recon_plan *p, const char *capture)
 }
 
 char **
-recon_plan_removed_captures(const struct recon_plan *p, size_t *n)
+plan_removed_captures(const struct plan *p, size_t *n)
 {
-	struct recon_strv v = {0};
-	const struct recon_action *a;
+	struct strv v = {0};
+	const struct plan_action *a;
 	char *c;
 	size_t i;
 
 	for (i = 0; i < p->nactions; i++) {
 		a = &p->actions[i];
-		if (a->kind != RECON_ACT_DELETE_TAP &&
-		    a->kind != RECON_ACT_DELETE_CAPTURE)
+		if (a->kind != PLAN_ACT_DELETE_TAP &&
+		    a->kind != PLAN_ACT_DELETE_CAPTURE)
 			continue;
 		c = owner(p->capture_prefix, a->name);
-		if (c != NULL && !declared(p, c) && !recon_strv_has(&v, c))
-			recon_strv_add(&v, c);
+		if (c != NULL && !declared(p, c) && !strv_has(&v, c))
+			strv_add(&v, c);
 		free(c);
 	}
-	recon_strv_sort(&v);
+	strv_sort(&v);
 	*n = v.n;
 	if (v.v == NULL)
 		return xcalloc(1, sizeof(char *));

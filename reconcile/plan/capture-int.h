@@ -6,32 +6,32 @@
 #include "plan-int.h"
 
 /* A queue of the node as the plan leaves it. */
-struct recon_cqueue {
+struct plan_capture_queue {
 	const char *name;
 	const char *address;
 	bool internal;
 };
 
-struct recon_cnode {
+struct plan_capture_node {
 	const struct recon_node_snapshot *n;
-	const struct recon_capture_ctx *ctx;
-	struct recon_cqueue *q;
+	const struct plan_capture_ctx *ctx;
+	struct plan_capture_queue *q;
 	size_t nq;
-	struct recon_capture_steps *out;
+	struct plan_capture_steps *out;
 };
 
 /* Append a step (outcome WOULD_APPLY) for node c->n; returns its step. */
-struct recon_node_plan *recon_capture_add_step(struct recon_cnode *c,
-    enum recon_act kind, const char *name, const char *address);
+struct plan_step *plan_capture_add_step(struct plan_capture_node *c,
+    enum plan_action_kind kind, const char *name, const char *address);
 /* D6 for a ring queue about to be destroyed: refuse np when q has
  * consumers and flag is false, else warn. */
-void recon_capture_ring_consumers(struct recon_node_plan *np,
+void plan_capture_ring_consumers(struct plan_step *np,
     const struct recon_queue *q, bool flag);
 /* A delete-tap step for the live tap d, why as its message. */
-void recon_capture_tap_remove(struct recon_cnode *c,
+void plan_capture_tap_remove(struct plan_capture_node *c,
     const struct recon_divert *d, const char *why);
 /* A capture applied before and no longer declared: every tap of it, its
  * ring queue and its capture address (capture-del.c). */
-void recon_capture_removed(struct recon_cnode *c, const char *name);
+void plan_capture_removed(struct plan_capture_node *c, const char *name);
 
 #endif

@@ -9,18 +9,18 @@
 #include "../../lib/xalloc.h"
 
 void
-recon_capture_tap_remove(struct recon_cnode *c, const struct recon_divert *d,
+plan_capture_tap_remove(struct plan_capture_node *c, const struct recon_divert *d,
     const char *why)
 {
-	struct recon_node_plan *np;
+	struct plan_step *np;
 	struct recon_op *op;
 
-	np = recon_capture_add_step(c, RECON_ACT_DELETE_TAP, d->name,
+	np = plan_capture_add_step(c, PLAN_ACT_DELETE_TAP, d->name,
 	    d->address);
 	np->message = xstrdup(why);
 	np->observed.present = true;
 	np->observed.divert = recon_divert_dup(d);
-	op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT, d->name);
+	op = plan_step_add_op(np, RECON_OP_DESTROY_DIVERT, d->name);
 	op->divert = recon_divert_dup(d);
 }
 
@@ -34,35 +34,35 @@ other_bindings(const struct recon_address *la, const char *capaddr)
 		n += strcmp(la->binding_names[i], capaddr) != 0;
 	for (i = 0; i < la->nqueue_names; i++)
 		n += strcmp(la->queue_names[i], capaddr) != 0 &&
-		     !recon_names_has((const char *const *)la->binding_names,
+		     !strv_array_has((const char *const *)la->binding_names,
 		         la->nbinding_names, la->queue_names[i]);
 	return n;
 }
 
 static void
-capture_drop_home(struct recon_cnode *c, const char *name, const char *capaddr)
+capture_drop_home(struct plan_capture_node *c, const char *name, const char *capaddr)
 {
 	const struct recon_address *la = recon_node_find_address(c->n, capaddr);
 	const struct recon_queue *lq = recon_node_find_queue(c->n, capaddr);
-	struct recon_node_plan *np;
+	struct plan_step *np;
 	struct recon_op *op;
 
 	if (la == NULL && lq == NULL)
 		return;
-	np = recon_capture_add_step(c, RECON_ACT_DELETE_CAPTURE, capaddr,
+	np = plan_capture_add_step(c, PLAN_ACT_DELETE_CAPTURE, capaddr,
 	    capaddr);
 	np->observed.present = true;
 	if (lq != NULL) {
 		np->observed.queue = recon_queue_dup(lq);
-		recon_capture_ring_consumers(np, lq,
+		plan_capture_ring_consumers(np, lq,
 		    c->ctx->disconnect_consumers);
-		op = recon_np_add_op(np, RECON_OP_DESTROY_QUEUE, capaddr);
+		op = plan_step_add_op(np, RECON_OP_DESTROY_QUEUE, capaddr);
 		op->remove_consumers = c->ctx->disconnect_consumers;
 	}
 	if (la != NULL && other_bindings(la, capaddr) == 0)
-		recon_np_add_op(np, RECON_OP_DELETE_ADDRESS, capaddr);
+		plan_step_add_op(np, RECON_OP_DELETE_ADDRESS, capaddr);
 	else if (la != NULL)
-		recon_np_warn(np,
+		plan_step_warn(np,
 		    "capture address '%s' kept on this node: other bindings stay on it",
 		    capaddr);
 	if (np->message == NULL)
@@ -72,7 +72,7 @@ capture_drop_home(struct recon_cnode *c, const char *name, const char *capaddr)
 }
 
 void
-recon_capture_removed(struct recon_cnode *c, const char *name)
+plan_capture_removed(struct plan_capture_node *c, const char *name)
 {
 	char *capaddr, *tapfx, *why;
 	size_t i, len;
@@ -85,7 +85,7 @@ recon_capture_removed(struct recon_cnode *c, const char *name)
 	    name);
 	for (i = 0; i < c->n->ndiverts; i++)
 		if (strncmp(c->n->diverts[i].name, tapfx, len) == 0)
-			recon_capture_tap_remove(c, &c->n->diverts[i], why);
+			plan_capture_tap_remove(c, &c->n->diverts[i], why);
 	capture_drop_home(c, name, capaddr);
 	free(why);
 	free(tapfx);

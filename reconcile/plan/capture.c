@@ -15,17 +15,17 @@
 #include "../../lib/xalloc.h"
 
 bool
-recon_act_is_capture(enum recon_act a)
+plan_action_kind_is_capture(enum plan_action_kind a)
 {
-	return a >= RECON_ACT_FIRST_CAPTURE && a < RECON_ACT_COUNT;
+	return a >= PLAN_ACT_FIRST_CAPTURE && a < PLAN_ACT_COUNT;
 }
 
 bool
-recon_capture_covers(const char *prefix, const char *pattern, const char *queue,
+plan_capture_covers(const char *prefix, const char *pattern, const char *queue,
     const char *address, bool internal)
 {
-	if (internal || recon_has_prefix(queue, prefix) ||
-	    recon_has_prefix(address, prefix))
+	if (internal || plan_has_prefix(queue, prefix) ||
+	    plan_has_prefix(address, prefix))
 		return false;
 	return decl_glob_match(pattern, queue);
 }
@@ -34,9 +34,9 @@ recon_capture_covers(const char *prefix, const char *pattern, const char *queue,
  * deletes or (re)creates, then its creates. The live queues are sorted by
  * name, so each named one is found by binary search and marked. */
 static void
-after_plan(struct recon_cnode *c)
+after_plan(struct plan_capture_node *c)
 {
-	const struct recon_capture_ctx *x = c->ctx;
+	const struct plan_capture_ctx *x = c->ctx;
 	const struct recon_node_snapshot *n = c->n;
 	const struct recon_queue *lq;
 	bool *gone = xcalloc(n->nqueues + 1, sizeof(*gone));
@@ -65,12 +65,12 @@ after_plan(struct recon_cnode *c)
 	}
 }
 
-struct recon_node_plan *
-recon_capture_add_step(struct recon_cnode *c, enum recon_act kind,
+struct plan_step *
+plan_capture_add_step(struct plan_capture_node *c, enum plan_action_kind kind,
     const char *name, const char *address)
 {
-	struct recon_capture_steps *s = c->out;
-	struct recon_capture_step *st;
+	struct plan_capture_steps *s = c->out;
+	struct plan_capture_step *st;
 
 	s->v = xreallocarray(s->v, s->n + 1, sizeof(*s->v));
 	st = &s->v[s->n++];
@@ -79,7 +79,7 @@ recon_capture_add_step(struct recon_cnode *c, enum recon_act kind,
 	st->name = xstrdup(name);
 	st->address = xstrdup(address);
 	st->np.node = xstrdup(c->n->node);
-	st->np.outcome = RECON_OUT_WOULD_APPLY;
+	st->np.outcome = PLAN_OUT_WOULD_APPLY;
 	return &st->np;
 }
 
@@ -166,14 +166,14 @@ ring_diffs(struct sbuf *re, struct sbuf *up, const struct recon_queue *want,
 
 /* A ring queue with consumers is destroyed only with the flag (D6). */
 void
-recon_capture_ring_consumers(struct recon_node_plan *np,
+plan_capture_ring_consumers(struct plan_step *np,
     const struct recon_queue *q, bool flag)
 {
 	np->consumers = q->consumer_count;
 	if (q->consumer_count <= 0)
 		return;
 	if (!flag) {
-		recon_np_refuse(np, "HAS_CONSUMERS",
+		plan_step_refuse(np, "HAS_CONSUMERS",
 		    "stop the consumers of the capture ring, or plan again with --disconnect-consumers to close them",
 		    "capture ring '%s' has %lld consumer%s on this node",
 		    q->name, (long long)q->consumer_count,
@@ -181,37 +181,37 @@ recon_capture_ring_consumers(struct recon_node_plan *np,
 		np->refusal_kind = RECON_HAS_CONSUMERS;
 		return;
 	}
-	recon_np_warn(np,
+	plan_step_warn(np,
 	    "--disconnect-consumers: %lld consumer%s of capture ring '%s' will be disconnected",
 	    (long long)q->consumer_count, q->consumer_count == 1 ? "" : "s",
 	    q->name);
 }
 
 static void
-ring_recreate(struct recon_cnode *c, struct recon_node_plan *np,
+ring_recreate(struct plan_capture_node *c, struct plan_step *np,
     const struct recon_queue *live, const struct recon_queue *want)
 {
 	struct recon_op *op;
 
-	recon_capture_ring_consumers(np, live, c->ctx->disconnect_consumers);
-	op = recon_np_add_op(np, RECON_OP_DESTROY_QUEUE, live->name);
+	plan_capture_ring_consumers(np, live, c->ctx->disconnect_consumers);
+	op = plan_step_add_op(np, RECON_OP_DESTROY_QUEUE, live->name);
 	op->remove_consumers = c->ctx->disconnect_consumers;
-	op = recon_np_add_op(np, RECON_OP_CREATE_QUEUE, want->name);
+	op = plan_step_add_op(np, RECON_OP_CREATE_QUEUE, want->name);
 	op->queue = recon_queue_dup(want);
 }
 
 /* The ring queue exists but differs from what the capture asks for. */
 static void
-capture_change(struct recon_cnode *c, const struct recon_queue *lq,
+capture_change(struct plan_capture_node *c, const struct recon_queue *lq,
     const struct recon_queue *want)
 {
 	struct sbuf re = {0}, up = {0};
-	struct recon_node_plan *np;
+	struct plan_step *np;
 	struct recon_op *op;
 
 	ring_diffs(&re, &up, want, lq);
 	if (re.len + up.len > 0) {
-		np = recon_capture_add_step(c, RECON_ACT_CHANGE_CAPTURE,
+		np = plan_capture_add_step(c, PLAN_ACT_CHANGE_CAPTURE,
 		    lq->name, lq->name);
 		np->observed.present = true;
 		np->observed.queue = recon_queue_dup(lq);
@@ -224,7 +224,7 @@ capture_change(struct recon_cnode *c, const struct recon_queue *lq,
 		if (up.len < re.len) {
 			ring_recreate(c, np, lq, want);
 		} else {
-			op = recon_np_add_op(np, RECON_OP_UPDATE_QUEUE,
+			op = plan_step_add_op(np, RECON_OP_UPDATE_QUEUE,
 			    lq->name);
 			op->queue = recon_queue_dup(want);
 		}
@@ -235,87 +235,87 @@ capture_change(struct recon_cnode *c, const struct recon_queue *lq,
 
 /* The capture address and its ring queue. */
 static void
-capture_home(struct recon_cnode *c, const struct decl_capture *cap,
+capture_home(struct plan_capture_node *c, const struct decl_capture *cap,
     const char *capaddr)
 {
 	const struct recon_address *la = recon_node_find_address(c->n, capaddr);
 	const struct recon_queue *lq = recon_node_find_queue(c->n, capaddr);
 	bool anycast = la != NULL && (la->routing & DECL_ANYCAST) != 0;
-	struct recon_node_plan *np;
+	struct plan_step *np;
 	struct recon_queue want;
 	struct recon_op *op;
 
 	ring_queue(&want, capaddr, cap->ring_size);
 	if (!anycast || lq == NULL) {
-		np = recon_capture_add_step(c, RECON_ACT_CREATE_CAPTURE,
+		np = plan_capture_add_step(c, PLAN_ACT_CREATE_CAPTURE,
 		    capaddr, capaddr);
 		np->message = xasprintf(
 		    "capture '%s' (pattern '%s'): its capture address and ring queue (ring-size %lld)",
 		    cap->name, cap->pattern, (long long)cap->ring_size);
 		if (la == NULL) {
-			op = recon_np_add_op(np, RECON_OP_CREATE_ADDRESS,
+			op = plan_step_add_op(np, RECON_OP_CREATE_ADDRESS,
 			    capaddr);
 			op->routing = DECL_ANYCAST;
 		} else if (!anycast) {
 			np->observed.present = true;
 			np->observed.address_routing = la->routing;
-			op = recon_np_add_op(np, RECON_OP_UPDATE_ADDRESS,
+			op = plan_step_add_op(np, RECON_OP_UPDATE_ADDRESS,
 			    capaddr);
 			op->routing = la->routing | DECL_ANYCAST;
 		}
 		if (lq == NULL) {
 			op =
-			    recon_np_add_op(np, RECON_OP_CREATE_QUEUE, capaddr);
+			    plan_step_add_op(np, RECON_OP_CREATE_QUEUE, capaddr);
 			op->queue = recon_queue_dup(&want);
 		}
 	}
 	if (lq != NULL)
 		capture_change(c, lq, &want);
-	recon_queue_clear(&want);
+	recon_queue_release(&want);
 }
 
 /* "'a', 'b'" of the queues on address that cap covers. */
 static char *
-covering(const struct recon_cnode *c, const struct decl_capture *cap,
+covering(const struct plan_capture_node *c, const struct decl_capture *cap,
     const char *address)
 {
-	struct recon_strv v = {0};
+	struct strv v = {0};
 	struct sbuf b = {0};
 	size_t i;
 
 	for (i = 0; i < c->nq; i++)
 		if (strcmp(c->q[i].address, address) == 0 &&
-		    recon_capture_covers(c->ctx->prefix, cap->pattern,
+		    plan_capture_covers(c->ctx->prefix, cap->pattern,
 		        c->q[i].name, c->q[i].address, c->q[i].internal))
-			recon_strv_add(&v, c->q[i].name);
-	recon_strv_sort(&v);
+			strv_add(&v, c->q[i].name);
+	strv_sort(&v);
 	for (i = 0; i < v.n; i++)
 		sbuf_addf(&b, "%s'%s'", i > 0 ? ", " : "", v.v[i]);
-	recon_strv_release(&v);
+	strv_release(&v);
 	return sbuf_take(&b);
 }
 
 /* The addresses cap covers on the node as the plan leaves it, sorted. */
 static void
-covered(struct recon_strv *out, const struct recon_cnode *c,
+covered(struct strv *out, const struct plan_capture_node *c,
     const struct decl_capture *cap)
 {
 	size_t i;
 
 	for (i = 0; i < c->nq; i++)
-		if (recon_capture_covers(c->ctx->prefix, cap->pattern,
+		if (plan_capture_covers(c->ctx->prefix, cap->pattern,
 		        c->q[i].name, c->q[i].address, c->q[i].internal) &&
-		    !recon_strv_has(out, c->q[i].address))
-			recon_strv_add(out, c->q[i].address);
-	recon_strv_sort(out);
+		    !strv_has(out, c->q[i].address))
+			strv_add(out, c->q[i].address);
+	strv_sort(out);
 }
 
 static void
-tap_want(struct recon_cnode *c, const struct decl_capture *cap,
+tap_want(struct plan_capture_node *c, const struct decl_capture *cap,
     const char *capaddr, const char *address)
 {
 	const struct recon_divert *live;
-	struct recon_node_plan *np;
+	struct plan_step *np;
 	struct recon_divert want;
 	struct sbuf b = {0};
 	struct recon_op *op;
@@ -327,8 +327,8 @@ tap_want(struct recon_cnode *c, const struct decl_capture *cap,
 		tap_diffs(&b, &want, live);
 	if (live == NULL || b.len > 0) {
 		list = covering(c, cap, address);
-		np = recon_capture_add_step(c,
-		    live == NULL ? RECON_ACT_CREATE_TAP : RECON_ACT_CHANGE_TAP,
+		np = plan_capture_add_step(c,
+		    live == NULL ? PLAN_ACT_CREATE_TAP : PLAN_ACT_CHANGE_TAP,
 		    want.name, address);
 		np->message = xasprintf(
 		    "capture '%s' (pattern '%s') covers '%s' through queue %s%s%s",
@@ -339,22 +339,22 @@ tap_want(struct recon_cnode *c, const struct decl_capture *cap,
 		if (live != NULL) {
 			np->observed.present = true;
 			np->observed.divert = recon_divert_dup(live);
-			op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT,
+			op = plan_step_add_op(np, RECON_OP_DESTROY_DIVERT,
 			    live->name);
 			op->divert = recon_divert_dup(live);
 		}
-		op = recon_np_add_op(np, RECON_OP_CREATE_DIVERT, want.name);
+		op = plan_step_add_op(np, RECON_OP_CREATE_DIVERT, want.name);
 		op->divert = recon_divert_dup(&want);
 	}
 	sbuf_release(&b);
-	recon_divert_clear(&want);
+	recon_divert_release(&want);
 }
 
 /* One declared capture on the node. */
 static void
-capture_declared(struct recon_cnode *c, const struct decl_capture *cap)
+capture_declared(struct plan_capture_node *c, const struct decl_capture *cap)
 {
-	struct recon_strv cov = {0};
+	struct strv cov = {0};
 	char *capaddr, *tapfx, *why;
 	size_t i, len;
 
@@ -369,15 +369,15 @@ capture_declared(struct recon_cnode *c, const struct decl_capture *cap)
 		const struct recon_divert *d = &c->n->diverts[i];
 
 		if (strncmp(d->name, tapfx, len) != 0 ||
-		    recon_strv_has(&cov, d->name + len))
+		    strv_has(&cov, d->name + len))
 			continue;
 		why = xasprintf(
 		    "no queue on '%s' matches capture '%s' (pattern '%s') once the plan's queue changes are done: the capture pass removes the tap",
 		    d->name + len, cap->name, cap->pattern);
-		recon_capture_tap_remove(c, d, why);
+		plan_capture_tap_remove(c, d, why);
 		free(why);
 	}
-	recon_strv_release(&cov);
+	strv_release(&cov);
 	free(tapfx);
 	free(capaddr);
 }
@@ -385,7 +385,7 @@ capture_declared(struct recon_cnode *c, const struct decl_capture *cap)
 static int
 cmp_step(const void *a, const void *b)
 {
-	const struct recon_capture_step *x = a, *y = b;
+	const struct plan_capture_step *x = a, *y = b;
 
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
@@ -393,10 +393,10 @@ cmp_step(const void *a, const void *b)
 }
 
 void
-recon_capture_pass(struct recon_capture_steps *out,
-    const struct recon_node_snapshot *n, const struct recon_capture_ctx *ctx)
+plan_capture_pass(struct plan_capture_steps *out,
+    const struct recon_node_snapshot *n, const struct plan_capture_ctx *ctx)
 {
-	struct recon_cnode c;
+	struct plan_capture_node c;
 	size_t i;
 
 	if (n == NULL || n->refusal.kind != RECON_OK || ctx->prefix == NULL ||
@@ -410,21 +410,21 @@ recon_capture_pass(struct recon_capture_steps *out,
 	for (i = 0; i < ctx->ncaptures; i++)
 		capture_declared(&c, &ctx->captures[i]);
 	for (i = 0; i < ctx->nremoved; i++)
-		recon_capture_removed(&c, ctx->removed[i]);
+		plan_capture_removed(&c, ctx->removed[i]);
 	free(c.q);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_step);
 }
 
 void
-recon_capture_steps_release(struct recon_capture_steps *s)
+plan_capture_steps_release(struct plan_capture_steps *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->n; i++) {
 		free(s->v[i].name);
 		free(s->v[i].address);
-		recon_node_plan_release(&s->v[i].np);
+		plan_step_release(&s->v[i].np);
 	}
 	free(s->v);
 	memset(s, 0, sizeof(*s));

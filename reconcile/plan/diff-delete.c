@@ -14,115 +14,115 @@ static const char broker_xml_caveat[] =
     "if a removed divert is in this node's broker.xml, the broker creates it again at the next restart, and the queue can come back with it (a broker.xml divert cannot be told from a runtime one)";
 
 static bool
-reserved(const struct recon_diff *d, const char *name)
+reserved(const struct plan_diff *d, const char *name)
 {
-	return recon_has_prefix(name, d->decl->settings.capture_prefix);
+	return plan_has_prefix(name, d->decl->settings.capture_prefix);
 }
 
 static void
-delete_divert(struct recon_diff *d, const char *name)
+delete_divert(struct plan_diff *d, const char *name)
 {
 	const struct recon_divert *ld;
-	struct recon_node_plan *np;
+	struct plan_step *np;
 	struct recon_op *op;
 	size_t i;
 
-	recon_diff_obj_begin(d);
+	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!recon_diff_reachable(d, i))
+		if (!plan_diff_reachable(d, i))
 			continue;
 		ld = recon_node_find_divert(d->nodes[i], name);
-		np = recon_diff_node(d, RECON_ACT_DELETE_DIVERT, name,
+		np = plan_diff_step(d, PLAN_ACT_DELETE_DIVERT, name,
 		    ld != NULL ? ld->address : NULL, i);
 		if (ld == NULL) {
 			np->message = xasprintf(
 			    "divert '%s' does not exist on this node", name);
 			continue;
 		}
-		np->outcome = RECON_OUT_WOULD_APPLY;
+		np->outcome = PLAN_OUT_WOULD_APPLY;
 		np->observed.present = true;
 		np->observed.divert = recon_divert_dup(ld);
-		op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT, name);
+		op = plan_step_add_op(np, RECON_OP_DESTROY_DIVERT, name);
 		op->divert = recon_divert_dup(ld);
-		recon_np_warn(np, "%s", broker_xml_caveat);
-		recon_strv_add(&d->ctx[i].deleted_d, name);
+		plan_step_warn(np, "%s", broker_xml_caveat);
+		strv_add(&d->ctx[i].deleted_d, name);
 	}
-	recon_diff_obj_end(d);
+	plan_diff_object_end(d);
 }
 
 static void
-delete_queue(struct recon_diff *d, const char *name)
+delete_queue(struct plan_diff *d, const char *name)
 {
-	struct recon_qdel_ctx ctx;
-	struct recon_node_plan *np;
+	struct plan_queue_delete_ctx ctx;
+	struct plan_step *np;
 	size_t i, j;
 
-	recon_diff_obj_begin(d);
+	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!recon_diff_reachable(d, i))
+		if (!plan_diff_reachable(d, i))
 			continue;
-		np = recon_diff_node(d, RECON_ACT_DELETE_QUEUE, name, NULL, i);
-		recon_diff_qdel_ctx(&ctx, d, i);
-		recon_preflight_queue_delete(np, d->nodes[i], name, &ctx,
+		np = plan_diff_step(d, PLAN_ACT_DELETE_QUEUE, name, NULL, i);
+		plan_diff_queue_delete_ctx(&ctx, d, i);
+		plan_preflight_queue_delete(np, d->nodes[i], name, &ctx,
 		    false);
-		if (np->outcome == RECON_OUT_NO_CHANGE)
+		if (np->outcome == PLAN_OUT_NO_CHANGE)
 			continue;
-		recon_strv_add(&d->ctx[i].deleted_q, name);
+		strv_add(&d->ctx[i].deleted_q, name);
 		for (j = 0; j < np->nremoved; j++)
-			recon_strv_add(&d->ctx[i].deleted_d,
+			strv_add(&d->ctx[i].deleted_d,
 			    np->removed[j].config.name);
 	}
-	recon_diff_obj_end(d);
+	plan_diff_object_end(d);
 }
 
 /* The bindings an address keeps on node i after the plan's deletes. */
 static void
-kept_bindings(struct recon_strv *out, const struct recon_diff *d, size_t i,
+kept_bindings(struct strv *out, const struct plan_diff *d, size_t i,
     const struct recon_address *la)
 {
-	const struct recon_node_ctx *c = &d->ctx[i];
+	const struct plan_node_ctx *c = &d->ctx[i];
 	size_t j;
 
 	for (j = 0; j < la->nbinding_names; j++)
-		if (!recon_strv_has(&c->deleted_q, la->binding_names[j]) &&
-		    !recon_strv_has(&c->deleted_d, la->binding_names[j]))
-			recon_strv_add(out, la->binding_names[j]);
+		if (!strv_has(&c->deleted_q, la->binding_names[j]) &&
+		    !strv_has(&c->deleted_d, la->binding_names[j]))
+			strv_add(out, la->binding_names[j]);
 	for (j = 0; j < la->nqueue_names; j++)
-		if (!recon_strv_has(&c->deleted_q, la->queue_names[j]) &&
-		    !recon_strv_has(out, la->queue_names[j]))
-			recon_strv_add(out, la->queue_names[j]);
-	recon_strv_sort(out);
+		if (!strv_has(&c->deleted_q, la->queue_names[j]) &&
+		    !strv_has(out, la->queue_names[j]))
+			strv_add(out, la->queue_names[j]);
+	strv_sort(out);
 }
 
 static void
-keep_warning(const struct recon_diff *d, struct recon_node_plan *np,
+keep_warning(const struct plan_diff *d, struct plan_step *np,
     const char *name, const char *binding)
 {
 	if (reserved(d, binding))
-		recon_np_warn(np,
+		plan_step_warn(np,
 		    "address '%s' kept on this node: capture tap '%s' is bound to it until the capture pass removes it (after this plan's other actions); the next plan deletes the address",
 		    name, binding);
 	else
-		recon_np_warn(np,
+		plan_step_warn(np,
 		    "address '%s' kept on this node: binding '%s' stays on it (not removed by this plan)",
 		    name, binding);
 }
 
 static void
-delete_address(struct recon_diff *d, const char *name)
+delete_address(struct plan_diff *d, const char *name)
 {
 	const struct recon_address *la;
-	struct recon_node_plan *np;
-	struct recon_strv keep;
+	struct plan_step *np;
+	struct strv keep;
 	size_t i, j;
 
-	recon_diff_obj_begin(d);
+	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!recon_diff_reachable(d, i))
+		if (!plan_diff_reachable(d, i))
 			continue;
 		la = recon_node_find_address(d->nodes[i], name);
 		np =
-		    recon_diff_node(d, RECON_ACT_DELETE_ADDRESS, name, NULL, i);
+		    plan_diff_step(d, PLAN_ACT_DELETE_ADDRESS, name, NULL, i);
 		if (la == NULL) {
 			np->message = xasprintf(
 			    "address '%s' does not exist on this node", name);
@@ -139,62 +139,62 @@ delete_address(struct recon_diff *d, const char *name)
 		memset(&keep, 0, sizeof(keep));
 		kept_bindings(&keep, d, i, la);
 		if (keep.n == 0) {
-			np->outcome = RECON_OUT_WOULD_APPLY;
-			recon_np_add_op(np, RECON_OP_DELETE_ADDRESS, name);
+			np->outcome = PLAN_OUT_WOULD_APPLY;
+			plan_step_add_op(np, RECON_OP_DELETE_ADDRESS, name);
 		} else {
 			np->message = xstrdup(
 			    "kept: the address is not empty after the plan");
 			for (j = 0; j < keep.n; j++)
 				keep_warning(d, np, name, keep.v[j]);
 		}
-		recon_strv_release(&keep);
+		strv_release(&keep);
 	}
-	recon_diff_obj_end(d);
+	plan_diff_object_end(d);
 }
 
 static void
-narrow_address(struct recon_diff *d, const struct decl_address *da)
+narrow_address(struct plan_diff *d, const struct decl_address *da)
 {
 	const struct recon_address *la;
 	const struct recon_queue *q;
-	struct recon_node_plan *np;
+	struct plan_step *np;
 	struct recon_op *op;
 	unsigned extra, used;
 	size_t i, j;
 
-	recon_diff_obj_begin(d);
+	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!recon_diff_reachable(d, i))
+		if (!plan_diff_reachable(d, i))
 			continue;
 		la = recon_node_find_address(d->nodes[i], da->name);
 		extra = la != NULL ? la->routing & ~da->routing : 0;
 		if (extra == 0 ||
-		    !recon_managed_has_address(d->managed, da->name))
+		    !plan_managed_has_address(d->managed, da->name))
 			continue;
 		used = 0;
 		for (j = 0; j < d->nodes[i]->nqueues; j++) {
 			q = &d->nodes[i]->queues[j];
 			if (strcmp(q->address, da->name) == 0 &&
-			    !recon_strv_has(&d->ctx[i].deleted_q, q->name))
+			    !strv_has(&d->ctx[i].deleted_q, q->name))
 				used |= q->routing;
 		}
 		if ((extra & used) != 0)
 			continue;
-		np = recon_diff_node(d, RECON_ACT_NARROW_ADDRESS, da->name,
+		np = plan_diff_step(d, PLAN_ACT_NARROW_ADDRESS, da->name,
 		    NULL, i);
-		np->outcome = RECON_OUT_WOULD_APPLY;
+		np->outcome = PLAN_OUT_WOULD_APPLY;
 		np->observed.present = true;
 		np->observed.address_routing = la->routing;
-		op = recon_np_add_op(np, RECON_OP_UPDATE_ADDRESS, da->name);
+		op = plan_step_add_op(np, RECON_OP_UPDATE_ADDRESS, da->name);
 		op->routing = da->routing;
 	}
-	recon_diff_obj_end(d);
+	plan_diff_object_end(d);
 }
 
 void
-recon_diff_deletes(struct recon_diff *d)
+plan_diff_deletes(struct plan_diff *d)
 {
-	const struct recon_managed *m = d->managed;
+	const struct plan_managed *m = d->managed;
 	size_t i;
 
 	for (i = 0; i < m->ndiverts; i++)
@@ -216,7 +216,7 @@ recon_diff_deletes(struct recon_diff *d)
 /* Objects the report leaves out: the broker's own (internal, activemq.*,
  * the default DLQ and ExpiryQueue) and capture taps. docs/plan-format.md */
 static bool
-ignored(const struct recon_diff *d, const char *name, bool internal)
+ignored(const struct plan_diff *d, const char *name, bool internal)
 {
 	return internal || reserved(d, name) ||
 	       strncmp(name, "activemq.", 9) == 0 || strcmp(name, "DLQ") == 0 ||
@@ -224,11 +224,11 @@ ignored(const struct recon_diff *d, const char *name, bool internal)
 }
 
 static void
-note_unmanaged(struct recon_diff *d, const char *kind, const char *name,
+note_unmanaged(struct plan_diff *d, const char *kind, const char *name,
     const char *node)
 {
-	struct recon_plan *p = d->plan;
-	struct recon_unmanaged *u;
+	struct plan *p = d->plan;
+	struct plan_unmanaged *u;
 	size_t i;
 
 	for (i = 0; i < p->nunmanaged; i++) {
@@ -253,10 +253,10 @@ note_unmanaged(struct recon_diff *d, const char *kind, const char *name,
  * removes there (with a queue it depends on) is not left alone, so it is
  * not listed. */
 static void
-unmanaged_node(struct recon_diff *d, size_t i)
+unmanaged_node(struct plan_diff *d, size_t i)
 {
 	const struct recon_node_snapshot *n = d->nodes[i];
-	const struct recon_managed *m = d->managed;
+	const struct plan_managed *m = d->managed;
 	size_t j;
 
 	for (j = 0; j < n->naddresses; j++)
@@ -264,21 +264,21 @@ unmanaged_node(struct recon_diff *d, size_t i)
 		        n->addresses[j].internal) &&
 		    decl_cluster_find_address(d->decl, n->addresses[j].name) ==
 		        NULL &&
-		    !recon_managed_has_address(m, n->addresses[j].name))
+		    !plan_managed_has_address(m, n->addresses[j].name))
 			note_unmanaged(d, "address", n->addresses[j].name,
 			    n->node);
 	for (j = 0; j < n->nqueues; j++)
 		if (!ignored(d, n->queues[j].name, n->queues[j].internal) &&
 		    decl_cluster_find_queue(d->decl, n->queues[j].name) ==
 		        NULL &&
-		    !recon_managed_has_queue(m, n->queues[j].name))
+		    !plan_managed_has_queue(m, n->queues[j].name))
 			note_unmanaged(d, "queue", n->queues[j].name, n->node);
 	for (j = 0; j < n->ndiverts; j++)
 		if (!ignored(d, n->diverts[j].name, false) &&
-		    !recon_strv_has(&d->ctx[i].deleted_d, n->diverts[j].name) &&
+		    !strv_has(&d->ctx[i].deleted_d, n->diverts[j].name) &&
 		    decl_cluster_find_divert(d->decl, n->diverts[j].name) ==
 		        NULL &&
-		    !recon_managed_has_divert(m, n->diverts[j].name))
+		    !plan_managed_has_divert(m, n->diverts[j].name))
 			note_unmanaged(d, "divert", n->diverts[j].name,
 			    n->node);
 }
@@ -286,19 +286,19 @@ unmanaged_node(struct recon_diff *d, size_t i)
 static int
 cmp_unmanaged(const void *a, const void *b)
 {
-	const struct recon_unmanaged *x = a, *y = b;
+	const struct plan_unmanaged *x = a, *y = b;
 	int c = strcmp(x->kind, y->kind);
 
 	return c != 0 ? c : strcmp(x->name, y->name);
 }
 
 void
-recon_diff_unmanaged(struct recon_diff *d)
+plan_diff_unmanaged(struct plan_diff *d)
 {
 	size_t i;
 
 	for (i = 0; i < d->decl->nnodes; i++)
-		if (recon_diff_reachable(d, i))
+		if (plan_diff_reachable(d, i))
 			unmanaged_node(d, i);
 	if (d->plan->nunmanaged > 1)
 		qsort(d->plan->unmanaged, d->plan->nunmanaged,
@@ -308,7 +308,7 @@ recon_diff_unmanaged(struct recon_diff *d)
 static int
 cmp_action(const void *a, const void *b)
 {
-	const struct recon_action *x = a, *y = b;
+	const struct plan_action *x = a, *y = b;
 
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
@@ -316,9 +316,9 @@ cmp_action(const void *a, const void *b)
 }
 
 static const char *
-action_why(enum recon_act k, bool operator_delete)
+action_why(enum plan_action_kind k, bool operator_delete)
 {
-	static const char *const why[RECON_ACT_COUNT] = {
+	static const char *const why[PLAN_ACT_COUNT] = {
 	    "declared, and absent on the node",
 	    "the declared routing types are missing on the node: added before the queues are created",
 	    "declared, and absent on the node",
@@ -339,29 +339,29 @@ action_why(enum recon_act k, bool operator_delete)
 	    "capture pass: the capture was applied before and is no longer declared",
 	};
 
-	if (operator_delete && !recon_act_is_capture(k))
+	if (operator_delete && !plan_action_kind_is_capture(k))
 		return "the operator's out-of-band delete (delete-queue)";
 	return why[k];
 }
 
 /* Fill action fields derived from its nodes; sum D7's count. */
 static void
-finish_action(struct recon_plan *p, struct recon_action *a)
+finish_action(struct plan *p, struct plan_action *a)
 {
 	size_t i;
 
 	a->why =
 	    xstrdup(action_why(a->kind, strcmp(p->kind, "delete-queue") == 0));
 	for (i = 0; i < a->nnodes; i++) {
-		const struct recon_node_plan *np;
+		const struct plan_step *np;
 
 		np = &a->nodes[i];
 		if (a->address == NULL && np->observed.queue != NULL)
 			a->address = xstrdup(np->observed.queue->address);
-		if ((a->kind == RECON_ACT_DELETE_QUEUE ||
-		        a->kind == RECON_ACT_RECREATE_QUEUE) &&
-		    (np->outcome == RECON_OUT_WOULD_APPLY ||
-		        np->outcome == RECON_OUT_REFUSED)) {
+		if ((a->kind == PLAN_ACT_DELETE_QUEUE ||
+		        a->kind == PLAN_ACT_RECREATE_QUEUE) &&
+		    (np->outcome == PLAN_OUT_WOULD_APPLY ||
+		        np->outcome == PLAN_OUT_REFUSED)) {
 			p->destroyed_messages += np->destroyed_messages;
 			if (np->destroyed_messages > 0)
 				a->destroys_messages = true;
@@ -370,21 +370,21 @@ finish_action(struct recon_plan *p, struct recon_action *a)
 }
 
 static size_t
-refused_nodes(const struct recon_plan *p)
+refused_nodes(const struct plan *p)
 {
 	size_t i, j, n = 0;
 
 	for (i = 0; i < p->nactions; i++)
 		for (j = 0; j < p->actions[i].nnodes; j++)
-			if (p->actions[i].nodes[j].outcome == RECON_OUT_REFUSED)
+			if (p->actions[i].nodes[j].outcome == PLAN_OUT_REFUSED)
 				n++;
 	return n;
 }
 
 void
-recon_diff_finish(struct recon_diff *d)
+plan_diff_finish(struct plan_diff *d)
 {
-	struct recon_plan *p = d->plan;
+	struct plan *p = d->plan;
 	size_t i, nref;
 
 	if (p->nactions > 1)
@@ -393,9 +393,9 @@ recon_diff_finish(struct recon_diff *d)
 		finish_action(p, &p->actions[i]);
 	nref = refused_nodes(p);
 	p->outcome =
-	    p->nactions > 0 ? RECON_OUT_WOULD_APPLY : RECON_OUT_NO_CHANGE;
+	    p->nactions > 0 ? PLAN_OUT_WOULD_APPLY : PLAN_OUT_NO_CHANGE;
 	if (p->destroyed_messages > p->max_destroyed_messages) {
-		p->outcome = RECON_OUT_REFUSED;
+		p->outcome = PLAN_OUT_REFUSED;
 		p->refusal = xstrdup("BULK_CAP");
 		p->message = xasprintf(
 		    "the plan destroys %lld messages across its nodes, %lld over the cap of %lld (settings.max-destroyed-messages)",
@@ -407,7 +407,7 @@ recon_diff_finish(struct recon_diff *d)
 		    "consume or move the messages first and plan again, or raise settings.max-destroyed-messages to at least %lld in the cluster's declaration",
 		    (long long)p->destroyed_messages);
 	} else if (nref > 0) {
-		p->outcome = RECON_OUT_REFUSED;
+		p->outcome = PLAN_OUT_REFUSED;
 		p->refusal = xstrdup("NODE_REFUSED");
 		p->message = xasprintf("%zu node step%s refused", nref,
 		    nref == 1 ? " is" : "s are");

@@ -52,14 +52,14 @@ divert_diffs(struct sbuf *re, struct sbuf *up, const struct recon_divert *w,
 		sbuf_adds(up, ", transformer");
 }
 
-static struct recon_node_plan *
-divert_node(struct recon_diff *d, enum recon_act k,
+static struct plan_step *
+divert_node(struct plan_diff *d, enum plan_action_kind k,
     const struct decl_divert *dd, size_t i, const struct recon_divert *live)
 {
-	struct recon_node_plan *np;
+	struct plan_step *np;
 
-	np = recon_diff_node(d, k, dd->name, dd->address, i);
-	np->outcome = RECON_OUT_WOULD_APPLY;
+	np = plan_diff_step(d, k, dd->name, dd->address, i);
+	np->outcome = PLAN_OUT_WOULD_APPLY;
 	if (live != NULL) {
 		np->observed.present = true;
 		np->observed.divert = recon_divert_dup(live);
@@ -68,53 +68,53 @@ divert_node(struct recon_diff *d, enum recon_act k,
 }
 
 static void
-plan_divert_node(struct recon_diff *d, const struct decl_divert *dd, size_t i)
+plan_divert_node(struct plan_diff *d, const struct decl_divert *dd, size_t i)
 {
 	const struct recon_divert *ld =
 	    recon_node_find_divert(d->nodes[i], dd->name);
-	struct recon_node_plan *np = NULL;
+	struct plan_step *np = NULL;
 	struct recon_divert want;
 	struct sbuf re = {0}, up = {0};
 	struct recon_op *op;
 
 	recon_divert_from_decl(&want, dd);
 	if (ld == NULL) {
-		np = divert_node(d, RECON_ACT_CREATE_DIVERT, dd, i, NULL);
-		op = recon_np_add_op(np, RECON_OP_CREATE_DIVERT, dd->name);
+		np = divert_node(d, PLAN_ACT_CREATE_DIVERT, dd, i, NULL);
+		op = plan_step_add_op(np, RECON_OP_CREATE_DIVERT, dd->name);
 		op->divert = recon_divert_dup(&want);
-		recon_planned_diverts_add_ops(&d->ctx[i].planned_d, np);
+		plan_planned_diverts_add_ops(&d->ctx[i].planned_d, np);
 		return;
 	}
 	divert_diffs(&re, &up, &want, ld);
 	if (re.len > 0) {
-		np = divert_node(d, RECON_ACT_RECREATE_DIVERT, dd, i, ld);
+		np = divert_node(d, PLAN_ACT_RECREATE_DIVERT, dd, i, ld);
 		np->message = xasprintf(
 		    "differs in what updateDivert cannot change: %s%s",
 		    sbuf_str(&re) + 2, sbuf_str(&up));
-		op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT, dd->name);
+		op = plan_step_add_op(np, RECON_OP_DESTROY_DIVERT, dd->name);
 		op->divert = recon_divert_dup(ld);
-		op = recon_np_add_op(np, RECON_OP_CREATE_DIVERT, dd->name);
+		op = plan_step_add_op(np, RECON_OP_CREATE_DIVERT, dd->name);
 		op->divert = recon_divert_dup(&want);
 	} else if (up.len > 0) {
-		np = divert_node(d, RECON_ACT_CHANGE_DIVERT, dd, i, ld);
+		np = divert_node(d, PLAN_ACT_CHANGE_DIVERT, dd, i, ld);
 		np->message = xasprintf("differs: %s", sbuf_str(&up) + 2);
-		op = recon_np_add_op(np, RECON_OP_UPDATE_DIVERT, dd->name);
+		op = plan_step_add_op(np, RECON_OP_UPDATE_DIVERT, dd->name);
 		op->divert = recon_divert_dup(&want);
 	}
 	sbuf_release(&re);
 	sbuf_release(&up);
 	if (np != NULL)
-		recon_planned_diverts_add_ops(&d->ctx[i].planned_d, np);
+		plan_planned_diverts_add_ops(&d->ctx[i].planned_d, np);
 }
 
 void
-recon_diff_divert(struct recon_diff *d, const struct decl_divert *dd)
+plan_diff_divert(struct plan_diff *d, const struct decl_divert *dd)
 {
 	size_t i;
 
-	recon_diff_obj_begin(d);
+	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++)
-		if (recon_diff_reachable(d, i))
+		if (plan_diff_reachable(d, i))
 			plan_divert_node(d, dd, i);
-	recon_diff_obj_end(d);
+	plan_diff_object_end(d);
 }

@@ -10,16 +10,16 @@
 #include "../../lib/xalloc.h"
 
 void
-recon_diff_obj_begin(struct recon_diff *d)
+plan_diff_object_begin(struct plan_diff *d)
 {
 	memset(d->obj, 0, sizeof(d->obj));
 }
 
 static void
-node_unreachable(struct recon_node_plan *np,
+node_unreachable(struct plan_step *np,
     const struct recon_node_snapshot *n)
 {
-	np->outcome = RECON_OUT_UNREACHABLE;
+	np->outcome = PLAN_OUT_UNREACHABLE;
 	np->refusal_kind = n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
 	np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
 	np->message = xstrdup(n != NULL && n->refusal.text != NULL
@@ -27,11 +27,11 @@ node_unreachable(struct recon_node_plan *np,
 	                          : "the node is not in the snapshot");
 }
 
-struct recon_node_plan *
-recon_diff_node(struct recon_diff *d, enum recon_act k, const char *name,
+struct plan_step *
+plan_diff_step(struct plan_diff *d, enum plan_action_kind k, const char *name,
     const char *address, size_t node)
 {
-	struct recon_action *a = d->obj[k];
+	struct plan_action *a = d->obj[k];
 
 	if (a == NULL) {
 		size_t i;
@@ -54,33 +54,33 @@ recon_diff_node(struct recon_diff *d, enum recon_act k, const char *name,
 }
 
 static bool
-action_matters(const struct recon_action *a)
+action_matters(const struct plan_action *a)
 {
 	size_t i;
 
 	for (i = 0; i < a->nnodes; i++)
-		if (a->nodes[i].outcome == RECON_OUT_WOULD_APPLY ||
-		    a->nodes[i].outcome == RECON_OUT_REFUSED ||
+		if (a->nodes[i].outcome == PLAN_OUT_WOULD_APPLY ||
+		    a->nodes[i].outcome == PLAN_OUT_REFUSED ||
 		    a->nodes[i].nwarnings > 0)
 			return true;
 	return false;
 }
 
 void
-recon_diff_obj_end(struct recon_diff *d)
+plan_diff_object_end(struct plan_diff *d)
 {
-	struct recon_plan *p = d->plan;
-	struct recon_action *a;
+	struct plan *p = d->plan;
+	struct plan_action *a;
 	size_t k, i;
 
-	for (k = 0; k < RECON_ACT_COUNT; k++) {
+	for (k = 0; k < PLAN_ACT_COUNT; k++) {
 		a = d->obj[k];
 		if (a == NULL)
 			continue;
 		d->obj[k] = NULL;
 		if (!action_matters(a)) {
 			for (i = 0; i < a->nnodes; i++)
-				recon_node_plan_release(&a->nodes[i]);
+				plan_step_release(&a->nodes[i]);
 			free(a->nodes);
 			free(a->name);
 			free(a->address);
@@ -88,7 +88,7 @@ recon_diff_obj_end(struct recon_diff *d)
 			continue;
 		}
 		for (i = 0; i < a->nnodes; i++)
-			if (a->nodes[i].outcome == RECON_OUT_NO_CHANGE &&
+			if (a->nodes[i].outcome == PLAN_OUT_NO_CHANGE &&
 			    a->nodes[i].message == NULL)
 				a->nodes[i].message =
 				    xstrdup("nothing to do on this node");
@@ -100,10 +100,10 @@ recon_diff_obj_end(struct recon_diff *d)
 }
 
 void
-recon_diff_qdel_ctx(struct recon_qdel_ctx *out, const struct recon_diff *d,
+plan_diff_queue_delete_ctx(struct plan_queue_delete_ctx *out, const struct plan_diff *d,
     size_t i)
 {
-	const struct recon_node_ctx *c = &d->ctx[i];
+	const struct plan_node_ctx *c = &d->ctx[i];
 
 	memset(out, 0, sizeof(*out));
 	out->decl = d->decl;
@@ -123,52 +123,43 @@ recon_diff_qdel_ctx(struct recon_qdel_ctx *out, const struct recon_diff *d,
 }
 
 bool
-recon_diff_reachable(const struct recon_diff *d, size_t i)
+plan_diff_reachable(const struct plan_diff *d, size_t i)
 {
 	return d->nodes[i] != NULL && d->nodes[i]->refusal.kind == RECON_OK;
 }
 
 static void
-plan_address(struct recon_diff *d, const struct decl_address *da)
+plan_address(struct plan_diff *d, const struct decl_address *da)
 {
 	const struct recon_address *la;
-	struct recon_node_plan *np;
+	struct plan_step *np;
 	struct recon_op *op;
 	size_t i;
 
-	recon_diff_obj_begin(d);
+	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		if (!recon_diff_reachable(d, i))
+		if (!plan_diff_reachable(d, i))
 			continue;
 		la = recon_node_find_address(d->nodes[i], da->name);
 		if (la == NULL) {
-			np = recon_diff_node(d, RECON_ACT_CREATE_ADDRESS,
+			np = plan_diff_step(d, PLAN_ACT_CREATE_ADDRESS,
 			    da->name, NULL, i);
-			np->outcome = RECON_OUT_WOULD_APPLY;
-			op = recon_np_add_op(np, RECON_OP_CREATE_ADDRESS,
+			np->outcome = PLAN_OUT_WOULD_APPLY;
+			op = plan_step_add_op(np, RECON_OP_CREATE_ADDRESS,
 			    da->name);
 			op->routing = da->routing;
 		} else if ((la->routing & da->routing) != da->routing) {
-			np = recon_diff_node(d, RECON_ACT_WIDEN_ADDRESS,
+			np = plan_diff_step(d, PLAN_ACT_WIDEN_ADDRESS,
 			    da->name, NULL, i);
-			np->outcome = RECON_OUT_WOULD_APPLY;
+			np->outcome = PLAN_OUT_WOULD_APPLY;
 			np->observed.present = true;
 			np->observed.address_routing = la->routing;
-			op = recon_np_add_op(np, RECON_OP_UPDATE_ADDRESS,
+			op = plan_step_add_op(np, RECON_OP_UPDATE_ADDRESS,
 			    da->name);
 			op->routing = la->routing | da->routing;
 		}
 	}
-	recon_diff_obj_end(d);
-}
-
-bool
-recon_str_eq(const char *a, const char *b)
-{
-	if (a == NULL || b == NULL)
-		return (a == NULL || a[0] == '\0') &&
-		       (b == NULL || b[0] == '\0');
-	return strcmp(a, b) == 0;
+	plan_diff_object_end(d);
 }
 
 /* Fields updateQueue cannot change (artemis-management.md 2.4). */
@@ -209,14 +200,14 @@ queue_update_diffs(struct sbuf *b, const struct recon_queue *want,
 }
 
 static void
-node_created_queue(struct recon_diff *d, size_t i, const struct decl_queue *q)
+node_created_queue(struct plan_diff *d, size_t i, const struct decl_queue *q)
 {
-	recon_strv_add(&d->ctx[i].created_q, q->name);
-	recon_strv_add(&d->ctx[i].created_q_addr, q->address);
+	strv_add(&d->ctx[i].created_q, q->name);
+	strv_add(&d->ctx[i].created_q_addr, q->address);
 }
 
 static void
-recreate_message(struct recon_node_plan *np, const struct sbuf *re,
+recreate_message(struct plan_step *np, const struct sbuf *re,
     const struct sbuf *up)
 {
 	char *m;
@@ -229,12 +220,12 @@ recreate_message(struct recon_node_plan *np, const struct sbuf *re,
 }
 
 static void
-plan_queue_node(struct recon_diff *d, const struct decl_queue *dq, size_t i)
+plan_queue_node(struct plan_diff *d, const struct decl_queue *dq, size_t i)
 {
 	const struct recon_queue *lq =
 	    recon_node_find_queue(d->nodes[i], dq->name);
-	struct recon_qdel_ctx ctx;
-	struct recon_node_plan *np;
+	struct plan_queue_delete_ctx ctx;
+	struct plan_step *np;
 	struct recon_queue want;
 	struct sbuf re = {0}, up = {0};
 	struct recon_op *op;
@@ -242,10 +233,10 @@ plan_queue_node(struct recon_diff *d, const struct decl_queue *dq, size_t i)
 
 	recon_queue_from_decl(&want, dq);
 	if (lq == NULL) {
-		np = recon_diff_node(d, RECON_ACT_CREATE_QUEUE, dq->name,
+		np = plan_diff_step(d, PLAN_ACT_CREATE_QUEUE, dq->name,
 		    dq->address, i);
-		np->outcome = RECON_OUT_WOULD_APPLY;
-		op = recon_np_add_op(np, RECON_OP_CREATE_QUEUE, dq->name);
+		np->outcome = PLAN_OUT_WOULD_APPLY;
+		op = plan_step_add_op(np, RECON_OP_CREATE_QUEUE, dq->name);
 		op->queue = recon_queue_dup(&want);
 		node_created_queue(d, i, dq);
 		return;
@@ -253,28 +244,28 @@ plan_queue_node(struct recon_diff *d, const struct decl_queue *dq, size_t i)
 	queue_recreate_diffs(&re, &want, lq);
 	queue_update_diffs(&up, &want, lq);
 	if (re.len > 0) {
-		np = recon_diff_node(d, RECON_ACT_RECREATE_QUEUE, dq->name,
+		np = plan_diff_step(d, PLAN_ACT_RECREATE_QUEUE, dq->name,
 		    dq->address, i);
-		recon_diff_qdel_ctx(&ctx, d, i);
+		plan_diff_queue_delete_ctx(&ctx, d, i);
 		/* Moved to another address: its old address loses it, so
 		 * D1/D4/D5 run there as for a delete. */
-		recon_preflight_queue_delete(np, d->nodes[i], dq->name, &ctx,
+		plan_preflight_queue_delete(np, d->nodes[i], dq->name, &ctx,
 		    strcmp(want.address, lq->address) == 0);
 		for (k = 0; k < np->nremoved; k++)
-			recon_strv_add(&d->ctx[i].deleted_d,
+			strv_add(&d->ctx[i].deleted_d,
 			    np->removed[k].config.name);
 		recreate_message(np, &re, &up);
-		op = recon_np_add_op(np, RECON_OP_CREATE_QUEUE, dq->name);
+		op = plan_step_add_op(np, RECON_OP_CREATE_QUEUE, dq->name);
 		op->queue = recon_queue_dup(&want);
 		node_created_queue(d, i, dq);
 	} else if (up.len > 0) {
-		np = recon_diff_node(d, RECON_ACT_CHANGE_QUEUE, dq->name,
+		np = plan_diff_step(d, PLAN_ACT_CHANGE_QUEUE, dq->name,
 		    dq->address, i);
-		np->outcome = RECON_OUT_WOULD_APPLY;
+		np->outcome = PLAN_OUT_WOULD_APPLY;
 		np->observed.present = true;
 		np->observed.queue = recon_queue_dup(lq);
 		np->message = xasprintf("differs: %s", sbuf_str(&up) + 2);
-		op = recon_np_add_op(np, RECON_OP_UPDATE_QUEUE, dq->name);
+		op = plan_step_add_op(np, RECON_OP_UPDATE_QUEUE, dq->name);
 		op->queue = recon_queue_dup(&want);
 	}
 	sbuf_release(&re);
@@ -282,15 +273,15 @@ plan_queue_node(struct recon_diff *d, const struct decl_queue *dq, size_t i)
 }
 
 static void
-plan_queue(struct recon_diff *d, const struct decl_queue *dq)
+plan_queue(struct plan_diff *d, const struct decl_queue *dq)
 {
 	size_t i;
 
-	recon_diff_obj_begin(d);
+	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++)
-		if (recon_diff_reachable(d, i))
+		if (plan_diff_reachable(d, i))
 			plan_queue_node(d, dq, i);
-	recon_diff_obj_end(d);
+	plan_diff_object_end(d);
 }
 
 static const struct recon_node_snapshot *
@@ -313,11 +304,11 @@ dup_or_null(const char *s)
 
 /* The plan's header and node table; d is ready for the diff. */
 static void
-diff_init(struct recon_diff *d, const struct decl_cluster *decl,
-    const struct recon_snapshot *snap, const struct recon_plan_opts *opts,
+diff_init(struct plan_diff *d, const struct decl_cluster *decl,
+    const struct recon_snapshot *snap, const struct plan_opts *opts,
     const char *kind)
 {
-	struct recon_plan *p = xcalloc(1, sizeof(*p));
+	struct plan *p = xcalloc(1, sizeof(*p));
 	const struct recon_node_snapshot *n;
 	char digest[SHA256_HEX];
 	size_t i;
@@ -371,32 +362,32 @@ diff_init(struct recon_diff *d, const struct decl_cluster *decl,
 	}
 }
 
-static struct recon_plan *
-diff_done(struct recon_diff *d)
+static struct plan *
+diff_done(struct plan_diff *d)
 {
-	struct recon_plan *p = d->plan;
+	struct plan *p = d->plan;
 	size_t i;
 
-	recon_diff_finish(d);
+	plan_diff_finish(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
-		recon_strv_release(&d->ctx[i].created_q);
-		recon_strv_release(&d->ctx[i].created_q_addr);
-		recon_strv_release(&d->ctx[i].deleted_q);
-		recon_strv_release(&d->ctx[i].deleted_d);
-		recon_planned_diverts_release(&d->ctx[i].planned_d);
+		strv_release(&d->ctx[i].created_q);
+		strv_release(&d->ctx[i].created_q_addr);
+		strv_release(&d->ctx[i].deleted_q);
+		strv_release(&d->ctx[i].deleted_d);
+		plan_planned_diverts_release(&d->ctx[i].planned_d);
 	}
-	recon_strv_release(&d->removed_captures);
+	strv_release(&d->removed_captures);
 	free(d->ctx);
 	free(d->nodes);
 	return p;
 }
 
-struct recon_plan *
-recon_plan_build(const struct decl_cluster *decl,
-    const struct recon_managed *managed, const struct recon_snapshot *snap,
-    const struct recon_plan_opts *opts)
+struct plan *
+plan_build(const struct decl_cluster *decl,
+    const struct plan_managed *managed, const struct recon_snapshot *snap,
+    const struct plan_opts *opts)
 {
-	struct recon_diff d;
+	struct plan_diff d;
 	size_t i, j;
 
 	diff_init(&d, decl, snap, opts, "plan");
@@ -404,56 +395,56 @@ recon_plan_build(const struct decl_cluster *decl,
 	d.plan->base_source =
 	    xstrdup(managed->source != NULL ? managed->source : "none");
 	d.plan->base_revision = dup_or_null(managed->revision);
-	recon_diff_removed_captures(&d);
+	plan_diff_removed_captures(&d);
 	for (i = 0; i < decl->naddresses; i++)
 		plan_address(&d, &decl->addresses[i]);
 	/* Diverts before queues: a queue recreate's preflight sees every
 	 * divert as the plan leaves it (actions are sorted afterwards). */
 	for (i = 0; i < decl->ndiverts; i++)
-		recon_diff_divert(&d, &decl->diverts[i]);
+		plan_diff_divert(&d, &decl->diverts[i]);
 	for (i = 0; i < decl->naddresses; i++)
 		for (j = 0; j < decl->addresses[i].nqueues; j++)
 			plan_queue(&d, &decl->addresses[i].queues[j]);
-	recon_diff_deletes(&d);
-	recon_diff_captures(&d);
-	recon_diff_unmanaged(&d);
+	plan_diff_deletes(&d);
+	plan_diff_captures(&d);
+	plan_diff_unmanaged(&d);
 	return diff_done(&d);
 }
 
-struct recon_plan *
-recon_plan_delete_queue(const struct decl_cluster *decl, const char *queue,
-    const struct recon_snapshot *snap, const struct recon_plan_opts *opts)
+struct plan *
+plan_delete_queue(const struct decl_cluster *decl, const char *queue,
+    const struct recon_snapshot *snap, const struct plan_opts *opts)
 {
-	struct recon_qdel_ctx ctx;
-	struct recon_node_plan *np;
-	struct recon_diff d;
+	struct plan_queue_delete_ctx ctx;
+	struct plan_step *np;
+	struct plan_diff d;
 	size_t i;
 
 	diff_init(&d, decl, snap, opts, "delete-queue");
 	d.plan->base_source = xstrdup("none");
-	recon_diff_obj_begin(&d);
+	plan_diff_object_begin(&d);
 	for (i = 0; i < decl->nnodes; i++) {
-		if (!recon_diff_reachable(&d, i))
+		if (!plan_diff_reachable(&d, i))
 			continue;
 		np =
-		    recon_diff_node(&d, RECON_ACT_DELETE_QUEUE, queue, NULL, i);
-		recon_diff_qdel_ctx(&ctx, &d, i);
-		recon_preflight_queue_delete(np, d.nodes[i], queue, &ctx,
+		    plan_diff_step(&d, PLAN_ACT_DELETE_QUEUE, queue, NULL, i);
+		plan_diff_queue_delete_ctx(&ctx, &d, i);
+		plan_preflight_queue_delete(np, d.nodes[i], queue, &ctx,
 		    false);
-		if (np->outcome != RECON_OUT_NO_CHANGE)
-			recon_strv_add(&d.ctx[i].deleted_q, queue);
+		if (np->outcome != PLAN_OUT_NO_CHANGE)
+			strv_add(&d.ctx[i].deleted_q, queue);
 	}
-	recon_diff_obj_end(&d);
-	recon_diff_captures(&d);
+	plan_diff_object_end(&d);
+	plan_diff_captures(&d);
 	return diff_done(&d);
 }
 
-struct recon_plan *
-recon_plan_captures(const struct decl_cluster *decl,
-    const struct recon_managed *managed, const struct recon_snapshot *snap,
-    const struct recon_plan_opts *opts)
+struct plan *
+plan_captures(const struct decl_cluster *decl,
+    const struct plan_managed *managed, const struct recon_snapshot *snap,
+    const struct plan_opts *opts)
 {
-	struct recon_diff d;
+	struct plan_diff d;
 
 	diff_init(&d, decl, snap, opts, "capture");
 	d.managed = managed;
@@ -462,7 +453,7 @@ recon_plan_captures(const struct decl_cluster *decl,
 	                                                       : "none");
 	d.plan->base_revision =
 	    dup_or_null(managed != NULL ? managed->revision : NULL);
-	recon_diff_removed_captures(&d);
-	recon_diff_captures(&d);
+	plan_diff_removed_captures(&d);
+	plan_diff_captures(&d);
 	return diff_done(&d);
 }

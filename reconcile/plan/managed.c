@@ -21,19 +21,19 @@ cmp_str(const void *a, const void *b)
 }
 
 static void
-take_sorted(struct recon_strv *s, char ***v, size_t *n)
+take_sorted(struct strv *s, char ***v, size_t *n)
 {
-	recon_strv_sort(s);
+	strv_sort(s);
 	*v = s->v;
 	*n = s->n;
 	memset(s, 0, sizeof(*s));
 }
 
 void
-recon_managed_from_decl(struct recon_managed *out, const struct decl_cluster *c,
+plan_managed_from_decl(struct plan_managed *out, const struct decl_cluster *c,
     const char *source, const char *revision)
 {
-	struct recon_strv a = {0}, q = {0}, d = {0}, k = {0};
+	struct strv a = {0}, q = {0}, d = {0}, k = {0};
 	size_t i, j;
 
 	memset(out, 0, sizeof(*out));
@@ -41,14 +41,14 @@ recon_managed_from_decl(struct recon_managed *out, const struct decl_cluster *c,
 	out->source = xstrdup(source);
 	out->revision = revision != NULL ? xstrdup(revision) : NULL;
 	for (i = 0; i < c->naddresses; i++) {
-		recon_strv_add(&a, c->addresses[i].name);
+		strv_add(&a, c->addresses[i].name);
 		for (j = 0; j < c->addresses[i].nqueues; j++)
-			recon_strv_add(&q, c->addresses[i].queues[j].name);
+			strv_add(&q, c->addresses[i].queues[j].name);
 	}
 	for (i = 0; i < c->ndiverts; i++)
-		recon_strv_add(&d, c->diverts[i].name);
+		strv_add(&d, c->diverts[i].name);
 	for (i = 0; i < c->ncaptures; i++)
-		recon_strv_add(&k, c->captures[i].name);
+		strv_add(&k, c->captures[i].name);
 	take_sorted(&a, &out->addresses, &out->naddresses);
 	take_sorted(&q, &out->queues, &out->nqueues);
 	take_sorted(&d, &out->diverts, &out->ndiverts);
@@ -62,19 +62,19 @@ has(char *const *v, size_t n, const char *name)
 }
 
 bool
-recon_managed_has_address(const struct recon_managed *m, const char *n)
+plan_managed_has_address(const struct plan_managed *m, const char *n)
 {
 	return m != NULL && has(m->addresses, m->naddresses, n);
 }
 
 bool
-recon_managed_has_queue(const struct recon_managed *m, const char *n)
+plan_managed_has_queue(const struct plan_managed *m, const char *n)
 {
 	return m != NULL && has(m->queues, m->nqueues, n);
 }
 
 bool
-recon_managed_has_divert(const struct recon_managed *m, const char *n)
+plan_managed_has_divert(const struct plan_managed *m, const char *n)
 {
 	return m != NULL && has(m->diverts, m->ndiverts, n);
 }
@@ -90,7 +90,7 @@ strs_free(char **v, size_t n)
 }
 
 void
-recon_managed_release(struct recon_managed *m)
+plan_managed_release(struct plan_managed *m)
 {
 	if (m == NULL)
 		return;
@@ -116,7 +116,7 @@ names(struct jsonw *w, const char *key, char *const *v, size_t n)
 }
 
 char *
-recon_inventory_render(const struct recon_managed *m, const char *cluster)
+plan_inventory_render(const struct plan_managed *m, const char *cluster)
 {
 	struct sbuf b = {0};
 	struct jsonw w;
@@ -130,7 +130,7 @@ recon_inventory_render(const struct recon_managed *m, const char *cluster)
 	jsonw_str(&w, cluster);
 	names(&w, "diverts", m->diverts, m->ndiverts);
 	jsonw_key(&w, "format");
-	jsonw_int(&w, RECON_INVENTORY_FORMAT);
+	jsonw_int(&w, PLAN_INVENTORY_FORMAT);
 	names(&w, "queues", m->queues, m->nqueues);
 	jsonw_key(&w, "revision");
 	jsonw_str(&w, m->revision);
@@ -144,7 +144,7 @@ parse_names(const cJSON *root, const char *path, const char *key, char ***v,
     size_t *n, struct err *err)
 {
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key), *it;
-	struct recon_strv s = {0};
+	struct strv s = {0};
 
 	if (!cJSON_IsArray(arr))
 		return err_setf(err, &(struct pos){path, 0, 0},
@@ -152,18 +152,18 @@ parse_names(const cJSON *root, const char *path, const char *key, char ***v,
 	cJSON_ArrayForEach(it, arr)
 	{
 		if (!cJSON_IsString(it)) {
-			recon_strv_release(&s);
+			strv_release(&s);
 			return err_setf(err, &(struct pos){path, 0, 0},
 			    "'%s': expected an array of names", key);
 		}
-		recon_strv_add(&s, it->valuestring);
+		strv_add(&s, it->valuestring);
 	}
 	take_sorted(&s, v, n);
 	return 0;
 }
 
 static int
-parse_root(struct recon_managed *m, const cJSON *root, const char *path,
+parse_root(struct plan_managed *m, const cJSON *root, const char *path,
     const char *cluster, struct err *err)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "format");
@@ -171,9 +171,9 @@ parse_root(struct recon_managed *m, const cJSON *root, const char *path,
 	const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "revision");
 	struct pos pos = {path, 0, 0};
 
-	if (!cJSON_IsNumber(f) || f->valuedouble != RECON_INVENTORY_FORMAT)
+	if (!cJSON_IsNumber(f) || f->valuedouble != PLAN_INVENTORY_FORMAT)
 		return err_setf(err, &pos, "'format': expected %d",
-		    RECON_INVENTORY_FORMAT);
+		    PLAN_INVENTORY_FORMAT);
 	if (!cJSON_IsString(c) || strcmp(c->valuestring, cluster) != 0)
 		return err_setf(err, &pos, "'cluster': expected '%s'", cluster);
 	if (r != NULL && !cJSON_IsNull(r) && !cJSON_IsString(r))
@@ -194,10 +194,10 @@ parse_root(struct recon_managed *m, const cJSON *root, const char *path,
 }
 
 int
-recon_inventory_parse(struct recon_managed *out, const char *path,
+plan_inventory_parse(struct plan_managed *out, const char *path,
     const char *text, size_t len, const char *cluster, struct err *err)
 {
-	struct recon_managed m = {0};
+	struct plan_managed m = {0};
 	cJSON *root;
 	int rc;
 
@@ -212,7 +212,7 @@ recon_inventory_parse(struct recon_managed *out, const char *path,
 	rc = parse_root(&m, root, path, cluster, err);
 	cJSON_Delete(root);
 	if (rc < 0) {
-		recon_managed_release(&m);
+		plan_managed_release(&m);
 		return -1;
 	}
 	*out = m;
@@ -220,7 +220,7 @@ recon_inventory_parse(struct recon_managed *out, const char *path,
 }
 
 int
-recon_inventory_load(struct recon_managed *out, const char *state_dir,
+plan_inventory_load(struct plan_managed *out, const char *state_dir,
     const char *cluster, struct err *err)
 {
 	char *path = xasprintf("%s/%s/inventory.json", state_dir, cluster);
@@ -236,7 +236,7 @@ recon_inventory_load(struct recon_managed *out, const char *state_dir,
 	}
 	if (afile_read(&text, &len, path, INVENTORY_MAX, err) < 0)
 		goto done;
-	rc = recon_inventory_parse(out, path, text, len, cluster, err);
+	rc = plan_inventory_parse(out, path, text, len, cluster, err);
 done:
 	free(text);
 	free(path);

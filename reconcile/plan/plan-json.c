@@ -55,74 +55,19 @@ routing_types(struct jsonw *w, const char *k, unsigned r)
 	jsonw_arr_end(w);
 }
 
-/* The queue as createQueue/updateQueue JSON (artemis-management.md 2.4). */
-void
-recon_json_queue_config(struct jsonw *w, const struct recon_queue *q)
-{
-	jsonw_obj_begin(w);
-	kstr(w, "address", q->address);
-	kbool(w, "auto-create-address", false);
-	kint(w, "consumers-before-dispatch", q->consumers_before_dispatch);
-	kint(w, "delay-before-dispatch", q->delay_before_dispatch);
-	kbool(w, "durable", q->durable);
-	kbool(w, "enabled", q->enabled);
-	kbool(w, "exclusive", q->exclusive);
-	if (q->filter != NULL && q->filter[0] != '\0')
-		kstr(w, "filter-string", q->filter);
-	kbool(w, "last-value", q->last_value_key != NULL);
-	if (q->last_value_key != NULL)
-		kstr(w, "last-value-key", q->last_value_key);
-	kint(w, "max-consumers", q->max_consumers);
-	kstr(w, "name", q->name);
-	kbool(w, "purge-on-no-consumers", q->purge_on_no_consumers);
-	kint(w, "ring-size", q->ring_size);
-	kstr(w, "routing-type",
-	    q->routing == DECL_MULTICAST ? "MULTICAST" : "ANYCAST");
-	jsonw_obj_end(w);
-}
-
-/* The divert as createDivert/updateDivert JSON, all keys (2.5). */
-void
-recon_json_divert_config(struct jsonw *w, const struct recon_divert *d)
-{
-	jsonw_obj_begin(w);
-	kstr(w, "address", d->address);
-	kbool(w, "exclusive", d->exclusive);
-	kstr(w, "filter-string", d->filter != NULL ? d->filter : "");
-	kstr(w, "forwarding-address", d->forwarding_address);
-	kstr(w, "name", d->name);
-	kstr(w, "routing-name", d->routing_name);
-	kstr(w, "routing-type", decl_divert_routing_name(d->routing_type));
-	if (d->transformer_class_name != NULL) {
-		size_t i;
-
-		jsonw_key(w, "transformer-configuration");
-		jsonw_obj_begin(w);
-		kstr(w, "class-name", d->transformer_class_name);
-		jsonw_key(w, "properties");
-		jsonw_obj_begin(w);
-		for (i = 0; i < d->ntransformer_properties; i++)
-			kstr(w, d->transformer_properties[i].key,
-			    d->transformer_properties[i].value);
-		jsonw_obj_end(w);
-		jsonw_obj_end(w);
-	}
-	jsonw_obj_end(w);
-}
-
 static void
 op_json(struct jsonw *w, const struct recon_op *op)
 {
 	jsonw_obj_begin(w);
 	if (op->queue != NULL) {
 		jsonw_key(w, "config");
-		recon_json_queue_config(w, op->queue);
+		live_queue_config_write(w, op->queue);
 	} else if (op->divert != NULL) {
 		jsonw_key(w, "config");
-		recon_json_divert_config(w, op->divert);
+		live_divert_config_write(w, op->divert);
 	}
 	kstr(w, "name", op->name);
-	kstr(w, "op", recon_opk_name(op->kind));
+	kstr(w, "op", recon_op_kind_name(op->kind));
 	if (op->kind == RECON_OP_DESTROY_QUEUE)
 		kbool(w, "remove_consumers", op->remove_consumers);
 	if (op->kind == RECON_OP_CREATE_ADDRESS ||
@@ -132,13 +77,13 @@ op_json(struct jsonw *w, const struct recon_op *op)
 }
 
 static void
-observed_json(struct jsonw *w, const struct recon_observed *o)
+observed_json(struct jsonw *w, const struct plan_observed *o)
 {
 	jsonw_obj_begin(w);
 	kstrs(w, "bindings", o->bindings, o->nbindings);
 	jsonw_key(w, "divert");
 	if (o->divert != NULL)
-		recon_json_divert_config(w, o->divert);
+		live_divert_config_write(w, o->divert);
 	else
 		jsonw_null(w);
 	kbool(w, "present", o->present);
@@ -146,7 +91,7 @@ observed_json(struct jsonw *w, const struct recon_observed *o)
 	if (o->queue != NULL) {
 		jsonw_obj_begin(w);
 		jsonw_key(w, "config");
-		recon_json_queue_config(w, o->queue);
+		live_queue_config_write(w, o->queue);
 		kint(w, "consumers", o->queue->consumer_count);
 		kint(w, "messages", o->queue->message_count);
 		jsonw_obj_end(w);
@@ -158,7 +103,7 @@ observed_json(struct jsonw *w, const struct recon_observed *o)
 }
 
 static void
-removed_json(struct jsonw *w, const struct recon_node_plan *np)
+removed_json(struct jsonw *w, const struct plan_step *np)
 {
 	size_t i;
 
@@ -168,7 +113,7 @@ removed_json(struct jsonw *w, const struct recon_node_plan *np)
 		jsonw_obj_begin(w);
 		kstr(w, "address", np->removed[i].config.address);
 		jsonw_key(w, "config");
-		recon_json_divert_config(w, &np->removed[i].config);
+		live_divert_config_write(w, &np->removed[i].config);
 		kbool(w, "declared", np->removed[i].declared);
 		kstr(w, "forwarding_address",
 		    np->removed[i].config.forwarding_address);
@@ -179,7 +124,7 @@ removed_json(struct jsonw *w, const struct recon_node_plan *np)
 }
 
 static void
-kept_json(struct jsonw *w, const struct recon_node_plan *np)
+kept_json(struct jsonw *w, const struct plan_step *np)
 {
 	size_t i;
 
@@ -197,7 +142,7 @@ kept_json(struct jsonw *w, const struct recon_node_plan *np)
 }
 
 static void
-taps_json(struct jsonw *w, const struct recon_node_plan *np)
+taps_json(struct jsonw *w, const struct plan_step *np)
 {
 	size_t i;
 
@@ -207,7 +152,7 @@ taps_json(struct jsonw *w, const struct recon_node_plan *np)
 		jsonw_obj_begin(w);
 		kstr(w, "capture", np->taps[i].capture);
 		kstr(w, "fate",
-		    np->taps[i].fate == RECON_TAP_KEPT
+		    np->taps[i].fate == PLAN_TAP_KEPT
 		        ? "kept"
 		        : "removed-by-subscription");
 		kstr(w, "name", np->taps[i].name);
@@ -218,7 +163,7 @@ taps_json(struct jsonw *w, const struct recon_node_plan *np)
 }
 
 static void
-node_plan_json(struct jsonw *w, const struct recon_node_plan *np)
+node_plan_json(struct jsonw *w, const struct plan_step *np)
 {
 	size_t i;
 
@@ -236,7 +181,7 @@ node_plan_json(struct jsonw *w, const struct recon_node_plan *np)
 	for (i = 0; i < np->nops; i++)
 		op_json(w, &np->ops[i]);
 	jsonw_arr_end(w);
-	kstr(w, "outcome", recon_outcome_name(np->outcome));
+	kstr(w, "outcome", plan_outcome_name(np->outcome));
 	kstr(w, "refusal", np->refusal);
 	removed_json(w, np);
 	taps_json(w, np);
@@ -245,14 +190,14 @@ node_plan_json(struct jsonw *w, const struct recon_node_plan *np)
 }
 
 static void
-action_json(struct jsonw *w, const struct recon_action *a)
+action_json(struct jsonw *w, const struct plan_action *a)
 {
 	size_t i;
 
 	jsonw_obj_begin(w);
 	kstr(w, "address", a->address);
 	kbool(w, "destroys_messages", a->destroys_messages);
-	kstr(w, "kind", recon_act_name(a->kind));
+	kstr(w, "kind", plan_action_kind_name(a->kind));
 	kstr(w, "name", a->name);
 	jsonw_key(w, "nodes");
 	jsonw_arr_begin(w);
@@ -264,11 +209,11 @@ action_json(struct jsonw *w, const struct recon_action *a)
 }
 
 static void
-summary_json(struct jsonw *w, const struct recon_plan *p)
+summary_json(struct jsonw *w, const struct plan *p)
 {
-	struct recon_summary s;
+	struct plan_summary s;
 
-	recon_plan_summary(p, &s);
+	plan_summarize(p, &s);
 	jsonw_key(w, "summary");
 	jsonw_obj_begin(w);
 	kint(w, "changes", (int64_t)s.changes);
@@ -283,7 +228,7 @@ summary_json(struct jsonw *w, const struct recon_plan *p)
 }
 
 static void
-nodes_json(struct jsonw *w, const struct recon_plan *p)
+nodes_json(struct jsonw *w, const struct plan *p)
 {
 	size_t i;
 
@@ -301,7 +246,7 @@ nodes_json(struct jsonw *w, const struct recon_plan *p)
 }
 
 static void
-unmanaged_json(struct jsonw *w, const struct recon_plan *p)
+unmanaged_json(struct jsonw *w, const struct plan *p)
 {
 	size_t i;
 
@@ -319,7 +264,7 @@ unmanaged_json(struct jsonw *w, const struct recon_plan *p)
 }
 
 static void
-head_json(struct jsonw *w, const struct recon_plan *p)
+head_json(struct jsonw *w, const struct plan *p)
 {
 	size_t i;
 
@@ -333,13 +278,13 @@ head_json(struct jsonw *w, const struct recon_plan *p)
 	kstr(w, "revision", p->base_revision);
 	kstr(w, "source", p->base_source);
 	jsonw_obj_end(w);
-	recon_plan_broker_json(w, p);
+	plan_broker_xml_json(w, p);
 	kstr(w, "cluster", p->cluster);
 }
 
 /* The whole document; confirmation NULL writes null. */
 static char *
-render(const struct recon_plan *p, const char *confirmation)
+render(const struct plan *p, const char *confirmation)
 {
 	struct sbuf b = {0};
 	struct jsonw w;
@@ -354,13 +299,13 @@ render(const struct recon_plan *p, const char *confirmation)
 	kint(&w, "destroyed_messages", p->destroyed_messages);
 	kstrs(&w, "diagnostics", p->diagnostics, p->ndiagnostics);
 	kbool(&w, "disconnect_consumers", p->disconnect_consumers);
-	kint(&w, "format", RECON_PLAN_FORMAT);
+	kint(&w, "format", PLAN_FORMAT);
 	kstr(&w, "kind", p->kind);
 	kstr(&w, "message", p->message);
 	kstr(&w, "mode", decl_mode_name(p->mode));
 	kstr(&w, "next_step", p->next_step);
 	nodes_json(&w, p);
-	kstr(&w, "outcome", recon_outcome_name(p->outcome));
+	kstr(&w, "outcome", plan_outcome_name(p->outcome));
 	kstr(&w, "refusal", p->refusal);
 	kstr(&w, "revision", p->revision);
 	jsonw_key(&w, "settings");
@@ -391,18 +336,18 @@ render(const struct recon_plan *p, const char *confirmation)
 }
 
 char *
-recon_plan_confirmation(const struct recon_plan *p)
+plan_confirmation(const struct plan *p)
 {
-	struct recon_summary s;
+	struct plan_summary s;
 	char hex[SHA256_HEX], *body, *phrase, *text;
 
-	if (p->outcome != RECON_OUT_WOULD_APPLY)
+	if (p->outcome != PLAN_OUT_WOULD_APPLY)
 		return xstrdup("");
 	body = render(p, NULL);
 	sha256_hex(body, strlen(body), hex);
-	hex[RECON_CONFIRM_HEX] = '\0';
-	recon_plan_summary(p, &s);
-	phrase = recon_summary_phrase(&s);
+	hex[PLAN_CONFIRM_HEX] = '\0';
+	plan_summarize(p, &s);
+	phrase = plan_summary_phrase(&s);
 	text = xasprintf("%s on %s %s", phrase, p->cluster, hex);
 	free(phrase);
 	free(body);
@@ -410,9 +355,9 @@ recon_plan_confirmation(const struct recon_plan *p)
 }
 
 char *
-recon_plan_render_json(const struct recon_plan *p)
+plan_render_json(const struct plan *p)
 {
-	char *c = recon_plan_confirmation(p), *out;
+	char *c = plan_confirmation(p), *out;
 
 	out = render(p, c[0] != '\0' ? c : NULL);
 	free(c);

@@ -1,7 +1,7 @@
 /* reconcile/plan-md.c: plan.md, the preview for people and pull-request
  * comments: the summary line first, then per action and per node what
  * happens, what is removed with it, what is kept and why, every warning,
- * and the exact text to type to approve. Past RECON_PLAN_MD_MAX characters
+ * and the exact text to type to approve. Past PLAN_MD_MAX characters
  * the actions are cut with a pointer to plan.json. */
 #include "plan-int.h"
 
@@ -12,18 +12,18 @@
 #include "../../lib/xalloc.h"
 
 static void
-summary_line(struct sbuf *b, const struct recon_plan *p)
+summary_line(struct sbuf *b, const struct plan *p)
 {
-	struct recon_summary s;
+	struct plan_summary s;
 	char *phrase;
 
-	recon_plan_summary(p, &s);
+	plan_summarize(p, &s);
 	phrase =
 	    p->refusal != NULL && strcmp(p->refusal, "INVALID_DECLARATION") == 0
 	        ? xstrdup("the declaration fails validation")
-	        : recon_summary_phrase(&s);
+	        : plan_summary_phrase(&s);
 	sbuf_addf(b, "# %s: %s — %s", p->cluster,
-	    recon_outcome_name(p->outcome), phrase);
+	    plan_outcome_name(p->outcome), phrase);
 	if (p->destroyed_messages > 0)
 		sbuf_addf(b, "; destroys %lld message%s (cap %lld)",
 		    (long long)p->destroyed_messages,
@@ -34,7 +34,7 @@ summary_line(struct sbuf *b, const struct recon_plan *p)
 }
 
 static void
-header(struct sbuf *b, const struct recon_plan *p)
+header(struct sbuf *b, const struct plan *p)
 {
 	summary_line(b, p);
 	sbuf_addf(b, "- kind: %s; mode: %s\n", p->kind,
@@ -68,7 +68,7 @@ header(struct sbuf *b, const struct recon_plan *p)
 
 /* NodeOutcomeSummary: per node, how many steps end how. */
 static void
-node_table(struct sbuf *b, const struct recon_plan *p)
+node_table(struct sbuf *b, const struct plan *p)
 {
 	size_t i, j, k, n[4];
 
@@ -86,8 +86,8 @@ node_table(struct sbuf *b, const struct recon_plan *p)
 		sbuf_addf(b, "| %s | %s | %zu | %zu | %zu | %zu |\n",
 		    p->nodes[i].node,
 		    p->nodes[i].reachable ? "ok" : p->nodes[i].refusal,
-		    n[RECON_OUT_WOULD_APPLY], n[RECON_OUT_REFUSED],
-		    n[RECON_OUT_NO_CHANGE], n[RECON_OUT_UNREACHABLE]);
+		    n[PLAN_OUT_WOULD_APPLY], n[PLAN_OUT_REFUSED],
+		    n[PLAN_OUT_NO_CHANGE], n[PLAN_OUT_UNREACHABLE]);
 	}
 	sbuf_adds(b, "\n");
 	for (i = 0, j = 0; i < p->nnodes; i++) {
@@ -104,7 +104,7 @@ node_table(struct sbuf *b, const struct recon_plan *p)
 static void
 op_md(struct sbuf *b, const struct recon_op *op, size_t i)
 {
-	sbuf_addf(b, "    %zu. `%s` `%s`", i + 1, recon_opk_name(op->kind),
+	sbuf_addf(b, "    %zu. `%s` `%s`", i + 1, recon_op_kind_name(op->kind),
 	    op->name);
 	if (op->kind == RECON_OP_DESTROY_QUEUE)
 		sbuf_addf(b, " (removeConsumers=%s)",
@@ -119,7 +119,7 @@ op_md(struct sbuf *b, const struct recon_op *op, size_t i)
 }
 
 static void
-node_details(struct sbuf *b, const struct recon_node_plan *np)
+node_details(struct sbuf *b, const struct plan_step *np)
 {
 	size_t i;
 
@@ -145,7 +145,7 @@ node_details(struct sbuf *b, const struct recon_node_plan *np)
 		    np->taps[i].capture != NULL ? " (capture `" : "",
 		    np->taps[i].capture != NULL ? np->taps[i].capture : "",
 		    np->taps[i].capture != NULL ? "`)" : "",
-		    np->taps[i].fate == RECON_TAP_KEPT
+		    np->taps[i].fate == PLAN_TAP_KEPT
 		        ? "kept"
 		        : "removed by its capture subscription",
 		    np->taps[i].reason);
@@ -158,9 +158,9 @@ node_details(struct sbuf *b, const struct recon_node_plan *np)
 }
 
 static void
-node_md(struct sbuf *b, const struct recon_node_plan *np)
+node_md(struct sbuf *b, const struct plan_step *np)
 {
-	sbuf_addf(b, "- **%s**: %s", np->node, recon_outcome_name(np->outcome));
+	sbuf_addf(b, "- **%s**: %s", np->node, plan_outcome_name(np->outcome));
 	if (np->refusal != NULL)
 		sbuf_addf(b, " (%s)", np->refusal);
 	if (np->message != NULL)
@@ -173,17 +173,17 @@ node_md(struct sbuf *b, const struct recon_node_plan *np)
 	sbuf_adds(b, "\n");
 	if (np->next_step != NULL)
 		sbuf_addf(b, "  - **next step:** %s\n", np->next_step);
-	if (np->outcome == RECON_OUT_UNREACHABLE)
+	if (np->outcome == PLAN_OUT_UNREACHABLE)
 		return;
 	node_details(b, np);
 }
 
 static void
-action_md(struct sbuf *b, const struct recon_action *a, size_t idx)
+action_md(struct sbuf *b, const struct plan_action *a, size_t idx)
 {
 	size_t i;
 
-	sbuf_addf(b, "### %zu. %s `%s`", idx + 1, recon_act_name(a->kind),
+	sbuf_addf(b, "### %zu. %s `%s`", idx + 1, plan_action_kind_name(a->kind),
 	    a->name);
 	if (a->address != NULL && strcmp(a->address, a->name) != 0)
 		sbuf_addf(b, " (address `%s`)", a->address);
@@ -196,7 +196,7 @@ action_md(struct sbuf *b, const struct recon_action *a, size_t idx)
 }
 
 static void
-unmanaged_md(struct sbuf *b, const struct recon_plan *p)
+unmanaged_md(struct sbuf *b, const struct plan *p)
 {
 	size_t i, j;
 
@@ -216,23 +216,23 @@ unmanaged_md(struct sbuf *b, const struct recon_plan *p)
 }
 
 static void
-approve_md(struct sbuf *b, const struct recon_plan *p, const char *dir)
+approve_md(struct sbuf *b, const struct plan *p, const char *dir)
 {
 	char *c;
 
 	sbuf_adds(b, "## Approve\n\n");
-	if (p->outcome == RECON_OUT_NO_CHANGE) {
+	if (p->outcome == PLAN_OUT_NO_CHANGE) {
 		sbuf_adds(b,
 		    "Nothing to approve: the cluster is as declared.\n");
 		return;
 	}
-	if (p->outcome != RECON_OUT_WOULD_APPLY) {
+	if (p->outcome != PLAN_OUT_WOULD_APPLY) {
 		sbuf_addf(b,
 		    "This plan is refused and cannot be approved: %s.\n",
 		    p->message != NULL ? p->message : "see above");
 		return;
 	}
-	c = recon_plan_confirmation(p);
+	c = plan_confirmation(p);
 	sbuf_addf(b,
 	    "To approve exactly this plan, type:\n\n```\nartemis-gitops approve %s --confirm '%s'\n```\n",
 	    dir, c);
@@ -240,7 +240,7 @@ approve_md(struct sbuf *b, const struct recon_plan *p, const char *dir)
 }
 
 char *
-recon_plan_render_md(const struct recon_plan *p, const char *plan_dir)
+plan_render_md(const struct plan *p, const char *plan_dir)
 {
 	struct sbuf out = {0}, tail = {0}, act = {0};
 	size_t i, budget;
@@ -251,7 +251,7 @@ recon_plan_render_md(const struct recon_plan *p, const char *plan_dir)
 	approve_md(&tail, p, plan_dir);
 	if (p->nactions > 0)
 		sbuf_adds(&out, "## Actions\n\n");
-	budget = RECON_PLAN_MD_MAX - 400;
+	budget = PLAN_MD_MAX - 400;
 	for (i = 0; i < p->nactions; i++) {
 		sbuf_reset(&act);
 		action_md(&act, &p->actions[i], i);
@@ -265,7 +265,7 @@ recon_plan_render_md(const struct recon_plan *p, const char *plan_dir)
 		sbuf_add(&out, act.buf, act.len);
 	}
 	sbuf_reset(&act);
-	recon_plan_broker_md(&act, p);
+	plan_broker_xml_md(&act, p);
 	if (out.len + act.len + tail.len <= budget)
 		sbuf_add(&out, act.buf, act.len);
 	else

@@ -1,4 +1,4 @@
-/* reconcile/plan-parse.c: plan.json back into a struct recon_plan (apply
+/* reconcile/plan-parse.c: plan.json back into a struct plan (apply
  * and approve read what the planner wrote). Errors name the member by its
  * JSON path: `plan.json: actions[0].nodes[1].outcome: expected a string`.
  * Rendering the parse of a plan.json gives the same bytes. */
@@ -13,37 +13,37 @@
 #define PLAN_JSON_MAX ((size_t)256 * 1024 * 1024)
 
 static int
-pop(struct recon_jr *c, const cJSON *o, const char *w, struct recon_op *op)
+pop(struct plan_reader *c, const cJSON *o, const char *w, struct recon_op *op)
 {
 	const cJSON *cfg;
 	char *k = NULL;
 	int rc = -1;
 
 	memset(op, 0, sizeof(*op));
-	if (recon_jr_pstr(c, o, w, "op", false, &k) < 0 ||
-	    recon_jr_pstr(c, o, w, "name", false, &op->name) < 0)
+	if (plan_read_str(c, o, w, "op", false, &k) < 0 ||
+	    plan_read_str(c, o, w, "name", false, &op->name) < 0)
 		goto done;
-	if (recon_opk_parse(k, &op->kind) < 0) {
-		recon_jr_fail(c, w, "op", "unknown operation");
+	if (recon_op_kind_parse(k, &op->kind) < 0) {
+		plan_read_fail(c, w, "op", "unknown operation");
 		goto done;
 	}
 	if (op->kind == RECON_OP_DESTROY_QUEUE &&
-	    recon_jr_pbool(c, o, w, "remove_consumers", &op->remove_consumers) <
+	    plan_read_bool(c, o, w, "remove_consumers", &op->remove_consumers) <
 	        0)
 		goto done;
 	if ((op->kind == RECON_OP_CREATE_ADDRESS ||
 	        op->kind == RECON_OP_UPDATE_ADDRESS) &&
-	    recon_jr_prouting(c, o, w, "routing_types", &op->routing) < 0)
+	    plan_read_routing(c, o, w, "routing_types", &op->routing) < 0)
 		goto done;
 	cfg = cJSON_GetObjectItemCaseSensitive(o, "config");
 	if (cfg != NULL && (op->kind == RECON_OP_CREATE_QUEUE ||
 	                       op->kind == RECON_OP_UPDATE_QUEUE)) {
 		op->queue = xcalloc(1, sizeof(*op->queue));
-		if (recon_jr_pqueue(c, cfg, w, op->queue) < 0)
+		if (plan_read_queue(c, cfg, w, op->queue) < 0)
 			goto done;
 	} else if (cfg != NULL) {
 		op->divert = xcalloc(1, sizeof(*op->divert));
-		if (recon_jr_pdivert(c, cfg, w, op->divert) < 0)
+		if (plan_read_divert(c, cfg, w, op->divert) < 0)
 			goto done;
 	}
 	rc = 0;
@@ -53,43 +53,43 @@ done:
 }
 
 static int
-pobserved(struct recon_jr *c, const cJSON *o, const char *w,
-    struct recon_observed *ob)
+pobserved(struct plan_reader *c, const cJSON *o, const char *w,
+    struct plan_observed *ob)
 {
 	const cJSON *d, *q, *cfg;
 
-	if (recon_jr_pbool(c, o, w, "present", &ob->present) < 0 ||
-	    recon_jr_pstrs(c, o, w, "bindings", &ob->bindings, &ob->nbindings) <
+	if (plan_read_bool(c, o, w, "present", &ob->present) < 0 ||
+	    plan_read_strings(c, o, w, "bindings", &ob->bindings, &ob->nbindings) <
 	        0 ||
-	    recon_jr_prouting(c, o, w, "routing_types", &ob->address_routing) <
+	    plan_read_routing(c, o, w, "routing_types", &ob->address_routing) <
 	        0)
 		return -1;
-	d = recon_jr_pobj(c, o, w, "divert", true);
-	q = recon_jr_pobj(c, o, w, "queue", true);
+	d = plan_read_object(c, o, w, "divert", true);
+	q = plan_read_object(c, o, w, "queue", true);
 	if (d == NULL || q == NULL)
 		return -1;
 	if (!cJSON_IsNull(d)) {
 		ob->divert = xcalloc(1, sizeof(*ob->divert));
-		if (recon_jr_pdivert(c, d, w, ob->divert) < 0)
+		if (plan_read_divert(c, d, w, ob->divert) < 0)
 			return -1;
 	}
 	if (cJSON_IsNull(q))
 		return 0;
 	ob->queue = xcalloc(1, sizeof(*ob->queue));
-	cfg = recon_jr_pobj(c, q, w, "config", false);
-	if (cfg == NULL || recon_jr_pqueue(c, cfg, w, ob->queue) < 0 ||
-	    recon_jr_pint(c, q, w, "consumers", &ob->queue->consumer_count) <
+	cfg = plan_read_object(c, q, w, "config", false);
+	if (cfg == NULL || plan_read_queue(c, cfg, w, ob->queue) < 0 ||
+	    plan_read_int(c, q, w, "consumers", &ob->queue->consumer_count) <
 	        0 ||
-	    recon_jr_pint(c, q, w, "messages", &ob->queue->message_count) < 0)
+	    plan_read_int(c, q, w, "messages", &ob->queue->message_count) < 0)
 		return -1;
 	return 0;
 }
 
 static int
-premoved(struct recon_jr *c, const cJSON *o, const char *w,
-    struct recon_node_plan *np)
+premoved(struct plan_reader *c, const cJSON *o, const char *w,
+    struct plan_step *np)
 {
-	const cJSON *a = recon_jr_parr(c, o, w, "removed_diverts",
+	const cJSON *a = plan_read_array(c, o, w, "removed_diverts",
 	                &np->nremoved),
 	            *it;
 	size_t i = 0;
@@ -101,10 +101,10 @@ premoved(struct recon_jr *c, const cJSON *o, const char *w,
 	{
 		const cJSON *cfg;
 
-		cfg = recon_jr_pobj(c, it, w, "config", false);
+		cfg = plan_read_object(c, it, w, "config", false);
 		if (cfg == NULL ||
-		    recon_jr_pdivert(c, cfg, w, &np->removed[i].config) < 0 ||
-		    recon_jr_pbool(c, it, w, "declared",
+		    plan_read_divert(c, cfg, w, &np->removed[i].config) < 0 ||
+		    plan_read_bool(c, it, w, "declared",
 		        &np->removed[i].declared) < 0) {
 			np->nremoved = i + 1;
 			return -1;
@@ -115,12 +115,12 @@ premoved(struct recon_jr *c, const cJSON *o, const char *w,
 }
 
 static int
-pkept(struct recon_jr *c, const cJSON *o, const char *w,
-    struct recon_node_plan *np)
+pkept(struct plan_reader *c, const cJSON *o, const char *w,
+    struct plan_step *np)
 {
-	const cJSON *a = recon_jr_parr(c, o, w, "kept_diverts", &np->nkept),
+	const cJSON *a = plan_read_array(c, o, w, "kept_diverts", &np->nkept),
 	            *it;
-	struct recon_kept_divert *k;
+	struct plan_kept_divert *k;
 	size_t i = 0;
 
 	if (a == NULL)
@@ -129,23 +129,23 @@ pkept(struct recon_jr *c, const cJSON *o, const char *w,
 	cJSON_ArrayForEach(it, a)
 	{
 		k = &np->kept[i++];
-		if (recon_jr_pstr(c, it, w, "address", false, &k->address) <
+		if (plan_read_str(c, it, w, "address", false, &k->address) <
 		        0 ||
-		    recon_jr_pstr(c, it, w, "forwarding_address", false,
+		    plan_read_str(c, it, w, "forwarding_address", false,
 		        &k->forwarding_address) < 0 ||
-		    recon_jr_pstr(c, it, w, "name", false, &k->name) < 0 ||
-		    recon_jr_pstr(c, it, w, "reason", false, &k->reason) < 0)
+		    plan_read_str(c, it, w, "name", false, &k->name) < 0 ||
+		    plan_read_str(c, it, w, "reason", false, &k->reason) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int
-ptaps(struct recon_jr *c, const cJSON *o, const char *w,
-    struct recon_node_plan *np)
+ptaps(struct plan_reader *c, const cJSON *o, const char *w,
+    struct plan_step *np)
 {
-	const cJSON *a = recon_jr_parr(c, o, w, "taps", &np->ntaps), *it;
-	struct recon_tap *t;
+	const cJSON *a = plan_read_array(c, o, w, "taps", &np->ntaps), *it;
+	struct plan_tap *t;
 	char *fate = NULL;
 	size_t i = 0;
 	int rc = 0;
@@ -156,15 +156,15 @@ ptaps(struct recon_jr *c, const cJSON *o, const char *w,
 	cJSON_ArrayForEach(it, a)
 	{
 		t = &np->taps[i++];
-		if (recon_jr_pstr(c, it, w, "capture", true, &t->capture) < 0 ||
-		    recon_jr_pstr(c, it, w, "name", false, &t->name) < 0 ||
-		    recon_jr_pstr(c, it, w, "reason", false, &t->reason) < 0 ||
-		    recon_jr_pstr(c, it, w, "fate", false, &fate) < 0)
+		if (plan_read_str(c, it, w, "capture", true, &t->capture) < 0 ||
+		    plan_read_str(c, it, w, "name", false, &t->name) < 0 ||
+		    plan_read_str(c, it, w, "reason", false, &t->reason) < 0 ||
+		    plan_read_str(c, it, w, "fate", false, &fate) < 0)
 			return -1;
 		if (strcmp(fate, "removed-by-subscription") == 0)
-			t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
+			t->fate = PLAN_TAP_REMOVED_BY_SUBSCRIPTION;
 		else if (strcmp(fate, "kept") != 0)
-			rc = recon_jr_fail(c, w, "fate",
+			rc = plan_read_fail(c, w, "fate",
 			    "expected kept or removed-by-subscription");
 		free(fate);
 		fate = NULL;
@@ -175,10 +175,10 @@ ptaps(struct recon_jr *c, const cJSON *o, const char *w,
 }
 
 static int
-pops(struct recon_jr *c, const cJSON *o, const char *w,
-    struct recon_node_plan *np)
+pops(struct plan_reader *c, const cJSON *o, const char *w,
+    struct plan_step *np)
 {
-	const cJSON *a = recon_jr_parr(c, o, w, "operations", &np->nops), *it;
+	const cJSON *a = plan_read_array(c, o, w, "operations", &np->nops), *it;
 	size_t i = 0;
 
 	if (a == NULL)
@@ -199,31 +199,31 @@ pops(struct recon_jr *c, const cJSON *o, const char *w,
 }
 
 static int
-pnode_plan(struct recon_jr *c, const cJSON *o, const char *w,
-    struct recon_node_plan *np)
+pnode_plan(struct plan_reader *c, const cJSON *o, const char *w,
+    struct plan_step *np)
 {
 	const cJSON *ob;
 	char *out = NULL;
 	int rc = -1;
 
-	if (recon_jr_pint(c, o, w, "consumers", &np->consumers) < 0 ||
-	    recon_jr_pint(c, o, w, "destroyed_messages",
+	if (plan_read_int(c, o, w, "consumers", &np->consumers) < 0 ||
+	    plan_read_int(c, o, w, "destroyed_messages",
 	        &np->destroyed_messages) < 0 ||
-	    recon_jr_pstr(c, o, w, "message", true, &np->message) < 0 ||
-	    recon_jr_pstr(c, o, w, "next_step", true, &np->next_step) < 0 ||
-	    recon_jr_pstr(c, o, w, "node", false, &np->node) < 0 ||
-	    recon_jr_pstr(c, o, w, "outcome", false, &out) < 0 ||
-	    recon_jr_pstr(c, o, w, "refusal", true, &np->refusal) < 0 ||
-	    recon_jr_pstrs(c, o, w, "warnings", &np->warnings, &np->nwarnings) <
+	    plan_read_str(c, o, w, "message", true, &np->message) < 0 ||
+	    plan_read_str(c, o, w, "next_step", true, &np->next_step) < 0 ||
+	    plan_read_str(c, o, w, "node", false, &np->node) < 0 ||
+	    plan_read_str(c, o, w, "outcome", false, &out) < 0 ||
+	    plan_read_str(c, o, w, "refusal", true, &np->refusal) < 0 ||
+	    plan_read_strings(c, o, w, "warnings", &np->warnings, &np->nwarnings) <
 	        0 ||
 	    pkept(c, o, w, np) < 0 || premoved(c, o, w, np) < 0 ||
 	    ptaps(c, o, w, np) < 0 || pops(c, o, w, np) < 0)
 		goto done;
-	ob = recon_jr_pobj(c, o, w, "observed", false);
+	ob = plan_read_object(c, o, w, "observed", false);
 	if (ob == NULL || pobserved(c, ob, w, &np->observed) < 0)
 		goto done;
-	if (recon_outcome_parse(out, &np->outcome) < 0) {
-		recon_jr_fail(c, w, "outcome", "unknown outcome");
+	if (plan_outcome_parse(out, &np->outcome) < 0) {
+		plan_read_fail(c, w, "outcome", "unknown outcome");
 		goto done;
 	}
 	if (np->refusal != NULL &&
@@ -236,26 +236,26 @@ done:
 }
 
 static int
-paction(struct recon_jr *c, const cJSON *o, const char *w,
-    struct recon_action *a)
+paction(struct plan_reader *c, const cJSON *o, const char *w,
+    struct plan_action *a)
 {
 	const cJSON *arr, *it;
 	char *k = NULL, *nw;
 	size_t i = 0;
 	int rc = -1;
 
-	if (recon_jr_pstr(c, o, w, "address", true, &a->address) < 0 ||
-	    recon_jr_pbool(c, o, w, "destroys_messages",
+	if (plan_read_str(c, o, w, "address", true, &a->address) < 0 ||
+	    plan_read_bool(c, o, w, "destroys_messages",
 	        &a->destroys_messages) < 0 ||
-	    recon_jr_pstr(c, o, w, "kind", false, &k) < 0 ||
-	    recon_jr_pstr(c, o, w, "name", false, &a->name) < 0 ||
-	    recon_jr_pstr(c, o, w, "why", true, &a->why) < 0)
+	    plan_read_str(c, o, w, "kind", false, &k) < 0 ||
+	    plan_read_str(c, o, w, "name", false, &a->name) < 0 ||
+	    plan_read_str(c, o, w, "why", true, &a->why) < 0)
 		goto done;
-	if (recon_act_parse(k, &a->kind) < 0) {
-		recon_jr_fail(c, w, "kind", "unknown action kind");
+	if (plan_action_kind_parse(k, &a->kind) < 0) {
+		plan_read_fail(c, w, "kind", "unknown action kind");
 		goto done;
 	}
-	arr = recon_jr_parr(c, o, w, "nodes", &a->nnodes);
+	arr = plan_read_array(c, o, w, "nodes", &a->nnodes);
 	if (arr == NULL)
 		goto done;
 	a->nodes = xcalloc(a->nnodes + 1, sizeof(*a->nodes));
@@ -274,9 +274,9 @@ done:
 }
 
 static int
-pactions(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+pactions(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
-	const cJSON *arr = recon_jr_parr(c, root, "", "actions", &p->nactions),
+	const cJSON *arr = plan_read_array(c, root, "", "actions", &p->nactions),
 	            *it;
 	size_t i = 0;
 
@@ -298,10 +298,10 @@ pactions(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 }
 
 static int
-pnodes(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+pnodes(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
-	const cJSON *arr = recon_jr_parr(c, root, "", "nodes", &p->nnodes), *it;
-	struct recon_node_status *n;
+	const cJSON *arr = plan_read_array(c, root, "", "nodes", &p->nnodes), *it;
+	struct plan_node_status *n;
 	size_t i = 0;
 
 	if (arr == NULL)
@@ -310,13 +310,13 @@ pnodes(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 	cJSON_ArrayForEach(it, arr)
 	{
 		n = &p->nodes[i++];
-		if (recon_jr_pstr(c, it, "nodes[]", "message", true,
+		if (plan_read_str(c, it, "nodes[]", "message", true,
 		        &n->message) < 0 ||
-		    recon_jr_pstr(c, it, "nodes[]", "node", false, &n->node) <
+		    plan_read_str(c, it, "nodes[]", "node", false, &n->node) <
 		        0 ||
-		    recon_jr_pbool(c, it, "nodes[]", "reachable",
+		    plan_read_bool(c, it, "nodes[]", "reachable",
 		        &n->reachable) < 0 ||
-		    recon_jr_pstr(c, it, "nodes[]", "refusal", true,
+		    plan_read_str(c, it, "nodes[]", "refusal", true,
 		        &n->refusal) < 0)
 			return -1;
 	}
@@ -324,12 +324,12 @@ pnodes(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 }
 
 static int
-punmanaged(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+punmanaged(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
 	const cJSON *arr =
-	                recon_jr_parr(c, root, "", "unmanaged", &p->nunmanaged),
+	                plan_read_array(c, root, "", "unmanaged", &p->nunmanaged),
 	            *it;
-	struct recon_unmanaged *u;
+	struct plan_unmanaged *u;
 	size_t i = 0;
 
 	if (arr == NULL)
@@ -338,11 +338,11 @@ punmanaged(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 	cJSON_ArrayForEach(it, arr)
 	{
 		u = &p->unmanaged[i++];
-		if (recon_jr_pstr(c, it, "unmanaged[]", "kind", false,
+		if (plan_read_str(c, it, "unmanaged[]", "kind", false,
 		        &u->kind) < 0 ||
-		    recon_jr_pstr(c, it, "unmanaged[]", "name", false,
+		    plan_read_str(c, it, "unmanaged[]", "name", false,
 		        &u->name) < 0 ||
-		    recon_jr_pstrs(c, it, "unmanaged[]", "nodes", &u->nodes,
+		    plan_read_strings(c, it, "unmanaged[]", "nodes", &u->nodes,
 		        &u->nnodes) < 0)
 			return -1;
 	}
@@ -350,19 +350,19 @@ punmanaged(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 }
 
 static int
-psettings(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+psettings(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
-	const cJSON *s = recon_jr_pobj(c, root, "", "settings", false), *arr,
+	const cJSON *s = plan_read_object(c, root, "", "settings", false), *arr,
 	            *it;
 	size_t i = 0;
 
 	if (s == NULL ||
-	    recon_jr_pstr(c, s, "settings", "capture_prefix", true,
+	    plan_read_str(c, s, "settings", "capture_prefix", true,
 	        &p->capture_prefix) < 0 ||
-	    recon_jr_pint(c, s, "settings", "max_destroyed_messages",
+	    plan_read_int(c, s, "settings", "max_destroyed_messages",
 	        &p->max_destroyed_messages) < 0)
 		return -1;
-	arr = recon_jr_parr(c, s, "settings", "captures", &p->ncaptures);
+	arr = plan_read_array(c, s, "settings", "captures", &p->ncaptures);
 	if (arr == NULL)
 		return -1;
 	p->capture_names = xcalloc(p->ncaptures + 1, sizeof(char *));
@@ -371,11 +371,11 @@ psettings(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
 	    xcalloc(p->ncaptures + 1, sizeof(*p->capture_ring_sizes));
 	cJSON_ArrayForEach(it, arr)
 	{
-		if (recon_jr_pstr(c, it, "settings.captures[]", "name", false,
+		if (plan_read_str(c, it, "settings.captures[]", "name", false,
 		        &p->capture_names[i]) < 0 ||
-		    recon_jr_pstr(c, it, "settings.captures[]", "pattern",
+		    plan_read_str(c, it, "settings.captures[]", "pattern",
 		        false, &p->capture_patterns[i]) < 0 ||
-		    recon_jr_pint(c, it, "settings.captures[]", "ring_size",
+		    plan_read_int(c, it, "settings.captures[]", "ring_size",
 		        &p->capture_ring_sizes[i]) < 0)
 			return -1;
 		i++;
@@ -396,64 +396,64 @@ is_sha256_hex(const char *s)
 }
 
 static int
-pheader(struct recon_jr *c, const cJSON *root, struct recon_plan *p)
+pheader(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
 	const cJSON *b, *s;
 	char *mode = NULL, *out = NULL;
 	int64_t format = 0;
 	int rc = -1;
 
-	if (recon_jr_pint(c, root, "", "format", &format) < 0)
+	if (plan_read_int(c, root, "", "format", &format) < 0)
 		goto done;
-	if (format != RECON_PLAN_FORMAT) {
+	if (format != PLAN_FORMAT) {
 		/* Format 1 had no declaration_digest: such a plan cannot show
 		 * which declaration it was approved for. */
-		recon_jr_fail(c, "", "format",
-		    "unsupported plan format (this build reads " RECON_PLAN_FORMAT_S
+		plan_read_fail(c, "", "format",
+		    "unsupported plan format (this build reads " PLAN_FORMAT_S
 		    "; plan again)");
 		goto done;
 	}
-	b = recon_jr_pobj(c, root, "", "base", false);
-	s = recon_jr_pobj(c, root, "", "snapshot", false);
+	b = plan_read_object(c, root, "", "base", false);
+	s = plan_read_object(c, root, "", "snapshot", false);
 	if (b == NULL || s == NULL ||
-	    recon_jr_pstr(c, b, "base", "revision", true, &p->base_revision) <
+	    plan_read_str(c, b, "base", "revision", true, &p->base_revision) <
 	        0 ||
-	    recon_jr_pstr(c, b, "base", "source", false, &p->base_source) < 0 ||
-	    recon_jr_pstr(c, s, "snapshot", "source", false,
+	    plan_read_str(c, b, "base", "source", false, &p->base_source) < 0 ||
+	    plan_read_str(c, s, "snapshot", "source", false,
 	        &p->snapshot_source) < 0 ||
-	    recon_jr_pstr(c, s, "snapshot", "taken_at", true,
+	    plan_read_str(c, s, "snapshot", "taken_at", true,
 	        &p->snapshot_taken_at) < 0 ||
-	    recon_jr_pstr(c, root, "", "cluster", false, &p->cluster) < 0 ||
-	    recon_jr_pstr(c, root, "", "declaration_digest", true,
+	    plan_read_str(c, root, "", "cluster", false, &p->cluster) < 0 ||
+	    plan_read_str(c, root, "", "declaration_digest", true,
 	        &p->declaration_digest) < 0 ||
-	    recon_jr_pint(c, root, "", "destroyed_messages",
+	    plan_read_int(c, root, "", "destroyed_messages",
 	        &p->destroyed_messages) < 0 ||
-	    recon_jr_pstrs(c, root, "", "diagnostics", &p->diagnostics,
+	    plan_read_strings(c, root, "", "diagnostics", &p->diagnostics,
 	        &p->ndiagnostics) < 0 ||
-	    recon_jr_pbool(c, root, "", "disconnect_consumers",
+	    plan_read_bool(c, root, "", "disconnect_consumers",
 	        &p->disconnect_consumers) < 0 ||
-	    recon_jr_pstr(c, root, "", "kind", false, &p->kind) < 0 ||
-	    recon_jr_pstr(c, root, "", "message", true, &p->message) < 0 ||
-	    recon_jr_pstr(c, root, "", "mode", false, &mode) < 0 ||
-	    recon_jr_pstr(c, root, "", "next_step", true, &p->next_step) < 0 ||
-	    recon_jr_pstr(c, root, "", "outcome", false, &out) < 0 ||
-	    recon_jr_pstr(c, root, "", "refusal", true, &p->refusal) < 0 ||
-	    recon_jr_pstr(c, root, "", "revision", true, &p->revision) < 0)
+	    plan_read_str(c, root, "", "kind", false, &p->kind) < 0 ||
+	    plan_read_str(c, root, "", "message", true, &p->message) < 0 ||
+	    plan_read_str(c, root, "", "mode", false, &mode) < 0 ||
+	    plan_read_str(c, root, "", "next_step", true, &p->next_step) < 0 ||
+	    plan_read_str(c, root, "", "outcome", false, &out) < 0 ||
+	    plan_read_str(c, root, "", "refusal", true, &p->refusal) < 0 ||
+	    plan_read_str(c, root, "", "revision", true, &p->revision) < 0)
 		goto done;
 	if (strcmp(mode, "CONFIG_MANAGED") == 0)
 		p->mode = DECL_CONFIG_MANAGED;
 	else if (strcmp(mode, "STUDIO_MANAGED") != 0) {
-		recon_jr_fail(c, "", "mode",
+		plan_read_fail(c, "", "mode",
 		    "expected STUDIO_MANAGED or CONFIG_MANAGED");
 		goto done;
 	}
-	if (recon_outcome_parse(out, &p->outcome) < 0) {
-		recon_jr_fail(c, "", "outcome", "unknown outcome");
+	if (plan_outcome_parse(out, &p->outcome) < 0) {
+		plan_read_fail(c, "", "outcome", "unknown outcome");
 		goto done;
 	}
 	if (p->declaration_digest != NULL &&
 	    !is_sha256_hex(p->declaration_digest)) {
-		recon_jr_fail(c, "", "declaration_digest",
+		plan_read_fail(c, "", "declaration_digest",
 		    "expected a SHA-256 in lower-case hex");
 		goto done;
 	}
@@ -465,11 +465,11 @@ done:
 }
 
 int
-recon_plan_parse_json(struct recon_plan **out, const char *path,
+plan_parse_json(struct plan **out, const char *path,
     const char *text, size_t len, struct err *err)
 {
-	struct recon_jr c = {path, err};
-	struct recon_plan *p;
+	struct plan_reader c = {path, err};
+	struct plan *p;
 	cJSON *root;
 	int rc = -1;
 
@@ -486,13 +486,13 @@ recon_plan_parse_json(struct recon_plan **out, const char *path,
 	if (pheader(&c, root, p) < 0 || psettings(&c, root, p) < 0 ||
 	    pnodes(&c, root, p) < 0 || punmanaged(&c, root, p) < 0 ||
 	    pactions(&c, root, p) < 0 ||
-	    recon_plan_broker_parse(&c, root, p) < 0)
+	    plan_broker_xml_parse(&c, root, p) < 0)
 		goto done;
 	*out = p;
 	p = NULL;
 	rc = 0;
 done:
-	recon_plan_free(p);
+	plan_free(p);
 	cJSON_Delete(root);
 	return rc;
 }

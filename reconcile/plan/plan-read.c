@@ -9,7 +9,7 @@
 #include "../../lib/xalloc.h"
 
 int
-recon_jr_fail(struct recon_jr *c, const char *where, const char *key,
+plan_read_fail(struct plan_reader *c, const char *where, const char *key,
     const char *what)
 {
 	return err_setf(c->err, &(struct pos){c->path, 0, 0}, "%s%s%s: %s",
@@ -17,22 +17,22 @@ recon_jr_fail(struct recon_jr *c, const char *where, const char *key,
 }
 
 const cJSON *
-recon_jr_member(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_member(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, key);
 
 	if (m == NULL)
-		recon_jr_fail(c, where, key, "missing");
+		plan_read_fail(c, where, key, "missing");
 	return m;
 }
 
 /* A string member; NULL allowed when nullable. */
 int
-recon_jr_pstr(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_str(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key, bool nullable, char **out)
 {
-	const cJSON *m = recon_jr_member(c, o, where, key);
+	const cJSON *m = plan_read_member(c, o, where, key);
 
 	if (m == NULL)
 		return -1;
@@ -41,7 +41,7 @@ recon_jr_pstr(struct recon_jr *c, const cJSON *o, const char *where,
 		return 0;
 	}
 	if (!cJSON_IsString(m))
-		return recon_jr_fail(c, where, key,
+		return plan_read_fail(c, where, key,
 		    nullable ? "expected a string or null"
 		             : "expected a string");
 	*out = xstrdup(m->valuestring);
@@ -49,44 +49,44 @@ recon_jr_pstr(struct recon_jr *c, const cJSON *o, const char *where,
 }
 
 int
-recon_jr_pint(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_int(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key, int64_t *out)
 {
-	const cJSON *m = recon_jr_member(c, o, where, key);
+	const cJSON *m = plan_read_member(c, o, where, key);
 
 	if (m == NULL)
 		return -1;
 	if (!cJSON_IsNumber(m) || m->valuedouble != floor(m->valuedouble) ||
 	    fabs(m->valuedouble) > 9007199254740992.0)
-		return recon_jr_fail(c, where, key, "expected an integer");
+		return plan_read_fail(c, where, key, "expected an integer");
 	*out = (int64_t)m->valuedouble;
 	return 0;
 }
 
 int
-recon_jr_pbool(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_bool(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key, bool *out)
 {
-	const cJSON *m = recon_jr_member(c, o, where, key);
+	const cJSON *m = plan_read_member(c, o, where, key);
 
 	if (m == NULL)
 		return -1;
 	if (!cJSON_IsBool(m))
-		return recon_jr_fail(c, where, key, "expected a boolean");
+		return plan_read_fail(c, where, key, "expected a boolean");
 	*out = cJSON_IsTrue(m);
 	return 0;
 }
 
 const cJSON *
-recon_jr_parr(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_array(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key, size_t *n)
 {
-	const cJSON *m = recon_jr_member(c, o, where, key);
+	const cJSON *m = plan_read_member(c, o, where, key);
 
 	if (m == NULL)
 		return NULL;
 	if (!cJSON_IsArray(m)) {
-		recon_jr_fail(c, where, key, "expected an array");
+		plan_read_fail(c, where, key, "expected an array");
 		return NULL;
 	}
 	*n = (size_t)cJSON_GetArraySize(m);
@@ -94,27 +94,27 @@ recon_jr_parr(struct recon_jr *c, const cJSON *o, const char *where,
 }
 
 const cJSON *
-recon_jr_pobj(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_object(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key, bool nullable)
 {
-	const cJSON *m = recon_jr_member(c, o, where, key);
+	const cJSON *m = plan_read_member(c, o, where, key);
 
 	if (m == NULL)
 		return NULL;
 	if (nullable && cJSON_IsNull(m))
 		return m;
 	if (!cJSON_IsObject(m)) {
-		recon_jr_fail(c, where, key, "expected an object");
+		plan_read_fail(c, where, key, "expected an object");
 		return NULL;
 	}
 	return m;
 }
 
 int
-recon_jr_pstrs(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_strings(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key, char ***out, size_t *n)
 {
-	const cJSON *a = recon_jr_parr(c, o, where, key, n), *it;
+	const cJSON *a = plan_read_array(c, o, where, key, n), *it;
 	size_t i = 0;
 
 	if (a == NULL)
@@ -124,7 +124,7 @@ recon_jr_pstrs(struct recon_jr *c, const cJSON *o, const char *where,
 	{
 		if (!cJSON_IsString(it)) {
 			*n = i;
-			return recon_jr_fail(c, where, key,
+			return plan_read_fail(c, where, key,
 			    "expected an array of strings");
 		}
 		(*out)[i++] = xstrdup(it->valuestring);
@@ -133,13 +133,13 @@ recon_jr_pstrs(struct recon_jr *c, const cJSON *o, const char *where,
 }
 
 int
-recon_jr_prouting(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_routing(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key, unsigned *out)
 {
 	const cJSON *a, *it;
 	size_t n;
 
-	a = recon_jr_parr(c, o, where, key, &n);
+	a = plan_read_array(c, o, where, key, &n);
 	if (a == NULL)
 		return -1;
 	*out = 0;
@@ -152,7 +152,7 @@ recon_jr_prouting(struct recon_jr *c, const cJSON *o, const char *where,
 		         strcmp(it->valuestring, "MULTICAST") == 0)
 			*out |= DECL_MULTICAST;
 		else
-			return recon_jr_fail(c, where, key,
+			return plan_read_fail(c, where, key,
 			    "expected ANYCAST or MULTICAST");
 	}
 	return 0;
@@ -160,7 +160,7 @@ recon_jr_prouting(struct recon_jr *c, const cJSON *o, const char *where,
 
 /* An optional string member (absent = NULL). */
 int
-recon_jr_popt(struct recon_jr *c, const cJSON *o, const char *where,
+plan_read_optional(struct plan_reader *c, const cJSON *o, const char *where,
     const char *key, char **out)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -169,43 +169,43 @@ recon_jr_popt(struct recon_jr *c, const cJSON *o, const char *where,
 	if (m == NULL)
 		return 0;
 	if (!cJSON_IsString(m))
-		return recon_jr_fail(c, where, key, "expected a string");
+		return plan_read_fail(c, where, key, "expected a string");
 	*out = xstrdup(m->valuestring);
 	return 0;
 }
 
 /* The createQueue JSON of plan-json.c. */
 int
-recon_jr_pqueue(struct recon_jr *c, const cJSON *o, const char *w,
+plan_read_queue(struct plan_reader *c, const cJSON *o, const char *w,
     struct recon_queue *q)
 {
 	char *rt = NULL;
 	int rc = -1;
 
 	memset(q, 0, sizeof(*q));
-	if (recon_jr_pstr(c, o, w, "address", false, &q->address) < 0 ||
-	    recon_jr_pint(c, o, w, "consumers-before-dispatch",
+	if (plan_read_str(c, o, w, "address", false, &q->address) < 0 ||
+	    plan_read_int(c, o, w, "consumers-before-dispatch",
 	        &q->consumers_before_dispatch) < 0 ||
-	    recon_jr_pint(c, o, w, "delay-before-dispatch",
+	    plan_read_int(c, o, w, "delay-before-dispatch",
 	        &q->delay_before_dispatch) < 0 ||
-	    recon_jr_pbool(c, o, w, "durable", &q->durable) < 0 ||
-	    recon_jr_pbool(c, o, w, "enabled", &q->enabled) < 0 ||
-	    recon_jr_pbool(c, o, w, "exclusive", &q->exclusive) < 0 ||
-	    recon_jr_popt(c, o, w, "filter-string", &q->filter) < 0 ||
-	    recon_jr_popt(c, o, w, "last-value-key", &q->last_value_key) < 0 ||
-	    recon_jr_pint(c, o, w, "max-consumers", &q->max_consumers) < 0 ||
-	    recon_jr_pstr(c, o, w, "name", false, &q->name) < 0 ||
-	    recon_jr_pbool(c, o, w, "purge-on-no-consumers",
+	    plan_read_bool(c, o, w, "durable", &q->durable) < 0 ||
+	    plan_read_bool(c, o, w, "enabled", &q->enabled) < 0 ||
+	    plan_read_bool(c, o, w, "exclusive", &q->exclusive) < 0 ||
+	    plan_read_optional(c, o, w, "filter-string", &q->filter) < 0 ||
+	    plan_read_optional(c, o, w, "last-value-key", &q->last_value_key) < 0 ||
+	    plan_read_int(c, o, w, "max-consumers", &q->max_consumers) < 0 ||
+	    plan_read_str(c, o, w, "name", false, &q->name) < 0 ||
+	    plan_read_bool(c, o, w, "purge-on-no-consumers",
 	        &q->purge_on_no_consumers) < 0 ||
-	    recon_jr_pint(c, o, w, "ring-size", &q->ring_size) < 0 ||
-	    recon_jr_pstr(c, o, w, "routing-type", false, &rt) < 0)
+	    plan_read_int(c, o, w, "ring-size", &q->ring_size) < 0 ||
+	    plan_read_str(c, o, w, "routing-type", false, &rt) < 0)
 		goto done;
 	if (rt != NULL && strcmp(rt, "ANYCAST") == 0)
 		q->routing = DECL_ANYCAST;
 	else if (rt != NULL && strcmp(rt, "MULTICAST") == 0)
 		q->routing = DECL_MULTICAST;
 	else {
-		recon_jr_fail(c, w, "routing-type",
+		plan_read_fail(c, w, "routing-type",
 		    "expected ANYCAST or MULTICAST");
 		goto done;
 	}
@@ -216,7 +216,7 @@ done:
 }
 
 int
-recon_jr_ptransformer(struct recon_jr *c, const cJSON *o, const char *w,
+plan_read_transformer(struct plan_reader *c, const cJSON *o, const char *w,
     struct recon_divert *d)
 {
 	const cJSON *t =
@@ -226,10 +226,10 @@ recon_jr_ptransformer(struct recon_jr *c, const cJSON *o, const char *w,
 
 	if (t == NULL)
 		return 0;
-	if (recon_jr_pstr(c, t, w, "class-name", false,
+	if (plan_read_str(c, t, w, "class-name", false,
 	        &d->transformer_class_name) < 0)
 		return -1;
-	props = recon_jr_pobj(c, t, w, "properties", false);
+	props = plan_read_object(c, t, w, "properties", false);
 	if (props == NULL)
 		return -1;
 	d->ntransformer_properties = (size_t)cJSON_GetArraySize(props);
@@ -239,7 +239,7 @@ recon_jr_ptransformer(struct recon_jr *c, const cJSON *o, const char *w,
 	{
 		if (!cJSON_IsString(it)) {
 			d->ntransformer_properties = i;
-			return recon_jr_fail(c, w, "transformer-configuration",
+			return plan_read_fail(c, w, "transformer-configuration",
 			    "property values must be strings");
 		}
 		d->transformer_properties[i].key = xstrdup(it->string);
@@ -251,30 +251,30 @@ recon_jr_ptransformer(struct recon_jr *c, const cJSON *o, const char *w,
 
 /* The createDivert JSON of plan-json.c. */
 int
-recon_jr_pdivert(struct recon_jr *c, const cJSON *o, const char *w,
+plan_read_divert(struct plan_reader *c, const cJSON *o, const char *w,
     struct recon_divert *d)
 {
 	char *rt = NULL;
 	int rc = -1;
 
 	memset(d, 0, sizeof(*d));
-	if (recon_jr_pstr(c, o, w, "address", false, &d->address) < 0 ||
-	    recon_jr_pbool(c, o, w, "exclusive", &d->exclusive) < 0 ||
-	    recon_jr_pstr(c, o, w, "filter-string", false, &d->filter) < 0 ||
-	    recon_jr_pstr(c, o, w, "forwarding-address", false,
+	if (plan_read_str(c, o, w, "address", false, &d->address) < 0 ||
+	    plan_read_bool(c, o, w, "exclusive", &d->exclusive) < 0 ||
+	    plan_read_str(c, o, w, "filter-string", false, &d->filter) < 0 ||
+	    plan_read_str(c, o, w, "forwarding-address", false,
 	        &d->forwarding_address) < 0 ||
-	    recon_jr_pstr(c, o, w, "name", false, &d->name) < 0 ||
-	    recon_jr_pstr(c, o, w, "routing-name", true, &d->routing_name) <
+	    plan_read_str(c, o, w, "name", false, &d->name) < 0 ||
+	    plan_read_str(c, o, w, "routing-name", true, &d->routing_name) <
 	        0 ||
-	    recon_jr_pstr(c, o, w, "routing-type", false, &rt) < 0 ||
-	    recon_jr_ptransformer(c, o, w, d) < 0)
+	    plan_read_str(c, o, w, "routing-type", false, &rt) < 0 ||
+	    plan_read_transformer(c, o, w, d) < 0)
 		goto done;
 	if (d->filter[0] == '\0') {
 		free(d->filter);
 		d->filter = NULL;
 	}
 	if (decl_divert_routing_parse(rt, &d->routing_type) < 0) {
-		recon_jr_fail(c, w, "routing-type",
+		plan_read_fail(c, w, "routing-type",
 		    "expected STRIP, PASS, ANYCAST or MULTICAST");
 		goto done;
 	}

@@ -9,7 +9,7 @@
 #include "../../lib/xalloc.h"
 
 struct recon_op *
-recon_np_add_op(struct recon_node_plan *np, enum recon_opk kind,
+plan_step_add_op(struct plan_step *np, enum recon_op_kind kind,
     const char *name)
 {
 	struct recon_op *op;
@@ -33,7 +33,7 @@ vformat(const char *fmt, va_list ap)
 }
 
 void
-recon_np_warn(struct recon_node_plan *np, const char *fmt, ...)
+plan_step_warn(struct plan_step *np, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -45,12 +45,12 @@ recon_np_warn(struct recon_node_plan *np, const char *fmt, ...)
 }
 
 void
-recon_np_refuse(struct recon_node_plan *np, const char *refusal,
+plan_step_refuse(struct plan_step *np, const char *refusal,
     const char *next_step, const char *fmt, ...)
 {
 	va_list ap;
 
-	np->outcome = RECON_OUT_REFUSED;
+	np->outcome = PLAN_OUT_REFUSED;
 	free(np->refusal);
 	free(np->next_step);
 	free(np->message);
@@ -62,13 +62,13 @@ recon_np_refuse(struct recon_node_plan *np, const char *refusal,
 }
 
 static void
-observed_release(struct recon_observed *o)
+observed_release(struct plan_observed *o)
 {
 	size_t i;
 
-	recon_queue_clear(o->queue);
+	recon_queue_release(o->queue);
 	free(o->queue);
-	recon_divert_clear(o->divert);
+	recon_divert_release(o->divert);
 	free(o->divert);
 	for (i = 0; i < o->nbindings; i++)
 		free(o->bindings[i]);
@@ -80,14 +80,14 @@ static void
 op_release(struct recon_op *op)
 {
 	free(op->name);
-	recon_queue_clear(op->queue);
+	recon_queue_release(op->queue);
 	free(op->queue);
-	recon_divert_clear(op->divert);
+	recon_divert_release(op->divert);
 	free(op->divert);
 }
 
 void
-recon_node_plan_release(struct recon_node_plan *np)
+plan_step_release(struct plan_step *np)
 {
 	size_t i;
 
@@ -100,7 +100,7 @@ recon_node_plan_release(struct recon_node_plan *np)
 		op_release(&np->ops[i]);
 	free(np->ops);
 	for (i = 0; i < np->nremoved; i++)
-		recon_divert_clear(&np->removed[i].config);
+		recon_divert_release(&np->removed[i].config);
 	free(np->removed);
 	for (i = 0; i < np->nkept; i++) {
 		free(np->kept[i].name);
@@ -132,7 +132,7 @@ strs_free(char **v, size_t n)
 }
 
 static void
-action_release(struct recon_action *a)
+action_release(struct plan_action *a)
 {
 	size_t i;
 
@@ -140,12 +140,12 @@ action_release(struct recon_action *a)
 	free(a->address);
 	free(a->why);
 	for (i = 0; i < a->nnodes; i++)
-		recon_node_plan_release(&a->nodes[i]);
+		plan_step_release(&a->nodes[i]);
 	free(a->nodes);
 }
 
 void
-recon_plan_free(struct recon_plan *p)
+plan_free(struct plan *p)
 {
 	size_t i;
 
@@ -183,7 +183,7 @@ recon_plan_free(struct recon_plan *p)
 	free(p->unmanaged);
 	strs_free(p->diagnostics, p->ndiagnostics);
 	for (i = 0; i < p->nbroker_xml; i++)
-		recon_broker_xml_release(&p->broker_xml[i]);
+		plan_broker_xml_release(&p->broker_xml[i]);
 	free(p->broker_xml);
 	free(p->broker_xml_before);
 	free(p);

@@ -10,7 +10,7 @@
 #include "../../lib/xalloc.h"
 
 int
-recon_plan_write(const struct recon_plan *p, const char *dir, char *digest_hex,
+plan_write(const struct plan *p, const char *dir, char *digest_hex,
     struct err *err)
 {
 	char *json = NULL, *md = NULL, *jp = NULL, *mp = NULL;
@@ -18,8 +18,8 @@ recon_plan_write(const struct recon_plan *p, const char *dir, char *digest_hex,
 
 	if (afile_mkdirs(dir, 0755, err) < 0)
 		return -1;
-	json = recon_plan_render_json(p);
-	md = recon_plan_render_md(p, dir);
+	json = plan_render_json(p);
+	md = plan_render_md(p, dir);
 	jp = xasprintf("%s/plan.json", dir);
 	mp = xasprintf("%s/plan.md", dir);
 	if (afile_write(jp, json, strlen(json), 0644, err) < 0 ||
@@ -36,11 +36,11 @@ done:
 	return rc;
 }
 
-struct recon_plan *
-recon_plan_invalid(const char *cluster, const struct errlist *diags,
-    const struct recon_plan_opts *opts)
+struct plan *
+plan_invalid(const char *cluster, const struct errlist *diags,
+    const struct plan_opts *opts)
 {
-	struct recon_plan *p = xcalloc(1, sizeof(*p));
+	struct plan *p = xcalloc(1, sizeof(*p));
 
 	p->kind = xstrdup("plan");
 	p->cluster = xstrdup(cluster);
@@ -50,19 +50,19 @@ recon_plan_invalid(const char *cluster, const struct errlist *diags,
 	p->disconnect_consumers = opts->disconnect_consumers;
 	p->capture_prefix = xstrdup(DECL_DEFAULT_CAPTURE_PREFIX);
 	p->max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
-	p->outcome = RECON_OUT_REFUSED;
+	p->outcome = PLAN_OUT_REFUSED;
 	p->refusal = xstrdup("INVALID_DECLARATION");
 	p->message = xasprintf(
 	    "the declaration fails validation (%zu error%s); nothing is planned",
 	    diags->nerrors, diags->nerrors == 1 ? "" : "s");
 	p->next_step = xstrdup(
 	    "fix the declaration (for \"Nothing consumes at …\": drop the named divert with the queue, or declare a queue on its forwarding address) and plan again");
-	recon_plan_add_diagnostics(p, diags);
+	plan_add_diagnostics(p, diags);
 	return p;
 }
 
 void
-recon_plan_add_diagnostics(struct recon_plan *p, const struct errlist *diags)
+plan_add_diagnostics(struct plan *p, const struct errlist *diags)
 {
 	size_t i;
 

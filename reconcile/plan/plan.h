@@ -21,18 +21,18 @@
 #include "../recon.h"
 #include "reload.h"
 
-#define RECON_PLAN_FORMAT      2     /* `format` of plan.json */
-#define RECON_PLAN_FORMAT_S    "2"   /* the same, for messages */
-#define RECON_INVENTORY_FORMAT 1     /* `format` of inventory.json */
-#define RECON_PLAN_MD_MAX      60000 /* plan.md is truncated past this */
-#define RECON_CONFIRM_HEX      12    /* digest characters in the text */
+#define PLAN_FORMAT      2     /* `format` of plan.json */
+#define PLAN_FORMAT_S    "2"   /* the same, for messages */
+#define PLAN_INVENTORY_FORMAT 1     /* `format` of inventory.json */
+#define PLAN_MD_MAX      60000 /* plan.md is truncated past this */
+#define PLAN_CONFIRM_HEX      12    /* digest characters in the text */
 
 /* ---- the managed set ---------------------------------------------------
  * What the agent declared before: read from STATE/<cluster>/inventory.json
  * (written by apply) or derived from a base declaration. Name arrays are
  * sorted and owned. `known` is false when there is no inventory yet: then
  * nothing is deleted. */
-struct recon_managed {
+struct plan_managed {
 	bool known;
 	char *source;   /* "inventory", "base", "none" */
 	char *revision; /* the applied or base revision; NULL when unknown */
@@ -47,117 +47,93 @@ struct recon_managed {
 };
 
 /* The managed set of a declaration (a base, or what apply just applied). */
-void recon_managed_from_decl(struct recon_managed *out,
+void plan_managed_from_decl(struct plan_managed *out,
     const struct decl_cluster *c, const char *source, const char *revision);
-bool recon_managed_has_address(const struct recon_managed *m, const char *n);
-bool recon_managed_has_queue(const struct recon_managed *m, const char *n);
-bool recon_managed_has_divert(const struct recon_managed *m, const char *n);
-void recon_managed_release(struct recon_managed *m);
+bool plan_managed_has_address(const struct plan_managed *m, const char *n);
+bool plan_managed_has_queue(const struct plan_managed *m, const char *n);
+bool plan_managed_has_divert(const struct plan_managed *m, const char *n);
+void plan_managed_release(struct plan_managed *m);
 
 /* inventory.json: render (canonical, owned by the caller) and parse. Parse
  * errors name path and the JSON member; a cluster other than `cluster` is
  * an error. */
-char *recon_inventory_render(const struct recon_managed *m,
+char *plan_inventory_render(const struct plan_managed *m,
     const char *cluster);
-int recon_inventory_parse(struct recon_managed *out, const char *path,
+int plan_inventory_parse(struct plan_managed *out, const char *path,
     const char *text, size_t len, const char *cluster, struct err *err);
 /* Read STATE_DIR/<cluster>/inventory.json; a missing file gives an empty
  * set with known = false (nothing applied yet). */
-int recon_inventory_load(struct recon_managed *out, const char *state_dir,
+int plan_inventory_load(struct plan_managed *out, const char *state_dir,
     const char *cluster, struct err *err);
 
 /* ---- plan model -------------------------------------------------------- */
 
 /* Action kinds, in plan order (phase). */
-enum recon_act {
-	RECON_ACT_CREATE_ADDRESS = 0,
-	RECON_ACT_WIDEN_ADDRESS, /* add routing types before queue creates */
-	RECON_ACT_CREATE_QUEUE,
-	RECON_ACT_CREATE_DIVERT,
-	RECON_ACT_CHANGE_QUEUE,
-	RECON_ACT_CHANGE_DIVERT,
-	RECON_ACT_RECREATE_QUEUE,
-	RECON_ACT_RECREATE_DIVERT,
-	RECON_ACT_DELETE_DIVERT,
-	RECON_ACT_DELETE_QUEUE,
-	RECON_ACT_NARROW_ADDRESS, /* drop routing types after the deletes */
-	RECON_ACT_DELETE_ADDRESS,
+enum plan_action_kind {
+	PLAN_ACT_CREATE_ADDRESS = 0,
+	PLAN_ACT_WIDEN_ADDRESS, /* add routing types before queue creates */
+	PLAN_ACT_CREATE_QUEUE,
+	PLAN_ACT_CREATE_DIVERT,
+	PLAN_ACT_CHANGE_QUEUE,
+	PLAN_ACT_CHANGE_DIVERT,
+	PLAN_ACT_RECREATE_QUEUE,
+	PLAN_ACT_RECREATE_DIVERT,
+	PLAN_ACT_DELETE_DIVERT,
+	PLAN_ACT_DELETE_QUEUE,
+	PLAN_ACT_NARROW_ADDRESS, /* drop routing types after the deletes */
+	PLAN_ACT_DELETE_ADDRESS,
 	/* The capture pass (reconcile/capture.c), after every other action:
 	 * it sees the state the plan leaves. */
-	RECON_ACT_CREATE_CAPTURE, /* a capture's address and ring queue */
-	RECON_ACT_CHANGE_CAPTURE, /* the ring queue differs (ring size, ...) */
-	RECON_ACT_CREATE_TAP,
-	RECON_ACT_CHANGE_TAP, /* a tap differs: destroyed and created again */
-	RECON_ACT_DELETE_TAP,
-	RECON_ACT_DELETE_CAPTURE, /* a capture no longer declared */
-	RECON_ACT_COUNT,
+	PLAN_ACT_CREATE_CAPTURE, /* a capture's address and ring queue */
+	PLAN_ACT_CHANGE_CAPTURE, /* the ring queue differs (ring size, ...) */
+	PLAN_ACT_CREATE_TAP,
+	PLAN_ACT_CHANGE_TAP, /* a tap differs: destroyed and created again */
+	PLAN_ACT_DELETE_TAP,
+	PLAN_ACT_DELETE_CAPTURE, /* a capture no longer declared */
+	PLAN_ACT_COUNT,
 };
-#define RECON_ACT_FIRST_CAPTURE RECON_ACT_CREATE_CAPTURE
-const char *recon_act_name(enum recon_act a); /* "create-queue", ... */
-int recon_act_parse(const char *s, enum recon_act *out);
+#define PLAN_ACT_FIRST_CAPTURE PLAN_ACT_CREATE_CAPTURE
+const char *plan_action_kind_name(enum plan_action_kind a); /* "create-queue", ... */
+int plan_action_kind_parse(const char *s, enum plan_action_kind *out);
 
-enum recon_outcome {
-	RECON_OUT_NO_CHANGE = 0,
-	RECON_OUT_WOULD_APPLY,
-	RECON_OUT_REFUSED,
-	RECON_OUT_UNREACHABLE,
+enum plan_outcome {
+	PLAN_OUT_NO_CHANGE = 0,
+	PLAN_OUT_WOULD_APPLY,
+	PLAN_OUT_REFUSED,
+	PLAN_OUT_UNREACHABLE,
 };
-const char *recon_outcome_name(enum recon_outcome o); /* "WOULD_APPLY" */
-int recon_outcome_parse(const char *s, enum recon_outcome *out);
-
-/* Operations sent to one node, in order. Configurations are complete. */
-enum recon_opk {
-	RECON_OP_CREATE_ADDRESS = 0, /* createAddress(name, routing types) */
-	RECON_OP_UPDATE_ADDRESS,     /* updateAddress(name, routing types) */
-	RECON_OP_CREATE_QUEUE,       /* createQueue(json) */
-	RECON_OP_UPDATE_QUEUE,       /* updateQueue(json) */
-	RECON_OP_DESTROY_QUEUE,      /* destroyQueue(name, removeConsumers) */
-	RECON_OP_CREATE_DIVERT,      /* createDivert(json) */
-	RECON_OP_UPDATE_DIVERT,      /* updateDivert(json) */
-	RECON_OP_DESTROY_DIVERT,     /* destroyDivert(name) */
-	RECON_OP_DELETE_ADDRESS,     /* deleteAddress(name) */
-};
-const char *recon_opk_name(enum recon_opk k); /* "createQueue", ... */
-int recon_opk_parse(const char *s, enum recon_opk *out);
-
-struct recon_op {
-	enum recon_opk kind;
-	char *name;
-	unsigned routing;            /* address ops: set of decl_routing */
-	struct recon_queue *queue;   /* queue create/update: the config */
-	struct recon_divert *divert; /* divert ops: full config (destroy too) */
-	bool remove_consumers;       /* destroyQueue */
-};
+const char *plan_outcome_name(enum plan_outcome o); /* "WOULD_APPLY" */
+int plan_outcome_parse(const char *s, enum plan_outcome *out);
 
 /* A divert removed with a queue (ADR-0084 D1, D2). */
-struct recon_removed_divert {
+struct plan_removed_divert {
 	struct recon_divert config; /* the live configuration, in full */
 	bool declared;              /* named in the new declaration */
 };
 
 /* A divert on the queue's address that stays, and why (D4, or not
  * dependent). */
-struct recon_kept_divert {
+struct plan_kept_divert {
 	char *name;
 	char *address;
 	char *forwarding_address;
 	char *reason;
 };
 
-enum recon_tap_fate {
-	RECON_TAP_KEPT = 0,
-	RECON_TAP_REMOVED_BY_SUBSCRIPTION,
+enum plan_tap_fate {
+	PLAN_TAP_KEPT = 0,
+	PLAN_TAP_REMOVED_BY_SUBSCRIPTION,
 };
 
-struct recon_tap {
+struct plan_tap {
 	char *name;
 	char *capture; /* owning capture subscription; NULL when none */
-	enum recon_tap_fate fate;
+	enum plan_tap_fate fate;
 	char *reason;
 };
 
 /* What a node looked like when planned: apply compares these. */
-struct recon_observed {
+struct plan_observed {
 	bool present;              /* the action's object exists there */
 	struct recon_queue *queue; /* the live queue (counts included) */
 	struct recon_divert *divert;
@@ -167,48 +143,48 @@ struct recon_observed {
 };
 
 /* One action on one node. */
-struct recon_node_plan {
+struct plan_step {
 	char *node;
-	enum recon_outcome outcome;
+	enum plan_outcome outcome;
 	enum recon_kind refusal_kind; /* RECON_OK unless broker-classified */
 	char *refusal;                /* REFUSED/UNREACHABLE: a kind name, e.g.
 	                                 "HAS_CONSUMERS", "UNREACHABLE" */
 	char *message;                /* why, one line */
 	char *next_step;              /* REFUSED: what to do */
-	struct recon_observed observed;
+	struct plan_observed observed;
 	int64_t consumers;          /* queue deletes: ConsumerCount */
 	int64_t destroyed_messages; /* MessageCount destroyed here */
 	struct recon_op *ops;
 	size_t nops;
-	struct recon_removed_divert *removed;
+	struct plan_removed_divert *removed;
 	size_t nremoved;
-	struct recon_kept_divert *kept;
+	struct plan_kept_divert *kept;
 	size_t nkept;
-	struct recon_tap *taps;
+	struct plan_tap *taps;
 	size_t ntaps;
 	char **warnings;
 	size_t nwarnings;
 };
 
-struct recon_action {
-	enum recon_act kind;
+struct plan_action {
+	enum plan_action_kind kind;
 	char *name;             /* the object's name */
 	char *address;          /* queues: their address; diverts: source */
 	bool destroys_messages; /* a queue delete/recreate holding messages */
 	char *why;              /* one line: what differs, or why it goes */
-	struct recon_node_plan *nodes; /* one per declared node, in order */
+	struct plan_step *nodes; /* one per declared node, in order */
 	size_t nnodes;
 };
 
 /* A live object left alone (never declared by the agent). */
-struct recon_unmanaged {
+struct plan_unmanaged {
 	char *kind; /* "address", "queue", "divert" */
 	char *name;
 	char **nodes; /* where it was seen */
 	size_t nnodes;
 };
 
-struct recon_node_status {
+struct plan_node_status {
 	char *node;
 	bool reachable;
 	char *refusal; /* kind name when unreachable */
@@ -217,7 +193,7 @@ struct recon_node_status {
 
 /* CONFIG_MANAGED: one node's rendered broker.xml in the preview
  * (docs/plan-format.md, `broker_xml`). */
-struct recon_broker_xml {
+struct plan_broker_xml {
 	char *node;
 	char *path;   /* the rendered file, relative to the plan folder */
 	char *sha256; /* of the rendered file, hex */
@@ -226,11 +202,11 @@ struct recon_broker_xml {
 	size_t ncarried;
 	bool predicted;             /* reload holds the prediction */
 	char *not_predicted;        /* else why not (the node was not read) */
-	struct recon_reload reload; /* settings point into settings_owned */
+	struct plan_reload reload; /* settings point into settings_owned */
 	char *settings_owned[3];    /* addresses, queues, diverts */
 };
 
-struct recon_plan {
+struct plan {
 	char *kind; /* "plan" or "delete-queue" */
 	char *cluster;
 	enum decl_mode mode;
@@ -252,27 +228,27 @@ struct recon_plan {
 	char **capture_patterns;
 	int64_t *capture_ring_sizes;
 	size_t ncaptures;
-	enum recon_outcome outcome; /* NO_CHANGE, WOULD_APPLY or REFUSED */
+	enum plan_outcome outcome; /* NO_CHANGE, WOULD_APPLY or REFUSED */
 	char *refusal; /* plan-wide: "BULK_CAP", "NODE_REFUSED", ... */
 	char *message;
 	char *next_step;
 	int64_t destroyed_messages; /* summed across nodes (D7) */
-	struct recon_node_status *nodes;
+	struct plan_node_status *nodes;
 	size_t nnodes;
-	struct recon_action *actions;
+	struct plan_action *actions;
 	size_t nactions;
-	struct recon_unmanaged *unmanaged;
+	struct plan_unmanaged *unmanaged;
 	size_t nunmanaged;
 	char **diagnostics; /* invalid declaration: the rendered diagnostics */
 	size_t ndiagnostics;
 	/* CONFIG_MANAGED: what the diffs compare with (NULL: no broker_xml
 	 * section), and each node's rendered file. */
 	char *broker_xml_before;
-	struct recon_broker_xml *broker_xml;
+	struct plan_broker_xml *broker_xml;
 	size_t nbroker_xml;
 };
 
-struct recon_plan_opts {
+struct plan_opts {
 	bool disconnect_consumers;
 	const char *revision;        /* may be NULL */
 	const char *snapshot_source; /* "live" or a file name */
@@ -282,31 +258,31 @@ struct recon_plan_opts {
  * snapshot. Nodes are the declaration's; a node missing from the snapshot
  * or read with a refusal is UNREACHABLE. Returns the plan (never fails on
  * live state; refusals are outcomes). */
-struct recon_plan *recon_plan_build(const struct decl_cluster *decl,
-    const struct recon_managed *managed, const struct recon_snapshot *snap,
-    const struct recon_plan_opts *opts);
+struct plan *plan_build(const struct decl_cluster *decl,
+    const struct plan_managed *managed, const struct recon_snapshot *snap,
+    const struct plan_opts *opts);
 
 /* The operator's out-of-band delete (ADR-0084 as written): one delete-queue
  * action for queue on every node, declared or not. */
-struct recon_plan *recon_plan_delete_queue(const struct decl_cluster *decl,
+struct plan *plan_delete_queue(const struct decl_cluster *decl,
     const char *queue, const struct recon_snapshot *snap,
-    const struct recon_plan_opts *opts);
+    const struct plan_opts *opts);
 
 /* A refused plan for a declaration that failed validation: diags are
  * rendered into it; nothing is planned. */
-struct recon_plan *recon_plan_invalid(const char *cluster,
-    const struct errlist *diags, const struct recon_plan_opts *opts);
+struct plan *plan_invalid(const char *cluster,
+    const struct errlist *diags, const struct plan_opts *opts);
 
 /* Record the declaration's diagnostics (warnings of a valid one) in p. */
-void recon_plan_add_diagnostics(struct recon_plan *p,
+void plan_add_diagnostics(struct plan *p,
     const struct errlist *diags);
 
-void recon_plan_free(struct recon_plan *p); /* NULL is a no-op */
+void plan_free(struct plan *p); /* NULL is a no-op */
 
 /* ---- the queue-delete preflight (ADR-0084 D1-D6) ------------------------
  * One pure function for the preview and for apply: apply calls it again
  * against a fresh snapshot with the same context and compares. */
-struct recon_qdel_ctx {
+struct plan_queue_delete_ctx {
 	const struct decl_cluster *decl; /* the declaration in force */
 	bool disconnect_consumers;
 	/* Queues the plan creates on this node before its deletes (name,
@@ -336,11 +312,11 @@ struct recon_qdel_ctx {
  * step (change-by-recreate), so no divert depends on it; only D6 and the
  * counts apply. A recreate that moves the queue to another address passes
  * false: its old address loses it. */
-void recon_preflight_queue_delete(struct recon_node_plan *np,
+void plan_preflight_queue_delete(struct plan_step *np,
     const struct recon_node_snapshot *n, const char *queue,
-    const struct recon_qdel_ctx *ctx, bool recreate);
+    const struct plan_queue_delete_ctx *ctx, bool recreate);
 /* Free what a node plan holds; leaves it zeroed. */
-void recon_node_plan_release(struct recon_node_plan *np);
+void plan_step_release(struct plan_step *np);
 
 /* ---- the capture pass (ADR-0084 D5; docs/captures.md) -----------------
  * The only code that creates or removes an object with the capture prefix.
@@ -352,7 +328,7 @@ void recon_node_plan_release(struct recon_node_plan *np);
  * its pattern matches; a tap whose address no longer holds a matching
  * queue is removed. A capture no longer declared (removed) loses its taps,
  * its ring queue and its address. Pure: no network. */
-struct recon_capture_ctx {
+struct plan_capture_ctx {
 	const char *prefix;
 	const struct decl_capture *captures; /* declared */
 	size_t ncaptures;
@@ -369,46 +345,46 @@ struct recon_capture_ctx {
 
 /* One thing the pass does on one node: an action kind and object, and
  * its node step (outcome WOULD_APPLY or REFUSED, ops in order). */
-struct recon_capture_step {
-	enum recon_act kind;
+struct plan_capture_step {
+	enum plan_action_kind kind;
 	char *name;    /* the tap, or the capture address (= its queue) */
 	char *address; /* a tap's source; the capture address */
-	struct recon_node_plan np;
+	struct plan_step np;
 };
 
-struct recon_capture_steps {
-	struct recon_capture_step *v; /* in kind order, then name */
+struct plan_capture_steps {
+	struct plan_capture_step *v; /* in kind order, then name */
 	size_t n;
 };
 
 /* The pass on node n (read without a refusal); appends to out. */
-void recon_capture_pass(struct recon_capture_steps *out,
-    const struct recon_node_snapshot *n, const struct recon_capture_ctx *ctx);
-void recon_capture_steps_release(struct recon_capture_steps *s);
+void plan_capture_pass(struct plan_capture_steps *out,
+    const struct recon_node_snapshot *n, const struct plan_capture_ctx *ctx);
+void plan_capture_steps_release(struct plan_capture_steps *s);
 /* True for the action kinds of the capture pass. */
-bool recon_act_is_capture(enum recon_act a);
+bool plan_action_kind_is_capture(enum plan_action_kind a);
 /* Does a capture with pattern cover queue (name, address)? Never for a
  * name or address inside the prefix, nor for the broker's internal
  * queues. */
-bool recon_capture_covers(const char *prefix, const char *pattern,
+bool plan_capture_covers(const char *prefix, const char *pattern,
     const char *queue, const char *address, bool internal);
 /* The capture names a plan removes (its delete-capture and delete-tap
  * actions of captures it does not declare): what apply's own pass removes
  * again. Sorted, owned by the caller (free each and the array). */
-char **recon_plan_removed_captures(const struct recon_plan *p, size_t *n);
+char **plan_removed_captures(const struct plan *p, size_t *n);
 
 /* The capture pass alone, as a plan of kind "capture" (drift: the daemon
  * calls it every cycle on a fresh snapshot; its actions are what
- * recon_capture_pass gives each node). managed gives the removed captures
+ * plan_capture_pass gives each node). managed gives the removed captures
  * (NULL: none). */
-struct recon_plan *recon_plan_captures(const struct decl_cluster *decl,
-    const struct recon_managed *managed, const struct recon_snapshot *snap,
-    const struct recon_plan_opts *opts);
+struct plan *plan_captures(const struct decl_cluster *decl,
+    const struct plan_managed *managed, const struct recon_snapshot *snap,
+    const struct plan_opts *opts);
 
 /* ---- CONFIG_MANAGED: the rendered broker.xml -------------------------
  * The agent renders (declarations/render.h); these pure functions take the
  * texts. One input per declared node, in the declaration's order. */
-struct recon_rendered {
+struct plan_rendered {
 	const char *node;
 	const char *before; /* the file the diff starts from; NULL: none */
 	size_t before_len;
@@ -423,31 +399,31 @@ struct recon_rendered {
  * node (its config-delete-* taken from the new file's address-setting
  * "#"), when the node was read. before_label says what the diffs start
  * from. */
-void recon_plan_add_broker_xml(struct recon_plan *p,
+void plan_add_broker_xml(struct plan *p,
     const struct decl_cluster *decl, const struct recon_snapshot *snap,
-    const char *before_label, const struct recon_rendered *r, size_t n);
+    const char *before_label, const struct plan_rendered *r, size_t n);
 
 /* The nodes' broker.xml could not be rendered: p becomes REFUSED
  * (RENDER_FAILED) naming the first problem; every diagnostic is recorded
  * in p->diagnostics. */
-void recon_plan_refuse_render(struct recon_plan *p,
+void plan_refuse_render(struct plan *p,
     const struct errlist *diags);
 
 /* ---- preview files ----------------------------------------------------- */
 
 /* plan.json, canonical (sorted keys, 2-space indent, trailing newline),
  * with the confirmation text; owned by the caller. */
-char *recon_plan_render_json(const struct recon_plan *p);
+char *plan_render_json(const struct plan *p);
 /* The confirmation text ("" for a plan that cannot be approved); owned. */
-char *recon_plan_confirmation(const struct recon_plan *p);
+char *plan_confirmation(const struct plan *p);
 /* plan.md; plan_dir is shown in the approve command. Owned. */
-char *recon_plan_render_md(const struct recon_plan *p, const char *plan_dir);
+char *plan_render_md(const struct plan *p, const char *plan_dir);
 /* Parse plan.json back into a plan (apply). Errors name the member. */
-int recon_plan_parse_json(struct recon_plan **out, const char *path,
+int plan_parse_json(struct plan **out, const char *path,
     const char *text, size_t len, struct err *err);
 /* Write DIR/plan.json and DIR/plan.md atomically (creating DIR); on
  * success digest_hex (SHA256_HEX bytes) holds the SHA-256 of plan.json. */
-int recon_plan_write(const struct recon_plan *p, const char *dir,
+int plan_write(const struct plan *p, const char *dir,
     char *digest_hex, struct err *err);
 
 #endif

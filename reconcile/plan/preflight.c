@@ -9,17 +9,17 @@
 
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
-#include "../recon-int.h"
+#include "../live/live.h"
 
 /* True when d forwards into address: one of the comma-separated targets
- * of its forwarding address (recon_forward_target) is address. */
+ * of its forwarding address (live_forward_target) is address. */
 static bool
 forwards_into(const struct recon_divert *d, const char *address)
 {
 	const char *p = d->forwarding_address, *t;
 	size_t len = strlen(address), n;
 
-	while (recon_forward_target(&p, &t, &n))
+	while (live_forward_target(&p, &t, &n))
 		if (n == len && n > 0 && strncmp(t, address, len) == 0)
 			return true;
 	return false;
@@ -27,7 +27,7 @@ forwards_into(const struct recon_divert *d, const char *address)
 
 /* The plan recreates queue under an address other than address. */
 static bool
-moved_away(const struct recon_qdel_ctx *ctx, const char *queue,
+moved_away(const struct plan_queue_delete_ctx *ctx, const char *queue,
     const char *address)
 {
 	size_t i;
@@ -43,25 +43,25 @@ moved_away(const struct recon_qdel_ctx *ctx, const char *queue,
  * ones (but those the plan moves to another address) plus the plan's
  * creates, minus the plan's earlier deletes. */
 static void
-remaining_queues(struct recon_strv *out, const struct recon_node_snapshot *n,
-    const struct recon_node_index *x, const char *address, const char *queue,
-    const struct recon_qdel_ctx *ctx)
+remaining_queues(struct strv *out, const struct recon_node_snapshot *n,
+    const struct live_node_index *x, const char *address, const char *queue,
+    const struct plan_queue_delete_ctx *ctx)
 {
 	size_t *at, nat, i;
 
-	nat = recon_node_queues_at(x, address, &at);
+	nat = live_node_queues_at(x, address, &at);
 	for (i = 0; i < nat; i++)
 		if (!moved_away(ctx, n->queues[at[i]].name, address) &&
-		    !recon_strv_has(out, n->queues[at[i]].name))
-			recon_strv_add(out, n->queues[at[i]].name);
+		    !strv_has(out, n->queues[at[i]].name))
+			strv_add(out, n->queues[at[i]].name);
 	free(at);
 	for (i = 0; i < ctx->ncreated; i++)
 		if (strcmp(ctx->created_queue_addresses[i], address) == 0 &&
-		    !recon_strv_has(out, ctx->created_queues[i]))
-			recon_strv_add(out, ctx->created_queues[i]);
+		    !strv_has(out, ctx->created_queues[i]))
+			strv_add(out, ctx->created_queues[i]);
 	for (i = 0; i < out->n;) {
 		if (strcmp(out->v[i], queue) == 0 ||
-		    recon_names_has(ctx->deleted_queues, ctx->ndeleted_queues,
+		    strv_array_has(ctx->deleted_queues, ctx->ndeleted_queues,
 		        out->v[i])) {
 			free(out->v[i]);
 			memmove(out->v + i, out->v + i + 1,
@@ -71,7 +71,7 @@ remaining_queues(struct recon_strv *out, const struct recon_node_snapshot *n,
 		}
 		i++;
 	}
-	recon_strv_sort(out);
+	strv_sort(out);
 }
 
 /* "'a', 'b'" */
@@ -87,9 +87,9 @@ quoted_list(char *const *v, size_t n)
 }
 
 static void
-add_kept(struct recon_node_plan *np, const struct recon_divert *d, char *reason)
+add_kept(struct plan_step *np, const struct recon_divert *d, char *reason)
 {
-	struct recon_kept_divert *k;
+	struct plan_kept_divert *k;
 
 	np->kept = xreallocarray(np->kept, np->nkept + 1, sizeof(*np->kept));
 	k = &np->kept[np->nkept++];
@@ -116,45 +116,45 @@ copy_reaches(enum decl_divert_routing rt, unsigned qr)
  * address that loses its last queue; whether the next apply re-creates
  * follows validation's rule (decl_address_consumes). */
 static void
-warn_declared(struct recon_node_plan *np, const struct recon_divert *d,
+warn_declared(struct plan_step *np, const struct recon_divert *d,
     const struct decl_divert *dd, const char *address,
     const struct decl_cluster *decl)
 {
-	struct recon_strv qs = {0};
+	struct strv qs = {0};
 	const struct decl_address *fa;
 	char *list;
 	size_t i;
 
 	if (decl->mode == DECL_CONFIG_MANAGED) {
-		recon_np_warn(np,
+		plan_step_warn(np,
 		    "divert '%s' is declared in the cluster's declaration: the broker.xml rendered from it still carries the divert, so the next deployment and restart bring it back; remove the divert from the declaration",
 		    d->name);
 		return;
 	}
 	fa = decl_cluster_find_address(decl, address);
 	if (fa == NULL || !decl_address_consumes(fa, dd->routing_type)) {
-		recon_np_warn(np,
+		plan_step_warn(np,
 		    "divert '%s' is declared in the cluster's declaration: the removal does not stick; validation refuses the next apply (\"Nothing consumes at %s\") until the declaration drops the divert; remove the divert from the declaration",
 		    d->name, address);
 		return;
 	}
 	for (i = 0; i < fa->nqueues; i++)
 		if (copy_reaches(dd->routing_type, fa->queues[i].routing))
-			recon_strv_add(&qs, fa->queues[i].name);
+			strv_add(&qs, fa->queues[i].name);
 	list = quoted_list(qs.v, qs.n);
-	recon_np_warn(np,
+	plan_step_warn(np,
 	    "divert '%s' is declared in the cluster's declaration: the removal does not stick; the next apply acts on the declaration again and re-creates queue %s on '%s' and the divert; remove the divert from the declaration",
 	    d->name, list, address);
 	free(list);
-	recon_strv_release(&qs);
+	strv_release(&qs);
 }
 
 static void
-remove_divert(struct recon_node_plan *np, const struct recon_divert *d,
+remove_divert(struct plan_step *np, const struct recon_divert *d,
     const char *address, const struct decl_cluster *decl)
 {
 	const struct decl_divert *dd = decl_cluster_find_divert(decl, d->name);
-	struct recon_removed_divert *r;
+	struct plan_removed_divert *r;
 	struct recon_op *op;
 
 	np->removed =
@@ -162,7 +162,7 @@ remove_divert(struct recon_node_plan *np, const struct recon_divert *d,
 	r = &np->removed[np->nremoved++];
 	recon_divert_copy(&r->config, d);
 	r->declared = dd != NULL;
-	op = recon_np_add_op(np, RECON_OP_DESTROY_DIVERT, d->name);
+	op = plan_step_add_op(np, RECON_OP_DESTROY_DIVERT, d->name);
 	op->divert = recon_divert_dup(d);
 	if (dd != NULL)
 		warn_declared(np, d, dd, address, decl);
@@ -189,7 +189,7 @@ tap_owner(const struct decl_cluster *decl, const char *tap, const char *address)
 /* A capture no longer declared that the same plan's capture pass
  * removes; NULL when the tap is not one of theirs. */
 static const char *
-tap_removed_owner(const struct recon_qdel_ctx *ctx, const char *tap)
+tap_removed_owner(const struct plan_queue_delete_ctx *ctx, const char *tap)
 {
 	const char *rest = tap + strlen(ctx->decl->settings.capture_prefix);
 	size_t i, len;
@@ -203,33 +203,33 @@ tap_removed_owner(const struct recon_qdel_ctx *ctx, const char *tap)
 	return NULL;
 }
 
-static struct recon_tap *
-new_tap(struct recon_node_plan *np, const char *name)
+static struct plan_tap *
+new_tap(struct plan_step *np, const char *name)
 {
-	struct recon_tap *t;
+	struct plan_tap *t;
 
 	np->taps = xreallocarray(np->taps, np->ntaps + 1, sizeof(*np->taps));
 	t = &np->taps[np->ntaps++];
 	memset(t, 0, sizeof(*t));
 	t->name = xstrdup(name);
-	t->fate = RECON_TAP_KEPT;
+	t->fate = PLAN_TAP_KEPT;
 	return t;
 }
 
 /* The remaining queues c covers, with the capture pass's own rule. */
 static void
-still_covered(struct recon_strv *out, const struct recon_node_snapshot *n,
+still_covered(struct strv *out, const struct recon_node_snapshot *n,
     const struct decl_capture *c, const char *address,
-    const struct recon_strv *remaining, const char *prefix)
+    const struct strv *remaining, const char *prefix)
 {
 	const struct recon_queue *lq;
 	size_t i;
 
 	for (i = 0; i < remaining->n; i++) {
 		lq = recon_node_find_queue(n, remaining->v[i]);
-		if (recon_capture_covers(prefix, c->pattern, remaining->v[i],
+		if (plan_capture_covers(prefix, c->pattern, remaining->v[i],
 		        address, lq != NULL && lq->internal))
-			recon_strv_add(out, remaining->v[i]);
+			strv_add(out, remaining->v[i]);
 	}
 }
 
@@ -245,21 +245,21 @@ deleted_internal(const struct recon_node_snapshot *n, const char *queue)
 /* D5: taps are never removed here; name each with its fate, as the
  * capture pass that follows the plan's actions decides it. */
 static void
-add_tap(struct recon_node_plan *np, const struct recon_node_snapshot *n,
+add_tap(struct plan_step *np, const struct recon_node_snapshot *n,
     const struct recon_divert *d, const char *queue,
-    const struct recon_strv *remaining, const struct recon_qdel_ctx *ctx)
+    const struct strv *remaining, const struct plan_queue_delete_ctx *ctx)
 {
 	const char *prefix = ctx->decl->settings.capture_prefix;
 	const struct decl_capture *c =
 	    tap_owner(ctx->decl, d->name, d->address);
 	const char *gone = c == NULL ? tap_removed_owner(ctx, d->name) : NULL;
-	struct recon_tap *t = new_tap(np, d->name);
-	struct recon_strv matched = {0};
+	struct plan_tap *t = new_tap(np, d->name);
+	struct strv matched = {0};
 	char *list;
 
 	if (gone != NULL) {
 		t->capture = xstrdup(gone);
-		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
+		t->fate = PLAN_TAP_REMOVED_BY_SUBSCRIPTION;
 		t->reason = xasprintf(
 		    "capture '%s' is no longer declared: the capture pass of this plan removes every tap of it",
 		    gone);
@@ -278,14 +278,14 @@ add_tap(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 		    "kept: capture '%s' still covers '%s' through queue %s",
 		    c->name, d->address, list);
 		free(list);
-	} else if (recon_capture_covers(prefix, c->pattern, queue, d->address,
+	} else if (plan_capture_covers(prefix, c->pattern, queue, d->address,
 	               deleted_internal(n, queue))) {
-		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
+		t->fate = PLAN_TAP_REMOVED_BY_SUBSCRIPTION;
 		t->reason = xasprintf(
 		    "'%s' is the last queue on '%s' that capture '%s' (pattern '%s') matches: the capture pass that follows the delete removes the tap",
 		    queue, d->address, c->name, c->pattern);
 	} else {
-		t->fate = RECON_TAP_REMOVED_BY_SUBSCRIPTION;
+		t->fate = PLAN_TAP_REMOVED_BY_SUBSCRIPTION;
 		t->reason = xasprintf(
 		    "no queue left on '%s' matches capture '%s' (pattern '%s'; %s '%s' either): the capture pass that follows the delete removes the tap",
 		    d->address, c->name, c->pattern,
@@ -294,11 +294,11 @@ add_tap(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 		        : "it does not match",
 		    queue);
 	}
-	recon_strv_release(&matched);
+	strv_release(&matched);
 }
 
 void
-recon_planned_diverts_add(struct recon_planned_diverts *pd,
+plan_planned_diverts_add(struct plan_planned_diverts *pd,
     const struct recon_divert *d)
 {
 	size_t i;
@@ -314,8 +314,8 @@ recon_planned_diverts_add(struct recon_planned_diverts *pd,
 }
 
 void
-recon_planned_diverts_add_ops(struct recon_planned_diverts *pd,
-    const struct recon_node_plan *np)
+plan_planned_diverts_add_ops(struct plan_planned_diverts *pd,
+    const struct plan_step *np)
 {
 	size_t i;
 
@@ -323,18 +323,18 @@ recon_planned_diverts_add_ops(struct recon_planned_diverts *pd,
 		if ((np->ops[i].kind == RECON_OP_CREATE_DIVERT ||
 		        np->ops[i].kind == RECON_OP_UPDATE_DIVERT) &&
 		    np->ops[i].divert != NULL)
-			recon_planned_diverts_add(pd, np->ops[i].divert);
+			plan_planned_diverts_add(pd, np->ops[i].divert);
 }
 
 void
-recon_planned_diverts_release(struct recon_planned_diverts *pd)
+plan_planned_diverts_release(struct plan_planned_diverts *pd)
 {
 	free(pd->v);
 	memset(pd, 0, sizeof(*pd));
 }
 
 static const struct recon_divert *
-planned_divert(const struct recon_qdel_ctx *ctx, const char *name)
+planned_divert(const struct plan_queue_delete_ctx *ctx, const char *name)
 {
 	size_t i;
 
@@ -346,14 +346,14 @@ planned_divert(const struct recon_qdel_ctx *ctx, const char *name)
 
 /* D1, D4, D5 for one divert as the plan leaves it. */
 static void
-scan_divert(struct recon_node_plan *np, const struct recon_node_snapshot *n,
+scan_divert(struct plan_step *np, const struct recon_node_snapshot *n,
     const struct recon_divert *d, const char *queue, const char *address,
-    const struct recon_strv *rest, const struct recon_qdel_ctx *ctx)
+    const struct strv *rest, const struct plan_queue_delete_ctx *ctx)
 {
 	const char *prefix = ctx->decl->settings.capture_prefix;
 	char *list;
 
-	if (recon_has_prefix(d->name, prefix)) {
+	if (plan_has_prefix(d->name, prefix)) {
 		if (strcmp(d->address, address) == 0)
 			add_tap(np, n, d, queue, rest, ctx);
 	} else if (forwards_into(d, address) && rest->n == 0) {
@@ -380,21 +380,21 @@ scan_divert(struct recon_node_plan *np, const struct recon_node_snapshot *n,
  * matter (scan_divert() ignores the others), so the node's index gives
  * the live ones without a walk of every divert. */
 static void
-scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
-    const char *queue, const char *address, const struct recon_qdel_ctx *ctx)
+scan_diverts(struct plan_step *np, const struct recon_node_snapshot *n,
+    const char *queue, const char *address, const struct plan_queue_delete_ctx *ctx)
 {
 	const struct recon_divert *d, *pd;
-	struct recon_strv rest = {0};
-	struct recon_node_index *own = NULL;
-	const struct recon_node_index *x = n->index;
+	struct strv rest = {0};
+	struct live_node_index *own = NULL;
+	const struct live_node_index *x = n->index;
 	size_t *around, naround, *cand, ncand = 0, i, k;
 
 	if (x == NULL)
-		x = own = recon_node_index_build(n);
+		x = own = live_node_index_build(n);
 	remaining_queues(&rest, n, x, address, queue, ctx);
 	/* Candidates: live diverts around the address, and the live
 	 * position of every planned divert that replaces a live one. */
-	naround = recon_node_diverts_around(x, address, &around);
+	naround = live_node_diverts_around(x, address, &around);
 	cand = xcalloc(naround + ctx->nplanned_diverts + 1, sizeof(*cand));
 	for (i = 0; i < naround; i++)
 		cand[ncand++] = around[i];
@@ -404,10 +404,10 @@ scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 		if (d != NULL)
 			cand[ncand++] = (size_t)(d - n->diverts);
 	}
-	recon_index_sort_unique(cand, &ncand);
+	live_index_sort_unique(cand, &ncand);
 	for (k = 0; k < ncand; k++) {
 		d = &n->diverts[cand[k]];
-		if (recon_names_has(ctx->deleted_diverts, ctx->ndeleted_diverts,
+		if (strv_array_has(ctx->deleted_diverts, ctx->ndeleted_diverts,
 		        d->name))
 			continue;
 		pd = planned_divert(ctx, d->name);
@@ -418,23 +418,23 @@ scan_diverts(struct recon_node_plan *np, const struct recon_node_snapshot *n,
 	for (i = 0; i < ctx->nplanned_diverts; i++) {
 		pd = ctx->planned_diverts[i];
 		if (recon_node_find_divert(n, pd->name) == NULL &&
-		    !recon_names_has(ctx->deleted_diverts,
+		    !strv_array_has(ctx->deleted_diverts,
 		        ctx->ndeleted_diverts, pd->name))
 			scan_divert(np, n, pd, queue, address, &rest, ctx);
 	}
-	recon_strv_release(&rest);
-	recon_node_index_free(own);
+	strv_release(&rest);
+	live_node_index_free(own);
 }
 
 /* D6: consumers refuse the node unless the operator asked to close them. */
 static void
-check_consumers(struct recon_node_plan *np, const struct recon_queue *q,
-    const struct recon_qdel_ctx *ctx)
+check_consumers(struct plan_step *np, const struct recon_queue *q,
+    const struct plan_queue_delete_ctx *ctx)
 {
 	if (q->consumer_count <= 0)
 		return;
 	if (!ctx->disconnect_consumers) {
-		recon_np_refuse(np, "HAS_CONSUMERS",
+		plan_step_refuse(np, "HAS_CONSUMERS",
 		    "stop the consumers, or plan again with --disconnect-consumers to close them",
 		    "queue '%s' has %lld consumer%s on this node", q->name,
 		    (long long)q->consumer_count,
@@ -442,22 +442,22 @@ check_consumers(struct recon_node_plan *np, const struct recon_queue *q,
 		np->refusal_kind = RECON_HAS_CONSUMERS;
 		return;
 	}
-	recon_np_warn(np,
+	plan_step_warn(np,
 	    "--disconnect-consumers: %lld consumer%s of queue '%s' will be disconnected; a client that reconnects can create the queue again if auto-create is on for address '%s', and the agent cannot stop that",
 	    (long long)q->consumer_count, q->consumer_count == 1 ? "" : "s",
 	    q->name, q->address);
 }
 
 void
-recon_preflight_queue_delete(struct recon_node_plan *np,
+plan_preflight_queue_delete(struct plan_step *np,
     const struct recon_node_snapshot *n, const char *queue,
-    const struct recon_qdel_ctx *ctx, bool recreate)
+    const struct plan_queue_delete_ctx *ctx, bool recreate)
 {
 	const struct recon_queue *q;
 	struct recon_op *op;
 
 	if (n == NULL || n->refusal.kind != RECON_OK) {
-		np->outcome = RECON_OUT_UNREACHABLE;
+		np->outcome = PLAN_OUT_UNREACHABLE;
 		np->refusal_kind =
 		    n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
 		np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
@@ -468,12 +468,12 @@ recon_preflight_queue_delete(struct recon_node_plan *np,
 	}
 	q = recon_node_find_queue(n, queue);
 	if (q == NULL) {
-		np->outcome = RECON_OUT_NO_CHANGE;
+		np->outcome = PLAN_OUT_NO_CHANGE;
 		np->message =
 		    xasprintf("queue '%s' does not exist on this node", queue);
 		return;
 	}
-	np->outcome = RECON_OUT_WOULD_APPLY;
+	np->outcome = PLAN_OUT_WOULD_APPLY;
 	np->observed.present = true;
 	np->observed.queue = recon_queue_dup(q);
 	np->consumers = q->consumer_count;
@@ -481,9 +481,9 @@ recon_preflight_queue_delete(struct recon_node_plan *np,
 	if (!recreate)
 		scan_diverts(np, n, queue, q->address, ctx);
 	if (np->nremoved > 0)
-		recon_np_warn(np,
+		plan_step_warn(np,
 		    "if a removed divert is in this node's broker.xml, the broker creates it again at the next restart, and the queue can come back with it (a broker.xml divert cannot be told from a runtime one)");
 	check_consumers(np, q, ctx);
-	op = recon_np_add_op(np, RECON_OP_DESTROY_QUEUE, queue);
+	op = plan_step_add_op(np, RECON_OP_DESTROY_QUEUE, queue);
 	op->remove_consumers = ctx->disconnect_consumers;
 }

@@ -15,11 +15,11 @@ static const char *const set_names[] = {"config-delete-addresses",
     "config-delete-queues", "config-delete-diverts"};
 
 static void
-add_item(struct recon_reload *r, enum recon_reload_effect effect,
-    enum recon_reload_object object, const char *name, const char *address,
+add_item(struct plan_reload *r, enum plan_reload_effect effect,
+    enum plan_reload_object object, const char *name, const char *address,
     char *detail, int64_t messages)
 {
-	struct recon_reload_item *it;
+	struct plan_reload_item *it;
 
 	r->items = xreallocarray(r->items, r->n + 1, sizeof(*r->items));
 	it = &r->items[r->n++];
@@ -32,7 +32,7 @@ add_item(struct recon_reload *r, enum recon_reload_effect effect,
 }
 
 static const char *
-setting_of(const struct recon_reload *r, int which)
+setting_of(const struct plan_reload *r, int which)
 {
 	return which == SET_ADDRESSES ? r->settings.addresses
 	       : which == SET_QUEUES  ? r->settings.queues
@@ -41,8 +41,8 @@ setting_of(const struct recon_reload *r, int which)
 
 /* For an entry the file does not carry: KEEPS or REMOVES by the setting,
  * with the reason. why_force says what FORCE removes. */
-static enum recon_reload_effect
-by_setting(struct recon_reload *r, int which, const char *why_force,
+static enum plan_reload_effect
+by_setting(struct plan_reload *r, int which, const char *why_force,
     const char *why_off, char **detail)
 {
 	const char *v = setting_of(r, which);
@@ -50,17 +50,17 @@ by_setting(struct recon_reload *r, int which, const char *why_force,
 	if (v != NULL && strcmp(v, "FORCE") == 0) {
 		*detail =
 		    xasprintf("%s FORCE: %s", set_names[which], why_force);
-		return RECON_RELOAD_REMOVES;
+		return PLAN_RELOAD_REMOVES;
 	}
 	if (v != NULL && strcmp(v, "OFF") == 0) {
 		*detail = xasprintf("%s OFF: %s", set_names[which], why_off);
-		return RECON_RELOAD_KEEPS;
+		return PLAN_RELOAD_KEEPS;
 	}
 	r->uncertain = true;
 	*detail = xasprintf("%s not read: stays if OFF (the default); removed "
 	                    "if FORCE (%s)",
 	    set_names[which], why_force);
-	return RECON_RELOAD_KEEPS;
+	return PLAN_RELOAD_KEEPS;
 }
 
 static bool
@@ -171,17 +171,17 @@ divert_changes(const struct recon_divert *l, const struct decl_divert *d)
 }
 
 static void
-predict_addresses(struct recon_reload *r, const struct decl_cluster *c,
+predict_addresses(struct plan_reload *r, const struct decl_cluster *c,
     const struct recon_node_snapshot *live)
 {
 	const struct recon_address *la;
-	enum recon_reload_effect e;
+	enum plan_reload_effect e;
 	char *detail;
 	size_t i;
 
 	for (i = 0; i < c->naddresses; i++)
 		if (recon_node_find_address(live, c->addresses[i].name) == NULL)
-			add_item(r, RECON_RELOAD_ADDS, RECON_RELOAD_ADDRESS,
+			add_item(r, PLAN_RELOAD_ADDS, PLAN_RELOAD_ADDRESS,
 			    c->addresses[i].name, NULL, NULL, 0);
 	for (i = 0; i < live->naddresses; i++) {
 		la = &live->addresses[i];
@@ -193,16 +193,16 @@ predict_addresses(struct recon_reload *r, const struct decl_cluster *c,
 		    "runtime-created ones included",
 		    "it stays live, outside the file (a restart keeps it too)",
 		    &detail);
-		add_item(r, e, RECON_RELOAD_ADDRESS, la->name, NULL, detail, 0);
+		add_item(r, e, PLAN_RELOAD_ADDRESS, la->name, NULL, detail, 0);
 	}
 }
 
 /* A live queue the file does not carry. */
 static void
-predict_gone_queue(struct recon_reload *r, const struct decl_cluster *c,
+predict_gone_queue(struct plan_reload *r, const struct decl_cluster *c,
     const struct recon_queue *lq)
 {
-	enum recon_reload_effect e = RECON_RELOAD_KEEPS;
+	enum plan_reload_effect e = PLAN_RELOAD_KEEPS;
 	int64_t lost = 0;
 	char *detail, *why;
 
@@ -218,13 +218,13 @@ predict_gone_queue(struct recon_reload *r, const struct decl_cluster *c,
 		    "it stays live, outside the file (a restart keeps it too)",
 		    &detail);
 		free(why);
-		if (e == RECON_RELOAD_REMOVES)
+		if (e == PLAN_RELOAD_REMOVES)
 			lost = lq->message_count;
 	}
 	if (decl_cluster_find_address(c, lq->address) == NULL &&
 	    setting_of(r, SET_ADDRESSES) != NULL &&
 	    strcmp(setting_of(r, SET_ADDRESSES), "FORCE") == 0 &&
-	    e == RECON_RELOAD_KEEPS) {
+	    e == PLAN_RELOAD_KEEPS) {
 		why = detail;
 		detail = xasprintf("%s; its address goes with "
 		                   "config-delete-addresses FORCE, which was "
@@ -232,12 +232,12 @@ predict_gone_queue(struct recon_reload *r, const struct decl_cluster *c,
 		    why);
 		free(why);
 	}
-	add_item(r, e, RECON_RELOAD_QUEUE, lq->name, lq->address, detail, lost);
+	add_item(r, e, PLAN_RELOAD_QUEUE, lq->name, lq->address, detail, lost);
 	r->messages_lost += lost;
 }
 
 static void
-predict_queues(struct recon_reload *r, const struct decl_cluster *c,
+predict_queues(struct plan_reload *r, const struct decl_cluster *c,
     const struct recon_node_snapshot *live)
 {
 	const struct recon_queue *lq;
@@ -250,15 +250,15 @@ predict_queues(struct recon_reload *r, const struct decl_cluster *c,
 			dq = &c->addresses[i].queues[j];
 			lq = recon_node_find_queue(live, dq->name);
 			if (lq == NULL) {
-				add_item(r, RECON_RELOAD_ADDS,
-				    RECON_RELOAD_QUEUE, dq->name, dq->address,
+				add_item(r, PLAN_RELOAD_ADDS,
+				    PLAN_RELOAD_QUEUE, dq->name, dq->address,
 				    NULL, 0);
 				continue;
 			}
 			changes = queue_changes(lq, dq);
 			if (changes != NULL)
-				add_item(r, RECON_RELOAD_UPDATES,
-				    RECON_RELOAD_QUEUE, dq->name, dq->address,
+				add_item(r, PLAN_RELOAD_UPDATES,
+				    PLAN_RELOAD_QUEUE, dq->name, dq->address,
 				    changes, 0);
 		}
 	for (i = 0; i < live->nqueues; i++) {
@@ -271,18 +271,18 @@ predict_queues(struct recon_reload *r, const struct decl_cluster *c,
 }
 
 static void
-predict_diverts(struct recon_reload *r, const struct decl_cluster *c,
+predict_diverts(struct plan_reload *r, const struct decl_cluster *c,
     const struct recon_node_snapshot *live)
 {
 	const struct recon_divert *ld;
-	enum recon_reload_effect e;
+	enum plan_reload_effect e;
 	char *detail;
 	size_t i;
 
 	for (i = 0; i < c->ndiverts; i++) {
 		ld = recon_node_find_divert(live, c->diverts[i].name);
 		if (ld == NULL) {
-			add_item(r, RECON_RELOAD_ADDS, RECON_RELOAD_DIVERT,
+			add_item(r, PLAN_RELOAD_ADDS, PLAN_RELOAD_DIVERT,
 			    c->diverts[i].name, c->diverts[i].address,
 			    xstrdup("deployed by the reload (so is a divert of "
 			            "the file destroyed at runtime)"),
@@ -291,7 +291,7 @@ predict_diverts(struct recon_reload *r, const struct decl_cluster *c,
 		}
 		detail = divert_changes(ld, &c->diverts[i]);
 		if (detail != NULL)
-			add_item(r, RECON_RELOAD_UPDATES, RECON_RELOAD_DIVERT,
+			add_item(r, PLAN_RELOAD_UPDATES, PLAN_RELOAD_DIVERT,
 			    ld->name, c->diverts[i].address, detail, 0);
 	}
 	for (i = 0; i < live->ndiverts; i++) {
@@ -303,15 +303,15 @@ predict_diverts(struct recon_reload *r, const struct decl_cluster *c,
 		    "runtime-created ones and capture taps included",
 		    "it stays, and a restart recovers it from the journal",
 		    &detail);
-		add_item(r, e, RECON_RELOAD_DIVERT, ld->name, ld->address,
+		add_item(r, e, PLAN_RELOAD_DIVERT, ld->name, ld->address,
 		    detail, 0);
 	}
 }
 
 void
-recon_reload_predict(struct recon_reload *out, const struct decl_cluster *c,
+plan_reload_predict(struct plan_reload *out, const struct decl_cluster *c,
     const struct recon_node_snapshot *live,
-    const struct recon_reload_settings *settings)
+    const struct plan_reload_settings *settings)
 {
 	size_t i;
 
@@ -337,10 +337,10 @@ recon_reload_predict(struct recon_reload *out, const struct decl_cluster *c,
 }
 
 static const char *
-object_name(enum recon_reload_object o)
+object_name(enum plan_reload_object o)
 {
-	return o == RECON_RELOAD_ADDRESS ? "address"
-	       : o == RECON_RELOAD_QUEUE ? "queue"
+	return o == PLAN_RELOAD_ADDRESS ? "address"
+	       : o == PLAN_RELOAD_QUEUE ? "queue"
 	                                 : "divert";
 }
 
@@ -348,9 +348,9 @@ static const char *const effect_names[] = {"adds", "updates", "keeps",
     "removes"};
 
 char *
-recon_reload_render_md(const struct recon_reload *r)
+plan_reload_render_md(const struct plan_reload *r)
 {
-	const struct recon_reload_item *it;
+	const struct plan_reload_item *it;
 	struct sbuf b = {0};
 	size_t i;
 
@@ -369,7 +369,7 @@ recon_reload_render_md(const struct recon_reload *r)
 		    object_name(it->object), it->name);
 		if (it->address != NULL)
 			sbuf_addf(&b, " %s address '%s'",
-			    it->object == RECON_RELOAD_DIVERT ? "from" : "on",
+			    it->object == PLAN_RELOAD_DIVERT ? "from" : "on",
 			    it->address);
 		if (it->detail != NULL)
 			sbuf_addf(&b, ": %s", it->detail);
@@ -385,7 +385,7 @@ recon_reload_render_md(const struct recon_reload *r)
 }
 
 void
-recon_reload_release(struct recon_reload *r)
+plan_reload_release(struct plan_reload *r)
 {
 	size_t i;
 

@@ -23,22 +23,22 @@
 #include "../../declarations/decl.h"
 #include "../recon.h"
 
-enum recon_reload_effect {
-	RECON_RELOAD_ADDS,    /* in the file, not live: created */
-	RECON_RELOAD_UPDATES, /* in the file and live, settings differ */
-	RECON_RELOAD_KEEPS,   /* live, not in the file: stays */
-	RECON_RELOAD_REMOVES, /* live, not in the file: removed */
+enum plan_reload_effect {
+	PLAN_RELOAD_ADDS,    /* in the file, not live: created */
+	PLAN_RELOAD_UPDATES, /* in the file and live, settings differ */
+	PLAN_RELOAD_KEEPS,   /* live, not in the file: stays */
+	PLAN_RELOAD_REMOVES, /* live, not in the file: removed */
 };
 
-enum recon_reload_object {
-	RECON_RELOAD_ADDRESS,
-	RECON_RELOAD_QUEUE,
-	RECON_RELOAD_DIVERT,
+enum plan_reload_object {
+	PLAN_RELOAD_ADDRESS,
+	PLAN_RELOAD_QUEUE,
+	PLAN_RELOAD_DIVERT,
 };
 
-struct recon_reload_item {
-	enum recon_reload_effect effect;
-	enum recon_reload_object object;
+struct plan_reload_item {
+	enum plan_reload_effect effect;
+	enum plan_reload_object object;
 	char *name;       /* owned */
 	char *address;    /* owned; a queue's address, a divert's source */
 	char *detail;     /* owned; what changes, or why it stays / goes */
@@ -47,15 +47,15 @@ struct recon_reload_item {
 
 /* The config-delete-* values in force: "OFF", "FORCE" or NULL when the
  * snapshot did not read them. */
-struct recon_reload_settings {
+struct plan_reload_settings {
 	const char *addresses, *queues, *diverts;
 };
 
-struct recon_reload {
+struct plan_reload {
 	char *node;                            /* owned */
-	struct recon_reload_settings settings; /* borrowed */
+	struct plan_reload_settings settings; /* borrowed */
 	bool settings_from_file;         /* else read from the live node */
-	struct recon_reload_item *items; /* addresses, queues, diverts */
+	struct plan_reload_item *items; /* addresses, queues, diverts */
 	size_t n;
 	int64_t messages_lost; /* sum over removed queues */
 	bool uncertain; /* some config-delete-* unknown: FORCE not ruled out */
@@ -68,15 +68,15 @@ struct recon_reload {
  * that turns FORCE on already removes); NULL uses the live node's. Items
  * are in the order addresses, queues, diverts. Internal and auto-created
  * objects are left out (the file never names them). *out is owned by the
- * caller (recon_reload_release); settings strings must outlive it. */
-void recon_reload_predict(struct recon_reload *out,
+ * caller (plan_reload_release); settings strings must outlive it. */
+void plan_reload_predict(struct plan_reload *out,
     const struct decl_cluster *c, const struct recon_node_snapshot *live,
-    const struct recon_reload_settings *settings);
+    const struct plan_reload_settings *settings);
 
 /* Markdown: one heading for the node, one bullet per item, the messages
  * lost. Owned by the caller. */
-char *recon_reload_render_md(const struct recon_reload *r);
+char *plan_reload_render_md(const struct plan_reload *r);
 
-void recon_reload_release(struct recon_reload *r); /* leaves it zeroed */
+void plan_reload_release(struct plan_reload *r); /* leaves it zeroed */
 
 #endif

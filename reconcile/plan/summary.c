@@ -7,59 +7,59 @@
 #include "../../lib/sbuf.h"
 
 static bool
-acts(const struct recon_action *a)
+acts(const struct plan_action *a)
 {
 	size_t i;
 
 	for (i = 0; i < a->nnodes; i++)
-		if (a->nodes[i].outcome == RECON_OUT_WOULD_APPLY ||
-		    a->nodes[i].outcome == RECON_OUT_REFUSED)
+		if (a->nodes[i].outcome == PLAN_OUT_WOULD_APPLY ||
+		    a->nodes[i].outcome == PLAN_OUT_REFUSED)
 			return true;
 	return false;
 }
 
 static void
-count_action(const struct recon_action *a, struct recon_summary *s,
-    struct recon_strv *diverts)
+count_action(const struct plan_action *a, struct plan_summary *s,
+    struct strv *diverts)
 {
 	size_t i, j;
 
 	for (i = 0; i < a->nnodes; i++) {
-		s->refused += a->nodes[i].outcome == RECON_OUT_REFUSED;
-		s->unreachable += a->nodes[i].outcome == RECON_OUT_UNREACHABLE;
+		s->refused += a->nodes[i].outcome == PLAN_OUT_REFUSED;
+		s->unreachable += a->nodes[i].outcome == PLAN_OUT_UNREACHABLE;
 		for (j = 0; j < a->nodes[i].nremoved; j++)
-			if (!recon_strv_has(diverts,
+			if (!strv_has(diverts,
 			        a->nodes[i].removed[j].config.name))
-				recon_strv_add(diverts,
+				strv_add(diverts,
 				    a->nodes[i].removed[j].config.name);
 	}
 	if (!acts(a))
 		return;
 	switch (a->kind) {
-	case RECON_ACT_CREATE_ADDRESS:
-	case RECON_ACT_CREATE_QUEUE:
-	case RECON_ACT_CREATE_DIVERT:
-	case RECON_ACT_CREATE_CAPTURE:
-	case RECON_ACT_CREATE_TAP:
+	case PLAN_ACT_CREATE_ADDRESS:
+	case PLAN_ACT_CREATE_QUEUE:
+	case PLAN_ACT_CREATE_DIVERT:
+	case PLAN_ACT_CREATE_CAPTURE:
+	case PLAN_ACT_CREATE_TAP:
 		s->creates++;
 		break;
-	case RECON_ACT_RECREATE_QUEUE:
-	case RECON_ACT_RECREATE_DIVERT:
+	case PLAN_ACT_RECREATE_QUEUE:
+	case PLAN_ACT_RECREATE_DIVERT:
 		s->recreates++;
 		break;
-	case RECON_ACT_DELETE_QUEUE:
+	case PLAN_ACT_DELETE_QUEUE:
 		s->del_queues++;
 		break;
-	case RECON_ACT_DELETE_CAPTURE:
+	case PLAN_ACT_DELETE_CAPTURE:
 		s->del_queues++;
 		s->del_addresses++;
 		break;
-	case RECON_ACT_DELETE_TAP:
-	case RECON_ACT_DELETE_DIVERT:
-		if (!recon_strv_has(diverts, a->name))
-			recon_strv_add(diverts, a->name);
+	case PLAN_ACT_DELETE_TAP:
+	case PLAN_ACT_DELETE_DIVERT:
+		if (!strv_has(diverts, a->name))
+			strv_add(diverts, a->name);
 		break;
-	case RECON_ACT_DELETE_ADDRESS:
+	case PLAN_ACT_DELETE_ADDRESS:
 		s->del_addresses++;
 		break;
 	default:
@@ -69,16 +69,16 @@ count_action(const struct recon_action *a, struct recon_summary *s,
 }
 
 void
-recon_plan_summary(const struct recon_plan *p, struct recon_summary *s)
+plan_summarize(const struct plan *p, struct plan_summary *s)
 {
-	struct recon_strv diverts = {0};
+	struct strv diverts = {0};
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < p->nactions; i++)
 		count_action(&p->actions[i], s, &diverts);
 	s->del_diverts = diverts.n;
-	recon_strv_release(&diverts);
+	strv_release(&diverts);
 }
 
 static void
@@ -92,7 +92,7 @@ phrase_add(struct sbuf *b, bool *first, size_t n, const char *one,
 }
 
 char *
-recon_summary_phrase(const struct recon_summary *s)
+plan_summary_phrase(const struct plan_summary *s)
 {
 	struct sbuf b = {0};
 	bool first = true;

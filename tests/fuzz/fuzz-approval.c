@@ -9,18 +9,18 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct recon_approval a = {0};
+	struct apply_approval a = {0};
 	struct err err = {0};
 	char *json;
 
 	if (size > 64 * 1024)
 		return 0;
-	if (recon_approval_parse(&a, "approval.json", (const char *)data, size,
+	if (apply_approval_parse(&a, "approval.json", (const char *)data, size,
 	        &err) == 0) {
-		json = recon_approval_render(&a);
+		json = apply_approval_render(&a);
 		free(json);
 	}
-	recon_approval_release(&a);
+	apply_approval_release(&a);
 	err_release(&err);
 	return 0;
 }

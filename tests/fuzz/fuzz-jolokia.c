@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "../../lib/xalloc.h"
-#include "../../reconcile/live/jolokia.h"
-#include "../../reconcile/recon-int.h"
+#include "../../reconcile/live/live-int.h"
 
 static void
 round_trip(struct recon_node_snapshot *n)
@@ -20,41 +19,41 @@ round_trip(struct recon_node_snapshot *n)
 	    .nnodes = 1};
 	struct recon_snapshot *back = NULL;
 	struct err err = {0};
-	char *a = recon_snapshot_render_json(&s), *b;
+	char *a = live_snapshot_render_json(&s), *b;
 
-	if (recon_snapshot_parse_json(&back, "fuzz", a, strlen(a), &err) < 0)
+	if (live_snapshot_parse_json(&back, "fuzz", a, strlen(a), &err) < 0)
 		abort(); /* a rendered snapshot must read back */
-	b = recon_snapshot_render_json(back);
+	b = live_snapshot_render_json(back);
 	if (strcmp(a, b) != 0)
 		abort();
 	free(a);
 	free(b);
-	recon_snapshot_free(back);
+	live_snapshot_free(back);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct recon_jbulk b = {0}, one = {0};
+	struct live_bulk b = {0}, one = {0};
 	struct recon_refusal r = {0};
 	struct recon_node_snapshot n = {0};
 
 	if (size > 64 * 1024)
 		return 0;
-	recon_snapshot_build_request(&b, "node1");
-	(void)recon_jbulk_parse_reply(&b, 200, (const char *)data, size, &r);
+	live_snapshot_build_request(&b, "node1");
+	(void)live_bulk_parse_reply(&b, 200, (const char *)data, size, &r);
 	recon_refusal_release(&r);
 	n.node = xstrdup("node1");
 	n.url = xstrdup("http://localhost:8161/console/jolokia");
 	n.requests = 1;
 	if (b.results != NULL && b.root != NULL)
-		recon_node_snapshot_from_reply(&n, &b);
+		live_node_from_reply(&n, &b);
 	round_trip(&n);
-	recon_node_snapshot_release(&n);
-	recon_jbulk_release(&b);
-	recon_jbulk_exec(&one, "d:k=v", "op()", NULL, 0);
-	(void)recon_jbulk_parse_reply(&one, 200, (const char *)data, size, &r);
+	live_node_release(&n);
+	live_bulk_release(&b);
+	live_bulk_exec(&one, "d:k=v", "op()", NULL, 0);
+	(void)live_bulk_parse_reply(&one, 200, (const char *)data, size, &r);
 	recon_refusal_release(&r);
-	recon_jbulk_release(&one);
+	live_bulk_release(&one);
 	return 0;
 }

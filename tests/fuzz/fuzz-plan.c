@@ -10,25 +10,25 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct recon_managed m = {0};
-	struct recon_plan *p = NULL;
+	struct plan_managed m = {0};
+	struct plan *p = NULL;
 	struct err err = {0};
 	char *json, *md;
 
 	if (size > 64 * 1024)
 		return 0;
-	if (recon_plan_parse_json(&p, "fuzz.json", (const char *)data, size,
+	if (plan_parse_json(&p, "fuzz.json", (const char *)data, size,
 	        &err) == 0) {
-		json = recon_plan_render_json(p);
-		md = recon_plan_render_md(p, "out");
+		json = plan_render_json(p);
+		md = plan_render_md(p, "out");
 		free(json);
 		free(md);
-		recon_plan_free(p);
+		plan_free(p);
 	}
 	err_release(&err);
-	if (recon_inventory_parse(&m, "fuzz.json", (const char *)data, size,
+	if (plan_inventory_parse(&m, "fuzz.json", (const char *)data, size,
 	        "shop-eu", &err) == 0)
-		recon_managed_release(&m);
+		plan_managed_release(&m);
 	err_release(&err);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../reconcile/live/live.h"
 #include "../../reconcile/recon.h"
 
 int
@@ -17,20 +18,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > 64 * 1024)
 		return 0;
-	if (recon_snapshot_parse_json(&s, "fuzz.json", (const char *)data, size,
+	if (live_snapshot_parse_json(&s, "fuzz.json", (const char *)data, size,
 	        &err) < 0) {
 		err_release(&err);
 		return 0;
 	}
-	a = recon_snapshot_render_json(s);
-	if (recon_snapshot_parse_json(&t, "fuzz.json", a, strlen(a), &err) < 0)
+	a = live_snapshot_render_json(s);
+	if (live_snapshot_parse_json(&t, "fuzz.json", a, strlen(a), &err) < 0)
 		abort();
-	b = recon_snapshot_render_json(t);
+	b = live_snapshot_render_json(t);
 	if (strcmp(a, b) != 0)
 		abort();
 	free(a);
 	free(b);
-	recon_snapshot_free(s);
-	recon_snapshot_free(t);
+	live_snapshot_free(s);
+	live_snapshot_free(t);
 	return 0;
 }

@@ -28,7 +28,7 @@
 
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
-#include "../../reconcile/live/jolokia.h"
+#include "../../reconcile/live/live-int.h"
 
 static int
 usage(void)
@@ -57,7 +57,7 @@ flag(const char *v)
 }
 
 static int
-queue_opts(struct decl_queue *q, char **kv, int n)
+queue_opts(struct recon_queue *q, char **kv, int n)
 {
 	int i;
 	char *v;
@@ -97,7 +97,7 @@ static const char *const divert_rt[] = {"STRIP", "PASS", "ANYCAST",
     "MULTICAST"};
 
 static int
-divert_opts(struct decl_divert *d, char **kv, int n)
+divert_opts(struct recon_divert *d, char **kv, int n)
 {
 	int i, k;
 	char *v, *pv;
@@ -139,28 +139,28 @@ divert_opts(struct decl_divert *d, char **kv, int n)
 
 /* Append the operation to b; -1 on a usage error. */
 static int
-build(struct recon_jbulk *b, const char *broker, const char *op, char **a,
+build(struct live_bulk *b, const char *broker, const char *op, char **a,
     int n, struct decl_kv *props)
 {
-	struct decl_queue q = {.durable = true,
+	struct recon_queue q = {.durable = true,
 	    .max_consumers = -1,
 	    .ring_size = -1,
 	    .enabled = true,
 	    .delay_before_dispatch = -1};
-	struct decl_divert d = {.transformer_properties = props};
+	struct recon_divert d = {.transformer_properties = props};
 	bool upd = strncmp(op, "update-", 7) == 0;
 
 	if ((strcmp(op, "create-address") == 0 ||
 	        strcmp(op, "update-address") == 0) &&
 	    n == 2) {
 		if (upd)
-			recon_jbulk_update_address(b, broker, a[0],
+			live_bulk_update_address(b, broker, a[0],
 			    routing_set(a[1]));
 		else
-			recon_jbulk_create_address(b, broker, a[0],
+			live_bulk_create_address(b, broker, a[0],
 			    routing_set(a[1]));
 	} else if (strcmp(op, "delete-address") == 0 && n >= 1) {
-		recon_jbulk_delete_address(b, broker, a[0],
+		live_bulk_delete_address(b, broker, a[0],
 		    n > 1 && strcmp(a[1], "force") == 0);
 	} else if ((strcmp(op, "create-queue") == 0 ||
 	               strcmp(op, "update-queue") == 0) &&
@@ -171,11 +171,11 @@ build(struct recon_jbulk *b, const char *broker, const char *op, char **a,
 		if (queue_opts(&q, a + 3, n - 3) < 0)
 			return -1;
 		if (upd)
-			recon_jbulk_update_queue(b, broker, &q);
+			live_bulk_update_queue(b, broker, &q);
 		else
-			recon_jbulk_create_queue(b, broker, &q);
+			live_bulk_create_queue(b, broker, &q);
 	} else if (strcmp(op, "destroy-queue") == 0 && n >= 1) {
-		recon_jbulk_destroy_queue(b, broker, a[0],
+		live_bulk_destroy_queue(b, broker, a[0],
 		    n > 1 && strcmp(a[1], "remove-consumers") == 0, false);
 	} else if ((strcmp(op, "create-divert") == 0 ||
 	               strcmp(op, "update-divert") == 0) &&
@@ -186,13 +186,13 @@ build(struct recon_jbulk *b, const char *broker, const char *op, char **a,
 		if (divert_opts(&d, a + 3, n - 3) < 0)
 			return -1;
 		if (upd)
-			recon_jbulk_update_divert(b, broker, &d);
+			live_bulk_update_divert(b, broker, &d);
 		else
-			recon_jbulk_create_divert(b, broker, &d);
+			live_bulk_create_divert(b, broker, &d);
 	} else if (strcmp(op, "destroy-divert") == 0 && n == 1) {
-		recon_jbulk_destroy_divert(b, broker, a[0]);
+		live_bulk_destroy_divert(b, broker, a[0]);
 	} else if (strcmp(op, "read") == 0 && n == 2) {
-		recon_jbulk_read(b, a[0], (const char *const *)&a[1], 1);
+		live_bulk_read(b, a[0], (const char *const *)&a[1], 1);
 	} else {
 		return -1;
 	}
@@ -200,7 +200,7 @@ build(struct recon_jbulk *b, const char *broker, const char *op, char **a,
 }
 
 static int
-report(const struct recon_jbulk *b, const char *op)
+report(const struct live_bulk *b, const char *op)
 {
 	const struct recon_refusal *r = &b->results[0].refusal;
 	char *v;
@@ -239,9 +239,9 @@ read_creds(char **out, const char *file)
 int
 main(int argc, char **argv)
 {
-	struct recon_jolokia_conf conf = {0};
+	struct live_jolokia_conf conf = {0};
 	struct recon_refusal whole = {0};
-	struct recon_jbulk b = {0};
+	struct live_bulk b = {0};
 	struct decl_kv props[16];
 	const char *broker = "node1";
 	char *creds = NULL;
@@ -266,13 +266,13 @@ main(int argc, char **argv)
 	if (build(&b, broker, argv[i + 2], argv + i + 3, argc - i - 3, props) <
 	    0) {
 		free(creds);
-		recon_jbulk_release(&b);
+		live_bulk_release(&b);
 		return usage();
 	}
-	(void)recon_jolokia_post(&conf, &b, &whole);
+	(void)live_jolokia_post(&conf, &b, &whole);
 	rc = report(&b, argv[i + 2]);
 	recon_refusal_release(&whole);
-	recon_jbulk_release(&b);
+	live_bulk_release(&b);
 	free(creds);
 	return rc;
 }

@@ -170,7 +170,7 @@ destroy_divert(struct recon_node_snapshot *n, const char *name,
 		if (strcmp(n->diverts[j].name, name) != 0)
 			continue;
 		unbind(n, n->diverts[j].address, name);
-		recon_divert_clear(&n->diverts[j]);
+		recon_divert_release(&n->diverts[j]);
 		memmove(n->diverts + j, n->diverts + j + 1,
 		    (n->ndiverts - j - 1) * sizeof(*n->diverts));
 		n->ndiverts--;
@@ -195,7 +195,7 @@ destroy_queue(struct fake *k, struct recon_node_snapshot *n,
 			return refuse(r, RECON_HAS_CONSUMERS,
 			    "AMQ229025: Cannot delete queue - it has consumers");
 		unbind(n, n->queues[j].address, op->name);
-		recon_queue_clear(&n->queues[j]);
+		recon_queue_release(&n->queues[j]);
 		memmove(n->queues + j, n->queues + j + 1,
 		    (n->nqueues - j - 1) * sizeof(*n->queues));
 		n->nqueues--;
@@ -213,7 +213,7 @@ update_divert(struct recon_node_snapshot *n, const struct recon_op *op,
 	for (j = 0; j < n->ndiverts; j++) {
 		if (strcmp(n->diverts[j].name, op->name) != 0)
 			continue;
-		recon_divert_clear(&n->diverts[j]);
+		recon_divert_release(&n->diverts[j]);
 		recon_divert_copy(&n->diverts[j], op->divert);
 		return 0;
 	}
@@ -226,7 +226,7 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 {
 	struct fake *k = ctx;
 	struct recon_node_snapshot *n = fake_node(k, node);
-	char *what = xasprintf("%s %s", recon_opk_name(op->kind), op->name);
+	char *what = xasprintf("%s %s", recon_op_kind_name(op->kind), op->name);
 	size_t i = (size_t)(n - k->f->s.nodes);
 	bool fail = k->fail != NULL && strcmp(k->fail, what) == 0;
 	struct recon_queue *q;
@@ -264,19 +264,19 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 }
 
 static int
-fake_intent(void *ctx, const struct recon_apply_result *r, struct err *err)
+fake_intent(void *ctx, const struct apply_result *r, struct err *err)
 {
 	struct fake *k = ctx;
 
 	free(k->intent_row);
-	k->intent_row = recon_audit_render_intent(r);
+	k->intent_row = apply_audit_render_intent(r);
 	if (k->refuse_intent)
 		return err_setf(err, NULL, "cannot append the audit row");
 	return 0;
 }
 
 static void
-fake_io(struct recon_apply_io *io, struct fake *k)
+fake_io(struct apply_io *io, struct fake *k)
 {
 	memset(io, 0, sizeof(*io));
 	io->ctx = k;
@@ -293,23 +293,23 @@ fake_io(struct recon_apply_io *io, struct fake *k)
 struct scen {
 	struct fx f;
 	struct fake k;
-	struct recon_managed m;
-	struct recon_plan *p;
-	struct recon_apply_result *r;
-	struct recon_apply_io io;
+	struct plan_managed m;
+	struct plan *p;
+	struct apply_result *r;
+	struct apply_io io;
 };
 
 static void
 scen_init(struct scen *s, bool disconnect)
 {
-	struct recon_plan_opts opts = {0};
+	struct plan_opts opts = {0};
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	fx_init(&s->f, DECL_STUDIO_MANAGED, 2);
 	fx_queue(&s->f, "src", "src");
 	fx_queue(&s->f, "fwd", "fwd");
-	recon_managed_from_decl(&s->m, &s->f.c, "inventory", "rev1");
+	plan_managed_from_decl(&s->m, &s->f.c, "inventory", "rev1");
 	/* the new declaration drops queue fwd (its address stays) */
 	free(s->f.c.addresses[1].queues[0].name);
 	s->f.c.addresses[1].nqueues = 0;
@@ -322,8 +322,8 @@ scen_init(struct scen *s, bool disconnect)
 	opts.disconnect_consumers = disconnect;
 	opts.revision = "rev2";
 	opts.snapshot_source = "live";
-	s->p = recon_plan_build(&s->f.c, &s->m, &s->f.s, &opts);
-	assert_int_equal(s->p->outcome, RECON_OUT_WOULD_APPLY);
+	s->p = plan_build(&s->f.c, &s->m, &s->f.s, &opts);
+	assert_int_equal(s->p->outcome, PLAN_OUT_WOULD_APPLY);
 	s->k.f = &s->f;
 	fake_io(&s->io, &s->k);
 	s->r = xcalloc(1, sizeof(*s->r));
@@ -334,9 +334,9 @@ scen_init(struct scen *s, bool disconnect)
 static void
 scen_free(struct scen *s)
 {
-	recon_apply_result_free(s->r);
-	recon_plan_free(s->p);
-	recon_managed_release(&s->m);
+	apply_result_free(s->r);
+	plan_free(s->p);
+	plan_managed_release(&s->m);
 	sbuf_release(&s->k.log);
 	sbuf_release(&s->k.trace);
 	free(s->k.intent_row);
@@ -351,13 +351,13 @@ test_apply__divert_first_then_queue(void **unused)
 
 	(void)unused;
 	scen_init(&s, false);
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a destroyDivert d1\nbroker-a destroyQueue fwd\n"
 	    "broker-b destroyDivert d1\nbroker-b destroyQueue fwd\n");
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
-	assert_true(recon_apply_result_ok(s.r));
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	assert_true(apply_result_ok(s.r));
 	assert_false(s.r->nodes[0].ops[1].op.remove_consumers);
 	/* the intent row was written before any operation, with d1's full
 	 * configuration */
@@ -381,17 +381,17 @@ test_apply__failed_divert_delete_leaves_queue(void **unused)
 	scen_init(&s, false);
 	s.k.fail = "destroyDivert d1";
 	s.k.fail_kind = RECON_FORBIDDEN;
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a destroyDivert d1\nbroker-b destroyDivert d1\n");
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_FAILED);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_FAILED);
 	assert_string_equal(s.r->nodes[0].kind, "FORBIDDEN");
 	assert_string_equal(s.r->nodes[0].detail,
 	    "destroyDivert 'd1' failed: FORBIDDEN: injected failure; queue "
 	    "'fwd' left in place; 1 later operation(s) not run");
-	assert_int_equal(s.r->nodes[0].ops[1].state, RECON_OPS_NOT_RUN);
+	assert_int_equal(s.r->nodes[0].ops[1].state, APPLY_OP_NOT_RUN);
 	assert_non_null(recon_node_find_queue(&s.f.s.nodes[0], "fwd"));
-	assert_false(recon_apply_result_ok(s.r));
+	assert_false(apply_result_ok(s.r));
 	scen_free(&s);
 }
 
@@ -406,19 +406,19 @@ test_apply__failed_queue_delete_names_removed_diverts(void **unused)
 	scen_init(&s, false);
 	s.k.fail = "destroyQueue fwd";
 	s.k.fail_kind = RECON_TIMEOUT;
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_FAILED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_FAILED);
 	assert_string_equal(s.r->nodes[1].detail,
 	    "destroyQueue 'fwd' failed: TIMEOUT: injected failure; its "
 	    "dependent divert(s) 'd1' were removed before it and stay removed "
 	    "(no rollback; the audit row holds their configuration)");
 	assert_null(recon_node_find_divert(&s.f.s.nodes[1], "d1"));
-	row = recon_audit_render_result(s.r);
+	row = apply_audit_render_result(s.r);
 	assert_non_null(strstr(row, "\"outcome\":\"DONE\""));
 	assert_non_null(strstr(row, "\"kind\":\"TIMEOUT\""));
 	assert_non_null(strstr(row, "\"exit\":1"));
 	free(row);
-	row = recon_result_render_md(s.r);
+	row = apply_result_render_md(s.r);
 	assert_non_null(strstr(row, "**2 node(s) did not apply** (nothing is "
 	                            "rolled back; see each node below).\n"));
 	assert_non_null(strstr(row,
@@ -440,10 +440,10 @@ test_apply__consumer_after_plan_is_stale(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	fx_lqueue_get(&s.f, 1, "fwd")->consumer_count = 1;
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a destroyDivert d1\nbroker-a destroyQueue fwd\n");
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_REFUSED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[1].kind, "STALE");
 	assert_string_equal(s.r->nodes[1].detail,
 	    "stale plan: delete-queue 'fwd': queue 'fwd' has 1 consumer on "
@@ -463,13 +463,13 @@ test_apply__new_dependent_divert_is_stale(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	fx_ldivert(&s.f, 0, "d2", "src", "fwd");
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_REFUSED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].detail,
 	    "stale plan: delete-queue 'fwd': the diverts that depend on the "
 	    "queue changed since the plan: planned 'd1', now 'd1', 'd2'; plan "
 	    "again");
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
 	scen_free(&s);
 }
 
@@ -478,7 +478,7 @@ test_apply__new_dependent_divert_is_stale(void **unused)
 static void
 test_apply__repointed_divert_not_dependent(void **unused)
 {
-	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
 	struct scen s;
 	struct err err = {0};
 	size_t i;
@@ -490,7 +490,7 @@ test_apply__repointed_divert_not_dependent(void **unused)
 	fx_queue(&s.f, "fwd", "fwd");
 	fx_queue(&s.f, "other", "other");
 	fx_divert(&s.f, "d1", "src", "fwd");
-	recon_managed_from_decl(&s.m, &s.f.c, "inventory", "rev1");
+	plan_managed_from_decl(&s.m, &s.f.c, "inventory", "rev1");
 	free(s.f.c.addresses[1].queues[0].name);
 	s.f.c.addresses[1].nqueues = 0;
 	free(s.f.c.diverts[0].forwarding_address);
@@ -501,19 +501,19 @@ test_apply__repointed_divert_not_dependent(void **unused)
 		fx_lqueue(&s.f, i, "other", "other", 0, 0);
 		fx_ldivert(&s.f, i, "d1", "src", "fwd");
 	}
-	s.p = recon_plan_build(&s.f.c, &s.m, &s.f.s, &opts);
-	assert_int_equal(s.p->outcome, RECON_OUT_WOULD_APPLY);
+	s.p = plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	assert_int_equal(s.p->outcome, PLAN_OUT_WOULD_APPLY);
 	s.k.f = &s.f;
 	fake_io(&s.io, &s.k);
 	s.r = xcalloc(1, sizeof(*s.r));
 	s.r->apply_id = xstrdup("id1");
 	s.r->cluster = xstrdup("shop-eu");
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a updateDivert d1\nbroker-a destroyQueue fwd\n"
 	    "broker-b updateDivert d1\nbroker-b destroyQueue fwd\n");
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
 	assert_non_null(recon_node_find_divert(&s.f.s.nodes[0], "d1"));
 	scen_free(&s);
 }
@@ -523,7 +523,7 @@ test_apply__repointed_divert_not_dependent(void **unused)
 static void
 test_apply__moved_queue_new_dependent_is_stale(void **unused)
 {
-	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
 	struct scen s;
 	struct err err = {0};
 	size_t i;
@@ -533,16 +533,16 @@ test_apply__moved_queue_new_dependent_is_stale(void **unused)
 	fx_init(&s.f, DECL_STUDIO_MANAGED, 2);
 	fx_queue(&s.f, "src", "src");
 	fx_queue(&s.f, "fwd", "fwd");
-	recon_managed_from_decl(&s.m, &s.f.c, "inventory", "rev1");
+	plan_managed_from_decl(&s.m, &s.f.c, "inventory", "rev1");
 	s.f.c.addresses[1].queues[0].address = s.f.c.addresses[0].name;
 	for (i = 0; i < 2; i++) {
 		fx_lqueue(&s.f, i, "src", "src", 0, 0);
 		fx_lqueue(&s.f, i, "fwd", "fwd", 0, 0);
 		fx_ldivert(&s.f, i, "d1", "src", "fwd");
 	}
-	s.p = recon_plan_build(&s.f.c, &s.m, &s.f.s, &opts);
-	assert_int_equal(s.p->outcome, RECON_OUT_WOULD_APPLY);
-	assert_int_equal(s.p->actions[0].kind, RECON_ACT_RECREATE_QUEUE);
+	s.p = plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	assert_int_equal(s.p->outcome, PLAN_OUT_WOULD_APPLY);
+	assert_int_equal(s.p->actions[0].kind, PLAN_ACT_RECREATE_QUEUE);
 	assert_int_equal(s.p->actions[0].nodes[0].nremoved, 1);
 	fx_ldivert(&s.f, 0, "d2", "src", "fwd");
 	s.k.f = &s.f;
@@ -550,13 +550,13 @@ test_apply__moved_queue_new_dependent_is_stale(void **unused)
 	s.r = xcalloc(1, sizeof(*s.r));
 	s.r->apply_id = xstrdup("id1");
 	s.r->cluster = xstrdup("shop-eu");
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_REFUSED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].detail,
 	    "stale plan: recreate-queue 'fwd': the diverts that depend on the "
 	    "queue changed since the plan: planned 'd1', now 'd1', 'd2'; plan "
 	    "again");
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-b destroyDivert d1\nbroker-b destroyQueue fwd\n"
 	    "broker-b createQueue fwd\n");
@@ -579,12 +579,12 @@ test_apply__queue_already_gone_is_skipped(void **unused)
 	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[0], &op, &f), 0);
 	/* on node b the queue is gone but its divert is still there */
 	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[1], &op, &f), 0);
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log), "");
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_SKIPPED);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_SKIPPED);
 	assert_string_equal(s.r->nodes[0].notes[0],
 	    "delete-queue 'fwd': skipped: the queue is already gone");
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_REFUSED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[1].detail,
 	    "stale plan: delete-queue 'fwd': the queue is already gone, but "
 	    "divert 'd1' that the plan removes with it is still there; plan "
@@ -597,7 +597,7 @@ test_apply__queue_already_gone_is_skipped(void **unused)
 static void
 test_apply__absent_when_planned_present_now_is_stale(void **unused)
 {
-	struct recon_plan_opts opts = {.revision = "rev2",
+	struct plan_opts opts = {.revision = "rev2",
 	    .snapshot_source = "live"};
 	struct recon_refusal f = {0};
 	struct recon_op op = {0};
@@ -610,21 +610,21 @@ test_apply__absent_when_planned_present_now_is_stale(void **unused)
 	op.name = fwd;
 	assert_int_equal(destroy_divert(&s.f.s.nodes[1], "d1", &f), 0);
 	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[1], &op, &f), 0);
-	recon_plan_free(s.p);
-	s.p = recon_plan_build(&s.f.c, &s.m, &s.f.s, &opts);
-	assert_int_equal(s.p->actions[0].kind, RECON_ACT_DELETE_QUEUE);
-	assert_int_equal(s.p->actions[0].nodes[1].outcome, RECON_OUT_NO_CHANGE);
+	plan_free(s.p);
+	s.p = plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	assert_int_equal(s.p->actions[0].kind, PLAN_ACT_DELETE_QUEUE);
+	assert_int_equal(s.p->actions[0].nodes[1].outcome, PLAN_OUT_NO_CHANGE);
 	fx_lqueue(&s.f, 1, "fwd", "fwd", 0, 0);
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_REFUSED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[1].kind, "STALE");
 	assert_string_equal(s.r->nodes[1].detail,
 	    "stale plan: delete-queue 'fwd': it did not exist on this node "
 	    "when the plan was made, and exists now; plan again");
 	assert_non_null(recon_node_find_queue(&s.f.s.nodes[1], "fwd"));
-	recon_apply_update_managed(&s.m, s.p, s.r, NULL);
-	assert_true(recon_managed_has_queue(&s.m, "fwd"));
+	apply_update_managed(&s.m, s.p, s.r, NULL);
+	assert_true(plan_managed_has_queue(&s.m, "fwd"));
 	scen_free(&s);
 }
 
@@ -637,11 +637,11 @@ test_apply__unreachable_node_others_go_on(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	s.k.down = "broker-a";
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_UNREACHABLE);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_UNREACHABLE);
 	assert_string_equal(s.r->nodes[0].detail,
 	    "UNREACHABLE: connection refused");
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
 	scen_free(&s);
 }
 
@@ -654,8 +654,8 @@ test_apply__has_consumers_at_call_names_the_flag(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	s.k.attach_before_destroy = "fwd";
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_FAILED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_FAILED);
 	assert_string_equal(s.r->nodes[0].kind, "HAS_CONSUMERS");
 	assert_non_null(strstr(s.r->nodes[0].detail,
 	    "; a consumer attached after the preflight: stop it, or plan "
@@ -668,7 +668,7 @@ test_apply__has_consumers_at_call_names_the_flag(void **unused)
 static void
 test_apply__disconnect_consumers_sends_remove_consumers(void **unused)
 {
-	struct recon_plan_opts opts = {.disconnect_consumers = true,
+	struct plan_opts opts = {.disconnect_consumers = true,
 	    .revision = "rev2",
 	    .snapshot_source = "live"};
 	struct scen s;
@@ -677,11 +677,11 @@ test_apply__disconnect_consumers_sends_remove_consumers(void **unused)
 	(void)unused;
 	scen_init(&s, true);
 	fx_lqueue_get(&s.f, 0, "fwd")->consumer_count = 2;
-	recon_plan_free(s.p);
-	s.p = recon_plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	plan_free(s.p);
+	s.p = plan_build(&s.f.c, &s.m, &s.f.s, &opts);
 	assert_int_equal(s.p->actions[0].nodes[0].consumers, 2);
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
 	assert_true(s.r->nodes[0].ops[1].op.remove_consumers);
 	assert_null(recon_node_find_queue(&s.f.s.nodes[0], "fwd"));
 	scen_free(&s);
@@ -698,15 +698,15 @@ test_apply__new_consumer_with_flag_is_stale(void **unused)
 	(void)unused;
 	scen_init(&s, true);
 	fx_lqueue_get(&s.f, 0, "fwd")->consumer_count = 2;
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_REFUSED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].kind, "STALE");
 	assert_string_equal(s.r->nodes[0].detail,
 	    "stale plan: delete-queue 'fwd': queue 'fwd' now has 2 consumers, "
 	    "0 when planned: --disconnect-consumers covers only the consumers "
 	    "the plan saw; plan again");
 	assert_non_null(recon_node_find_queue(&s.f.s.nodes[0], "fwd"));
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
 	scen_free(&s);
 }
 
@@ -719,7 +719,7 @@ test_apply__refused_intent_runs_nothing(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	s.k.refuse_intent = true;
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), -1);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), -1);
 	assert_string_equal(err.msg, "cannot append the audit row");
 	assert_string_equal(sbuf_str(&s.k.log), "");
 	err_release(&err);
@@ -736,17 +736,17 @@ test_apply__managed_set_only_what_was_applied(void **unused)
 	scen_init(&s, false);
 	s.k.fail = "destroyQueue fwd";
 	s.k.fail_kind = RECON_TIMEOUT;
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	recon_apply_update_managed(&s.m, s.p, s.r, NULL);
-	assert_true(recon_managed_has_queue(&s.m, "fwd"));
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	apply_update_managed(&s.m, s.p, s.r, NULL);
+	assert_true(plan_managed_has_queue(&s.m, "fwd"));
 	assert_string_equal(s.m.revision, "rev1");
 	scen_free(&s);
 
 	scen_init(&s, false);
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	recon_apply_update_managed(&s.m, s.p, s.r, NULL);
-	assert_false(recon_managed_has_queue(&s.m, "fwd"));
-	assert_true(recon_managed_has_queue(&s.m, "src"));
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	apply_update_managed(&s.m, s.p, s.r, NULL);
+	assert_false(plan_managed_has_queue(&s.m, "fwd"));
+	assert_true(plan_managed_has_queue(&s.m, "src"));
 	assert_string_equal(s.m.revision, "rev2");
 	scen_free(&s);
 }
@@ -756,7 +756,7 @@ test_apply__managed_set_only_what_was_applied(void **unused)
 static void
 test_apply__found_as_declared_enters_inventory(void **unused)
 {
-	struct recon_managed declared;
+	struct plan_managed declared;
 	struct scen s;
 	struct err err = {0};
 
@@ -765,15 +765,15 @@ test_apply__found_as_declared_enters_inventory(void **unused)
 	fx_queue(&s.f, "src", "pre");
 	fx_queue(&s.f, "src", "ghost");
 	fx_lqueue(&s.f, 1, "src", "pre", 0, 0);
-	recon_managed_from_decl(&declared, &s.f.c, "declaration", NULL);
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	recon_apply_update_managed(&s.m, s.p, s.r, &declared);
-	assert_true(recon_managed_has_queue(&s.m, "pre"));
-	assert_false(recon_managed_has_queue(&s.m, "ghost"));
-	assert_false(recon_managed_has_queue(&s.m, "fwd"));
-	assert_true(recon_managed_has_queue(&s.m, "src"));
-	assert_true(recon_managed_has_address(&s.m, "fwd"));
-	recon_managed_release(&declared);
+	plan_managed_from_decl(&declared, &s.f.c, "declaration", NULL);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	apply_update_managed(&s.m, s.p, s.r, &declared);
+	assert_true(plan_managed_has_queue(&s.m, "pre"));
+	assert_false(plan_managed_has_queue(&s.m, "ghost"));
+	assert_false(plan_managed_has_queue(&s.m, "fwd"));
+	assert_true(plan_managed_has_queue(&s.m, "src"));
+	assert_true(plan_managed_has_address(&s.m, "fwd"));
+	plan_managed_release(&declared);
 	scen_free(&s);
 }
 
@@ -786,13 +786,13 @@ test_apply__cap_past_on_apply_is_stale(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	fx_lqueue_get(&s.f, 0, "fwd")->message_count = 2000;
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_REFUSED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].detail,
 	    "stale plan: the queue deletes on this node now destroy 2000 "
 	    "messages (3 when planned); the plan's total of 2003 is past the "
 	    "cap of 1000 (settings.max-destroyed-messages); plan again");
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
 	scen_free(&s);
 }
 
@@ -801,13 +801,13 @@ test_apply__cap_past_on_apply_is_stale(void **unused)
 static void
 test_apply__create_read_back(void **unused)
 {
-	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
-	struct recon_managed m = {0};
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_managed m = {0};
 	struct fx f;
 	struct fake k;
-	struct recon_apply_io io;
-	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
-	struct recon_plan *p;
+	struct apply_io io;
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	struct plan *p;
 	struct err err = {0};
 
 	(void)unused;
@@ -817,20 +817,20 @@ test_apply__create_read_back(void **unused)
 	fx_divert(&f, "ab", "a", "b");
 	fx_lqueue(&f, 0, "a", "a", 0, 0);
 	fx_lqueue(&f, 0, "b", "b", 0, 0);
-	p = recon_plan_build(&f.c, &m, &f.s, &opts);
-	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+	p = plan_build(&f.c, &m, &f.s, &opts);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
 	memset(&k, 0, sizeof(k));
 	k.f = &f;
 	k.ignore_divert = true;
 	fake_io(&io, &k);
-	assert_int_equal(recon_apply(r, p, &io, &err), 0);
-	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_FAILED);
+	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, APPLY_FAILED);
 	assert_string_equal(r->nodes[0].kind, "NOT_FOUND");
 	assert_non_null(strstr(r->nodes[0].detail,
 	    "createDivert 'ab' failed: NOT_FOUND: the broker accepted the "
 	    "divert but it is not there on read back"));
-	recon_apply_result_free(r);
-	recon_plan_free(p);
+	apply_result_free(r);
+	plan_free(p);
 	sbuf_release(&k.log);
 	sbuf_release(&k.trace);
 	free(k.intent_row);
@@ -851,8 +851,8 @@ test_apply__result_row_format(void **unused)
 	s.k.down = "broker-b";
 	s.r->approver = xstrdup("alice");
 	s.r->plan_digest = xstrdup("d1g");
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	row = recon_audit_render_result(s.r);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	row = apply_audit_render_result(s.r);
 	assert_string_equal(row,
 	    "{\"apply_id\":\"id1\",\"approved_at\":null,\"approver\":\"alice\","
 	    "\"cluster\":\"shop-eu\",\"event\":\"result\",\"exit\":1,"
@@ -885,11 +885,11 @@ test_apply__result_row_format(void **unused)
 static void
 test_apply__capture_pass_removes_tap_after_queue(void **unused)
 {
-	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
-	struct recon_managed m = {0};
-	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
-	struct recon_apply_io io;
-	struct recon_plan *p;
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_managed m = {0};
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	struct apply_io io;
+	struct plan *p;
 	struct err err = {0};
 	struct fake k;
 	struct fx f;
@@ -899,19 +899,19 @@ test_apply__capture_pass_removes_tap_after_queue(void **unused)
 	fx_init(&f, DECL_STUDIO_MANAGED, 1);
 	fx_queue(&f, "fwd", "fwd");
 	fx_capture(&f, "dbg", "fw*");
-	recon_managed_from_decl(&m, &f.c, "inventory", "r0");
+	plan_managed_from_decl(&m, &f.c, "inventory", "r0");
 	f.c.addresses[0].nqueues = 0;
 	free(f.c.addresses[0].queues[0].name);
 	fx_lqueue(&f, 0, "fwd", "fwd", 0, 0);
 	fx_ldivert(&f, 0, "__capture.dbg.fwd", "fwd", "__capture.dbg");
-	p = recon_plan_build(&f.c, &m, &f.s, &opts);
-	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+	p = plan_build(&f.c, &m, &f.s, &opts);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
 	assert_int_equal(p->ncaptures, 1);
 	memset(&k, 0, sizeof(k));
 	k.f = &f;
 	fake_io(&io, &k);
-	assert_int_equal(recon_apply(r, p, &io, &err), 0);
-	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, APPLY_APPLIED);
 	assert_string_equal(sbuf_str(&k.log),
 	    "broker-a destroyQueue fwd\n"
 	    "broker-a createAddress __capture.dbg\n"
@@ -920,17 +920,17 @@ test_apply__capture_pass_removes_tap_after_queue(void **unused)
 	assert_null(recon_node_find_divert(&f.s.nodes[0], "__capture.dbg.fwd"));
 	assert_int_equal(r->nodes[0].nops, 4);
 	for (i = 0; i < r->nodes[0].nops; i++)
-		if (r->nodes[0].ops[i].act == RECON_ACT_DELETE_QUEUE)
+		if (r->nodes[0].ops[i].act == PLAN_ACT_DELETE_QUEUE)
 			assert_int_equal(r->nodes[0].ops[i].op.kind,
 			    RECON_OP_DESTROY_QUEUE);
-	assert_int_equal(r->nodes[0].ops[3].act, RECON_ACT_DELETE_TAP);
-	assert_int_equal(r->nodes[0].ops[3].state, RECON_OPS_DONE);
+	assert_int_equal(r->nodes[0].ops[3].act, PLAN_ACT_DELETE_TAP);
+	assert_int_equal(r->nodes[0].ops[3].state, APPLY_OP_DONE);
 	assert_string_equal(r->nodes[0].ops[3].op.divert->forwarding_address,
 	    "__capture.dbg");
 	assert_null(strstr(k.intent_row, "__capture.dbg.fwd"));
-	recon_apply_result_free(r);
-	recon_plan_free(p);
-	recon_managed_release(&m);
+	apply_result_free(r);
+	plan_free(p);
+	plan_managed_release(&m);
 	sbuf_release(&k.log);
 	sbuf_release(&k.trace);
 	free(k.intent_row);
@@ -942,11 +942,11 @@ test_apply__capture_pass_removes_tap_after_queue(void **unused)
 static void
 test_apply__capture_removed_everything_goes(void **unused)
 {
-	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
-	struct recon_managed m = {0};
-	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
-	struct recon_apply_io io;
-	struct recon_plan *p;
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_managed m = {0};
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	struct apply_io io;
+	struct plan *p;
 	struct err err = {0};
 	struct fake k;
 	struct fx f;
@@ -955,27 +955,27 @@ test_apply__capture_removed_everything_goes(void **unused)
 	fx_init(&f, DECL_STUDIO_MANAGED, 1);
 	fx_queue(&f, "fwd", "fwd");
 	fx_capture(&f, "dbg", "fw*");
-	recon_managed_from_decl(&m, &f.c, "inventory", "r0");
+	plan_managed_from_decl(&m, &f.c, "inventory", "r0");
 	f.c.ncaptures = 0; /* the new declaration drops the capture */
 	fx_lqueue(&f, 0, "fwd", "fwd", 0, 0);
 	fx_ldivert(&f, 0, "__capture.dbg.fwd", "fwd", "__capture.dbg");
 	fx_lqueue(&f, 0, "__capture.dbg", "__capture.dbg", 0, 12);
-	p = recon_plan_build(&f.c, &m, &f.s, &opts);
+	p = plan_build(&f.c, &m, &f.s, &opts);
 	f.c.ncaptures = 1;
-	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
 	memset(&k, 0, sizeof(k));
 	k.f = &f;
 	fake_io(&io, &k);
-	assert_int_equal(recon_apply(r, p, &io, &err), 0);
-	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_APPLIED);
+	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, APPLY_APPLIED);
 	assert_string_equal(sbuf_str(&k.log),
 	    "broker-a destroyDivert __capture.dbg.fwd\n"
 	    "broker-a destroyQueue __capture.dbg\n"
 	    "broker-a deleteAddress __capture.dbg\n");
-	assert_int_equal(r->nodes[0].ops[1].act, RECON_ACT_DELETE_CAPTURE);
-	recon_apply_result_free(r);
-	recon_plan_free(p);
-	recon_managed_release(&m);
+	assert_int_equal(r->nodes[0].ops[1].act, PLAN_ACT_DELETE_CAPTURE);
+	apply_result_free(r);
+	plan_free(p);
+	plan_managed_release(&m);
 	sbuf_release(&k.log);
 	sbuf_release(&k.trace);
 	free(k.intent_row);
@@ -987,11 +987,11 @@ test_apply__capture_removed_everything_goes(void **unused)
 static void
 test_apply__removed_capture_kept_until_done(void **unused)
 {
-	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
-	struct recon_managed m = {0}, declared = {0};
-	struct recon_apply_result *r = xcalloc(1, sizeof(*r));
-	struct recon_apply_io io;
-	struct recon_plan *p;
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_managed m = {0}, declared = {0};
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	struct apply_io io;
+	struct plan *p;
 	struct err err = {0};
 	struct fake k;
 	struct fx f;
@@ -1001,39 +1001,39 @@ test_apply__removed_capture_kept_until_done(void **unused)
 	fx_init(&f, DECL_STUDIO_MANAGED, 2);
 	fx_queue(&f, "fwd", "fwd");
 	fx_capture(&f, "dbg", "fw*");
-	recon_managed_from_decl(&m, &f.c, "inventory", "r0");
+	plan_managed_from_decl(&m, &f.c, "inventory", "r0");
 	f.c.ncaptures = 0;
-	recon_managed_from_decl(&declared, &f.c, "declaration", "r");
+	plan_managed_from_decl(&declared, &f.c, "declaration", "r");
 	for (i = 0; i < 2; i++) {
 		fx_lqueue(&f, i, "fwd", "fwd", 0, 0);
 		fx_ldivert(&f, i, "__capture.dbg.fwd", "fwd", "__capture.dbg");
 	}
-	p = recon_plan_build(&f.c, &m, &f.s, &opts);
+	p = plan_build(&f.c, &m, &f.s, &opts);
 	f.c.ncaptures = 1;
 	memset(&k, 0, sizeof(k));
 	k.f = &f;
 	k.down = "broker-b";
 	fake_io(&io, &k);
-	assert_int_equal(recon_apply(r, p, &io, &err), 0);
-	assert_int_equal(r->nodes[0].outcome, RECON_APPLY_APPLIED);
-	assert_int_equal(r->nodes[1].outcome, RECON_APPLY_UNREACHABLE);
-	recon_apply_update_managed(&m, p, r, &declared);
+	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(r->nodes[1].outcome, APPLY_UNREACHABLE);
+	apply_update_managed(&m, p, r, &declared);
 	assert_int_equal(m.ncaptures, 1);
 	assert_string_equal(m.captures[0], "dbg");
 	for (i = 0; i < m.ndiverts; i++)
 		assert_null(strstr(m.diverts[i], "__capture."));
-	recon_apply_result_free(r);
+	apply_result_free(r);
 	/* node b is back: the next apply finishes, and the capture goes */
 	k.down = NULL;
 	r = xcalloc(1, sizeof(*r));
-	assert_int_equal(recon_apply(r, p, &io, &err), 0);
-	assert_int_equal(r->nodes[1].outcome, RECON_APPLY_APPLIED);
-	recon_apply_update_managed(&m, p, r, &declared);
+	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(r->nodes[1].outcome, APPLY_APPLIED);
+	apply_update_managed(&m, p, r, &declared);
 	assert_int_equal(m.ncaptures, 0);
-	recon_apply_result_free(r);
-	recon_plan_free(p);
-	recon_managed_release(&m);
-	recon_managed_release(&declared);
+	apply_result_free(r);
+	plan_free(p);
+	plan_managed_release(&m);
+	plan_managed_release(&declared);
 	sbuf_release(&k.log);
 	sbuf_release(&k.trace);
 	free(k.intent_row);
@@ -1045,10 +1045,10 @@ test_apply__removed_capture_kept_until_done(void **unused)
 static void
 test_apply__drift_capture_cycle(void **unused)
 {
-	struct recon_plan_opts opts = {.snapshot_source = "live"};
-	struct recon_apply_result *r;
-	struct recon_apply_io io;
-	struct recon_plan *p;
+	struct plan_opts opts = {.snapshot_source = "live"};
+	struct apply_result *r;
+	struct apply_io io;
+	struct plan *p;
 	struct fake k;
 	struct fx f;
 	int cycle;
@@ -1062,26 +1062,26 @@ test_apply__drift_capture_cycle(void **unused)
 	k.f = &f;
 	fake_io(&io, &k);
 	for (cycle = 0; cycle < 2; cycle++) {
-		p = recon_plan_captures(&f.c, NULL, &f.s, &opts);
+		p = plan_captures(&f.c, NULL, &f.s, &opts);
 		assert_string_equal(p->kind, "capture");
 		r = xcalloc(1, sizeof(*r));
-		assert_int_equal(recon_capture_apply(r, p, &io), 0);
+		assert_int_equal(apply_capture_pass(r, p, &io), 0);
 		if (cycle == 0) {
-			assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+			assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
 			assert_int_equal(r->nodes[0].outcome,
-			    RECON_APPLY_APPLIED);
+			    APPLY_APPLIED);
 			assert_int_equal(r->nodes[0].nops, 3);
 			assert_int_equal(r->nodes[0].ops[2].act,
-			    RECON_ACT_CREATE_TAP);
+			    PLAN_ACT_CREATE_TAP);
 			assert_int_equal(r->nodes[1].nops, 2);
 		} else {
 			assert_int_equal(r->nodes[0].outcome,
-			    RECON_APPLY_SKIPPED);
+			    APPLY_SKIPPED);
 			assert_int_equal(r->nodes[1].outcome,
-			    RECON_APPLY_SKIPPED);
+			    APPLY_SKIPPED);
 		}
-		recon_apply_result_free(r);
-		recon_plan_free(p);
+		apply_result_free(r);
+		plan_free(p);
 	}
 	assert_string_equal(sbuf_str(&k.log),
 	    "broker-a createAddress __capture.dbg\n"
@@ -1090,12 +1090,12 @@ test_apply__drift_capture_cycle(void **unused)
 	    "broker-b createAddress __capture.dbg\n"
 	    "broker-b createQueue __capture.dbg\n");
 	k.down = "broker-b";
-	p = recon_plan_captures(&f.c, NULL, &f.s, &opts);
+	p = plan_captures(&f.c, NULL, &f.s, &opts);
 	r = xcalloc(1, sizeof(*r));
-	assert_int_equal(recon_capture_apply(r, p, &io), 0);
-	assert_int_equal(r->nodes[1].outcome, RECON_APPLY_UNREACHABLE);
-	recon_apply_result_free(r);
-	recon_plan_free(p);
+	assert_int_equal(apply_capture_pass(r, p, &io), 0);
+	assert_int_equal(r->nodes[1].outcome, APPLY_UNREACHABLE);
+	apply_result_free(r);
+	plan_free(p);
 	sbuf_release(&k.log);
 	sbuf_release(&k.trace);
 	free(k.intent_row);
@@ -1110,12 +1110,12 @@ test_apply__drift_capture_cycle(void **unused)
 static void
 scen_replan(struct scen *s)
 {
-	struct recon_plan_opts opts = {.revision = "rev2",
+	struct plan_opts opts = {.revision = "rev2",
 	    .snapshot_source = "live"};
 
-	recon_plan_free(s->p);
-	s->p = recon_plan_build(&s->f.c, &s->m, &s->f.s, &opts);
-	assert_int_equal(s->p->outcome, RECON_OUT_WOULD_APPLY);
+	plan_free(s->p);
+	s->p = plan_build(&s->f.c, &s->m, &s->f.s, &opts);
+	assert_int_equal(s->p->outcome, PLAN_OUT_WOULD_APPLY);
 }
 
 static void
@@ -1159,8 +1159,8 @@ test_apply__reads_deletes_only(void **unused)
 				scen_with_capture(&s);
 			if (!bulk)
 				s.io.read_all = NULL;
-			assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-			assert_true(recon_apply_result_ok(s.r));
+			assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+			assert_true(apply_result_ok(s.r));
 			want = xasprintf("%s%s%s",
 			    bulk ? "read broker-a broker-b\n"
 			         : "read broker-a\nread broker-b\n",
@@ -1194,9 +1194,9 @@ test_apply__reads_skipped_node_once(void **unused)
 	op.name = fwd;
 	assert_int_equal(destroy_divert(&s.f.s.nodes[1], "d1", &f), 0);
 	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[1], &op, &f), 0);
-	assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-	assert_int_equal(s.r->nodes[0].outcome, RECON_APPLY_APPLIED);
-	assert_int_equal(s.r->nodes[1].outcome, RECON_APPLY_SKIPPED);
+	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_SKIPPED);
 	assert_string_equal(sbuf_str(&s.k.trace), "read broker-a broker-b\n"
 	                                          "broker-a destroyDivert d1\n"
 	                                          "broker-a destroyQueue fwd\n"
@@ -1209,15 +1209,15 @@ test_apply__reads_skipped_node_once(void **unused)
 /* One node, plan p, fake k with the fixture f: apply and return the trace
  * (owned by k). */
 static const char *
-apply_traced(struct fx *f, struct fake *k, struct recon_plan *p,
-    struct recon_apply_result *r)
+apply_traced(struct fx *f, struct fake *k, struct plan *p,
+    struct apply_result *r)
 {
-	struct recon_apply_io io;
+	struct apply_io io;
 	struct err err = {0};
 
 	k->f = f;
 	fake_io(&io, k);
-	assert_int_equal(recon_apply(r, p, &io, &err), 0);
+	assert_int_equal(apply_run(r, p, &io, &err), 0);
 	return sbuf_str(&k->trace);
 }
 
@@ -1227,10 +1227,10 @@ apply_traced(struct fx *f, struct fake *k, struct recon_plan *p,
 static void
 test_apply__reads_creates_only(void **unused)
 {
-	struct recon_plan_opts opts = {.revision = "r", .snapshot_source = "l"};
-	struct recon_managed m = {0};
-	struct recon_apply_result *r;
-	struct recon_plan *p;
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_managed m = {0};
+	struct apply_result *r;
+	struct plan *p;
 	struct fake k;
 	struct fx f;
 	int ignore;
@@ -1243,8 +1243,8 @@ test_apply__reads_creates_only(void **unused)
 		fx_divert(&f, "ab", "a", "b");
 		fx_lqueue(&f, 0, "a", "a", 0, 0);
 		fx_lqueue(&f, 0, "b", "b", 0, 0);
-		p = recon_plan_build(&f.c, &m, &f.s, &opts);
-		assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+		p = plan_build(&f.c, &m, &f.s, &opts);
+		assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
 		memset(&k, 0, sizeof(k));
 		k.ignore_divert = ignore;
 		r = xcalloc(1, sizeof(*r));
@@ -1252,15 +1252,15 @@ test_apply__reads_creates_only(void **unused)
 		    "read broker-a\nbroker-a createDivert ab\nread broker-a\n");
 		assert_int_equal(k.reads[0], 2);
 		assert_int_equal(r->nodes[0].outcome,
-		    ignore ? RECON_APPLY_FAILED : RECON_APPLY_APPLIED);
+		    ignore ? APPLY_FAILED : APPLY_APPLIED);
 		if (ignore)
 			assert_non_null(strstr(r->nodes[0].detail,
 			    "createDivert 'ab' failed: NOT_FOUND"));
 		else
 			assert_string_equal(r->nodes[0].detail,
 			    "1 operation(s) applied");
-		recon_apply_result_free(r);
-		recon_plan_free(p);
+		apply_result_free(r);
+		plan_free(p);
 		sbuf_release(&k.log);
 		sbuf_release(&k.trace);
 		free(k.intent_row);
@@ -1287,8 +1287,8 @@ test_apply__reads_creates_then_deletes(void **unused)
 			scen_with_capture(&s);
 		else
 			scen_replan(&s);
-		assert_int_equal(recon_apply(s.r, s.p, &s.io, &err), 0);
-		assert_true(recon_apply_result_ok(s.r));
+		assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+		assert_true(apply_result_ok(s.r));
 		want = xasprintf("%s%s",
 		    "read broker-a broker-b\n"
 		    "broker-a createAddress fresh\n"
@@ -1314,10 +1314,10 @@ test_apply__reads_creates_then_deletes(void **unused)
 static void
 test_apply__reads_drift_capture_once(void **unused)
 {
-	struct recon_plan_opts opts = {.snapshot_source = "live"};
-	struct recon_apply_result *r;
-	struct recon_apply_io io;
-	struct recon_plan *p;
+	struct plan_opts opts = {.snapshot_source = "live"};
+	struct apply_result *r;
+	struct apply_io io;
+	struct plan *p;
 	struct fake k;
 	struct fx f;
 
@@ -1329,9 +1329,9 @@ test_apply__reads_drift_capture_once(void **unused)
 	memset(&k, 0, sizeof(k));
 	k.f = &f;
 	fake_io(&io, &k);
-	p = recon_plan_captures(&f.c, NULL, &f.s, &opts);
+	p = plan_captures(&f.c, NULL, &f.s, &opts);
 	r = xcalloc(1, sizeof(*r));
-	assert_int_equal(recon_capture_apply(r, p, &io), 0);
+	assert_int_equal(apply_capture_pass(r, p, &io), 0);
 	/* the creates of the pass are read back: one more read of each */
 	assert_string_equal(sbuf_str(&k.trace),
 	    "read broker-a broker-b\n"
@@ -1342,8 +1342,8 @@ test_apply__reads_drift_capture_once(void **unused)
 	    "broker-b createAddress __capture.dbg\n"
 	    "broker-b createQueue __capture.dbg\n"
 	    "read broker-b\n");
-	recon_apply_result_free(r);
-	recon_plan_free(p);
+	apply_result_free(r);
+	plan_free(p);
 	sbuf_release(&k.log);
 	sbuf_release(&k.trace);
 	free(k.intent_row);
@@ -1355,7 +1355,7 @@ test_apply__reads_drift_capture_once(void **unused)
 static void
 test_apply__approval_round_trip_and_checks(void **unused)
 {
-	struct recon_approval a = {0}, b = {0};
+	struct apply_approval a = {0}, b = {0};
 	struct scen s;
 	struct err err = {0};
 	char *json, *want;
@@ -1366,40 +1366,40 @@ test_apply__approval_round_trip_and_checks(void **unused)
 	a.confirmation = xstrdup("delete 1 queue on shop-eu 0123456789ab");
 	a.approved_by = xstrdup("alice");
 	a.approved_at = xstrdup("2026-11-29T20:00:00Z");
-	json = recon_approval_render(&a);
+	json = apply_approval_render(&a);
 	assert_int_equal(
-	    recon_approval_parse(&b, "approval.json", json, strlen(json), &err),
+	    apply_approval_parse(&b, "approval.json", json, strlen(json), &err),
 	    0);
 	assert_string_equal(b.approved_by, "alice");
 	assert_string_equal(b.plan_digest, a.plan_digest);
 	free(json);
-	recon_approval_release(&b);
+	apply_approval_release(&b);
 	json = xstrdup("{\"approved_at\":\"x\",\"approved_by\":\"a\","
 	               "\"confirmation\":\"c\",\"format\":1,"
 	               "\"plan_digest\":\"ABC\"}");
 	assert_int_equal(
-	    recon_approval_parse(&b, "approval.json", json, strlen(json), &err),
+	    apply_approval_parse(&b, "approval.json", json, strlen(json), &err),
 	    -1);
 	assert_string_equal(err.msg,
 	    "plan_digest: expected 64 lower-case hex digits");
 	assert_string_equal(err.path, "approval.json");
 	err_release(&err);
 	free(json);
-	recon_approval_release(&a);
+	apply_approval_release(&a);
 
 	scen_init(&s, false);
-	want = recon_plan_confirmation(s.p);
-	assert_int_equal(recon_approval_check_plan(s.p, want, &err), 0);
-	assert_int_equal(recon_approval_check_plan(s.p, "yes", &err), -1);
+	want = plan_confirmation(s.p);
+	assert_int_equal(apply_approval_check_plan(s.p, want, &err), 0);
+	assert_int_equal(apply_approval_check_plan(s.p, "yes", &err), -1);
 	assert_string_equal(err.msg,
 	    "the confirmation text does not match this plan; type the text "
 	    "shown under the approve command in plan.md, exactly");
 	err_release(&err);
-	s.p->outcome = RECON_OUT_REFUSED;
+	s.p->outcome = PLAN_OUT_REFUSED;
 	s.p->refusal = xstrdup("BULK_CAP");
 	s.p->message = xstrdup("too many messages");
 	s.p->next_step = xstrdup("consume them");
-	assert_int_equal(recon_approval_check_plan(s.p, want, &err), -1);
+	assert_int_equal(apply_approval_check_plan(s.p, want, &err), -1);
 	assert_string_equal(err.msg,
 	    "the plan is refused (BULK_CAP: too many messages) and cannot be "
 	    "approved; consume them");

@@ -13,10 +13,10 @@
 #include "../../reconcile/plan/plan.h"
 #include "recon-fixture.h"
 
-static struct recon_plan_opts no_opts = {false, NULL, "test"};
+static struct plan_opts no_opts = {false, NULL, "test"};
 
 static void
-ctx_of(struct recon_capture_ctx *ctx, const struct fx *f)
+ctx_of(struct plan_capture_ctx *ctx, const struct fx *f)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->prefix = f->c.settings.capture_prefix;
@@ -24,8 +24,8 @@ ctx_of(struct recon_capture_ctx *ctx, const struct fx *f)
 	ctx->ncaptures = f->c.ncaptures;
 }
 
-static const struct recon_capture_step *
-find_step(const struct recon_capture_steps *s, enum recon_act k,
+static const struct plan_capture_step *
+find_step(const struct plan_capture_steps *s, enum plan_action_kind k,
     const char *name)
 {
 	size_t i;
@@ -56,9 +56,9 @@ applied(struct fx *f, size_t i, const char *address)
 static void
 test_capture__creates_home_and_taps(void **state)
 {
-	struct recon_capture_steps s = {0};
-	const struct recon_capture_step *st;
-	struct recon_capture_ctx ctx;
+	struct plan_capture_steps s = {0};
+	const struct plan_capture_step *st;
+	struct plan_capture_ctx ctx;
 	const struct recon_op *op;
 	struct fx f;
 
@@ -70,10 +70,10 @@ test_capture__creates_home_and_taps(void **state)
 	fx_lqueue(&f, 0, "orders", "orders.b", 0, 0);
 	fx_lqueue(&f, 0, "billing", "billing", 0, 0);
 	ctx_of(&ctx, &f);
-	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
 	assert_int_equal(s.n, 2);
 	st = &s.v[0];
-	assert_int_equal(st->kind, RECON_ACT_CREATE_CAPTURE);
+	assert_int_equal(st->kind, PLAN_ACT_CREATE_CAPTURE);
 	assert_string_equal(st->name, "__capture.dbg");
 	assert_int_equal(st->np.nops, 2);
 	assert_int_equal(st->np.ops[0].kind, RECON_OP_CREATE_ADDRESS);
@@ -84,7 +84,7 @@ test_capture__creates_home_and_taps(void **state)
 	assert_false(op->queue->durable);
 	assert_int_equal(op->queue->routing, DECL_ANYCAST);
 	st = &s.v[1];
-	assert_int_equal(st->kind, RECON_ACT_CREATE_TAP);
+	assert_int_equal(st->kind, PLAN_ACT_CREATE_TAP);
 	assert_string_equal(st->name, "__capture.dbg.orders");
 	assert_string_equal(st->address, "orders");
 	op = &st->np.ops[0];
@@ -95,15 +95,15 @@ test_capture__creates_home_and_taps(void **state)
 	assert_false(op->divert->exclusive);
 	assert_int_equal(op->divert->routing_type, DECL_DIVERT_ANYCAST);
 	assert_non_null(strstr(st->np.message, "'orders', 'orders.b'"));
-	recon_capture_steps_release(&s);
+	plan_capture_steps_release(&s);
 	fx_free(&f);
 }
 
 static void
 test_capture__applied_node_is_quiet(void **state)
 {
-	struct recon_capture_steps s = {0};
-	struct recon_capture_ctx ctx;
+	struct plan_capture_steps s = {0};
+	struct plan_capture_ctx ctx;
 	struct fx f;
 
 	(void)state;
@@ -112,9 +112,9 @@ test_capture__applied_node_is_quiet(void **state)
 	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
 	applied(&f, 0, "orders");
 	ctx_of(&ctx, &f);
-	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
 	assert_int_equal(s.n, 0);
-	recon_capture_steps_release(&s);
+	plan_capture_steps_release(&s);
 	fx_free(&f);
 }
 
@@ -122,9 +122,9 @@ static void
 test_capture__last_matching_queue_gone_removes_tap(void **state)
 {
 	const char *del[] = {"orders"};
-	struct recon_capture_steps s = {0};
-	const struct recon_capture_step *st;
-	struct recon_capture_ctx ctx;
+	struct plan_capture_steps s = {0};
+	const struct plan_capture_step *st;
+	struct plan_capture_ctx ctx;
 	struct fx f;
 
 	(void)state;
@@ -136,16 +136,16 @@ test_capture__last_matching_queue_gone_removes_tap(void **state)
 	ctx_of(&ctx, &f);
 	ctx.deleted_queues = del;
 	ctx.ndeleted_queues = 1;
-	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
 	assert_int_equal(s.n, 1);
-	st = find_step(&s, RECON_ACT_DELETE_TAP, "__capture.dbg.orders");
+	st = find_step(&s, PLAN_ACT_DELETE_TAP, "__capture.dbg.orders");
 	assert_non_null(st);
 	assert_int_equal(st->np.nops, 1);
 	assert_int_equal(st->np.ops[0].kind, RECON_OP_DESTROY_DIVERT);
 	assert_string_equal(st->np.ops[0].divert->forwarding_address,
 	    "__capture.dbg");
 	assert_true(st->np.observed.present);
-	recon_capture_steps_release(&s);
+	plan_capture_steps_release(&s);
 	fx_free(&f);
 }
 
@@ -154,8 +154,8 @@ test_capture__created_and_moved_queues(void **state)
 {
 	const char *cq[] = {"orders", "orders.new"};
 	const char *ca[] = {"orders-v2", "fresh"};
-	struct recon_capture_steps s = {0};
-	struct recon_capture_ctx ctx;
+	struct plan_capture_steps s = {0};
+	struct plan_capture_ctx ctx;
 	struct fx f;
 
 	(void)state;
@@ -167,15 +167,15 @@ test_capture__created_and_moved_queues(void **state)
 	ctx.created_queues = cq; /* 'orders' is recreated on 'orders-v2' */
 	ctx.created_queue_addresses = ca;
 	ctx.ncreated = 2;
-	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
 	assert_int_equal(s.n, 3);
 	assert_non_null(
-	    find_step(&s, RECON_ACT_CREATE_TAP, "__capture.dbg.orders-v2"));
+	    find_step(&s, PLAN_ACT_CREATE_TAP, "__capture.dbg.orders-v2"));
 	assert_non_null(
-	    find_step(&s, RECON_ACT_CREATE_TAP, "__capture.dbg.fresh"));
+	    find_step(&s, PLAN_ACT_CREATE_TAP, "__capture.dbg.fresh"));
 	assert_non_null(
-	    find_step(&s, RECON_ACT_DELETE_TAP, "__capture.dbg.orders"));
-	recon_capture_steps_release(&s);
+	    find_step(&s, PLAN_ACT_DELETE_TAP, "__capture.dbg.orders"));
+	plan_capture_steps_release(&s);
 	fx_free(&f);
 }
 
@@ -183,26 +183,26 @@ static void
 test_capture__covers_rule(void **state)
 {
 	(void)state;
-	assert_true(recon_capture_covers("__capture.", "orders*", "orders.x",
+	assert_true(plan_capture_covers("__capture.", "orders*", "orders.x",
 	    "orders", false));
-	assert_false(recon_capture_covers("__capture.", "orders*", "orders",
+	assert_false(plan_capture_covers("__capture.", "orders*", "orders",
 	    "orders", true));
-	assert_false(recon_capture_covers("__capture.", "*", "__capture.dbg",
+	assert_false(plan_capture_covers("__capture.", "*", "__capture.dbg",
 	    "__capture.dbg", false));
-	assert_false(recon_capture_covers("__capture.", "*", "q",
+	assert_false(plan_capture_covers("__capture.", "*", "q",
 	    "__capture.dbg", false));
-	assert_false(recon_capture_covers("__capture.", "orders?", "orders",
+	assert_false(plan_capture_covers("__capture.", "orders?", "orders",
 	    "orders", false));
-	assert_true(recon_capture_covers("__capture.", "orders?", "orders1",
+	assert_true(plan_capture_covers("__capture.", "orders?", "orders1",
 	    "orders", false));
 }
 
 static void
 test_capture__ring_change_and_recreate(void **state)
 {
-	struct recon_capture_steps s = {0};
-	const struct recon_capture_step *st;
-	struct recon_capture_ctx ctx;
+	struct plan_capture_steps s = {0};
+	const struct plan_capture_step *st;
+	struct plan_capture_ctx ctx;
 	struct recon_queue *q;
 	struct fx f;
 
@@ -215,23 +215,23 @@ test_capture__ring_change_and_recreate(void **state)
 	q = fx_lqueue(&f, 1, "__capture.dbg", "__capture.dbg", 0, 3);
 	q->ring_size = 1000; /* durable: updateQueue cannot change it */
 	ctx_of(&ctx, &f);
-	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
 	assert_int_equal(s.n, 1);
 	st = &s.v[0];
-	assert_int_equal(st->kind, RECON_ACT_CHANGE_CAPTURE);
+	assert_int_equal(st->kind, PLAN_ACT_CHANGE_CAPTURE);
 	assert_string_equal(st->np.message,
 	    "the ring queue differs: ring-size");
 	assert_int_equal(st->np.ops[0].kind, RECON_OP_UPDATE_QUEUE);
 	assert_int_equal(st->np.ops[0].queue->ring_size, 1000);
-	recon_capture_steps_release(&s);
-	recon_capture_pass(&s, &f.s.nodes[1], &ctx);
+	plan_capture_steps_release(&s);
+	plan_capture_pass(&s, &f.s.nodes[1], &ctx);
 	assert_int_equal(s.n, 1);
 	st = &s.v[0];
 	assert_int_equal(st->np.nops, 2);
 	assert_int_equal(st->np.ops[0].kind, RECON_OP_DESTROY_QUEUE);
 	assert_int_equal(st->np.ops[1].kind, RECON_OP_CREATE_QUEUE);
 	assert_non_null(strstr(st->np.message, "durable"));
-	recon_capture_steps_release(&s);
+	plan_capture_steps_release(&s);
 	fx_free(&f);
 }
 
@@ -239,9 +239,9 @@ static void
 test_capture__removed_capture_goes_everywhere(void **state)
 {
 	const char *gone[] = {"dbg"};
-	struct recon_capture_steps s = {0};
-	const struct recon_capture_step *st;
-	struct recon_capture_ctx ctx;
+	struct plan_capture_steps s = {0};
+	const struct plan_capture_step *st;
+	struct plan_capture_ctx ctx;
 	struct fx f;
 
 	(void)state;
@@ -254,37 +254,37 @@ test_capture__removed_capture_goes_everywhere(void **state)
 	ctx_of(&ctx, &f);
 	ctx.removed = gone;
 	ctx.nremoved = 1;
-	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
 	assert_int_equal(s.n, 2);
-	assert_int_equal(s.v[0].kind, RECON_ACT_DELETE_TAP);
+	assert_int_equal(s.v[0].kind, PLAN_ACT_DELETE_TAP);
 	assert_string_equal(s.v[0].name, "__capture.dbg.orders");
 	st = &s.v[1];
-	assert_int_equal(st->kind, RECON_ACT_DELETE_CAPTURE);
+	assert_int_equal(st->kind, PLAN_ACT_DELETE_CAPTURE);
 	assert_int_equal(st->np.nops, 2);
 	assert_int_equal(st->np.ops[0].kind, RECON_OP_DESTROY_QUEUE);
 	assert_int_equal(st->np.ops[1].kind, RECON_OP_DELETE_ADDRESS);
-	recon_capture_steps_release(&s);
-	recon_capture_pass(&s, &f.s.nodes[1], &ctx);
+	plan_capture_steps_release(&s);
+	plan_capture_pass(&s, &f.s.nodes[1], &ctx);
 	assert_int_equal(s.n, 1);
 	st = &s.v[0];
-	assert_int_equal(st->np.outcome, RECON_OUT_REFUSED);
+	assert_int_equal(st->np.outcome, PLAN_OUT_REFUSED);
 	assert_string_equal(st->np.refusal, "HAS_CONSUMERS");
 	assert_int_equal(st->np.nops, 1); /* the address keeps a binding */
 	assert_int_equal(st->np.nwarnings, 1);
-	recon_capture_steps_release(&s);
+	plan_capture_steps_release(&s);
 	ctx.disconnect_consumers = true;
-	recon_capture_pass(&s, &f.s.nodes[1], &ctx);
-	assert_int_equal(s.v[0].np.outcome, RECON_OUT_WOULD_APPLY);
+	plan_capture_pass(&s, &f.s.nodes[1], &ctx);
+	assert_int_equal(s.v[0].np.outcome, PLAN_OUT_WOULD_APPLY);
 	assert_true(s.v[0].np.ops[0].remove_consumers);
-	recon_capture_steps_release(&s);
+	plan_capture_steps_release(&s);
 	fx_free(&f);
 }
 
 static void
 test_capture__unreachable_node_has_no_steps(void **state)
 {
-	struct recon_capture_steps s = {0};
-	struct recon_capture_ctx ctx;
+	struct plan_capture_steps s = {0};
+	struct plan_capture_ctx ctx;
 	struct fx f;
 
 	(void)state;
@@ -292,15 +292,15 @@ test_capture__unreachable_node_has_no_steps(void **state)
 	fx_capture(&f, "dbg", "*");
 	fx_unreachable(&f, 0, "connection refused");
 	ctx_of(&ctx, &f);
-	recon_capture_pass(&s, &f.s.nodes[0], &ctx);
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
 	assert_int_equal(s.n, 0);
-	recon_capture_pass(&s, NULL, &ctx);
+	plan_capture_pass(&s, NULL, &ctx);
 	assert_int_equal(s.n, 0);
 	fx_free(&f);
 }
 
-static const struct recon_action *
-action(const struct recon_plan *p, enum recon_act k, const char *name)
+static const struct plan_action *
+action(const struct plan *p, enum plan_action_kind k, const char *name)
 {
 	size_t i;
 
@@ -317,9 +317,9 @@ action(const struct recon_plan *p, enum recon_act k, const char *name)
 static void
 test_capture__plan_agrees_with_preflight(void **state)
 {
-	struct recon_managed m = {0};
-	const struct recon_action *a;
-	struct recon_plan *p;
+	struct plan_managed m = {0};
+	const struct plan_action *a;
+	struct plan *p;
 	struct fx f;
 	char *cap = xstrdup("dbg");
 	char *qs[] = {xstrdup("orders.a"), xstrdup("orders.b")};
@@ -343,26 +343,26 @@ test_capture__plan_agrees_with_preflight(void **state)
 	m.nqueues = 2;
 	m.captures = &cap;
 	m.ncaptures = 1;
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	a = action(p, RECON_ACT_DELETE_QUEUE, "orders.b");
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	a = action(p, PLAN_ACT_DELETE_QUEUE, "orders.b");
 	assert_non_null(a);
 	assert_int_equal(a->nodes[0].ntaps, 1);
-	assert_int_equal(a->nodes[0].taps[0].fate, RECON_TAP_KEPT);
+	assert_int_equal(a->nodes[0].taps[0].fate, PLAN_TAP_KEPT);
 	assert_int_equal(a->nodes[1].ntaps, 1);
 	assert_int_equal(a->nodes[1].taps[0].fate,
-	    RECON_TAP_REMOVED_BY_SUBSCRIPTION);
+	    PLAN_TAP_REMOVED_BY_SUBSCRIPTION);
 	for (i = 0; i < 2; i++) {
 		assert_int_equal(a->nodes[i].nops, 1);
 		assert_int_equal(a->nodes[i].ops[0].kind,
 		    RECON_OP_DESTROY_QUEUE);
 	}
-	assert_null(action(p, RECON_ACT_DELETE_TAP, "__capture.dbg.orders"));
-	a = action(p, RECON_ACT_DELETE_TAP, "__capture.dbg.orders-b");
+	assert_null(action(p, PLAN_ACT_DELETE_TAP, "__capture.dbg.orders"));
+	a = action(p, PLAN_ACT_DELETE_TAP, "__capture.dbg.orders-b");
 	assert_non_null(a);
-	assert_int_equal(a->nodes[0].outcome, RECON_OUT_NO_CHANGE);
-	assert_int_equal(a->nodes[1].outcome, RECON_OUT_WOULD_APPLY);
-	assert_true(p->actions[p->nactions - 1].kind == RECON_ACT_DELETE_TAP);
-	recon_plan_free(p);
+	assert_int_equal(a->nodes[0].outcome, PLAN_OUT_NO_CHANGE);
+	assert_int_equal(a->nodes[1].outcome, PLAN_OUT_WOULD_APPLY);
+	assert_true(p->actions[p->nactions - 1].kind == PLAN_ACT_DELETE_TAP);
+	plan_free(p);
 	free(cap);
 	free(qs[0]);
 	free(qs[1]);
@@ -372,8 +372,8 @@ test_capture__plan_agrees_with_preflight(void **state)
 static void
 test_capture__capture_plan_and_removed_names(void **state)
 {
-	struct recon_managed m = {0};
-	struct recon_plan *p;
+	struct plan_managed m = {0};
+	struct plan *p;
 	char *caps[] = {xstrdup("dbg"), xstrdup("old")};
 	char **rm;
 	size_t n;
@@ -388,18 +388,18 @@ test_capture__capture_plan_and_removed_names(void **state)
 	m.known = true;
 	m.captures = caps;
 	m.ncaptures = 2;
-	p = recon_plan_captures(&f.c, &m, &f.s, &no_opts);
+	p = plan_captures(&f.c, &m, &f.s, &no_opts);
 	assert_string_equal(p->kind, "capture");
 	assert_int_equal(p->nactions, 1);
-	assert_int_equal(p->actions[0].kind, RECON_ACT_DELETE_TAP);
+	assert_int_equal(p->actions[0].kind, PLAN_ACT_DELETE_TAP);
 	assert_string_equal(p->actions[0].name, "__capture.old.orders");
-	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
-	rm = recon_plan_removed_captures(p, &n);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
+	rm = plan_removed_captures(p, &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(rm[0], "old");
 	free(rm[0]);
 	free(rm);
-	recon_plan_free(p);
+	plan_free(p);
 	free(caps[0]);
 	free(caps[1]);
 	fx_free(&f);

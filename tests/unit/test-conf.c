@@ -100,7 +100,7 @@ test_conf__defaults(void **state)
 	assert_null(c->tls_ca_file);
 	assert_false(c->tls_insecure);
 	assert_false(c->auto_apply_creates);
-	assert_int_equal(c->log_level, LOGP_INFO);
+	assert_int_equal(c->log_level, AGENT_LOG_INFO);
 	agent_conf_free(c);
 }
 
@@ -147,7 +147,7 @@ test_conf__every_key(void **state)
 	assert_string_equal(c->tls_ca_file, "/etc/ag/ca.pem");
 	assert_true(c->tls_insecure);
 	assert_true(c->auto_apply_creates);
-	assert_int_equal(c->log_level, LOGP_DEBUG);
+	assert_int_equal(c->log_level, AGENT_LOG_DEBUG);
 	agent_conf_free(c);
 }
 

@@ -43,14 +43,14 @@ write_kh(const char *text)
 	return path;
 }
 
-static enum hostkey_result
+static enum daemon_hostkey_result
 check(const char *text, const char *host, int port, const unsigned char *key)
 {
-	enum hostkey_result r = HOSTKEY_OK;
+	enum daemon_hostkey_result r = DAEMON_HOSTKEY_OK;
 	struct err err = {0};
 	char *path = write_kh(text);
 
-	if (hostkey_check(&r, path, host, port, key, KEY_LEN, &err) < 0)
+	if (daemon_hostkey_check(&r, path, host, port, key, KEY_LEN, &err) < 0)
 		fail_msg("%s", err.msg);
 	unlink(path);
 	free(path);
@@ -60,13 +60,13 @@ check(const char *text, const char *host, int port, const unsigned char *key)
 static void
 test_hostkey__fingerprint_as_ssh_keygen(void **state)
 {
-	char fp[HOSTKEY_FP_MAX];
+	char fp[DAEMON_HOSTKEY_FP_MAX];
 
 	(void)state;
-	hostkey_fingerprint(key_a, KEY_LEN, fp);
+	daemon_hostkey_fingerprint(key_a, KEY_LEN, fp);
 	assert_string_equal(fp,
 	    "SHA256:CXQpr4SOvD8WGuKTDhK0ddtUxzcV1qY83KmZRLzZwS4");
-	hostkey_fingerprint(key_b, KEY_LEN, fp);
+	daemon_hostkey_fingerprint(key_b, KEY_LEN, fp);
 	assert_string_equal(fp,
 	    "SHA256:XddSRWYzx2erogWjbB3oPCj0+jZlexVsVB+kW+ou0Ug");
 }
@@ -77,17 +77,17 @@ test_hostkey__names_and_ports(void **state)
 	char *n;
 
 	(void)state;
-	n = hostkey_name("git.example", 22);
+	n = daemon_hostkey_name("git.example", 22);
 	assert_string_equal(n, "git.example");
 	free(n);
-	n = hostkey_name("127.0.0.1", 2222);
+	n = daemon_hostkey_name("127.0.0.1", 2222);
 	assert_string_equal(n, "[127.0.0.1]:2222");
 	free(n);
-	assert_int_equal(hostkey_url_port("ssh://git@h:2222/r.git"), 2222);
-	assert_int_equal(hostkey_url_port("ssh://h:10022/r.git"), 10022);
-	assert_int_equal(hostkey_url_port("ssh://git@h/r.git"), 22);
-	assert_int_equal(hostkey_url_port("ssh://[::1]:2200/r"), 2200);
-	assert_int_equal(hostkey_url_port("git@h:ops/r.git"), 22);
+	assert_int_equal(daemon_hostkey_url_port("ssh://git@h:2222/r.git"), 2222);
+	assert_int_equal(daemon_hostkey_url_port("ssh://h:10022/r.git"), 10022);
+	assert_int_equal(daemon_hostkey_url_port("ssh://git@h/r.git"), 22);
+	assert_int_equal(daemon_hostkey_url_port("ssh://[::1]:2200/r"), 2200);
+	assert_int_equal(daemon_hostkey_url_port("git@h:ops/r.git"), 22);
 }
 
 static void
@@ -97,54 +97,54 @@ test_hostkey__results(void **state)
 	/* plain, with a port, in a list, with a comment */
 	assert_int_equal(check("[127.0.0.1]:2222 ssh-ed25519 " KEY_A_B64 "\n",
 	                     "127.0.0.1", 2222, key_a),
-	    HOSTKEY_OK);
+	    DAEMON_HOSTKEY_OK);
 	assert_int_equal(check("# c\nother,git.example ssh-ed25519 " KEY_A_B64
 	                       " me@x\r\n",
 	                     "git.example", 22, key_a),
-	    HOSTKEY_OK);
+	    DAEMON_HOSTKEY_OK);
 	/* another key for the host: changed; another host: unknown */
 	assert_int_equal(check("[127.0.0.1]:2222 ssh-ed25519 " KEY_B_B64 "\n",
 	                     "127.0.0.1", 2222, key_a),
-	    HOSTKEY_CHANGED);
+	    DAEMON_HOSTKEY_CHANGED);
 	assert_int_equal(check("127.0.0.1 ssh-ed25519 " KEY_A_B64 "\n",
 	                     "127.0.0.1", 2222, key_a),
-	    HOSTKEY_UNKNOWN);
-	assert_int_equal(check("", "h", 22, key_a), HOSTKEY_UNKNOWN);
+	    DAEMON_HOSTKEY_UNKNOWN);
+	assert_int_equal(check("", "h", 22, key_a), DAEMON_HOSTKEY_UNKNOWN);
 	/* one of several keys of the host matches */
 	assert_int_equal(check("h ssh-ed25519 " KEY_B_B64 "\n"
 	                       "h ssh-ed25519 " KEY_A_B64 "\n",
 	                     "h", 22, key_a),
-	    HOSTKEY_OK);
+	    DAEMON_HOSTKEY_OK);
 	/* wildcards and negation */
 	assert_int_equal(check("*.example ssh-ed25519 " KEY_A_B64 "\n",
 	                     "git.example", 22, key_a),
-	    HOSTKEY_OK);
+	    DAEMON_HOSTKEY_OK);
 	assert_int_equal(check("*.example,!git.example ssh-ed25519 " KEY_A_B64
 	                       "\n",
 	                     "git.example", 22, key_a),
-	    HOSTKEY_UNKNOWN);
+	    DAEMON_HOSTKEY_UNKNOWN);
 	/* revoked wins; hashed and cert-authority lines never match */
 	assert_int_equal(check("h ssh-ed25519 " KEY_A_B64 "\n"
 	                       "@revoked h ssh-ed25519 " KEY_A_B64 "\n",
 	                     "h", 22, key_a),
-	    HOSTKEY_REVOKED);
+	    DAEMON_HOSTKEY_REVOKED);
 	assert_int_equal(check("|1|abc=|def= ssh-ed25519 " KEY_A_B64 "\n"
 	                       "@cert-authority h ssh-ed25519 " KEY_A_B64 "\n",
 	                     "h", 22, key_a),
-	    HOSTKEY_UNKNOWN);
+	    DAEMON_HOSTKEY_UNKNOWN);
 	/* garbage base64 is no match, and no crash */
 	assert_int_equal(check("h ssh-ed25519 !!!notbase64\n", "h", 22, key_a),
-	    HOSTKEY_UNKNOWN);
+	    DAEMON_HOSTKEY_UNKNOWN);
 }
 
 static void
 test_hostkey__missing_file_is_an_error(void **state)
 {
-	enum hostkey_result r = HOSTKEY_OK;
+	enum daemon_hostkey_result r = DAEMON_HOSTKEY_OK;
 	struct err err = {0};
 
 	(void)state;
-	assert_int_equal(hostkey_check(&r, "/nonexistent/known_hosts", "h", 22,
+	assert_int_equal(daemon_hostkey_check(&r, "/nonexistent/known_hosts", "h", 22,
 	                     key_a, KEY_LEN, &err),
 	    -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/known_hosts"));

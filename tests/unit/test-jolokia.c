@@ -12,8 +12,7 @@
 
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
-#include "../../reconcile/live/jolokia.h"
-#include "../../reconcile/recon-int.h"
+#include "../../reconcile/live/live-int.h"
 
 #define DATA "tests/unit/data/jolokia/"
 
@@ -34,13 +33,13 @@ static void
 expect_element(const char *file, bool pattern, enum recon_kind kind, int status,
     const char *text_part)
 {
-	struct recon_jbulk b = {0};
+	struct live_bulk b = {0};
 	struct recon_refusal whole = {0};
 	size_t len;
 	char *data = load(file, &len);
 
-	recon_jbulk_read(&b, pattern ? "d:k=*" : "d:k=v", NULL, 0);
-	assert_int_equal(recon_jbulk_parse_reply(&b, 200, data, len, &whole),
+	live_bulk_read(&b, pattern ? "d:k=*" : "d:k=v", NULL, 0);
+	assert_int_equal(live_bulk_parse_reply(&b, 200, data, len, &whole),
 	    0);
 	assert_int_equal(whole.kind, RECON_OK);
 	assert_string_equal(recon_kind_name(b.results[0].refusal.kind),
@@ -52,7 +51,7 @@ expect_element(const char *file, bool pattern, enum recon_kind kind, int status,
 		assert_non_null(strstr(b.results[0].refusal.text, text_part));
 	else
 		assert_null(b.results[0].refusal.text);
-	recon_jbulk_release(&b);
+	live_bulk_release(&b);
 	free(data);
 }
 
@@ -87,15 +86,15 @@ test_jolokia__recorded_refusals(void **state)
 static void
 test_jolokia__whole_request_error_object(void **state)
 {
-	struct recon_jbulk b = {0};
+	struct live_bulk b = {0};
 	struct recon_refusal whole = {0};
 	size_t len;
 	char *data = load("origin-refused.json", &len);
 
 	(void)state;
-	recon_jbulk_read(&b, "d:k=v", NULL, 0);
-	recon_jbulk_read(&b, "d:k=w", NULL, 0);
-	assert_int_equal(recon_jbulk_parse_reply(&b, 200, data, len, &whole),
+	live_bulk_read(&b, "d:k=v", NULL, 0);
+	live_bulk_read(&b, "d:k=w", NULL, 0);
+	assert_int_equal(live_bulk_parse_reply(&b, 200, data, len, &whole),
 	    -1);
 	assert_int_equal(whole.kind, RECON_FORBIDDEN);
 	assert_int_equal(whole.status, 403);
@@ -104,7 +103,7 @@ test_jolokia__whole_request_error_object(void **state)
 	                                "call this agent");
 	assert_int_equal(b.results[1].refusal.kind, RECON_FORBIDDEN);
 	recon_refusal_release(&whole);
-	recon_jbulk_release(&b);
+	live_bulk_release(&b);
 	free(data);
 }
 
@@ -112,19 +111,19 @@ test_jolokia__whole_request_error_object(void **state)
 static enum recon_kind
 whole(long http, const char *body, char **text)
 {
-	struct recon_jbulk b = {0};
+	struct live_bulk b = {0};
 	struct recon_refusal r = {0};
 	enum recon_kind k;
 
-	recon_jbulk_read(&b, "d:k=v", NULL, 0);
-	recon_jbulk_exec(&b, "d:k=v", "op()", NULL, 0);
-	(void)recon_jbulk_parse_reply(&b, http, body, strlen(body), &r);
+	live_bulk_read(&b, "d:k=v", NULL, 0);
+	live_bulk_exec(&b, "d:k=v", "op()", NULL, 0);
+	(void)live_bulk_parse_reply(&b, http, body, strlen(body), &r);
 	k = r.kind;
 	assert_int_equal(b.results[0].refusal.kind, k);
 	assert_int_equal(b.results[1].refusal.kind, k);
 	*text = r.text ? xstrdup(r.text) : NULL;
 	recon_refusal_release(&r);
-	recon_jbulk_release(&b);
+	live_bulk_release(&b);
 	return k;
 }
 
@@ -169,7 +168,7 @@ test_jolokia__http_and_shape_failures(void **state)
 static void
 test_jolokia__element_shapes(void **state)
 {
-	struct recon_jbulk b = {0};
+	struct live_bulk b = {0};
 	struct recon_refusal r = {0};
 	const char *body = "[{\"value\":1},{\"status\":200},"
 	                   "{\"status\":429,\"error\":\"slow down\"},"
@@ -178,13 +177,13 @@ test_jolokia__element_shapes(void **state)
 	                   "destroyQueue\"},{\"status\":500}]";
 
 	(void)state;
-	recon_jbulk_read(&b, "d:k=v", NULL, 0);
-	recon_jbulk_read(&b, "d:k=v", NULL, 0);
-	recon_jbulk_read(&b, "d:k=v", NULL, 0);
-	recon_jbulk_read(&b, "d:k=v", NULL, 0);
-	recon_jbulk_read(&b, "d:k=v", NULL, 0);
+	live_bulk_read(&b, "d:k=v", NULL, 0);
+	live_bulk_read(&b, "d:k=v", NULL, 0);
+	live_bulk_read(&b, "d:k=v", NULL, 0);
+	live_bulk_read(&b, "d:k=v", NULL, 0);
+	live_bulk_read(&b, "d:k=v", NULL, 0);
 	assert_int_equal(
-	    recon_jbulk_parse_reply(&b, 200, body, strlen(body), &r), 0);
+	    live_bulk_parse_reply(&b, 200, body, strlen(body), &r), 0);
 	assert_int_equal(b.results[0].refusal.kind, RECON_BAD_RESPONSE);
 	assert_string_equal(b.results[0].refusal.text,
 	    "reply element without a status");
@@ -195,33 +194,33 @@ test_jolokia__element_shapes(void **state)
 	assert_int_equal(b.results[3].refusal.kind, RECON_FORBIDDEN);
 	assert_int_equal(b.results[4].refusal.kind, RECON_BROKER_ERROR);
 	assert_string_equal(b.results[4].refusal.text, "Jolokia status 500");
-	recon_jbulk_release(&b);
+	live_bulk_release(&b);
 }
 
 static void
 test_jolokia__classify_by_code_not_class(void **state)
 {
 	(void)state;
-	assert_int_equal(recon_jolokia_classify(500,
+	assert_int_equal(live_jolokia_classify(500,
 	                     "java.lang.IllegalStateException : AMQ229025: x",
 	                     false),
 	    RECON_HAS_CONSUMERS);
-	assert_int_equal(recon_jolokia_classify(500,
+	assert_int_equal(live_jolokia_classify(500,
 	                     "org.apache.activemq.artemis.api.core."
 	                     "ActiveMQNonExistentQueueException : no code",
 	                     false),
 	    RECON_BROKER_ERROR);
-	assert_int_equal(recon_jolokia_classify(404,
+	assert_int_equal(live_jolokia_classify(404,
 	                     "AMQ229203: Address Does Not Exist", false),
 	    RECON_NOT_FOUND);
-	assert_int_equal(recon_jolokia_classify(500, "AMQ22923: short", false),
+	assert_int_equal(live_jolokia_classify(500, "AMQ22923: short", false),
 	    RECON_BROKER_ERROR);
-	assert_int_equal(recon_jolokia_classify(500, "AMQ229235: x", false),
+	assert_int_equal(live_jolokia_classify(500, "AMQ229235: x", false),
 	    RECON_ALREADY_EXISTS);
-	assert_int_equal(recon_jolokia_classify(500, "AMQ229231: x", false),
+	assert_int_equal(live_jolokia_classify(500, "AMQ229231: x", false),
 	    RECON_NOT_FOUND);
-	assert_int_equal(recon_jolokia_classify(404, "", true), RECON_OK);
-	assert_int_equal(recon_jolokia_classify(200, "AMQ229025: x", false),
+	assert_int_equal(live_jolokia_classify(404, "", true), RECON_OK);
+	assert_int_equal(live_jolokia_classify(200, "AMQ229025: x", false),
 	    RECON_OK);
 }
 
@@ -244,9 +243,9 @@ test_jolokia__kind_names(void **state)
 static void
 test_jolokia__request_body(void **state)
 {
-	struct recon_jbulk b = {0};
+	struct live_bulk b = {0};
 	char name[] = "orders", filter[] = "a = \"b\"";
-	struct decl_queue q = {.name = name,
+	struct recon_queue q = {.name = name,
 	    .address = name,
 	    .routing = DECL_ANYCAST,
 	    .durable = true,
@@ -258,8 +257,8 @@ test_jolokia__request_body(void **state)
 	char *json;
 
 	(void)state;
-	recon_jbulk_destroy_queue(&b, "0.0.0.0", "orders", false, false);
-	recon_jbulk_delete_address(&b, "n\"1", "a", true);
+	live_bulk_destroy_queue(&b, "0.0.0.0", "orders", false, false);
+	live_bulk_delete_address(&b, "n\"1", "a", true);
 	assert_string_equal(sbuf_str(&b.body),
 	    "[{\"type\":\"exec\",\"mbean\":\"org.apache.activemq.artemis:"
 	    "broker=\\\"0.0.0.0\\\"\",\"operation\":\"destroyQueue(java.lang."
@@ -268,15 +267,16 @@ test_jolokia__request_body(void **state)
 	    "\\\"n\\\\\\\"1\\\"\",\"operation\":\"deleteAddress(java.lang."
 	    "String,boolean)\",\"arguments\":[\"a\",true]}");
 	assert_int_equal(b.n, 2);
-	recon_jbulk_release(&b);
-	json = recon_queue_config_json(&q);
+	live_bulk_release(&b);
+	json = live_queue_config_json(&q);
 	assert_string_equal(json,
-	    "{\"name\":\"orders\",\"address\":\"orders\",\"routing-type\":"
-	    "\"ANYCAST\",\"durable\":true,\"auto-create-address\":false,"
-	    "\"filter-string\":\"a = \\\"b\\\"\",\"max-consumers\":-1,"
-	    "\"purge-on-no-consumers\":false,\"exclusive\":false,\"ring-size\":"
-	    "-1,\"enabled\":true,\"last-value\":false,"
-	    "\"consumers-before-dispatch\":0,\"delay-before-dispatch\":-1}");
+	    "{\"address\":\"orders\",\"auto-create-address\":false,"
+	    "\"consumers-before-dispatch\":0,\"delay-before-dispatch\":-1,"
+	    "\"durable\":true,\"enabled\":true,\"exclusive\":false,"
+	    "\"filter-string\":\"a = \\\"b\\\"\",\"last-value\":false,"
+	    "\"max-consumers\":-1,\"name\":\"orders\","
+	    "\"purge-on-no-consumers\":false,\"ring-size\":-1,"
+	    "\"routing-type\":\"ANYCAST\"}");
 	free(json);
 }
 
@@ -286,20 +286,20 @@ test_jolokia__divert_json_is_complete(void **state)
 	char k[] = "k", v[] = "v", tap[] = "tap", a[] = "a", b[] = "b",
 	     t[] = "T";
 	struct decl_kv props[1] = {{k, v}};
-	struct decl_divert d = {.name = tap,
+	struct recon_divert d = {.name = tap,
 	    .address = a,
 	    .forwarding_address = b,
 	    .routing_type = DECL_DIVERT_PASS,
 	    .transformer_class_name = t,
 	    .transformer_properties = props,
 	    .ntransformer_properties = 1};
-	char *json = recon_divert_config_json(&d);
+	char *json = live_divert_config_json(&d);
 
 	(void)state;
 	assert_string_equal(json,
-	    "{\"name\":\"tap\",\"routing-name\":\"tap\",\"address\":\"a\","
-	    "\"forwarding-address\":\"b\",\"exclusive\":false,"
-	    "\"filter-string\":\"\",\"routing-type\":\"PASS\","
+	    "{\"address\":\"a\",\"exclusive\":false,\"filter-string\":\"\","
+	    "\"forwarding-address\":\"b\",\"name\":\"tap\","
+	    "\"routing-name\":\"tap\",\"routing-type\":\"PASS\","
 	    "\"transformer-configuration\":{\"class-name\":\"T\","
 	    "\"properties\":{\"k\":\"v\"}}}");
 	free(json);
@@ -311,25 +311,25 @@ test_jolokia__mbean_names(void **state)
 	char *m, *v = NULL;
 
 	(void)state;
-	m = recon_mbean_queue("b*1", "a,b", DECL_MULTICAST, "q\\\"x\n");
+	m = live_mbean_queue("b*1", "a,b", DECL_MULTICAST, "q\\\"x\n");
 	assert_string_equal(m,
 	    "org.apache.activemq.artemis:broker=\"b\\*1\",component=addresses,"
 	    "address=\"a,b\",subcomponent=queues,routing-type=\"multicast\","
 	    "queue=\"q\\\\\\\"x\\n\"");
-	assert_int_equal(recon_mbean_key(m, "queue", &v), 0);
+	assert_int_equal(live_mbean_key(m, "queue", &v), 0);
 	assert_string_equal(v, "q\\\"x\n");
 	free(v);
-	assert_int_equal(recon_mbean_key(m, "address", &v), 0);
+	assert_int_equal(live_mbean_key(m, "address", &v), 0);
 	assert_string_equal(v, "a,b");
 	free(v);
-	assert_int_equal(recon_mbean_key(m, "subcomponent", &v), 0);
+	assert_int_equal(live_mbean_key(m, "subcomponent", &v), 0);
 	assert_string_equal(v, "queues");
 	free(v);
-	assert_int_equal(recon_mbean_key(m, "divert", &v), -1);
-	assert_int_equal(recon_mbean_key("nocolon", "a", &v), -1);
-	assert_int_equal(recon_mbean_key("d:a=\"open", "a", &v), -1);
+	assert_int_equal(live_mbean_key(m, "divert", &v), -1);
+	assert_int_equal(live_mbean_key("nocolon", "a", &v), -1);
+	assert_int_equal(live_mbean_key("d:a=\"open", "a", &v), -1);
 	free(m);
-	m = recon_mbean_divert("n", "src", "d");
+	m = live_mbean_divert("n", "src", "d");
 	assert_string_equal(m, "org.apache.activemq.artemis:broker=\"n\","
 	                       "component=addresses,address=\"src\","
 	                       "subcomponent=diverts,divert=\"d\"");
@@ -340,17 +340,17 @@ test_jolokia__mbean_names(void **state)
 static void
 from_file(struct recon_node_snapshot *n, const char *file, const char *body)
 {
-	struct recon_jbulk b = {0};
+	struct live_bulk b = {0};
 	struct recon_refusal r = {0};
 	size_t len = body ? strlen(body) : 0;
 	char *data = body ? xstrdup(body) : load(file, &len);
 
-	recon_snapshot_build_request(&b, "node1");
+	live_snapshot_build_request(&b, "node1");
 	assert_int_equal(b.n, 5);
-	assert_int_equal(recon_jbulk_parse_reply(&b, 200, data, len, &r), 0);
+	assert_int_equal(live_bulk_parse_reply(&b, 200, data, len, &r), 0);
 	memset(n, 0, sizeof(*n));
-	recon_node_snapshot_from_reply(n, &b);
-	recon_jbulk_release(&b);
+	live_node_from_reply(n, &b);
+	live_bulk_release(&b);
 	free(data);
 }
 
@@ -391,7 +391,7 @@ test_jolokia__snapshot_from_recorded_reply(void **state)
 	assert_string_equal(d->transformer_properties[0].value, "1");
 	assert_int_equal(n.naddress_settings, 1);
 	assert_string_equal(n.address_settings[0].config_delete_diverts, "OFF");
-	recon_node_snapshot_release(&n);
+	live_node_release(&n);
 }
 
 #define EMPTY_REST                                                             \
@@ -409,10 +409,10 @@ test_jolokia__snapshot_shape_errors(void **state)
 	    "\"d:broker=\\\"b\\\"\":{}}}," EMPTY_REST);
 	assert_int_equal(n.refusal.kind, RECON_BAD_RESPONSE);
 	assert_string_equal(n.refusal.text, "several broker MBeans found");
-	recon_node_snapshot_release(&n);
+	live_node_release(&n);
 	from_file(&n, NULL, "[{\"status\":404,\"error\":\"x\"}," EMPTY_REST);
 	assert_string_equal(n.refusal.text, "no broker MBean found");
-	recon_node_snapshot_release(&n);
+	live_node_release(&n);
 	from_file(&n, NULL,
 	    "[{\"status\":200,\"value\":{\"d:broker=\\\"a\\\"\":{}}},"
 	    "{\"status\":404,\"error\":\"x\"},{\"status\":200,\"value\":{"
@@ -424,7 +424,7 @@ test_jolokia__snapshot_shape_errors(void **state)
 	    "queue 'd:broker=\"a\",queue=\"q\",address=\"x\"': attribute "
 	    "Durable: expected a boolean");
 	assert_int_equal(n.nqueues, 0);
-	recon_node_snapshot_release(&n);
+	live_node_release(&n);
 	from_file(&n, NULL,
 	    "[{\"status\":200,\"value\":{\"d:broker=\\\"a\\\"\":{}}},"
 	    "{\"status\":403,\"error\":\"java.lang.Exception : User not "
@@ -433,7 +433,7 @@ test_jolokia__snapshot_shape_errors(void **state)
 	    "{\"status\":404,\"error\":\"x\"}]");
 	assert_int_equal(n.refusal.kind, RECON_FORBIDDEN);
 	assert_int_equal(n.refusal.status, 403);
-	recon_node_snapshot_release(&n);
+	live_node_release(&n);
 }
 
 static void
@@ -457,7 +457,7 @@ test_jolokia__snapshot_other_brokers_ignored(void **state)
 	assert_int_equal(n.addresses[0].routing, DECL_MULTICAST);
 	assert_int_equal(n.nqueues, 0);
 	assert_int_equal(n.naddress_settings, 0);
-	recon_node_snapshot_release(&n);
+	live_node_release(&n);
 }
 
 int

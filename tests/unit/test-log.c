@@ -27,8 +27,8 @@ cap_begin(bool journal)
 	captured_len = 0;
 	cap = open_memstream(&captured, &captured_len);
 	assert_non_null(cap);
-	log_set_output(cap, journal);
-	log_set_level(LOGP_INFO);
+	agent_log_set_output(cap, journal);
+	agent_log_set_level(AGENT_LOG_INFO);
 }
 
 static const char *
@@ -36,7 +36,7 @@ cap_end(void)
 {
 	fclose(cap);
 	cap = NULL;
-	log_set_output(stderr, false);
+	agent_log_set_output(stderr, false);
 	return captured;
 }
 
@@ -80,13 +80,13 @@ test_log__level_filters_debug(void **state)
 	(void)state;
 	cap_begin(true);
 	log_debug("hidden");
-	log_set_level(LOGP_DEBUG);
+	agent_log_set_level(AGENT_LOG_DEBUG);
 	log_debug("shown");
-	log_set_level(LOGP_WARNING);
+	agent_log_set_level(AGENT_LOG_WARNING);
 	log_notice("hidden too");
 	assert_string_equal(cap_end(), "<7>test: shown\n");
 	free(captured);
-	log_set_level(LOGP_INFO);
+	agent_log_set_level(AGENT_LOG_INFO);
 }
 
 static void
@@ -116,16 +116,16 @@ test_log__errno_kept_for_m(void **state)
 static void
 test_log__level_parse(void **state)
 {
-	enum log_prio p = LOGP_INFO;
+	enum agent_log_prio p = AGENT_LOG_INFO;
 
 	(void)state;
-	assert_int_equal(log_level_parse("debug", &p), 0);
-	assert_int_equal(p, LOGP_DEBUG);
-	assert_int_equal(log_level_parse("warn", &p), 0);
-	assert_int_equal(p, LOGP_WARNING);
-	assert_int_equal(log_level_parse("loud", &p), -1);
-	assert_int_equal(p, LOGP_WARNING);
-	assert_string_equal(log_level_name(LOGP_NOTICE), "notice");
+	assert_int_equal(agent_log_level_parse("debug", &p), 0);
+	assert_int_equal(p, AGENT_LOG_DEBUG);
+	assert_int_equal(agent_log_level_parse("warn", &p), 0);
+	assert_int_equal(p, AGENT_LOG_WARNING);
+	assert_int_equal(agent_log_level_parse("loud", &p), -1);
+	assert_int_equal(p, AGENT_LOG_WARNING);
+	assert_string_equal(agent_log_level_name(AGENT_LOG_NOTICE), "notice");
 }
 
 static void
@@ -134,33 +134,33 @@ test_log__escape_truncates_safely(void **state)
 	char out[6];
 
 	(void)state;
-	assert_int_equal(log_escape(out, sizeof(out), "ab\ncd"), 5);
+	assert_int_equal(agent_log_escape(out, sizeof(out), "ab\ncd"), 5);
 	assert_string_equal(out, "ab\\nc");
-	assert_int_equal(log_escape(out, sizeof(out), "\x01\x02"), 4);
+	assert_int_equal(agent_log_escape(out, sizeof(out), "\x01\x02"), 4);
 	assert_string_equal(out, "\\x01");
 }
 
 static void
 test_signal__signals_become_flags(void **state)
 {
-	struct sig_flags f = {0};
+	struct daemon_signals f = {0};
 	struct err err = {0};
 	int fd = -1;
 
 	(void)state;
-	assert_int_equal(sig_open(&fd, &err), 0);
-	assert_int_equal(sig_drain(fd, &f), 0);
+	assert_int_equal(daemon_signal_open(&fd, &err), 0);
+	assert_int_equal(daemon_signal_drain(fd, &f), 0);
 	raise(SIGUSR1);
 	raise(SIGHUP);
-	assert_int_equal(sig_drain(fd, &f), 2);
+	assert_int_equal(daemon_signal_drain(fd, &f), 2);
 	assert_true(f.cycle);
 	assert_true(f.reload);
 	assert_false(f.stop);
 	raise(SIGTERM);
-	assert_int_equal(sig_drain(fd, &f), 1);
+	assert_int_equal(daemon_signal_drain(fd, &f), 1);
 	assert_true(f.stop);
 	assert_int_equal(f.last, SIGTERM);
-	sig_close(fd);
+	daemon_signal_close(fd);
 }
 
 int

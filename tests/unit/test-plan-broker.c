@@ -1,5 +1,5 @@
 /* tests/unit/test-plan-broker.c: the broker_xml section of a CONFIG_MANAGED
- * plan (recon_plan_add_broker_xml, recon_plan_refuse_render) and its
+ * plan (plan_add_broker_xml, plan_refuse_render) and its
  * plan.json round trip. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +15,7 @@
 #include "../../reconcile/plan/plan.h"
 #include "recon-fixture.h"
 
-static struct recon_plan_opts opts = {false, NULL, "test"};
+static struct plan_opts opts = {false, NULL, "test"};
 
 #define XML_HEAD                                                               \
 	"<configuration xmlns=\"urn:activemq\">\n"                             \
@@ -32,12 +32,12 @@ static const char after[] =
 /* Two nodes, the second unreadable; queue 'orders' (configuration-managed,
  * 4 messages) live on the first, declared nowhere; a divert 'keep' from
  * 'audit-in' into 'orders' declared and live. */
-static struct recon_plan *
+static struct plan *
 fixture(struct fx *f)
 {
-	struct recon_managed m = {0};
+	struct plan_managed m = {0};
 	struct recon_queue *q;
-	struct recon_plan *p;
+	struct plan *p;
 
 	fx_init(f, DECL_CONFIG_MANAGED, 2);
 	fx_address(f, "audit-in", DECL_ANYCAST);
@@ -53,26 +53,26 @@ fixture(struct fx *f)
 	m.queues = xcalloc(1, sizeof(char *));
 	m.queues[0] = xstrdup("orders");
 	m.nqueues = 1;
-	p = recon_plan_build(&f->c, &m, &f->s, &opts);
-	recon_managed_release(&m);
+	p = plan_build(&f->c, &m, &f->s, &opts);
+	plan_managed_release(&m);
 	return p;
 }
 
 static void
-add(struct recon_plan *p, struct fx *f, const char *b0)
+add(struct plan *p, struct fx *f, const char *b0)
 {
-	struct recon_rendered r[2] = {
+	struct plan_rendered r[2] = {
 	    {"broker-a", b0, b0 != NULL ? strlen(b0) : 0, after, strlen(after)},
 	    {"broker-b", after, strlen(after), after, strlen(after)},
 	};
 
-	recon_plan_add_broker_xml(p, &f->c, &f->s, "the base files", r, 2);
+	plan_add_broker_xml(p, &f->c, &f->s, "the base files", r, 2);
 }
 
 static void
 test_broker__diff_digest_prediction(void **state)
 {
-	struct recon_plan *p;
+	struct plan *p;
 	char hex[SHA256_HEX];
 	struct fx f;
 
@@ -99,14 +99,14 @@ test_broker__diff_digest_prediction(void **state)
 	    "node not read (UNREACHABLE)");
 	assert_int_equal(p->broker_xml[0].ncarried, 1);
 	assert_string_equal(p->broker_xml[0].carried_diverts[0], "keep");
-	recon_plan_free(p);
+	plan_free(p);
 	fx_free(&f);
 }
 
 static void
 test_broker__no_before_diffs_against_dev_null(void **state)
 {
-	struct recon_plan *p;
+	struct plan *p;
 	struct fx f;
 
 	(void)state;
@@ -114,14 +114,14 @@ test_broker__no_before_diffs_against_dev_null(void **state)
 	add(p, &f, NULL);
 	assert_non_null(strstr(p->broker_xml[0].diff,
 	    "--- /dev/null\n+++ b/broker-a/broker.xml\n"));
-	recon_plan_free(p);
+	plan_free(p);
 	fx_free(&f);
 }
 
 static void
 test_broker__json_round_trip_and_md(void **state)
 {
-	struct recon_plan *p, *q = NULL;
+	struct plan *p, *q = NULL;
 	struct err err = {0};
 	char *json, *again, *md;
 	struct fx f;
@@ -129,14 +129,14 @@ test_broker__json_round_trip_and_md(void **state)
 	(void)state;
 	p = fixture(&f);
 	add(p, &f, before);
-	json = recon_plan_render_json(p);
+	json = plan_render_json(p);
 	assert_non_null(strstr(json, "\"broker_xml\": {"));
 	assert_int_equal(
-	    recon_plan_parse_json(&q, "plan.json", json, strlen(json), &err),
+	    plan_parse_json(&q, "plan.json", json, strlen(json), &err),
 	    0);
-	again = recon_plan_render_json(q);
+	again = plan_render_json(q);
 	assert_string_equal(again, json);
-	md = recon_plan_render_md(q, "P");
+	md = plan_render_md(q, "P");
 	assert_non_null(strstr(md, "## broker.xml (CONFIG_MANAGED)\n"));
 	assert_non_null(strstr(md,
 	    "- removes queue 'orders' on address 'orders': config-delete-queues "
@@ -151,15 +151,15 @@ test_broker__json_round_trip_and_md(void **state)
 	free(md);
 	free(again);
 	free(json);
-	recon_plan_free(q);
-	recon_plan_free(p);
+	plan_free(q);
+	plan_free(p);
 	fx_free(&f);
 }
 
 static void
 test_broker__parse_errors_name_the_member(void **state)
 {
-	struct recon_plan *p, *q = NULL;
+	struct plan *p, *q = NULL;
 	struct err err = {0};
 	char *json, *bad, *at;
 	struct fx f;
@@ -167,19 +167,19 @@ test_broker__parse_errors_name_the_member(void **state)
 	(void)state;
 	p = fixture(&f);
 	add(p, &f, before);
-	json = recon_plan_render_json(p);
+	json = plan_render_json(p);
 	bad = xstrdup(json);
 	at = strstr(bad, "\"effect\": \"removes\"");
 	assert_non_null(at);
 	memcpy(at, "\"effect\": \"zapping\"", 19);
 	assert_int_equal(
-	    recon_plan_parse_json(&q, "plan.json", bad, strlen(bad), &err), -1);
+	    plan_parse_json(&q, "plan.json", bad, strlen(bad), &err), -1);
 	assert_string_equal(err.msg,
 	    "broker_xml.nodes[].reload.items[].effect: unknown value");
 	err_release(&err);
 	free(bad);
 	free(json);
-	recon_plan_free(p);
+	plan_free(p);
 	fx_free(&f);
 }
 
@@ -187,22 +187,22 @@ static void
 test_broker__render_failure_refuses(void **state)
 {
 	struct errlist diags = {0};
-	struct recon_plan *p;
+	struct plan *p;
 	struct fx f;
 
 	(void)state;
 	p = fixture(&f);
 	errlist_add(&diags, DIAG_ERROR, &(struct pos){"c/objects.yaml", 6, 5},
 	    "divert '1st': name is not an XML NCName");
-	recon_plan_refuse_render(p, &diags);
-	assert_int_equal(p->outcome, RECON_OUT_REFUSED);
+	plan_refuse_render(p, &diags);
+	assert_int_equal(p->outcome, PLAN_OUT_REFUSED);
 	assert_string_equal(p->refusal, "RENDER_FAILED");
 	assert_string_equal(p->message,
 	    "the nodes' broker.xml cannot be rendered: c/objects.yaml:6:5: "
 	    "divert '1st': name is not an XML NCName");
 	assert_null(p->broker_xml_before);
 	errlist_release(&diags);
-	recon_plan_free(p);
+	plan_free(p);
 	fx_free(&f);
 }
 

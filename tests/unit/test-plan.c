@@ -15,11 +15,11 @@
 #include "../../reconcile/plan/plan.h"
 #include "recon-fixture.h"
 
-static struct recon_plan_opts no_opts = {false, NULL, "test"};
-static struct recon_plan_opts dc_opts = {true, NULL, "test"};
+static struct plan_opts no_opts = {false, NULL, "test"};
+static struct plan_opts dc_opts = {true, NULL, "test"};
 
-static const struct recon_node_plan *
-step(const struct recon_plan *p, enum recon_act k, const char *name,
+static const struct plan_step *
+step(const struct plan *p, enum plan_action_kind k, const char *name,
     size_t node)
 {
 	size_t i;
@@ -32,7 +32,7 @@ step(const struct recon_plan *p, enum recon_act k, const char *name,
 }
 
 static bool
-warned(const struct recon_node_plan *np, const char *needle)
+warned(const struct plan_step *np, const char *needle)
 {
 	size_t i;
 
@@ -56,15 +56,15 @@ q3_fixture(struct fx *f, enum decl_mode mode)
 static void
 test_plan__d1_last_queue_removes_forwarding_divert(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
 	q3_fixture(&f, DECL_STUDIO_MANAGED);
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
-	assert_int_equal(np.outcome, RECON_OUT_WOULD_APPLY);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	assert_int_equal(np.outcome, PLAN_OUT_WOULD_APPLY);
 	assert_int_equal(np.nremoved, 1);
 	assert_string_equal(np.removed[0].config.name, "audit-copy");
 	assert_string_equal(np.removed[0].config.address, "audit-in");
@@ -76,29 +76,29 @@ test_plan__d1_last_queue_removes_forwarding_divert(void **state)
 	assert_true(warned(&np,
 	    "broker.xml, the broker creates it again at the next restart"));
 	assert_int_equal(np.destroyed_messages, 5);
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__d1_other_queue_keeps_divert(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
 	q3_fixture(&f, DECL_STUDIO_MANAGED);
 	fx_lqueue(&f, 0, "orders", "orders-b", 0, 0);
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
 	assert_int_equal(np.nremoved, 0);
 	assert_int_equal(np.nkept, 1);
 	assert_non_null(strstr(np.kept[0].reason, "not dependent"));
 	assert_non_null(strstr(np.kept[0].reason, "'orders-b'"));
 	assert_int_equal(np.nops, 1);
 	assert_false(warned(&np, "broker.xml"));
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
@@ -106,8 +106,8 @@ static void
 test_plan__d1_created_queue_counts_as_remaining(void **state)
 {
 	const char *cq[] = {"orders-new"}, *ca[] = {"orders"};
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
@@ -116,19 +116,19 @@ test_plan__d1_created_queue_counts_as_remaining(void **state)
 	ctx.created_queues = cq;
 	ctx.created_queue_addresses = ca;
 	ctx.ncreated = 1;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
 	assert_int_equal(np.nremoved, 0);
 	assert_int_equal(np.nkept, 1);
 	assert_non_null(strstr(np.kept[0].reason, "'orders-new'"));
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__d2_studio_declared_with_queue_recreates(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
@@ -137,57 +137,57 @@ test_plan__d2_studio_declared_with_queue_recreates(void **state)
 	fx_queue(&f, "audit-in", "audit-in");
 	fx_divert(&f, "audit-copy", "audit-in", "orders");
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
 	assert_int_equal(np.nremoved, 1);
 	assert_true(np.removed[0].declared);
 	assert_true(warned(&np,
 	    "re-creates queue 'orders' on 'orders' and the divert; remove the divert from the declaration"));
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__d2_studio_declared_without_queue_nothing_consumes(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
 	q3_fixture(&f, DECL_STUDIO_MANAGED);
 	fx_divert(&f, "audit-copy", "audit-in", "orders");
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
 	assert_true(warned(&np,
 	    "validation refuses the next apply (\"Nothing consumes at orders\") until the declaration drops the divert"));
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__d2_config_managed_broker_xml_carries_it(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
 	q3_fixture(&f, DECL_CONFIG_MANAGED);
 	fx_divert(&f, "audit-copy", "audit-in", "orders");
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
 	assert_true(warned(&np,
 	    "the broker.xml rendered from it still carries the divert, so the next deployment and restart bring it back"));
 	assert_true(warned(&np, "at the next restart"));
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__d4_source_divert_kept_with_reason(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
@@ -196,21 +196,21 @@ test_plan__d4_source_divert_kept_with_reason(void **state)
 	fx_lqueue(&f, 0, "archive", "archive", 0, 0);
 	fx_ldivert(&f, 0, "orders-archive", "orders", "archive");
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
 	assert_int_equal(np.nremoved, 0);
 	assert_int_equal(np.nkept, 1);
 	assert_string_equal(np.kept[0].name, "orders-archive");
 	assert_non_null(strstr(np.kept[0].reason,
 	    "its source is the queue's address: it still routes what producers send to 'orders'"));
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__d5_tap_fates(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
@@ -222,47 +222,47 @@ test_plan__d5_tap_fates(void **state)
 	fx_ldivert(&f, 0, "__capture.all.orders", "orders", "__capture.all");
 	fx_ldivert(&f, 0, "__capture.dbg.orders", "orders", "__capture.dbg");
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
 	assert_int_equal(np.ntaps, 2);
 	assert_string_equal(np.taps[0].capture, "all");
-	assert_int_equal(np.taps[0].fate, RECON_TAP_KEPT);
+	assert_int_equal(np.taps[0].fate, PLAN_TAP_KEPT);
 	assert_non_null(strstr(np.taps[0].reason,
 	    "still covers 'orders' through queue 'audit'"));
 	assert_string_equal(np.taps[1].capture, "dbg");
-	assert_int_equal(np.taps[1].fate, RECON_TAP_REMOVED_BY_SUBSCRIPTION);
+	assert_int_equal(np.taps[1].fate, PLAN_TAP_REMOVED_BY_SUBSCRIPTION);
 	assert_int_equal(np.nremoved, 0);
 	assert_int_equal(np.nops, 1); /* never a destroyDivert for a tap */
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__d6_consumers_refused_without_flag(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
 	fx_init(&f, DECL_STUDIO_MANAGED, 1);
 	fx_lqueue(&f, 0, "orders", "orders", 2, 0);
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
-	assert_int_equal(np.outcome, RECON_OUT_REFUSED);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	assert_int_equal(np.outcome, PLAN_OUT_REFUSED);
 	assert_string_equal(np.refusal, "HAS_CONSUMERS");
 	assert_int_equal(np.refusal_kind, RECON_HAS_CONSUMERS);
 	assert_string_equal(np.message,
 	    "queue 'orders' has 2 consumers on this node");
 	assert_non_null(strstr(np.next_step, "--disconnect-consumers"));
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__d6_consumers_warned_with_flag(void **state)
 {
-	struct recon_node_plan np = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
@@ -270,70 +270,70 @@ test_plan__d6_consumers_warned_with_flag(void **state)
 	fx_lqueue(&f, 0, "orders", "orders", 1, 0);
 	ctx.decl = &f.c;
 	ctx.disconnect_consumers = true;
-	recon_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
-	assert_int_equal(np.outcome, RECON_OUT_WOULD_APPLY);
+	plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx, false);
+	assert_int_equal(np.outcome, PLAN_OUT_WOULD_APPLY);
 	assert_true(warned(&np,
 	    "--disconnect-consumers: 1 consumer of queue 'orders' will be disconnected; a client that reconnects can create the queue again"));
 	assert_true(np.ops[np.nops - 1].remove_consumers);
-	recon_node_plan_release(&np);
+	plan_step_release(&np);
 	fx_free(&f);
 }
 
 static void
 test_plan__unreachable_and_absent(void **state)
 {
-	struct recon_node_plan np = {0}, np2 = {0};
-	struct recon_qdel_ctx ctx = {0};
+	struct plan_step np = {0}, np2 = {0};
+	struct plan_queue_delete_ctx ctx = {0};
 	struct fx f;
 
 	(void)state;
 	fx_init(&f, DECL_STUDIO_MANAGED, 2);
 	fx_unreachable(&f, 1, "connection refused");
 	ctx.decl = &f.c;
-	recon_preflight_queue_delete(&np, &f.s.nodes[1], "orders", &ctx, false);
-	assert_int_equal(np.outcome, RECON_OUT_UNREACHABLE);
+	plan_preflight_queue_delete(&np, &f.s.nodes[1], "orders", &ctx, false);
+	assert_int_equal(np.outcome, PLAN_OUT_UNREACHABLE);
 	assert_string_equal(np.message, "connection refused");
-	recon_preflight_queue_delete(&np2, &f.s.nodes[0], "orders", &ctx,
+	plan_preflight_queue_delete(&np2, &f.s.nodes[0], "orders", &ctx,
 	    false);
-	assert_int_equal(np2.outcome, RECON_OUT_NO_CHANGE);
-	recon_node_plan_release(&np);
-	recon_node_plan_release(&np2);
+	assert_int_equal(np2.outcome, PLAN_OUT_NO_CHANGE);
+	plan_step_release(&np);
+	plan_step_release(&np2);
 	fx_free(&f);
 }
 
 static void
-managed_of(struct recon_managed *m, struct fx *f)
+managed_of(struct plan_managed *m, struct fx *f)
 {
-	recon_managed_from_decl(m, &f->c, "inventory", "rev1");
+	plan_managed_from_decl(m, &f->c, "inventory", "rev1");
 }
 
 static void
 test_plan__no_inventory_deletes_nothing(void **state)
 {
-	struct recon_managed m = {0};
-	struct recon_plan *p;
+	struct plan_managed m = {0};
+	struct plan *p;
 	struct fx f;
 
 	(void)state;
 	fx_init(&f, DECL_STUDIO_MANAGED, 1);
 	fx_lqueue(&f, 0, "legacy", "legacy", 0, 3);
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	assert_int_equal(p->outcome, RECON_OUT_NO_CHANGE);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_int_equal(p->outcome, PLAN_OUT_NO_CHANGE);
 	assert_int_equal(p->nactions, 0);
 	assert_int_equal(p->nunmanaged, 2);
 	assert_string_equal(p->unmanaged[0].kind, "address");
 	assert_string_equal(p->unmanaged[1].kind, "queue");
 	assert_string_equal(p->unmanaged[1].name, "legacy");
-	recon_plan_free(p);
+	plan_free(p);
 	fx_free(&f);
 }
 
 static void
 test_plan__managed_removed_is_deleted_order_creates_first(void **state)
 {
-	const struct recon_node_plan *np;
-	struct recon_managed m = {0};
-	struct recon_plan *p;
+	const struct plan_step *np;
+	struct plan_managed m = {0};
+	struct plan *p;
 	struct fx f;
 
 	(void)state;
@@ -354,29 +354,29 @@ test_plan__managed_removed_is_deleted_order_creates_first(void **state)
 	fx_lqueue(&f, 0, "orders", "orders", 0, 4);
 	fx_lqueue(&f, 0, "audit-in", "audit-in", 0, 0);
 	fx_ldivert(&f, 0, "audit-copy", "audit-in", "orders");
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
 	assert_int_equal(p->nactions, 2);
-	assert_int_equal(p->actions[0].kind, RECON_ACT_CREATE_QUEUE);
-	assert_int_equal(p->actions[1].kind, RECON_ACT_DELETE_QUEUE);
-	np = step(p, RECON_ACT_DELETE_QUEUE, "orders", 0);
+	assert_int_equal(p->actions[0].kind, PLAN_ACT_CREATE_QUEUE);
+	assert_int_equal(p->actions[1].kind, PLAN_ACT_DELETE_QUEUE);
+	np = step(p, PLAN_ACT_DELETE_QUEUE, "orders", 0);
 	assert_non_null(np);
 	assert_int_equal(np->nremoved, 0);
 	assert_int_equal(np->nkept, 1);
 	assert_non_null(strstr(np->kept[0].reason, "'orders-v2'"));
 	assert_true(p->actions[1].destroys_messages);
 	assert_int_equal(p->destroyed_messages, 4);
-	recon_plan_free(p);
-	recon_managed_release(&m);
+	plan_free(p);
+	plan_managed_release(&m);
 	fx_free(&f);
 }
 
 static void
 test_plan__change_in_place_vs_recreate(void **state)
 {
-	const struct recon_node_plan *np;
-	struct recon_managed m = {0};
-	struct recon_plan *p;
+	const struct plan_step *np;
+	struct plan_managed m = {0};
+	struct plan *p;
 	struct decl_queue *q;
 	struct fx f;
 
@@ -388,13 +388,13 @@ test_plan__change_in_place_vs_recreate(void **state)
 	q->durable = false;
 	fx_lqueue(&f, 0, "a", "qa", 0, 0);
 	fx_lqueue(&f, 0, "b", "qb", 0, 7);
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	np = step(p, RECON_ACT_CHANGE_QUEUE, "qa", 0);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	np = step(p, PLAN_ACT_CHANGE_QUEUE, "qa", 0);
 	assert_non_null(np);
 	assert_string_equal(np->message, "differs: max-consumers");
 	assert_int_equal(np->ops[0].kind, RECON_OP_UPDATE_QUEUE);
 	assert_int_equal(np->ops[0].queue->max_consumers, 5);
-	np = step(p, RECON_ACT_RECREATE_QUEUE, "qb", 0);
+	np = step(p, PLAN_ACT_RECREATE_QUEUE, "qb", 0);
 	assert_non_null(np);
 	assert_string_equal(np->message,
 	    "differs in what updateQueue cannot change: durable");
@@ -402,15 +402,15 @@ test_plan__change_in_place_vs_recreate(void **state)
 	assert_int_equal(np->ops[0].kind, RECON_OP_DESTROY_QUEUE);
 	assert_int_equal(np->ops[1].kind, RECON_OP_CREATE_QUEUE);
 	assert_int_equal(p->destroyed_messages, 7);
-	recon_plan_free(p);
+	plan_free(p);
 	fx_free(&f);
 }
 
 static void
 test_plan__d7_bulk_cap(void **state)
 {
-	struct recon_managed m = {0};
-	struct recon_plan *p;
+	struct plan_managed m = {0};
+	struct plan *p;
 	struct fx f;
 	char *c;
 
@@ -425,35 +425,35 @@ test_plan__d7_bulk_cap(void **state)
 	f.c.settings.max_destroyed_messages = 1000;
 	fx_lqueue(&f, 0, "orders", "orders", 0, 600);
 	fx_lqueue(&f, 1, "orders", "orders", 0, 500);
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	assert_int_equal(p->outcome, RECON_OUT_REFUSED);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_int_equal(p->outcome, PLAN_OUT_REFUSED);
 	assert_string_equal(p->refusal, "BULK_CAP");
 	assert_string_equal(p->message,
 	    "the plan destroys 1100 messages across its nodes, 100 over the cap of 1000 (settings.max-destroyed-messages)");
 	assert_non_null(strstr(p->next_step,
 	    "raise settings.max-destroyed-messages to at least 1100"));
-	c = recon_plan_confirmation(p);
+	c = plan_confirmation(p);
 	assert_string_equal(c, "");
 	free(c);
-	recon_plan_free(p);
+	plan_free(p);
 	f.c.settings.max_destroyed_messages = 1100;
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	assert_int_equal(p->outcome, RECON_OUT_WOULD_APPLY);
-	c = recon_plan_confirmation(p);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
+	c = plan_confirmation(p);
 	assert_true(
 	    strncmp(c, "delete 1 queue, 1 address on shop-eu ", 37) == 0);
-	assert_int_equal(strlen(c), 37 + RECON_CONFIRM_HEX);
+	assert_int_equal(strlen(c), 37 + PLAN_CONFIRM_HEX);
 	free(c);
-	recon_plan_free(p);
-	recon_managed_release(&m);
+	plan_free(p);
+	plan_managed_release(&m);
 	fx_free(&f);
 }
 
 static void
 test_plan__taps_never_touched_by_diff(void **state)
 {
-	struct recon_managed m = {0};
-	struct recon_plan *p;
+	struct plan_managed m = {0};
+	struct plan *p;
 	struct fx f;
 
 	(void)state;
@@ -462,19 +462,19 @@ test_plan__taps_never_touched_by_diff(void **state)
 	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
 	fx_ldivert(&f, 0, "__capture.dbg.orders", "orders", "__capture.dbg");
 	managed_of(&m, &f);
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
 	assert_int_equal(p->nactions, 0);
 	assert_int_equal(p->nunmanaged, 0);
-	recon_plan_free(p);
-	recon_managed_release(&m);
+	plan_free(p);
+	plan_managed_release(&m);
 	fx_free(&f);
 }
 
 static void
 test_plan__confirmation_changes_with_plan(void **state)
 {
-	struct recon_managed m = {0};
-	struct recon_plan *p;
+	struct plan_managed m = {0};
+	struct plan *p;
 	struct fx f;
 	char *c1, *c2;
 
@@ -483,25 +483,25 @@ test_plan__confirmation_changes_with_plan(void **state)
 	fx_queue(&f, "orders", "orders");
 	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
 	f.s.nodes[0].queues[0].max_consumers = 3;
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	c1 = recon_plan_confirmation(p);
-	recon_plan_free(p);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	c1 = plan_confirmation(p);
+	plan_free(p);
 	f.s.nodes[0].queues[0].max_consumers = 4;
-	p = recon_plan_build(&f.c, &m, &f.s, &dc_opts);
-	c2 = recon_plan_confirmation(p);
+	p = plan_build(&f.c, &m, &f.s, &dc_opts);
+	c2 = plan_confirmation(p);
 	assert_true(strncmp(c1, "change 1 on shop-eu ", 20) == 0);
 	assert_true(strncmp(c2, "change 1 on shop-eu ", 20) == 0);
 	assert_string_not_equal(c1, c2);
 	free(c1);
 	free(c2);
-	recon_plan_free(p);
+	plan_free(p);
 	fx_free(&f);
 }
 
 static void
 test_plan__inventory_round_trip(void **state)
 {
-	struct recon_managed m = {0}, m2 = {0};
+	struct plan_managed m = {0}, m2 = {0};
 	struct err err = {0};
 	struct fx f;
 	char *text, *text2, *msg;
@@ -511,15 +511,15 @@ test_plan__inventory_round_trip(void **state)
 	fx_queue(&f, "orders", "orders");
 	fx_divert(&f, "d", "orders", "x");
 	managed_of(&m, &f);
-	text = recon_inventory_render(&m, "shop-eu");
-	assert_int_equal(recon_inventory_parse(&m2, "inv.json", text,
+	text = plan_inventory_render(&m, "shop-eu");
+	assert_int_equal(plan_inventory_parse(&m2, "inv.json", text,
 	                     strlen(text), "shop-eu", &err),
 	    0);
-	text2 = recon_inventory_render(&m2, "shop-eu");
+	text2 = plan_inventory_render(&m2, "shop-eu");
 	assert_string_equal(text, text2);
-	assert_true(recon_managed_has_queue(&m2, "orders"));
-	assert_false(recon_managed_has_queue(&m2, "nope"));
-	assert_int_equal(recon_inventory_parse(&m2, "inv.json", text,
+	assert_true(plan_managed_has_queue(&m2, "orders"));
+	assert_false(plan_managed_has_queue(&m2, "nope"));
+	assert_int_equal(plan_inventory_parse(&m2, "inv.json", text,
 	                     strlen(text), "ledger", &err),
 	    -1);
 	msg = err_render(&err);
@@ -528,8 +528,8 @@ test_plan__inventory_round_trip(void **state)
 	err_release(&err);
 	free(text);
 	free(text2);
-	recon_managed_release(&m);
-	recon_managed_release(&m2);
+	plan_managed_release(&m);
+	plan_managed_release(&m2);
 	fx_free(&f);
 }
 
@@ -537,7 +537,7 @@ test_plan__inventory_round_trip(void **state)
 static void
 test_plan__json_round_trip_goldens(void **state)
 {
-	struct recon_plan *p = NULL;
+	struct plan *p = NULL;
 	struct err err = {0};
 	char *text, *again;
 	glob_t g;
@@ -551,13 +551,13 @@ test_plan__json_round_trip_goldens(void **state)
 		assert_int_equal(
 		    afile_read(&text, &len, g.gl_pathv[i], 1u << 24, &err), 0);
 		assert_int_equal(
-		    recon_plan_parse_json(&p, g.gl_pathv[i], text, len, &err),
+		    plan_parse_json(&p, g.gl_pathv[i], text, len, &err),
 		    0);
-		again = recon_plan_render_json(p);
+		again = plan_render_json(p);
 		assert_string_equal(again, text);
 		free(again);
 		free(text);
-		recon_plan_free(p);
+		plan_free(p);
 	}
 	globfree(&g);
 }
@@ -568,8 +568,8 @@ test_plan__json_round_trip_goldens(void **state)
 static void
 test_plan__json_binds_the_declaration_digest(void **state)
 {
-	struct recon_plan *p, *q = NULL;
-	struct recon_managed m = {0};
+	struct plan *p, *q = NULL;
+	struct plan_managed m = {0};
 	struct err err = {0};
 	char hex[SHA256_HEX], *text, *again, *bad, *at, *msg;
 	struct fx f;
@@ -578,42 +578,42 @@ test_plan__json_binds_the_declaration_digest(void **state)
 	fx_init(&f, DECL_STUDIO_MANAGED, 1);
 	fx_queue(&f, "orders", "orders");
 	decl_cluster_digest(&f.c, hex);
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
 	assert_non_null(p->declaration_digest);
 	assert_string_equal(p->declaration_digest, hex);
-	text = recon_plan_render_json(p);
+	text = plan_render_json(p);
 	assert_non_null(strstr(text, "\"format\": 2,\n"));
 	at = strstr(text, "\"declaration_digest\": \"");
 	assert_non_null(at);
 	assert_memory_equal(at + 23, hex, SHA256_HEX - 1);
 	assert_int_equal(
-	    recon_plan_parse_json(&q, "plan.json", text, strlen(text), &err),
+	    plan_parse_json(&q, "plan.json", text, strlen(text), &err),
 	    0);
 	assert_string_equal(q->declaration_digest, hex);
-	again = recon_plan_render_json(q);
+	again = plan_render_json(q);
 	assert_string_equal(again, text);
 	free(again);
-	recon_plan_free(q);
+	plan_free(q);
 	/* the digest is part of what the confirmation text hashes */
 	free(p->declaration_digest);
 	p->declaration_digest = xstrdup(
 	    "0000000000000000000000000000000000000000000000000000000000000000");
-	again = recon_plan_confirmation(p);
-	q = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	msg = recon_plan_confirmation(q);
-	recon_plan_free(q);
+	again = plan_confirmation(p);
+	q = plan_build(&f.c, &m, &f.s, &no_opts);
+	msg = plan_confirmation(q);
+	plan_free(q);
 	/* the same snapshot, so only the digest differs */
 	assert_non_null(strstr(msg, " on "));
 	assert_string_not_equal(again, msg);
 	free(again);
 	free(msg);
-	recon_plan_free(p);
+	plan_free(p);
 	/* format 1 */
 	bad = xstrdup(text);
 	at = strstr(bad, "\"format\": 2");
 	at[10] = '1';
 	assert_int_equal(
-	    recon_plan_parse_json(&q, "plan.json", bad, strlen(bad), &err), -1);
+	    plan_parse_json(&q, "plan.json", bad, strlen(bad), &err), -1);
 	msg = err_render(&err);
 	assert_string_equal(msg,
 	    "plan.json: format: unsupported plan format (this build reads 2; plan again)");
@@ -625,7 +625,7 @@ test_plan__json_binds_the_declaration_digest(void **state)
 	at = strstr(bad, "\"declaration_digest\": \"");
 	at[23] = 'X';
 	assert_int_equal(
-	    recon_plan_parse_json(&q, "plan.json", bad, strlen(bad), &err), -1);
+	    plan_parse_json(&q, "plan.json", bad, strlen(bad), &err), -1);
 	msg = err_render(&err);
 	assert_string_equal(msg,
 	    "plan.json: declaration_digest: expected a SHA-256 in lower-case hex");
@@ -639,8 +639,8 @@ test_plan__json_binds_the_declaration_digest(void **state)
 static void
 test_plan__json_parse_errors_name_the_member(void **state)
 {
-	struct recon_plan *p;
-	struct recon_managed m = {0};
+	struct plan *p;
+	struct plan_managed m = {0};
 	struct err err = {0};
 	struct fx f;
 	char *text, *bad, *at, *msg;
@@ -648,21 +648,21 @@ test_plan__json_parse_errors_name_the_member(void **state)
 	(void)state;
 	fx_init(&f, DECL_STUDIO_MANAGED, 1);
 	fx_queue(&f, "orders", "orders");
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	text = recon_plan_render_json(p);
-	recon_plan_free(p);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	text = plan_render_json(p);
+	plan_free(p);
 	bad = xstrdup(text);
 	at = strstr(bad, "\"outcome\": \"WOULD_APPLY\"");
 	assert_non_null(at);
 	memcpy(at + 12, "WOULD_APPLX", 11);
 	assert_int_equal(
-	    recon_plan_parse_json(&p, "plan.json", bad, strlen(bad), &err), -1);
+	    plan_parse_json(&p, "plan.json", bad, strlen(bad), &err), -1);
 	msg = err_render(&err);
 	assert_string_equal(msg,
 	    "plan.json: actions[0].nodes[0].outcome: unknown outcome");
 	free(msg);
 	err_release(&err);
-	assert_int_equal(recon_plan_parse_json(&p, "plan.json", "[]", 2, &err),
+	assert_int_equal(plan_parse_json(&p, "plan.json", "[]", 2, &err),
 	    -1);
 	msg = err_render(&err);
 	assert_string_equal(msg, "plan.json: not a JSON object");
@@ -673,13 +673,13 @@ test_plan__json_parse_errors_name_the_member(void **state)
 	fx_free(&f);
 }
 
-/* Past RECON_PLAN_MD_MAX the actions are cut; the summary stays first and
+/* Past PLAN_MD_MAX the actions are cut; the summary stays first and
  * the approval text last. */
 static void
 test_plan__md_truncated_with_pointer(void **state)
 {
-	struct recon_managed m = {0};
-	struct recon_plan *p;
+	struct plan_managed m = {0};
+	struct plan *p;
 	struct fx f;
 	char name[32], *md, *c;
 	size_t i;
@@ -690,10 +690,10 @@ test_plan__md_truncated_with_pointer(void **state)
 		snprintf(name, sizeof(name), "queue-%03zu", i);
 		fx_queue(&f, "orders", name);
 	}
-	p = recon_plan_build(&f.c, &m, &f.s, &no_opts);
-	md = recon_plan_render_md(p, "out");
-	c = recon_plan_confirmation(p);
-	assert_true(strlen(md) <= RECON_PLAN_MD_MAX);
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	md = plan_render_md(p, "out");
+	c = plan_confirmation(p);
+	assert_true(strlen(md) <= PLAN_MD_MAX);
 	assert_true(
 	    strncmp(md, "# shop-eu: WOULD_APPLY — create 401", 35) == 0);
 	assert_non_null(strstr(md,
@@ -701,7 +701,7 @@ test_plan__md_truncated_with_pointer(void **state)
 	assert_non_null(strstr(md, c));
 	free(c);
 	free(md);
-	recon_plan_free(p);
+	plan_free(p);
 	fx_free(&f);
 }
 

@@ -38,16 +38,16 @@ static struct decl_cluster declared = {.name = S("c")};
 static void
 test_reload__unknown_settings_are_uncertain(void **state)
 {
-	struct recon_reload r;
+	struct plan_reload r;
 	char *md;
 
 	(void)state;
-	recon_reload_predict(&r, &declared, &live, NULL);
+	plan_reload_predict(&r, &declared, &live, NULL);
 	assert_int_equal(r.n, 1); /* the internal queue is left out */
-	assert_int_equal(r.items[0].effect, RECON_RELOAD_KEEPS);
+	assert_int_equal(r.items[0].effect, PLAN_RELOAD_KEEPS);
 	assert_true(r.uncertain);
 	assert_int_equal(r.messages_lost, 0);
-	md = recon_reload_render_md(&r);
+	md = plan_reload_render_md(&r);
 	assert_string_equal(md,
 	    "#### Reload of the rendered broker.xml on node 'n1'\n\n"
 	    "config-delete-addresses unknown, config-delete-queues unknown, "
@@ -59,24 +59,24 @@ test_reload__unknown_settings_are_uncertain(void **state)
 	    "Messages lost by the reload: 0 (more if an unread config-delete-* "
 	    "is FORCE)\n");
 	free(md);
-	recon_reload_release(&r);
+	plan_reload_release(&r);
 }
 
 static void
 test_reload__force_from_the_file_counts_messages(void **state)
 {
-	struct recon_reload_settings force = {"OFF", "FORCE", "OFF"};
-	struct recon_reload r;
+	struct plan_reload_settings force = {"OFF", "FORCE", "OFF"};
+	struct plan_reload r;
 
 	(void)state;
-	recon_reload_predict(&r, &declared, &live, &force);
+	plan_reload_predict(&r, &declared, &live, &force);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.items[0].effect, RECON_RELOAD_REMOVES);
+	assert_int_equal(r.items[0].effect, PLAN_RELOAD_REMOVES);
 	assert_int_equal(r.items[0].messages, 4);
 	assert_int_equal(r.messages_lost, 4);
 	assert_false(r.uncertain);
 	assert_true(r.settings_from_file);
-	recon_reload_release(&r);
+	plan_reload_release(&r);
 	assert_null(r.items);
 }
 

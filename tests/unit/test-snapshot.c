@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../../lib/xalloc.h"
-#include "../../reconcile/recon-int.h"
+#include "../../reconcile/live/live-int.h"
 #include "../../reconcile/recon.h"
 
 static char **
@@ -100,10 +100,10 @@ test_snapshot__render_parse_round_trip(void **state)
 	char *a, *b;
 
 	(void)state;
-	a = recon_snapshot_render_json(s);
+	a = live_snapshot_render_json(s);
 	assert_int_equal(
-	    recon_snapshot_parse_json(&back, "s.json", a, strlen(a), &err), 0);
-	b = recon_snapshot_render_json(back);
+	    live_snapshot_parse_json(&back, "s.json", a, strlen(a), &err), 0);
+	b = live_snapshot_render_json(back);
 	assert_string_equal(a, b);
 	assert_non_null(strstr(a, "\"format\": 1,"));
 	assert_int_equal(back->nodes[1].refusal.kind, RECON_UNREACHABLE);
@@ -114,8 +114,8 @@ test_snapshot__render_parse_round_trip(void **state)
 	assert_null(back->nodes[0].address_settings[0].config_delete_diverts);
 	free(a);
 	free(b);
-	recon_snapshot_free(s);
-	recon_snapshot_free(back);
+	live_snapshot_free(s);
+	live_snapshot_free(back);
 }
 
 static void
@@ -136,7 +136,7 @@ test_snapshot__lookups(void **state)
 	    "audit");
 	assert_null(recon_node_find_divert(n, "orders"));
 	assert_null(recon_node_find_queue(&s->nodes[1], "orders"));
-	recon_snapshot_free(s);
+	live_snapshot_free(s);
 }
 
 /* Replace the first occurrence of from in the rendered sample. */
@@ -144,9 +144,9 @@ static char *
 mutate(const char *from, const char *to)
 {
 	struct recon_snapshot *s = sample();
-	char *a = recon_snapshot_render_json(s), *p, *r;
+	char *a = live_snapshot_render_json(s), *p, *r;
 
-	recon_snapshot_free(s);
+	live_snapshot_free(s);
 	p = strstr(a, from);
 	assert_non_null(p);
 	r = xasprintf("%.*s%s%s", (int)(p - a), a, to, p + strlen(from));
@@ -161,7 +161,7 @@ expect_error(const char *from, const char *to, const char *msg)
 	struct err err = {0};
 	char *text = mutate(from, to), *r;
 
-	assert_int_equal(recon_snapshot_parse_json(&s, "snap.json", text,
+	assert_int_equal(live_snapshot_parse_json(&s, "snap.json", text,
 	                     strlen(text), &err),
 	    -1);
 	assert_null(s);
@@ -221,22 +221,22 @@ test_snapshot__read_file(void **state)
 	int fd;
 
 	(void)state;
-	a = recon_snapshot_render_json(s);
+	a = live_snapshot_render_json(s);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w");
 	assert_non_null(f);
 	fputs(a, f);
 	assert_int_equal(fclose(f), 0);
-	assert_int_equal(recon_snapshot_read_file(&back, path, &err), 0);
-	b = recon_snapshot_render_json(back);
+	assert_int_equal(live_snapshot_read_file(&back, path, &err), 0);
+	b = live_snapshot_render_json(back);
 	assert_string_equal(a, b);
 	assert_non_null(back->nodes[0].index);
-	recon_snapshot_free(back);
+	live_snapshot_free(back);
 	back = NULL;
 	unlink(path);
 	assert_int_equal(
-	    recon_snapshot_read_file(&back, "/nonexistent/snap.json", &err),
+	    live_snapshot_read_file(&back, "/nonexistent/snap.json", &err),
 	    -1);
 	assert_null(back);
 	msg = err_render(&err);
@@ -244,7 +244,7 @@ test_snapshot__read_file(void **state)
 	                         "file or directory");
 	free(msg);
 	err_release(&err);
-	assert_int_equal(recon_snapshot_read_file(&back, "/tmp", &err), -1);
+	assert_int_equal(live_snapshot_read_file(&back, "/tmp", &err), -1);
 	assert_null(back);
 	msg = err_render(&err);
 	assert_string_equal(msg, "/tmp: not a regular file");
@@ -252,7 +252,7 @@ test_snapshot__read_file(void **state)
 	err_release(&err);
 	free(a);
 	free(b);
-	recon_snapshot_free(s);
+	live_snapshot_free(s);
 }
 
 /* The targets of a forwarding address, trimmed, empty ones kept. */
@@ -264,7 +264,7 @@ test_snapshot__forward_targets(void **state)
 	size_t n, i = 0;
 
 	(void)state;
-	while (recon_forward_target(&p, &t, &n)) {
+	while (live_forward_target(&p, &t, &n)) {
 		assert_true(i < 5);
 		assert_int_equal(n, strlen(want[i]));
 		assert_memory_equal(t, want[i], n);
@@ -272,7 +272,7 @@ test_snapshot__forward_targets(void **state)
 	}
 	assert_int_equal(i, 5);
 	p = NULL;
-	assert_false(recon_forward_target(&p, &t, &n));
+	assert_false(live_forward_target(&p, &t, &n));
 }
 
 int

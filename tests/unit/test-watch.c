@@ -14,7 +14,7 @@
 #include "../../lib/xalloc.h"
 
 /* The fetch runs in a child; no signalfd here, 60 s is plenty. */
-static const struct child_wait cw = {-1, NULL, 60};
+static const struct daemon_child_wait cw = {-1, NULL, 60};
 
 static char tmp[64];
 
@@ -89,55 +89,55 @@ conf_new(const char *branch, const char *path)
 }
 
 static void
-poll_expect(struct watch *w, enum watch_event ev, size_t ncommits)
+poll_expect(struct daemon_watch *w, enum daemon_watch_event ev, size_t ncommits)
 {
-	struct watch_update u;
+	struct daemon_watch_update u;
 	struct err err = {0};
 
-	if (watch_poll(w, &cw, &u, &err) < 0)
+	if (daemon_watch_poll(w, &cw, &u, &err) < 0)
 		fail_msg("poll: %s", err.msg);
-	assert_string_equal(watch_event_name(u.event), watch_event_name(ev));
+	assert_string_equal(daemon_watch_event_name(u.event), daemon_watch_event_name(ev));
 	assert_int_equal(u.ncommits, ncommits);
-	assert_int_equal(strlen(u.head), WATCH_OID_HEX);
+	assert_int_equal(strlen(u.head), DAEMON_WATCH_OID_HEX);
 	assert_string_equal(u.author, "Ann Operator <ann@example.com>");
-	assert_int_equal(watch_mark_seen(w, u.head, &err), 0);
-	watch_update_release(&u);
+	assert_int_equal(daemon_watch_mark_seen(w, u.head, &err), 0);
+	daemon_watch_update_release(&u);
 }
 
 static void
 test_watch__first_same_new_rewrite(void **state)
 {
 	struct agent_conf *c = conf_new("main", "clusters");
-	struct watch *w = NULL;
+	struct daemon_watch *w = NULL;
 	struct err err = {0};
-	struct watch_update u;
-	char first[WATCH_OID_HEX + 1];
+	struct daemon_watch_update u;
+	char first[DAEMON_WATCH_OID_HEX + 1];
 
 	(void)state;
-	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_string_equal(watch_last_seen(w), "");
-	poll_expect(w, WATCH_FIRST, 0);
-	snprintf(first, sizeof(first), "%s", watch_last_seen(w));
-	poll_expect(w, WATCH_SAME, 0);
+	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
+	assert_string_equal(daemon_watch_last_seen(w), "");
+	poll_expect(w, DAEMON_WATCH_FIRST, 0);
+	snprintf(first, sizeof(first), "%s", daemon_watch_last_seen(w));
+	poll_expect(w, DAEMON_WATCH_SAME, 0);
 	sh("cd work && echo 'y: 2' >> clusters/us/c.yaml && git commit -qam two"
 	   " && echo 'y: 3' >> clusters/us/c.yaml && git commit -qam three"
 	   " && git push -q ../origin.git main");
-	poll_expect(w, WATCH_NEW, 2);
+	poll_expect(w, DAEMON_WATCH_NEW, 2);
 	/* A restart keeps the last seen commit. */
-	watch_free(w);
-	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(strlen(watch_last_seen(w)), WATCH_OID_HEX);
-	poll_expect(w, WATCH_SAME, 0);
+	daemon_watch_free(w);
+	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
+	assert_int_equal(strlen(daemon_watch_last_seen(w)), DAEMON_WATCH_OID_HEX);
+	poll_expect(w, DAEMON_WATCH_SAME, 0);
 	sh("cd work && git reset -q --hard HEAD~2 && echo 'z: 1' > "
 	   "clusters/us/d.yaml && git add -A && git commit -qm rewritten && "
 	   "git push -q -f ../origin.git main");
-	assert_int_equal(watch_poll(w, &cw, &u, &err), 0);
-	assert_int_equal(u.event, WATCH_REWRITE);
+	assert_int_equal(daemon_watch_poll(w, &cw, &u, &err), 0);
+	assert_int_equal(u.event, DAEMON_WATCH_REWRITE);
 	assert_string_equal(u.summary, "rewritten");
-	assert_int_equal(strlen(u.prev), WATCH_OID_HEX);
+	assert_int_equal(strlen(u.prev), DAEMON_WATCH_OID_HEX);
 	assert_string_not_equal(u.prev, first);
-	watch_update_release(&u);
-	watch_free(w);
+	daemon_watch_update_release(&u);
+	daemon_watch_free(w);
 	agent_conf_free(c);
 }
 
@@ -145,16 +145,16 @@ static void
 test_watch__reads_cluster_folders(void **state)
 {
 	struct agent_conf *c = conf_new("main", "clusters");
-	struct watch *w = NULL;
+	struct daemon_watch *w = NULL;
 	struct err err = {0};
-	struct watch_update u;
-	struct watch_cluster *cs = NULL;
+	struct daemon_watch_update u;
+	struct daemon_watch_cluster *cs = NULL;
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(watch_poll(w, &cw, &u, &err), 0);
-	assert_int_equal(watch_read_clusters(w, u.head, &cs, &n, &err), 0);
+	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
+	assert_int_equal(daemon_watch_poll(w, &cw, &u, &err), 0);
+	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(cs[0].dir, "clusters/eu");
 	assert_int_equal(cs[0].nfiles, 2);
@@ -163,9 +163,9 @@ test_watch__reads_cluster_folders(void **state)
 	assert_int_equal(cs[0].files[0].len, 12);
 	assert_string_equal(cs[0].files[1].path, "clusters/eu/b.yml");
 	assert_string_equal(cs[1].dir, "clusters/us");
-	watch_clusters_free(cs, n);
-	watch_update_release(&u);
-	watch_free(w);
+	daemon_watch_clusters_free(cs, n);
+	daemon_watch_update_release(&u);
+	daemon_watch_free(w);
 	agent_conf_free(c);
 }
 
@@ -173,26 +173,26 @@ static void
 test_watch__one_cluster_path_and_missing_path(void **state)
 {
 	struct agent_conf *c = conf_new("main", "clusters/eu");
-	struct watch *w = NULL;
+	struct daemon_watch *w = NULL;
 	struct err err = {0};
-	struct watch_update u;
-	struct watch_cluster *cs = NULL;
+	struct daemon_watch_update u;
+	struct daemon_watch_cluster *cs = NULL;
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(watch_poll(w, &cw, &u, &err), 0);
-	assert_int_equal(watch_read_clusters(w, u.head, &cs, &n, &err), 0);
+	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
+	assert_int_equal(daemon_watch_poll(w, &cw, &u, &err), 0);
+	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(cs[0].dir, "clusters/eu");
-	watch_clusters_free(cs, n);
+	daemon_watch_clusters_free(cs, n);
 	free(c->clusters_path);
 	c->clusters_path = xstrdup("nowhere");
-	assert_int_equal(watch_read_clusters(w, u.head, &cs, &n, &err), -1);
+	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err), -1);
 	assert_non_null(strstr(err.msg, "has no folder 'nowhere'"));
 	err_release(&err);
-	watch_update_release(&u);
-	watch_free(w);
+	daemon_watch_update_release(&u);
+	daemon_watch_free(w);
 	agent_conf_free(c);
 }
 
@@ -200,29 +200,29 @@ static void
 test_watch__missing_branch_and_url_are_errors(void **state)
 {
 	struct agent_conf *c = conf_new("release", "");
-	struct watch *w = NULL;
+	struct daemon_watch *w = NULL;
 	struct err err = {0};
-	struct watch_update u;
+	struct daemon_watch_update u;
 	char *want;
 
 	(void)state;
-	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(watch_poll(w, &cw, &u, &err), -1);
+	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
+	assert_int_equal(daemon_watch_poll(w, &cw, &u, &err), -1);
 	want = xasprintf("branch 'release' not found in %s", c->repo_url);
 	if (strncmp(err.msg, want, strlen(want)) != 0)
 		fail_msg("got: %s", err.msg);
 	free(want);
 	err_release(&err);
-	watch_free(w);
+	daemon_watch_free(w);
 	free(c->repo_url);
 	c->repo_url = xasprintf("file://%s/absent.git", tmp);
 	free(c->branch);
 	c->branch = xstrdup("main");
-	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_int_equal(watch_poll(w, &cw, &u, &err), -1);
+	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
+	assert_int_equal(daemon_watch_poll(w, &cw, &u, &err), -1);
 	assert_non_null(strstr(err.msg, "absent.git"));
 	err_release(&err);
-	watch_free(w);
+	daemon_watch_free(w);
 	agent_conf_free(c);
 }
 
@@ -230,21 +230,21 @@ static void
 test_watch__changed_url_starts_afresh(void **state)
 {
 	struct agent_conf *c = conf_new("main", "");
-	struct watch *w = NULL;
+	struct daemon_watch *w = NULL;
 	struct err err = {0};
 
 	(void)state;
 	sh("rm -rf state && cp -r origin.git mirror.git");
-	assert_int_equal(watch_open(&w, c, &err), 0);
-	poll_expect(w, WATCH_FIRST, 0);
-	watch_free(w);
+	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
+	poll_expect(w, DAEMON_WATCH_FIRST, 0);
+	daemon_watch_free(w);
 	free(c->repo_url);
 	c->repo_url = xasprintf("file://%s/mirror.git", tmp);
-	assert_int_equal(watch_open(&w, c, &err), 0);
-	assert_string_equal(watch_last_seen(w), "");
-	poll_expect(w, WATCH_FIRST, 0);
-	poll_expect(w, WATCH_SAME, 0);
-	watch_free(w);
+	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
+	assert_string_equal(daemon_watch_last_seen(w), "");
+	poll_expect(w, DAEMON_WATCH_FIRST, 0);
+	poll_expect(w, DAEMON_WATCH_SAME, 0);
+	daemon_watch_free(w);
 	agent_conf_free(c);
 }
 

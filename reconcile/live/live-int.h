@@ -1,0 +1,169 @@
+/* reconcile/live/live-int.h: shared by the files of reconcile/live/ only
+ * (and the unit tests), grouped by the file that implements them.
+ *
+ * The Jolokia client: a request is a bulk, built with live_bulk_read /
+ * live_bulk_exec or one of the operation helpers (each returns the
+ * element's index), sent with live_jolokia_post (one HTTP POST) or
+ * live_jolokia_post_all (several nodes concurrently), then read in
+ * b->results[i]: a refusal (kind RECON_OK on success) and the element's
+ * `value`. Every failure is classified here, once.
+ */
+#ifndef RECONCILE_LIVE_LIVE_INT_H
+#define RECONCILE_LIVE_LIVE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../lib/sbuf.h"
+#include "live.h"
+
+struct cJSON;
+
+#define LIVE_JOLOKIA_ORIGIN          "http://localhost"
+#define LIVE_JOLOKIA_CONNECT_TIMEOUT 5000  /* ms */
+#define LIVE_JOLOKIA_TIMEOUT         30000 /* ms */
+#define LIVE_JOLOKIA_MAX_RESPONSE    ((size_t)32 * 1024 * 1024)
+#define LIVE_JOLOKIA_MAX_TEXT        2000 /* bytes of broker text kept */
+
+/* Where and how to talk to one node. Strings are borrowed. */
+struct live_jolokia_conf {
+	const char *url;         /* http(s)://host:port/console/jolokia */
+	const char *userpass;    /* "user:password" (HTTP Basic); NULL = none */
+	const char *origin;      /* NULL = LIVE_JOLOKIA_ORIGIN */
+	const char *ca_file;     /* NULL = the system trust store */
+	long connect_timeout_ms; /* 0 = LIVE_JOLOKIA_CONNECT_TIMEOUT */
+	long timeout_ms;         /* total; 0 = LIVE_JOLOKIA_TIMEOUT */
+	size_t max_response;     /* 0 = LIVE_JOLOKIA_MAX_RESPONSE */
+};
+
+enum live_arg_type {
+	LIVE_ARG_STR = 0,
+	LIVE_ARG_BOOL,
+	LIVE_ARG_INT,
+	LIVE_ARG_NULL,
+};
+
+/* One argument of an operation. */
+struct live_arg {
+	enum live_arg_type type;
+	const char *s; /* LIVE_ARG_STR (NULL sends null) */
+	bool b;
+	int64_t i;
+};
+
+/* The outcome of one bulk element. */
+struct live_bulk_result {
+	struct recon_refusal refusal; /* kind RECON_OK on success */
+	/* The element's `value`, borrowed from the bulk; NULL on a refusal
+	 * and for a pattern read that matched nothing. */
+	const struct cJSON *value;
+};
+
+/* A bulk request and, once sent, its replies. Valid when zeroed. */
+struct live_bulk {
+	struct sbuf body; /* the JSON array being built */
+	size_t n, alloc;
+	bool *pattern;                 /* per element: an MBean pattern read */
+	struct live_bulk_result *results; /* n, after a reply was parsed */
+	struct cJSON *root;            /* the parsed reply (owned) */
+	int http_status;               /* of the reply; 0 before */
+	unsigned requests; /* HTTP requests sent for this bulk (by post) */
+};
+
+void live_bulk_release(struct live_bulk *b); /* leaves it zeroed */
+
+/* Append a `read` of attrs (nattrs == 0: every attribute). mbean may be a
+ * pattern (contains '*' or '?'): its reply is {mbean: {attr: value}} and
+ * "nothing matched" is success with value NULL. */
+size_t live_bulk_read(struct live_bulk *b, const char *mbean,
+    const char *const *attrs, size_t nattrs);
+/* Append an `exec`; operation is the full signature,
+ * e.g. "destroyQueue(java.lang.String,boolean,boolean)". */
+size_t live_bulk_exec(struct live_bulk *b, const char *mbean,
+    const char *operation, const struct live_arg *args, size_t nargs);
+
+/* Operations on the broker named broker (the discovered broker name). */
+size_t live_bulk_create_address(struct live_bulk *b, const char *broker,
+    const char *name, unsigned routing);
+size_t live_bulk_update_address(struct live_bulk *b, const char *broker,
+    const char *name, unsigned routing);
+size_t live_bulk_delete_address(struct live_bulk *b, const char *broker,
+    const char *name, bool force);
+/* createQueue(JSON) with every setting explicit (address, routing-type,
+ * durable, auto-create-address=false, filter-string, ...). */
+size_t live_bulk_create_queue(struct live_bulk *b, const char *broker,
+    const struct recon_queue *q);
+/* updateQueue(JSON), complete (an absent filter would clear it). */
+size_t live_bulk_update_queue(struct live_bulk *b, const char *broker,
+    const struct recon_queue *q);
+size_t live_bulk_destroy_queue(struct live_bulk *b, const char *broker,
+    const char *name, bool remove_consumers, bool auto_delete_address);
+/* createDivert(JSON) / updateDivert(JSON) (Artemis 2.38+), all eight keys;
+ * routing-name defaults to the divert's name. createDivert on a taken
+ * name is a silent no-op on the broker: read back to confirm. */
+size_t live_bulk_create_divert(struct live_bulk *b, const char *broker,
+    const struct recon_divert *d);
+size_t live_bulk_update_divert(struct live_bulk *b, const char *broker,
+    const struct recon_divert *d);
+size_t live_bulk_destroy_divert(struct live_bulk *b, const char *broker,
+    const char *name);
+
+/* MBean names (ObjectName.quote applied to every value); owned. */
+char *live_mbean_quote(const char *value);
+char *live_mbean_broker(const char *broker);
+char *live_mbean_address(const char *broker, const char *address);
+char *live_mbean_queue(const char *broker, const char *address,
+    unsigned routing, const char *queue);
+char *live_mbean_divert(const char *broker, const char *address,
+    const char *divert);
+/* The unquoted value of key in a (canonical) MBean name; -1 if absent or
+ * malformed. *out is owned by the caller. */
+int live_mbean_key(const char *mbean, const char *key, char **out);
+
+/* Parse an HTTP answer to b into b->results. Returns 0 when the body is a
+ * bulk reply of the right length (elements may still be refused); -1 when
+ * the whole request failed, with *out classified (UNAUTHORIZED,
+ * THROTTLED, BAD_RESPONSE, ...) and every element given the same refusal.
+ * No I/O: the fuzz target and the unit tests call it on recorded replies. */
+int live_bulk_parse_reply(struct live_bulk *b, long http_status,
+    const char *body, size_t len, struct recon_refusal *out);
+
+/* Classify one failed reply element (a Jolokia status != 200): AMQ codes
+ * first, then the status. pattern: the element was a pattern read. */
+enum recon_kind live_jolokia_classify(int status, const char *error,
+    bool pattern);
+
+/* One HTTP POST of b to conf. 0, or -1 with *out set as above. */
+int live_jolokia_post(const struct live_jolokia_conf *conf,
+    struct live_bulk *b, struct recon_refusal *out);
+/* Post bulks[i] to confs[i] for every i < n concurrently (curl multi, one
+ * thread); outs[i] as live_jolokia_post would set it. */
+void live_jolokia_post_all(const struct live_jolokia_conf *confs,
+    struct live_bulk *bulks, size_t n, struct recon_refusal *outs);
+
+/* ---- snapshot-fetch.c ---------------------------------------------- */
+
+struct live_bulk;
+/* The one bulk request of a snapshot read (hint: broker name for the
+ * address-settings exec). */
+void live_snapshot_build_request(struct live_bulk *b, const char *hint);
+/* Fill n from the parsed reply of that request: contents, or a refusal
+ * (the first refused element; BAD_RESPONSE for a wrong shape). */
+void live_node_from_reply(struct recon_node_snapshot *n,
+    const struct live_bulk *b);
+
+/* ---- snapshot-attrs.c: one MBean's attributes ------------------------ */
+struct live_attrs {
+	const char *what; /* "queue '<mbean>'", for messages */
+	char *bad;        /* the first problem, owned; NULL when none */
+};
+struct cJSON;
+void live_attrs_address(struct live_attrs *r, const char *mbean,
+    const struct cJSON *attrs, struct recon_address *a);
+void live_attrs_queue(struct live_attrs *r, const char *mbean,
+    const struct cJSON *attrs, struct recon_queue *q);
+void live_attrs_divert(struct live_attrs *r, const char *mbean,
+    const struct cJSON *attrs, struct recon_divert *d);
+
+#endif

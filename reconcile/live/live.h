@@ -1,0 +1,136 @@
+/* reconcile/live/live.h: the live wing: everything that talks to a broker
+ * or reads what one said. A node is read whole in one bulk Jolokia POST
+ * (several nodes concurrently) into the shared model of recon.h; a
+ * recorded snapshot (`snapshot --json`) is read back into the same model;
+ * each node gets a lookup index by address; the operations of a plan run
+ * one HTTP POST each. The wing also writes the one JSON form of a queue's
+ * and a divert's configuration that plan.json carries and the broker is
+ * sent.
+ *
+ * Every failure is classified once, here, into enum recon_kind (by HTTP
+ * status, Jolokia status and AMQ2290nn code, never by exception class);
+ * the broker's text rides along. Credentials never appear in any text.
+ */
+#ifndef RECONCILE_LIVE_LIVE_H
+#define RECONCILE_LIVE_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../../lib/err.h"
+#include "../recon.h"
+
+#define LIVE_SNAPSHOT_FORMAT 1 /* `format` of snapshot --json */
+
+/* ---- reading nodes (snapshot-fetch.c) ---------------------------------- */
+
+/* A node to read; strings are borrowed. */
+struct live_target {
+	const char *node;     /* declared node name */
+	const char *url;      /* its Jolokia endpoint */
+	const char *userpass; /* "user:password" for HTTP Basic */
+	/* Broker name to ask for address-settings (an exec cannot take a
+	 * pattern); NULL = node. A wrong hint only loses address_settings. */
+	const char *broker_hint;
+};
+
+/* HTTP settings shared by every node; zero = defaults (Origin
+ * http://localhost, system CAs, 5 s connect, 30 s total, 32 MiB cap). */
+struct live_http_opts {
+	const char *origin;
+	const char *ca_file;
+	long connect_timeout_ms;
+	long timeout_ms;
+	size_t max_response;
+};
+
+/* Read every target concurrently, one bulk POST per node. Never fails as
+ * a whole: a node that cannot be read carries its refusal (UNREACHABLE,
+ * UNAUTHORIZED, TIMEOUT, BAD_RESPONSE, ...) and the others are read.
+ * Returns the snapshot, owned by the caller; nodes in target order. */
+struct recon_snapshot *live_snapshot_fetch(const char *cluster,
+    const struct live_target *targets, size_t n,
+    const struct live_http_opts *opts);
+/* Number of nodes whose refusal kind is not RECON_OK. */
+size_t live_snapshot_unreadable(const struct recon_snapshot *s);
+
+/* A snapshot and its nodes, as the live wing made them (fetched, parsed or
+ * read from a file). NULL is a no-op. */
+void live_snapshot_free(struct recon_snapshot *s);
+/* Free what node n holds (its index too); leaves it zeroed. */
+void live_node_release(struct recon_node_snapshot *n);
+/* Sort every array of n by name (the order lookups and JSON rely on) and
+ * build its index (snapshot.c). */
+void live_node_sort(struct recon_node_snapshot *n);
+
+/* ---- recorded snapshots (snapshot-render.c, snapshot-parse.c) ---------- */
+
+/* The versioned JSON form of `snapshot --json` (canonical: sorted keys).
+ * Owned by the caller. */
+char *live_snapshot_render_json(const struct recon_snapshot *s);
+/* Parse what live_snapshot_render_json wrote (a recorded snapshot for
+ * offline plans and golden tests). Errors name the JSON path. */
+int live_snapshot_parse_json(struct recon_snapshot **out, const char *path,
+    const char *text, size_t len, struct err *err);
+/* The same from a file, read through a fixed buffer: memory follows the
+ * snapshot's model, not the size of its text. */
+int live_snapshot_read_file(struct recon_snapshot **out, const char *path,
+    struct err *err);
+
+/* ---- lookups by address (node-index.c) ---------------------------------
+ * The index of a complete snapshot is n->index, built by live_node_sort()
+ * and by the snapshot parser; a snapshot assembled by hand has none (build
+ * one). It gives the indices (into n->queues / n->diverts, ascending, so
+ * in name order) of the queues bound to address, and of the diverts whose
+ * source is address or whose forwarding address names it. *out is the
+ * caller's. */
+struct live_node_index *live_node_index_build(
+    const struct recon_node_snapshot *n);
+size_t live_node_queues_at(const struct live_node_index *x,
+    const char *address, size_t **out);
+size_t live_node_diverts_around(const struct live_node_index *x,
+    const char *address, size_t **out);
+void live_node_index_free(struct live_node_index *x);
+/* The next target of a comma-separated forwarding address, trimmed of
+ * white space as Artemis and validation (declarations/check.c) trim it:
+ * *target and *len (0 for an empty one); *p moves past it. False when
+ * *p is NULL (no more targets). */
+bool live_forward_target(const char **p, const char **target, size_t *len);
+/* Sort v ascending and drop repeats. */
+void live_index_sort_unique(size_t *v, size_t *n);
+
+/* ---- the configuration JSON (broker-config.c) --------------------------
+ * A queue as createQueue/updateQueue take it, a divert as createDivert/
+ * updateDivert take it: every setting, keys sorted. The one writer of
+ * both, for plan.json, the audit and the broker. */
+struct jsonw;
+void live_queue_config_write(struct jsonw *w, const struct recon_queue *q);
+void live_divert_config_write(struct jsonw *w, const struct recon_divert *d);
+/* The same as a text (owned by the caller). */
+char *live_queue_config_json(const struct recon_queue *q);
+char *live_divert_config_json(const struct recon_divert *d);
+
+/* ---- talking to the nodes of one apply (nodes.c) -----------------------
+ * The caller fills cluster, targets (borrowed: node, url, userpass per
+ * node) and http, then calls live_nodes_init. Each read remembers the
+ * node's broker name, which its operations need. */
+struct live_nodes {
+	const char *cluster;
+	const struct live_target *targets;
+	size_t ntargets;
+	const struct live_http_opts *http;
+	char **brokers; /* per target: the broker name last read; internal */
+};
+
+void live_nodes_init(struct live_nodes *nodes);
+void live_nodes_release(struct live_nodes *nodes);
+/* Read the nodes names[] concurrently, one bulk POST each, into out[]
+ * (zeroed by the caller); a node without an endpoint is UNREACHABLE. ctx
+ * is the struct live_nodes (the signature of apply's io). */
+void live_nodes_read(void *ctx, const char *const *names, size_t n,
+    struct recon_node_snapshot *out);
+/* Run op on node (one POST). 0, or -1 with *refusal classified. */
+int live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
+    struct recon_refusal *refusal);
+
+#endif
