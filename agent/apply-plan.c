@@ -18,6 +18,7 @@
 #include "../reconcile/apply/apply.h"
 #include "plan-dir.h"
 #include "creds.h"
+#include "inventory.h"
 #include "state.h"
 
 #define APPROVAL_MAX ((size_t)64 * 1024)
@@ -297,8 +298,7 @@ static int
 record(struct run *x, struct err *err)
 {
 	const struct plan *p = x->ap.plan;
-	struct plan_managed m, declared;
-	char *row, *inv, *name, *dir, *json, *md, *jp, *mp;
+	char *row, *json, *md, *jp, *mp;
 	int rc;
 
 	row = apply_audit_render_result(x->r);
@@ -308,23 +308,7 @@ record(struct run *x, struct err *err)
 		audit_failed(x, err);
 		return -2;
 	}
-	memset(&m, 0, sizeof(m));
-	if (plan_inventory_load(&m, agent_state_dir(x->st), p->cluster, err) <
-	    0)
-		return -1;
-	plan_managed_from_decl(&declared, x->decl, "declaration", NULL);
-	apply_update_managed(&m, p, x->r, &declared);
-	plan_managed_release(&declared);
-	inv = plan_inventory_render(&m, p->cluster);
-	plan_managed_release(&m);
-	dir = xasprintf("%s/%s", agent_state_dir(x->st), p->cluster);
-	name = xasprintf("%s/inventory.json", p->cluster);
-	rc = afile_mkdirs(dir, 0700, err);
-	if (rc == 0)
-		rc = agent_state_write(x->st, name, inv, strlen(inv), err);
-	free(inv);
-	free(dir);
-	free(name);
+	rc = agent_inventory_update(x->st, p, x->r, x->decl, err);
 	json = apply_result_render_json(x->r);
 	md = apply_result_render_md(x->r);
 	jp = xasprintf("%s/result.json", x->o->dir);
@@ -374,7 +358,7 @@ execute(struct run *x, struct err *err)
 	io.intent = on_intent;
 	io.progress = on_progress;
 	x->r = result_new(x);
-	rc = apply_run(x->r, x->ap.plan, &io, err);
+	rc = apply_run(x->r, x->ap.plan, x->decl, &io, err);
 	live_nodes_release(&live);
 	if (rc == 0)
 		x->r->finished_at = agent_now_rfc3339();

@@ -6,8 +6,10 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "../lib/afile.h"
@@ -118,6 +120,26 @@ state_of(const struct approve_opts *o)
 	return NULL;
 }
 
+/* The approver's name: $SUDO_USER, $USER, the login name, or the user
+ * id's name; owned. */
+static char *
+approver_default(void)
+{
+	const char *s = getenv("SUDO_USER");
+	struct passwd *pw;
+
+	if (s == NULL || s[0] == '\0')
+		s = getenv("USER");
+	if (s == NULL || s[0] == '\0')
+		s = getlogin();
+	if (s != NULL && s[0] != '\0')
+		return xstrdup(s);
+	pw = getpwuid(getuid());
+	if (pw != NULL && pw->pw_name != NULL)
+		return xstrdup(pw->pw_name);
+	return xasprintf("uid %ld", (long)getuid());
+}
+
 static int
 write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
     struct err *err)
@@ -129,7 +151,7 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 	a.plan_digest = xstrdup(ap->digest);
 	a.confirmation = xstrdup(o->confirm);
 	a.approved_by =
-	    o->by != NULL ? xstrdup(o->by) : agent_plan_dir_approver();
+	    o->by != NULL ? xstrdup(o->by) : approver_default();
 	a.approved_at = agent_now_rfc3339();
 	json = apply_approval_render(&a);
 	path = xasprintf("%s/approval.json", ap->dir);

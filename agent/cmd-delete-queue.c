@@ -130,7 +130,7 @@ run(const struct dq_args *a)
 	        a->credentials) < 0)
 		goto done;
 	p = plan_delete_queue(c, a->queue, s, &opts);
-	if (agent_plan_dir_write_declaration("delete-queue", c, a->out) < 0 ||
+	if (agent_preview_write_declaration("delete-queue", c, a->out) < 0 ||
 	    agent_preview_render("delete-queue", p, c, c, NULL, s, NULL, a->out) <
 	        0)
 		goto done;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../lib/xalloc.h"
+#include "inventory.h"
 #include "../reconcile/live/live.h"
 #include "git.h"
 #include "preview.h"
@@ -223,7 +224,7 @@ load_managed(struct plan_managed *m, const struct plan_args *a,
 		*base_out = base;
 		base = NULL;
 	} else if (a->state != NULL) {
-		rc = plan_inventory_load(m, a->state, cluster, &err);
+		rc = agent_inventory_load(m, a->state, cluster, &err);
 		if (rc < 0) {
 			msg = err_render(&err);
 			fprintf(stderr, "artemis-gitops plan: %s\n", msg);
@@ -284,7 +285,7 @@ run(const struct plan_args *a)
 		goto done;
 	p = plan_build(c, &m, s, &opts);
 	plan_add_diagnostics(p, &diags);
-	if (agent_plan_dir_write_declaration("plan", c, a->out) < 0 ||
+	if (agent_preview_write_declaration("plan", c, a->out) < 0 ||
 	    agent_preview_render("plan", p, c, before, &gf, s, a->schema_dir,
 	        a->out) < 0)
 		goto done;

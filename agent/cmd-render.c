@@ -15,7 +15,7 @@
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
 #include "../reconcile/live/live.h"
-#include "../reconcile/plan/reload.h"
+#include "../reconcile/plan/plan.h"
 #include "preview.h"
 
 #define SCHEMA_DEV_DIR ".cache/artemis/schema" /* scripts/artemis-schema */

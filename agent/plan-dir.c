@@ -1,4 +1,6 @@
-/* agent/approval.c: loading written plans for approve and apply. */
+/* agent/plan-dir.c: a plan folder on disk: writing plan.json and plan.md,
+ * loading them back for approve and apply, and the checks that a plan is
+ * still what was written and still current. */
 #include "plan-dir.h"
 
 #include <errno.h>
@@ -9,7 +11,9 @@
 #include <unistd.h>
 
 #include "../lib/afile.h"
+#include "../lib/sha256.h"
 #include "../lib/xalloc.h"
+#include "inventory.h"
 #include "../reconcile/apply/apply.h"
 
 int
@@ -146,7 +150,7 @@ agent_plan_dir_check_current(const struct agent_plan_dir *ap, const char *state_
 	        strcmp(p->base_source, "none") != 0))
 		return 0;
 	memset(&m, 0, sizeof(m));
-	if (plan_inventory_load(&m, state_dir, p->cluster, err) < 0)
+	if (agent_inventory_load(&m, state_dir, p->cluster, err) < 0)
 		return -1;
 	was_known = strcmp(p->base_source, "inventory") == 0;
 	if (m.known != was_known ||
@@ -161,20 +165,29 @@ agent_plan_dir_check_current(const struct agent_plan_dir *ap, const char *state_
 	return rc;
 }
 
-char *
-agent_plan_dir_approver(void)
+int
+agent_plan_dir_write(const struct plan *p, const char *dir, char *digest_hex,
+    struct err *err)
 {
-	const char *s = getenv("SUDO_USER");
-	struct passwd *pw;
+	char *json = NULL, *md = NULL, *jp = NULL, *mp = NULL;
+	int rc = -1;
 
-	if (s == NULL || s[0] == '\0')
-		s = getenv("USER");
-	if (s == NULL || s[0] == '\0')
-		s = getlogin();
-	if (s != NULL && s[0] != '\0')
-		return xstrdup(s);
-	pw = getpwuid(getuid());
-	if (pw != NULL && pw->pw_name != NULL)
-		return xstrdup(pw->pw_name);
-	return xasprintf("uid %ld", (long)getuid());
+	if (afile_mkdirs(dir, 0755, err) < 0)
+		return -1;
+	json = plan_render_json(p);
+	md = plan_render_md(p, dir);
+	jp = xasprintf("%s/plan.json", dir);
+	mp = xasprintf("%s/plan.md", dir);
+	if (afile_write(jp, json, strlen(json), 0644, err) < 0 ||
+	    afile_write(mp, md, strlen(md), 0644, err) < 0)
+		goto done;
+	if (digest_hex != NULL)
+		sha256_hex(json, strlen(json), digest_hex);
+	rc = 0;
+done:
+	free(json);
+	free(md);
+	free(jp);
+	free(mp);
+	return rc;
 }

@@ -1,6 +1,7 @@
-/* agent/approval.h: what `approve` and `apply` share: loading a written
- * plan with its digest, and refusing a plan that was already applied or
- * that a later apply superseded. */
+/* agent/plan-dir.h: a plan folder on disk (PLAN_DIR/plan.json, plan.md):
+ * written by `plan`, `delete-queue` and the daemon; loaded with its digest
+ * by `approve` and `apply`, which refuse a plan that was changed after it
+ * was written, already applied, or superseded by a later apply. */
 #ifndef AGENT_APPROVAL_H
 #define AGENT_APPROVAL_H
 
@@ -35,8 +36,10 @@ int agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err);
 int agent_plan_dir_check_current(const struct agent_plan_dir *ap, const char *state_dir,
     struct err *err);
 
-/* The approver's name: $SUDO_USER, $USER, the login name, or the user id's
- * name; owned. */
-char *agent_plan_dir_approver(void);
+
+/* Write DIR/plan.json and DIR/plan.md atomically (creating DIR); on
+ * success digest_hex (SHA256_HEX bytes) holds the SHA-256 of plan.json. */
+int agent_plan_dir_write(const struct plan *p, const char *dir,
+    char *digest_hex, struct err *err);
 
 #endif

@@ -15,6 +15,7 @@
 #include "agent.h"
 #include "creds.h"
 #include "git.h"
+#include "plan-dir.h"
 #include "render-plan.h"
 
 void
@@ -147,7 +148,7 @@ agent_preview_finish(const char *cmd, const struct plan *p,
 	struct err err = {0};
 	size_t nbad;
 
-	if (plan_write(p, out_dir, digest, &err) < 0) {
+	if (agent_plan_dir_write(p, out_dir, digest, &err) < 0) {
 		print_err(cmd, &err);
 		return AGENT_EXIT_FAIL;
 	}
@@ -201,7 +202,7 @@ clear_yaml(const char *dir, struct err *err)
 }
 
 int
-agent_plan_dir_write_declaration(const char *cmd, const struct decl_cluster *c,
+agent_preview_write_declaration(const char *cmd, const struct decl_cluster *c,
     const char *out_dir)
 {
 	char *dir = xasprintf("%s/declaration", out_dir);

@@ -31,7 +31,7 @@ int agent_preview_finish(const char *cmd, const struct plan *p,
  * loader reads back), as DIR/declaration/cluster.yaml, replacing any YAML
  * left there, so that `apply DIR` finds the nodes' endpoints and the
  * declared objects without --cluster. 0, or -1 with a message printed. */
-int agent_plan_dir_write_declaration(const char *cmd, const struct decl_cluster *c,
+int agent_preview_write_declaration(const char *cmd, const struct decl_cluster *c,
     const char *out_dir);
 
 /* CONFIG_MANAGED (others: 0, nothing done): render c's broker.xml per

@@ -71,3 +71,13 @@ strv_release(struct strv *s)
 	free(s->v);
 	memset(s, 0, sizeof(*s));
 }
+
+void
+strv_array_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -22,4 +22,7 @@ void strv_sort(struct strv *s);
 /* Free every string and the array; leaves s zeroed. */
 void strv_release(struct strv *s);
 
+/* Free n owned strings and the array that holds them (NULL is a no-op). */
+void strv_array_free(char **v, size_t n);
+
 #endif

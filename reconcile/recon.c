@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/strv.h"
 #include "../lib/xalloc.h"
 
 static const char *const kind_names[] = {
@@ -55,22 +56,12 @@ recon_refusal_release(struct recon_refusal *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void
-strv_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void
 recon_address_release(struct recon_address *a)
 {
 	free(a->name);
-	strv_free(a->queue_names, a->nqueue_names);
-	strv_free(a->binding_names, a->nbinding_names);
+	strv_array_free(a->queue_names, a->nqueue_names);
+	strv_array_free(a->binding_names, a->nbinding_names);
 	memset(a, 0, sizeof(*a));
 }
 

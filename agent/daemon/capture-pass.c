@@ -19,6 +19,7 @@
 #include "../../reconcile/apply/apply.h"
 #include "../../reconcile/plan/plan.h"
 #include "../apply-plan.h"
+#include "../inventory.h"
 #include "../log.h"
 #include "../state.h"
 
@@ -91,7 +92,7 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	live.http = &http;
 	live_nodes_init(&live);
 	apply_io_live(&io, &live);
-	apply_capture_pass(r, p, &io);
+	apply_capture_pass(r, p, decl, &io);
 	live_nodes_release(&live);
 	agent_targets_release(&t);
 	r->finished_at = agent_now_rfc3339();
@@ -106,41 +107,6 @@ ops_run(const struct apply_result *r)
 	for (i = 0; i < r->nnodes; i++)
 		n += r->nodes[i].nops;
 	return n;
-}
-
-/* The captures of the inventory after the pass: the declared ones, and a
- * removed one until its pass finished on every node (as apply does). */
-static void
-update_inventory(struct daemon *a, const struct decl_cluster *decl,
-    const struct plan *p, const struct apply_result *r)
-{
-	struct plan_managed m, declared;
-	struct err err = {0};
-	char *inv, *name, *dir;
-
-	memset(&m, 0, sizeof(m));
-	if (plan_inventory_load(&m, agent_state_dir(a->state), p->cluster,
-	        &err) < 0) {
-		log_err("cluster '%s': %s", p->cluster, err.msg);
-		err_release(&err);
-		return;
-	}
-	plan_managed_from_decl(&declared, decl, "declaration", NULL);
-	apply_update_managed(&m, p, r, &declared);
-	plan_managed_release(&declared);
-	inv = plan_inventory_render(&m, p->cluster);
-	plan_managed_release(&m);
-	dir = xasprintf("%s/%s", agent_state_dir(a->state), p->cluster);
-	name = xasprintf("%s/inventory.json", p->cluster);
-	if (afile_mkdirs(dir, 0700, &err) < 0 ||
-	    agent_state_write(a->state, name, inv, strlen(inv), &err) < 0)
-		log_err("cluster '%s': the inventory after the capture pass: "
-		        "%s",
-		    p->cluster, err.msg);
-	err_release(&err);
-	free(inv);
-	free(dir);
-	free(name);
 }
 
 /* One line: every node's operations, "node: create-tap 'x', ...". */
@@ -210,7 +176,12 @@ daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
 		err_release(&err);
 	}
 	free(row);
-	update_inventory(a, decl, p, r);
+	if (agent_inventory_update(a->state, p, r, decl, &err) < 0) {
+		log_err("cluster '%s': the inventory after the capture pass: "
+		        "%s",
+		    p->cluster, err.msg);
+		err_release(&err);
+	}
 	log_pass(r);
 done:
 	apply_result_free(r);

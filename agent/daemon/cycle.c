@@ -17,6 +17,8 @@
 #include "../../reconcile/recon.h"
 #include "../creds.h"
 #include "../log.h"
+#include "../inventory.h"
+#include "../plan-dir.h"
 #include "notify.h"
 #include "outbox.h"
 #include "../render-plan.h"
@@ -176,7 +178,7 @@ post_plan(struct daemon *a, const struct plan *p,
 
 	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, a->head.head,
 	        &err) < 0 ||
-	    plan_write(p, dir, digest, &err) < 0) {
+	    agent_plan_dir_write(p, dir, digest, &err) < 0) {
 		log_err("cluster '%s': cannot post the preview: %s", p->cluster,
 		    err.msg);
 		err_release(&err);
@@ -254,7 +256,7 @@ plan_cluster(struct daemon *a, const struct daemon_watch_cluster *wc)
 		        "nothing changes; first: %s",
 		    p->cluster, a->head.head, diags.nerrors,
 		    p->ndiagnostics > 0 ? p->diagnostics[0] : "");
-	} else if (plan_inventory_load(&m, a->conf->state, c->name, &err) <
+	} else if (agent_inventory_load(&m, a->conf->state, c->name, &err) <
 	           0) {
 		log_err("cluster '%s': %s, not planning", c->name, err.msg);
 	} else {

@@ -18,6 +18,8 @@
 #include "../../reconcile/plan/plan.h"
 #include "drift-report.h"
 #include "../log.h"
+#include "../inventory.h"
+#include "../plan-dir.h"
 #include "outbox.h"
 #include "../state.h"
 
@@ -120,7 +122,7 @@ repair(struct daemon *a, const struct plan *p,
 
 	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, NULL, &err) <
 	        0 ||
-	    plan_write(p, dir, digest, &err) < 0 ||
+	    agent_plan_dir_write(p, dir, digest, &err) < 0 ||
 	    daemon_post_declaration(dir, folder, &err) < 0) {
 		log_err("cluster '%s': drift repair not posted: %s", p->cluster,
 		    err.msg);
@@ -144,7 +146,7 @@ check_cluster(struct daemon *a, const char *name)
 	struct err err = {0};
 	struct daemon_drift_counts dc;
 
-	if (plan_inventory_load(&m, a->conf->state, name, &err) < 0) {
+	if (agent_inventory_load(&m, a->conf->state, name, &err) < 0) {
 		log_err("cluster '%s': %s", name, err.msg);
 		goto done;
 	}
@@ -166,7 +168,7 @@ check_cluster(struct daemon *a, const char *name)
 		live_snapshot_free(snap);
 		snap = daemon_read_live(a, ap.decl);
 		plan_managed_release(&m);
-		if (plan_inventory_load(&m, a->conf->state, name, &err) < 0) {
+		if (agent_inventory_load(&m, a->conf->state, name, &err) < 0) {
 			log_err("cluster '%s': %s", name, err.msg);
 			goto done;
 		}

@@ -3,7 +3,8 @@
 #define RECON_APPLY_INT_H
 
 #include "apply.h"
-#include "../plan/plan-int.h"
+#include "../../lib/strv.h"
+#include "../live/live.h"
 
 /* What one plan action becomes on one node against fresh state. */
 enum apply_verdict {
@@ -15,6 +16,7 @@ enum apply_verdict {
 /* The plan's effects so far on one node, in plan order: what the queue
  * delete preflight must know about earlier actions (as the planner does). */
 struct apply_ctx {
+	const struct decl_cluster *decl; /* the declaration that was planned */
 	struct strv created_q, created_q_addr, deleted_q, deleted_d;
 	struct plan_planned_diverts planned_d; /* the whole plan's, up front */
 };
@@ -102,13 +104,13 @@ bool apply_verify_creates(const struct recon_node_snapshot *n,
  * creates read back: one more read when there are any). Only for a node
  * APPLIED or SKIPPED. -1 when n could not be read (a note says why; nothing
  * ran). */
-int apply_capture_node(const struct plan *p,
+int apply_capture_node(const struct plan *p, const struct decl_cluster *decl,
     const struct apply_io *io, const struct recon_node_snapshot *n,
     struct apply_node *out);
 /* True when the capture pass of p cannot have anything to do on any node
  * (no capture prefix, or no capture declared and none removed): apply then
  * neither runs it nor reads a node for it. */
-bool apply_capture_idle(const struct plan *p);
+bool apply_capture_idle(const struct plan *p, const struct decl_cluster *decl);
 
 
 #endif

@@ -175,12 +175,17 @@ struct apply_io {
 struct live_nodes;
 void apply_io_live(struct apply_io *io, struct live_nodes *nodes);
 
-/* Apply plan p. r has its header set by the caller (ids, times, approver);
- * apply_run fills r->nodes and r->disconnect_consumers (the plan's). Returns
- * 0 when the apply ran (whatever the node outcomes), -1 when io->intent refused
- * (no operation ran). */
+/* Apply plan p. decl is the declaration that was planned: the caller has
+ * checked that its digest (decl_cluster_digest) is p->declaration_digest,
+ * so what the plan's approval covers is what apply reads: the capture
+ * subscriptions and settings, and what the queue-delete preflight takes
+ * from a declaration. r has its header set by the caller (ids, times,
+ * approver); apply_run fills r->nodes and r->disconnect_consumers (the
+ * plan's). Returns 0 when the apply ran (whatever the node outcomes), -1
+ * when io->intent refused (no operation ran). */
 int apply_run(struct apply_result *r, const struct plan *p,
-    const struct apply_io *io, struct err *err);
+    const struct decl_cluster *decl, const struct apply_io *io,
+    struct err *err);
 
 /* The capture pass of a drift cycle (ADR-0084 D5; docs/captures.md): for
  * every node of p (a plan of kind "capture" from plan_captures, or
@@ -191,29 +196,24 @@ int apply_run(struct apply_result *r, const struct plan *p,
  * stops the node) or UNREACHABLE. io->intent is not called (each node's
  * operations are decided when it is read); io->progress is. apply runs the same
  * pass on each node after the plan's operations (apply_run). Returns 0. */
-int apply_capture_pass(struct apply_result *r,
-    const struct plan *p, const struct apply_io *io);
+int apply_capture_pass(struct apply_result *r, const struct plan *p,
+    const struct decl_cluster *decl, const struct apply_io *io);
 
 /* The managed set after the apply (docs/state.md): m (the inventory
  * before) plus every object an action really made (its operations DONE,
- * or already as planned, on some node) and, when declared is not NULL
- * (the managed set of the declaration that was planned), every declared
- * object apply found on some node; minus every object a delete action
+ * or already as planned, on some node) and, when decl is not NULL (the
+ * declaration that was planned and applied), every object of decl apply
+ * found on some node; minus every object a delete action
  * removed on every node where the plan deleted it (DONE or already gone).
  * Objects of failed, refused or unreachable deletes stay. The captures
  * become the declared ones, plus every capture the plan removes whose
  * capture pass did not finish on every node (it is removed again by the
  * next plan). */
-void apply_update_managed(struct plan_managed *m,
-    const struct plan *p, const struct apply_result *r,
-    const struct plan_managed *declared);
+void apply_update_managed(struct plan_managed *m, const struct plan *p,
+    const struct apply_result *r, const struct decl_cluster *decl);
 
 /* ---- rendering --------------------------------------------------------- */
 
-/* A divert's configuration as the JSON object createDivert(String) takes,
- * every key given, so that recreating it is exact. */
-struct jsonw;
-void apply_divert_write_config(struct jsonw *w, const struct recon_divert *d);
 
 /* The audit rows: one line of compact canonical JSON without newline,
  * owned by the caller. The intent row lists every operation about to run,

@@ -1,4 +1,5 @@
-/* reconcile/audit.c: the apply result model, audit rows and result.json. */
+/* reconcile/apply/audit.c: the audit rows and result.json. Configurations
+ * are written by the one writer of live/broker-config.c, as they were sent. */
 #include "apply.h"
 
 #include <stdlib.h>
@@ -9,173 +10,6 @@
 #include "../../lib/xalloc.h"
 #include "apply-int.h"
 #include "../live/live.h"
-
-const char *
-apply_op_state_name(enum apply_op_state s)
-{
-	switch (s) {
-	case APPLY_OP_NOT_RUN:
-		return "NOT_RUN";
-	case APPLY_OP_DONE:
-		return "DONE";
-	case APPLY_OP_FAILED:
-		return "FAILED";
-	}
-	return "?";
-}
-
-const char *
-apply_outcome_name(enum apply_outcome o)
-{
-	switch (o) {
-	case APPLY_APPLIED:
-		return "APPLIED";
-	case APPLY_FAILED:
-		return "FAILED";
-	case APPLY_SKIPPED:
-		return "SKIPPED";
-	case APPLY_REFUSED:
-		return "REFUSED";
-	case APPLY_UNREACHABLE:
-		return "UNREACHABLE";
-	}
-	return "?";
-}
-
-static void
-node_apply_release(struct apply_node *n)
-{
-	size_t j;
-
-	for (j = 0; j < n->nops; j++) {
-		free(n->ops[j].action);
-		recon_op_release(&n->ops[j].op);
-		recon_refusal_release(&n->ops[j].refusal);
-	}
-	for (j = 0; j < n->nnotes; j++)
-		free(n->notes[j]);
-	free(n->notes);
-	free(n->verdicts);
-	free(n->ops);
-	free(n->node);
-	free(n->detail);
-	free(n->kind);
-}
-
-void
-apply_result_free(struct apply_result *r)
-{
-	size_t i;
-
-	if (r == NULL)
-		return;
-	for (i = 0; i < r->nnodes; i++) {
-		node_apply_release(&r->nodes[i]);
-		if (r->seen != NULL)
-			live_node_release(&r->seen[i]);
-	}
-	free(r->nodes);
-	free(r->seen);
-	free(r->apply_id);
-	free(r->plan_dir);
-	free(r->plan_digest);
-	free(r->cluster);
-	free(r->revision);
-	free(r->approver);
-	free(r->approved_at);
-	free(r->started_at);
-	free(r->finished_at);
-	free(r);
-}
-
-bool
-apply_result_ok(const struct apply_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nnodes; i++)
-		if (r->nodes[i].outcome != APPLY_APPLIED &&
-		    r->nodes[i].outcome != APPLY_SKIPPED)
-			return false;
-	return true;
-}
-
-static void
-write_transformer(struct jsonw *w, const struct recon_divert *d)
-{
-	size_t i;
-
-	jsonw_key(w, "transformer-configuration");
-	jsonw_obj_begin(w);
-	jsonw_key(w, "class-name");
-	jsonw_str(w, d->transformer_class_name);
-	jsonw_key(w, "properties");
-	jsonw_obj_begin(w);
-	for (i = 0; i < d->ntransformer_properties; i++) {
-		jsonw_key(w, d->transformer_properties[i].key);
-		jsonw_str(w, d->transformer_properties[i].value);
-	}
-	jsonw_obj_end(w);
-	jsonw_obj_end(w);
-}
-
-void
-apply_divert_write_config(struct jsonw *w, const struct recon_divert *d)
-{
-	jsonw_obj_begin(w);
-	jsonw_key(w, "address");
-	jsonw_str(w, d->address);
-	jsonw_key(w, "exclusive");
-	jsonw_bool(w, d->exclusive);
-	if (d->filter != NULL) {
-		jsonw_key(w, "filter-string");
-		jsonw_str(w, d->filter);
-	}
-	jsonw_key(w, "forwarding-address");
-	jsonw_str(w, d->forwarding_address);
-	jsonw_key(w, "name");
-	jsonw_str(w, d->name);
-	jsonw_key(w, "routing-name");
-	jsonw_str(w, d->routing_name);
-	jsonw_key(w, "routing-type");
-	jsonw_str(w, decl_divert_routing_name(d->routing_type));
-	if (d->transformer_class_name != NULL)
-		write_transformer(w, d);
-	jsonw_obj_end(w);
-}
-
-static void
-write_queue(struct jsonw *w, const struct recon_queue *q)
-{
-	jsonw_obj_begin(w);
-	jsonw_key(w, "address");
-	jsonw_str(w, q->address);
-	jsonw_key(w, "consumers-before-dispatch");
-	jsonw_int(w, q->consumers_before_dispatch);
-	jsonw_key(w, "delay-before-dispatch");
-	jsonw_int(w, q->delay_before_dispatch);
-	jsonw_key(w, "durable");
-	jsonw_bool(w, q->durable);
-	jsonw_key(w, "enabled");
-	jsonw_bool(w, q->enabled);
-	jsonw_key(w, "exclusive");
-	jsonw_bool(w, q->exclusive);
-	jsonw_key(w, "filter-string");
-	jsonw_str(w, q->filter);
-	jsonw_key(w, "last-value-key");
-	jsonw_str(w, q->last_value_key);
-	jsonw_key(w, "max-consumers");
-	jsonw_int(w, q->max_consumers);
-	jsonw_key(w, "name");
-	jsonw_str(w, q->name);
-	jsonw_key(w, "purge-on-no-consumers");
-	jsonw_bool(w, q->purge_on_no_consumers);
-	jsonw_key(w, "ring-size");
-	jsonw_int(w, q->ring_size);
-	jsonw_key(w, "routing-type");
-	jsonw_str(w, q->routing == DECL_ANYCAST ? "ANYCAST" : "MULTICAST");
-	jsonw_obj_end(w);
-}
 
 static void
 write_refusal(struct jsonw *w, const struct recon_refusal *f)
@@ -213,7 +47,7 @@ write_op(struct jsonw *w, const struct apply_op *a, bool outcome)
 	jsonw_str(w, a->action);
 	if (op->divert != NULL) {
 		jsonw_key(w, "divert");
-		apply_divert_write_config(w, op->divert);
+		live_divert_config_write(w, op->divert);
 	}
 	if (outcome)
 		write_refusal(w, &a->refusal);
@@ -227,7 +61,7 @@ write_op(struct jsonw *w, const struct apply_op *a, bool outcome)
 	}
 	if (op->queue != NULL) {
 		jsonw_key(w, "queue");
-		write_queue(w, op->queue);
+		live_queue_config_write(w, op->queue);
 	}
 	if (op->kind == RECON_OP_DESTROY_QUEUE) {
 		jsonw_key(w, "remove_consumers");

@@ -1,48 +1,34 @@
-/* reconcile/apply-capture.c: the capture pass at apply time and on drift
- * (ADR-0084 decision 5; docs/captures.md). The plan's own capture actions
- * are a prediction: apply does not replay them. After the plan's operations
- * it runs the pass on each node as read after them (apply.c reads the
- * nodes), with the plan's captures, and runs the pass's operations. */
+/* reconcile/apply/capture-run.c: the capture pass at apply time and on
+ * drift (ADR-0084 decision 5; docs/captures.md). The plan's own capture
+ * actions are a prediction: apply does not replay them. After the plan's
+ * operations it runs the pass on each node as read after them (engine.c
+ * reads the nodes), with the declaration's captures, and runs the pass's
+ * operations. */
 #include "apply-int.h"
 #include "../live/live.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
 
-/* The pass's context from the plan: declared captures (borrowed strings;
- * free *caps) and the captures the plan removes (free with strs). */
+/* The pass's context: the declaration's captures and the captures the plan
+ * removes (*removed: free with strv_array_free). */
 static void
-plan_ctx(struct plan_capture_ctx *ctx, struct decl_capture **caps,
-    char ***removed, const struct plan *p)
+pass_ctx(struct plan_capture_ctx *ctx, char ***removed, const struct plan *p,
+    const struct decl_cluster *decl)
 {
-	size_t i, n = 0;
+	size_t n = 0;
 
 	memset(ctx, 0, sizeof(*ctx));
-	*caps = xcalloc(p->ncaptures + 1, sizeof(**caps));
-	for (i = 0; i < p->ncaptures; i++) {
-		(*caps)[i].name = p->capture_names[i];
-		(*caps)[i].pattern = p->capture_patterns[i];
-		(*caps)[i].ring_size = p->capture_ring_sizes[i];
-	}
-	*removed = plan_removed_captures(p, &n);
-	ctx->prefix = p->capture_prefix;
-	ctx->captures = *caps;
-	ctx->ncaptures = p->ncaptures;
+	*removed = plan_removed_captures(p, decl, &n);
+	ctx->prefix = decl->settings.capture_prefix;
+	ctx->captures = decl->captures;
+	ctx->ncaptures = decl->ncaptures;
 	ctx->removed = (const char *const *)*removed;
 	ctx->nremoved = n;
 	ctx->disconnect_consumers = p->disconnect_consumers;
-}
-
-static void
-strs_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 /* Append the steps' operations to out; refused steps become notes. */
@@ -74,37 +60,34 @@ take_steps(struct apply_node *out, const struct plan_capture_steps *s)
 }
 
 bool
-apply_capture_idle(const struct plan *p)
+apply_capture_idle(const struct plan *p, const struct decl_cluster *decl)
 {
 	struct plan_capture_ctx ctx;
-	struct decl_capture *caps;
 	char **removed;
 	bool idle;
 
-	plan_ctx(&ctx, &caps, &removed, p);
+	pass_ctx(&ctx, &removed, p, decl);
 	/* plan_capture_pass: no prefix, or nothing declared and nothing
 	 * removed, gives no step whatever the node holds */
 	idle = ctx.prefix == NULL || ctx.prefix[0] == '\0' ||
 	       (ctx.ncaptures == 0 && ctx.nremoved == 0);
-	strs_free(removed, ctx.nremoved);
-	free(caps);
+	strv_array_free(removed, ctx.nremoved);
 	return idle;
 }
 
 int
-apply_capture_node(const struct plan *p,
+apply_capture_node(const struct plan *p, const struct decl_cluster *decl,
     const struct apply_io *io, const struct recon_node_snapshot *n,
     struct apply_node *out)
 {
 	struct plan_capture_steps steps = {0};
 	struct plan_capture_ctx ctx;
-	struct decl_capture *caps;
 	enum apply_outcome was = out->outcome;
 	char **removed;
 	size_t from = out->nops;
 	int rc = 0;
 
-	plan_ctx(&ctx, &caps, &removed, p);
+	pass_ctx(&ctx, &removed, p, decl);
 	if (n->refusal.kind != RECON_OK) {
 		rc = -1;
 		out->capture_incomplete = true;
@@ -124,15 +107,14 @@ apply_capture_node(const struct plan *p,
 			    "the plan's own operations on this node were applied before the capture pass failed");
 	}
 	plan_capture_steps_release(&steps);
-	strs_free(removed, ctx.nremoved);
-	free(caps);
+	strv_array_free(removed, ctx.nremoved);
 	return rc;
 }
 
 /* Every node is read at once (one read each), then each runs its pass. */
 int
 apply_capture_pass(struct apply_result *r, const struct plan *p,
-    const struct apply_io *io)
+    const struct decl_cluster *decl, const struct apply_io *io)
 {
 	struct recon_node_snapshot *snaps;
 	struct apply_node *out;
@@ -152,7 +134,7 @@ apply_capture_pass(struct apply_result *r, const struct plan *p,
 		out->node = xstrdup(p->nodes[i].node);
 		apply_node_set(out, APPLY_SKIPPED, NULL,
 		    xstrdup("nothing to do: the captures are as declared"));
-		if (apply_capture_node(p, io, &snaps[i], out) < 0)
+		if (apply_capture_node(p, decl, io, &snaps[i], out) < 0)
 			apply_node_set(out, APPLY_UNREACHABLE,
 			    "UNREACHABLE",
 			    xstrdup("the node could not be read (see notes)"));

@@ -11,62 +11,6 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
-void
-apply_node_note(struct apply_node *out, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = xstrdup("?");
-	va_end(ap);
-	out->notes =
-	    xreallocarray(out->notes, out->nnotes + 1, sizeof(*out->notes));
-	out->notes[out->nnotes++] = s;
-}
-
-struct apply_op *
-apply_node_add_op(struct apply_node *out, const struct plan_action *a,
-    const struct recon_op *op)
-{
-	struct apply_op *ao;
-
-	out->ops = xreallocarray(out->ops, out->nops + 1, sizeof(*out->ops));
-	ao = &out->ops[out->nops++];
-	memset(ao, 0, sizeof(*ao));
-	ao->act = a->kind;
-	ao->action = xstrdup(a->name);
-	recon_op_copy(&ao->op, op);
-	return ao;
-}
-
-void
-apply_node_drop_ops(struct apply_node *out)
-{
-	size_t i;
-
-	for (i = 0; i < out->nops; i++) {
-		free(out->ops[i].action);
-		recon_op_release(&out->ops[i].op);
-		recon_refusal_release(&out->ops[i].refusal);
-	}
-	free(out->ops);
-	out->ops = NULL;
-	out->nops = 0;
-}
-
-void
-apply_node_set(struct apply_node *out, enum apply_outcome o,
-    const char *kind, char *detail)
-{
-	out->outcome = o;
-	free(out->kind);
-	out->kind = kind != NULL ? xstrdup(kind) : NULL;
-	free(out->detail);
-	out->detail = detail;
-}
-
 static const struct plan_step *
 node_step(const struct plan_action *a, const char *node)
 {
@@ -80,7 +24,8 @@ node_step(const struct plan_action *a, const char *node)
 
 /* Decide one node against its fresh snapshot n. */
 static void
-check_node(const struct plan *p, const struct plan_node_status *ns,
+check_node(const struct plan *p, const struct decl_cluster *decl,
+    const struct plan_node_status *ns,
     const struct recon_node_snapshot *n, struct apply_node *out)
 {
 	struct apply_ctx c;
@@ -107,6 +52,7 @@ check_node(const struct plan *p, const struct plan_node_status *ns,
 		return;
 	}
 	memset(&c, 0, sizeof(c));
+	c.decl = decl;
 	/* Dependency checks see every divert as the plan leaves it. */
 	for (k = 0; k < p->nactions; k++) {
 		np = node_step(&p->actions[k], ns->node);
@@ -151,7 +97,7 @@ check_node(const struct plan *p, const struct plan_node_status *ns,
 /* D7 again: the cap holds on the counts read now. A node whose deletes now
  * destroy more than planned is refused when the total is past the cap. */
 static void
-check_cap(const struct plan *p, struct apply_result *r)
+check_cap(const struct decl_cluster *decl, struct apply_result *r)
 {
 	int64_t total = 0;
 	struct apply_node *n;
@@ -160,7 +106,7 @@ check_cap(const struct plan *p, struct apply_result *r)
 	for (i = 0; i < r->nnodes; i++)
 		if (r->nodes[i].outcome == APPLY_APPLIED)
 			total += r->nodes[i].destroyed_messages;
-	if (total <= p->max_destroyed_messages)
+	if (total <= decl->settings.max_destroyed_messages)
 		return;
 	for (i = 0; i < r->nnodes; i++) {
 		n = &r->nodes[i];
@@ -173,24 +119,8 @@ check_cap(const struct plan *p, struct apply_result *r)
 		        "stale plan: the queue deletes on this node now destroy %lld messages (%lld when planned); the plan's total of %lld is past the cap of %lld (settings.max-destroyed-messages); plan again",
 		        (long long)n->destroyed_messages,
 		        (long long)n->planned_messages, (long long)total,
-		        (long long)p->max_destroyed_messages));
+		        (long long)decl->settings.max_destroyed_messages));
 	}
-}
-
-void
-apply_read_nodes(const struct apply_io *io,
-    const char *const *names, size_t n, struct recon_node_snapshot *out)
-{
-	size_t i;
-
-	if (n == 0)
-		return;
-	if (io->read_all != NULL) {
-		io->read_all(io->ctx, names, n, out);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		io->read(io->ctx, names[i], &out[i]);
 }
 
 /* After the plan's operations: read again, all at once, every node that
@@ -201,13 +131,13 @@ apply_read_nodes(const struct apply_io *io,
  * made, or, where no operation ran, the read apply made before acting. */
 static void
 after_ops(struct apply_result *r, const struct plan *p,
-    const struct apply_io *io, const bool *ran, const bool *unverified)
+    const struct decl_cluster *decl, const struct apply_io *io, const bool *ran, const bool *unverified)
 {
 	struct recon_node_snapshot *again =
 	    xcalloc(r->nnodes + 1, sizeof(*again));
 	const char **names = xcalloc(r->nnodes + 1, sizeof(*names));
 	size_t *at = xcalloc(r->nnodes + 1, sizeof(*at));
-	bool pass = !apply_capture_idle(p);
+	bool pass = !apply_capture_idle(p, decl);
 	const struct recon_node_snapshot *n;
 	size_t i, k = 0;
 
@@ -228,7 +158,7 @@ after_ops(struct apply_result *r, const struct plan *p,
 			continue;
 		if (pass && (r->nodes[i].outcome == APPLY_APPLIED ||
 		                r->nodes[i].outcome == APPLY_SKIPPED))
-			apply_capture_node(p, io, n, &r->nodes[i]);
+			apply_capture_node(p, decl, io, n, &r->nodes[i]);
 	}
 	for (i = 0; i < k; i++)
 		live_node_release(&again[i]);
@@ -239,6 +169,7 @@ after_ops(struct apply_result *r, const struct plan *p,
 
 int
 apply_run(struct apply_result *r, const struct plan *p,
+    const struct decl_cluster *decl,
     const struct apply_io *io, struct err *err)
 {
 	const char **names;
@@ -257,9 +188,10 @@ apply_run(struct apply_result *r, const struct plan *p,
 	free(names);
 	for (i = 0; i < p->nnodes; i++) {
 		r->nodes[i].node = xstrdup(p->nodes[i].node);
-		check_node(p, &p->nodes[i], &r->seen[i], &r->nodes[i]);
+		check_node(p, decl, &p->nodes[i], &r->seen[i],
+		    &r->nodes[i]);
 	}
-	check_cap(p, r);
+	check_cap(decl, r);
 	if (io->intent != NULL && io->intent(io->hook_ctx, r, err) != 0)
 		return -1;
 	ran = xcalloc(r->nnodes + 1, sizeof(*ran));
@@ -271,7 +203,7 @@ apply_run(struct apply_result *r, const struct plan *p,
 		unverified[i] = apply_run_ops(io, &r->nodes[i], 0,
 		                    true) == APPLY_OPS_UNVERIFIED;
 	}
-	after_ops(r, p, io, ran, unverified);
+	after_ops(r, p, decl, io, ran, unverified);
 	free(ran);
 	free(unverified);
 	return 0;

@@ -230,7 +230,7 @@ add_found(struct plan_managed *m, const struct apply_result *r,
  * finished on every node. */
 static void
 keep_unfinished_captures(struct plan_managed *m, const struct plan *p,
-    const struct apply_result *r)
+    const struct decl_cluster *decl, const struct apply_result *r)
 {
 	bool done = true;
 	char **rm;
@@ -241,7 +241,7 @@ keep_unfinished_captures(struct plan_managed *m, const struct plan *p,
 		        r->nodes[i].outcome != APPLY_SKIPPED) ||
 		    r->nodes[i].capture_incomplete)
 			done = false;
-	rm = plan_removed_captures(p, &n);
+	rm = plan_removed_captures(p, decl, &n);
 	for (i = 0; i < n; i++) {
 		if (!done)
 			names_add(&m->captures, &m->ncaptures, rm[i]);
@@ -252,8 +252,9 @@ keep_unfinished_captures(struct plan_managed *m, const struct plan *p,
 
 void
 apply_update_managed(struct plan_managed *m, const struct plan *p,
-    const struct apply_result *r, const struct plan_managed *declared)
+    const struct apply_result *r, const struct decl_cluster *decl)
 {
+	struct plan_managed declared;
 	const struct plan_step *np;
 	bool some, all;
 	size_t k, i;
@@ -288,9 +289,11 @@ apply_update_managed(struct plan_managed *m, const struct plan *p,
 		else if (!is_delete(a->kind) && some)
 			update_one(m, a, true);
 	}
-	if (declared != NULL) {
-		add_found(m, r, declared);
-		keep_unfinished_captures(m, p, r);
+	if (decl != NULL) {
+		plan_managed_from_decl(&declared, decl, "declaration", NULL);
+		add_found(m, r, &declared);
+		plan_managed_release(&declared);
+		keep_unfinished_captures(m, p, decl, r);
 	}
 	m->known = true;
 	if (apply_result_ok(r) && p->revision != NULL) {

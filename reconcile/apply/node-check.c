@@ -44,58 +44,6 @@ ctx_record(struct apply_ctx *c, const struct plan_action *a,
 		strv_add(&c->deleted_q, a->name);
 }
 
-void
-apply_node_add_step_ops(struct apply_node *out, const struct plan_action *a,
-    const struct plan_step *np)
-{
-	size_t i;
-
-	for (i = 0; i < np->nops; i++)
-		apply_node_add_op(out, a, &np->ops[i]);
-}
-
-enum apply_verdict
-apply_verdict_stale(struct apply_node *out, const struct plan_action *a,
-    const char *why)
-{
-	apply_node_note(out, "%s '%s': stale: %s",
-	    plan_action_kind_name(a->kind), a->name, why);
-	if (out->detail == NULL)
-		out->detail = xasprintf("stale plan: %s '%s': %s",
-		    plan_action_kind_name(a->kind), a->name, why);
-	return APPLY_VERDICT_STALE;
-}
-
-enum apply_verdict
-apply_verdict_noop(struct apply_node *out, const struct plan_action *a,
-    const char *why)
-{
-	apply_node_note(out, "%s '%s': skipped: %s",
-	    plan_action_kind_name(a->kind), a->name, why);
-	return APPLY_VERDICT_NOOP;
-}
-
-enum apply_verdict
-apply_verdict_run(struct apply_node *out, const struct plan_action *a,
-    const struct plan_step *np)
-{
-	apply_node_note(out, "%s '%s': as planned",
-	    plan_action_kind_name(a->kind), a->name);
-	apply_node_add_step_ops(out, a, np);
-	return APPLY_VERDICT_RUN;
-}
-
-const struct recon_op *
-plan_step_find_op(const struct plan_step *np, enum recon_op_kind k)
-{
-	size_t i;
-
-	for (i = 0; i < np->nops; i++)
-		if (np->ops[i].kind == k)
-			return &np->ops[i];
-	return NULL;
-}
-
 static enum apply_verdict
 check_address(const struct plan_action *a, const struct plan_step *np,
     const struct recon_node_snapshot *n, struct apply_node *out)

@@ -240,3 +240,19 @@ apply_run_ops(const struct apply_io *io,
 	set_applied(out);
 	return APPLY_OPS_DONE;
 }
+
+void
+apply_read_nodes(const struct apply_io *io,
+    const char *const *names, size_t n, struct recon_node_snapshot *out)
+{
+	size_t i;
+
+	if (n == 0)
+		return;
+	if (io->read_all != NULL) {
+		io->read_all(io->ctx, names, n, out);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		io->read(io->ctx, names[i], &out[i]);
+}

@@ -9,41 +9,14 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
-/* A stand-in for the declaration, which apply does not have: the mode,
- * the settings and the capture subscriptions the plan recorded, so the
- * preflight leaves the same taps alone for the same reasons. Strings are
- * borrowed from p; free decl->captures. What else the preflight takes from
- * a declaration (is a removed divert declared?) only words warnings, which
- * apply does not compare. */
+/* The planner's context for a queue delete on this node: the declaration
+ * that was planned (c->decl) and the plan's earlier actions. */
 static void
-standin_decl(struct decl_cluster *decl, const struct plan *p)
-{
-	size_t i;
-
-	memset(decl, 0, sizeof(*decl));
-	decl->name = p->cluster;
-	decl->mode = p->mode;
-	decl->settings.capture_prefix = p->capture_prefix;
-	decl->settings.max_destroyed_messages = p->max_destroyed_messages;
-	decl->ncaptures = p->ncaptures;
-	decl->captures = xcalloc(p->ncaptures + 1, sizeof(*decl->captures));
-	for (i = 0; i < p->ncaptures; i++) {
-		decl->captures[i].name = p->capture_names[i];
-		decl->captures[i].pattern = p->capture_patterns[i];
-		decl->captures[i].ring_size = p->capture_ring_sizes[i];
-	}
-}
-
-/* The planner's context for a queue delete on this node, from the plan's
- * earlier actions. decl is a stand-in (apply has no declaration): it gives
- * the capture prefix, so the same taps are left alone; what the preflight
- * takes from a declaration beyond that only words warnings. */
-static void
-qdel_ctx(struct plan_queue_delete_ctx *ctx, const struct decl_cluster *decl,
-    const struct plan *p, const struct apply_ctx *c)
+queue_delete_ctx(struct plan_queue_delete_ctx *ctx, const struct plan *p,
+    const struct apply_ctx *c)
 {
 	memset(ctx, 0, sizeof(*ctx));
-	ctx->decl = decl;
+	ctx->decl = c->decl;
 	ctx->disconnect_consumers = p->disconnect_consumers;
 	ctx->created_queues = (const char *const *)c->created_q.v;
 	ctx->created_queue_addresses = (const char *const *)c->created_q_addr.v;
@@ -159,15 +132,13 @@ apply_check_queue_delete(const struct plan *p, const struct plan_action *a,
     const struct plan_step *np, const struct recon_node_snapshot *n,
     const struct apply_ctx *c, struct apply_node *out)
 {
-	struct decl_cluster decl;
 	struct plan_queue_delete_ctx ctx;
 	struct plan_step fresh;
 	enum apply_verdict v = APPLY_VERDICT_NOOP;
 	char *why;
 	size_t i;
 
-	standin_decl(&decl, p);
-	qdel_ctx(&ctx, &decl, p, c);
+	queue_delete_ctx(&ctx, p, c);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.node = xstrdup(np->node);
 	plan_preflight_queue_delete(&fresh, n, a->name, &ctx, false);
@@ -189,7 +160,6 @@ apply_check_queue_delete(const struct plan *p, const struct plan_action *a,
 	apply_verdict_noop(out, a, "the queue is already gone");
 done:
 	plan_step_release(&fresh);
-	free(decl.captures);
 	return v;
 }
 
@@ -201,7 +171,6 @@ apply_check_queue_recreate(const struct plan *p,
 {
 	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
 	const struct recon_op *op = plan_step_find_op(np, RECON_OP_CREATE_QUEUE);
-	struct decl_cluster decl;
 	struct plan_queue_delete_ctx ctx;
 	struct plan_step fresh;
 	enum apply_verdict v;
@@ -216,8 +185,7 @@ apply_check_queue_recreate(const struct plan *p,
 	    !recon_queue_same(lq, np->observed.queue))
 		return apply_verdict_stale(out, a,
 		    "the queue's configuration changed since the plan");
-	standin_decl(&decl, p);
-	qdel_ctx(&ctx, &decl, p, c);
+	queue_delete_ctx(&ctx, p, c);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.node = xstrdup(np->node);
 	plan_preflight_queue_delete(&fresh, n, a->name, &ctx,
@@ -233,6 +201,5 @@ apply_check_queue_recreate(const struct plan *p,
 		v = apply_verdict_run(out, a, np);
 	}
 	plan_step_release(&fresh);
-	free(decl.captures);
 	return v;
 }

@@ -87,7 +87,7 @@ removed_diverts(struct sbuf *b, const struct apply_node *n)
 		any = true;
 		sbuf_reset(&js);
 		jsonw_init(&w, &js, 0);
-		apply_divert_write_config(&w, a->op.divert);
+		live_divert_config_write(&w, a->op.divert);
 		sbuf_addf(b, "- `%s` (source `%s`, forwarding `%s`): `%s`\n",
 		    a->op.divert->name, a->op.divert->address,
 		    a->op.divert->forwarding_address, sbuf_str(&js));

@@ -38,18 +38,6 @@ carried(struct plan_broker_xml *bx, const struct plan *p,
 		}
 }
 
-void
-plan_broker_xml_set_settings(struct plan_broker_xml *bx, const char *a,
-    const char *q, const char *d)
-{
-	bx->settings_owned[0] = a != NULL ? xstrdup(a) : NULL;
-	bx->settings_owned[1] = q != NULL ? xstrdup(q) : NULL;
-	bx->settings_owned[2] = d != NULL ? xstrdup(d) : NULL;
-	bx->reload.settings.addresses = bx->settings_owned[0];
-	bx->reload.settings.queues = bx->settings_owned[1];
-	bx->reload.settings.diverts = bx->settings_owned[2];
-}
-
 static void
 predict(struct plan_broker_xml *bx, const struct decl_cluster *decl,
     const struct recon_snapshot *snap, const struct plan_rendered *r)
@@ -127,25 +115,6 @@ plan_refuse_render(struct plan *p, const struct errlist *diags)
 	    "fix the declaration or the base broker.xml (see the diagnostics; "
 	    "`artemis-gitops render` shows the same), then plan again");
 	free(first);
-}
-
-void
-plan_broker_xml_release(struct plan_broker_xml *bx)
-{
-	size_t i;
-
-	free(bx->node);
-	free(bx->path);
-	free(bx->sha256);
-	free(bx->diff);
-	for (i = 0; i < bx->ncarried; i++)
-		free(bx->carried_diverts[i]);
-	free(bx->carried_diverts);
-	free(bx->not_predicted);
-	plan_reload_release(&bx->reload);
-	for (i = 0; i < 3; i++)
-		free(bx->settings_owned[i]);
-	memset(bx, 0, sizeof(*bx));
 }
 
 static void

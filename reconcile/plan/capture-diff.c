@@ -122,18 +122,19 @@ owner(const char *prefix, const char *name)
 }
 
 static bool
-declared(const struct plan *p, const char *capture)
+declared(const struct decl_cluster *decl, const char *capture)
 {
 	size_t i;
 
-	for (i = 0; i < p->ncaptures; i++)
-		if (strcmp(p->capture_names[i], capture) == 0)
+	for (i = 0; i < decl->ncaptures; i++)
+		if (strcmp(decl->captures[i].name, capture) == 0)
 			return true;
 	return false;
 }
 
 char **
-plan_removed_captures(const struct plan *p, size_t *n)
+plan_removed_captures(const struct plan *p, const struct decl_cluster *decl,
+    size_t *n)
 {
 	struct strv v = {0};
 	const struct plan_action *a;
@@ -145,8 +146,8 @@ plan_removed_captures(const struct plan *p, size_t *n)
 		if (a->kind != PLAN_ACT_DELETE_TAP &&
 		    a->kind != PLAN_ACT_DELETE_CAPTURE)
 			continue;
-		c = owner(p->capture_prefix, a->name);
-		if (c != NULL && !declared(p, c) && !strv_has(&v, c))
+		c = owner(decl->settings.capture_prefix, a->name);
+		if (c != NULL && !declared(decl, c) && !strv_has(&v, c))
 			strv_add(&v, c);
 		free(c);
 	}

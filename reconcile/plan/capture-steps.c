@@ -1,12 +1,54 @@
-/* reconcile/capture-del.c: the capture pass, removal half: taps whose
- * address is no longer covered, and everything a capture no longer
- * declared owns (docs/captures.md). */
-#include "capture-int.h"
+/* reconcile/plan/capture-steps.c: the steps of the capture pass: a new
+ * step, the D6 rule for a ring queue about to go, and the removal half:
+ * taps whose address is no longer covered, and everything a capture no
+ * longer declared owns (docs/captures.md). */
+#include "plan-int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/xalloc.h"
+
+struct plan_step *
+plan_capture_add_step(struct plan_capture_node *c, enum plan_action_kind kind,
+    const char *name, const char *address)
+{
+	struct plan_capture_steps *s = c->out;
+	struct plan_capture_step *st;
+
+	s->v = xreallocarray(s->v, s->n + 1, sizeof(*s->v));
+	st = &s->v[s->n++];
+	memset(st, 0, sizeof(*st));
+	st->kind = kind;
+	st->name = xstrdup(name);
+	st->address = xstrdup(address);
+	st->np.node = xstrdup(c->n->node);
+	st->np.outcome = PLAN_OUT_WOULD_APPLY;
+	return &st->np;
+}
+
+/* A ring queue with consumers is destroyed only with the flag (D6). */
+void
+plan_capture_ring_consumers(struct plan_step *np,
+    const struct recon_queue *q, bool flag)
+{
+	np->consumers = q->consumer_count;
+	if (q->consumer_count <= 0)
+		return;
+	if (!flag) {
+		plan_step_refuse(np, "HAS_CONSUMERS",
+		    "stop the consumers of the capture ring, or plan again with --disconnect-consumers to close them",
+		    "capture ring '%s' has %lld consumer%s on this node",
+		    q->name, (long long)q->consumer_count,
+		    q->consumer_count == 1 ? "" : "s");
+		np->refusal_kind = RECON_HAS_CONSUMERS;
+		return;
+	}
+	plan_step_warn(np,
+	    "--disconnect-consumers: %lld consumer%s of capture ring '%s' will be disconnected",
+	    (long long)q->consumer_count, q->consumer_count == 1 ? "" : "s",
+	    q->name);
+}
 
 void
 plan_capture_tap_remove(struct plan_capture_node *c, const struct recon_divert *d,

@@ -6,19 +6,13 @@
  * exactly what the pass after its operations does; apply runs it again on
  * the node as read after the operations, and the daemon on every drift
  * cycle. docs/captures.md. */
-#include "capture-int.h"
+#include "plan-int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
-
-bool
-plan_action_kind_is_capture(enum plan_action_kind a)
-{
-	return a >= PLAN_ACT_FIRST_CAPTURE && a < PLAN_ACT_COUNT;
-}
 
 bool
 plan_capture_covers(const char *prefix, const char *pattern, const char *queue,
@@ -63,24 +57,6 @@ after_plan(struct plan_capture_node *c)
 		c->q[c->nq].name = x->created_queues[i];
 		c->q[c->nq++].address = x->created_queue_addresses[i];
 	}
-}
-
-struct plan_step *
-plan_capture_add_step(struct plan_capture_node *c, enum plan_action_kind kind,
-    const char *name, const char *address)
-{
-	struct plan_capture_steps *s = c->out;
-	struct plan_capture_step *st;
-
-	s->v = xreallocarray(s->v, s->n + 1, sizeof(*s->v));
-	st = &s->v[s->n++];
-	memset(st, 0, sizeof(*st));
-	st->kind = kind;
-	st->name = xstrdup(name);
-	st->address = xstrdup(address);
-	st->np.node = xstrdup(c->n->node);
-	st->np.outcome = PLAN_OUT_WOULD_APPLY;
-	return &st->np;
 }
 
 /* The ring queue a capture asks for. Strings are owned by out. */
@@ -162,29 +138,6 @@ ring_diffs(struct sbuf *re, struct sbuf *up, const struct recon_queue *want,
 		sbuf_adds(up, ", consumers-before-dispatch");
 	if (want->delay_before_dispatch != live->delay_before_dispatch)
 		sbuf_adds(up, ", delay-before-dispatch");
-}
-
-/* A ring queue with consumers is destroyed only with the flag (D6). */
-void
-plan_capture_ring_consumers(struct plan_step *np,
-    const struct recon_queue *q, bool flag)
-{
-	np->consumers = q->consumer_count;
-	if (q->consumer_count <= 0)
-		return;
-	if (!flag) {
-		plan_step_refuse(np, "HAS_CONSUMERS",
-		    "stop the consumers of the capture ring, or plan again with --disconnect-consumers to close them",
-		    "capture ring '%s' has %lld consumer%s on this node",
-		    q->name, (long long)q->consumer_count,
-		    q->consumer_count == 1 ? "" : "s");
-		np->refusal_kind = RECON_HAS_CONSUMERS;
-		return;
-	}
-	plan_step_warn(np,
-	    "--disconnect-consumers: %lld consumer%s of capture ring '%s' will be disconnected",
-	    (long long)q->consumer_count, q->consumer_count == 1 ? "" : "s",
-	    q->name);
 }
 
 static void

@@ -9,125 +9,6 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
-void
-plan_diff_object_begin(struct plan_diff *d)
-{
-	memset(d->obj, 0, sizeof(d->obj));
-}
-
-static void
-node_unreachable(struct plan_step *np,
-    const struct recon_node_snapshot *n)
-{
-	np->outcome = PLAN_OUT_UNREACHABLE;
-	np->refusal_kind = n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
-	np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
-	np->message = xstrdup(n != NULL && n->refusal.text != NULL
-	                          ? n->refusal.text
-	                          : "the node is not in the snapshot");
-}
-
-struct plan_step *
-plan_diff_step(struct plan_diff *d, enum plan_action_kind k, const char *name,
-    const char *address, size_t node)
-{
-	struct plan_action *a = d->obj[k];
-
-	if (a == NULL) {
-		size_t i;
-
-		a = xcalloc(1, sizeof(*a));
-		a->kind = k;
-		a->name = xstrdup(name);
-		a->address = address != NULL ? xstrdup(address) : NULL;
-		a->nnodes = d->decl->nnodes;
-		a->nodes = xcalloc(a->nnodes, sizeof(*a->nodes));
-		for (i = 0; i < a->nnodes; i++) {
-			a->nodes[i].node = xstrdup(d->decl->nodes[i].name);
-			if (d->nodes[i] == NULL ||
-			    d->nodes[i]->refusal.kind != RECON_OK)
-				node_unreachable(&a->nodes[i], d->nodes[i]);
-		}
-		d->obj[k] = a;
-	}
-	return &a->nodes[node];
-}
-
-static bool
-action_matters(const struct plan_action *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->nnodes; i++)
-		if (a->nodes[i].outcome == PLAN_OUT_WOULD_APPLY ||
-		    a->nodes[i].outcome == PLAN_OUT_REFUSED ||
-		    a->nodes[i].nwarnings > 0)
-			return true;
-	return false;
-}
-
-void
-plan_diff_object_end(struct plan_diff *d)
-{
-	struct plan *p = d->plan;
-	struct plan_action *a;
-	size_t k, i;
-
-	for (k = 0; k < PLAN_ACT_COUNT; k++) {
-		a = d->obj[k];
-		if (a == NULL)
-			continue;
-		d->obj[k] = NULL;
-		if (!action_matters(a)) {
-			for (i = 0; i < a->nnodes; i++)
-				plan_step_release(&a->nodes[i]);
-			free(a->nodes);
-			free(a->name);
-			free(a->address);
-			free(a);
-			continue;
-		}
-		for (i = 0; i < a->nnodes; i++)
-			if (a->nodes[i].outcome == PLAN_OUT_NO_CHANGE &&
-			    a->nodes[i].message == NULL)
-				a->nodes[i].message =
-				    xstrdup("nothing to do on this node");
-		p->actions = xreallocarray(p->actions, p->nactions + 1,
-		    sizeof(*p->actions));
-		p->actions[p->nactions++] = *a;
-		free(a);
-	}
-}
-
-void
-plan_diff_queue_delete_ctx(struct plan_queue_delete_ctx *out, const struct plan_diff *d,
-    size_t i)
-{
-	const struct plan_node_ctx *c = &d->ctx[i];
-
-	memset(out, 0, sizeof(*out));
-	out->decl = d->decl;
-	out->disconnect_consumers = d->opts->disconnect_consumers;
-	out->created_queues = (const char *const *)c->created_q.v;
-	out->created_queue_addresses = (const char *const *)c->created_q_addr.v;
-	out->ncreated = c->created_q.n;
-	out->deleted_queues = (const char *const *)c->deleted_q.v;
-	out->ndeleted_queues = c->deleted_q.n;
-	out->deleted_diverts = (const char *const *)c->deleted_d.v;
-	out->ndeleted_diverts = c->deleted_d.n;
-	out->removed_captures = (const char *const *)d->removed_captures.v;
-	out->nremoved_captures = d->removed_captures.n;
-	out->planned_diverts =
-	    (const struct recon_divert *const *)c->planned_d.v;
-	out->nplanned_diverts = c->planned_d.n;
-}
-
-bool
-plan_diff_reachable(const struct plan_diff *d, size_t i)
-{
-	return d->nodes[i] != NULL && d->nodes[i]->refusal.kind == RECON_OK;
-}
-
 static void
 plan_address(struct plan_diff *d, const struct decl_address *da)
 {
@@ -331,14 +212,11 @@ diff_init(struct plan_diff *d, const struct decl_cluster *decl,
 	p->capture_prefix = xstrdup(decl->settings.capture_prefix);
 	p->max_destroyed_messages = decl->settings.max_destroyed_messages;
 	p->ncaptures = decl->ncaptures;
-	p->capture_names = xcalloc(decl->ncaptures + 1, sizeof(char *));
-	p->capture_patterns = xcalloc(decl->ncaptures + 1, sizeof(char *));
-	p->capture_ring_sizes =
-	    xcalloc(decl->ncaptures + 1, sizeof(*p->capture_ring_sizes));
+	p->captures = xcalloc(decl->ncaptures + 1, sizeof(*p->captures));
 	for (i = 0; i < decl->ncaptures; i++) {
-		p->capture_names[i] = xstrdup(decl->captures[i].name);
-		p->capture_patterns[i] = xstrdup(decl->captures[i].pattern);
-		p->capture_ring_sizes[i] = decl->captures[i].ring_size;
+		p->captures[i].name = xstrdup(decl->captures[i].name);
+		p->captures[i].pattern = xstrdup(decl->captures[i].pattern);
+		p->captures[i].ring_size = decl->captures[i].ring_size;
 	}
 	d->nodes = xcalloc(decl->nnodes + 1,
 	    sizeof(const struct recon_node_snapshot *));

@@ -3,16 +3,12 @@
 #include "plan-int.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../../lib/afile.h"
 #include "../../lib/jsonw.h"
+#include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
-
-#define INVENTORY_MAX ((size_t)64 * 1024 * 1024)
 
 static int
 cmp_str(const void *a, const void *b)
@@ -79,16 +75,6 @@ plan_managed_has_divert(const struct plan_managed *m, const char *n)
 	return m != NULL && has(m->diverts, m->ndiverts, n);
 }
 
-static void
-strs_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void
 plan_managed_release(struct plan_managed *m)
 {
@@ -96,10 +82,10 @@ plan_managed_release(struct plan_managed *m)
 		return;
 	free(m->source);
 	free(m->revision);
-	strs_free(m->addresses, m->naddresses);
-	strs_free(m->queues, m->nqueues);
-	strs_free(m->diverts, m->ndiverts);
-	strs_free(m->captures, m->ncaptures);
+	strv_array_free(m->addresses, m->naddresses);
+	strv_array_free(m->queues, m->nqueues);
+	strv_array_free(m->diverts, m->ndiverts);
+	strv_array_free(m->captures, m->ncaptures);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -219,26 +205,3 @@ plan_inventory_parse(struct plan_managed *out, const char *path,
 	return 0;
 }
 
-int
-plan_inventory_load(struct plan_managed *out, const char *state_dir,
-    const char *cluster, struct err *err)
-{
-	char *path = xasprintf("%s/%s/inventory.json", state_dir, cluster);
-	char *text = NULL;
-	size_t len = 0;
-	int rc = -1;
-
-	if (access(path, F_OK) != 0 && errno == ENOENT) {
-		memset(out, 0, sizeof(*out));
-		out->source = xstrdup("none");
-		rc = 0;
-		goto done;
-	}
-	if (afile_read(&text, &len, path, INVENTORY_MAX, err) < 0)
-		goto done;
-	rc = plan_inventory_parse(out, path, text, len, cluster, err);
-done:
-	free(text);
-	free(path);
-	return rc;
-}

@@ -315,9 +315,9 @@ render(const struct plan *p, const char *confirmation)
 	jsonw_arr_begin(&w);
 	for (i = 0; i < p->ncaptures; i++) {
 		jsonw_obj_begin(&w);
-		kstr(&w, "name", p->capture_names[i]);
-		kstr(&w, "pattern", p->capture_patterns[i]);
-		kint(&w, "ring_size", p->capture_ring_sizes[i]);
+		kstr(&w, "name", p->captures[i].name);
+		kstr(&w, "pattern", p->captures[i].pattern);
+		kint(&w, "ring_size", p->captures[i].ring_size);
 		jsonw_obj_end(&w);
 	}
 	jsonw_arr_end(&w);

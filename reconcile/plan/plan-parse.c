@@ -365,18 +365,15 @@ psettings(struct plan_reader *c, const cJSON *root, struct plan *p)
 	arr = plan_read_array(c, s, "settings", "captures", &p->ncaptures);
 	if (arr == NULL)
 		return -1;
-	p->capture_names = xcalloc(p->ncaptures + 1, sizeof(char *));
-	p->capture_patterns = xcalloc(p->ncaptures + 1, sizeof(char *));
-	p->capture_ring_sizes =
-	    xcalloc(p->ncaptures + 1, sizeof(*p->capture_ring_sizes));
+	p->captures = xcalloc(p->ncaptures + 1, sizeof(*p->captures));
 	cJSON_ArrayForEach(it, arr)
 	{
 		if (plan_read_str(c, it, "settings.captures[]", "name", false,
-		        &p->capture_names[i]) < 0 ||
+		        &p->captures[i].name) < 0 ||
 		    plan_read_str(c, it, "settings.captures[]", "pattern",
-		        false, &p->capture_patterns[i]) < 0 ||
+		        false, &p->captures[i].pattern) < 0 ||
 		    plan_read_int(c, it, "settings.captures[]", "ring_size",
-		        &p->capture_ring_sizes[i]) < 0)
+		        &p->captures[i].ring_size) < 0)
 			return -1;
 		i++;
 	}

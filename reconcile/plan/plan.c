@@ -1,5 +1,6 @@
-/* reconcile/plan-model.c: names of the plan's enums, copies of snapshot
- * objects, and freeing plans. */
+/* reconcile/plan/plan.c: the plan model: the names of its enums, building
+ * node steps, the refused plan of an invalid declaration, diagnostics, and
+ * freeing. */
 #include "plan-int.h"
 
 #include <stdarg.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
 
 static const char *const act_names[PLAN_ACT_COUNT] = {
@@ -87,8 +89,250 @@ plan_has_prefix(const char *s, const char *prefix)
 	       strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-char *
-plan_count(int64_t n, const char *one, const char *many)
+bool
+plan_action_kind_is_capture(enum plan_action_kind a)
 {
-	return xasprintf("%lld %s", (long long)n, n == 1 ? one : many);
+	return a >= PLAN_ACT_FIRST_CAPTURE && a < PLAN_ACT_COUNT;
+}
+
+struct recon_op *
+plan_step_add_op(struct plan_step *np, enum recon_op_kind kind,
+    const char *name)
+{
+	struct recon_op *op;
+
+	np->ops = xreallocarray(np->ops, np->nops + 1, sizeof(*np->ops));
+	op = &np->ops[np->nops++];
+	memset(op, 0, sizeof(*op));
+	op->kind = kind;
+	op->name = xstrdup(name);
+	return op;
+}
+
+static char *
+vformat(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return xstrdup("?");
+	return s;
+}
+
+void
+plan_step_warn(struct plan_step *np, const char *fmt, ...)
+{
+	va_list ap;
+
+	np->warnings = xreallocarray(np->warnings, np->nwarnings + 1,
+	    sizeof(*np->warnings));
+	va_start(ap, fmt);
+	np->warnings[np->nwarnings++] = vformat(fmt, ap);
+	va_end(ap);
+}
+
+void
+plan_step_refuse(struct plan_step *np, const char *refusal,
+    const char *next_step, const char *fmt, ...)
+{
+	va_list ap;
+
+	np->outcome = PLAN_OUT_REFUSED;
+	free(np->refusal);
+	free(np->next_step);
+	free(np->message);
+	np->refusal = xstrdup(refusal);
+	np->next_step = next_step != NULL ? xstrdup(next_step) : NULL;
+	va_start(ap, fmt);
+	np->message = vformat(fmt, ap);
+	va_end(ap);
+}
+
+static void
+observed_release(struct plan_observed *o)
+{
+	size_t i;
+
+	recon_queue_release(o->queue);
+	free(o->queue);
+	recon_divert_release(o->divert);
+	free(o->divert);
+	for (i = 0; i < o->nbindings; i++)
+		free(o->bindings[i]);
+	free(o->bindings);
+	memset(o, 0, sizeof(*o));
+}
+
+void
+plan_step_release(struct plan_step *np)
+{
+	size_t i;
+
+	free(np->node);
+	free(np->refusal);
+	free(np->message);
+	free(np->next_step);
+	observed_release(&np->observed);
+	for (i = 0; i < np->nops; i++)
+		recon_op_release(&np->ops[i]);
+	free(np->ops);
+	for (i = 0; i < np->nremoved; i++)
+		recon_divert_release(&np->removed[i].config);
+	free(np->removed);
+	for (i = 0; i < np->nkept; i++) {
+		free(np->kept[i].name);
+		free(np->kept[i].address);
+		free(np->kept[i].forwarding_address);
+		free(np->kept[i].reason);
+	}
+	free(np->kept);
+	for (i = 0; i < np->ntaps; i++) {
+		free(np->taps[i].name);
+		free(np->taps[i].capture);
+		free(np->taps[i].reason);
+	}
+	free(np->taps);
+	for (i = 0; i < np->nwarnings; i++)
+		free(np->warnings[i]);
+	free(np->warnings);
+	memset(np, 0, sizeof(*np));
+}
+
+static void
+action_release(struct plan_action *a)
+{
+	size_t i;
+
+	free(a->name);
+	free(a->address);
+	free(a->why);
+	for (i = 0; i < a->nnodes; i++)
+		plan_step_release(&a->nodes[i]);
+	free(a->nodes);
+}
+
+void
+plan_free(struct plan *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	free(p->kind);
+	free(p->cluster);
+	free(p->revision);
+	free(p->declaration_digest);
+	free(p->base_source);
+	free(p->base_revision);
+	free(p->snapshot_source);
+	free(p->snapshot_taken_at);
+	free(p->capture_prefix);
+	for (i = 0; i < p->ncaptures; i++) {
+		free(p->captures[i].name);
+		free(p->captures[i].pattern);
+	}
+	free(p->captures);
+	free(p->refusal);
+	free(p->message);
+	free(p->next_step);
+	for (i = 0; i < p->nnodes; i++) {
+		free(p->nodes[i].node);
+		free(p->nodes[i].refusal);
+		free(p->nodes[i].message);
+	}
+	free(p->nodes);
+	for (i = 0; i < p->nactions; i++)
+		action_release(&p->actions[i]);
+	free(p->actions);
+	for (i = 0; i < p->nunmanaged; i++) {
+		free(p->unmanaged[i].kind);
+		free(p->unmanaged[i].name);
+		strv_array_free(p->unmanaged[i].nodes, p->unmanaged[i].nnodes);
+	}
+	free(p->unmanaged);
+	strv_array_free(p->diagnostics, p->ndiagnostics);
+	for (i = 0; i < p->nbroker_xml; i++)
+		plan_broker_xml_release(&p->broker_xml[i]);
+	free(p->broker_xml);
+	free(p->broker_xml_before);
+	free(p);
+}
+
+void
+plan_broker_xml_set_settings(struct plan_broker_xml *bx, const char *a,
+    const char *q, const char *d)
+{
+	bx->settings_owned[0] = a != NULL ? xstrdup(a) : NULL;
+	bx->settings_owned[1] = q != NULL ? xstrdup(q) : NULL;
+	bx->settings_owned[2] = d != NULL ? xstrdup(d) : NULL;
+	bx->reload.settings.addresses = bx->settings_owned[0];
+	bx->reload.settings.queues = bx->settings_owned[1];
+	bx->reload.settings.diverts = bx->settings_owned[2];
+}
+
+void
+plan_broker_xml_release(struct plan_broker_xml *bx)
+{
+	size_t i;
+
+	free(bx->node);
+	free(bx->path);
+	free(bx->sha256);
+	free(bx->diff);
+	for (i = 0; i < bx->ncarried; i++)
+		free(bx->carried_diverts[i]);
+	free(bx->carried_diverts);
+	free(bx->not_predicted);
+	plan_reload_release(&bx->reload);
+	for (i = 0; i < 3; i++)
+		free(bx->settings_owned[i]);
+	memset(bx, 0, sizeof(*bx));
+}
+
+struct plan *
+plan_invalid(const char *cluster, const struct errlist *diags,
+    const struct plan_opts *opts)
+{
+	struct plan *p = xcalloc(1, sizeof(*p));
+
+	p->kind = xstrdup("plan");
+	p->cluster = xstrdup(cluster);
+	p->revision = opts->revision != NULL ? xstrdup(opts->revision) : NULL;
+	p->base_source = xstrdup("none");
+	p->snapshot_source = xstrdup("none");
+	p->disconnect_consumers = opts->disconnect_consumers;
+	p->capture_prefix = xstrdup(DECL_DEFAULT_CAPTURE_PREFIX);
+	p->max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
+	p->outcome = PLAN_OUT_REFUSED;
+	p->refusal = xstrdup("INVALID_DECLARATION");
+	p->message = xasprintf(
+	    "the declaration fails validation (%zu error%s); nothing is planned",
+	    diags->nerrors, diags->nerrors == 1 ? "" : "s");
+	p->next_step = xstrdup(
+	    "fix the declaration (for \"Nothing consumes at …\": drop the named divert with the queue, or declare a queue on its forwarding address) and plan again");
+	plan_add_diagnostics(p, diags);
+	return p;
+}
+
+void
+plan_add_diagnostics(struct plan *p, const struct errlist *diags)
+{
+	size_t i;
+
+	p->diagnostics = xreallocarray(p->diagnostics,
+	    p->ndiagnostics + diags->n + 1, sizeof(char *));
+	for (i = 0; i < diags->n; i++)
+		p->diagnostics[p->ndiagnostics++] =
+		    errlist_render_item(diags, i);
+}
+
+const struct recon_op *
+plan_step_find_op(const struct plan_step *np, enum recon_op_kind k)
+{
+	size_t i;
+
+	for (i = 0; i < np->nops; i++)
+		if (np->ops[i].kind == k)
+			return &np->ops[i];
+	return NULL;
 }

@@ -19,7 +19,6 @@
 #include "../../declarations/decl.h"
 #include "../../lib/err.h"
 #include "../recon.h"
-#include "reload.h"
 
 #define PLAN_FORMAT      2     /* `format` of plan.json */
 #define PLAN_FORMAT_S    "2"   /* the same, for messages */
@@ -61,10 +60,6 @@ char *plan_inventory_render(const struct plan_managed *m,
     const char *cluster);
 int plan_inventory_parse(struct plan_managed *out, const char *path,
     const char *text, size_t len, const char *cluster, struct err *err);
-/* Read STATE_DIR/<cluster>/inventory.json; a missing file gives an empty
- * set with known = false (nothing applied yet). */
-int plan_inventory_load(struct plan_managed *out, const char *state_dir,
-    const char *cluster, struct err *err);
 
 /* ---- plan model -------------------------------------------------------- */
 
@@ -191,6 +186,79 @@ struct plan_node_status {
 	char *message;
 };
 
+/* ---- the reload prediction (reload.c) ---------------------------------
+ * What a broker does when it reloads a rendered
+ * broker.xml (CONFIG_MANAGED), predicted from its live snapshot.
+ *
+ * The rules are what Artemis 2.40.0 was observed to do
+ * (tests/integration/40-render-boot.sh, docs/config-managed.md):
+ * entries missing from the file stay unless the matching address-setting
+ * has config-delete-{addresses,queues,diverts} FORCE; FORCE on queues
+ * removes only configuration-managed queues, with their messages; FORCE
+ * on addresses and on diverts removes runtime-created ones too; a changed
+ * queue is updated in place; a divert in the file that is not live is
+ * deployed by any reload.
+ *
+ * The snapshot reads the address-settings of match "#" only, so the
+ * prediction applies those to every object (said in the rendering).
+ */
+enum plan_reload_effect {
+	PLAN_RELOAD_ADDS,    /* in the file, not live: created */
+	PLAN_RELOAD_UPDATES, /* in the file and live, settings differ */
+	PLAN_RELOAD_KEEPS,   /* live, not in the file: stays */
+	PLAN_RELOAD_REMOVES, /* live, not in the file: removed */
+};
+
+enum plan_reload_object {
+	PLAN_RELOAD_ADDRESS,
+	PLAN_RELOAD_QUEUE,
+	PLAN_RELOAD_DIVERT,
+};
+
+struct plan_reload_item {
+	enum plan_reload_effect effect;
+	enum plan_reload_object object;
+	char *name;       /* owned */
+	char *address;    /* owned; a queue's address, a divert's source */
+	char *detail;     /* owned; what changes, or why it stays / goes */
+	int64_t messages; /* REMOVES of a queue: its MessageCount, lost */
+};
+
+/* The config-delete-* values in force: "OFF", "FORCE" or NULL when the
+ * snapshot did not read them. */
+struct plan_reload_settings {
+	const char *addresses, *queues, *diverts;
+};
+
+struct plan_reload {
+	char *node;                            /* owned */
+	struct plan_reload_settings settings; /* borrowed */
+	bool settings_from_file;         /* else read from the live node */
+	struct plan_reload_item *items; /* addresses, queues, diverts */
+	size_t n;
+	int64_t messages_lost; /* sum over removed queues */
+	bool uncertain; /* some config-delete-* unknown: FORCE not ruled out */
+};
+
+/* Predict the reload of the file rendered from c on the live node (which
+ * must have been read: refusal kind RECON_OK). settings are the
+ * config-delete-* values of the new file: a reload applies the file's
+ * address-settings before its addresses and diverts (observed: the reload
+ * that turns FORCE on already removes); NULL uses the live node's. Items
+ * are in the order addresses, queues, diverts. Internal and auto-created
+ * objects are left out (the file never names them). *out is owned by the
+ * caller (plan_reload_release); settings strings must outlive it. */
+void plan_reload_predict(struct plan_reload *out,
+    const struct decl_cluster *c, const struct recon_node_snapshot *live,
+    const struct plan_reload_settings *settings);
+
+/* Markdown: one heading for the node, one bullet per item, the messages
+ * lost. Owned by the caller. */
+char *plan_reload_render_md(const struct plan_reload *r);
+
+void plan_reload_release(struct plan_reload *r); /* leaves it zeroed */
+
+
 /* CONFIG_MANAGED: one node's rendered broker.xml in the preview
  * (docs/plan-format.md, `broker_xml`). */
 struct plan_broker_xml {
@@ -204,6 +272,13 @@ struct plan_broker_xml {
 	char *not_predicted;        /* else why not (the node was not read) */
 	struct plan_reload reload; /* settings point into settings_owned */
 	char *settings_owned[3];    /* addresses, queues, diverts */
+};
+
+/* One capture subscription as plan.json records it. */
+struct plan_capture {
+	char *name;
+	char *pattern;
+	int64_t ring_size;
 };
 
 struct plan {
@@ -222,11 +297,11 @@ struct plan {
 	bool disconnect_consumers;
 	char *capture_prefix;
 	int64_t max_destroyed_messages;
-	/* The declaration's capture subscriptions (name, pattern), so that
-	 * apply can run the preflight again with the same tap rules. */
-	char **capture_names;
-	char **capture_patterns;
-	int64_t *capture_ring_sizes;
+	/* What plan.json shows of the declaration's capture subscriptions,
+	 * for people and reviews. Apply takes the captures (and every other
+	 * setting) from the declaration itself, whose digest is
+	 * declaration_digest. */
+	struct plan_capture *captures;
 	size_t ncaptures;
 	enum plan_outcome outcome; /* NO_CHANGE, WOULD_APPLY or REFUSED */
 	char *refusal; /* plan-wide: "BULK_CAP", "NODE_REFUSED", ... */
@@ -282,6 +357,20 @@ void plan_free(struct plan *p); /* NULL is a no-op */
 /* ---- the queue-delete preflight (ADR-0084 D1-D6) ------------------------
  * One pure function for the preview and for apply: apply calls it again
  * against a fresh snapshot with the same context and compares. */
+/* The diverts a plan creates or changes on one node, as it leaves them
+ * (pointers into the plan's operations; a later one replaces an earlier
+ * one of the same name): dependency is judged on them (preflight.c). */
+struct plan_planned_diverts {
+	const struct recon_divert **v;
+	size_t n;
+};
+void plan_planned_diverts_add(struct plan_planned_diverts *pd,
+    const struct recon_divert *d);
+/* Record the createDivert/updateDivert operations of np. */
+void plan_planned_diverts_add_ops(struct plan_planned_diverts *pd,
+    const struct plan_step *np);
+void plan_planned_diverts_release(struct plan_planned_diverts *pd);
+
 struct plan_queue_delete_ctx {
 	const struct decl_cluster *decl; /* the declaration in force */
 	bool disconnect_consumers;
@@ -315,6 +404,9 @@ struct plan_queue_delete_ctx {
 void plan_preflight_queue_delete(struct plan_step *np,
     const struct recon_node_snapshot *n, const char *queue,
     const struct plan_queue_delete_ctx *ctx, bool recreate);
+/* The first operation of kind k in np, or NULL. */
+const struct recon_op *plan_step_find_op(const struct plan_step *np,
+    enum recon_op_kind k);
 /* Free what a node plan holds; leaves it zeroed. */
 void plan_step_release(struct plan_step *np);
 
@@ -369,9 +461,10 @@ bool plan_action_kind_is_capture(enum plan_action_kind a);
 bool plan_capture_covers(const char *prefix, const char *pattern,
     const char *queue, const char *address, bool internal);
 /* The capture names a plan removes (its delete-capture and delete-tap
- * actions of captures it does not declare): what apply's own pass removes
+ * actions of captures decl, the planned declaration, does not declare): what apply's own pass removes
  * again. Sorted, owned by the caller (free each and the array). */
-char **plan_removed_captures(const struct plan *p, size_t *n);
+char **plan_removed_captures(const struct plan *p,
+    const struct decl_cluster *decl, size_t *n);
 
 /* The capture pass alone, as a plan of kind "capture" (drift: the daemon
  * calls it every cycle on a fresh snapshot; its actions are what

@@ -1,6 +1,6 @@
 /* reconcile/reload.c: predict what a reload of a rendered broker.xml does
  * on a live node (rules in reload.h, facts in docs/config-managed.md). */
-#include "reload.h"
+#include "plan-int.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -351,7 +351,7 @@ test_apply__divert_first_then_queue(void **unused)
 
 	(void)unused;
 	scen_init(&s, false);
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a destroyDivert d1\nbroker-a destroyQueue fwd\n"
 	    "broker-b destroyDivert d1\nbroker-b destroyQueue fwd\n");
@@ -364,7 +364,8 @@ test_apply__divert_first_then_queue(void **unused)
 	assert_non_null(s.k.intent_row);
 	assert_non_null(strstr(s.k.intent_row,
 	    "\"divert\":{\"address\":\"src\",\"exclusive\":false,"
-	    "\"forwarding-address\":\"fwd\",\"name\":\"d1\","
+	    "\"filter-string\":\"\",\"forwarding-address\":\"fwd\","
+	    "\"name\":\"d1\","
 	    "\"routing-name\":\"d1\",\"routing-type\":\"ANYCAST\"}"));
 	assert_non_null(strstr(s.k.intent_row, "\"event\":\"intent\""));
 	assert_null(strstr(s.k.intent_row, "\"outcome\":\"DONE\""));
@@ -381,7 +382,7 @@ test_apply__failed_divert_delete_leaves_queue(void **unused)
 	scen_init(&s, false);
 	s.k.fail = "destroyDivert d1";
 	s.k.fail_kind = RECON_FORBIDDEN;
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a destroyDivert d1\nbroker-b destroyDivert d1\n");
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_FAILED);
@@ -406,7 +407,7 @@ test_apply__failed_queue_delete_names_removed_diverts(void **unused)
 	scen_init(&s, false);
 	s.k.fail = "destroyQueue fwd";
 	s.k.fail_kind = RECON_TIMEOUT;
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[1].outcome, APPLY_FAILED);
 	assert_string_equal(s.r->nodes[1].detail,
 	    "destroyQueue 'fwd' failed: TIMEOUT: injected failure; its "
@@ -425,7 +426,8 @@ test_apply__failed_queue_delete_names_removed_diverts(void **unused)
 	    "| 2 | destroyQueue | fwd | FAILED | TIMEOUT: injected failure |\n"));
 	assert_non_null(strstr(row,
 	    "- `d1` (source `src`, forwarding `fwd`): `{\"address\":\"src\","
-	    "\"exclusive\":false,\"forwarding-address\":\"fwd\",\"name\":\"d1\","
+	    "\"exclusive\":false,\"filter-string\":\"\","
+	    "\"forwarding-address\":\"fwd\",\"name\":\"d1\","
 	    "\"routing-name\":\"d1\",\"routing-type\":\"ANYCAST\"}`\n"));
 	free(row);
 	scen_free(&s);
@@ -440,7 +442,7 @@ test_apply__consumer_after_plan_is_stale(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	fx_lqueue_get(&s.f, 1, "fwd")->consumer_count = 1;
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a destroyDivert d1\nbroker-a destroyQueue fwd\n");
 	assert_int_equal(s.r->nodes[1].outcome, APPLY_REFUSED);
@@ -463,7 +465,7 @@ test_apply__new_dependent_divert_is_stale(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	fx_ldivert(&s.f, 0, "d2", "src", "fwd");
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].detail,
 	    "stale plan: delete-queue 'fwd': the diverts that depend on the "
@@ -508,7 +510,7 @@ test_apply__repointed_divert_not_dependent(void **unused)
 	s.r = xcalloc(1, sizeof(*s.r));
 	s.r->apply_id = xstrdup("id1");
 	s.r->cluster = xstrdup("shop-eu");
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log),
 	    "broker-a updateDivert d1\nbroker-a destroyQueue fwd\n"
 	    "broker-b updateDivert d1\nbroker-b destroyQueue fwd\n");
@@ -550,7 +552,7 @@ test_apply__moved_queue_new_dependent_is_stale(void **unused)
 	s.r = xcalloc(1, sizeof(*s.r));
 	s.r->apply_id = xstrdup("id1");
 	s.r->cluster = xstrdup("shop-eu");
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].detail,
 	    "stale plan: recreate-queue 'fwd': the diverts that depend on the "
@@ -579,7 +581,7 @@ test_apply__queue_already_gone_is_skipped(void **unused)
 	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[0], &op, &f), 0);
 	/* on node b the queue is gone but its divert is still there */
 	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[1], &op, &f), 0);
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_string_equal(sbuf_str(&s.k.log), "");
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_SKIPPED);
 	assert_string_equal(s.r->nodes[0].notes[0],
@@ -615,7 +617,7 @@ test_apply__absent_when_planned_present_now_is_stale(void **unused)
 	assert_int_equal(s.p->actions[0].kind, PLAN_ACT_DELETE_QUEUE);
 	assert_int_equal(s.p->actions[0].nodes[1].outcome, PLAN_OUT_NO_CHANGE);
 	fx_lqueue(&s.f, 1, "fwd", "fwd", 0, 0);
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
 	assert_int_equal(s.r->nodes[1].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[1].kind, "STALE");
@@ -637,7 +639,7 @@ test_apply__unreachable_node_others_go_on(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	s.k.down = "broker-a";
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_UNREACHABLE);
 	assert_string_equal(s.r->nodes[0].detail,
 	    "UNREACHABLE: connection refused");
@@ -654,7 +656,7 @@ test_apply__has_consumers_at_call_names_the_flag(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	s.k.attach_before_destroy = "fwd";
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_FAILED);
 	assert_string_equal(s.r->nodes[0].kind, "HAS_CONSUMERS");
 	assert_non_null(strstr(s.r->nodes[0].detail,
@@ -680,7 +682,7 @@ test_apply__disconnect_consumers_sends_remove_consumers(void **unused)
 	plan_free(s.p);
 	s.p = plan_build(&s.f.c, &s.m, &s.f.s, &opts);
 	assert_int_equal(s.p->actions[0].nodes[0].consumers, 2);
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
 	assert_true(s.r->nodes[0].ops[1].op.remove_consumers);
 	assert_null(recon_node_find_queue(&s.f.s.nodes[0], "fwd"));
@@ -698,7 +700,7 @@ test_apply__new_consumer_with_flag_is_stale(void **unused)
 	(void)unused;
 	scen_init(&s, true);
 	fx_lqueue_get(&s.f, 0, "fwd")->consumer_count = 2;
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].kind, "STALE");
 	assert_string_equal(s.r->nodes[0].detail,
@@ -719,7 +721,7 @@ test_apply__refused_intent_runs_nothing(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	s.k.refuse_intent = true;
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), -1);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), -1);
 	assert_string_equal(err.msg, "cannot append the audit row");
 	assert_string_equal(sbuf_str(&s.k.log), "");
 	err_release(&err);
@@ -736,14 +738,14 @@ test_apply__managed_set_only_what_was_applied(void **unused)
 	scen_init(&s, false);
 	s.k.fail = "destroyQueue fwd";
 	s.k.fail_kind = RECON_TIMEOUT;
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	apply_update_managed(&s.m, s.p, s.r, NULL);
 	assert_true(plan_managed_has_queue(&s.m, "fwd"));
 	assert_string_equal(s.m.revision, "rev1");
 	scen_free(&s);
 
 	scen_init(&s, false);
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	apply_update_managed(&s.m, s.p, s.r, NULL);
 	assert_false(plan_managed_has_queue(&s.m, "fwd"));
 	assert_true(plan_managed_has_queue(&s.m, "src"));
@@ -756,7 +758,6 @@ test_apply__managed_set_only_what_was_applied(void **unused)
 static void
 test_apply__found_as_declared_enters_inventory(void **unused)
 {
-	struct plan_managed declared;
 	struct scen s;
 	struct err err = {0};
 
@@ -765,15 +766,13 @@ test_apply__found_as_declared_enters_inventory(void **unused)
 	fx_queue(&s.f, "src", "pre");
 	fx_queue(&s.f, "src", "ghost");
 	fx_lqueue(&s.f, 1, "src", "pre", 0, 0);
-	plan_managed_from_decl(&declared, &s.f.c, "declaration", NULL);
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
-	apply_update_managed(&s.m, s.p, s.r, &declared);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	apply_update_managed(&s.m, s.p, s.r, &s.f.c);
 	assert_true(plan_managed_has_queue(&s.m, "pre"));
 	assert_false(plan_managed_has_queue(&s.m, "ghost"));
 	assert_false(plan_managed_has_queue(&s.m, "fwd"));
 	assert_true(plan_managed_has_queue(&s.m, "src"));
 	assert_true(plan_managed_has_address(&s.m, "fwd"));
-	plan_managed_release(&declared);
 	scen_free(&s);
 }
 
@@ -786,7 +785,7 @@ test_apply__cap_past_on_apply_is_stale(void **unused)
 	(void)unused;
 	scen_init(&s, false);
 	fx_lqueue_get(&s.f, 0, "fwd")->message_count = 2000;
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].detail,
 	    "stale plan: the queue deletes on this node now destroy 2000 "
@@ -823,7 +822,7 @@ test_apply__create_read_back(void **unused)
 	k.f = &f;
 	k.ignore_divert = true;
 	fake_io(&io, &k);
-	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
 	assert_int_equal(r->nodes[0].outcome, APPLY_FAILED);
 	assert_string_equal(r->nodes[0].kind, "NOT_FOUND");
 	assert_non_null(strstr(r->nodes[0].detail,
@@ -851,7 +850,7 @@ test_apply__result_row_format(void **unused)
 	s.k.down = "broker-b";
 	s.r->approver = xstrdup("alice");
 	s.r->plan_digest = xstrdup("d1g");
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	row = apply_audit_render_result(s.r);
 	assert_string_equal(row,
 	    "{\"apply_id\":\"id1\",\"approved_at\":null,\"approver\":\"alice\","
@@ -860,8 +859,9 @@ test_apply__result_row_format(void **unused)
 	    "\"2 operation(s) applied\",\"kind\":null,\"node\":\"broker-a\","
 	    "\"notes\":[\"delete-queue 'fwd': as planned\"],\"operations\":[{"
 	    "\"act\":\"delete-queue\",\"action\":\"fwd\",\"divert\":{"
-	    "\"address\":\"src\",\"exclusive\":false,\"forwarding-address\":"
-	    "\"fwd\",\"name\":\"d1\",\"routing-name\":\"d1\",\"routing-type\":"
+	    "\"address\":\"src\",\"exclusive\":false,\"filter-string\":\"\","
+	    "\"forwarding-address\":\"fwd\",\"name\":\"d1\","
+	    "\"routing-name\":\"d1\",\"routing-type\":"
 	    "\"ANYCAST\"},\"name\":\"d1\",\"op\":\"destroyDivert\",\"outcome\":"
 	    "\"DONE\"},{\"act\":\"delete-queue\",\"action\":\"fwd\",\"name\":"
 	    "\"fwd\",\"op\":\"destroyQueue\",\"outcome\":\"DONE\","
@@ -910,7 +910,7 @@ test_apply__capture_pass_removes_tap_after_queue(void **unused)
 	memset(&k, 0, sizeof(k));
 	k.f = &f;
 	fake_io(&io, &k);
-	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
 	assert_int_equal(r->nodes[0].outcome, APPLY_APPLIED);
 	assert_string_equal(sbuf_str(&k.log),
 	    "broker-a destroyQueue fwd\n"
@@ -961,12 +961,11 @@ test_apply__capture_removed_everything_goes(void **unused)
 	fx_ldivert(&f, 0, "__capture.dbg.fwd", "fwd", "__capture.dbg");
 	fx_lqueue(&f, 0, "__capture.dbg", "__capture.dbg", 0, 12);
 	p = plan_build(&f.c, &m, &f.s, &opts);
-	f.c.ncaptures = 1;
 	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
 	memset(&k, 0, sizeof(k));
 	k.f = &f;
 	fake_io(&io, &k);
-	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
 	assert_int_equal(r->nodes[0].outcome, APPLY_APPLIED);
 	assert_string_equal(sbuf_str(&k.log),
 	    "broker-a destroyDivert __capture.dbg.fwd\n"
@@ -976,6 +975,7 @@ test_apply__capture_removed_everything_goes(void **unused)
 	apply_result_free(r);
 	plan_free(p);
 	plan_managed_release(&m);
+	f.c.ncaptures = 1; /* the fixture frees what it built */
 	sbuf_release(&k.log);
 	sbuf_release(&k.trace);
 	free(k.intent_row);
@@ -988,7 +988,7 @@ static void
 test_apply__removed_capture_kept_until_done(void **unused)
 {
 	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
-	struct plan_managed m = {0}, declared = {0};
+	struct plan_managed m = {0};
 	struct apply_result *r = xcalloc(1, sizeof(*r));
 	struct apply_io io;
 	struct plan *p;
@@ -1002,22 +1002,20 @@ test_apply__removed_capture_kept_until_done(void **unused)
 	fx_queue(&f, "fwd", "fwd");
 	fx_capture(&f, "dbg", "fw*");
 	plan_managed_from_decl(&m, &f.c, "inventory", "r0");
-	f.c.ncaptures = 0;
-	plan_managed_from_decl(&declared, &f.c, "declaration", "r");
+	f.c.ncaptures = 0; /* the new declaration drops the capture */
 	for (i = 0; i < 2; i++) {
 		fx_lqueue(&f, i, "fwd", "fwd", 0, 0);
 		fx_ldivert(&f, i, "__capture.dbg.fwd", "fwd", "__capture.dbg");
 	}
 	p = plan_build(&f.c, &m, &f.s, &opts);
-	f.c.ncaptures = 1;
 	memset(&k, 0, sizeof(k));
 	k.f = &f;
 	k.down = "broker-b";
 	fake_io(&io, &k);
-	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
 	assert_int_equal(r->nodes[0].outcome, APPLY_APPLIED);
 	assert_int_equal(r->nodes[1].outcome, APPLY_UNREACHABLE);
-	apply_update_managed(&m, p, r, &declared);
+	apply_update_managed(&m, p, r, &f.c);
 	assert_int_equal(m.ncaptures, 1);
 	assert_string_equal(m.captures[0], "dbg");
 	for (i = 0; i < m.ndiverts; i++)
@@ -1026,14 +1024,14 @@ test_apply__removed_capture_kept_until_done(void **unused)
 	/* node b is back: the next apply finishes, and the capture goes */
 	k.down = NULL;
 	r = xcalloc(1, sizeof(*r));
-	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
 	assert_int_equal(r->nodes[1].outcome, APPLY_APPLIED);
-	apply_update_managed(&m, p, r, &declared);
+	apply_update_managed(&m, p, r, &f.c);
 	assert_int_equal(m.ncaptures, 0);
 	apply_result_free(r);
 	plan_free(p);
 	plan_managed_release(&m);
-	plan_managed_release(&declared);
+	f.c.ncaptures = 1; /* the fixture frees what it built */
 	sbuf_release(&k.log);
 	sbuf_release(&k.trace);
 	free(k.intent_row);
@@ -1065,7 +1063,7 @@ test_apply__drift_capture_cycle(void **unused)
 		p = plan_captures(&f.c, NULL, &f.s, &opts);
 		assert_string_equal(p->kind, "capture");
 		r = xcalloc(1, sizeof(*r));
-		assert_int_equal(apply_capture_pass(r, p, &io), 0);
+		assert_int_equal(apply_capture_pass(r, p, &f.c, &io), 0);
 		if (cycle == 0) {
 			assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
 			assert_int_equal(r->nodes[0].outcome,
@@ -1092,7 +1090,7 @@ test_apply__drift_capture_cycle(void **unused)
 	k.down = "broker-b";
 	p = plan_captures(&f.c, NULL, &f.s, &opts);
 	r = xcalloc(1, sizeof(*r));
-	assert_int_equal(apply_capture_pass(r, p, &io), 0);
+	assert_int_equal(apply_capture_pass(r, p, &f.c, &io), 0);
 	assert_int_equal(r->nodes[1].outcome, APPLY_UNREACHABLE);
 	apply_result_free(r);
 	plan_free(p);
@@ -1159,7 +1157,7 @@ test_apply__reads_deletes_only(void **unused)
 				scen_with_capture(&s);
 			if (!bulk)
 				s.io.read_all = NULL;
-			assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+			assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 			assert_true(apply_result_ok(s.r));
 			want = xasprintf("%s%s%s",
 			    bulk ? "read broker-a broker-b\n"
@@ -1194,7 +1192,7 @@ test_apply__reads_skipped_node_once(void **unused)
 	op.name = fwd;
 	assert_int_equal(destroy_divert(&s.f.s.nodes[1], "d1", &f), 0);
 	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[1], &op, &f), 0);
-	assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
 	assert_int_equal(s.r->nodes[1].outcome, APPLY_SKIPPED);
 	assert_string_equal(sbuf_str(&s.k.trace), "read broker-a broker-b\n"
@@ -1217,7 +1215,7 @@ apply_traced(struct fx *f, struct fake *k, struct plan *p,
 
 	k->f = f;
 	fake_io(&io, k);
-	assert_int_equal(apply_run(r, p, &io, &err), 0);
+	assert_int_equal(apply_run(r, p, &f->c, &io, &err), 0);
 	return sbuf_str(&k->trace);
 }
 
@@ -1287,7 +1285,7 @@ test_apply__reads_creates_then_deletes(void **unused)
 			scen_with_capture(&s);
 		else
 			scen_replan(&s);
-		assert_int_equal(apply_run(s.r, s.p, &s.io, &err), 0);
+		assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 		assert_true(apply_result_ok(s.r));
 		want = xasprintf("%s%s",
 		    "read broker-a broker-b\n"
@@ -1331,7 +1329,7 @@ test_apply__reads_drift_capture_once(void **unused)
 	fake_io(&io, &k);
 	p = plan_captures(&f.c, NULL, &f.s, &opts);
 	r = xcalloc(1, sizeof(*r));
-	assert_int_equal(apply_capture_pass(r, p, &io), 0);
+	assert_int_equal(apply_capture_pass(r, p, &f.c, &io), 0);
 	/* the creates of the pass are read back: one more read of each */
 	assert_string_equal(sbuf_str(&k.trace),
 	    "read broker-a broker-b\n"

@@ -394,7 +394,7 @@ test_capture__capture_plan_and_removed_names(void **state)
 	assert_int_equal(p->actions[0].kind, PLAN_ACT_DELETE_TAP);
 	assert_string_equal(p->actions[0].name, "__capture.old.orders");
 	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
-	rm = plan_removed_captures(p, &n);
+	rm = plan_removed_captures(p, &f.c, &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(rm[0], "old");
 	free(rm[0]);

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "../../declarations/render/render.h"
-#include "../../reconcile/plan/reload.h"
+#include "../../reconcile/plan/plan.h"
 
 #define S(lit) ((char *)(uintptr_t)(lit))
 
