@@ -5,7 +5,8 @@
 #                   unit (cmocka), golden, fuzz corpus replay, integration
 #                   against real Artemis brokers (started by scripts/artemis)
 #   make unit | golden | integration | corpus   one stage, sanitizer build
-#   make lint       cppcheck and clang-tidy
+#   make lint       cppcheck, clang-tidy and the layering check
+#                   (scripts/check-layers over the release objects)
 #   make format     clang-format -i over the sources
 #   make fuzz       libFuzzer binaries with clang (build/fuzz/)
 #   make demo       the README's main job
@@ -132,7 +133,8 @@ fuzz:
 	    tests/fuzz/fuzz-$$t.c $(CORE_SRC) $(PKG_LIBS) -lm || exit 1; \
 	done
 
-lint:
+# The layering check reads the release objects, so lint builds them first.
+lint: $(REL_OBJ) $(REL)/agent/main.o
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,portability \
 	  --inline-suppr --suppress=missingIncludeSystem --suppress=variableScope --std=c11 \
 	  -D_GNU_SOURCE lib declarations reconcile agent
@@ -140,6 +142,7 @@ lint:
 	  --checks='-*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-parameters,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling' \
 	  --warnings-as-errors='*' $(CORE_SRC) agent/main.c -- \
 	  -std=gnu17 -D_GNU_SOURCE $(PKG_CFLAGS) -DAGENT_VERSION='"$(VERSION)"'
+	scripts/check-layers $(REL)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
