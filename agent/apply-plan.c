@@ -19,6 +19,7 @@
 #include "plan-dir.h"
 #include "creds.h"
 #include "inventory.h"
+#include "targets.h"
 #include "state.h"
 
 #define APPROVAL_MAX ((size_t)64 * 1024)
@@ -31,21 +32,14 @@ struct run {
 	struct agent_state *st;     /* o->st, or own_st */
 	struct agent_state *own_st; /* opened (and locked) here */
 	struct decl_cluster *decl;
-	struct live_target *targets;
-	char **secrets;
-	size_t ntargets;
+	struct agent_targets targets;
 	struct apply_result *r;
 };
 
 static void
 run_release(struct run *x)
 {
-	size_t i;
-
-	for (i = 0; i < x->ntargets; i++)
-		agent_creds_free(x->secrets[i]);
-	free(x->secrets);
-	free(x->targets);
+	agent_targets_release(&x->targets);
 	decl_cluster_free(x->decl);
 	apply_result_free(x->r);
 	agent_state_close(x->own_st);
@@ -165,32 +159,23 @@ static int
 load_targets(struct run *x, struct err *err)
 {
 	const struct plan *p = x->ap.plan;
-	const struct decl_node *dn;
 	const char *cdir = agent_creds_dir(x->o->credentials);
+	const char **names;
 	size_t i;
+	int rc;
 
 	if (load_decl(x, err) < 0)
 		return -1;
 	if (cdir == NULL)
 		return err_setf(err, NULL,
 		    "no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY");
-	x->targets = xcalloc(p->nnodes + 1, sizeof(*x->targets));
-	x->secrets = xcalloc(p->nnodes + 1, sizeof(*x->secrets));
-	for (i = 0; i < p->nnodes; i++) {
-		dn = decl_cluster_find_node(x->decl, p->nodes[i].node);
-		if (dn == NULL)
-			return err_setf(err, NULL,
-			    "node '%s' of the plan is not declared in the cluster's declaration",
-			    p->nodes[i].node);
-		if (agent_creds_read(&x->secrets[i], cdir, dn->name,
-		        dn->credentials, err) < 0)
-			return -1;
-		x->ntargets = i + 1;
-		x->targets[i].node = dn->name;
-		x->targets[i].url = dn->jolokia;
-		x->targets[i].userpass = x->secrets[i];
-	}
-	return 0;
+	names = xcalloc(p->nnodes + 1, sizeof(*names));
+	for (i = 0; i < p->nnodes; i++)
+		names[i] = p->nodes[i].node;
+	rc = agent_targets_load(&x->targets, x->decl, names, p->nnodes, cdir,
+	    NULL, err);
+	free(names);
+	return rc;
 }
 
 char *
@@ -349,8 +334,8 @@ execute(struct run *x, struct err *err)
 	http.ca_file = x->o->ca_file;
 	memset(&live, 0, sizeof(live));
 	live.cluster = x->ap.plan->cluster;
-	live.targets = x->targets;
-	live.ntargets = x->ntargets;
+	live.targets = x->targets.v;
+	live.ntargets = x->targets.n;
 	live.http = &http;
 	live_nodes_init(&live);
 	apply_io_live(&io, &live);

@@ -15,6 +15,7 @@
 #include "../reconcile/live/live.h"
 #include "../reconcile/recon.h"
 #include "creds.h"
+#include "targets.h"
 #include "snapshot-table.h"
 
 struct snap_opts {
@@ -145,62 +146,38 @@ print_diags(const struct errlist *l)
 	}
 }
 
-/* Credentials for every selected node; 0 or -1 (message printed). */
 static int
-make_targets(const struct snap_opts *o, const struct decl_cluster *c,
-    struct live_target *t, char **secrets, size_t *n)
+run(const struct snap_opts *o, const struct decl_cluster *c)
 {
 	const char *dir = agent_creds_dir(o->credentials);
+	struct agent_targets t = {0};
+	struct live_http_opts http = {0};
 	struct err err = {0};
-	char *msg;
+	struct recon_snapshot *s = NULL;
 	size_t i;
+	char *json, *msg;
+	int code = AGENT_EXIT_FAIL;
 
-	*n = 0;
 	if (dir == NULL) {
 		fprintf(stderr,
 		    "artemis-gitops snapshot: no credentials folder: "
 		    "use --credentials DIR or set "
 		    "CREDENTIALS_DIRECTORY\n");
-		return -1;
-	}
-	for (i = 0; i < c->nnodes; i++) {
-		if (o->node != NULL && strcmp(o->node, c->nodes[i].name) != 0)
-			continue;
-		if (agent_creds_read(&secrets[*n], dir, c->nodes[i].name,
-		        c->nodes[i].credentials, &err) < 0) {
-			msg = err_render(&err);
-			fprintf(stderr, "artemis-gitops snapshot: %s\n", msg);
-			free(msg);
-			err_release(&err);
-			return -1;
-		}
-		t[*n].node = c->nodes[i].name;
-		t[*n].url = c->nodes[i].jolokia;
-		t[*n].userpass = secrets[*n];
-		(*n)++;
-	}
-	return 0;
-}
-
-static int
-run(const struct snap_opts *o, const struct decl_cluster *c)
-{
-	struct live_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
-	char **secrets = xcalloc(c->nnodes + 1, sizeof(*secrets));
-	struct live_http_opts http = {0};
-	struct recon_snapshot *s = NULL;
-	size_t n = 0, i;
-	char *json;
-	int code = AGENT_EXIT_FAIL;
-
-	if (make_targets(o, c, t, secrets, &n) < 0)
 		goto done;
+	}
+	if (agent_targets_load(&t, c, o->node != NULL ? &o->node : NULL,
+	        o->node != NULL ? 1 : 0, dir, NULL, &err) < 0) {
+		msg = err_render(&err);
+		fprintf(stderr, "artemis-gitops snapshot: %s\n", msg);
+		free(msg);
+		goto done;
+	}
 	http.origin = o->origin;
 	http.ca_file = o->ca_file;
 	http.timeout_ms = o->timeout_ms;
 	if (o->timeout_ms > 0 && o->timeout_ms < 5000)
 		http.connect_timeout_ms = o->timeout_ms;
-	s = live_snapshot_fetch(c->name, t, n, &http);
+	s = live_snapshot_fetch(c->name, t.v, t.n, &http);
 	if (o->json) {
 		json = live_snapshot_render_json(s);
 		fputs(json, stdout);
@@ -213,10 +190,8 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 			agent_snapshot_refusal_line(stderr, &s->nodes[i]);
 	code = live_snapshot_unreadable(s) > 0 ? AGENT_EXIT_FAIL : AGENT_EXIT_OK;
 done:
-	for (i = 0; i < c->nnodes; i++)
-		agent_creds_free(secrets[i]);
-	free(secrets);
-	free(t);
+	agent_targets_release(&t);
+	err_release(&err);
 	live_snapshot_free(s);
 	return code;
 }

@@ -17,6 +17,7 @@
 #include "git.h"
 #include "plan-dir.h"
 #include "render-plan.h"
+#include "targets.h"
 
 void
 agent_preview_print_diags(const struct errlist *diags)
@@ -60,12 +61,10 @@ static int
 snapshot_live(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *creds)
 {
-	struct live_target *t = xcalloc(c->nnodes + 1, sizeof(*t));
-	char **secrets = xcalloc(c->nnodes + 1, sizeof(*secrets));
 	const char *dir = agent_creds_dir(creds);
+	struct agent_targets t = {0};
 	struct live_http_opts http = {0};
 	struct err err = {0};
-	size_t i;
 	int rc = -1;
 
 	if (dir == NULL) {
@@ -74,23 +73,14 @@ snapshot_live(struct recon_snapshot **out, const char *cmd,
 		    cmd);
 		goto done;
 	}
-	for (i = 0; i < c->nnodes; i++) {
-		if (agent_creds_read(&secrets[i], dir, c->nodes[i].name,
-		        c->nodes[i].credentials, &err) < 0) {
-			print_err(cmd, &err);
-			goto done;
-		}
-		t[i].node = c->nodes[i].name;
-		t[i].url = c->nodes[i].jolokia;
-		t[i].userpass = secrets[i];
+	if (agent_targets_load(&t, c, NULL, 0, dir, NULL, &err) < 0) {
+		print_err(cmd, &err);
+		goto done;
 	}
-	*out = live_snapshot_fetch(c->name, t, c->nnodes, &http);
+	*out = live_snapshot_fetch(c->name, t.v, t.n, &http);
 	rc = 0;
 done:
-	for (i = 0; i < c->nnodes; i++)
-		agent_creds_free(secrets[i]);
-	free(secrets);
-	free(t);
+	agent_targets_release(&t);
 	return rc;
 }
 

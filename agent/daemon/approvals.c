@@ -4,7 +4,8 @@
  * apply as `artemis-gitops apply` (result.json, result.md, audit rows,
  * inventory), under the daemon's own lock on the state folder. */
 #define LOG_MODULE "approve"
-#include "daemon.h"
+
+#include "daemon-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,6 @@
 #include "../apply-plan.h"
 #include "../plan-dir.h"
 #include "../log.h"
-#include "notify.h"
-#include "outbox.h"
 #include "../state.h"
 
 /* Record why an approval is not acted on, once (the file stops the

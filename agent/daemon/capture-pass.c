@@ -6,7 +6,8 @@
  * lock: one audit row, the inventory's captures, one log line. A pass with
  * nothing to do leaves no trace but a debug line. */
 #define LOG_MODULE "capture"
-#include "daemon.h"
+
+#include "daemon-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,7 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 
 	memset(&http, 0, sizeof(http));
 	http.ca_file = a->conf->tls_ca_file;
-	agent_targets_load(&t, a, decl);
+	daemon_targets(&t, a, decl);
 	memset(&live, 0, sizeof(live));
 	live.cluster = p->cluster;
 	live.targets = t.v;

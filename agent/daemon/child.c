@@ -1,5 +1,6 @@
 /* agent/child.c: see child.h. */
-#include "child.h"
+
+#include "daemon-int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +14,6 @@
 #include <unistd.h>
 
 #include "../../lib/xalloc.h"
-#include "notify.h"
 
 static int64_t
 now_ms(void)

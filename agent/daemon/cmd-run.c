@@ -1,6 +1,7 @@
 /* agent/cmd-run.c: `artemis-gitops run --config FILE [--once]`, the daemon
  * (docs/daemon.md). */
 #define LOG_MODULE "run"
+#include "daemon-int.h"
 #include "../agent.h"
 
 #include <getopt.h>
@@ -12,7 +13,6 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 #include "../conf.h"
-#include "daemon.h"
 #include "../log.h"
 #include "../state.h"
 

@@ -2,7 +2,8 @@
  * head validate every cluster folder, plan it against its live nodes and
  * post the preview; replan clusters whose nodes could not all be read. */
 #define LOG_MODULE "cycle"
-#include "daemon.h"
+
+#include "daemon-int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,65 +20,7 @@
 #include "../log.h"
 #include "../inventory.h"
 #include "../plan-dir.h"
-#include "notify.h"
-#include "outbox.h"
 #include "../render-plan.h"
-
-void
-agent_targets_load(struct agent_targets *out, struct daemon *a,
-    const struct decl_cluster *c)
-{
-	struct err err = {0};
-	size_t i;
-
-	out->v = xcalloc(c->nnodes + 1, sizeof(*out->v));
-	out->secrets = xcalloc(c->nnodes + 1, sizeof(*out->secrets));
-	out->n = 0;
-	for (i = 0; i < c->nnodes; i++) {
-		if (agent_creds_read(&out->secrets[out->n],
-		        a->conf->credentials, c->nodes[i].name,
-		        c->nodes[i].credentials, &err) < 0) {
-			log_err("cluster '%s': %s", c->name,
-			    a->conf->credentials != NULL
-			        ? err.msg
-			        : "no credentials folder configured");
-			err_release(&err);
-			continue;
-		}
-		out->v[out->n].node = c->nodes[i].name;
-		out->v[out->n].url = c->nodes[i].jolokia;
-		out->v[out->n].userpass = out->secrets[out->n];
-		out->n++;
-	}
-}
-
-void
-agent_targets_release(struct agent_targets *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		agent_creds_free(t->secrets[i]);
-	free(t->secrets);
-	free(t->v);
-	memset(t, 0, sizeof(*t));
-}
-
-/* The live snapshot of c. Nodes whose credentials cannot be read are left
- * out (the plan shows them UNREACHABLE): never an anonymous login. */
-struct recon_snapshot *
-daemon_read_live(struct daemon *a, const struct decl_cluster *c)
-{
-	struct agent_targets t;
-	struct live_http_opts ho = {0};
-	struct recon_snapshot *s;
-
-	ho.ca_file = a->conf->tls_ca_file;
-	agent_targets_load(&t, a, c);
-	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
-	agent_targets_release(&t);
-	return s;
-}
 
 /* Log every node that could not be read; returns how many. */
 static size_t
@@ -96,26 +39,6 @@ log_unreadable(const struct plan *p)
 		    p->nodes[i].message != NULL ? p->nodes[i].message : "");
 	}
 	return n;
-}
-
-/* True for a plan whose every action only creates (or widens) objects; a
- * capture's address and ring, and a tap, are creates too. */
-bool
-plan_creates_only(const struct plan *p)
-{
-	size_t i;
-
-	if (p->outcome != PLAN_OUT_WOULD_APPLY)
-		return false;
-	for (i = 0; i < p->nactions; i++)
-		if (p->actions[i].kind != PLAN_ACT_CREATE_ADDRESS &&
-		    p->actions[i].kind != PLAN_ACT_WIDEN_ADDRESS &&
-		    p->actions[i].kind != PLAN_ACT_CREATE_QUEUE &&
-		    p->actions[i].kind != PLAN_ACT_CREATE_DIVERT &&
-		    p->actions[i].kind != PLAN_ACT_CREATE_CAPTURE &&
-		    p->actions[i].kind != PLAN_ACT_CREATE_TAP)
-			return false;
-	return p->nactions > 0;
 }
 
 static char *
@@ -143,25 +66,6 @@ rewrite_text(const struct daemon *a)
 	    "applied without an approval, even when auto-apply-creates is "
 	    "on.\n",
 	    a->conf->branch, a->head.head, a->head.prev);
-}
-
-int
-daemon_post_declaration(const char *dir, const struct daemon_watch_cluster *wc,
-    struct err *err)
-{
-	char *ddir = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
-	const char *base;
-	size_t i;
-	int r;
-
-	r = afile_mkdirs(ddir, 0750, err);
-	for (i = 0; i < wc->nfiles && r == 0; i++) {
-		base = strrchr(wc->files[i].path, '/');
-		base = base != NULL ? base + 1 : wc->files[i].path;
-		r = daemon_outbox_put(ddir, base, wc->files[i].data, err);
-	}
-	free(ddir);
-	return r;
 }
 
 /* Write the preview of p into a new plan folder and supersede the older
@@ -210,24 +114,6 @@ post_plan(struct daemon *a, const struct plan *p,
 	err_release(&err);
 	free(why);
 	return dir;
-}
-
-/* The outbox name of a cluster folder: its declared name when it loads,
- * else what it was called last time, else the folder's last component. */
-const char *
-daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
-    const char *dir)
-{
-	const char *slash = strrchr(dir, '/');
-	size_t i;
-
-	if (c != NULL)
-		return c->name;
-	for (i = 0; i < a->nclusters; i++)
-		if (a->clusters[i].dir != NULL &&
-		    strcmp(a->clusters[i].dir, dir) == 0)
-			return a->clusters[i].name;
-	return slash != NULL ? slash + 1 : dir;
 }
 
 /* Plan one cluster folder of the head commit and post the preview. */

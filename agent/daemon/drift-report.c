@@ -1,5 +1,6 @@
 /* agent/drift-report.c: counting and rendering drift (drift.h). */
-#include "drift-report.h"
+
+#include "daemon-int.h"
 
 #include <string.h>
 

@@ -6,7 +6,8 @@
  * runs with the same declaration (capture-pass.c). Nothing else changes
  * unless auto-apply-creates is on and the only drift is missing objects. */
 #define LOG_MODULE "drift"
-#include "daemon.h"
+
+#include "daemon-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,9 @@
 #include "../../lib/xalloc.h"
 #include "../../reconcile/live/live.h"
 #include "../../reconcile/plan/plan.h"
-#include "drift-report.h"
 #include "../log.h"
 #include "../inventory.h"
 #include "../plan-dir.h"
-#include "outbox.h"
 #include "../state.h"
 
 /* The folders of the applied revision, and which of them declares the

@@ -1,5 +1,6 @@
 /* agent/hostkey.c: see hostkey.h. */
-#include "hostkey.h"
+
+#include "daemon-int.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -2,7 +2,8 @@
  * signalfd until the next timer (git poll, drift) or half the watchdog
  * interval; signals become flags handled between steps. */
 #define LOG_MODULE "loop"
-#include "daemon.h"
+
+#include "daemon-int.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -12,64 +13,7 @@
 
 #include "../../lib/xalloc.h"
 #include "../log.h"
-#include "notify.h"
 #include "../state.h"
-
-int64_t
-daemon_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-bool
-daemon_stopping(struct daemon *a)
-{
-	daemon_signal_drain(a->sigfd, &a->sig);
-	return a->sig.stop;
-}
-
-long
-daemon_backoff(const struct daemon *a, long base, unsigned fails)
-{
-	long d = base < 1 ? 1 : base;
-	unsigned i;
-
-	for (i = 1; i < fails && d < a->conf->retry_max; i++)
-		d *= 2;
-	return d < a->conf->retry_max ? d : a->conf->retry_max;
-}
-
-void
-daemon_clusters_free(struct daemon *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->nclusters; i++) {
-		free(a->clusters[i].name);
-		free(a->clusters[i].dir);
-		free(a->clusters[i].last_plan_dir);
-	}
-	free(a->clusters);
-	a->clusters = NULL;
-	a->nclusters = 0;
-}
-
-struct daemon_cluster *
-daemon_cluster(struct daemon *a, const char *name)
-{
-	size_t i, cap = a->nclusters;
-
-	for (i = 0; i < a->nclusters; i++)
-		if (strcmp(a->clusters[i].name, name) == 0)
-			return &a->clusters[i];
-	xgrow(&a->clusters, &cap, a->nclusters + 1, sizeof(*a->clusters));
-	memset(&a->clusters[a->nclusters], 0, sizeof(*a->clusters));
-	a->clusters[a->nclusters].name = xstrdup(name);
-	return &a->clusters[a->nclusters++];
-}
 
 static void
 log_diags(const struct errlist *d)

@@ -1,5 +1,6 @@
 /* agent/notify.c: see notify.h. */
-#include "notify.h"
+
+#include "daemon-int.h"
 
 #include <stdarg.h>
 #include <stdio.h>

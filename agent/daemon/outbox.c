@@ -1,5 +1,6 @@
 /* agent/outbox.c: see outbox.h. */
-#include "outbox.h"
+
+#include "daemon-int.h"
 
 #include <dirent.h>
 #include <errno.h>

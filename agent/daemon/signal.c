@@ -1,5 +1,6 @@
 /* agent/signal.c: see signal.h. */
-#include "signal.h"
+
+#include "daemon-int.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -4,7 +4,8 @@
 
 #include <git2.h>
 
-#include "watch.h"
+#include "daemon-int.h"
+
 
 struct daemon_watch {
 	const struct agent_conf *conf;

@@ -1,6 +1,6 @@
 /* agent/watch-tree.c: the cluster folders of a commit (watch.h). */
+#include "daemon-int.h"
 #include "watch-int.h"
-#include "watch.h"
 
 #include <git2.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* agent/watch.c: see watch.h. */
-#include "watch.h"
+#include "daemon-int.h"
 #include "watch-int.h"
 
 #include <errno.h>
@@ -14,7 +14,6 @@
 #include "../../lib/afile.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
-#include "hostkey.h"
 
 #define REVWALK_MAX 10000 /* commits counted between two polls */
 #define SECRET_MAX  16384 /* bytes of a token file */

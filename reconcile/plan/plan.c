@@ -336,3 +336,23 @@ plan_step_find_op(const struct plan_step *np, enum recon_op_kind k)
 			return &np->ops[i];
 	return NULL;
 }
+
+/* True for a plan whose every action only creates (or widens) objects; a
+ * capture's address and ring, and a tap, are creates too. */
+bool
+plan_creates_only(const struct plan *p)
+{
+	size_t i;
+
+	if (p->outcome != PLAN_OUT_WOULD_APPLY)
+		return false;
+	for (i = 0; i < p->nactions; i++)
+		if (p->actions[i].kind != PLAN_ACT_CREATE_ADDRESS &&
+		    p->actions[i].kind != PLAN_ACT_WIDEN_ADDRESS &&
+		    p->actions[i].kind != PLAN_ACT_CREATE_QUEUE &&
+		    p->actions[i].kind != PLAN_ACT_CREATE_DIVERT &&
+		    p->actions[i].kind != PLAN_ACT_CREATE_CAPTURE &&
+		    p->actions[i].kind != PLAN_ACT_CREATE_TAP)
+			return false;
+	return p->nactions > 0;
+}

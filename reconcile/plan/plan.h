@@ -354,6 +354,11 @@ void plan_add_diagnostics(struct plan *p,
 
 void plan_free(struct plan *p); /* NULL is a no-op */
 
+/* True for a plan that would apply and only creates (or widens) objects,
+ * a capture's address, ring and taps included: what auto-apply-creates may
+ * apply without an approval. */
+bool plan_creates_only(const struct plan *p);
+
 /* ---- the queue-delete preflight (ADR-0084 D1-D6) ------------------------
  * One pure function for the preview and for apply: apply calls it again
  * against a fresh snapshot with the same context and compares. */

@@ -10,8 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../agent/daemon/daemon.h"
-#include "../../agent/daemon/drift-report.h"
+#include "../../agent/daemon/daemon-int.h"
 #include "../../reconcile/plan/plan.h"
 
 static char n1[] = "node1", n2[] = "node2", n3[] = "node3";

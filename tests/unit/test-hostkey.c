@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../agent/daemon/hostkey.h"
+#include "../../agent/daemon/daemon-int.h"
 #include "../../lib/xalloc.h"
 
 /* Two ed25519 public keys (ssh-keygen), as SSH wire blobs and base64. */

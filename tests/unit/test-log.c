@@ -14,7 +14,7 @@
 
 #define LOG_MODULE "test"
 #include "../../agent/log.h"
-#include "../../agent/daemon/signal.h"
+#include "../../agent/daemon/daemon-int.h"
 
 static char *captured;
 static size_t captured_len;

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "../../agent/daemon/outbox.h"
+#include "../../agent/daemon/daemon-int.h"
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../agent/daemon/watch.h"
+#include "../../agent/daemon/daemon-int.h"
 #include "../../lib/xalloc.h"
 
 /* The fetch runs in a child; no signalfd here, 60 s is plenty. */

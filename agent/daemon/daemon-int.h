@@ -1,0 +1,426 @@
+/* agent/daemon/daemon-int.h: shared by the files of agent/daemon/ only
+ * (and the unit tests), grouped by the file that implements them, lowest
+ * first. Everything travels in struct daemon (style.md 2.6); signals only
+ * set flags, which the parts check between steps (daemon_stopping).
+ *
+ *   daemon.c        what every part shares: clock, stop check, backoff,
+ *                   the memory of each cluster, reading its nodes
+ *   loop.c          the poll() loop: timers, signals, reload, watchdog
+ *   cycle.c         one cycle: fetch, validate, plan, post previews
+ *   approvals.c     approvals found in the outbox, applied; auto-apply
+ *   drift.c         drift detection (drift-report.c renders it)
+ *   capture-pass.c  the capture pass of every drift cycle
+ *   cmd-run.c       the `run` command: configuration, state lock, loop
+ */
+#ifndef AGENT_DAEMON_DAEMON_INT_H
+#define AGENT_DAEMON_DAEMON_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../declarations/decl.h"
+#include "../../lib/err.h"
+#include "../../lib/sbuf.h"
+#include "../conf.h"
+#include "../targets.h"
+#include "daemon.h"
+
+
+/* ==== signal.c: signals through a signalfd ==== */
+
+/* the daemon's signals, delivered through a signalfd so
+ * that poll() wakes up for them and nothing runs in a handler
+ * (style.md 2.9). daemon_signal_open blocks SIGHUP, SIGTERM, SIGINT and SIGUSR1 for
+ * the process; daemon_signal_drain turns pending signals into flags that the loop
+ * checks between steps. */
+
+struct daemon_signals {
+	bool reload; /* SIGHUP */
+	bool stop;   /* SIGTERM or SIGINT */
+	bool cycle;  /* SIGUSR1 */
+	int last;    /* number of the last signal read, 0 if none */
+};
+
+/* Block the signals and open a non-blocking signalfd; *fd_out owns it. */
+int daemon_signal_open(int *fd_out, struct err *err);
+/* Read every pending signal from fd into f (flags are only ever set).
+ * Returns the number of signals read. */
+int daemon_signal_drain(int fd, struct daemon_signals *f);
+/* Close fd and unblock the signals (for tests and before exec). */
+void daemon_signal_close(int fd);
+
+
+/* ==== notify.c: sd_notify ==== */
+
+/* tell systemd how the daemon is doing (sd_notify(3)).
+ *
+ * Every call is a no-op when $NOTIFY_SOCKET is unset (not started by
+ * systemd with Type=notify), so the daemon runs the same in a terminal.
+ * Failures to notify are ignored: systemd's own services do the same.
+ */
+
+/* READY=1 with a STATUS= line. */
+void daemon_notify_ready(const char *status);
+/* STATUS=<formatted>; newlines are replaced by spaces. */
+void daemon_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* RELOADING=1 and MONOTONIC_USEC=<now>; send daemon_notify_ready when done. */
+void daemon_notify_reloading(void);
+/* STOPPING=1. */
+void daemon_notify_stopping(void);
+/* The watchdog interval in microseconds when systemd expects WATCHDOG=1
+ * pings (WatchdogSec= for this process), else 0. */
+uint64_t daemon_notify_watchdog_usec(void);
+/* WATCHDOG=1 when the watchdog is enabled. */
+void daemon_notify_watchdog(void);
+
+
+/* ==== child.c: a blocking step in a child process with a deadline ==== */
+
+/* run one blocking step (a git clone or fetch) in a forked
+ * child process with a deadline, so that a server that never answers
+ * cannot block the daemon (libgit2 1.5 has no network timeout).
+ *
+ * The parent waits in poll() on a pipe from the child and on the daemon's
+ * signalfd: it keeps sending WATCHDOG=1 (at least every half WatchdogSec=),
+ * records SIGHUP and SIGUSR1 in the flags for later, and on SIGTERM/SIGINT
+ * or at the deadline kills the child (SIGKILL) and reaps it. The child
+ * runs fn, sends its outcome and message through the pipe and leaves with
+ * _exit() (no atexit handlers, no buffered stdio flushed twice).
+ */
+
+#define DAEMON_CHILD_MSG_MAX 4096 /* bytes of the child's message */
+
+enum {
+	DAEMON_CHILD_ESTOPPED = -2, /* SIGTERM/SIGINT arrived; the child was killed */
+	DAEMON_CHILD_ETIMEOUT = -3, /* the deadline passed; the child was killed */
+};
+
+struct daemon_child_wait {
+	int sigfd;             /* the daemon's signalfd, -1 for none */
+	struct daemon_signals *sig; /* where drained signals land */
+	long timeout_s;        /* the deadline, in seconds from the start */
+};
+
+/* The step: 0 or -1, with its message (an error) in msg. Runs in the
+ * child; whatever it changes in memory is lost, only files remain. */
+typedef int (*daemon_child_fn)(void *arg, struct sbuf *msg);
+
+/* Run fn(arg) in a child. 0 when it returned 0; -1 with its message in
+ * err when it failed (or died); DAEMON_CHILD_ESTOPPED or DAEMON_CHILD_ETIMEOUT (err
+ * set) when it was killed. The child's pid is logged nowhere: it lives
+ * only as long as this call. */
+int daemon_child_run(daemon_child_fn fn, void *arg, const struct daemon_child_wait *cw,
+    struct err *err);
+
+
+/* ==== hostkey.c: SSH host keys ==== */
+
+/* SSH host key checking against an OpenSSH known_hosts
+ * file (repository.ssh-known-hosts). No libgit2 here: watch.c hands over
+ * the raw key blob the server offered (the SSH wire format, which is what
+ * the base64 field of a known_hosts line decodes to).
+ *
+ * Supported: plain host patterns (`host`, `[host]:port`, `*` and `?`
+ * wildcards, `!` negation, comma-separated lists) and the `@revoked`
+ * marker. Hashed host names (`|1|...`, ssh-keygen -H) and
+ * `@cert-authority` lines never match: the key is then unknown.
+ */
+
+#define DAEMON_HOSTKEY_FILE_MAX ((size_t)1 << 20) /* bytes of a known_hosts file */
+#define DAEMON_HOSTKEY_FP_MAX   64 /* "SHA256:" + 43 base64 characters + NUL */
+
+enum daemon_hostkey_result {
+	DAEMON_HOSTKEY_OK = 0,  /* a line for the host holds this key */
+	DAEMON_HOSTKEY_UNKNOWN, /* no line names the host */
+	DAEMON_HOSTKEY_CHANGED, /* lines name the host, none holds this key */
+	DAEMON_HOSTKEY_REVOKED, /* the key is marked @revoked */
+};
+
+/* The key's fingerprint as `ssh-keygen -l` prints it: "SHA256:" and the
+ * unpadded base64 of the SHA-256 of the blob. */
+void daemon_hostkey_fingerprint(const unsigned char *key, size_t len,
+    char out[DAEMON_HOSTKEY_FP_MAX]);
+
+/* The name known_hosts uses: "host" on port 22, else "[host]:port".
+ * Owned by the caller. */
+char *daemon_hostkey_name(const char *host, int port);
+
+/* The port of an ssh:// URL (22 when it names none, and for scp-like
+ * user@host:path URLs). */
+int daemon_hostkey_url_port(const char *url);
+
+/* Look key up for host:port in the known_hosts file at path. -1 (err set)
+ * when the file cannot be read; else 0 and *out is the result. */
+int daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path, const char *host,
+    int port, const unsigned char *key, size_t len, struct err *err);
+
+
+/* ==== outbox.c: where the daemon posts what it found ==== */
+
+/* where the daemon posts what it found (docs/daemon.md).
+ *
+ *   OUTBOX/<cluster>/<plan-id>/plan.json, plan.md   the preview (reconcile/)
+ *                             commit.txt            the commit it came from
+ *                             declaration/          its YAML files, as planned
+ *                             history-rewrite.txt   the branch was rewritten
+ *                             superseded            a newer preview exists:
+ *                                                   this one is never applied
+ *                             approval.json         written by `approve`
+ *                             approval-refused.txt  why the daemon did not
+ *                                                   act on the approval
+ *                             result.json, .md      written by the apply
+ *   OUTBOX/<cluster>/drift/drift.md, drift.json     the last drift report
+ *
+ * A plan id is `<UTC time>-<12 hex of the commit>`, e.g.
+ * `20261129T201500Z-0123456789ab`, so folders sort by age. Every file is
+ * written atomically.
+ */
+
+#define DAEMON_OUTBOX_COMMIT      "commit.txt"
+#define DAEMON_OUTBOX_DECLARATION "declaration"
+#define DAEMON_OUTBOX_REWRITE     "history-rewrite.txt"
+#define DAEMON_OUTBOX_SUPERSEDED  "superseded"
+#define DAEMON_OUTBOX_APPROVAL    "approval.json"
+#define DAEMON_OUTBOX_REFUSED     "approval-refused.txt"
+#define DAEMON_OUTBOX_RESULT      "result.json"
+#define DAEMON_OUTBOX_DRIFT       "drift"
+
+/* Create a new, empty plan folder OUTBOX/<cluster>/<plan-id> for commit
+ * (NULL: "drift" plans use "drift-repair" in place of the commit). *out
+ * owns its path. */
+int daemon_outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
+    const char *commit, struct err *err);
+
+/* Write text to DIR/name atomically (mode 0640). */
+int daemon_outbox_put(const char *dir, const char *name, const char *text,
+    struct err *err);
+/* True when DIR/name exists. */
+bool daemon_outbox_has(const char *dir, const char *name);
+
+/* Mark every preview of cluster except keep_dir superseded (a file naming
+ * the newer one), unless it was applied (has a result) or is already
+ * marked. Returns how many were marked, or -1. */
+int daemon_outbox_supersede_others(const char *outbox, const char *cluster,
+    const char *keep_dir, const char *reason, struct err *err);
+
+/* Plan folders of every cluster holding an approval the daemon has not
+ * handled yet (no result, no approval-refused.txt), oldest first. *out is
+ * an owned array of owned paths. */
+int daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
+    struct err *err);
+void daemon_outbox_list_free(char **list, size_t n);
+
+
+/* ==== watch.c, watch-tree.c: the git watcher ==== */
+
+/* the git watcher (libgit2 stays inside agent/).
+ *
+ * The watched branch is fetched into a bare clone in STATE/repo (created
+ * on the first poll) as refs/remotes/origin/<branch>. The last commit the
+ * daemon handled is kept in STATE/last-seen (lines `url URL`, `branch B`,
+ * `head OID`), so a restart neither replans old commits nor misses new
+ * ones; a changed URL or branch starts afresh.
+ * A new head that does not descend from the last seen one is a history
+ * rewrite (a force-push): reported as such, never treated as an ordinary
+ * new commit.
+ *
+ * Credentials come from files in the credentials folder (agent_conf): an
+ * HTTPS token (`token` or `user:token`) or an SSH key pair. They are read
+ * when libgit2 asks for them (in the fetch's child process) and never
+ * logged. An SSH server's host key must be in repository.ssh-known-hosts
+ * (hostkey.h); a TLS certificate must verify against tls.ca-file or the
+ * system store unless tls.insecure is on.
+ */
+
+#define DAEMON_WATCH_OID_HEX      40
+#define DAEMON_WATCH_CLUSTERS_MAX 256 /* cluster folders per commit */
+
+struct daemon_watch; /* opaque */
+
+enum daemon_watch_event {
+	DAEMON_WATCH_SAME = 0, /* nothing new since the last seen commit */
+	DAEMON_WATCH_FIRST,    /* no last seen commit (or URL/branch changed) */
+	DAEMON_WATCH_NEW,      /* the head moved forward */
+	DAEMON_WATCH_REWRITE,  /* the head does not descend from the last seen one */
+};
+
+const char *daemon_watch_event_name(enum daemon_watch_event e);
+
+struct daemon_watch_update {
+	enum daemon_watch_event event;
+	char head[DAEMON_WATCH_OID_HEX + 1]; /* the branch head after the fetch */
+	char prev[DAEMON_WATCH_OID_HEX + 1]; /* the last seen commit, "" if none */
+	size_t ncommits; /* DAEMON_WATCH_NEW: commits since prev (first parents) */
+	char *summary;   /* owned: the head commit's first line */
+	char *author;    /* owned: "Name <email>" */
+};
+
+void daemon_watch_update_release(struct daemon_watch_update *u);
+
+/* One cluster folder of a commit, its YAML files held in memory. */
+struct daemon_watch_cluster {
+	char *dir; /* path inside the repository, e.g. "clusters/prod-eu" */
+	struct decl_file *files;
+	size_t nfiles;
+	char **paths;            /* owned storage behind files[].path */
+	char **data;             /* owned storage behind files[].data */
+	struct decl_file *bases; /* owned: base broker.xml files (render.h) */
+	size_t nbases;
+};
+
+/* Prepare a watcher for conf (borrowed; it must outlive the watcher). No
+ * network access here. */
+int daemon_watch_open(struct daemon_watch **out, const struct agent_conf *conf,
+    struct err *err);
+void daemon_watch_free(struct daemon_watch *w); /* NULL is a no-op */
+
+/* Fetch the branch (cloning on first use) and compare its head with the
+ * last seen commit. The fetch runs in a child process (child.h) bounded
+ * by cw->timeout_s. A network or authentication failure, a refused host
+ * key or certificate, or the deadline is -1 with an error naming the URL
+ * (never a secret); DAEMON_CHILD_ESTOPPED when SIGTERM/SIGINT arrived meanwhile
+ * (the fetch was abandoned). */
+int daemon_watch_poll(struct daemon_watch *w, const struct daemon_child_wait *cw,
+    struct daemon_watch_update *u, struct err *err);
+/* Record oid as handled (STATE/last-seen, written atomically). */
+int daemon_watch_mark_seen(struct daemon_watch *w, const char *oid, struct err *err);
+/* The last seen commit, "" if none. Borrowed. */
+const char *daemon_watch_last_seen(const struct daemon_watch *w);
+
+/* Read the cluster folders of commit oid below conf->clusters_path: the
+ * folder itself when it holds YAML files, else each sub-folder that does.
+ * *out (owned, free with daemon_watch_clusters_free) is sorted by dir. */
+int daemon_watch_read_clusters(struct daemon_watch *w, const char *oid,
+    struct daemon_watch_cluster **out, size_t *nout, struct err *err);
+void daemon_watch_clusters_free(struct daemon_watch_cluster *c, size_t n);
+
+
+/* ==== drift-report.c: the drift report ==== */
+
+/* a drift report from a plan of the last applied
+ * declaration against live state (agent/drift.c; docs/daemon.md).
+ *
+ * Planning what was applied against what is live says exactly what
+ * drifted: an object the plan would create is missing, one it would change
+ * or recreate was changed behind the agent's back, the plan's unmanaged
+ * list is what nobody declared, and an action that is needed on some nodes
+ * but not on others means the nodes of the cluster disagree.
+ */
+
+struct plan;
+
+#define DAEMON_DRIFT_FORMAT 1 /* `format` of drift.json */
+
+struct daemon_drift_counts {
+	size_t missing, changed, unmanaged, disagreeing, unreachable;
+};
+
+/* Count the findings of drift plan p. */
+void daemon_drift_count(const struct plan *p, struct daemon_drift_counts *out);
+/* True when anything drifted (unreachable nodes alone are not drift). */
+bool daemon_drift_found(const struct daemon_drift_counts *c);
+/* drift.json (canonical, 2-space indent, trailing newline) and drift.md;
+ * head is the branch head, checked_at an RFC 3339 time. Owned. */
+char *daemon_drift_render_json(const struct plan *p, const char *head,
+    const char *checked_at);
+char *daemon_drift_render_md(const struct plan *p, const char *head,
+    const char *checked_at);
+
+
+/* ==== daemon.c: the daemon's state and what every part shares ==== */
+
+struct agent_state;
+struct plan_managed;
+struct recon_snapshot;
+
+/* What the daemon remembers about one cluster between cycles. */
+struct daemon_cluster {
+	char *name;
+	char *dir;           /* the folder in the repository */
+	char *last_plan_dir; /* the newest preview posted, or NULL */
+	bool retry;          /* the last plan could not read every node */
+	unsigned fails;      /* consecutive cycles with unreadable nodes */
+	int64_t retry_at;    /* monotonic ms of the next replan */
+};
+
+struct daemon {
+	struct agent_conf *conf; /* owned; never mutated, swapped on reload */
+	const char *conf_path;
+	struct agent_state *state; /* holds the lock on conf->state */
+	struct daemon_watch *watch;
+	int sigfd;
+	struct daemon_signals sig;
+	bool once;
+	int64_t next_poll, next_drift; /* monotonic ms */
+	unsigned git_fails;
+	struct daemon_watch_update head; /* the commit the previews are of */
+	struct daemon_cluster *clusters;
+	size_t nclusters;
+	int exit_code; /* --once: 1 when a step failed */
+};
+
+/* Monotonic clock in milliseconds. */
+int64_t daemon_now_ms(void);
+/* Read pending signals; true when SIGTERM/SIGINT arrived (finish the step
+ * in progress and return). */
+bool daemon_stopping(struct daemon *a);
+/* The backoff before retry number `fails` (1-based): base doubled each
+ * time, capped at conf->retry_max; in seconds. */
+long daemon_backoff(const struct daemon *a, long base, unsigned fails);
+/* The memory of cluster name (added when new). */
+struct daemon_cluster *daemon_cluster(struct daemon *a, const char *name);
+void daemon_clusters_free(struct daemon *a);
+/* The outbox name of a cluster folder: its declared name when it loads
+ * (c), else what the folder was called before, else its last component. */
+const char *daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
+    const char *dir);
+/* The targets of every node of c (agent_targets_load with the configured
+ * credentials folder); a node whose credentials cannot be read is logged
+ * and left out. Release with agent_targets_release. */
+void daemon_targets(struct agent_targets *out, struct daemon *a,
+    const struct decl_cluster *c);
+/* Read every node of c (its targets, as above). */
+struct recon_snapshot *daemon_read_live(struct daemon *a,
+    const struct decl_cluster *c);
+/* Copy the YAML files of wc into DIR/declaration/, the declaration a
+ * preview was planned from; apply reads the nodes' endpoints there. */
+int daemon_post_declaration(const char *dir,
+    const struct daemon_watch_cluster *wc, struct err *err);
+
+/* ==== approvals.c ==== */
+
+/* Apply every approved preview not handled yet. */
+void daemon_run_approvals(struct daemon *a);
+/* Approve dir (a preview that only creates) as the daemon itself and
+ * apply it, when auto-apply-creates allows. */
+void daemon_auto_apply(struct daemon *a, const char *dir);
+
+/* ==== capture-pass.c ==== */
+
+/* The capture pass of a drift cycle (docs/captures.md): plan it from snap
+ * with decl (the applied declaration) and m (the inventory), and when it
+ * has work run it on every node, append its audit row, update the
+ * inventory's captures and log one line. True when it ran an operation
+ * (the brokers changed: read them again). */
+bool daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
+    const struct plan_managed *m, const struct recon_snapshot *snap);
+
+/* ==== drift.c ==== */
+
+/* Compare live state with the last applied declaration of every cluster
+ * and write OUTBOX/<cluster>/drift/. */
+void daemon_drift(struct daemon *a);
+
+/* ==== cycle.c ==== */
+
+/* Fetch and plan new commits; replan clusters whose nodes could not all
+ * be read. 0, or -1 when git failed (retried with backoff). */
+int daemon_cycle(struct daemon *a);
+
+/* ==== loop.c ==== */
+
+/* The loop proper. Returns the exit code. */
+int daemon_loop_run(struct daemon *a);
+
+#endif

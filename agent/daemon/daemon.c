@@ -1,0 +1,141 @@
+/* agent/daemon/daemon.c: what every part of the daemon shares, below the
+ * loop and the steps it runs: the clock, the stop check, the backoff, the
+ * memory of each cluster, reading a cluster's nodes, and the declaration
+ * a preview keeps. */
+#define LOG_MODULE "daemon"
+#include "daemon-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../lib/afile.h"
+#include "../../lib/xalloc.h"
+#include "../log.h"
+
+int64_t
+daemon_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool
+daemon_stopping(struct daemon *a)
+{
+	daemon_signal_drain(a->sigfd, &a->sig);
+	return a->sig.stop;
+}
+
+long
+daemon_backoff(const struct daemon *a, long base, unsigned fails)
+{
+	long d = base < 1 ? 1 : base;
+	unsigned i;
+
+	for (i = 1; i < fails && d < a->conf->retry_max; i++)
+		d *= 2;
+	return d < a->conf->retry_max ? d : a->conf->retry_max;
+}
+
+void
+daemon_clusters_free(struct daemon *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nclusters; i++) {
+		free(a->clusters[i].name);
+		free(a->clusters[i].dir);
+		free(a->clusters[i].last_plan_dir);
+	}
+	free(a->clusters);
+	a->clusters = NULL;
+	a->nclusters = 0;
+}
+
+struct daemon_cluster *
+daemon_cluster(struct daemon *a, const char *name)
+{
+	size_t i, cap = a->nclusters;
+
+	for (i = 0; i < a->nclusters; i++)
+		if (strcmp(a->clusters[i].name, name) == 0)
+			return &a->clusters[i];
+	xgrow(&a->clusters, &cap, a->nclusters + 1, sizeof(*a->clusters));
+	memset(&a->clusters[a->nclusters], 0, sizeof(*a->clusters));
+	a->clusters[a->nclusters].name = xstrdup(name);
+	return &a->clusters[a->nclusters++];
+}
+
+/* The outbox name of a cluster folder: its declared name when it loads,
+ * else what it was called last time, else the folder's last component. */
+const char *
+daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
+    const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	size_t i;
+
+	if (c != NULL)
+		return c->name;
+	for (i = 0; i < a->nclusters; i++)
+		if (a->clusters[i].dir != NULL &&
+		    strcmp(a->clusters[i].dir, dir) == 0)
+			return a->clusters[i].name;
+	return slash != NULL ? slash + 1 : dir;
+}
+
+/* The targets of every node of c (credentials from conf->credentials). A
+ * node whose credentials cannot be read is left out and logged: it is
+ * then not read (UNREACHABLE in the plan), never read anonymously. */
+void
+daemon_targets(struct agent_targets *out, struct daemon *a,
+    const struct decl_cluster *c)
+{
+	struct errlist skipped = {0};
+	struct err err = {0};
+	size_t i;
+
+	agent_targets_load(out, c, NULL, 0, a->conf->credentials, &skipped,
+	    &err);
+	for (i = 0; i < skipped.n; i++)
+		log_err("cluster '%s': %s", c->name, skipped.items[i].msg);
+	errlist_release(&skipped);
+	err_release(&err);
+}
+
+/* The live snapshot of c. */
+struct recon_snapshot *
+daemon_read_live(struct daemon *a, const struct decl_cluster *c)
+{
+	struct agent_targets t;
+	struct live_http_opts ho = {0};
+	struct recon_snapshot *s;
+
+	ho.ca_file = a->conf->tls_ca_file;
+	daemon_targets(&t, a, c);
+	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
+	agent_targets_release(&t);
+	return s;
+}
+
+int
+daemon_post_declaration(const char *dir, const struct daemon_watch_cluster *wc,
+    struct err *err)
+{
+	char *ddir = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
+	const char *base;
+	size_t i;
+	int r;
+
+	r = afile_mkdirs(ddir, 0750, err);
+	for (i = 0; i < wc->nfiles && r == 0; i++) {
+		base = strrchr(wc->files[i].path, '/');
+		base = base != NULL ? base + 1 : wc->files[i].path;
+		r = daemon_outbox_put(ddir, base, wc->files[i].data, err);
+	}
+	free(ddir);
+	return r;
+}

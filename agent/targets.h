@@ -1,0 +1,35 @@
+/* agent/targets.h: the nodes to read: each declared node's Jolokia
+ * endpoint with the credentials of its `credentials:` file (creds.h), as
+ * reconcile/live takes them. The one builder of those targets, for every
+ * command that talks to brokers and for the daemon. */
+#ifndef AGENT_TARGETS_H
+#define AGENT_TARGETS_H
+
+#include <stddef.h>
+
+#include "../declarations/decl.h"
+#include "../lib/err.h"
+#include "../reconcile/live/live.h"
+
+struct agent_targets {
+	struct live_target *v; /* node and url borrowed from the declaration */
+	char **secrets;        /* owned, wiped by agent_targets_release */
+	size_t n;
+};
+
+/* The targets of the nodes of c named in names[0..nnames), in that order
+ * (names NULL: every node of c, in declaration order), their credentials
+ * read from the folder dir (NULL: none configured).
+ *
+ * With skipped NULL the load is strict: a name c does not declare, or a
+ * node whose credentials cannot be read, fails it (-1, err says which and
+ * why; *out is untouched). Otherwise such a node is left out, its problem
+ * appended to skipped, and the load returns 0: the node is then not read,
+ * and a plan shows it UNREACHABLE (never an anonymous login). */
+int agent_targets_load(struct agent_targets *out, const struct decl_cluster *c,
+    const char *const *names, size_t nnames, const char *dir,
+    struct errlist *skipped, struct err *err);
+/* Wipe the secrets and free; leaves t zeroed. */
+void agent_targets_release(struct agent_targets *t);
+
+#endif
