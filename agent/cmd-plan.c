@@ -159,25 +159,31 @@ parse_args(struct plan_args *a, int argc, char **argv, int *code)
 static int
 load_decl_keep(struct decl_cluster **out, const struct plan_args *a,
     const char *dir, const char *rev, char **commit, struct errlist *diags,
-    struct agent_git_files *keep)
+    struct agent_git_folder *keep)
 {
-	struct agent_git_files gf;
+	struct agent_git_folder gf;
+	struct agent_git_repo *r = NULL;
+	char oid[AGENT_GIT_OID_HEX + 1];
 	struct err err = {0};
 	int rc;
 
 	*commit = NULL;
 	if (rev == NULL)
 		return decl_cluster_load(out, dir, diags);
-	if (agent_git_read_dir(&gf, a->repo, rev, dir, &err) < 0) {
+	if (agent_git_open(&r, a->repo, &err) < 0 ||
+	    agent_git_resolve(r, rev, oid, &err) < 0 ||
+	    agent_git_read_folder(r, oid, dir, &gf, &err) < 0) {
+		agent_git_close(r);
 		errlist_add_err(diags, &err);
 		return -1;
 	}
-	*commit = xstrdup(gf.commit);
+	agent_git_close(r);
+	*commit = xstrdup(oid);
 	rc = decl_cluster_parse(out, dir, gf.files, gf.nfiles, diags);
 	if (keep != NULL)
 		*keep = gf;
 	else
-		agent_git_files_release(&gf);
+		agent_git_folder_release(&gf);
 	return rc;
 }
 
@@ -268,7 +274,7 @@ run(const struct plan_args *a)
 	struct recon_snapshot *s = NULL;
 	struct plan *p = NULL;
 	struct decl_cluster *before = NULL;
-	struct agent_git_files gf = {0};
+	struct agent_git_folder gf = {0};
 	struct errlist diags = {0};
 	char *commit = NULL;
 	int code = AGENT_EXIT_FAIL;
@@ -292,7 +298,7 @@ run(const struct plan_args *a)
 	code = agent_preview_finish("plan", p, a->out);
 done:
 	decl_cluster_free(before);
-	agent_git_files_release(&gf);
+	agent_git_folder_release(&gf);
 	plan_free(p);
 	live_snapshot_free(s);
 	plan_managed_release(&m);

@@ -167,7 +167,6 @@ clear_yaml(const char *dir, struct err *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	const char *dot;
 	char *path;
 	int rc = 0;
 
@@ -177,9 +176,7 @@ clear_yaml(const char *dir, struct err *err)
 		           : err_setf(err, NULL, "cannot read folder '%s': %s",
 		                 dir, strerror(errno));
 	while ((e = readdir(d)) != NULL) {
-		dot = strrchr(e->d_name, '.');
-		if (dot == NULL ||
-		    (strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0))
+		if (!decl_is_yaml_name(e->d_name))
 			continue;
 		path = xasprintf("%s/%s", dir, e->d_name);
 		if (unlink(path) < 0 && errno != ENOENT)
@@ -217,7 +214,7 @@ done:
 int
 agent_preview_render(const char *cmd, struct plan *p,
     const struct decl_cluster *c, const struct decl_cluster *before,
-    const struct agent_git_files *gf, const struct recon_snapshot *s,
+    const struct agent_git_folder *gf, const struct recon_snapshot *s,
     const char *schema_dir, const char *out_dir)
 {
 	struct agent_render_bases bases = {0};
@@ -228,7 +225,7 @@ agent_preview_render(const char *cmd, struct plan *p,
 
 	if (c->mode != DECL_CONFIG_MANAGED)
 		return 0;
-	if (gf != NULL && gf->commit[0] != '\0') {
+	if (gf != NULL && gf->dir != NULL) {
 		bases.files = gf->bases;
 		bases.n = gf->nbases;
 		bases.in_memory = true;

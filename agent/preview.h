@@ -40,10 +40,10 @@ int agent_preview_write_declaration(const char *cmd, const struct decl_cluster *
  * out_dir/broker/<node>/broker.xml; a render failure refuses p. gf: the
  * files `--repo` read (its base files), or NULL for the file system.
  * 0, or -1 with a message printed. */
-struct agent_git_files;
+struct agent_git_folder;
 int agent_preview_render(const char *cmd, struct plan *p,
     const struct decl_cluster *c, const struct decl_cluster *before,
-    const struct agent_git_files *gf, const struct recon_snapshot *s,
+    const struct agent_git_folder *gf, const struct recon_snapshot *s,
     const char *schema_dir, const char *out_dir);
 
 #endif

@@ -171,6 +171,10 @@ int decl_cluster_load_max(struct decl_cluster **out, const char *dir,
 int decl_cluster_load(struct decl_cluster **out, const char *dir,
     struct errlist *diags);
 
+/* True for a file name that declares a cluster: *.yaml or *.yml, not
+ * hidden (a leading '.': .gitlab-ci.yml is no declaration). The one test
+ * of it: a folder, a git tree and a plan folder use it alike. */
+bool decl_is_yaml_name(const char *name);
 /* True when dir directly holds at least one *.yaml / *.yml file. */
 bool decl_dir_is_cluster(const char *dir);
 

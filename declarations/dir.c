@@ -10,13 +10,13 @@
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
 
-static bool
-is_yaml_name(const char *name)
+bool
+decl_is_yaml_name(const char *name)
 {
 	size_t n = strlen(name);
 
 	if (name[0] == '.')
-		return false;
+		return false; /* hidden: .gitlab-ci.yml is no declaration */
 	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
 	       (n > 4 && strcmp(name + n - 4, ".yml") == 0);
 }
@@ -41,7 +41,7 @@ list_yaml(const char *dir, char ***out, size_t *n_out)
 	if (d == NULL)
 		return -1;
 	while ((e = readdir(d)) != NULL) {
-		if (!is_yaml_name(e->d_name))
+		if (!decl_is_yaml_name(e->d_name))
 			continue;
 		path = xasprintf("%s/%s", dir, e->d_name);
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {

@@ -72,7 +72,7 @@ rewrite_text(const struct daemon *a)
  * ones. Returns the folder (owned) or NULL. */
 static char *
 post_plan(struct daemon *a, const struct plan *p,
-    const struct daemon_watch_cluster *wc, const struct agent_render_set *rs)
+    const struct agent_git_folder *wc, const struct agent_render_set *rs)
 {
 	const char *folder = wc->dir;
 	struct err err = {0};
@@ -118,7 +118,7 @@ post_plan(struct daemon *a, const struct plan *p,
 
 /* Plan one cluster folder of the head commit and post the preview. */
 static void
-plan_cluster(struct daemon *a, const struct daemon_watch_cluster *wc)
+plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 {
 	struct decl_cluster *c = NULL;
 	struct errlist diags = {0};
@@ -190,7 +190,7 @@ plan_cluster(struct daemon *a, const struct daemon_watch_cluster *wc)
 static int
 plan_head(struct daemon *a, const char *only)
 {
-	struct daemon_watch_cluster *cs = NULL;
+	struct agent_git_folder *cs = NULL;
 	struct err err = {0};
 	size_t n = 0, i;
 
@@ -207,7 +207,7 @@ plan_head(struct daemon *a, const char *only)
 	for (i = 0; i < n && !daemon_stopping(a); i++)
 		if (only == NULL || strcmp(cs[i].dir, only) == 0)
 			plan_cluster(a, &cs[i]);
-	daemon_watch_clusters_free(cs, n);
+	agent_git_folders_free(cs, n);
 	return 0;
 }
 

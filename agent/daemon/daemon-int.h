@@ -23,6 +23,7 @@
 #include "../../lib/err.h"
 #include "../../lib/sbuf.h"
 #include "../conf.h"
+#include "../git.h"
 #include "../targets.h"
 #include "daemon.h"
 
@@ -212,9 +213,9 @@ int daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
 void daemon_outbox_list_free(char **list, size_t n);
 
 
-/* ==== watch.c, watch-tree.c: the git watcher ==== */
+/* ==== watch.c: the git watcher ==== */
 
-/* the git watcher (libgit2 stays inside agent/).
+/* The git watcher (libgit2 itself is agent/git.c's).
  *
  * The watched branch is fetched into a bare clone in STATE/repo (created
  * on the first poll) as refs/remotes/origin/<branch>. The last commit the
@@ -229,12 +230,9 @@ void daemon_outbox_list_free(char **list, size_t n);
  * HTTPS token (`token` or `user:token`) or an SSH key pair. They are read
  * when libgit2 asks for them (in the fetch's child process) and never
  * logged. An SSH server's host key must be in repository.ssh-known-hosts
- * (hostkey.h); a TLS certificate must verify against tls.ca-file or the
+ * (hostkey.c); a TLS certificate must verify against tls.ca-file or the
  * system store unless tls.insecure is on.
  */
-
-#define DAEMON_WATCH_OID_HEX      40
-#define DAEMON_WATCH_CLUSTERS_MAX 256 /* cluster folders per commit */
 
 struct daemon_watch; /* opaque */
 
@@ -249,25 +247,14 @@ const char *daemon_watch_event_name(enum daemon_watch_event e);
 
 struct daemon_watch_update {
 	enum daemon_watch_event event;
-	char head[DAEMON_WATCH_OID_HEX + 1]; /* the branch head after the fetch */
-	char prev[DAEMON_WATCH_OID_HEX + 1]; /* the last seen commit, "" if none */
+	char head[AGENT_GIT_OID_HEX + 1]; /* the branch head after the fetch */
+	char prev[AGENT_GIT_OID_HEX + 1]; /* the last seen commit, "" if none */
 	size_t ncommits; /* DAEMON_WATCH_NEW: commits since prev (first parents) */
 	char *summary;   /* owned: the head commit's first line */
 	char *author;    /* owned: "Name <email>" */
 };
 
 void daemon_watch_update_release(struct daemon_watch_update *u);
-
-/* One cluster folder of a commit, its YAML files held in memory. */
-struct daemon_watch_cluster {
-	char *dir; /* path inside the repository, e.g. "clusters/prod-eu" */
-	struct decl_file *files;
-	size_t nfiles;
-	char **paths;            /* owned storage behind files[].path */
-	char **data;             /* owned storage behind files[].data */
-	struct decl_file *bases; /* owned: base broker.xml files (render.h) */
-	size_t nbases;
-};
 
 /* Prepare a watcher for conf (borrowed; it must outlive the watcher). No
  * network access here. */
@@ -288,12 +275,10 @@ int daemon_watch_mark_seen(struct daemon_watch *w, const char *oid, struct err *
 /* The last seen commit, "" if none. Borrowed. */
 const char *daemon_watch_last_seen(const struct daemon_watch *w);
 
-/* Read the cluster folders of commit oid below conf->clusters_path: the
- * folder itself when it holds YAML files, else each sub-folder that does.
- * *out (owned, free with daemon_watch_clusters_free) is sorted by dir. */
+/* The cluster folders of commit oid below conf->clusters_path
+ * (agent_git_read_clusters; free with agent_git_folders_free). */
 int daemon_watch_read_clusters(struct daemon_watch *w, const char *oid,
-    struct daemon_watch_cluster **out, size_t *nout, struct err *err);
-void daemon_watch_clusters_free(struct daemon_watch_cluster *c, size_t n);
+    struct agent_git_folder **out, size_t *nout, struct err *err);
 
 
 /* ==== drift-report.c: the drift report ==== */
@@ -386,7 +371,7 @@ struct recon_snapshot *daemon_read_live(struct daemon *a,
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a
  * preview was planned from; apply reads the nodes' endpoints there. */
 int daemon_post_declaration(const char *dir,
-    const struct daemon_watch_cluster *wc, struct err *err);
+    const struct agent_git_folder *wc, struct err *err);
 
 /* ==== approvals.c ==== */
 

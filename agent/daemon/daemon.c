@@ -122,7 +122,7 @@ daemon_read_live(struct daemon *a, const struct decl_cluster *c)
 }
 
 int
-daemon_post_declaration(const char *dir, const struct daemon_watch_cluster *wc,
+daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,
     struct err *err)
 {
 	char *ddir = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);

@@ -25,9 +25,9 @@
 /* The folders of the applied revision, and which of them declares the
  * cluster: what drift compares with. */
 struct applied {
-	struct daemon_watch_cluster *cs;
+	struct agent_git_folder *cs;
 	size_t n;
-	const struct daemon_watch_cluster *folder; /* borrowed from cs */
+	const struct agent_git_folder *folder; /* borrowed from cs */
 	struct decl_cluster *decl;
 };
 
@@ -35,7 +35,7 @@ static void
 applied_release(struct applied *ap)
 {
 	decl_cluster_free(ap->decl);
-	daemon_watch_clusters_free(ap->cs, ap->n);
+	agent_git_folders_free(ap->cs, ap->n);
 	memset(ap, 0, sizeof(*ap));
 }
 
@@ -113,7 +113,7 @@ write_report(struct daemon *a, const struct plan *p)
  * preview of a newer commit waiting for approval stays valid. */
 static void
 repair(struct daemon *a, const struct plan *p,
-    const struct daemon_watch_cluster *folder)
+    const struct agent_git_folder *folder)
 {
 	struct err err = {0};
 	char digest[SHA256_HEX];
@@ -191,7 +191,7 @@ done:
 void
 daemon_drift(struct daemon *a)
 {
-	struct daemon_watch_cluster *cs = NULL;
+	struct agent_git_folder *cs = NULL;
 	struct decl_cluster *c = NULL;
 	struct errlist d = {0};
 	struct err err = {0};
@@ -217,5 +217,5 @@ daemon_drift(struct daemon *a)
 		c = NULL;
 		errlist_release(&d);
 	}
-	daemon_watch_clusters_free(cs, n);
+	agent_git_folders_free(cs, n);
 }

@@ -1,24 +1,30 @@
-/* agent/watch.c: see watch.h. */
+/* agent/daemon/watch.c: the git watcher (daemon-int.h): the branch is
+ * fetched into STATE/repo in a child process with a deadline; the
+ * credentials, host-key and certificate policy of the fetch; the last
+ * seen commit; and what a new head is (first, new, the same, a rewrite).
+ * libgit2 itself is agent/git.c's. */
 #include "daemon-int.h"
-#include "watch-int.h"
 
-#include <errno.h>
-#include <ftw.h>
-#include <git2.h>
-#include <git2/sys/repository.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../../lib/afile.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
+#include "../git.h"
 
 #define REVWALK_MAX 10000 /* commits counted between two polls */
 #define SECRET_MAX  16384 /* bytes of a token file */
 
-static int git_inited;
+struct daemon_watch {
+	const struct agent_conf *conf;
+	struct agent_git_repo *repo;
+	char *repo_dir;  /* STATE/repo */
+	char *seen_path; /* STATE/last-seen */
+	char seen[AGENT_GIT_OID_HEX + 1];
+	int auth_tries;
+};
 
 const char *
 daemon_watch_event_name(enum daemon_watch_event e)
@@ -44,14 +50,6 @@ daemon_watch_update_release(struct daemon_watch_update *u)
 	memset(u, 0, sizeof(*u));
 }
 
-const char *
-daemon_watch_git_msg(void)
-{
-	const git_error *e = git_error_last();
-
-	return e != NULL && e->message != NULL ? e->message : "unknown error";
-}
-
 /* Load STATE/last-seen; it only counts when URL and branch still match. */
 static void
 load_seen(struct daemon_watch *w)
@@ -59,7 +57,7 @@ load_seen(struct daemon_watch *w)
 	char *text = NULL, *line, *save = NULL;
 	struct err err = {0};
 	bool url_ok = false, branch_ok = false;
-	char head[DAEMON_WATCH_OID_HEX + 1] = "";
+	char head[AGENT_GIT_OID_HEX + 1] = "";
 
 	w->seen[0] = '\0';
 	if (afile_read(&text, NULL, w->seen_path, 4096, &err) < 0) {
@@ -73,7 +71,9 @@ load_seen(struct daemon_watch *w)
 		else if (strncmp(line, "branch ", 7) == 0)
 			branch_ok = strcmp(line + 7, w->conf->branch) == 0;
 		else if (strncmp(line, "head ", 5) == 0 &&
-		         strlen(line + 5) == DAEMON_WATCH_OID_HEX)
+		         strlen(line + 5) == AGENT_GIT_OID_HEX &&
+		         strspn(line + 5, "0123456789abcdef") ==
+		             AGENT_GIT_OID_HEX)
 			memcpy(head, line + 5, sizeof(head));
 	}
 	if (url_ok && branch_ok)
@@ -82,21 +82,13 @@ load_seen(struct daemon_watch *w)
 }
 
 int
-daemon_watch_open(struct daemon_watch **out, const struct agent_conf *conf, struct err *err)
+daemon_watch_open(struct daemon_watch **out, const struct agent_conf *conf,
+    struct err *err)
 {
 	struct daemon_watch *w;
 
-	if (!git_inited) {
-		if (git_libgit2_init() < 0)
-			return err_setf(err, NULL, "libgit2: %s",
-			    daemon_watch_git_msg());
-		git_inited = 1;
-	}
-	if (conf->tls_ca_file != NULL &&
-	    git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, conf->tls_ca_file,
-	        NULL) < 0)
-		return err_setf(err, NULL, "tls.ca-file '%s': %s",
-		    conf->tls_ca_file, daemon_watch_git_msg());
+	if (agent_git_set_ca_file(conf->tls_ca_file, err) < 0)
+		return -1;
 	w = xcalloc(1, sizeof(*w));
 	w->conf = conf;
 	w->repo_dir = xasprintf("%s/repo", conf->state);
@@ -111,8 +103,7 @@ daemon_watch_free(struct daemon_watch *w)
 {
 	if (w == NULL)
 		return;
-	git_repository_free(w->repo);
-	free(w->fail_msg);
+	agent_git_close(w->repo);
 	free(w->repo_dir);
 	free(w->seen_path);
 	free(w);
@@ -141,14 +132,15 @@ daemon_watch_mark_seen(struct daemon_watch *w, const char *oid, struct err *err)
 
 /* Read a secret file from the credentials folder, first line only. */
 static char *
-read_secret(const struct agent_conf *conf, const char *name)
+read_secret(const struct agent_conf *conf, const char *name, char **why)
 {
 	char *path, *text = NULL;
 	struct err err = {0};
 
 	path = xasprintf("%s/%s", conf->credentials, name);
 	if (afile_read(&text, NULL, path, SECRET_MAX, &err) < 0) {
-		git_error_set_str(GIT_ERROR_NET, err.msg);
+		*why = err.msg;
+		err.msg = NULL;
 		err_release(&err);
 		free(path);
 		return NULL;
@@ -158,105 +150,87 @@ read_secret(const struct agent_conf *conf, const char *name)
 	return text;
 }
 
+/* The credentials libgit2 asks for, from the credentials folder: an HTTPS
+ * token file (`token` or `user:token`) or an SSH key pair. Answered once:
+ * a server that asks again refused them, and is not asked in a loop. A
+ * request for the SSH user name alone is not a credential. */
 static int
-cred_token(git_credential **out, const struct agent_conf *conf)
-{
-	char *secret, *colon;
-	int r;
-
-	secret = read_secret(conf, conf->git_token_file);
-	if (secret == NULL)
-		return -1;
-	colon = strchr(secret, ':');
-	if (colon != NULL) {
-		*colon = '\0';
-		r = git_credential_userpass_plaintext_new(out, secret,
-		    colon + 1);
-	} else {
-		r = git_credential_userpass_plaintext_new(out, "x-access-token",
-		    secret);
-	}
-	explicit_bzero(secret, strlen(secret) + (colon != NULL ? 1 : 0));
-	free(secret);
-	return r;
-}
-
-static int
-cred_ssh(git_credential **out, const struct agent_conf *conf,
-    const char *user_from_url)
-{
-	char *priv, *pub = NULL;
-	const char *user;
-	int r;
-
-	user = user_from_url != NULL ? user_from_url : conf->git_ssh_user;
-	priv = xasprintf("%s/%s", conf->credentials, conf->git_ssh_key_file);
-	if (conf->git_ssh_pubkey_file != NULL)
-		pub = xasprintf("%s/%s", conf->credentials,
-		    conf->git_ssh_pubkey_file);
-	r = git_credential_ssh_key_new(out, user, pub, priv, NULL);
-	free(priv);
-	free(pub);
-	return r;
-}
-
-/* Remember why a fetch was refused: libgit2 replaces a callback's error
- * with its own generic one. */
-static void
-set_fail(struct daemon_watch *w, char *msg)
-{
-	free(w->fail_msg);
-	w->fail_msg = msg;
-	git_error_set_str(GIT_ERROR_NET, msg);
-}
-
-/* libgit2 asks again after a refused credential: answer once, then fail
- * instead of looping. A request for the SSH user name alone is not a
- * credential. */
-static int
-cred_cb(git_credential **out, const char *url, const char *user_from_url,
-    unsigned int allowed, void *payload)
+credentials(void *payload, unsigned allowed, const char *user_from_url,
+    struct agent_git_auth *out, char **why)
 {
 	struct daemon_watch *w = payload;
 	const struct agent_conf *conf = w->conf;
+	const char *user =
+	    user_from_url != NULL ? user_from_url : conf->git_ssh_user;
+	char *secret, *colon;
 
-	(void)url;
-	if (allowed == GIT_CREDENTIAL_USERNAME)
-		return git_credential_username_new(out,
-		    user_from_url != NULL ? user_from_url : conf->git_ssh_user);
-	if (w->auth_tries++ > 0) {
-		set_fail(w,
-		    xasprintf("authentication refused with %s '%s' from the "
-		              "credentials folder",
-		        (allowed & GIT_CREDENTIAL_SSH_KEY) != 0
-		            ? "repository.ssh-key-file"
-		            : "repository.token-file",
-		        (allowed & GIT_CREDENTIAL_SSH_KEY) != 0
-		            ? conf->git_ssh_key_file
-		            : conf->git_token_file));
-		return GIT_EUSER;
+	if (allowed == AGENT_GIT_AUTH_USERNAME) {
+		out->kind = AGENT_GIT_AUTH_USERNAME;
+		out->user = xstrdup(user);
+		return 0;
 	}
-	if ((allowed & GIT_CREDENTIAL_SSH_KEY) != 0 &&
-	    conf->git_ssh_key_file != NULL)
-		return cred_ssh(out, conf, user_from_url);
-	if ((allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) != 0 &&
-	    conf->git_token_file != NULL)
-		return cred_token(out, conf);
-	if ((allowed & GIT_CREDENTIAL_USERNAME) != 0)
-		return git_credential_username_new(out,
-		    user_from_url != NULL ? user_from_url : conf->git_ssh_user);
-	set_fail(w, xstrdup("the repository asks for credentials and none are "
-	                    "configured (repository.token-file or "
-	                    "repository.ssh-key-file)"));
-	return GIT_EUSER;
+	if (w->auth_tries++ > 0) {
+		*why = xasprintf("authentication refused with %s '%s' from the "
+		                 "credentials folder",
+		    (allowed & AGENT_GIT_AUTH_SSH_KEY) != 0
+		        ? "repository.ssh-key-file"
+		        : "repository.token-file",
+		    (allowed & AGENT_GIT_AUTH_SSH_KEY) != 0
+		        ? conf->git_ssh_key_file
+		        : conf->git_token_file);
+		return -1;
+	}
+	if ((allowed & AGENT_GIT_AUTH_SSH_KEY) != 0 &&
+	    conf->git_ssh_key_file != NULL) {
+		out->kind = AGENT_GIT_AUTH_SSH_KEY;
+		out->user = xstrdup(user);
+		out->private_key =
+		    xasprintf("%s/%s", conf->credentials, conf->git_ssh_key_file);
+		if (conf->git_ssh_pubkey_file != NULL)
+			out->public_key = xasprintf("%s/%s", conf->credentials,
+			    conf->git_ssh_pubkey_file);
+		return 0;
+	}
+	if ((allowed & AGENT_GIT_AUTH_TOKEN) != 0 &&
+	    conf->git_token_file != NULL) {
+		secret = read_secret(conf, conf->git_token_file, why);
+		if (secret == NULL)
+			return -1;
+		out->kind = AGENT_GIT_AUTH_TOKEN;
+		colon = strchr(secret, ':');
+		if (colon != NULL) {
+			*colon = '\0';
+			out->user = xstrdup(secret);
+			out->secret = xstrdup(colon + 1);
+		} else {
+			out->user = xstrdup("x-access-token");
+			out->secret = xstrdup(secret);
+		}
+		explicit_bzero(secret,
+		    strlen(secret) +
+		        (colon != NULL ? strlen(colon + 1) + 1 : 0));
+		free(secret);
+		return 0;
+	}
+	if ((allowed & AGENT_GIT_AUTH_USERNAME) != 0) {
+		out->kind = AGENT_GIT_AUTH_USERNAME;
+		out->user = xstrdup(user);
+		return 0;
+	}
+	*why = xstrdup("the repository asks for credentials and none are "
+	               "configured (repository.token-file or "
+	               "repository.ssh-key-file)");
+	return -1;
 }
 
 /* The SSH server's host key must be in repository.ssh-known-hosts; an
  * unknown, changed or revoked key is refused (tls.insecure does not
  * apply to SSH). */
 static int
-check_hostkey(struct daemon_watch *w, const git_cert_hostkey *hk, const char *host)
+ssh_host_key(void *payload, const char *host, const unsigned char *key,
+    size_t len, char **why)
 {
+	struct daemon_watch *w = payload;
 	const struct agent_conf *conf = w->conf;
 	enum daemon_hostkey_result res = DAEMON_HOSTKEY_UNKNOWN;
 	char fp[DAEMON_HOSTKEY_FP_MAX] = "?", *name;
@@ -264,166 +238,105 @@ check_hostkey(struct daemon_watch *w, const git_cert_hostkey *hk, const char *ho
 	int port = daemon_hostkey_url_port(conf->repo_url);
 
 	name = daemon_hostkey_name(host, port);
-	if ((hk->type & GIT_CERT_SSH_RAW) == 0 || hk->hostkey == NULL) {
-		set_fail(w, xasprintf("SSH host key of '%s' refused: libgit2 "
-		                      "did not show the key",
-		                name));
+	if (key == NULL) {
+		*why = xasprintf("SSH host key of '%s' refused: libgit2 did "
+		                 "not show the key",
+		    name);
 		free(name);
-		return GIT_ECERTIFICATE;
+		return -1;
 	}
-	daemon_hostkey_fingerprint((const unsigned char *)hk->hostkey, hk->hostkey_len,
-	    fp);
-	if (conf->git_ssh_known_hosts == NULL) {
-		set_fail(w, xasprintf("SSH host key %s of '%s' refused: no "
-		                      "repository.ssh-known-hosts configured",
-		                fp, name));
-	} else if (daemon_hostkey_check(&res, conf->git_ssh_known_hosts, host, port,
-	               (const unsigned char *)hk->hostkey, hk->hostkey_len,
-	               &err) < 0) {
-		set_fail(w, xasprintf("SSH host key of '%s' refused: "
-		                      "repository.ssh-known-hosts: %s",
-		                name, err.msg));
-	} else if (res == DAEMON_HOSTKEY_UNKNOWN) {
-		set_fail(w, xasprintf("SSH host key %s of '%s' refused: "
-		                      "UNKNOWN host, not in '%s' (check the "
-		                      "fingerprint, then add the key)",
-		                fp, name, conf->git_ssh_known_hosts));
-	} else if (res == DAEMON_HOSTKEY_CHANGED) {
-		set_fail(w, xasprintf("SSH host key %s of '%s' refused: host "
-		                      "key CHANGED, '%s' holds another key for "
-		                      "this host (a re-keyed server or a "
-		                      "man in the middle)",
-		                fp, name, conf->git_ssh_known_hosts));
-	} else if (res == DAEMON_HOSTKEY_REVOKED) {
-		set_fail(w, xasprintf("SSH host key %s of '%s' refused: it is "
-		                      "marked @revoked in '%s'",
-		                fp, name, conf->git_ssh_known_hosts));
-	}
+	daemon_hostkey_fingerprint(key, len, fp);
+	if (conf->git_ssh_known_hosts == NULL)
+		*why = xasprintf("SSH host key %s of '%s' refused: no "
+		                 "repository.ssh-known-hosts configured",
+		    fp, name);
+	else if (daemon_hostkey_check(&res, conf->git_ssh_known_hosts, host,
+	             port, key, len, &err) < 0)
+		*why = xasprintf("SSH host key of '%s' refused: "
+		                 "repository.ssh-known-hosts: %s",
+		    name, err.msg);
+	else if (res == DAEMON_HOSTKEY_UNKNOWN)
+		*why = xasprintf("SSH host key %s of '%s' refused: UNKNOWN "
+		                 "host, not in '%s' (check the fingerprint, then "
+		                 "add the key)",
+		    fp, name, conf->git_ssh_known_hosts);
+	else if (res == DAEMON_HOSTKEY_CHANGED)
+		*why = xasprintf("SSH host key %s of '%s' refused: host key "
+		                 "CHANGED, '%s' holds another key for this host "
+		                 "(a re-keyed server or a man in the middle)",
+		    fp, name, conf->git_ssh_known_hosts);
+	else if (res == DAEMON_HOSTKEY_REVOKED)
+		*why = xasprintf("SSH host key %s of '%s' refused: it is "
+		                 "marked @revoked in '%s'",
+		    fp, name, conf->git_ssh_known_hosts);
 	err_release(&err);
 	free(name);
-	return res == DAEMON_HOSTKEY_OK ? 0 : GIT_ECERTIFICATE;
+	return res == DAEMON_HOSTKEY_OK ? 0 : -1;
 }
 
-/* SSH: our known_hosts check. TLS: tls.insecure accepts any certificate;
- * otherwise the TLS library's verdict (tls.ca-file) stands. */
+/* TLS: tls.insecure accepts any certificate; otherwise the TLS library's
+ * verdict (tls.ca-file or the system store) stands. */
 static int
-cert_cb(git_cert *cert, int valid, const char *host, void *payload)
+tls_certificate(void *payload, const char *host, bool valid, char **why)
 {
-	struct daemon_watch *w = payload;
+	const struct daemon_watch *w = payload;
 
-	if (cert->cert_type == GIT_CERT_HOSTKEY_LIBSSH2)
-		return check_hostkey(w, (const git_cert_hostkey *)(void *)cert,
-		    host);
 	if (w->conf->tls_insecure || valid)
 		return 0;
-	set_fail(w,
-	    xasprintf("TLS certificate of '%s' not trusted (%s%s)", host,
-	        w->conf->tls_ca_file != NULL ? "tls.ca-file " : "",
-	        w->conf->tls_ca_file != NULL ? w->conf->tls_ca_file
-	                                     : "the system store"));
-	return GIT_ECERTIFICATE;
+	*why = xasprintf("TLS certificate of '%s' not trusted (%s%s)", host,
+	    w->conf->tls_ca_file != NULL ? "tls.ca-file " : "",
+	    w->conf->tls_ca_file != NULL ? w->conf->tls_ca_file
+	                                 : "the system store");
+	return -1;
 }
 
-/* nftw: a lock or temporary file libgit2 left behind when its process
- * was killed. The daemon holds the state lock, so nothing else writes
- * STATE/repo: every such file is stale and would fail the next fetch. */
+/* Open STATE/repo, creating the bare clone on first use. */
 static int
-stale_unlink(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+open_repo(struct daemon_watch *w, struct err *err)
 {
-	const char *base = path + ftw->base;
-	size_t n = strlen(base);
-
-	(void)st;
-	if (flag == FTW_F && ((n > 5 && strcmp(base + n - 5, ".lock") == 0) ||
-	                         strstr(base, "_git2_") != NULL))
-		(void)unlink(path);
-	return 0;
-}
-
-/* Open (or create) the bare clone. Its configuration is an empty
- * in-memory one: nothing from ~/.gitconfig or /etc/gitconfig (url
- * rewrites, proxies, hooks) changes what the agent fetches, and libgit2
- * 1.5 leaks a regex match block per config entry when it looks for url
- * rewrites, which a daemon fetching every minute cannot afford. The remote
- * is anonymous for the same reason: the URL comes from agent_conf only. */
-int
-daemon_watch_open_repo(struct daemon_watch *w, struct err *err)
-{
-	git_config *cfg = NULL;
-	struct stat st;
-	int r;
-
 	if (w->repo != NULL)
 		return 0;
-	if (stat(w->repo_dir, &st) == 0) {
-		(void)nftw(w->repo_dir, stale_unlink, 16, FTW_PHYS);
-		r = git_repository_open_bare(&w->repo, w->repo_dir);
-	} else if (afile_mkdirs(w->conf->state, 0750, err) < 0) {
+	if (afile_mkdirs(w->conf->state, 0750, err) < 0)
 		return -1;
-	} else {
-		r = git_repository_init(&w->repo, w->repo_dir, 1);
-	}
-	if (r < 0)
-		return err_setf(err, NULL, "open %s: %s", w->repo_dir,
-		    daemon_watch_git_msg());
-	r = git_config_new(&cfg);
-	if (r == 0)
-		r = git_repository_set_config(w->repo, cfg);
-	git_config_free(cfg);
-	if (r < 0) {
-		git_repository_free(w->repo);
-		w->repo = NULL;
-		return err_setf(err, NULL, "%s: %s", w->repo_dir,
-		    daemon_watch_git_msg());
-	}
-	return 0;
+	return agent_git_open_clone(&w->repo, w->repo_dir, err);
 }
 
-/* The fetch proper; runs in a child process (child.h). */
+/* The fetch proper; runs in a child process (daemon_child_run). */
 static int
 fetch_child(void *arg, struct sbuf *msg)
 {
 	struct daemon_watch *w = arg;
-	git_remote *remote = NULL;
-	git_fetch_options fo;
+	struct agent_git_fetch f;
 	char *spec;
-	char *specs[1];
-	git_strarray refspecs = {specs, 1};
-	int r;
+	int rc;
 
 	spec = xasprintf("+refs/heads/%s:refs/remotes/origin/%s",
 	    w->conf->branch, w->conf->branch);
-	specs[0] = spec;
-	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
-	fo.callbacks.credentials = cred_cb;
-	fo.callbacks.certificate_check = cert_cb;
-	fo.callbacks.payload = w;
-	fo.prune = GIT_FETCH_NO_PRUNE;
-	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	memset(&f, 0, sizeof(f));
+	f.url = w->conf->repo_url;
+	f.refspec = spec;
+	f.credentials = credentials;
+	f.ssh_host_key = ssh_host_key;
+	f.tls_certificate = tls_certificate;
+	f.payload = w;
 	w->auth_tries = 0;
-	r = git_remote_create_anonymous(&remote, w->repo, w->conf->repo_url);
-	if (r == 0)
-		r = git_remote_fetch(remote, &refspecs, &fo, "fetch");
-	if (r < 0)
-		sbuf_adds(msg,
-		    w->fail_msg != NULL ? w->fail_msg : daemon_watch_git_msg());
-	git_remote_free(remote);
+	rc = agent_git_fetch(w->repo, &f, msg);
 	free(spec);
-	return r < 0 ? -1 : 0;
+	return rc;
 }
 
 /* Fetch in a child with a deadline, then read the branch head from the
  * clone, opened afresh: the child wrote new refs and packs. */
 static int
-fetch(struct daemon_watch *w, const struct daemon_child_wait *cw, git_oid *head,
-    struct err *err)
+fetch(struct daemon_watch *w, const struct daemon_child_wait *cw,
+    char head[AGENT_GIT_OID_HEX + 1], struct err *err)
 {
 	struct err cerr = {0};
 	char *ref;
 	int r;
 
 	r = daemon_child_run(fetch_child, w, cw, &cerr);
-	git_repository_free(w->repo);
+	agent_git_close(w->repo);
 	w->repo = NULL;
 	if (r == DAEMON_CHILD_ESTOPPED) {
 		err_setf(err, NULL, "fetch from %s: %s", w->conf->repo_url,
@@ -437,83 +350,57 @@ fetch(struct daemon_watch *w, const struct daemon_child_wait *cw, git_oid *head,
 		err_release(&cerr);
 		return -1;
 	}
-	if (daemon_watch_open_repo(w, err) < 0)
+	if (open_repo(w, err) < 0)
 		return -1;
 	ref = xasprintf("refs/remotes/origin/%s", w->conf->branch);
 	r = 0;
-	if (git_reference_name_to_id(head, w->repo, ref) < 0)
+	if (agent_git_ref(w->repo, ref, head, &cerr) < 0)
 		r = err_setf(err, NULL, "branch '%s' not found in %s",
 		    w->conf->branch, w->conf->repo_url);
+	err_release(&cerr);
 	free(ref);
 	return r;
 }
 
-static void
-describe_head(struct daemon_watch *w, const git_oid *head, struct daemon_watch_update *u)
-{
-	git_commit *c = NULL;
-	const git_signature *a;
-	const char *summary;
-
-	if (git_commit_lookup(&c, w->repo, head) < 0)
-		return;
-	summary = git_commit_summary(c);
-	u->summary = xstrdup(summary != NULL ? summary : "");
-	a = git_commit_author(c);
-	u->author = xasprintf("%s <%s>", a->name, a->email);
-	git_commit_free(c);
-}
-
-/* First-parent commits from head back to (excluding) prev. */
-static size_t
-count_new(struct daemon_watch *w, const git_oid *head, const git_oid *prev)
-{
-	git_revwalk *walk = NULL;
-	git_oid oid;
-	size_t n = 0;
-
-	if (git_revwalk_new(&walk, w->repo) < 0)
-		return 0;
-	git_revwalk_simplify_first_parent(walk);
-	if (git_revwalk_push(walk, head) == 0 &&
-	    git_revwalk_hide(walk, prev) == 0)
-		while (n < REVWALK_MAX && git_revwalk_next(&oid, walk) == 0)
-			n++;
-	git_revwalk_free(walk);
-	return n;
-}
-
 int
-daemon_watch_poll(struct daemon_watch *w, const struct daemon_child_wait *cw, struct daemon_watch_update *u,
-    struct err *err)
+daemon_watch_poll(struct daemon_watch *w, const struct daemon_child_wait *cw,
+    struct daemon_watch_update *u, struct err *err)
 {
-	git_oid head, prev;
-	int desc, r;
+	int r;
 
 	memset(u, 0, sizeof(*u));
-	if (daemon_watch_open_repo(w, err) < 0)
+	if (open_repo(w, err) < 0)
 		return -1;
-	r = fetch(w, cw, &head, err);
+	r = fetch(w, cw, u->head, err);
 	if (r < 0)
 		return r;
-	git_oid_tostr(u->head, sizeof(u->head), &head);
 	snprintf(u->prev, sizeof(u->prev), "%s", w->seen);
-	describe_head(w, &head, u);
-	if (w->seen[0] == '\0' || git_oid_fromstr(&prev, w->seen) < 0) {
+	agent_git_describe(w->repo, u->head, &u->summary, &u->author);
+	if (w->seen[0] == '\0') {
 		u->event = DAEMON_WATCH_FIRST;
 		return 0;
 	}
-	if (git_oid_equal(&head, &prev)) {
+	if (strcmp(u->head, w->seen) == 0) {
 		u->event = DAEMON_WATCH_SAME;
 		return 0;
 	}
-	/* An unknown prev (an error) counts as a rewrite: the safe side. */
-	desc = git_graph_descendant_of(w->repo, &head, &prev);
-	if (desc == 1) {
+	/* An unknown prev counts as a rewrite: the safe side. */
+	if (agent_git_descends(w->repo, u->head, w->seen)) {
 		u->event = DAEMON_WATCH_NEW;
-		u->ncommits = count_new(w, &head, &prev);
+		u->ncommits =
+		    agent_git_count_new(w->repo, u->head, w->seen, REVWALK_MAX);
 	} else {
 		u->event = DAEMON_WATCH_REWRITE;
 	}
 	return 0;
+}
+
+int
+daemon_watch_read_clusters(struct daemon_watch *w, const char *oid,
+    struct agent_git_folder **out, size_t *nout, struct err *err)
+{
+	if (open_repo(w, err) < 0)
+		return -1;
+	return agent_git_read_clusters(w->repo, oid, w->conf->clusters_path, out,
+	    nout, err);
 }

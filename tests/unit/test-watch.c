@@ -98,7 +98,7 @@ poll_expect(struct daemon_watch *w, enum daemon_watch_event ev, size_t ncommits)
 		fail_msg("poll: %s", err.msg);
 	assert_string_equal(daemon_watch_event_name(u.event), daemon_watch_event_name(ev));
 	assert_int_equal(u.ncommits, ncommits);
-	assert_int_equal(strlen(u.head), DAEMON_WATCH_OID_HEX);
+	assert_int_equal(strlen(u.head), AGENT_GIT_OID_HEX);
 	assert_string_equal(u.author, "Ann Operator <ann@example.com>");
 	assert_int_equal(daemon_watch_mark_seen(w, u.head, &err), 0);
 	daemon_watch_update_release(&u);
@@ -111,7 +111,7 @@ test_watch__first_same_new_rewrite(void **state)
 	struct daemon_watch *w = NULL;
 	struct err err = {0};
 	struct daemon_watch_update u;
-	char first[DAEMON_WATCH_OID_HEX + 1];
+	char first[AGENT_GIT_OID_HEX + 1];
 
 	(void)state;
 	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
@@ -126,7 +126,7 @@ test_watch__first_same_new_rewrite(void **state)
 	/* A restart keeps the last seen commit. */
 	daemon_watch_free(w);
 	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
-	assert_int_equal(strlen(daemon_watch_last_seen(w)), DAEMON_WATCH_OID_HEX);
+	assert_int_equal(strlen(daemon_watch_last_seen(w)), AGENT_GIT_OID_HEX);
 	poll_expect(w, DAEMON_WATCH_SAME, 0);
 	sh("cd work && git reset -q --hard HEAD~2 && echo 'z: 1' > "
 	   "clusters/us/d.yaml && git add -A && git commit -qm rewritten && "
@@ -134,7 +134,7 @@ test_watch__first_same_new_rewrite(void **state)
 	assert_int_equal(daemon_watch_poll(w, &cw, &u, &err), 0);
 	assert_int_equal(u.event, DAEMON_WATCH_REWRITE);
 	assert_string_equal(u.summary, "rewritten");
-	assert_int_equal(strlen(u.prev), DAEMON_WATCH_OID_HEX);
+	assert_int_equal(strlen(u.prev), AGENT_GIT_OID_HEX);
 	assert_string_not_equal(u.prev, first);
 	daemon_watch_update_release(&u);
 	daemon_watch_free(w);
@@ -148,7 +148,7 @@ test_watch__reads_cluster_folders(void **state)
 	struct daemon_watch *w = NULL;
 	struct err err = {0};
 	struct daemon_watch_update u;
-	struct daemon_watch_cluster *cs = NULL;
+	struct agent_git_folder *cs = NULL;
 	size_t n = 0;
 
 	(void)state;
@@ -163,7 +163,7 @@ test_watch__reads_cluster_folders(void **state)
 	assert_int_equal(cs[0].files[0].len, 12);
 	assert_string_equal(cs[0].files[1].path, "clusters/eu/b.yml");
 	assert_string_equal(cs[1].dir, "clusters/us");
-	daemon_watch_clusters_free(cs, n);
+	agent_git_folders_free(cs, n);
 	daemon_watch_update_release(&u);
 	daemon_watch_free(w);
 	agent_conf_free(c);
@@ -176,7 +176,7 @@ test_watch__one_cluster_path_and_missing_path(void **state)
 	struct daemon_watch *w = NULL;
 	struct err err = {0};
 	struct daemon_watch_update u;
-	struct daemon_watch_cluster *cs = NULL;
+	struct agent_git_folder *cs = NULL;
 	size_t n = 0;
 
 	(void)state;
@@ -185,7 +185,7 @@ test_watch__one_cluster_path_and_missing_path(void **state)
 	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(cs[0].dir, "clusters/eu");
-	daemon_watch_clusters_free(cs, n);
+	agent_git_folders_free(cs, n);
 	free(c->clusters_path);
 	c->clusters_path = xstrdup("nowhere");
 	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err), -1);
