@@ -152,8 +152,7 @@ queues(FILE *f, const struct recon_node_snapshot *n)
 		q = &n->queues[i];
 		adds(&t, q->name);
 		adds(&t, q->address);
-		adds(&t,
-		    q->routing == DECL_MULTICAST ? "multicast" : "anycast");
+		adds(&t, decl_routing_name(q->routing));
 		addb(&t, q->durable);
 		addi(&t, q->consumer_count);
 		addi(&t, q->message_count);
@@ -200,11 +199,7 @@ addresses(FILE *f, const struct recon_node_snapshot *n)
 	for (i = 0; i < n->naddresses; i++) {
 		a = &n->addresses[i];
 		adds(&t, a->name);
-		add(&t, xasprintf("%s%s%s",
-		            a->routing & DECL_ANYCAST ? "anycast" : "",
-		            a->routing == (DECL_ANYCAST | DECL_MULTICAST) ? ","
-		                                                          : "",
-		            a->routing & DECL_MULTICAST ? "multicast" : ""));
+		add(&t, decl_routing_set_join(a->routing, false, ","));
 		add(&t, join(a->queue_names, a->nqueue_names));
 		add(&t, join(a->binding_names, a->nbinding_names));
 		addflags(&t, xasprintf("%s%s", a->internal ? "internal " : "",
@@ -222,8 +217,6 @@ diverts(FILE *f, const struct recon_node_snapshot *n)
 	struct table t = {0};
 	const struct recon_divert *d;
 	size_t i;
-	static const char *const rt[] = {"STRIP", "PASS", "ANYCAST",
-	    "MULTICAST"};
 
 	header(&t, divert_cols, 8);
 	for (i = 0; i < n->ndiverts; i++) {
@@ -231,7 +224,7 @@ diverts(FILE *f, const struct recon_node_snapshot *n)
 		adds(&t, d->name);
 		adds(&t, d->address);
 		adds(&t, d->forwarding_address);
-		adds(&t, rt[d->routing_type & 3]);
+		adds(&t, decl_divert_routing_name(d->routing_type));
 		addb(&t, d->exclusive);
 		adds(&t, d->routing_name);
 		adds(&t, d->filter);

@@ -213,10 +213,20 @@ void decl_cluster_digest(const struct decl_cluster *c, char hex[SHA256_HEX]);
 
 /* Names and parsing of the enums, shared with reconcile/. */
 const char *decl_mode_name(enum decl_mode m);
-/* "anycast", "multicast" ("?" for anything but one of the two). */
+/* One routing type as declarations and snapshots spell it ("anycast",
+ * "multicast"), and as Artemis does ("ANYCAST", "MULTICAST"); "?" for
+ * anything but one of the two. */
 const char *decl_routing_name(unsigned one_routing);
-/* Either case; -1 when s is neither. */
+const char *decl_routing_artemis_name(unsigned one_routing);
+/* Either spelling ("anycast" or "ANYCAST"); -1 for anything else. A
+ * declaration takes the lower case only: compare with decl_routing_name. */
 int decl_routing_parse(const char *s, unsigned *out);
+/* The routing types of a set, anycast first, in either spelling, joined
+ * by sep ("ANYCAST,MULTICAST"; "" for the empty set). Owned. */
+char *decl_routing_set_join(unsigned set, bool artemis, const char *sep);
+/* The routing type of set that follows after (0: the first), 0 after the
+ * last: for (r = 0; (r = decl_routing_set_next(set, r)) != 0;) ... */
+unsigned decl_routing_set_next(unsigned set, unsigned after);
 const char *decl_divert_routing_name(enum decl_divert_routing r); /* "STRIP" */
 int decl_divert_routing_parse(const char *s, enum decl_divert_routing *out);
 

@@ -175,16 +175,17 @@ static int
 routing_one(const struct decl_ynode *v, const char *key, unsigned *out,
     struct errlist *diags)
 {
+	unsigned r;
+
 	if (want_scalar(v, key, diags) < 0)
 		return -1;
-	if (strcmp(v->str, "anycast") == 0)
-		*out = DECL_ANYCAST;
-	else if (strcmp(v->str, "multicast") == 0)
-		*out = DECL_MULTICAST;
-	else
+	/* a declaration spells it in lower case only */
+	if (decl_routing_parse(v->str, &r) < 0 ||
+	    strcmp(v->str, decl_routing_name(r)) != 0)
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "unknown routing type '%s' (expected anycast or multicast)",
 		    v->str);
+	*out = r;
 	return 0;
 }
 

@@ -3,7 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+
+#include "../lib/xalloc.h"
 
 static void
 queue_release(struct decl_queue *q)
@@ -139,29 +140,85 @@ decl_mode_name(enum decl_mode m)
 	return m == DECL_CONFIG_MANAGED ? "CONFIG_MANAGED" : "STUDIO_MANAGED";
 }
 
-/* The names of enum decl_routing's two values, as declarations spell them
- * (lower case); the one table behind decl_routing_name/_parse. */
-static const char *const routing_names[] = {"anycast", "multicast"};
+/* The one name table of enum decl_routing: declarations and snapshots
+ * spell a routing type in lower case, Artemis (its management API, and so
+ * plan.json and the audit) in upper case. */
+static const struct {
+	unsigned bit;
+	const char *lower, *upper;
+} routings[] = {
+    {DECL_ANYCAST, "anycast", "ANYCAST"},
+    {DECL_MULTICAST, "multicast", "MULTICAST"},
+};
+
+#define NROUTINGS (sizeof(routings) / sizeof(routings[0]))
 
 const char *
 decl_routing_name(unsigned one_routing)
 {
-	if (one_routing == DECL_ANYCAST)
-		return routing_names[0];
-	if (one_routing == DECL_MULTICAST)
-		return routing_names[1];
+	size_t i;
+
+	for (i = 0; i < NROUTINGS; i++)
+		if (routings[i].bit == one_routing)
+			return routings[i].lower;
+	return "?";
+}
+
+const char *
+decl_routing_artemis_name(unsigned one_routing)
+{
+	size_t i;
+
+	for (i = 0; i < NROUTINGS; i++)
+		if (routings[i].bit == one_routing)
+			return routings[i].upper;
 	return "?";
 }
 
 int
 decl_routing_parse(const char *s, unsigned *out)
 {
-	if (strcasecmp(s, routing_names[0]) == 0)
-		*out = DECL_ANYCAST;
-	else if (strcasecmp(s, routing_names[1]) == 0)
-		*out = DECL_MULTICAST;
-	else
-		return -1;
+	size_t i;
+
+	for (i = 0; i < NROUTINGS; i++) {
+		if (strcmp(s, routings[i].lower) == 0 ||
+		    strcmp(s, routings[i].upper) == 0) {
+			*out = routings[i].bit;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+char *
+decl_routing_set_join(unsigned set, bool artemis, const char *sep)
+{
+	char *out = xstrdup(""), *next;
+	size_t i;
+
+	for (i = 0; i < NROUTINGS; i++) {
+		if ((set & routings[i].bit) == 0)
+			continue;
+		next = xasprintf("%s%s%s", out, out[0] != '\0' ? sep : "",
+		    artemis ? routings[i].upper : routings[i].lower);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+unsigned
+decl_routing_set_next(unsigned set, unsigned after)
+{
+	size_t i;
+	bool past = after == 0;
+
+	for (i = 0; i < NROUTINGS; i++) {
+		if (past && (set & routings[i].bit) != 0)
+			return routings[i].bit;
+		if (routings[i].bit == after)
+			past = true;
+	}
 	return 0;
 }
 

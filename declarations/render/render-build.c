@@ -123,8 +123,7 @@ add_routing(xmlNodePtr addr, const struct render_fmt *fmt, unsigned level,
 
 	if ((a->routing & routing) == 0)
 		return;
-	r = add_elem(addr, fmt, level,
-	    routing == DECL_ANYCAST ? "anycast" : "multicast", NULL);
+	r = add_elem(addr, fmt, level, decl_routing_name(routing), NULL);
 	for (i = 0; i < a->nqueues; i++)
 		if (a->queues[i].routing == routing)
 			add_queue(r, fmt, level + 1, &a->queues[i]);
@@ -165,22 +164,6 @@ render_addresses_xml(const struct decl_cluster *c, const struct render_fmt *fmt)
 	return dump(doc, root);
 }
 
-static const char *
-divert_routing_str(enum decl_divert_routing r)
-{
-	switch (r) {
-	case DECL_DIVERT_PASS:
-		return "PASS";
-	case DECL_DIVERT_ANYCAST:
-		return "ANYCAST";
-	case DECL_DIVERT_MULTICAST:
-		return "MULTICAST";
-	case DECL_DIVERT_STRIP:
-	default:
-		return "STRIP";
-	}
-}
-
 static void
 add_transformer(xmlNodePtr parent, const struct render_fmt *fmt, unsigned level,
     const struct decl_divert *d)
@@ -215,7 +198,7 @@ add_divert(xmlNodePtr root, const struct render_fmt *fmt,
 	add_filter(n, fmt, 2, d->filter);
 	add_transformer(n, fmt, 2, d);
 	add_elem(n, fmt, 2, "routing-type",
-	    divert_routing_str(d->routing_type));
+	    decl_divert_routing_name(d->routing_type));
 	close_elem(n, fmt, 1);
 }
 

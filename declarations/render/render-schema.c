@@ -217,7 +217,8 @@ object_label(const struct render_map *m, const struct owned_path *op,
 	*pos = a->pos;
 	if (op->queue != NULL)
 		q = queue_at(a,
-		    strcmp((const char *)op->route->name, "anycast") == 0
+		    strcmp((const char *)op->route->name,
+		        decl_routing_name(DECL_ANYCAST)) == 0
 		        ? DECL_ANYCAST
 		        : DECL_MULTICAST,
 		    elem_index(op->queue));

@@ -25,12 +25,12 @@ write_refusal(struct jsonw *w, const struct recon_refusal *f)
 static void
 write_routing(struct jsonw *w, unsigned routing)
 {
+	unsigned one = 0;
+
 	jsonw_key(w, "routing");
 	jsonw_arr_begin(w);
-	if (routing & DECL_ANYCAST)
-		jsonw_str(w, "ANYCAST");
-	if (routing & DECL_MULTICAST)
-		jsonw_str(w, "MULTICAST");
+	while ((one = decl_routing_set_next(routing, one)) != 0)
+		jsonw_str(w, decl_routing_artemis_name(one));
 	jsonw_arr_end(w);
 }
 

@@ -61,8 +61,7 @@ live_queue_config_write(struct jsonw *w, const struct recon_queue *q)
 	kstr(w, "name", q->name);
 	kbool(w, "purge-on-no-consumers", q->purge_on_no_consumers);
 	kint(w, "ring-size", q->ring_size);
-	kstr(w, "routing-type",
-	    q->routing == DECL_MULTICAST ? "MULTICAST" : "ANYCAST");
+	kstr(w, "routing-type", decl_routing_artemis_name(q->routing));
 	jsonw_obj_end(w);
 }
 

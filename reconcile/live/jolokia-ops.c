@@ -150,12 +150,11 @@ exec_on(struct live_bulk *b, const char *broker, const char *op,
 	return i;
 }
 
+/* createAddress/updateAddress take the routing types as one string. */
 static char *
 routing_list(unsigned routing)
 {
-	if (routing == (DECL_ANYCAST | DECL_MULTICAST))
-		return xstrdup("ANYCAST,MULTICAST");
-	return xstrdup(routing & DECL_MULTICAST ? "MULTICAST" : "ANYCAST");
+	return decl_routing_set_join(routing, true, ",");
 }
 
 size_t

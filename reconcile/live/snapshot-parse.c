@@ -253,13 +253,13 @@ routing_set(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 
 	rc = val_strv(p, t, at, "routing", &v, &n);
 	for (i = 0; rc == 0 && i < n; i++) {
-		if (strcmp(v[i], "anycast") != 0 &&
-		    strcmp(v[i], "multicast") != 0) {
+		/* a snapshot file spells it in lower case only */
+		if (decl_routing_parse(v[i], &r) < 0 ||
+		    strcmp(v[i], decl_routing_name(r)) != 0) {
 			rc = fail(p, at, NULL, "unknown routing type '%s'",
 			    v[i]);
 			break;
 		}
-		(void)decl_routing_parse(v[i], &r);
 		set |= r;
 	}
 	for (i = 0; i < n; i++)
@@ -316,9 +316,9 @@ queue_routing(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 	if (t != JSONR_STR)
 		return fail(p, at, "routing", "expected a string");
 	s = sbuf_str(&p->r.str);
-	if (strcmp(s, "anycast") != 0 && strcmp(s, "multicast") != 0)
+	if (decl_routing_parse(s, &q->routing) < 0 ||
+	    strcmp(s, decl_routing_name(q->routing)) != 0)
 		return fail(p, at, NULL, "unknown routing type '%s'", s);
-	(void)decl_routing_parse(s, &q->routing);
 	return 0;
 }
 

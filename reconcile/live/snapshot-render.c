@@ -22,11 +22,11 @@ render_strv(struct jsonw *w, const char *key, char *const *v, size_t n)
 static void
 render_routing_set(struct jsonw *w, unsigned set)
 {
+	unsigned r = 0;
+
 	jsonw_arr_begin(w);
-	if (set & DECL_ANYCAST)
-		jsonw_str(w, "anycast");
-	if (set & DECL_MULTICAST)
-		jsonw_str(w, "multicast");
+	while ((r = decl_routing_set_next(set, r)) != 0)
+		jsonw_str(w, decl_routing_name(r));
 	jsonw_arr_end(w);
 }
 

@@ -46,12 +46,12 @@ kstrs(struct jsonw *w, const char *k, char *const *v, size_t n)
 static void
 routing_types(struct jsonw *w, const char *k, unsigned r)
 {
+	unsigned one = 0;
+
 	jsonw_key(w, k);
 	jsonw_arr_begin(w);
-	if (r & DECL_ANYCAST)
-		jsonw_str(w, "ANYCAST");
-	if (r & DECL_MULTICAST)
-		jsonw_str(w, "MULTICAST");
+	while ((one = decl_routing_set_next(r, one)) != 0)
+		jsonw_str(w, decl_routing_artemis_name(one));
 	jsonw_arr_end(w);
 }
 

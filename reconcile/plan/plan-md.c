@@ -104,17 +104,19 @@ node_table(struct sbuf *b, const struct plan *p)
 static void
 op_md(struct sbuf *b, const struct recon_op *op, size_t i)
 {
+	char *rt;
+
 	sbuf_addf(b, "    %zu. `%s` `%s`", i + 1, recon_op_kind_name(op->kind),
 	    op->name);
 	if (op->kind == RECON_OP_DESTROY_QUEUE)
 		sbuf_addf(b, " (removeConsumers=%s)",
 		    op->remove_consumers ? "true" : "false");
 	if (op->kind == RECON_OP_CREATE_ADDRESS ||
-	    op->kind == RECON_OP_UPDATE_ADDRESS)
-		sbuf_addf(b, " (%s%s%s)",
-		    op->routing & DECL_ANYCAST ? "ANYCAST" : "",
-		    op->routing == (DECL_ANYCAST | DECL_MULTICAST) ? "," : "",
-		    op->routing & DECL_MULTICAST ? "MULTICAST" : "");
+	    op->kind == RECON_OP_UPDATE_ADDRESS) {
+		rt = decl_routing_set_join(op->routing, true, ",");
+		sbuf_addf(b, " (%s)", rt);
+		free(rt);
+	}
 	sbuf_adds(b, "\n");
 }
 
