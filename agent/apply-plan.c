@@ -10,6 +10,7 @@
 
 #include "../declarations/decl.h"
 #include "../lib/afile.h"
+#include "../lib/clock.h"
 #include "../lib/jsonw.h"
 #include "../lib/sbuf.h"
 #include "../lib/sha256.h"
@@ -182,7 +183,7 @@ char *
 agent_apply_plan_id_new(void)
 {
 	unsigned char b[8];
-	char *now = agent_now_rfc3339(), *id;
+	char *now = clock_rfc3339_now(), *id;
 
 	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
 		memset(b, 0, sizeof(b));
@@ -206,7 +207,7 @@ result_new(const struct run *x)
 	r->approver = xstrdup(x->approval.approved_by);
 	r->approved_at = xstrdup(x->approval.approved_at);
 	r->disconnect_consumers = p->disconnect_consumers;
-	r->started_at = agent_now_rfc3339();
+	r->started_at = clock_rfc3339_now();
 	return r;
 }
 
@@ -346,7 +347,7 @@ execute(struct run *x, struct err *err)
 	rc = apply_run(x->r, x->ap.plan, x->decl, &io, err);
 	live_nodes_release(&live);
 	if (rc == 0)
-		x->r->finished_at = agent_now_rfc3339();
+		x->r->finished_at = clock_rfc3339_now();
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "../lib/afile.h"
+#include "../lib/clock.h"
 #include "../lib/xalloc.h"
 #include "../reconcile/apply/apply.h"
 #include "plan-dir.h"
@@ -152,7 +153,7 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 	a.confirmation = xstrdup(o->confirm);
 	a.approved_by =
 	    o->by != NULL ? xstrdup(o->by) : approver_default();
-	a.approved_at = agent_now_rfc3339();
+	a.approved_at = clock_rfc3339_now();
 	json = apply_approval_render(&a);
 	path = xasprintf("%s/approval.json", ap->dir);
 	rc = afile_write(path, json, strlen(json), 0644, err);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../lib/afile.h"
+#include "../lib/clock.h"
 #include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
 
@@ -21,18 +22,6 @@ struct agent_state {
 };
 
 #define HOLDER_MAX 4096 /* bytes of the lock file we read */
-
-char *
-agent_now_rfc3339(void)
-{
-	char buf[32];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(buf);
-}
 
 const char *
 agent_state_default(const char *opt)
@@ -144,7 +133,7 @@ static int
 lock_record(int fd, const char *path, const char *command, struct err *err)
 {
 	struct sbuf b = {0};
-	char *now = agent_now_rfc3339();
+	char *now = clock_rfc3339_now();
 	const char *c;
 	int rc = 0;
 

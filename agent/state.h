@@ -70,8 +70,5 @@ int agent_state_audit_append(struct agent_state *st, const char *row,
  * Owned by the caller. Does not take the lock. */
 char *agent_state_lock_holder(const char *dir);
 
-/* The current time as RFC 3339 UTC with seconds ("2026-11-29T20:10:00Z").
- * Owned by the caller. */
-char *agent_now_rfc3339(void);
 
 #endif

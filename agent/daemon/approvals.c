@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/clock.h"
 #include "../../lib/xalloc.h"
 #include "../../reconcile/apply/apply.h"
 #include "../apply-plan.h"
@@ -105,7 +106,7 @@ daemon_auto_apply(struct daemon *a, const char *dir)
 	ra.plan_digest = xstrdup(ap.digest);
 	ra.confirmation = plan_confirmation(ap.plan);
 	ra.approved_by = xstrdup("artemis-gitops (auto-apply-creates)");
-	ra.approved_at = agent_now_rfc3339();
+	ra.approved_at = clock_rfc3339_now();
 	text = apply_approval_render(&ra);
 	if (daemon_outbox_put(dir, DAEMON_OUTBOX_APPROVAL, text, &err) < 0) {
 		log_err("auto-apply %s: %s", dir, err.msg);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../lib/afile.h"
+#include "../../lib/clock.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
@@ -67,7 +68,7 @@ result_new(const struct plan *p)
 	r->cluster = xstrdup(p->cluster);
 	r->revision = p->revision != NULL ? xstrdup(p->revision) : NULL;
 	r->approver = xstrdup(CAPTURE_APPROVER);
-	r->started_at = agent_now_rfc3339();
+	r->started_at = clock_rfc3339_now();
 	r->approved_at = xstrdup(r->started_at);
 	return r;
 }
@@ -96,7 +97,7 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	apply_capture_pass(r, p, decl, &io);
 	live_nodes_release(&live);
 	agent_targets_release(&t);
-	r->finished_at = agent_now_rfc3339();
+	r->finished_at = clock_rfc3339_now();
 	return r;
 }
 

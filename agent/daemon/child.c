@@ -13,16 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../lib/clock.h"
 #include "../../lib/xalloc.h"
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 write_all(int fd, const char *p, size_t n)
@@ -97,13 +89,13 @@ static int
 wait_child(pid_t pid, int fd, const struct daemon_child_wait *cw, char *buf,
     size_t *len, struct err *err)
 {
-	int64_t deadline = now_ms() + 1000 * (int64_t)cw->timeout_s, left;
+	int64_t deadline = clock_monotonic_ms() + 1000 * (int64_t)cw->timeout_s, left;
 	struct pollfd pfd[2];
 	int wd = (int)(daemon_notify_watchdog_usec() / 2000), ms;
 
 	for (;;) {
 		daemon_notify_watchdog();
-		left = deadline - now_ms();
+		left = deadline - clock_monotonic_ms();
 		if (left <= 0) {
 			kill_and_reap(pid);
 			err_setf(err, NULL,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../lib/afile.h"
+#include "../../lib/clock.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
@@ -163,7 +164,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 		mem->retry = bad > 0 && dir != NULL;
 		mem->fails = bad > 0 ? mem->fails + 1 : 0;
 		if (mem->retry) {
-			mem->retry_at = daemon_now_ms() +
+			mem->retry_at = clock_monotonic_ms() +
 			                1000 * daemon_backoff(a, 5, mem->fails);
 			log_warn("cluster '%s': %zu node(s) unreadable, "
 			         "planning again in %lds",
@@ -216,7 +217,7 @@ plan_head(struct daemon *a, const char *only)
 static void
 replan_due(struct daemon *a)
 {
-	int64_t now = daemon_now_ms();
+	int64_t now = clock_monotonic_ms();
 	size_t i;
 	char *dir;
 

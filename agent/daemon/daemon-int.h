@@ -345,8 +345,6 @@ struct daemon {
 	int exit_code; /* --once: 1 when a step failed */
 };
 
-/* Monotonic clock in milliseconds. */
-int64_t daemon_now_ms(void);
 /* Read pending signals; true when SIGTERM/SIGINT arrived (finish the step
  * in progress and return). */
 bool daemon_stopping(struct daemon *a);

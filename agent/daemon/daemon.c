@@ -13,15 +13,6 @@
 #include "../../lib/xalloc.h"
 #include "../log.h"
 
-int64_t
-daemon_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 bool
 daemon_stopping(struct daemon *a)
 {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../lib/afile.h"
+#include "../../lib/clock.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
 #include "../../reconcile/live/live.h"
@@ -76,7 +77,7 @@ write_report(struct daemon *a, const struct plan *p)
 {
 	char *dir =
 	    xasprintf("%s/%s/%s", a->conf->outbox, p->cluster, DAEMON_OUTBOX_DRIFT);
-	char *now = agent_now_rfc3339();
+	char *now = clock_rfc3339_now();
 	char *json = daemon_drift_render_json(p, a->head.head, now);
 	char *md = daemon_drift_render_md(p, a->head.head, now);
 	struct err err = {0};

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../lib/clock.h"
 #include "../../lib/xalloc.h"
 #include "../log.h"
 #include "../state.h"
@@ -64,7 +65,7 @@ reload(struct daemon *a)
 		a->conf = nc;
 		nc = NULL;
 		agent_log_set_level((enum agent_log_prio)a->conf->log_level);
-		a->next_poll = daemon_now_ms();
+		a->next_poll = clock_monotonic_ms();
 		a->git_fails = 0;
 		log_notice("configuration reloaded: %s branch '%s', poll %lds, "
 		           "drift %lds",
@@ -82,7 +83,7 @@ reload(struct daemon *a)
 static int
 sleep_ms(const struct daemon *a)
 {
-	int64_t now = daemon_now_ms(), until = a->next_poll, wd;
+	int64_t now = clock_monotonic_ms(), until = a->next_poll, wd;
 
 	/* A signal drained during the last step (daemon_stopping reads the
 	 * signalfd between steps) is already pending: do not wait for the
@@ -108,12 +109,12 @@ run_cycle(struct daemon *a)
 	if (daemon_cycle(a) < 0) {
 		a->git_fails++;
 		a->exit_code = 1;
-		a->next_poll = daemon_now_ms() +
+		a->next_poll = clock_monotonic_ms() +
 		               1000 * daemon_backoff(a, a->conf->poll_interval,
 		                          a->git_fails);
 	} else {
 		a->git_fails = 0;
-		a->next_poll = daemon_now_ms() + 1000 * a->conf->poll_interval;
+		a->next_poll = clock_monotonic_ms() + 1000 * a->conf->poll_interval;
 	}
 	if (daemon_stopping(a))
 		return;
@@ -127,8 +128,8 @@ daemon_loop_run(struct daemon *a)
 	int64_t now;
 	struct pollfd pfd;
 
-	a->next_poll = daemon_now_ms();
-	a->next_drift = daemon_now_ms();
+	a->next_poll = clock_monotonic_ms();
+	a->next_drift = clock_monotonic_ms();
 	daemon_notify_ready("started");
 	log_notice("watching %s branch '%s' (poll %lds, drift %lds), outbox %s",
 	    a->conf->repo_url, a->conf->branch, a->conf->poll_interval,
@@ -141,7 +142,7 @@ daemon_loop_run(struct daemon *a)
 			a->sig.reload = false;
 			reload(a);
 		}
-		now = daemon_now_ms();
+		now = clock_monotonic_ms();
 		/* SIGUSR1: a cycle and a drift check now */
 		if (a->sig.cycle)
 			a->next_drift = now;
@@ -149,10 +150,10 @@ daemon_loop_run(struct daemon *a)
 			run_cycle(a);
 		if (daemon_stopping(a))
 			break;
-		if (daemon_now_ms() >= a->next_drift) {
+		if (clock_monotonic_ms() >= a->next_drift) {
 			daemon_drift(a);
 			a->next_drift =
-			    daemon_now_ms() + 1000 * a->conf->drift_interval;
+			    clock_monotonic_ms() + 1000 * a->conf->drift_interval;
 		}
 		if (a->once)
 			break;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../lib/clock.h"
 #include "../../lib/xalloc.h"
 
 #define D "org.apache.activemq.artemis:"
@@ -265,18 +266,6 @@ live_node_from_reply(struct recon_node_snapshot *n,
 	to_settings(n, &b->results[4]);
 }
 
-static char *
-now_rfc3339(void)
-{
-	char buf[32];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(buf);
-}
-
 struct recon_snapshot *
 live_snapshot_fetch(const char *cluster, const struct live_target *targets,
     size_t n, const struct live_http_opts *opts)
@@ -288,7 +277,7 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 	size_t i;
 
 	s->cluster = xstrdup(cluster);
-	s->taken_at = now_rfc3339();
+	s->taken_at = clock_rfc3339_now();
 	s->nodes = xcalloc(n + 1, sizeof(*s->nodes));
 	s->nnodes = n;
 	for (i = 0; i < n; i++) {
