@@ -1,4 +1,4 @@
-/* agent/apply-run.c: apply an approved plan, end to end. */
+/* agent/apply-plan.c: apply an approved plan, end to end. */
 #include "apply-plan.h"
 
 #include <stdio.h>
@@ -15,13 +15,13 @@
 #include "../lib/sbuf.h"
 #include "../lib/sha256.h"
 #include "../lib/xalloc.h"
-#include "../reconcile/live/live.h"
 #include "../reconcile/apply/apply.h"
-#include "plan-dir.h"
+#include "../reconcile/live/live.h"
 #include "creds.h"
 #include "inventory.h"
-#include "targets.h"
+#include "plan-dir.h"
 #include "state.h"
+#include "targets.h"
 
 #define APPROVAL_MAX ((size_t)64 * 1024)
 
@@ -372,7 +372,8 @@ prepare(struct run *x, struct err *err)
 			return -1;
 		x->st = x->own_st;
 	}
-	if (agent_plan_dir_check_current(&x->ap, agent_state_dir(x->st), err) < 0)
+	if (agent_plan_dir_check_current(&x->ap, agent_state_dir(x->st), err) <
+	    0)
 		return -1;
 	return load_targets(x, err);
 }

@@ -1,7 +1,7 @@
-/* agent/apply-run.h: applying an approved plan (agent/apply-run.c), for
+/* agent/apply-plan.h: applying an approved plan (agent/apply-run.c), for
  * `apply` and the daemon. */
-#ifndef AGENT_APPLY_RUN_H
-#define AGENT_APPLY_RUN_H
+#ifndef AGENT_APPLY_PLAN_H
+#define AGENT_APPLY_PLAN_H
 
 #include <stdbool.h>
 
@@ -28,7 +28,8 @@ struct agent_apply_plan_opts {
  * superseded, locked, no endpoints, the intent row not written); 0 when
  * every node APPLIED or SKIPPED; 1 otherwise (err is then set only when
  * recording the result failed). */
-int agent_apply_plan_run(const struct agent_apply_plan_opts *o, struct err *err);
+int agent_apply_plan_run(const struct agent_apply_plan_opts *o,
+    struct err *err);
 
 /* A new apply id: "<RFC 3339 time>-<16 random hex>" (links audit rows).
  * Owned by the caller. */

@@ -66,8 +66,7 @@ repo_new(git_repository *r, const char *path)
 }
 
 int
-agent_git_open(struct agent_git_repo **out, const char *path,
-    struct err *err)
+agent_git_open(struct agent_git_repo **out, const char *path, struct err *err)
 {
 	git_repository *r = NULL;
 
@@ -167,7 +166,8 @@ agent_git_resolve(struct agent_git_repo *r, const char *rev,
 		    "cannot resolve revision: repository '%s' at '%s': %s",
 		    r->path, rev, git_msg());
 	else
-		git_oid_tostr(oid, AGENT_GIT_OID_HEX + 1, git_object_id(commit));
+		git_oid_tostr(oid, AGENT_GIT_OID_HEX + 1,
+		    git_object_id(commit));
 	git_object_free(commit);
 	git_object_free(obj);
 	return rc;
@@ -308,8 +308,8 @@ add_bases(struct agent_git_folder *f, git_repository *r, const git_tree *t,
 			    len <= 4 || strcmp(name + len - 4, ".xml") != 0)
 				continue;
 			rc = add_blob(&f->bases, &f->nbases, r, ne,
-			    xasprintf("%s/%s", where, name),
-			    RENDER_BASE_MAX, err);
+			    xasprintf("%s/%s", where, name), RENDER_BASE_MAX,
+			    err);
 		}
 	}
 	git_tree_free(nodes);
@@ -476,8 +476,7 @@ agent_git_describe(struct agent_git_repo *r, const char *oid, char **summary,
 }
 
 bool
-agent_git_descends(struct agent_git_repo *r, const char *head,
-    const char *prev)
+agent_git_descends(struct agent_git_repo *r, const char *head, const char *prev)
 {
 	git_oid h, p;
 
@@ -592,12 +591,14 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 		        (hk->type & GIT_CERT_SSH_RAW) != 0
 		            ? (const unsigned char *)hk->hostkey
 		            : NULL,
-		        (hk->type & GIT_CERT_SSH_RAW) != 0 ? hk->hostkey_len : 0,
+		        (hk->type & GIT_CERT_SSH_RAW) != 0 ? hk->hostkey_len
+		                                           : 0,
 		        &why) == 0)
 			return 0;
-		refused(x, why != NULL ? why
-		                       : xasprintf("SSH host key of '%s' refused",
-		                             host));
+		refused(x,
+		    why != NULL
+		        ? why
+		        : xasprintf("SSH host key of '%s' refused", host));
 		return GIT_ECERTIFICATE;
 	}
 	if (x->f->tls_certificate == NULL)

@@ -14,7 +14,8 @@ int
 agent_inventory_load(struct plan_managed *out, const char *state_dir,
     const char *cluster, struct err *err)
 {
-	char *path = xasprintf("%s/%s/" AGENT_INVENTORY_FILE, state_dir, cluster);
+	char *path =
+	    xasprintf("%s/%s/" AGENT_INVENTORY_FILE, state_dir, cluster);
 	char *text = NULL;
 	size_t len = 0;
 	int rc = -1;

@@ -151,7 +151,8 @@ emit(enum agent_log_prio prio, const char *module, const char *fmt, va_list ap)
 	 * line is cut at LOG_LINE_MAX bytes either way. */
 	if (vasprintf(&raw, fmt, ap) < 0)
 		raw = NULL;
-	agent_log_escape(esc, sizeof(esc), raw != NULL ? raw : "(out of memory)");
+	agent_log_escape(esc, sizeof(esc),
+	    raw != NULL ? raw : "(out of memory)");
 	free(raw);
 	if (log_journal) {
 		fprintf(f, "<%d>%s: %s\n", (int)prio, module, esc);
@@ -166,7 +167,8 @@ emit(enum agent_log_prio prio, const char *module, const char *fmt, va_list ap)
 }
 
 void
-agent_log_msg(enum agent_log_prio prio, const char *module, const char *fmt, ...)
+agent_log_msg(enum agent_log_prio prio, const char *module, const char *fmt,
+    ...)
 {
 	va_list ap;
 	int saved = errno;

@@ -47,8 +47,8 @@ const char *agent_log_level_name(enum agent_log_prio p);
 
 /* Format and write one event. errno is preserved, so `%m` may follow the
  * failing call directly. */
-void agent_log_msg(enum agent_log_prio prio, const char *module, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void agent_log_msg(enum agent_log_prio prio, const char *module,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Log at AGENT_LOG_CRIT and exit(1). */
 void agent_log_fatal(const char *module, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));

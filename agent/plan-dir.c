@@ -13,11 +13,12 @@
 #include "../lib/afile.h"
 #include "../lib/sha256.h"
 #include "../lib/xalloc.h"
-#include "inventory.h"
 #include "../reconcile/apply/apply.h"
+#include "inventory.h"
 
 int
-agent_plan_dir_load(struct agent_plan_dir *out, const char *dir, struct err *err)
+agent_plan_dir_load(struct agent_plan_dir *out, const char *dir,
+    struct err *err)
 {
 	struct agent_plan_dir ap;
 	char *text = NULL;
@@ -122,8 +123,8 @@ superseded_marker(const struct agent_plan_dir *ap, struct err *err)
 }
 
 int
-agent_plan_dir_check_current(const struct agent_plan_dir *ap, const char *state_dir,
-    struct err *err)
+agent_plan_dir_check_current(const struct agent_plan_dir *ap,
+    const char *state_dir, struct err *err)
 {
 	const struct plan *p = ap->plan;
 	struct plan_managed m;

@@ -2,8 +2,8 @@
  * written by `plan`, `delete-queue` and the daemon; loaded with its digest
  * by `approve` and `apply`, which refuse a plan that was changed after it
  * was written, already applied, or superseded by a later apply. */
-#ifndef AGENT_APPROVAL_H
-#define AGENT_APPROVAL_H
+#ifndef AGENT_PLAN_DIR_H
+#define AGENT_PLAN_DIR_H
 
 #include "../lib/err.h"
 #include "../lib/sha256.h"
@@ -20,7 +20,8 @@ struct agent_plan_dir {
 
 /* Read and parse DIR/plan.json and check that it is what the planner wrote
  * (its confirmation text still matches its content). */
-int agent_plan_dir_load(struct agent_plan_dir *out, const char *dir, struct err *err);
+int agent_plan_dir_load(struct agent_plan_dir *out, const char *dir,
+    struct err *err);
 void agent_plan_dir_release(struct agent_plan_dir *ap);
 
 /* Is DIR/plan.md, which the approver read, still what the planner wrote
@@ -33,9 +34,8 @@ int agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err);
  * folder's inventory for its cluster is no longer the one it was planned
  * against (another plan was applied since).
  * state_dir NULL skips the second check. */
-int agent_plan_dir_check_current(const struct agent_plan_dir *ap, const char *state_dir,
-    struct err *err);
-
+int agent_plan_dir_check_current(const struct agent_plan_dir *ap,
+    const char *state_dir, struct err *err);
 
 /* Write DIR/plan.json and DIR/plan.md atomically (creating DIR); on
  * success digest_hex (SHA256_HEX bytes) holds the SHA-256 of plan.json. */

@@ -1,4 +1,4 @@
-/* agent/plan-io.c: shared by `plan` and `delete-queue`. */
+/* agent/preview.c: shared by `plan` and `delete-queue`. */
 #include "preview.h"
 
 #include <dirent.h>
@@ -131,8 +131,7 @@ unreachable(const struct plan *p)
 }
 
 int
-agent_preview_finish(const char *cmd, const struct plan *p,
-    const char *out_dir)
+agent_preview_finish(const char *cmd, const struct plan *p, const char *out_dir)
 {
 	char digest[SHA256_HEX], *first, *nl;
 	struct err err = {0};
@@ -158,7 +157,7 @@ agent_preview_finish(const char *cmd, const struct plan *p,
 	if (nbad > 0)
 		return AGENT_EXIT_FAIL;
 	return p->outcome == PLAN_OUT_WOULD_APPLY ? AGENT_EXIT_CHANGES
-	                                           : AGENT_EXIT_OK;
+	                                          : AGENT_EXIT_OK;
 }
 
 /* Remove the *.yaml / *.yml files of dir (a previous plan's declaration). */

@@ -1,8 +1,8 @@
-/* agent/plan-io.h: what `plan` and `delete-queue` share: reading the live
+/* agent/preview.h: what `plan` and `delete-queue` share: reading the live
  * (or recorded) snapshot, printing diagnostics, writing the preview and
  * choosing the exit code. */
-#ifndef AGENT_PLAN_IO_H
-#define AGENT_PLAN_IO_H
+#ifndef AGENT_PREVIEW_H
+#define AGENT_PREVIEW_H
 
 #include "../declarations/decl.h"
 #include "../reconcile/plan/plan.h"
@@ -31,8 +31,8 @@ int agent_preview_finish(const char *cmd, const struct plan *p,
  * loader reads back), as DIR/declaration/cluster.yaml, replacing any YAML
  * left there, so that `apply DIR` finds the nodes' endpoints and the
  * declared objects without --cluster. 0, or -1 with a message printed. */
-int agent_preview_write_declaration(const char *cmd, const struct decl_cluster *c,
-    const char *out_dir);
+int agent_preview_write_declaration(const char *cmd,
+    const struct decl_cluster *c, const char *out_dir);
 
 /* CONFIG_MANAGED (others: 0, nothing done): render c's broker.xml per
  * node into p (diffs from before, the previous declaration, or the base

@@ -1,4 +1,4 @@
-/* agent/render-post.c: render a CONFIG_MANAGED plan's broker.xml files
+/* agent/render-plan.c: render a CONFIG_MANAGED plan's broker.xml files
  * (render-post.h). */
 #include "render-plan.h"
 
@@ -159,8 +159,8 @@ befores(char **bt, size_t *bl, const struct decl_cluster *c,
 }
 
 static void
-add_section(struct plan *p, const struct agent_render_set *out,
-    char **bt, const size_t *bl, const struct recon_snapshot *snap,
+add_section(struct plan *p, const struct agent_render_set *out, char **bt,
+    const size_t *bl, const struct recon_snapshot *snap,
     const struct decl_cluster *c, const char *label)
 {
 	struct plan_rendered *r = xcalloc(out->n + 1, sizeof(*r));

@@ -1,10 +1,10 @@
-/* agent/render-post.h: the rendered broker.xml of a CONFIG_MANAGED plan
+/* agent/render-plan.h: the rendered broker.xml of a CONFIG_MANAGED plan
  * (docs/config-managed.md, "The plan preview"): `plan`, `delete-queue` and
  * the daemon render every node, add the diffs and reload predictions to
  * the plan (plan_add_broker_xml) and write the files as
  * PLAN_DIR/broker/<node>/broker.xml. */
-#ifndef AGENT_RENDER_POST_H
-#define AGENT_RENDER_POST_H
+#ifndef AGENT_RENDER_PLAN_H
+#define AGENT_RENDER_PLAN_H
 
 #include "../declarations/decl.h"
 #include "../reconcile/plan/plan.h"

@@ -70,5 +70,4 @@ int agent_state_audit_append(struct agent_state *st, const char *row,
  * Owned by the caller. Does not take the lock. */
 char *agent_state_lock_holder(const char *dir);
 
-
 #endif

@@ -14,8 +14,7 @@ add(struct agent_targets *t, const struct decl_node *dn, const char *dir,
 {
 	if (dir == NULL)
 		return err_setf(err, NULL,
-		    "node '%s': no credentials folder is configured",
-		    dn->name);
+		    "node '%s': no credentials folder is configured", dn->name);
 	if (agent_creds_read(&t->secrets[t->n], dir, dn->name, dn->credentials,
 	        err) < 0)
 		return -1;

@@ -5,8 +5,8 @@
  * onto the model; check.c runs the cross-object rules; model.c frees and looks
  * up.
  */
-#ifndef DECL_DECL_INT_H
-#define DECL_DECL_INT_H
+#ifndef DECLARATIONS_DECL_INT_H
+#define DECLARATIONS_DECL_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

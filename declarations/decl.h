@@ -13,8 +13,8 @@
  * Normalisation: after a successful load every optional field holds its
  * effective value (the defaults below), so consumers never see "unset".
  */
-#ifndef DECL_DECL_H
-#define DECL_DECL_H
+#ifndef DECLARATIONS_DECL_H
+#define DECLARATIONS_DECL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * guards and the same `path:line:col` positions without linking libyaml
  * outside declarations/ (style.md 2.1, 2.8). Implemented in yaml.c.
  */
-#ifndef DECL_YAML_TREE_H
-#define DECL_YAML_TREE_H
+#ifndef DECLARATIONS_YAML_TREE_H
+#define DECLARATIONS_YAML_TREE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * Snapshot structs are plain data owned by struct recon_snapshot; other
  * modules read them through const pointers. They never carry a secret.
  */
-#ifndef RECON_RECON_H
-#define RECON_RECON_H
+#ifndef RECONCILE_RECON_H
+#define RECONCILE_RECON_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* agent/approve-run.c: the daemon's side of approvals. An operator runs
+/* agent/daemon/approvals.c: the daemon's side of approvals. An operator runs
  * `artemis-gitops approve PLAN_DIR --confirm TEXT`, which writes
  * PLAN_DIR/approval.json; the next cycle finds it here and runs the same
  * apply as `artemis-gitops apply` (result.json, result.md, audit rows,
@@ -14,8 +14,8 @@
 #include "../../lib/xalloc.h"
 #include "../../reconcile/apply/apply.h"
 #include "../apply-plan.h"
-#include "../plan-dir.h"
 #include "../log.h"
+#include "../plan-dir.h"
 #include "../state.h"
 
 /* Record why an approval is not acted on, once (the file stops the
@@ -64,7 +64,8 @@ apply_dir(struct daemon *a, const char *dir)
 		    dir, dir);
 	else
 		log_err("applied %s with failures: see %s/result.md", dir, dir);
-	daemon_notify_status("applied %s (%s)", dir, code == 0 ? "ok" : "failures");
+	daemon_notify_status("applied %s (%s)", dir,
+	    code == 0 ? "ok" : "failures");
 }
 
 void

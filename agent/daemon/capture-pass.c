@@ -1,4 +1,4 @@
-/* agent/capture-pass.c: the capture pass of a drift cycle (ADR-0084
+/* agent/daemon/capture-pass.c: the capture pass of a drift cycle (ADR-0084
  * decision 5; docs/captures.md, docs/daemon.md). With the declaration the
  * cluster was last applied at and its inventory, the pass is planned on
  * the drift check's snapshot; when some node has work, it runs on every
@@ -17,8 +17,8 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
-#include "../../reconcile/live/live.h"
 #include "../../reconcile/apply/apply.h"
+#include "../../reconcile/live/live.h"
 #include "../../reconcile/plan/plan.h"
 #include "../apply-plan.h"
 #include "../inventory.h"

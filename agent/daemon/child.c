@@ -1,4 +1,4 @@
-/* agent/child.c: see child.h. */
+/* agent/daemon/child.c: see child.h. */
 
 #include "daemon-int.h"
 
@@ -34,7 +34,8 @@ write_all(int fd, const char *p, size_t n)
 
 /* The child: SIGTERM and SIGINT kill it again (the daemon blocks them for
  * its signalfd); run fn; one status byte, then the message. */
-static void __attribute__((noreturn)) child_main(daemon_child_fn fn, void *arg, int fd)
+static void __attribute__((noreturn))
+child_main(daemon_child_fn fn, void *arg, int fd)
 {
 	struct sbuf msg = {0};
 	sigset_t set;
@@ -89,7 +90,8 @@ static int
 wait_child(pid_t pid, int fd, const struct daemon_child_wait *cw, char *buf,
     size_t *len, struct err *err)
 {
-	int64_t deadline = clock_monotonic_ms() + 1000 * (int64_t)cw->timeout_s, left;
+	int64_t deadline = clock_monotonic_ms() + 1000 * (int64_t)cw->timeout_s,
+	        left;
 	struct pollfd pfd[2];
 	int wd = (int)(daemon_notify_watchdog_usec() / 2000), ms;
 
@@ -133,7 +135,8 @@ wait_child(pid_t pid, int fd, const struct daemon_child_wait *cw, char *buf,
 }
 
 int
-daemon_child_run(daemon_child_fn fn, void *arg, const struct daemon_child_wait *cw, struct err *err)
+daemon_child_run(daemon_child_fn fn, void *arg,
+    const struct daemon_child_wait *cw, struct err *err)
 {
 	char *buf = NULL;
 	size_t len = 0;

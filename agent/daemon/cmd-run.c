@@ -1,8 +1,8 @@
-/* agent/cmd-run.c: `artemis-gitops run --config FILE [--once]`, the daemon
- * (docs/daemon.md). */
+/* agent/daemon/cmd-run.c: `artemis-gitops run --config FILE [--once]`, the
+ * daemon (docs/daemon.md). */
 #define LOG_MODULE "run"
-#include "daemon-int.h"
 #include "../agent.h"
+#include "daemon-int.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* agent/cycle.c: one cycle of the daemon: fetch the branch, and for a new
- * head validate every cluster folder, plan it against its live nodes and
+/* agent/daemon/cycle.c: one cycle of the daemon: fetch the branch, and for a
+ * new head validate every cluster folder, plan it against its live nodes and
  * post the preview; replan clusters whose nodes could not all be read. */
 #define LOG_MODULE "cycle"
 
@@ -18,8 +18,8 @@
 #include "../../reconcile/plan/plan.h"
 #include "../../reconcile/recon.h"
 #include "../creds.h"
-#include "../log.h"
 #include "../inventory.h"
+#include "../log.h"
 #include "../plan-dir.h"
 #include "../render-plan.h"
 
@@ -81,8 +81,8 @@ post_plan(struct daemon *a, const struct plan *p,
 	char *dir = NULL, *text, *why;
 	int n;
 
-	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, a->head.head,
-	        &err) < 0 ||
+	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster,
+	        a->head.head, &err) < 0 ||
 	    agent_plan_dir_write(p, dir, digest, &err) < 0) {
 		log_err("cluster '%s': cannot post the preview: %s", p->cluster,
 		    err.msg);
@@ -99,14 +99,15 @@ post_plan(struct daemon *a, const struct plan *p,
 	free(text);
 	if (a->head.event == DAEMON_WATCH_REWRITE) {
 		text = rewrite_text(a);
-		if (daemon_outbox_put(dir, DAEMON_OUTBOX_REWRITE, text, &err) < 0)
+		if (daemon_outbox_put(dir, DAEMON_OUTBOX_REWRITE, text, &err) <
+		    0)
 			log_err("cluster '%s': %s", p->cluster, err.msg);
 		err_release(&err);
 		free(text);
 	}
 	why = xasprintf("superseded by %s (commit %s)\n", dir, a->head.head);
-	n = daemon_outbox_supersede_others(a->conf->outbox, p->cluster, dir, why,
-	    &err);
+	n = daemon_outbox_supersede_others(a->conf->outbox, p->cluster, dir,
+	    why, &err);
 	if (n < 0)
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 	else if (n > 0)
@@ -137,8 +138,8 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 	po.snapshot_source = "live";
 	if (decl_cluster_parse(&c, wc->dir, wc->files, wc->nfiles, &diags) <
 	    0) {
-		p = plan_invalid(daemon_cluster_name(a, NULL, wc->dir),
-		    &diags, &po);
+		p = plan_invalid(daemon_cluster_name(a, NULL, wc->dir), &diags,
+		    &po);
 		log_err("cluster '%s': commit %.12s is invalid (%zu errors), "
 		        "nothing changes; first: %s",
 		    p->cluster, a->head.head, diags.nerrors,
@@ -150,7 +151,8 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 		snap = daemon_read_live(a, c);
 		p = plan_build(c, &m, snap, &po);
 		agent_render_plan(&rs, p, c, NULL, NULL, snap,
-		    &(struct agent_render_bases){wc->bases, wc->nbases, true}, NULL);
+		    &(struct agent_render_bases){wc->bases, wc->nbases, true},
+		    NULL);
 	}
 	if (p != NULL) {
 		mem = daemon_cluster(a, p->cluster);
@@ -195,7 +197,8 @@ plan_head(struct daemon *a, const char *only)
 	struct err err = {0};
 	size_t n = 0, i;
 
-	if (daemon_watch_read_clusters(a->watch, a->head.head, &cs, &n, &err) < 0) {
+	if (daemon_watch_read_clusters(a->watch, a->head.head, &cs, &n, &err) <
+	    0) {
 		log_err("commit %.12s: %s, nothing planned", a->head.head,
 		    err.msg);
 		err_release(&err);
@@ -261,7 +264,8 @@ daemon_cycle(struct daemon *a)
 {
 	struct daemon_watch_update u;
 	struct err err = {0};
-	struct daemon_child_wait cw = {a->sigfd, &a->sig, a->conf->fetch_timeout};
+	struct daemon_child_wait cw = {a->sigfd, &a->sig,
+	    a->conf->fetch_timeout};
 	int r;
 
 	r = daemon_watch_poll(a->watch, &cw, &u, &err);
@@ -272,7 +276,8 @@ daemon_cycle(struct daemon *a)
 	}
 	if (r < 0) {
 		log_warn("git: %s, retrying in %lds", err.msg,
-		    daemon_backoff(a, a->conf->poll_interval, a->git_fails + 1));
+		    daemon_backoff(a, a->conf->poll_interval,
+		        a->git_fails + 1));
 		daemon_notify_status("git fetch failing: %s", err.msg);
 		err_release(&err);
 		return -1;

@@ -27,14 +27,13 @@
 #include "../targets.h"
 #include "daemon.h"
 
-
 /* ==== signal.c: signals through a signalfd ==== */
 
 /* the daemon's signals, delivered through a signalfd so
  * that poll() wakes up for them and nothing runs in a handler
- * (style.md 2.9). daemon_signal_open blocks SIGHUP, SIGTERM, SIGINT and SIGUSR1 for
- * the process; daemon_signal_drain turns pending signals into flags that the loop
- * checks between steps. */
+ * (style.md 2.9). daemon_signal_open blocks SIGHUP, SIGTERM, SIGINT and SIGUSR1
+ * for the process; daemon_signal_drain turns pending signals into flags that
+ * the loop checks between steps. */
 
 struct daemon_signals {
 	bool reload; /* SIGHUP */
@@ -51,7 +50,6 @@ int daemon_signal_drain(int fd, struct daemon_signals *f);
 /* Close fd and unblock the signals (for tests and before exec). */
 void daemon_signal_close(int fd);
 
-
 /* ==== notify.c: sd_notify ==== */
 
 /* tell systemd how the daemon is doing (sd_notify(3)).
@@ -64,7 +62,8 @@ void daemon_signal_close(int fd);
 /* READY=1 with a STATUS= line. */
 void daemon_notify_ready(const char *status);
 /* STATUS=<formatted>; newlines are replaced by spaces. */
-void daemon_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void daemon_notify_status(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 /* RELOADING=1 and MONOTONIC_USEC=<now>; send daemon_notify_ready when done. */
 void daemon_notify_reloading(void);
 /* STOPPING=1. */
@@ -74,7 +73,6 @@ void daemon_notify_stopping(void);
 uint64_t daemon_notify_watchdog_usec(void);
 /* WATCHDOG=1 when the watchdog is enabled. */
 void daemon_notify_watchdog(void);
-
 
 /* ==== child.c: a blocking step in a child process with a deadline ==== */
 
@@ -93,14 +91,16 @@ void daemon_notify_watchdog(void);
 #define DAEMON_CHILD_MSG_MAX 4096 /* bytes of the child's message */
 
 enum {
-	DAEMON_CHILD_ESTOPPED = -2, /* SIGTERM/SIGINT arrived; the child was killed */
-	DAEMON_CHILD_ETIMEOUT = -3, /* the deadline passed; the child was killed */
+	DAEMON_CHILD_ESTOPPED =
+	    -2, /* SIGTERM/SIGINT arrived; the child was killed */
+	DAEMON_CHILD_ETIMEOUT =
+	    -3, /* the deadline passed; the child was killed */
 };
 
 struct daemon_child_wait {
-	int sigfd;             /* the daemon's signalfd, -1 for none */
+	int sigfd;                  /* the daemon's signalfd, -1 for none */
 	struct daemon_signals *sig; /* where drained signals land */
-	long timeout_s;        /* the deadline, in seconds from the start */
+	long timeout_s; /* the deadline, in seconds from the start */
 };
 
 /* The step: 0 or -1, with its message (an error) in msg. Runs in the
@@ -108,12 +108,11 @@ struct daemon_child_wait {
 typedef int (*daemon_child_fn)(void *arg, struct sbuf *msg);
 
 /* Run fn(arg) in a child. 0 when it returned 0; -1 with its message in
- * err when it failed (or died); DAEMON_CHILD_ESTOPPED or DAEMON_CHILD_ETIMEOUT (err
- * set) when it was killed. The child's pid is logged nowhere: it lives
+ * err when it failed (or died); DAEMON_CHILD_ESTOPPED or DAEMON_CHILD_ETIMEOUT
+ * (err set) when it was killed. The child's pid is logged nowhere: it lives
  * only as long as this call. */
-int daemon_child_run(daemon_child_fn fn, void *arg, const struct daemon_child_wait *cw,
-    struct err *err);
-
+int daemon_child_run(daemon_child_fn fn, void *arg,
+    const struct daemon_child_wait *cw, struct err *err);
 
 /* ==== hostkey.c: SSH host keys ==== */
 
@@ -128,8 +127,9 @@ int daemon_child_run(daemon_child_fn fn, void *arg, const struct daemon_child_wa
  * `@cert-authority` lines never match: the key is then unknown.
  */
 
-#define DAEMON_HOSTKEY_FILE_MAX ((size_t)1 << 20) /* bytes of a known_hosts file */
-#define DAEMON_HOSTKEY_FP_MAX   64 /* "SHA256:" + 43 base64 characters + NUL */
+#define DAEMON_HOSTKEY_FILE_MAX                                                \
+	((size_t)1 << 20)        /* bytes of a known_hosts file */
+#define DAEMON_HOSTKEY_FP_MAX 64 /* "SHA256:" + 43 base64 characters + NUL */
 
 enum daemon_hostkey_result {
 	DAEMON_HOSTKEY_OK = 0,  /* a line for the host holds this key */
@@ -153,9 +153,9 @@ int daemon_hostkey_url_port(const char *url);
 
 /* Look key up for host:port in the known_hosts file at path. -1 (err set)
  * when the file cannot be read; else 0 and *out is the result. */
-int daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path, const char *host,
-    int port, const unsigned char *key, size_t len, struct err *err);
-
+int daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path,
+    const char *host, int port, const unsigned char *key, size_t len,
+    struct err *err);
 
 /* ==== outbox.c: where the daemon posts what it found ==== */
 
@@ -190,8 +190,8 @@ int daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path, cons
 /* Create a new, empty plan folder OUTBOX/<cluster>/<plan-id> for commit
  * (NULL: "drift" plans use "drift-repair" in place of the commit). *out
  * owns its path. */
-int daemon_outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
-    const char *commit, struct err *err);
+int daemon_outbox_new_plan_dir(char **out, const char *outbox,
+    const char *cluster, const char *commit, struct err *err);
 
 /* Write text to DIR/name atomically (mode 0640). */
 int daemon_outbox_put(const char *dir, const char *name, const char *text,
@@ -211,7 +211,6 @@ int daemon_outbox_supersede_others(const char *outbox, const char *cluster,
 int daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
     struct err *err);
 void daemon_outbox_list_free(char **list, size_t n);
-
 
 /* ==== watch.c: the git watcher ==== */
 
@@ -240,7 +239,8 @@ enum daemon_watch_event {
 	DAEMON_WATCH_SAME = 0, /* nothing new since the last seen commit */
 	DAEMON_WATCH_FIRST,    /* no last seen commit (or URL/branch changed) */
 	DAEMON_WATCH_NEW,      /* the head moved forward */
-	DAEMON_WATCH_REWRITE,  /* the head does not descend from the last seen one */
+	DAEMON_WATCH_REWRITE,  /* the head does not descend from the last seen
+	                          one */
 };
 
 const char *daemon_watch_event_name(enum daemon_watch_event e);
@@ -249,9 +249,10 @@ struct daemon_watch_update {
 	enum daemon_watch_event event;
 	char head[AGENT_GIT_OID_HEX + 1]; /* the branch head after the fetch */
 	char prev[AGENT_GIT_OID_HEX + 1]; /* the last seen commit, "" if none */
-	size_t ncommits; /* DAEMON_WATCH_NEW: commits since prev (first parents) */
-	char *summary;   /* owned: the head commit's first line */
-	char *author;    /* owned: "Name <email>" */
+	size_t
+	    ncommits; /* DAEMON_WATCH_NEW: commits since prev (first parents) */
+	char *summary; /* owned: the head commit's first line */
+	char *author;  /* owned: "Name <email>" */
 };
 
 void daemon_watch_update_release(struct daemon_watch_update *u);
@@ -268,10 +269,12 @@ void daemon_watch_free(struct daemon_watch *w); /* NULL is a no-op */
  * key or certificate, or the deadline is -1 with an error naming the URL
  * (never a secret); DAEMON_CHILD_ESTOPPED when SIGTERM/SIGINT arrived meanwhile
  * (the fetch was abandoned). */
-int daemon_watch_poll(struct daemon_watch *w, const struct daemon_child_wait *cw,
-    struct daemon_watch_update *u, struct err *err);
+int daemon_watch_poll(struct daemon_watch *w,
+    const struct daemon_child_wait *cw, struct daemon_watch_update *u,
+    struct err *err);
 /* Record oid as handled (STATE/last-seen, written atomically). */
-int daemon_watch_mark_seen(struct daemon_watch *w, const char *oid, struct err *err);
+int daemon_watch_mark_seen(struct daemon_watch *w, const char *oid,
+    struct err *err);
 /* The last seen commit, "" if none. Borrowed. */
 const char *daemon_watch_last_seen(const struct daemon_watch *w);
 
@@ -279,7 +282,6 @@ const char *daemon_watch_last_seen(const struct daemon_watch *w);
  * (agent_git_read_clusters; free with agent_git_folders_free). */
 int daemon_watch_read_clusters(struct daemon_watch *w, const char *oid,
     struct agent_git_folder **out, size_t *nout, struct err *err);
-
 
 /* ==== drift-report.c: the drift report ==== */
 
@@ -311,7 +313,6 @@ char *daemon_drift_render_json(const struct plan *p, const char *head,
     const char *checked_at);
 char *daemon_drift_render_md(const struct plan *p, const char *head,
     const char *checked_at);
-
 
 /* ==== daemon.c: the daemon's state and what every part shares ==== */
 
@@ -368,8 +369,8 @@ struct recon_snapshot *daemon_read_live(struct daemon *a,
     const struct decl_cluster *c);
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a
  * preview was planned from; apply reads the nodes' endpoints there. */
-int daemon_post_declaration(const char *dir,
-    const struct agent_git_folder *wc, struct err *err);
+int daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,
+    struct err *err);
 
 /* ==== approvals.c ==== */
 

@@ -1,4 +1,4 @@
-/* agent/drift-report.c: counting and rendering drift (drift.h). */
+/* agent/daemon/drift-report.c: counting and rendering drift (drift.h). */
 
 #include "daemon-int.h"
 

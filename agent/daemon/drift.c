@@ -1,4 +1,4 @@
-/* agent/drift.c: drift detection on its own timer. For every cluster of
+/* agent/daemon/drift.c: drift detection on its own timer. For every cluster of
  * the branch head that the agent applied before, the declaration of the
  * applied revision (the inventory says which) is planned against live
  * state; the plan is the drift (drift.h). The report replaces
@@ -18,8 +18,8 @@
 #include "../../lib/xalloc.h"
 #include "../../reconcile/live/live.h"
 #include "../../reconcile/plan/plan.h"
-#include "../log.h"
 #include "../inventory.h"
+#include "../log.h"
 #include "../plan-dir.h"
 #include "../state.h"
 
@@ -51,7 +51,8 @@ applied_load(struct applied *ap, struct daemon *a, const char *rev,
 	size_t i;
 
 	memset(ap, 0, sizeof(*ap));
-	if (daemon_watch_read_clusters(a->watch, rev, &ap->cs, &ap->n, &err) < 0) {
+	if (daemon_watch_read_clusters(a->watch, rev, &ap->cs, &ap->n, &err) <
+	    0) {
 		log_warn("cluster '%s': applied revision %.12s: %s", name, rev,
 		    err.msg);
 		err_release(&err);
@@ -75,8 +76,8 @@ applied_load(struct applied *ap, struct daemon *a, const char *rev,
 static void
 write_report(struct daemon *a, const struct plan *p)
 {
-	char *dir =
-	    xasprintf("%s/%s/%s", a->conf->outbox, p->cluster, DAEMON_OUTBOX_DRIFT);
+	char *dir = xasprintf("%s/%s/%s", a->conf->outbox, p->cluster,
+	    DAEMON_OUTBOX_DRIFT);
 	char *now = clock_rfc3339_now();
 	char *json = daemon_drift_render_json(p, a->head.head, now);
 	char *md = daemon_drift_render_md(p, a->head.head, now);
@@ -120,8 +121,8 @@ repair(struct daemon *a, const struct plan *p,
 	char digest[SHA256_HEX];
 	char *dir = NULL;
 
-	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, NULL, &err) <
-	        0 ||
+	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, NULL,
+	        &err) < 0 ||
 	    agent_plan_dir_write(p, dir, digest, &err) < 0 ||
 	    daemon_post_declaration(dir, folder, &err) < 0) {
 		log_err("cluster '%s': drift repair not posted: %s", p->cluster,
@@ -196,8 +197,9 @@ daemon_drift(struct daemon *a)
 	struct decl_cluster *c = NULL;
 	struct errlist d = {0};
 	struct err err = {0};
-	const char *head =
-	    a->head.head[0] != '\0' ? a->head.head : daemon_watch_last_seen(a->watch);
+	const char *head = a->head.head[0] != '\0'
+	                       ? a->head.head
+	                       : daemon_watch_last_seen(a->watch);
 	size_t n = 0, i;
 
 	if (head[0] == '\0')

@@ -1,4 +1,4 @@
-/* agent/hostkey.c: see hostkey.h. */
+/* agent/daemon/hostkey.c: see hostkey.h. */
 
 #include "daemon-int.h"
 
@@ -198,8 +198,9 @@ scan_line(struct kh_scan *k, char *line)
 }
 
 int
-daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path, const char *host,
-    int port, const unsigned char *key, size_t len, struct err *err)
+daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path,
+    const char *host, int port, const unsigned char *key, size_t len,
+    struct err *err)
 {
 	struct kh_scan k;
 	char *text = NULL, *line, *save = NULL, *name;

@@ -1,5 +1,5 @@
-/* agent/loop.c: the daemon's one loop (style.md 2.9). poll() waits on the
- * signalfd until the next timer (git poll, drift) or half the watchdog
+/* agent/daemon/loop.c: the daemon's one loop (style.md 2.9). poll() waits on
+ * the signalfd until the next timer (git poll, drift) or half the watchdog
  * interval; signals become flags handled between steps. */
 #define LOG_MODULE "loop"
 
@@ -114,7 +114,8 @@ run_cycle(struct daemon *a)
 		                          a->git_fails);
 	} else {
 		a->git_fails = 0;
-		a->next_poll = clock_monotonic_ms() + 1000 * a->conf->poll_interval;
+		a->next_poll =
+		    clock_monotonic_ms() + 1000 * a->conf->poll_interval;
 	}
 	if (daemon_stopping(a))
 		return;
@@ -152,8 +153,8 @@ daemon_loop_run(struct daemon *a)
 			break;
 		if (clock_monotonic_ms() >= a->next_drift) {
 			daemon_drift(a);
-			a->next_drift =
-			    clock_monotonic_ms() + 1000 * a->conf->drift_interval;
+			a->next_drift = clock_monotonic_ms() +
+			                1000 * a->conf->drift_interval;
 		}
 		if (a->once)
 			break;

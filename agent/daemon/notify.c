@@ -1,4 +1,4 @@
-/* agent/notify.c: see notify.h. */
+/* agent/daemon/notify.c: see notify.h. */
 
 #include "daemon-int.h"
 

@@ -1,4 +1,4 @@
-/* agent/outbox.c: see outbox.h. */
+/* agent/daemon/outbox.c: see outbox.h. */
 
 #include "daemon-int.h"
 
@@ -59,7 +59,8 @@ daemon_outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
 }
 
 int
-daemon_outbox_put(const char *dir, const char *name, const char *text, struct err *err)
+daemon_outbox_put(const char *dir, const char *name, const char *text,
+    struct err *err)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	int r;
@@ -109,7 +110,8 @@ plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
 		e = readdir(d);
 		if (e == NULL)
 			break;
-		if (e->d_name[0] == '.' || strcmp(e->d_name, DAEMON_OUTBOX_DRIFT) == 0)
+		if (e->d_name[0] == '.' ||
+		    strcmp(e->d_name, DAEMON_OUTBOX_DRIFT) == 0)
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
 		if (!daemon_outbox_has(p, "plan.json")) {
@@ -145,7 +147,8 @@ daemon_outbox_supersede_others(const char *outbox, const char *cluster,
 		    daemon_outbox_has(list[i], DAEMON_OUTBOX_RESULT) ||
 		    daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED))
 			continue;
-		if (daemon_outbox_put(list[i], DAEMON_OUTBOX_SUPERSEDED, reason, err) < 0)
+		if (daemon_outbox_put(list[i], DAEMON_OUTBOX_SUPERSEDED, reason,
+		        err) < 0)
 			marked = -1;
 		else
 			marked++;
@@ -208,7 +211,8 @@ daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
 	for (i = 0; i < nc && r == 0; i++) {
 		r = plan_dirs(&plans, &np, clusters[i], err);
 		for (j = 0; j < np && r == 0; j++) {
-			if (!daemon_outbox_has(plans[j], DAEMON_OUTBOX_APPROVAL) ||
+			if (!daemon_outbox_has(plans[j],
+			        DAEMON_OUTBOX_APPROVAL) ||
 			    daemon_outbox_has(plans[j], DAEMON_OUTBOX_RESULT) ||
 			    daemon_outbox_has(plans[j], DAEMON_OUTBOX_REFUSED))
 				continue;

@@ -1,4 +1,4 @@
-/* agent/signal.c: see signal.h. */
+/* agent/daemon/signal.c: see signal.h. */
 
 #include "daemon-int.h"
 

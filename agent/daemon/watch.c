@@ -184,8 +184,8 @@ credentials(void *payload, unsigned allowed, const char *user_from_url,
 	    conf->git_ssh_key_file != NULL) {
 		out->kind = AGENT_GIT_AUTH_SSH_KEY;
 		out->user = xstrdup(user);
-		out->private_key =
-		    xasprintf("%s/%s", conf->credentials, conf->git_ssh_key_file);
+		out->private_key = xasprintf("%s/%s", conf->credentials,
+		    conf->git_ssh_key_file);
 		if (conf->git_ssh_pubkey_file != NULL)
 			out->public_key = xasprintf("%s/%s", conf->credentials,
 			    conf->git_ssh_pubkey_file);
@@ -256,15 +256,17 @@ ssh_host_key(void *payload, const char *host, const unsigned char *key,
 		                 "repository.ssh-known-hosts: %s",
 		    name, err.msg);
 	else if (res == DAEMON_HOSTKEY_UNKNOWN)
-		*why = xasprintf("SSH host key %s of '%s' refused: UNKNOWN "
-		                 "host, not in '%s' (check the fingerprint, then "
-		                 "add the key)",
-		    fp, name, conf->git_ssh_known_hosts);
+		*why =
+		    xasprintf("SSH host key %s of '%s' refused: UNKNOWN "
+		              "host, not in '%s' (check the fingerprint, then "
+		              "add the key)",
+		        fp, name, conf->git_ssh_known_hosts);
 	else if (res == DAEMON_HOSTKEY_CHANGED)
-		*why = xasprintf("SSH host key %s of '%s' refused: host key "
-		                 "CHANGED, '%s' holds another key for this host "
-		                 "(a re-keyed server or a man in the middle)",
-		    fp, name, conf->git_ssh_known_hosts);
+		*why =
+		    xasprintf("SSH host key %s of '%s' refused: host key "
+		              "CHANGED, '%s' holds another key for this host "
+		              "(a re-keyed server or a man in the middle)",
+		        fp, name, conf->git_ssh_known_hosts);
 	else if (res == DAEMON_HOSTKEY_REVOKED)
 		*why = xasprintf("SSH host key %s of '%s' refused: it is "
 		                 "marked @revoked in '%s'",
@@ -401,6 +403,6 @@ daemon_watch_read_clusters(struct daemon_watch *w, const char *oid,
 {
 	if (open_repo(w, err) < 0)
 		return -1;
-	return agent_git_read_clusters(w->repo, oid, w->conf->clusters_path, out,
-	    nout, err);
+	return agent_git_read_clusters(w->repo, oid, w->conf->clusters_path,
+	    out, nout, err);
 }

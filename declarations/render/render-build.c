@@ -1,4 +1,4 @@
-/* declarations/render-build.c: the <addresses> and <diverts> elements of
+/* declarations/render/render-build.c: the <addresses> and <diverts> elements of
  * broker.xml, built and escaped by libxml2.
  *
  * Shapes follow artemis-configuration.xsd (2.40.0): queue settings other

@@ -1,5 +1,5 @@
-/* declarations/render-check.c: what broker.xml cannot carry: divert names
- * that are not NCNames, bytes that are not UTF-8, characters XML 1.0
+/* declarations/render/render-check.c: what broker.xml cannot carry: divert
+ * names that are not NCNames, bytes that are not UTF-8, characters XML 1.0
  * forbids, and "${" (Artemis's system-property substitution).
  *
  * Validation refuses some of these too; the renderer does not rely on it,

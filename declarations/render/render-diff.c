@@ -1,4 +1,4 @@
-/* declarations/render-diff.c: unified diffs of rendered files.
+/* declarations/render/render-diff.c: unified diffs of rendered files.
  *
  * Myers' O(ND) greedy algorithm on lines, after trimming the common head
  * and tail; hunks as `diff -u` prints them (3 lines of context, deletions

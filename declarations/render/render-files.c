@@ -1,4 +1,4 @@
-/* declarations/render-files.c: where a node's base broker.xml is. */
+/* declarations/render/render-files.c: where a node's base broker.xml is. */
 #include "render-int.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-/* declarations/render-int.h: the pieces of the broker.xml renderer, shared
- * by render*.c and the unit tests. Not for other modules. */
-#ifndef DECL_RENDER_INT_H
-#define DECL_RENDER_INT_H
+/* declarations/render/render-int.h: the pieces of the broker.xml renderer,
+ * shared by render*.c and the unit tests. Not for other modules. */
+#ifndef DECLARATIONS_RENDER_RENDER_INT_H
+#define DECLARATIONS_RENDER_RENDER_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

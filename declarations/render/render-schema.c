@@ -1,5 +1,6 @@
-/* declarations/render-schema.c: validate a rendered broker.xml as Artemis
- * does at startup, and say which declared object a violation belongs to.
+/* declarations/render/render-schema.c: validate a rendered broker.xml as
+ * Artemis does at startup, and say which declared object a violation belongs
+ * to.
  *
  * Artemis (FileDeploymentManager) validates only the <core> element, with
  * artemis-configuration.xsd; the root schema artemis-server.xsd imports a

@@ -1,5 +1,6 @@
-/* declarations/render-settings.c: the config-delete-* settings a rendered
- * broker.xml carries, for the reload prediction (reconcile/reload.h). */
+/* declarations/render/render-settings.c: the config-delete-* settings a
+ * rendered broker.xml carries, for the reload prediction (reconcile/reload.h).
+ */
 #include "render-int.h"
 
 #include <libxml/parser.h>

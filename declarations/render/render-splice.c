@@ -1,4 +1,4 @@
-/* declarations/render-splice.c: byte offsets of elements in XML text.
+/* declarations/render/render-splice.c: byte offsets of elements in XML text.
  *
  * libxml2 keeps line numbers but no byte offsets, and a round trip through
  * its tree rewrites attribute quotes, whitespace inside tags and character

@@ -1,4 +1,5 @@
-/* declarations/render.c: splice the owned elements into a base broker.xml.
+/* declarations/render/render.c: splice the owned elements into a base
+ * broker.xml.
  */
 #include "render-int.h"
 

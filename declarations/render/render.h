@@ -1,4 +1,4 @@
-/* declarations/render.h: broker.xml for CONFIG_MANAGED clusters.
+/* declarations/render/render.h: broker.xml for CONFIG_MANAGED clusters.
  *
  * The agent owns exactly two elements of each node's broker.xml: the
  * <addresses> and the <diverts> of <core>. Everything else comes from a
@@ -15,8 +15,8 @@
  * own artemis-configuration.xsd, as the broker does at startup.
  * docs/config-managed.md describes the layout for operators.
  */
-#ifndef DECL_RENDER_H
-#define DECL_RENDER_H
+#ifndef DECLARATIONS_RENDER_RENDER_H
+#define DECLARATIONS_RENDER_RENDER_H
 
 #include <stddef.h>
 

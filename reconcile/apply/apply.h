@@ -1,5 +1,5 @@
-/* reconcile/apply.h: applying an approved plan, its result, its audit rows
- * and the approval that allows it (ADR-0084 decisions 3 and 6; design.md
+/* reconcile/apply/apply.h: applying an approved plan, its result, its audit
+ * rows and the approval that allows it (ADR-0084 decisions 3 and 6; design.md
  * sections 5 and 6; docs/audit.md).
  *
  * Apply works per node. It reads every node of the plan again, all at once
@@ -28,8 +28,8 @@
  * reconcile/ never prints: agent/ writes approval.json, result.json,
  * result.md and the audit rows that the functions below render.
  */
-#ifndef RECON_APPLY_H
-#define RECON_APPLY_H
+#ifndef RECONCILE_APPLY_APPLY_H
+#define RECONCILE_APPLY_APPLY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,8 +67,8 @@ int apply_approval_check_plan(const struct plan *p, const char *confirm,
 /* Is the plan.json text (path for messages) still what the planner wrote
  * for p, its parse? Its confirmation text is derived from its content, so
  * an edit after writing shows. 0 when yes, else -1 with err. */
-int plan_check_json(const struct plan *p, const char *path,
-    const char *text, size_t len, struct err *err);
+int plan_check_json(const struct plan *p, const char *path, const char *text,
+    size_t len, struct err *err);
 
 /* ---- the result -------------------------------------------------------- */
 
@@ -82,9 +82,9 @@ const char *apply_op_state_name(enum apply_op_state s); /* "DONE", ... */
 /* One operation as run (or not) on one node. */
 struct apply_op {
 	enum plan_action_kind act; /* the plan action it belongs to */
-	char *action;       /* that action's object name */
-	struct recon_op op; /* owned copy; a divert destroy carries the
-	                       divert's live configuration at apply time */
+	char *action;              /* that action's object name */
+	struct recon_op op;        /* owned copy; a divert destroy carries the
+	                              divert's live configuration at apply time */
 	enum apply_op_state state;
 	struct recon_refusal refusal; /* FAILED: the classified cause */
 };
@@ -162,11 +162,10 @@ struct apply_io {
 	/* Called once every node was checked, before the first operation
 	 * (the intent row). Non-zero aborts the apply before any operation;
 	 * err then says why. */
-	int (*intent)(void *ctx, const struct apply_result *r,
-	    struct err *err);
+	int (*intent)(void *ctx, const struct apply_result *r, struct err *err);
 	/* Optional: after each operation (progress, crash tests). */
-	void (*progress)(void *ctx, const char *node,
-	    const struct apply_op *op);
+	void (
+	    *progress)(void *ctx, const char *node, const struct apply_op *op);
 };
 
 /* Point io at the live brokers of nodes (live_nodes_init done): read,
@@ -213,7 +212,6 @@ void apply_update_managed(struct plan_managed *m, const struct plan *p,
     const struct apply_result *r, const struct decl_cluster *decl);
 
 /* ---- rendering --------------------------------------------------------- */
-
 
 /* The audit rows: one line of compact canonical JSON without newline,
  * owned by the caller. The intent row lists every operation about to run,

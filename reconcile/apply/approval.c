@@ -1,4 +1,5 @@
-/* reconcile/approval.c: approval.json, and whether a plan may be approved.
+/* reconcile/apply/approval.c: approval.json, and whether a plan may be
+ * approved.
  *
  * An approval is bound to the plan by the SHA-256 of plan.json's bytes; the
  * confirmation text the approver types is derived from the plan's content
@@ -166,8 +167,8 @@ apply_approval_check_plan(const struct plan *p, const char *confirm,
 }
 
 int
-plan_check_json(const struct plan *p, const char *path,
-    const char *text, size_t len, struct err *err)
+plan_check_json(const struct plan *p, const char *path, const char *text,
+    size_t len, struct err *err)
 {
 	struct pos pos = {path, 0, 0};
 	const cJSON *c;

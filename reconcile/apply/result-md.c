@@ -1,4 +1,4 @@
-/* reconcile/result-md.c: result.md, the apply result for people (and
+/* reconcile/apply/result-md.c: result.md, the apply result for people (and
  * pull-request comments): the per-node table (NodeOutcomeSummary), then per
  * node its notes, operations and every removed divert with what recreates
  * it. */

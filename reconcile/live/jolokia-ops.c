@@ -1,4 +1,4 @@
-/* reconcile/jolokia-ops.c: MBean names and the management operations the
+/* reconcile/live/jolokia-ops.c: MBean names and the management operations the
  * agent uses, each with its full Java signature (overloads are refused
  * by Jolokia without one). */
 

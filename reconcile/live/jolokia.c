@@ -1,4 +1,4 @@
-/* reconcile/jolokia.c: HTTP transport of bulk requests (libcurl, multi
+/* reconcile/live/jolokia.c: HTTP transport of bulk requests (libcurl, multi
  * interface so that several nodes are read concurrently in one thread). */
 
 #include "live-int.h"
@@ -134,8 +134,8 @@ xfer_finish(struct xfer *x, CURLcode rc)
 	x->done = true;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &http);
-		(void)live_bulk_parse_reply(x->bulk, http,
-		    sbuf_str(&x->reply), x->reply.len, x->out);
+		(void)live_bulk_parse_reply(x->bulk, http, sbuf_str(&x->reply),
+		    x->reply.len, x->out);
 		return;
 	}
 	why = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);

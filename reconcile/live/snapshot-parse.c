@@ -1,4 +1,4 @@
-/* reconcile/snapshot-parse.c: read back what live_snapshot_render_json
+/* reconcile/live/snapshot-parse.c: read back what live_snapshot_render_json
  * wrote. Strict: every key must be present with its type, unknown and
  * duplicate keys are refused, and each error names its JSON path, e.g.
  * `snap.json: nodes[0].queues[2].durable: expected a boolean`; a syntax

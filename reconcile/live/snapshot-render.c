@@ -1,4 +1,4 @@
-/* reconcile/snapshot-render.c: the versioned JSON form of a snapshot
+/* reconcile/live/snapshot-render.c: the versioned JSON form of a snapshot
  * (`snapshot --json`, docs/snapshot-format.md). Keys are written in sorted
  * order so the text is canonical. */
 

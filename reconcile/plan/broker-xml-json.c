@@ -1,4 +1,4 @@
-/* reconcile/plan-broker-json.c: the broker_xml member of plan.json (a
+/* reconcile/plan/broker-xml-json.c: the broker_xml member of plan.json (a
  * CONFIG_MANAGED plan's rendered files, diffs and reload predictions),
  * written canonically and parsed back to the same bytes. Its layout is in
  * docs/plan-format.md. */
@@ -197,8 +197,7 @@ pnode(struct plan_reader *c, const cJSON *o, struct plan_broker_xml *bx)
 }
 
 int
-plan_broker_xml_parse(struct plan_reader *c, const cJSON *root,
-    struct plan *p)
+plan_broker_xml_parse(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
 	const cJSON *b, *arr, *it;
 	size_t n = 0;

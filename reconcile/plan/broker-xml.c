@@ -1,4 +1,4 @@
-/* reconcile/plan-broker.c: the broker_xml section of a CONFIG_MANAGED plan
+/* reconcile/plan/broker-xml.c: the broker_xml section of a CONFIG_MANAGED plan
  * (plan.h): per node the rendered file's digest, its diff, the diverts the
  * file still carries and the reload prediction; and its Markdown. */
 #include "plan-int.h"
@@ -15,8 +15,7 @@
 /* The diverts that the plan removes on node with a queue (ADR-0084 D2)
  * and that the declaration still declares: the file carries them. */
 static void
-carried(struct plan_broker_xml *bx, const struct plan *p,
-    const char *node)
+carried(struct plan_broker_xml *bx, const struct plan *p, const char *node)
 {
 	const struct plan_step *np;
 	size_t i, j, k;

@@ -1,4 +1,4 @@
-/* reconcile/capture-plan.c: the capture pass in a plan. Every reachable
+/* reconcile/plan/capture-diff.c: the capture pass in a plan. Every reachable
  * node's steps (reconcile/capture.c) become actions like any other, one per
  * kind and object, with a node step for every declared node. */
 #include "plan-int.h"

@@ -1,4 +1,4 @@
-/* reconcile/diff-divert.c: the three-way diff for declared diverts:
+/* reconcile/plan/diff-divert.c: the three-way diff for declared diverts:
  * create, change in place (what updateDivert can change) or recreate. */
 #include "plan-int.h"
 

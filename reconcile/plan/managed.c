@@ -1,4 +1,4 @@
-/* reconcile/inventory.c: the managed set and STATE/<cluster>/inventory.json
+/* reconcile/plan/managed.c: the managed set and STATE/<cluster>/inventory.json
  * (docs/state.md). */
 #include "plan-int.h"
 
@@ -204,4 +204,3 @@ plan_inventory_parse(struct plan_managed *out, const char *path,
 	*out = m;
 	return 0;
 }
-

@@ -1,4 +1,4 @@
-/* reconcile/plan-json.c: plan.json, canonical (keys written in sorted
+/* reconcile/plan/plan-json.c: plan.json, canonical (keys written in sorted
  * order, 2-space indent), and the typed confirmation derived from it.
  * docs/plan-format.md describes every member. */
 #include "plan-int.h"

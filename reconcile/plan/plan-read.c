@@ -1,4 +1,4 @@
-/* reconcile/json-read.c: strict readers of JSON members for plan.json
+/* reconcile/plan/plan-read.c: strict readers of JSON members for plan.json
  * (reconcile/plan-parse.c): each names the member by its path on error. */
 #include "plan-read.h"
 
@@ -192,7 +192,8 @@ plan_read_queue(struct plan_reader *c, const cJSON *o, const char *w,
 	    plan_read_bool(c, o, w, "enabled", &q->enabled) < 0 ||
 	    plan_read_bool(c, o, w, "exclusive", &q->exclusive) < 0 ||
 	    plan_read_optional(c, o, w, "filter-string", &q->filter) < 0 ||
-	    plan_read_optional(c, o, w, "last-value-key", &q->last_value_key) < 0 ||
+	    plan_read_optional(c, o, w, "last-value-key", &q->last_value_key) <
+	        0 ||
 	    plan_read_int(c, o, w, "max-consumers", &q->max_consumers) < 0 ||
 	    plan_read_str(c, o, w, "name", false, &q->name) < 0 ||
 	    plan_read_bool(c, o, w, "purge-on-no-consumers",

@@ -1,8 +1,8 @@
-/* reconcile/json-read.h: strict readers of JSON members (cJSON), used by
+/* reconcile/plan/plan-read.h: strict readers of JSON members (cJSON), used by
  * plan-parse.c. Each returns 0, or -1 with `path: where.key: problem` in
  * the context's err; strings are copied (owned by the caller). */
-#ifndef RECON_JSON_READ_H
-#define RECON_JSON_READ_H
+#ifndef RECONCILE_PLAN_PLAN_READ_H
+#define RECONCILE_PLAN_PLAN_READ_H
 
 #include <cjson/cJSON.h>
 

@@ -1,4 +1,4 @@
-/* reconcile/plan-summary.c: the counts behind a plan's summary line and
+/* reconcile/plan/summary.c: the counts behind a plan's summary line and
  * its confirmation text (docs/plan-format.md, "The confirmation text"). */
 #include "plan-int.h"
 

@@ -2,8 +2,8 @@
  * the planner's unit tests. Everything is heap-owned by the fixture and
  * freed by fx_free (the loaders' own free functions are not used, so the
  * tests do not depend on how they allocate). */
-#ifndef TESTS_RECON_FIXTURE_H
-#define TESTS_RECON_FIXTURE_H
+#ifndef TESTS_UNIT_RECON_FIXTURE_H
+#define TESTS_UNIT_RECON_FIXTURE_H
 
 #include <assert.h>
 #include <stdlib.h>
