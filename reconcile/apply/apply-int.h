@@ -1,10 +1,14 @@
-/* reconcile/apply/apply-int.h: shared by the apply files of reconcile/ only. */
+/* reconcile/apply/apply-int.h: shared by the files of reconcile/apply/ only
+ * (and the unit tests), grouped by the file that implements them, lowest
+ * first. */
 #ifndef RECONCILE_APPLY_APPLY_INT_H
 #define RECONCILE_APPLY_APPLY_INT_H
 
 #include "../../lib/strv.h"
 #include "../live/live.h"
 #include "apply.h"
+
+/* ---- result.c: building a node's result; the verdicts of the checks ---- */
 
 /* What one plan action becomes on one node against fresh state. */
 enum apply_verdict {
@@ -13,24 +17,48 @@ enum apply_verdict {
 	APPLY_VERDICT_STALE,   /* live state changed: refuse the node */
 };
 
+/* Append a note (printf-like) to a node result. */
+void apply_node_note(struct apply_node *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Append a copy of op for action a; returns it. */
+struct apply_op *apply_node_add_op(struct apply_node *out,
+    const struct plan_action *a, const struct recon_op *op);
+/* Append copies of np's operations for action a. */
+void apply_node_add_step_ops(struct apply_node *out,
+    const struct plan_action *a, const struct plan_step *np);
+void apply_node_drop_ops(struct apply_node *out);
+/* Set outcome, kind (copied; may be NULL) and detail (taken). */
+void apply_node_set(struct apply_node *out, enum apply_outcome o,
+    const char *kind, char *detail);
+/* Each appends a note; stale also sets the node's detail (the first
+ * stale reason); run appends np's operations. */
+enum apply_verdict apply_verdict_stale(struct apply_node *out,
+    const struct plan_action *a, const char *why);
+enum apply_verdict apply_verdict_noop(struct apply_node *out,
+    const struct plan_action *a, const char *why);
+enum apply_verdict apply_verdict_run(struct apply_node *out,
+    const struct plan_action *a, const struct plan_step *np);
+
+/* ---- node-check.c: does each action still hold on the node read now? -- */
+
 /* The plan's effects so far on one node, in plan order: what the queue
- * delete preflight must know about earlier actions (as the planner does). */
+ * delete preflight must know about earlier actions (as the planner does),
+ * and the declaration that was planned. */
 struct apply_ctx {
-	const struct decl_cluster *decl; /* the declaration that was planned */
+	const struct decl_cluster *decl;
 	struct strv created_q, created_q_addr, deleted_q, deleted_d;
 	struct plan_planned_diverts planned_d; /* the whole plan's, up front */
 };
 void apply_ctx_release(struct apply_ctx *c);
 
 /* Check action a (np: its node step in the plan) against n, the node read
- * again. On APPLY_VERDICT_RUN the operations to run are appended to out->ops;
- * a note for people is appended to out->notes in every case. c is updated
- * with the action's effects. */
+ * again. On APPLY_VERDICT_RUN the operations to run are appended to
+ * out->ops; a note for people is appended to out->notes in every case. c
+ * is updated with the action's effects. */
 enum apply_verdict apply_check(const struct plan *p,
     const struct plan_action *a, const struct plan_step *np,
     const struct recon_node_snapshot *n, struct apply_ctx *c,
     struct apply_node *out);
-
 /* A delete planned as NO_CHANGE on a node (the object was absent): still
  * absent is APPLY_VERDICT_NOOP (nothing noted); present now is
  * APPLY_VERDICT_STALE. */
@@ -38,21 +66,10 @@ enum apply_verdict apply_check_absent(const struct plan_action *a,
     const struct plan_step *np, const struct recon_node_snapshot *n,
     struct apply_node *out);
 
-/* Verdict helpers of the checks: each appends a note; stale also sets
- * the node's detail (the first stale reason); run appends np's ops. */
-enum apply_verdict apply_verdict_stale(struct apply_node *out,
-    const struct plan_action *a, const char *why);
-enum apply_verdict apply_verdict_noop(struct apply_node *out,
-    const struct plan_action *a, const char *why);
-enum apply_verdict apply_verdict_run(struct apply_node *out,
-    const struct plan_action *a, const struct plan_step *np);
-/* Append copies of np's operations for action a. */
-void apply_node_add_step_ops(struct apply_node *out,
-    const struct plan_action *a, const struct plan_step *np);
-/* The first operation of kind k in np, or NULL. */
-const struct recon_op *plan_step_find_op(const struct plan_step *np,
-    enum recon_op_kind k);
-/* A queue delete and a queue recreate (apply-qdel.c). */
+/* ---- queue-delete.c: a queue delete and a queue recreate ----------------
+ * The planner's preflight (ADR-0084 D1-D6) run again on the node read now,
+ * compared with what the plan recorded. */
+
 enum apply_verdict apply_check_queue_delete(const struct plan *p,
     const struct plan_action *a, const struct plan_step *np,
     const struct recon_node_snapshot *n, const struct apply_ctx *c,
@@ -62,16 +79,8 @@ enum apply_verdict apply_check_queue_recreate(const struct plan *p,
     const struct recon_node_snapshot *n, const struct apply_ctx *c,
     struct apply_node *out);
 
-/* Append a note (printf-like) to a node result. */
-void apply_node_note(struct apply_node *out, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Append a copy of op for action a; returns it. */
-struct apply_op *apply_node_add_op(struct apply_node *out,
-    const struct plan_action *a, const struct recon_op *op);
-void apply_node_drop_ops(struct apply_node *out);
-/* Set outcome, kind (copied; may be NULL) and detail (taken). */
-void apply_node_set(struct apply_node *out, enum apply_outcome o,
-    const char *kind, char *detail);
+/* ---- operations.c: running a node's operations, reading creates back -- */
+
 /* Read the n nodes names[] into out[0..n) (zeroed by the caller): with
  * io->read_all when there is one (one read per node, all at once), else
  * io->read node by node. */
@@ -85,12 +94,12 @@ enum apply_ops_result {
 	                         after the last read back are still to check:
 	                         apply_verify_creates */
 };
-/* Run out->ops from index `from` on, in order (apply-run.c). The creates
- * run so far are read back (one read of the node) before the first
- * operation that is not a create, and after the last operation; with
- * defer that last read is left to the caller (APPLY_OPS_UNVERIFIED), who
- * can make it together with other nodes' and hand the same snapshot to
- * the capture pass. APPLY_OPS_DONE sets the node APPLIED. */
+/* Run out->ops from index `from` on, in order. The creates run so far are
+ * read back (one read of the node) before the first operation that is not
+ * a create, and after the last operation; with defer that last read is
+ * left to the caller (APPLY_OPS_UNVERIFIED), who can make it together with
+ * other nodes' and hand the same snapshot to the capture pass.
+ * APPLY_OPS_DONE sets the node APPLIED. */
 enum apply_ops_result apply_run_ops(const struct apply_io *io,
     struct apply_node *out, size_t from, bool defer);
 /* Check every create of out against n, the node read after the last
@@ -98,18 +107,21 @@ enum apply_ops_result apply_run_ops(const struct apply_io *io,
  * there, false (node FAILED) otherwise. */
 bool apply_verify_creates(const struct recon_node_snapshot *n,
     struct apply_node *out);
-/* The capture pass at apply time on one node (apply-capture.c): run the
- * pass with the plan's captures on n, the node as it is after the plan's
- * operations (the caller read it; it may carry a failed read), append its
- * operations to out (marked with their capture action) and run them (their
- * creates read back: one more read when there are any). Only for a node
- * APPLIED or SKIPPED. -1 when n could not be read (a note says why; nothing
- * ran). */
+
+/* ---- capture-run.c: the capture pass at apply time ------------------------
+ */
+
+/* Run the pass with decl's captures on n, the node as it is after the
+ * plan's operations (the caller read it; it may carry a failed read),
+ * append its operations to out (marked with their capture action) and run
+ * them (their creates read back: one more read when there are any). Only
+ * for a node APPLIED or SKIPPED. -1 when n could not be read (a note says
+ * why; nothing ran). */
 int apply_capture_node(const struct plan *p, const struct decl_cluster *decl,
     const struct apply_io *io, const struct recon_node_snapshot *n,
     struct apply_node *out);
-/* True when the capture pass of p cannot have anything to do on any node
- * (no capture prefix, or no capture declared and none removed): apply then
+/* True when the capture pass cannot have anything to do on any node (no
+ * capture prefix, or no capture declared and none removed): apply then
  * neither runs it nor reads a node for it. */
 bool apply_capture_idle(const struct plan *p, const struct decl_cluster *decl);
 
