@@ -1,4 +1,4 @@
-/* agent/apply-plan.h: applying an approved plan (agent/apply-run.c), for
+/* agent/apply-plan.h: applying an approved plan (apply-plan.c), for
  * `apply` and the daemon. */
 #ifndef AGENT_APPLY_PLAN_H
 #define AGENT_APPLY_PLAN_H

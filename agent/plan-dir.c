@@ -97,7 +97,7 @@ done:
 }
 
 /* The daemon marks a preview that a newer commit replaced with a file
- * PLAN_DIR/superseded naming the newer one (agent/outbox.h). */
+ * PLAN_DIR/superseded naming the newer one (agent/daemon/outbox.c). */
 static int
 superseded_marker(const struct agent_plan_dir *ap, struct err *err)
 {

@@ -1,5 +1,5 @@
 /* agent/render-plan.c: render a CONFIG_MANAGED plan's broker.xml files
- * (render-post.h). */
+ * (render-plan.h). */
 #include "render-plan.h"
 
 #include <stdint.h>

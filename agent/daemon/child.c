@@ -1,4 +1,5 @@
-/* agent/daemon/child.c: see child.h. */
+/* agent/daemon/child.c: run a blocking step in a child process
+ * with a deadline (daemon-int.h, "child.c"). */
 
 #include "daemon-int.h"
 

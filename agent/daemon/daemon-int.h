@@ -264,7 +264,7 @@ int daemon_watch_open(struct daemon_watch **out, const struct agent_conf *conf,
 void daemon_watch_free(struct daemon_watch *w); /* NULL is a no-op */
 
 /* Fetch the branch (cloning on first use) and compare its head with the
- * last seen commit. The fetch runs in a child process (child.h) bounded
+ * last seen commit. The fetch runs in a child process (child.c) bounded
  * by cw->timeout_s. A network or authentication failure, a refused host
  * key or certificate, or the deadline is -1 with an error naming the URL
  * (never a secret); DAEMON_CHILD_ESTOPPED when SIGTERM/SIGINT arrived meanwhile

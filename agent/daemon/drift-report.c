@@ -1,4 +1,5 @@
-/* agent/daemon/drift-report.c: counting and rendering drift (drift.h). */
+/* agent/daemon/drift-report.c: counting and rendering drift
+ * (daemon-int.h, "drift-report.c"). */
 
 #include "daemon-int.h"
 

@@ -1,7 +1,7 @@
 /* agent/daemon/drift.c: drift detection on its own timer. For every cluster of
  * the branch head that the agent applied before, the declaration of the
  * applied revision (the inventory says which) is planned against live
- * state; the plan is the drift (drift.h). The report replaces
+ * state; the plan is the drift (drift-report.c). The report replaces
  * OUTBOX/<cluster>/drift/drift.{md,json}. Before it, the capture pass
  * runs with the same declaration (capture-pass.c). Nothing else changes
  * unless auto-apply-creates is on and the only drift is missing objects. */

@@ -1,4 +1,5 @@
-/* agent/daemon/hostkey.c: see hostkey.h. */
+/* agent/daemon/hostkey.c: SSH host keys against a known_hosts file
+ * (daemon-int.h, "hostkey.c"). */
 
 #include "daemon-int.h"
 

@@ -1,4 +1,5 @@
-/* agent/daemon/notify.c: see notify.h. */
+/* agent/daemon/notify.c: sd_notify for systemd (daemon-int.h,
+ * "notify.c"); the only file that includes libsystemd. */
 
 #include "daemon-int.h"
 

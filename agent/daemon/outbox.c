@@ -1,4 +1,4 @@
-/* agent/daemon/outbox.c: see outbox.h. */
+/* agent/daemon/outbox.c: the outbox (daemon-int.h, "outbox.c"). */
 
 #include "daemon-int.h"
 

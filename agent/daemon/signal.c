@@ -1,4 +1,5 @@
-/* agent/daemon/signal.c: see signal.h. */
+/* agent/daemon/signal.c: signals through a signalfd (daemon-int.h,
+ * "signal.c"). */
 
 #include "daemon-int.h"
 

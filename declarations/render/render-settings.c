@@ -1,5 +1,6 @@
 /* declarations/render/render-settings.c: the config-delete-* settings a
- * rendered broker.xml carries, for the reload prediction (reconcile/reload.h).
+ * rendered broker.xml carries, for the reload prediction
+ * (reconcile/plan/reload.c).
  */
 #include "render-int.h"
 

@@ -1,4 +1,4 @@
-/* reconcile/live/node-index.c: per-node lookups by address (see recon-int.h).
+/* reconcile/live/node-index.c: per-node lookups by address (live.h).
  *
  * Built once per snapshot when it is complete (fetched and sorted, or
  * parsed), so a plan with many queue deletes costs O(n log n) per node

@@ -1,5 +1,5 @@
 /* reconcile/plan/reload.c: predict what a reload of a rendered broker.xml does
- * on a live node (rules in reload.h, facts in docs/config-managed.md). */
+ * on a live node (rules in plan.h, facts in docs/config-managed.md). */
 #include "plan-int.h"
 
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* tests/tools/jexec.c: a test-only driver of the Jolokia client
- * (reconcile/jolokia.h), so integration tests create and destroy objects
+ * (reconcile/live/live-int.h), so integration tests create and destroy objects
  * on real brokers through the same code apply will use.
  *
  *   jexec [--broker B] [--origin O] [--timeout-ms N] URL CREDFILE OP ARGS...
