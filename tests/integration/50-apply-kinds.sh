@@ -88,7 +88,7 @@ check_exit "delete-queue: apply exits 0" 0 apply_to "$TMP/dq" "$TMP/c"
 check_eq "delete-queue: only the queue goes (the divert still has $u.b)" \
 	'[["destroyQueue", "DONE"]]' \
 	"$(rj "$TMP/dq/result.json" '[[o["op"], o["outcome"]] for o in j["nodes"][1]["operations"]]')"
-check_unlisted "$n2: $u.tmp is gone" "$n2" QueueNames "^$u\.tmp\$" "$u.q1"
-check_grep "$n2: $u.td is kept" "^$u\.td\$" <(names "$n2" DivertNames)
+check_unlisted "$n2: $u.tmp is gone" "$n2" queues "^$u\.tmp\$" "$u.q1"
+check_grep "$n2: $u.td is kept" "^$u\.td\$" <(broker_names "$n2" diverts)
 janitor "$u."
 done_testing

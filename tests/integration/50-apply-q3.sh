@@ -59,13 +59,13 @@ check_eq "Q3: a producer can still send to $u.src" OK "$(produce "$n1" "$u.src")
 # there, so a failed read cannot pass for an absence.
 check_eq "a sentinel divert on $u.src (its filter matches nothing)" OK \
 	"$(jexec "$n1" create-divert "$u.sentinel" "$u.src" "$u.src" "filter=color = 'never'" exclusive=0)"
-listing "$TMP/queues" "$n1" QueueNames
+listing "$TMP/queues" "$n1" queues
 check_nogrep "Q3: queue $u.fwd did not come back" "^$u\.fwd\$" "$TMP/queues"
 check_grep "Q3: (same listing) queue $u.src is there" "^$u\.src\$" "$TMP/queues"
-listing "$TMP/addresses" "$n1" AddressNames
+listing "$TMP/addresses" "$n1" addresses
 check_nogrep "Q3: address $u.fwd did not come back" "^$u\.fwd\$" "$TMP/addresses"
 check_grep "Q3: (same listing) address $u.src is there" "^$u\.src\$" "$TMP/addresses"
-listing "$TMP/diverts" "$n1" DivertNames
+listing "$TMP/diverts" "$n1" diverts
 check_nogrep "the divert is gone" "^$u\.d1\$" "$TMP/diverts"
 check_grep "(same listing) the sentinel divert is there" "^$u\.sentinel\$" "$TMP/diverts"
 check_eq "the sentinel divert removed" OK "$(jexec "$n1" destroy-divert "$u.sentinel")"
@@ -111,6 +111,6 @@ check_eq "control: divert" OK "$(jexec "$n1" create-divert "$c.d1" "$c.src" "$c.
 check_eq "control: destroy the queue only" OK "$(jexec "$n1" destroy-queue "$c.fwd")"
 check_eq "control: delete its address" OK "$(jexec "$n1" delete-address "$c.fwd")"
 check_eq "control: producer sends" OK "$(produce "$n1" "$c.src")"
-check_grep "control: the deleted queue came back (the damage)" "^$c\.fwd\$" <(names "$n1" QueueNames)
+check_grep "control: the deleted queue came back (the damage)" "^$c\.fwd\$" <(broker_names "$n1" queues)
 janitor "$u."
 done_testing

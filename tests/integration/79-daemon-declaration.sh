@@ -65,7 +65,7 @@ check_grep "c2: approval-refused.txt names both digests" \
 check_grep "c2: logged" "warning approve: approval in $p2 not applied: the declaration in $p2/declaration is not the one the plan was approved for" "$T/agent.log"
 check "c2: no result.json" test ! -e "$p2/result.json"
 for n in "${NODES[@]}"; do
-	check_unlisted "$n: $u.b was not created" "$n" QueueNames "^$u\.b\$" "$u.a"
+	check_unlisted "$n: $u.b was not created" "$n" queues "^$u\.b\$" "$u.a"
 done
 check "the inventory is unchanged" cmp "$T/inventory.before" "$STATE/t76/inventory.json"
 

@@ -90,10 +90,10 @@ for i in 0 1; do
 	check_eq "v1 $n: the capture pass ran after the plan's operations" \
 		"[\"create-capture:createAddress:$ring:DONE\", \"create-capture:createQueue:$ring:DONE\", \"create-tap:createDivert:$tap1:DONE\", \"create-tap:createDivert:$tap2:DONE\"]" \
 		"$(capture_ops "$TMP/p1" "$i")"
-	check_grep "v1 $n: tap on $u.qa" "^$tap1\$" <(names "$n" DivertNames)
-	check_grep "v1 $n: tap on $u.qc" "^$tap2\$" <(names "$n" DivertNames)
-	check_unlisted "v1 $n: no tap on $u.x" "$n" DivertNames "\.$u\.x\$" "$tap1"
-	check_grep "v1 $n: ring queue" "^$ring\$" <(names "$n" QueueNames)
+	check_grep "v1 $n: tap on $u.qa" "^$tap1\$" <(broker_names "$n" diverts)
+	check_grep "v1 $n: tap on $u.qc" "^$tap2\$" <(broker_names "$n" diverts)
+	check_unlisted "v1 $n: no tap on $u.x" "$n" diverts "\.$u\.x\$" "$tap1"
+	check_grep "v1 $n: ring queue" "^$ring\$" <(broker_names "$n" queues)
 done
 snap "$TMP/s1.json" "$TMP/c" >/dev/null 2>&1
 check_eq "v1: ring queue as declared (ring-size 5, non-durable, anycast)" \
@@ -132,8 +132,8 @@ check_grep "v2: plan.md says why" "still covers '$u.qa' through queue '$u.qa'" "
 check "v2: approve" approve_ok "$TMP/p2"
 check_exit "v2: apply exits 0" 0 apply_to "$TMP/p2" "$TMP/c"
 for n in "${NODES[@]}"; do
-	check_grep "v2 $n: tap on $u.qa kept" "^$tap1\$" <(names "$n" DivertNames)
-	check_unlisted "v2 $n: $u.qb gone" "$n" QueueNames "^$u\.qb\$" "$u.qa"
+	check_grep "v2 $n: tap on $u.qa kept" "^$tap1\$" <(broker_names "$n" diverts)
+	check_unlisted "v2 $n: $u.qb gone" "$n" queues "^$u\.qb\$" "$u.qa"
 done
 
 # ---- v3: delete qc, the last matching queue on address qc ------------------
@@ -166,8 +166,8 @@ for i in 0 1; do
 	n=${NODES[$i]}
 	check_eq "v3 $n: the apply's capture pass removed the tap" \
 		"[\"delete-tap:destroyDivert:$tap2:DONE\"]" "$(capture_ops "$TMP/p3" "$i")"
-	check_unlisted "v3 $n: tap on $u.qc gone at the end of the apply" "$n" DivertNames "^$tap2\$" "$tap1"
-	check_grep "v3 $n: tap on $u.qa still there" "^$tap1\$" <(names "$n" DivertNames)
+	check_unlisted "v3 $n: tap on $u.qc gone at the end of the apply" "$n" diverts "^$tap2\$" "$tap1"
+	check_grep "v3 $n: tap on $u.qa still there" "^$tap1\$" <(broker_names "$n" diverts)
 done
 check_eq "v3: queue result ops, then the tap" \
 	"[\"delete-queue:destroyQueue:$u.qc\", \"delete-tap:destroyDivert:$tap2\"]" \
@@ -189,10 +189,10 @@ check "v4: approve" approve_ok "$TMP/p4"
 check_exit "v4: apply exits 0" 0 apply_to "$TMP/p4" "$TMP/c"
 for n in "${NODES[@]}"; do
 	check_eq "v4 $n: a sentinel divert on $u.qa" OK "$(sentinel_on "$n" "$u.qa")"
-	check_unlisted "v4 $n: no tap left" "$n" DivertNames "^$ring\." "$u.qa.sentinel"
+	check_unlisted "v4 $n: no tap left" "$n" diverts "^$ring\." "$u.qa.sentinel"
 	check_eq "v4 $n: the sentinel divert removed" OK "$(sentinel_off "$n" "$u.qa")"
-	check_unlisted "v4 $n: ring queue gone" "$n" QueueNames "^$ring\$" "$u.qa"
-	check_unlisted "v4 $n: capture address gone" "$n" AddressNames "^$ring\$" "$u.qa"
+	check_unlisted "v4 $n: ring queue gone" "$n" queues "^$ring\$" "$u.qa"
+	check_unlisted "v4 $n: capture address gone" "$n" addresses "^$ring\$" "$u.qa"
 done
 check_eq "v4: the inventory no longer lists the capture" "[]" \
 	"$(rj "$STATE/$u/inventory.json" 'j["captures"]')"
