@@ -8,6 +8,10 @@
 #   daemon_stop             SIGTERM and wait; $RC is the exit status
 #   wait_for SECS CMD...    poll CMD until it succeeds; 1 on timeout
 #   preview_of COMMIT       the newest preview folder of a commit, or ""
+#   notify_recorder SOCK LOG [1]  systemd's side of sd_notify (see below)
+#   watchdog_gaps LOG       `N MAX` of a stamped notify log: the WATCHDOG=1
+#                           count and the largest gap in seconds between
+#                           the first READY=1, each WATCHDOG=1 and now
 
 wait_for() {
 	local deadline=$((SECONDS + $1))
@@ -109,3 +113,21 @@ preview_of() {
 	done | tail -n 1
 }
 has_preview() { [ -n "$(preview_of "$1")" ]; }
+
+watchdog_gaps() {
+	python3 - "$1" <<'PY'
+import sys, time
+now = time.monotonic()  # the recorder's clock (CLOCK_MONOTONIC)
+t, n = [], 0
+for line in open(sys.argv[1]):
+    stamp, _, msg = line.rstrip("\n").partition(" ")
+    if msg.startswith("READY=1") and not t:
+        t.append(float(stamp))
+    elif msg == "WATCHDOG=1" and t:
+        t.append(float(stamp))
+        n += 1
+t.append(now)
+gaps = [b - a for a, b in zip(t, t[1:])] if len(t) > 1 else [float("inf")]
+print("%d %.2f" % (n, max(gaps)))
+PY
+}
