@@ -6,6 +6,7 @@
 # fetch failures are logged with their backoff and the next commit is
 # planned. A history rewrite (force-push) is reported and never applied.
 . "$AG_TOP/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/daemon-lib.sh"
 cd "$AG_TOP" || exit 1
 [ -n "${AG_NODES_FILE:-}" ] || { not_ok "brokers are running (AG_NODES_FILE)"; done_testing; exit 1; }
@@ -21,8 +22,14 @@ sed -i 's/^credentials:/auto-apply-creates: true\ncredentials:/' "$T/agent.yaml"
 c1=$(daemon_commit "t72: one queue")
 daemon_start
 check "c1 previewed" wait_for 60 has_preview "$c1"
+nodes=$(awk 'NF { print $1 }' "$AG_NODES_FILE")
 applied() { p=$(preview_of "$c1"); [ -f "$p/result.json" ]; }
-check "c1 auto-applied (creates only)" wait_for 90 applied
+check "c1 auto-applied (creates only): a result" wait_for 90 applied
+p1=$(preview_of "$c1")
+check_applied "c1 auto-applied: every node APPLIED" "$p1"
+for n in $nodes; do
+	check_listed "c1 auto-applied: $n has t72.q$u" "$n" queues "t72.q$u"
+done
 agent=$PID
 
 # A broker goes away.
@@ -48,7 +55,11 @@ whole() { p=$(last); [ "$p" != "$p2" ] && grep -q "^| $node2 | ok |" "$p/plan.md
 check "a full preview of c2 once $node2 is back" wait_for 120 whole
 p2b=$(last)
 check "the partial preview is superseded" test -f "$p2/superseded"
-check "the full preview was auto-applied" wait_for 60 test -f "$p2b/result.json"
+check "the full preview was auto-applied: a result" wait_for 60 test -f "$p2b/result.json"
+check_applied "the full preview was auto-applied: every node APPLIED" "$p2b"
+for n in $nodes; do
+	check_listed "the full preview was auto-applied: $n has t72.r$u" "$n" queues "t72.r$u"
+done
 check_eq "the same agent process" "$agent" "$PID"
 check "agent alive" kill -0 "$PID"
 

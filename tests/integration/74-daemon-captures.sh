@@ -90,6 +90,7 @@ daemon_start
 check "the commit is auto-applied (creates only)" \
 	wait_for 90 applied "$c1"
 p1=$(preview_of "$c1")
+check_applied "the auto-apply: every node APPLIED" "$p1"
 check_grep "the plan holds the tap" "create-tap \`$tap_a\`" "$p1/plan.md"
 for i in 0 1; do
 	check "${NODES[$i]}: the applied tap exists" has_divert "${NODES[$i]}" "$tap_a"

@@ -12,6 +12,10 @@
 #   watchdog_gaps LOG       `N MAX` of a stamped notify log: the WATCHDOG=1
 #                           count and the largest gap in seconds between
 #                           the first READY=1, each WATCHDOG=1 and now
+#   result_outcomes DIR     `node:OUTCOME ...` of DIR/result.json, or what
+#                           it holds instead (a failed apply's marker)
+#   check_applied "name" DIR  DIR/result.json: every node of $AG_NODES_FILE
+#                           APPLIED (a FAILED apply writes one too)
 
 wait_for() {
 	local deadline=$((SECONDS + $1))
@@ -130,4 +134,25 @@ t.append(now)
 gaps = [b - a for a, b in zip(t, t[1:])] if len(t) > 1 else [float("inf")]
 print("%d %.2f" % (n, max(gaps)))
 PY
+}
+
+result_outcomes() {
+	python3 - "$1/result.json" <<'PY'
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    print("<unreadable: %s>" % e)
+    sys.exit(1)
+if "nodes" not in j:
+    print("<no nodes: %s>" % json.dumps(j, sort_keys=True))
+    sys.exit(1)
+print(" ".join("%s:%s" % (n.get("node"), n.get("outcome")) for n in j["nodes"]))
+PY
+}
+
+check_applied() {
+	local want
+	want=$(awk 'NF { printf "%s%s:APPLIED", s, $1; s = " " }' "$AG_NODES_FILE")
+	check_eq "$1" "$want" "$(result_outcomes "$2")"
 }
