@@ -7,7 +7,9 @@
 #   daemon_start [CONF]     start `run --config` in the background ($PID)
 #   daemon_stop             SIGTERM and wait; $RC is the exit status
 #   wait_for SECS CMD...    poll CMD until it succeeds; 1 on timeout
-#   preview_of COMMIT       the newest preview folder of a commit, or ""
+#   preview_of COMMIT [CLUSTER]  the newest preview folder of a commit (of
+#                           cluster $CLUSTER unless given), or ""
+#   has_preview COMMIT [CLUSTER]  there is one
 #   notify_recorder SOCK LOG [1]  systemd's side of sd_notify (see below)
 #   watchdog_gaps LOG       `N MAX` of a stamped notify log: the WATCHDOG=1
 #                           count and the largest gap in seconds between
@@ -112,11 +114,11 @@ daemon_stop() {
 
 preview_of() {
 	local d
-	for d in "$T/state/outbox/$CLUSTER"/*-"${1:0:12}"*; do
+	for d in "$T/state/outbox/${2:-$CLUSTER}"/*-"${1:0:12}"*; do
 		[ -f "$d/plan.md" ] && echo "$d"
 	done | tail -n 1
 }
-has_preview() { [ -n "$(preview_of "$1")" ]; }
+has_preview() { [ -n "$(preview_of "$@")" ]; }
 
 watchdog_gaps() {
 	python3 - "$1" <<'PY'
