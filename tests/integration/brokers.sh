@@ -40,6 +40,8 @@
 #                            such object, "<no attribute X>" for an unknown
 #                            one; a failed read prints "<read failed>",
 #                            exit 1
+#   broker_routing NODE ADDRESS  the address's RoutingTypes, sorted (the
+#                            MBean's order is a set's), as JSON
 #   check_listed "name" NODE KIND NAME
 #                            one read of KIND on NODE lists NAME (exactly)
 #   check_unlisted "name" NODE KIND PATTERN KNOWN
@@ -252,6 +254,17 @@ if kind != "addresses":  # a pattern read: {mbean: attributes}
     v = list(v.values())[0]
 out = [v[a] if a in v else "<no attribute %s>" % a for a in attrs]
 print(json.dumps(out[0] if len(out) == 1 else out, sort_keys=True))' "$kind" "$v" "$@"
+}
+
+broker_routing() {
+	broker_attr "$1" addresses "$2" RoutingTypes | python3 -c '
+import json, sys
+raw = sys.stdin.read().strip()
+try:
+    v = json.loads(raw)
+except ValueError:
+    v = None
+print(json.dumps(sorted(v)) if isinstance(v, list) else raw)'
 }
 
 check_listed() {
