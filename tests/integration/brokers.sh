@@ -40,8 +40,9 @@
 #                            such object, "<no attribute X>" for an unknown
 #                            one; a failed read prints "<read failed>",
 #                            exit 1
-#   broker_routing NODE ADDRESS  the address's RoutingTypes, sorted (the
-#                            MBean's order is a set's), as JSON
+#   broker_set NODE KIND NAME ATTR  a list attribute, sorted (for sets:
+#                            RoutingTypes, BindingNames), as JSON
+#   broker_routing NODE ADDRESS  broker_set NODE addresses ADDRESS RoutingTypes
 #   check_listed "name" NODE KIND NAME
 #                            one read of KIND on NODE lists NAME (exactly)
 #   check_unlisted "name" NODE KIND PATTERN KNOWN
@@ -256,8 +257,8 @@ out = [v[a] if a in v else "<no attribute %s>" % a for a in attrs]
 print(json.dumps(out[0] if len(out) == 1 else out, sort_keys=True))' "$kind" "$v" "$@"
 }
 
-broker_routing() {
-	broker_attr "$1" addresses "$2" RoutingTypes | python3 -c '
+broker_set() {
+	broker_attr "$@" | python3 -c '
 import json, sys
 raw = sys.stdin.read().strip()
 try:
@@ -266,6 +267,8 @@ except ValueError:
     v = None
 print(json.dumps(sorted(v)) if isinstance(v, list) else raw)'
 }
+
+broker_routing() { broker_set "$1" addresses "$2" RoutingTypes; }
 
 check_listed() {
 	local f
