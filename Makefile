@@ -2,6 +2,7 @@
 #
 #   make            release build: build/artemis-gitops
 #   make check      sanitizer build (ASan+UBSan, -Werror) and every test:
+#                   the runner's self-test (tests/run-selftest),
 #                   unit (cmocka), golden, fuzz corpus replay, integration
 #                   against real Artemis brokers (started by scripts/artemis)
 #   make unit | golden | integration | corpus   one stage, sanitizer build
@@ -123,7 +124,7 @@ integration: asan
 	tests/run integration
 
 golden-update: asan
-	GOLDEN_UPDATE=1 tests/run golden
+	tests/run golden-update
 
 fuzz:
 	@mkdir -p build/fuzz

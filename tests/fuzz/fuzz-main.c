@@ -1,7 +1,9 @@
 /* tests/fuzz/fuzz-main.c: replay corpus files through a fuzz target under
  * gcc and the sanitizers (`make check`), as libgit2's standalone driver and
  * systemd's fuzz-main.c do. Arguments are files or folders; each file is
- * one TAP case. A crash or a sanitizer report stops the run non-zero. */
+ * one TAP case, a folder that cannot be read a failed one. The plan line
+ * `1..N` comes last (tests/run requires it there); a crash or a sanitizer
+ * report stops the run non-zero before it. */
 #include "fuzz.h"
 
 #include <dirent.h>
@@ -25,6 +27,7 @@ replay_file(const char *path)
 	n++;
 	if (afile_read(&data, &len, path, 1024 * 1024, &err) < 0) {
 		printf("not ok %u - %s: %s\n", n, path, err.msg);
+		fflush(stdout);
 		err_release(&err);
 		return;
 	}
@@ -54,8 +57,11 @@ replay(const char *path)
 		return;
 	}
 	d = opendir(path);
-	if (d == NULL)
+	if (d == NULL) {
+		printf("not ok %u - %s: cannot open the folder\n", ++n, path);
+		fflush(stdout);
 		return;
+	}
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -63,7 +69,8 @@ replay(const char *path)
 		names[nn++] = xasprintf("%s/%s", path, e->d_name);
 	}
 	closedir(d);
-	qsort(names, nn, sizeof(*names), cmp);
+	if (nn > 0) /* qsort(NULL, 0, ...) is undefined */
+		qsort(names, nn, sizeof(*names), cmp);
 	for (i = 0; i < nn; i++) {
 		replay(names[i]);
 		free(names[i]);

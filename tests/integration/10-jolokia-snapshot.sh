@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Create addresses, anycast and multicast queues and diverts on two real
-# brokers through the Jolokia client, read them back with
-# `artemis-gitops snapshot --json`, compare field by field; the table
-# form; one HTTP request per node, counted through a proxy.
+# brokers through the Jolokia client, check each broker's MBeans (read with
+# curl, not through the client) hold what was asked, read them back with
+# `artemis-gitops snapshot --json`, compare field by field with the same
+# values; the table form; one HTTP request per node, counted through a
+# proxy.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 brokers_setup
@@ -24,6 +26,31 @@ for n in "${NODES[@]}"; do
 		routing-type=MULTICAST exclusive=1 "filter=prio > 4" routing-name="$u.rn" \
 		transformer=$T prop=b=2 prop=a=1)"
 	check_eq "$n: create default divert" OK "$(jexec "$n" create-divert "$u.d2" "$B" "$A")"
+done
+
+# What the client wrote, as the brokers' MBeans hold it (curl): the
+# values the snapshot below must read.
+for n in "${NODES[@]}"; do
+	check_eq "$n: broker holds q1 with every setting" \
+		"[\"$A\", \"ANYCAST\", true, \"region = 'EU'\", 7, true, true, 50, \"k1\", 2, 300]" \
+		"$(broker_attr "$n" queues "$A.q1" Address RoutingType Durable Filter MaxConsumers \
+			PurgeOnNoConsumers Exclusive RingSize LastValueKey ConsumersBeforeDispatch DelayBeforeDispatch)"
+	check_eq "$n: broker holds sub, multicast, non-durable, defaults" \
+		"[\"$B\", \"MULTICAST\", false, null, -1, -1, true, false, null]" \
+		"$(broker_attr "$n" queues "$B.sub" Address RoutingType Durable Filter MaxConsumers RingSize \
+			Enabled Exclusive LastValueKey)"
+	check_eq "$n: broker holds address A (anycast, multicast)" '["ANYCAST", "MULTICAST"]' "$(broker_routing "$n" "$A")"
+	check_eq "$n: broker: A's queues and bindings" "[[\"$A.q1\"], [\"$u.d1\", \"$A.q1\"]]" \
+		"[$(broker_set "$n" addresses "$A" QueueNames), $(broker_set "$n" addresses "$A" BindingNames)]"
+	check_eq "$n: broker holds address B (multicast)" '["MULTICAST"]' "$(broker_routing "$n" "$B")"
+	check_eq "$n: broker holds d1 with a transformer" \
+		"[\"$A\", \"$B\", \"MULTICAST\", true, \"prio > 4\", \"$u.rn\", \"$T\", {\"a\": \"1\", \"b\": \"2\"}]" \
+		"$(broker_attr "$n" diverts "$u.d1" Address ForwardingAddress RoutingType Exclusive Filter \
+			RoutingName TransformerClassName TransformerProperties)"
+	check_eq "$n: broker holds d2 with the defaults (STRIP, routing name = name)" \
+		"[\"$B\", \"$A\", \"STRIP\", false, null, \"$u.d2\", null, {}]" \
+		"$(broker_attr "$n" diverts "$u.d2" Address ForwardingAddress RoutingType Exclusive Filter \
+			RoutingName TransformerClassName TransformerProperties)"
 done
 
 snap "$TMP/s.json" "$TMP/c"
@@ -77,6 +104,10 @@ check_eq "update queue (filter cleared, max-consumers 3)" OK \
 	"$(jexec node1 update-queue "$A.q1" "$A" anycast max-consumers=3 purge=1 exclusive=1 ring-size=50)"
 check_eq "update divert (complete configuration)" OK \
 	"$(jexec node1 update-divert "$u.d1" "$A" "$B" routing-type=PASS exclusive=1 "filter=prio > 5" routing-name="$u.rn")"
+check_eq "broker: q1 updated (max-consumers 3, no filter)" '[3, null]' \
+	"$(broker_attr node1 queues "$A.q1" MaxConsumers Filter)"
+check_eq "broker: d1 updated (PASS, prio > 5)" '["PASS", "prio > 5"]' \
+	"$(broker_attr node1 diverts "$u.d1" RoutingType Filter)"
 snap "$TMP/s2.json" "$TMP/c" --node node1
 check_eq "updated max_consumers" 3 "$(jval "$TMP/s2.json" node1 queues "$A.q1" max_consumers)"
 check_eq "updated filter cleared" null "$(jval "$TMP/s2.json" node1 queues "$A.q1" filter)"
@@ -116,6 +147,15 @@ for n in "${NODES[@]}"; do
 	check_eq "$n: destroy sub" OK "$(jexec "$n" destroy-queue "$B.sub")"
 	check_eq "$n: delete address A" OK "$(jexec "$n" delete-address "$A")"
 	check_eq "$n: delete address B" OK "$(jexec "$n" delete-address "$B")"
+done
+# Each absence in a listing that holds a name known to be there: a
+# divert that matches nothing, on DLQ, stands in for the diverts.
+for n in "${NODES[@]}"; do
+	check_eq "$n: a sentinel divert" OK "$(jexec "$n" create-divert "s$u.sentinel" DLQ DLQ "filter=color = 'never'" exclusive=0)"
+	check_unlisted "$n: broker: no queue of this test left" "$n" queues "^$u\\." ExpiryQueue
+	check_unlisted "$n: broker: no address of this test left" "$n" addresses "^$u\\." ExpiryQueue
+	check_unlisted "$n: broker: no divert of this test left" "$n" diverts "^$u\\." "s$u.sentinel"
+	check_eq "$n: the sentinel divert removed" OK "$(jexec "$n" destroy-divert "s$u.sentinel")"
 done
 snap "$TMP/s3.json" "$TMP/c"
 check_eq "gone after cleanup" '"<absent>"' "$(jval "$TMP/s3.json" node1 queues "$A.q1" name)"

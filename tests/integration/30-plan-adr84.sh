@@ -47,7 +47,8 @@ for n in "${NODES[@]}"; do
 	jexec "$n" create-queue "$u.q5b" "$u.a5" anycast >/dev/null
 	jexec "$n" create-divert "$u.d5" "$u.s3" "$u.a5" >/dev/null
 done
-check_eq "setup: divert d3 exists on node2" OK "$(jexec node2 read "org.apache.activemq.artemis:broker=\"node2\",component=addresses,address=\"$u.s3\",subcomponent=diverts,divert=\"$u.d3\"" ForwardingAddress | cut -c1-2)"
+check_eq "setup: divert d3 exists on node2 ($u.s3 -> $u.a3, read from the broker)" "[\"$u.s3\", \"$u.a3\"]" \
+	"$(broker_attr node2 diverts "$u.d3" Address ForwardingAddress)"
 
 # ---- Q1: consumers ----------------------------------------------------------
 "$ARTEMIS" consumer node1 "$u.q1" >"$TMP/consumer.log" 2>&1 &

@@ -69,7 +69,7 @@ check "approve" approve_ok "$TMP/p3"
 check_exit "apply exits 0" 0 apply_to "$TMP/p3" "$TMP/c"
 check_eq "removeConsumers=true was sent on both nodes" '[true, true]' \
 	"$(rj "$TMP/p3/result.json" '[o["remove_consumers"] for n in j["nodes"] for o in n["operations"] if o["op"] == "destroyQueue"]')"
-listing "$TMP/queues" "$n1" QueueNames
+listing "$TMP/queues" "$n1" queues
 check_nogrep "Q1: queue $u.q is gone with its consumer" "^$u\.q\$" "$TMP/queues"
 check_grep "Q1: (same listing) queue $u.keep is there" "^$u\.keep\$" "$TMP/queues"
 check_eq "the audit records the flag" '{"disconnect_consumers": true}' \
@@ -89,7 +89,7 @@ check_eq "$n1 applied, $n2 refused as stale" '[["APPLIED", null], ["REFUSED", "S
 check_eq "the stale detail says why" \
 	"stale plan: delete-queue '$u.s': queue '$u.s' has 1 consumer on this node (stop the consumers, or plan again with --disconnect-consumers to close them)" \
 	"$(rj "$TMP/p4/result.json" 'j["nodes"][1]["detail"]')"
-check_grep "nothing was done on $n2" "^$u\.s\$" <(names "$n2" QueueNames)
+check_grep "nothing was done on $n2" "^$u\.s\$" <(broker_names "$n2" queues)
 check_eq "the inventory keeps $u.s" true "$(rj "$STATE/$CL/inventory.json" '"'"$u.s"'" in j["queues"]')"
 check_exit "the same plan cannot be applied twice" 1 apply_to "$TMP/p4" "$TMP/c"
 stop_consumers
@@ -133,7 +133,7 @@ check_eq "the broker's refusal is kept" 1 \
 	"$(rj "$TMP/p7/result.json" '[o.get("error", "") for o in j["nodes"][0]["operations"] if o["op"] == "destroyQueue"][0]' | grep -c 'AMQ229025: Cannot delete queue')"
 check_eq "the detail names the flag" 1 \
 	"$(rj "$TMP/p7/result.json" 'j["nodes"][0]["detail"]' | grep -c '; a consumer attached after the preflight: stop it, or plan again with --disconnect-consumers')"
-check_grep "the queue and its consumer are still there" "^$u\.h\$" <(names "$n1" QueueNames)
+check_grep "the queue and its consumer are still there" "^$u\.h\$" <(broker_names "$n1" queues)
 stop_consumers
 opproxy_stop
 janitor "$u."

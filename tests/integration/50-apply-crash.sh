@@ -64,9 +64,9 @@ check_eq "its plan digest" "$(sha256sum <"$TMP/p2/plan.json" | cut -d' ' -f1)" "
 check_eq "its intent row holds node1's divert configuration" "$u.fwd" \
 	"$(rj "$TMP/interrupted.json" '[o["divert"]["forwarding-address"] for o in j[0]["nodes"][0]["operations"] if o["op"] == "destroyDivert"][0]')"
 check_eq "node1: a sentinel divert on $u.other" OK "$(sentinel_on "$n1" "$u.other")"
-check_unlisted "node1: the divert is gone" "$n1" DivertNames "^$u\.d1\$" "$u.other.sentinel"
+check_unlisted "node1: the divert is gone" "$n1" diverts "^$u\.d1\$" "$u.other.sentinel"
 check_eq "node1: the sentinel divert removed" OK "$(sentinel_off "$n1" "$u.other")"
-check_grep "node1: the queue is still there" "^$u\.fwd\$" <(names "$n1" QueueNames)
+check_grep "node1: the queue is still there" "^$u\.fwd\$" <(broker_names "$n1" queues)
 
 # A new plan and apply converge.
 decl "$TMP/c" "addresses:
@@ -78,12 +78,12 @@ check_eq "v3: node1 deletes the queue alone, node2 the divert then the queue" \
 check "v3: approve" approve_ok "$TMP/p3"
 check_exit "v3: apply exits 0" 0 apply_to "$TMP/p3" "$TMP/c"
 for n in "${NODES[@]}"; do
-	check_unlisted "$n: converged: $u.fwd gone" "$n" QueueNames "^$u\.fwd\$" "$u.src"
+	check_unlisted "$n: converged: $u.fwd gone" "$n" queues "^$u\.fwd\$" "$u.src"
 	check_eq "$n: a sentinel divert on $u.other" OK "$(sentinel_on "$n" "$u.other")"
-	check_unlisted "$n: converged: $u.d1 gone" "$n" DivertNames "^$u\.d1\$" "$u.other.sentinel"
+	check_unlisted "$n: converged: $u.d1 gone" "$n" diverts "^$u\.d1\$" "$u.other.sentinel"
 	check_eq "$n: the sentinel divert removed" OK "$(sentinel_off "$n" "$u.other")"
-	check_grep "$n: the declared queue survives" "^$u\.src\$" <(names "$n" QueueNames)
-	check_grep "$n: the unmanaged queue survives" "^$u\.other\$" <(names "$n" QueueNames)
+	check_grep "$n: the declared queue survives" "^$u\.src\$" <(broker_names "$n" queues)
+	check_grep "$n: the unmanaged queue survives" "^$u\.other\$" <(broker_names "$n" queues)
 done
 check_exit "v4: nothing left to do" 0 plan_to "$TMP/p4" "$TMP/c"
 janitor "$u."

@@ -79,7 +79,7 @@ check_grep "the refusal names --cluster's folder and the plan's digest" \
 
 # Nothing happened: on the brokers, in the state folder, in the plan folder.
 for n in "${NODES[@]}"; do
-	listing "$TMP/queues.$n" "$n" QueueNames
+	listing "$TMP/queues.$n" "$n" queues
 	check_grep "$n: $u.gone is still there (the refused plan deletes it)" "^$u\.gone\$" "$TMP/queues.$n"
 	check_grep "$n: (same listing) $u.victim is still there" "^$u\.victim\$" "$TMP/queues.$n"
 	check_grep "$n: (same listing) $u.keep is there" "^$u\.keep\$" "$TMP/queues.$n"
@@ -98,7 +98,7 @@ check_exit "--cluster with the planned declaration: apply exits 0" 0 apply_to "$
 check_eq "both nodes APPLIED" '["APPLIED", "APPLIED"]' \
 	"$(rj "$TMP/p2/result.json" '[n["outcome"] for n in j["nodes"]]')"
 for n in "${NODES[@]}"; do
-	check_unlisted "$n: $u.gone deleted" "$n" QueueNames "^$u\.gone\$" "$u.keep"
+	check_unlisted "$n: $u.gone deleted" "$n" queues "^$u\.gone\$" "$u.keep"
 done
 check_eq "the inventory does not hold the unmanaged queue" \
 	"[[\"$u.keep\"], [\"$u.keep\"]]" \

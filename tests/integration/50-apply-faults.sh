@@ -44,9 +44,9 @@ check_eq "A: node1's detail" \
 check_eq "A: node1's operations" '[["destroyDivert", "FAILED"], ["destroyQueue", "NOT_RUN"], ["deleteAddress", "NOT_RUN"]]' \
 	"$(rj "$TMP/pa/result.json" '[[o["op"], o["outcome"]] for o in j["nodes"][0]["operations"]]')"
 check_absent "A: the proxy let no destroyQueue through" 'destroyQueue' "$OPX_LOG" "^fail destroyDivert $u\.d1\$"
-check_grep "A: node1 keeps the queue" "^$u\.fwd\$" <(names "$n1" QueueNames)
-check_grep "A: node1 keeps the divert" "^$u\.d1\$" <(names "$n1" DivertNames)
-check_unlisted "A: node2 is done" "$n2" QueueNames "^$u\.fwd\$" "$u.src"
+check_grep "A: node1 keeps the queue" "^$u\.fwd\$" <(broker_names "$n1" queues)
+check_grep "A: node1 keeps the divert" "^$u\.d1\$" <(broker_names "$n1" diverts)
+check_unlisted "A: node2 is done" "$n2" queues "^$u\.fwd\$" "$u.src"
 check_eq "A: the inventory keeps $u.fwd" true "$(rj "$STATE/$CL/inventory.json" '"'"$u.fwd"'" in j["queues"]')"
 opproxy_stop
 
@@ -64,9 +64,9 @@ check_eq "B: node1's detail names the removed divert" \
 	"$(rj "$TMP/pb/result.json" 'j["nodes"][0]["detail"]')"
 check_eq "B: node2 had nothing to do" SKIPPED "$(rj "$TMP/pb/result.json" 'j["nodes"][1]["outcome"]')"
 check_eq "B: a sentinel divert on $u.src" OK "$(sentinel_on "$n1" "$u.src")"
-check_unlisted "B: the divert is gone on node1 (no rollback)" "$n1" DivertNames "^$u\.d1\$" "$u.src.sentinel"
+check_unlisted "B: the divert is gone on node1 (no rollback)" "$n1" diverts "^$u\.d1\$" "$u.src.sentinel"
 check_eq "B: the sentinel divert removed" OK "$(sentinel_off "$n1" "$u.src")"
-check_grep "B: the queue is still on node1" "^$u\.fwd\$" <(names "$n1" QueueNames)
+check_grep "B: the queue is still on node1" "^$u\.fwd\$" <(broker_names "$n1" queues)
 check_eq "B: the audit row holds the removed divert" "$u.fwd" \
 	"$(audit_rows result | tail -n 1 | python3 -c 'import json,sys
 r = json.load(sys.stdin)
@@ -77,7 +77,7 @@ opproxy_stop
 decl "$TMP/c" "addresses:
 $src"
 converge "finish" "$TMP/c" "$TMP/pc"
-check_unlisted "node1 is done" "$n1" QueueNames "^$u\.fwd\$" "$u.src"
+check_unlisted "node1 is done" "$n1" queues "^$u\.fwd\$" "$u.src"
 check_eq "the inventory no longer has $u.fwd" false "$(rj "$STATE/$CL/inventory.json" '"'"$u.fwd"'" in j["queues"] or "'"$u.fwd"'" in j["addresses"]')"
 
 # C: node2 unreachable at apply (its proxy stops after the approval).
@@ -97,8 +97,8 @@ opproxy_stop
 check_exit "C: apply exits 1" 1 apply_to "$TMP/pe" "$TMP/c"
 check_eq "C: node1 APPLIED, node2 UNREACHABLE" '[["APPLIED", null], ["UNREACHABLE", "UNREACHABLE"]]' \
 	"$(rj "$TMP/pe/result.json" '[[n["outcome"], n["kind"]] for n in j["nodes"]]')"
-check_unlisted "C: node1 deleted $u.x" "$n1" QueueNames "^$u\.x\$" "$u.src"
-check_grep "C: node2 still has $u.x" "^$u\.x\$" <(names "$n2" QueueNames)
+check_unlisted "C: node1 deleted $u.x" "$n1" queues "^$u\.x\$" "$u.src"
+check_grep "C: node2 still has $u.x" "^$u\.x\$" <(broker_names "$n2" queues)
 check_eq "C: the inventory keeps $u.x" true "$(rj "$STATE/$CL/inventory.json" '"'"$u.x"'" in j["queues"]')"
 janitor "$u."
 done_testing

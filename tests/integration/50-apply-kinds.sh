@@ -50,12 +50,13 @@ step change "addresses:
 diverts:
   - {name: $u.d, address: $u.a, forwarding-address: $u.b, routing-type: PASS, filter: \"x = 1\"}" \
 	'["widen-address", "change-queue", "change-divert", "recreate-queue"]'
-snap "$TMP/s1.json" "$TMP/c"
-check_eq "q1 max-consumers changed in place" 7 "$(jval "$TMP/s1.json" "$n2" queues "$u.q1" max_consumers)"
-check_eq "q2 recreated non-durable" false "$(jval "$TMP/s1.json" "$n2" queues "$u.q2" durable)"
-check_eq "d updated" '["PASS", "x = 1"]' \
-	"[$(jval "$TMP/s1.json" "$n2" diverts "$u.d" routing_type), $(jval "$TMP/s1.json" "$n2" diverts "$u.d" filter)]"
-check_eq "a widened" '["anycast", "multicast"]' "$(jval "$TMP/s1.json" "$n2" addresses "$u.a" routing)"
+# The live objects, read from each broker's MBeans with curl.
+for n in "${NODES[@]}"; do
+	check_eq "$n: q1 max-consumers changed in place" 7 "$(broker_attr "$n" queues "$u.q1" MaxConsumers)"
+	check_eq "$n: q2 recreated non-durable" false "$(broker_attr "$n" queues "$u.q2" Durable)"
+	check_eq "$n: d updated" '["PASS", "x = 1"]' "$(broker_attr "$n" diverts "$u.d" RoutingType Filter)"
+	check_eq "$n: a widened" '["ANYCAST", "MULTICAST"]' "$(broker_routing "$n" "$u.a")"
+done
 
 step recreate "addresses:
   - name: $u.a
@@ -69,9 +70,11 @@ step recreate "addresses:
 diverts:
   - {name: $u.d, address: $u.b, forwarding-address: $u.a, routing-type: PASS, filter: \"x = 1\"}" \
 	'["recreate-divert", "narrow-address"]'
-snap "$TMP/s2.json" "$TMP/c"
-check_eq "d recreated on its new source" "\"$u.b\"" "$(jval "$TMP/s2.json" "$n2" diverts "$u.d" address)"
-check_eq "a narrowed" '["anycast"]' "$(jval "$TMP/s2.json" "$n2" addresses "$u.a" routing)"
+for n in "${NODES[@]}"; do
+	check_eq "$n: d recreated on its new source" "[\"$u.b\", \"$u.a\", \"PASS\", \"x = 1\"]" \
+		"$(broker_attr "$n" diverts "$u.d" Address ForwardingAddress RoutingType Filter)"
+	check_eq "$n: a narrowed" '["ANYCAST"]' "$(broker_routing "$n" "$u.a")"
+done
 check_eq "the inventory holds every declared object" \
 	"[[\"$u.a\", \"$u.b\"], [\"$u.d\"], [\"$u.b\", \"$u.q1\", \"$u.q2\"]]" \
 	"$(rj "$STATE/$CL/inventory.json" '[j["addresses"], j["diverts"], j["queues"]]')"
@@ -88,7 +91,7 @@ check_exit "delete-queue: apply exits 0" 0 apply_to "$TMP/dq" "$TMP/c"
 check_eq "delete-queue: only the queue goes (the divert still has $u.b)" \
 	'[["destroyQueue", "DONE"]]' \
 	"$(rj "$TMP/dq/result.json" '[[o["op"], o["outcome"]] for o in j["nodes"][1]["operations"]]')"
-check_unlisted "$n2: $u.tmp is gone" "$n2" QueueNames "^$u\.tmp\$" "$u.q1"
-check_grep "$n2: $u.td is kept" "^$u\.td\$" <(names "$n2" DivertNames)
+check_unlisted "$n2: $u.tmp is gone" "$n2" queues "^$u\.tmp\$" "$u.q1"
+check_grep "$n2: $u.td is kept" "^$u\.td\$" <(broker_names "$n2" diverts)
 janitor "$u."
 done_testing

@@ -45,7 +45,7 @@ check "v2: approve" approve_ok "$TMP/p2"
 # it), no --cluster.
 cp -r "$TMP/c" "$TMP/p2/declaration"
 check_exit "v2: apply exits 0" 0 "$AG_BIN" apply "$TMP/p2" --state "$STATE" --credentials "$CREDDIR"
-check_unlisted "address $u.fwd is gone" "$n1" AddressNames "^$u\.fwd\$" "$u.src"
+check_unlisted "address $u.fwd is gone" "$n1" addresses "^$u\.fwd\$" "$u.src"
 check_eq "Q4: after our apply, sends to src still succeed" OK "$(produce "$n1" "$u.src")"
 
 # Control: the same deletes without the cascade.

@@ -6,26 +6,28 @@
 # the approval, the apply with its audit rows and inventory, the drift
 # report, the SIGHUP reload and the clean SIGTERM exit.
 . "$AG_TOP/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
+. "$AG_TOP/tests/integration/daemon-lib.sh"
 cd "$AG_TOP" || exit 1
 [ -n "${AG_NODES_FILE:-}" ] || { not_ok "brokers are running (AG_NODES_FILE)"; done_testing; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 out=$dir/demo.out
+nodes=$(awk 'NF { print $1 }' "$AG_NODES_FILE")
 
 # The suite's brokers are shared and outlive runs: remove what an earlier
 # run of the demo made (the example's diverts, then its addresses with
 # their queues), so the first commit meets brokers without them.
-jq_names() { python3 -c 'import json,sys; print("\n".join(json.load(sys.stdin).get("value") or []))'; }
-while read -r node _; do
+for node in $nodes; do
 	mb="org.apache.activemq.artemis:broker=\\\"$node\\\""
-	for dv in $(scripts/artemis jolokia "$node" "{\"type\":\"read\",\"mbean\":\"$mb\",\"attribute\":\"DivertNames\"}" | jq_names); do
+	for dv in $(broker_names "$node" diverts); do
 		case $dv in orders-to-audit | orders-to-events | __capture.*) ;; *) continue ;; esac
-		scripts/artemis jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"destroyDivert(java.lang.String)\",\"arguments\":[\"$dv\"]}" >/dev/null
+		broker_jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"destroyDivert(java.lang.String)\",\"arguments\":[\"$dv\"]}" >/dev/null
 	done
 	for ad in orders order.events audit; do
-		scripts/artemis jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"deleteAddress(java.lang.String,boolean)\",\"arguments\":[\"$ad\",true]}" >/dev/null
+		broker_jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"deleteAddress(java.lang.String,boolean)\",\"arguments\":[\"$ad\",true]}" >/dev/null
 	done
-done <"$AG_NODES_FILE"
+done
 
 DEMO_TIMEOUT=90 scripts/demo --nodes "$AG_NODES_FILE" --bin "$AG_BIN" \
 	--dir "$dir/demo" --no-install >"$out" 2>&1
@@ -59,6 +61,7 @@ check_grep "commit.txt names the branch" '^branch main$' "$p1/commit.txt"
 check_grep "commit.txt names the folder" '^folder clusters/shop-eu$' "$p1/commit.txt"
 check_grep "plan 1 would apply" '"outcome": "WOULD_APPLY"' "$p1/plan.json"
 check_grep "result 1: every node applied" 'Every node applied or had nothing to do' "$p1/result.md"
+check_applied "result 1: every node APPLIED (result.json)" "$p1"
 check_grep "log: preview 1 posted" "notice cycle: cluster 'shop-eu': preview $p1: WOULD_APPLY" "$log"
 
 # 2: refused by validation, nothing changed, superseded later
@@ -76,7 +79,13 @@ check_grep "plan 3 then deletes the queue" '^### 2\. delete-queue `audit`' "$p3/
 check "plan 3 approved" test -f "$p3/approval.json"
 check_grep "approval by the demo operator" '"approved_by": "demo operator"' "$p3/approval.json"
 check "plan 3 applied" test -f "$p3/result.json"
-check_grep "result 3: both nodes APPLIED" '^\| node2 \| APPLIED \|' "$p3/result.md"
+check_applied "result 3: both nodes APPLIED (result.json)" "$p3"
+for n in $nodes; do
+	check_grep "result 3: $n APPLIED (result.md)" "^\\| $n \\| APPLIED \\|" "$p3/result.md"
+	check_unlisted "$n: the divert orders-to-audit is gone" "$n" diverts '^orders-to-audit$' orders-to-events
+	check_unlisted "$n: the queue audit is gone" "$n" queues '^audit$' orders
+	check_listed "$n: the address audit stays" "$n" addresses audit
+done
 check_grep "log: apply 3 notice" "notice approve: applied $p3: every node APPLIED or SKIPPED" "$log"
 check "plan 3 not superseded" test ! -e "$p3/superseded"
 

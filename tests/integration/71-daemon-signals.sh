@@ -87,7 +87,11 @@ nodes:
 EOC
 c3=$(daemon_commit "t71: a cluster whose node never answers")
 check "the cycle of c3 started" wait_for 30 grep -q "branch 'main' moved to ${c3:0:12}" "$T/agent.log"
+# The cycle plans t71, then t71hang, whose read hangs until its timeout:
+# once t71's preview is there, the step in progress is t71hang's.
+check "c3: the preview of t71 is posted" wait_for 30 has_preview "$c3" t71
 sleep 1
+check "c3: t71hang is being planned (no preview yet)" test -z "$(preview_of "$c3" t71hang)"
 t0=$SECONDS
 daemon_stop
 check_eq "SIGTERM mid-cycle: exit 0" 0 "$RC"
@@ -95,11 +99,13 @@ check "SIGTERM mid-cycle: within the step's timeout" test $((SECONDS - t0)) -le 
 check_grep "SIGTERM logged" "notice loop: signal 15: stopping" "$T/agent.log"
 kill "$hang" 2>/dev/null
 wait "$hang" 2>/dev/null
-# The step in progress finished: whichever cluster was being planned has
-# its whole preview; nothing half-written.
-for d in "$T"/state/outbox/*/*-"${c3:0:12}"; do
-	[ -d "$d" ] || continue
-	check "preview $(basename "$(dirname "$d")") of c3 is whole" test -f "$d/plan.json" -a -f "$d/plan.md" -a -f "$d/commit.txt"
+# The step in progress finished: t71hang, which was being planned, has
+# its whole preview, as has t71; nothing half-written.
+for cl in t71 t71hang; do
+	d=$(preview_of "$c3" "$cl")
+	check "c3: a preview of $cl" test -n "$d"
+	check "c3: the preview of $cl is whole" test -n "$d" -a -f "$d/plan.json" -a -f "$d/plan.md" -a -f "$d/commit.txt"
 done
+check_grep "c3: t71hang's preview names the silent node" "\\| silent \\| (UNREACHABLE|TIMEOUT)" "$(preview_of "$c3" t71hang)/plan.md"
 check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$T/agent.log" 'notice loop: signal 15: stopping'
 done_testing

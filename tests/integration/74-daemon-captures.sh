@@ -56,12 +56,12 @@ import json, sys
 j = json.load(sys.stdin)
 print(json.dumps([o['act'] + ':' + o['op'] + ':' + o['name'] + ':' + o['outcome'] for o in j['nodes'][$2]['operations']]))"
 }
-has_divert() { names "$1" DivertNames | grep -qx "$2"; }
+has_divert() { broker_names "$1" diverts | grep -qx "$2"; }
 # NODE NAME: NAME is not listed, in a read that succeeded and lists the
 # declared tap $tap_a (there all along), so a failed read is no absence.
 no_divert() {
 	local f=$T/diverts.$RANDOM
-	names "$1" DivertNames >"$f" || return 1
+	broker_names "$1" diverts >"$f" || return 1
 	grep -qx -- "$tap_a" "$f" || { echo "the listing lacks $tap_a"; return 1; }
 	! grep -qx -- "$2" "$f"
 }
@@ -90,6 +90,7 @@ daemon_start
 check "the commit is auto-applied (creates only)" \
 	wait_for 90 applied "$c1"
 p1=$(preview_of "$c1")
+check_applied "the auto-apply: every node APPLIED" "$p1"
 check_grep "the plan holds the tap" "create-tap \`$tap_a\`" "$p1/plan.md"
 for i in 0 1; do
 	check "${NODES[$i]}: the applied tap exists" has_divert "${NODES[$i]}" "$tap_a"

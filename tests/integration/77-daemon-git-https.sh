@@ -7,6 +7,7 @@
 # token never reaches the log (at debug level), the state folder (clone
 # config, FETCH_HEAD, ...), the outbox or the audit.
 . "$AG_TOP/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/daemon-lib.sh"
 . "$AG_TOP/tests/integration/gitsrv-lib.sh"
 cd "$AG_TOP" || exit 1
@@ -49,7 +50,11 @@ echo "$token" >"$T/creds/git-token"
 check "c1 previewed (cloned over HTTPS)" wait_for 60 has_preview "$c1"
 check_grep "server: the token accepted" "^POST /origin.git/git-upload-pack 200 auth=ok$" "$T/githttp.log"
 applied() { p=$(preview_of "$c1"); [ -f "$p/result.json" ]; }
-check "c1 auto-applied (creates only)" wait_for 90 applied
+check "c1 auto-applied (creates only): a result" wait_for 90 applied
+check_applied "c1 auto-applied: every node APPLIED" "$(preview_of "$c1")"
+for n in $(awk 'NF { print $1 }' "$AG_NODES_FILE"); do
+	check_listed "c1 auto-applied: $n has t77.q$u" "$n" queues "t77.q$u"
+done
 check "audit row written" test -s "$T/state/audit.jsonl"
 echo "# c2" >>"$T/work/clusters/t77/cluster.yaml"
 c2=$(daemon_commit "t77: c2")

@@ -44,7 +44,11 @@ daemon_start
 check "preview of c1" wait_for 60 has_preview "$c1"
 p1=$(preview_of "$c1")
 check "c1: approve" approve_preview "$p1"
-check "c1: applied by the daemon" wait_for 60 applied "$c1"
+check "c1: applied by the daemon: a result" wait_for 60 applied "$c1"
+check_applied "c1: applied by the daemon: every node APPLIED" "$p1"
+for n in "${NODES[@]}"; do
+	check_listed "c1: $n has $u.a" "$n" queues "$u.a"
+done
 cp "$STATE/t76/inventory.json" "$T/inventory.before"
 
 # c2 adds $u.b; its approved preview gets $u.victim added to declaration/.
@@ -65,7 +69,7 @@ check_grep "c2: approval-refused.txt names both digests" \
 check_grep "c2: logged" "warning approve: approval in $p2 not applied: the declaration in $p2/declaration is not the one the plan was approved for" "$T/agent.log"
 check "c2: no result.json" test ! -e "$p2/result.json"
 for n in "${NODES[@]}"; do
-	check_unlisted "$n: $u.b was not created" "$n" QueueNames "^$u\.b\$" "$u.a"
+	check_unlisted "$n: $u.b was not created" "$n" queues "^$u\.b\$" "$u.a"
 done
 check "the inventory is unchanged" cmp "$T/inventory.before" "$STATE/t76/inventory.json"
 
@@ -75,7 +79,12 @@ c3=$(daemon_commit "t76: $u.c")
 check "preview of c3" wait_for 60 has_preview "$c3"
 p3=$(preview_of "$c3")
 check "c3: approve" approve_preview "$p3"
-check "c3: applied by the daemon" wait_for 60 applied "$c3"
+check "c3: applied by the daemon: a result" wait_for 60 applied "$c3"
+check_applied "c3: applied by the daemon: every node APPLIED" "$p3"
+for n in "${NODES[@]}"; do
+	check_listed "c3: $n has $u.b" "$n" queues "$u.b"
+	check_listed "c3: $n has $u.c" "$n" queues "$u.c"
+done
 check_eq "c3: inventory: the declared queues, not the unmanaged one" \
 	"[\"$u.a\", \"$u.b\", \"$u.c\"]" \
 	"$(rj "$STATE/t76/inventory.json" 'j["queues"]')"

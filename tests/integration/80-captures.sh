@@ -41,11 +41,8 @@ produce_n() {
 	if printf '%s' "$o" | grep -q "Produced: $n messages"; then echo OK; else
 		printf '%s\n' "$o" | tail -3; fi
 }
-# count NODE QUEUE: its MessageCount, read live (snapshot --json)
-count() {
-	snap "$TMP/count.json" "$TMP/c" >/dev/null 2>&1
-	rj "$TMP/count.json" "[q['message_count'] for n in j['nodes'] if n['node'] == '$1' for q in n['queues'] if q['name'] == '$2']"
-}
+# count NODE QUEUE: its MessageCount, read from the broker (curl)
+count() { broker_attr "$1" queues "$2" MessageCount; }
 acts() { rj "$1/plan.json" '[a["kind"] + ":" + a["name"] for a in j["actions"]]'; }
 capture_ops() { # RESULT_DIR NODE_INDEX: the capture pass's operations
 	rj "$1/result.json" "[o['act'] + ':' + o['op'] + ':' + o['name'] + ':' + o['outcome'] for o in j['nodes'][$2]['operations'] if o['act'] in ('create-capture', 'change-capture', 'create-tap', 'change-tap', 'delete-tap', 'delete-capture')]"
@@ -90,33 +87,35 @@ for i in 0 1; do
 	check_eq "v1 $n: the capture pass ran after the plan's operations" \
 		"[\"create-capture:createAddress:$ring:DONE\", \"create-capture:createQueue:$ring:DONE\", \"create-tap:createDivert:$tap1:DONE\", \"create-tap:createDivert:$tap2:DONE\"]" \
 		"$(capture_ops "$TMP/p1" "$i")"
-	check_grep "v1 $n: tap on $u.qa" "^$tap1\$" <(names "$n" DivertNames)
-	check_grep "v1 $n: tap on $u.qc" "^$tap2\$" <(names "$n" DivertNames)
-	check_unlisted "v1 $n: no tap on $u.x" "$n" DivertNames "\.$u\.x\$" "$tap1"
-	check_grep "v1 $n: ring queue" "^$ring\$" <(names "$n" QueueNames)
+	check_grep "v1 $n: tap on $u.qa" "^$tap1\$" <(broker_names "$n" diverts)
+	check_grep "v1 $n: tap on $u.qc" "^$tap2\$" <(broker_names "$n" diverts)
+	check_unlisted "v1 $n: no tap on $u.x" "$n" diverts "\.$u\.x\$" "$tap1"
+	check_grep "v1 $n: ring queue" "^$ring\$" <(broker_names "$n" queues)
 done
-snap "$TMP/s1.json" "$TMP/c" >/dev/null 2>&1
-check_eq "v1: ring queue as declared (ring-size 5, non-durable, anycast)" \
-	'[5, false, "anycast"]' \
-	"$(rj "$TMP/s1.json" "[[q['ring_size'], q['durable'], q['routing']] for q in j['nodes'][0]['queues'] if q['name'] == '$ring'][0]")"
-check_eq "v1: tap configuration (non-exclusive, ANYCAST into the ring's address)" \
-	"[\"$u.qa\", \"$ring\", false, \"ANYCAST\"]" \
-	"$(rj "$TMP/s1.json" "[[d['address'], d['forwarding_address'], d['exclusive'], d['routing_type']] for d in j['nodes'][0]['diverts'] if d['name'] == '$tap1'][0]")"
+for n in "${NODES[@]}"; do
+	check_eq "v1 $n: ring queue as declared (ring-size 5, non-durable, anycast, on its address)" \
+		"[5, false, \"ANYCAST\", \"$ring\"]" \
+		"$(broker_attr "$n" queues "$ring" RingSize Durable RoutingType Address)"
+	check_eq "v1 $n: tap configuration (non-exclusive, ANYCAST into the ring's address)" \
+		"[\"$u.qa\", \"$ring\", false, \"ANYCAST\"]" \
+		"$(broker_attr "$n" diverts "$tap1" Address ForwardingAddress Exclusive RoutingType)"
+done
 check_grep "v1: audit result row holds the capture pass's operations" "\"act\": \"create-tap\"" <(audit_rows result | tail -n 1)
 check_exit "v1: nothing left to plan" 0 plan_to "$TMP/p1b" "$TMP/c"
 
 # ---- copies land in the ring, bounded by its size ---------------------------
 check_eq "send 3 to $u.qa" OK "$(produce_n "$n1" "$u.qa" 3)"
-check_eq "the ring holds the 3 copies" "[3]" "$(count "$n1" "$ring")"
-check_eq "the queues still get every message (non-exclusive tap)" "[3]" \
-	"$(rj "$TMP/count.json" "[sum(q['message_count'] for q in j['nodes'][0]['queues'] if q['address'] == '$u.qa')]")"
+check_eq "the ring holds the 3 copies" 3 "$(count "$n1" "$ring")"
+# (anycast: the address's two queues share them)
+check_eq "the queues still get every message (non-exclusive tap): $u.qa + $u.qb" 3 \
+	"$(python3 -c 'import sys; print(sum(int(x) for x in sys.argv[1:]))' "$(count "$n1" "$u.qa")" "$(count "$n1" "$u.qb")" 2>&1)"
 check_eq "send 12 more to $u.qa" OK "$(produce_n "$n1" "$u.qa" 12)"
-check_eq "the ring never exceeds its size: MessageCount = 5" "[5]" "$(count "$n1" "$ring")"
+check_eq "the ring never exceeds its size: MessageCount = 5" 5 "$(count "$n1" "$ring")"
 check_eq "send 4 to $u.qc" OK "$(produce_n "$n1" "$u.qc" 4)"
-check_eq "copies from $u.qc land in the same ring: still 5" "[5]" "$(count "$n1" "$ring")"
+check_eq "copies from $u.qc land in the same ring: still 5" 5 "$(count "$n1" "$ring")"
 check_eq "send 2 to $u.x" OK "$(produce_n "$n1" "$u.x" 2)"
-check_eq "$u.x is not tapped: its queue has them" "[2]" "$(count "$n1" "$u.x")"
-check_eq "the ring did not get them: still 5" "[5]" "$(count "$n1" "$ring")"
+check_eq "$u.x is not tapped: its queue has them" 2 "$(count "$n1" "$u.x")"
+check_eq "the ring did not get them: still 5" 5 "$(count "$n1" "$ring")"
 
 # ---- v2: delete qb while qa remains on address qa: the tap stays ----------
 decl "$TMP/c" "addresses:
@@ -132,8 +131,8 @@ check_grep "v2: plan.md says why" "still covers '$u.qa' through queue '$u.qa'" "
 check "v2: approve" approve_ok "$TMP/p2"
 check_exit "v2: apply exits 0" 0 apply_to "$TMP/p2" "$TMP/c"
 for n in "${NODES[@]}"; do
-	check_grep "v2 $n: tap on $u.qa kept" "^$tap1\$" <(names "$n" DivertNames)
-	check_unlisted "v2 $n: $u.qb gone" "$n" QueueNames "^$u\.qb\$" "$u.qa"
+	check_grep "v2 $n: tap on $u.qa kept" "^$tap1\$" <(broker_names "$n" diverts)
+	check_unlisted "v2 $n: $u.qb gone" "$n" queues "^$u\.qb\$" "$u.qa"
 done
 
 # ---- v3: delete qc, the last matching queue on address qc ------------------
@@ -166,8 +165,8 @@ for i in 0 1; do
 	n=${NODES[$i]}
 	check_eq "v3 $n: the apply's capture pass removed the tap" \
 		"[\"delete-tap:destroyDivert:$tap2:DONE\"]" "$(capture_ops "$TMP/p3" "$i")"
-	check_unlisted "v3 $n: tap on $u.qc gone at the end of the apply" "$n" DivertNames "^$tap2\$" "$tap1"
-	check_grep "v3 $n: tap on $u.qa still there" "^$tap1\$" <(names "$n" DivertNames)
+	check_unlisted "v3 $n: tap on $u.qc gone at the end of the apply" "$n" diverts "^$tap2\$" "$tap1"
+	check_grep "v3 $n: tap on $u.qa still there" "^$tap1\$" <(broker_names "$n" diverts)
 done
 check_eq "v3: queue result ops, then the tap" \
 	"[\"delete-queue:destroyQueue:$u.qc\", \"delete-tap:destroyDivert:$tap2\"]" \
@@ -189,10 +188,10 @@ check "v4: approve" approve_ok "$TMP/p4"
 check_exit "v4: apply exits 0" 0 apply_to "$TMP/p4" "$TMP/c"
 for n in "${NODES[@]}"; do
 	check_eq "v4 $n: a sentinel divert on $u.qa" OK "$(sentinel_on "$n" "$u.qa")"
-	check_unlisted "v4 $n: no tap left" "$n" DivertNames "^$ring\." "$u.qa.sentinel"
+	check_unlisted "v4 $n: no tap left" "$n" diverts "^$ring\." "$u.qa.sentinel"
 	check_eq "v4 $n: the sentinel divert removed" OK "$(sentinel_off "$n" "$u.qa")"
-	check_unlisted "v4 $n: ring queue gone" "$n" QueueNames "^$ring\$" "$u.qa"
-	check_unlisted "v4 $n: capture address gone" "$n" AddressNames "^$ring\$" "$u.qa"
+	check_unlisted "v4 $n: ring queue gone" "$n" queues "^$ring\$" "$u.qa"
+	check_unlisted "v4 $n: capture address gone" "$n" addresses "^$ring\$" "$u.qa"
 done
 check_eq "v4: the inventory no longer lists the capture" "[]" \
 	"$(rj "$STATE/$u/inventory.json" 'j["captures"]')"

@@ -17,18 +17,10 @@
 #   produce NODE ADDRESS     send one message to the anycast ADDRESS with
 #                            the distribution's `artemis producer`; prints
 #                            OK, or the AMQ error line
-#   names NODE ATTR          a broker attribute (QueueNames, AddressNames,
-#                            DivertNames) as one name per line, sorted;
-#                            a failed read says so on stderr, exit 1
-#   listing FILE NODE ATTR   names into FILE, as a check (a failed read
-#                            fails it); assert a name known to be present
-#                            in FILE next to each absence check
-#   check_unlisted "name" NODE ATTR PATTERN KNOWN
-#                            one read of ATTR on NODE: no name matches
-#                            PATTERN (grep -E); fails as well when the read
-#                            fails or KNOWN (an exact name known to be
-#                            there) is not listed, so a failed or empty
-#                            read never passes for an absence
+#   listing FILE NODE KIND   broker_names (brokers.sh) into FILE, as a
+#                            check (a failed read fails it); assert a name
+#                            known to be present in FILE next to each
+#                            absence check
 #   sentinel_on NODE ADDRESS / sentinel_off NODE ADDRESS
 #                            a divert ADDRESS.sentinel on ADDRESS (into
 #                            ADDRESS itself, filter matching nothing), the
@@ -128,40 +120,12 @@ produce() {
 	fi
 }
 
-names() {
-	jexec "$1" read "org.apache.activemq.artemis:broker=\"$1\"" "$2" |
-		python3 -c '
-import json, sys
-raw = sys.stdin.read()
-if not raw.startswith("OK "):
-    sys.stderr.write("# names %s %s: the read failed: %s\n" % (sys.argv[1], sys.argv[2], raw.strip() or "(no output)"))
-    sys.exit(1)
-v = json.loads(raw[3:])
-if isinstance(v, dict):
-    v = list(v.values())[0]
-try:
-    sys.stdout.write("".join(x + "\n" for x in sorted(v)))
-    sys.stdout.flush()
-except BrokenPipeError:
-    pass' "$1" "$2"
-}
-
 listing() {
-	if names "$2" "$3" >"$1"; then
+	if broker_names "$2" "$3" >"$1"; then
 		ok "read $3 of $2"
 	else
 		not_ok "read $3 of $2"
 	fi
-}
-
-check_unlisted() {
-	local f
-	f=$TMP/listing-$RANDOM
-	if ! names "$2" "$3" >"$f" 2>"$f.err"; then
-		not_ok "$1" "reading $3 of $2 failed:" "$(cat "$f.err")"
-		return 0
-	fi
-	check_absent "$1" "$4" "$f" "^$(printf '%s' "$5" | sed 's/[].[\\*^$()+?{}|]/\\&/g')\$"
 }
 
 sentinel_on() {
@@ -217,13 +181,13 @@ PY
 janitor() {
 	local n x
 	for n in "${NODES[@]}"; do
-		for x in $(names "$n" DivertNames | grep -F "$1"); do
+		for x in $(broker_names "$n" diverts | grep -F "$1"); do
 			jexec "$n" destroy-divert "$x" >/dev/null
 		done
-		for x in $(names "$n" QueueNames | grep -F "$1"); do
+		for x in $(broker_names "$n" queues | grep -F "$1"); do
 			jexec "$n" destroy-queue "$x" remove-consumers >/dev/null
 		done
-		for x in $(names "$n" AddressNames | grep -F "$1"); do
+		for x in $(broker_names "$n" addresses | grep -F "$1"); do
 			jexec "$n" delete-address "$x" >/dev/null
 		done
 	done

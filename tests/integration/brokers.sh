@@ -17,6 +17,40 @@
 #   snap JSONFILE ARGS...    `snapshot --json` into JSONFILE (exit kept in $?)
 #   jval JSONFILE NODE KIND NAME FIELD   one field as JSON text (kind:
 #                            queues, addresses, diverts; NAME '-' = node)
+#
+# The broker's own word, read with curl from its MBeans and never through
+# the product's Jolokia client (reconcile/, tests/tools/jexec), so a bug in
+# that client cannot confirm itself. NODE's URL and credentials come from
+# brokers_setup, else from $AG_NODES_FILE (the daemon tests). KIND is
+# queues, addresses or diverts.
+#   broker_jolokia NODE JSON one request, POSTed with curl; prints the reply
+#   broker_read NODE MBEAN [ATTR]
+#                            a read's value as JSON (sorted keys); exit 1,
+#                            the reply on stderr, unless the status is 200;
+#                            exit 2 (silent) when no MBean matches
+#   broker_names NODE KIND   the names of KIND on NODE (the broker MBean's
+#                            QueueNames, AddressNames, DivertNames), one per
+#                            line, sorted; a failed read says so on stderr,
+#                            exit 1
+#   broker_attr NODE KIND NAME ATTR...
+#                            attributes of that queue, address or divert
+#                            MBean (Jolokia's names: MaxConsumers,
+#                            RoutingType, ...) as JSON, a list when more
+#                            than one; prints "<absent>" when NODE has no
+#                            such object, "<no attribute X>" for an unknown
+#                            one; a failed read prints "<read failed>",
+#                            exit 1
+#   broker_set NODE KIND NAME ATTR  a list attribute, sorted (for sets:
+#                            RoutingTypes, BindingNames), as JSON
+#   broker_routing NODE ADDRESS  broker_set NODE addresses ADDRESS RoutingTypes
+#   check_listed "name" NODE KIND NAME
+#                            one read of KIND on NODE lists NAME (exactly)
+#   check_unlisted "name" NODE KIND PATTERN KNOWN
+#                            one read of KIND on NODE: no name matches
+#                            PATTERN (grep -E); fails as well when the read
+#                            fails or KNOWN (an exact name known to be
+#                            there) is not listed, so a failed or empty
+#                            read never passes for an absence
 AG_TOP=${AG_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 JEXEC=${JEXEC:-$AG_TOP/build/asan/tools/jexec}
 FAULTPROXY=$AG_TOP/tests/tools/faultproxy.py
@@ -122,4 +156,140 @@ else:
         v = items[0] if field == "." else items[0][field]
 print(json.dumps(v, sort_keys=True))
 PY
+}
+
+broker_jolokia() {
+	local node=$1 body=$2 url=${URL[$1]:-} cred=${CRED[$1]:-} n
+	if [ -z "$url" ] && [ -r "${AG_NODES_FILE:-}" ]; then
+		read -r n url cred < <(awk -v n="$node" '$1 == n' "$AG_NODES_FILE")
+	fi
+	if [ -z "$url" ] || [ ! -r "$cred" ]; then
+		echo "# broker_jolokia: no URL or credentials for node '$node'" >&2
+		return 1
+	fi
+	curl -s --max-time 20 -H 'Origin: http://localhost' \
+		-H 'Content-Type: application/json' \
+		-K <(printf 'user = "%s"\n' "$(cat "$cred")") -d "$body" "$url"
+}
+
+broker_read() {
+	local node=$1 body
+	body=$(python3 -c '
+import json, sys
+r = {"type": "read", "mbean": sys.argv[1]}
+if len(sys.argv) > 2:
+    r["attribute"] = sys.argv[2]
+print(json.dumps(r))' "${@:2}")
+	broker_jolokia "$node" "$body" | python3 -c '
+import json, sys
+raw = sys.stdin.read()
+try:
+    r = json.loads(raw)
+except ValueError:
+    r = None
+if isinstance(r, dict) and r.get("status") == 200:
+    print(json.dumps(r["value"], sort_keys=True))
+    sys.exit(0)
+if isinstance(r, dict) and r.get("status") == 404 and "InstanceNotFound" in r.get("error_type", ""):
+    sys.exit(2)
+sys.stderr.write("# broker_read %s: %s\n" % (" ".join(sys.argv[1:]), raw.strip() or "(no reply)"))
+sys.exit(1)' "$@"
+}
+
+# _broker_mbean NODE KIND NAME: the MBean (pattern) of one object.
+_broker_mbean() {
+	local b="org.apache.activemq.artemis:broker=\"$1\"" q
+	q=\"$(printf '%s' "$3" | sed 's/[\\"]/\\&/g')\"
+	case $2 in
+	queues) echo "$b,component=addresses,address=*,subcomponent=queues,routing-type=*,queue=$q" ;;
+	diverts) echo "$b,component=addresses,address=*,subcomponent=diverts,divert=$q" ;;
+	addresses) echo "$b,component=addresses,address=$q" ;;
+	*) echo "# unknown kind '$2'" >&2; return 1 ;;
+	esac
+}
+
+broker_names() {
+	local attr
+	local -a rc
+	case $2 in
+	queues) attr=QueueNames ;;
+	addresses) attr=AddressNames ;;
+	diverts) attr=DivertNames ;;
+	*) echo "# broker_names: unknown kind '$2'" >&2; return 1 ;;
+	esac
+	broker_read "$1" "org.apache.activemq.artemis:broker=\"$1\"" "$attr" |
+		python3 -c '
+import json, sys
+raw = sys.stdin.read()
+if not raw.strip():
+    sys.exit(1)
+try:
+    sys.stdout.write("".join(x + "\n" for x in sorted(json.loads(raw))))
+    sys.stdout.flush()
+except BrokenPipeError:
+    pass'
+	rc=("${PIPESTATUS[@]}")
+	[ "${rc[0]}" -eq 0 ] && [ "${rc[1]}" -eq 0 ]
+}
+
+broker_attr() {
+	local node=$1 kind=$2 name=$3 mbean v rc
+	shift 3
+	mbean=$(_broker_mbean "$node" "$kind" "$name") || { echo "<read failed>"; return 1; }
+	v=$(broker_read "$node" "$mbean")
+	rc=$?
+	if [ "$rc" -eq 2 ]; then
+		echo "<absent>"
+		return 0
+	elif [ "$rc" -ne 0 ]; then
+		echo "<read failed>"
+		return 1
+	fi
+	python3 -c '
+import json, sys
+kind, v, attrs = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3:]
+if kind != "addresses":  # a pattern read: {mbean: attributes}
+    if len(v) != 1:
+        print("<%d MBeans>" % len(v))
+        sys.exit(1)
+    v = list(v.values())[0]
+out = [v[a] if a in v else "<no attribute %s>" % a for a in attrs]
+print(json.dumps(out[0] if len(out) == 1 else out, sort_keys=True))' "$kind" "$v" "$@"
+}
+
+broker_set() {
+	broker_attr "$@" | python3 -c '
+import json, sys
+raw = sys.stdin.read().strip()
+try:
+    v = json.loads(raw)
+except ValueError:
+    v = None
+print(json.dumps(sorted(v)) if isinstance(v, list) else raw)'
+}
+
+broker_routing() { broker_set "$1" addresses "$2" RoutingTypes; }
+
+check_listed() {
+	local f
+	f=$(mktemp)
+	if ! broker_names "$2" "$3" >"$f" 2>"$f.err"; then
+		not_ok "$1" "reading $3 of $2 failed:" "$(cat "$f.err")"
+	elif grep -qxF -- "$4" "$f"; then
+		ok "$1"
+	else
+		not_ok "$1" "'$4' is not among the $3 of $2:" "$(cat "$f")"
+	fi
+	rm -f "$f" "$f.err"
+}
+
+check_unlisted() {
+	local f
+	f=$(mktemp)
+	if ! broker_names "$2" "$3" >"$f" 2>"$f.err"; then
+		not_ok "$1" "reading $3 of $2 failed:" "$(cat "$f.err")"
+	else
+		check_absent "$1" "$4" "$f" "^$(printf '%s' "$5" | sed 's/[].[\\*^$()+?{}|]/\\&/g')\$"
+	fi
+	rm -f "$f" "$f.err"
 }

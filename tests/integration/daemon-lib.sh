@@ -7,7 +7,17 @@
 #   daemon_start [CONF]     start `run --config` in the background ($PID)
 #   daemon_stop             SIGTERM and wait; $RC is the exit status
 #   wait_for SECS CMD...    poll CMD until it succeeds; 1 on timeout
-#   preview_of COMMIT       the newest preview folder of a commit, or ""
+#   preview_of COMMIT [CLUSTER]  the newest preview folder of a commit (of
+#                           cluster $CLUSTER unless given), or ""
+#   has_preview COMMIT [CLUSTER]  there is one
+#   notify_recorder SOCK LOG [1]  systemd's side of sd_notify (see below)
+#   watchdog_gaps LOG       `N MAX` of a stamped notify log: the WATCHDOG=1
+#                           count and the largest gap in seconds between
+#                           the first READY=1, each WATCHDOG=1 and now
+#   result_outcomes DIR     `node:OUTCOME ...` of DIR/result.json, or what
+#                           it holds instead (a failed apply's marker)
+#   check_applied "name" DIR  DIR/result.json: every node of $AG_NODES_FILE
+#                           APPLIED (a FAILED apply writes one too)
 
 wait_for() {
 	local deadline=$((SECONDS + $1))
@@ -104,8 +114,47 @@ daemon_stop() {
 
 preview_of() {
 	local d
-	for d in "$T/state/outbox/$CLUSTER"/*-"${1:0:12}"*; do
+	for d in "$T/state/outbox/${2:-$CLUSTER}"/*-"${1:0:12}"*; do
 		[ -f "$d/plan.md" ] && echo "$d"
 	done | tail -n 1
 }
-has_preview() { [ -n "$(preview_of "$1")" ]; }
+has_preview() { [ -n "$(preview_of "$@")" ]; }
+
+watchdog_gaps() {
+	python3 - "$1" <<'PY'
+import sys, time
+now = time.monotonic()  # the recorder's clock (CLOCK_MONOTONIC)
+t, n = [], 0
+for line in open(sys.argv[1]):
+    stamp, _, msg = line.rstrip("\n").partition(" ")
+    if msg.startswith("READY=1") and not t:
+        t.append(float(stamp))
+    elif msg == "WATCHDOG=1" and t:
+        t.append(float(stamp))
+        n += 1
+t.append(now)
+gaps = [b - a for a, b in zip(t, t[1:])] if len(t) > 1 else [float("inf")]
+print("%d %.2f" % (n, max(gaps)))
+PY
+}
+
+result_outcomes() {
+	python3 - "$1/result.json" <<'PY'
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    print("<unreadable: %s>" % e)
+    sys.exit(1)
+if "nodes" not in j:
+    print("<no nodes: %s>" % json.dumps(j, sort_keys=True))
+    sys.exit(1)
+print(" ".join("%s:%s" % (n.get("node"), n.get("outcome")) for n in j["nodes"]))
+PY
+}
+
+check_applied() {
+	local want
+	want=$(awk 'NF { printf "%s%s:APPLIED", s, $1; s = " " }' "$AG_NODES_FILE")
+	check_eq "$1" "$want" "$(result_outcomes "$2")"
+}
