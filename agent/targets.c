@@ -32,6 +32,7 @@ agent_targets_load(struct agent_targets *out, const struct decl_cluster *c,
 {
 	struct agent_targets t;
 	const struct decl_node *dn;
+	const char *name;
 	struct err one = {0};
 	size_t i, n = names != NULL ? nnames : c->nnodes;
 
@@ -39,12 +40,13 @@ agent_targets_load(struct agent_targets *out, const struct decl_cluster *c,
 	t.secrets = xcalloc(n + 1, sizeof(*t.secrets));
 	t.n = 0;
 	for (i = 0; i < n; i++) {
-		dn = names != NULL ? decl_cluster_find_node(c, names[i])
+		name = names != NULL ? names[i] : c->nodes[i].name;
+		dn = names != NULL ? decl_cluster_find_node(c, name)
 		                   : &c->nodes[i];
 		if (dn == NULL)
 			err_setf(&one, NULL,
 			    "node '%s' is not declared in the declaration of cluster '%s'",
-			    names[i], c->name);
+			    name, c->name);
 		else if (add(&t, dn, dir, &one) == 0)
 			continue;
 		if (skipped == NULL) {
