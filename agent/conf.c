@@ -285,22 +285,22 @@ mark_section_seen(struct loader *L, const char *section)
 			L->seen[i] = true;
 }
 
-static void walk_map(struct loader *L, const struct decl_ynode *map,
+static void walk_map(struct loader *L, const struct decl_yaml_node *map,
     const char *prefix);
 
 static void
-walk_entry(struct loader *L, const struct decl_ynode *kn,
-    const struct decl_ynode *vn, const char *prefix)
+walk_entry(struct loader *L, const struct decl_yaml_node *kn,
+    const struct decl_yaml_node *vn, const char *prefix)
 {
 	char *name = xasprintf("%s%s", prefix, kn->str);
 	const struct conf_key *k;
 	size_t idx = 0, i;
 
 	if (is_section(name)) {
-		if (vn->kind != DECL_Y_MAP) {
+		if (vn->kind != DECL_YAML_MAP) {
 			errlist_add(L->diags, DIAG_ERROR, &vn->pos,
 			    "'%s' must be a mapping, not %s", name,
-			    decl_ykind_name(vn));
+			    decl_yaml_kind_name(vn));
 			mark_section_seen(L, name);
 		} else {
 			for (i = 0; i < NKEYS; i++)
@@ -318,10 +318,11 @@ walk_entry(struct loader *L, const struct decl_ynode *kn,
 	if (k == NULL)
 		errlist_add(L->diags, DIAG_ERROR, &kn->pos, "unknown key '%s'",
 		    name);
-	else if (vn->kind != DECL_Y_SCALAR || decl_ynode_is_null(vn)) {
+	else if (vn->kind != DECL_YAML_SCALAR || decl_yaml_node_is_null(vn)) {
 		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
 		    "'%s' must be a %s, not %s", name, type_names[k->type],
-		    decl_ynode_is_null(vn) ? "empty" : decl_ykind_name(vn));
+		    decl_yaml_node_is_null(vn) ? "empty"
+		                               : decl_yaml_kind_name(vn));
 		L->seen[idx] = true;
 	} else {
 		/* a bad value is reported; no default goes on top */
@@ -332,7 +333,7 @@ walk_entry(struct loader *L, const struct decl_ynode *kn,
 }
 
 static void
-walk_map(struct loader *L, const struct decl_ynode *map, const char *prefix)
+walk_map(struct loader *L, const struct decl_yaml_node *map, const char *prefix)
 {
 	size_t i;
 
@@ -426,7 +427,7 @@ int
 agent_conf_parse(struct agent_conf **out, const char *path, const char *basedir,
     const char *text, size_t len, struct errlist *diags)
 {
-	struct decl_ynode *root = NULL;
+	struct decl_yaml_node *root = NULL;
 	struct loader L;
 	struct pos rootpos = {path, 1, 1};
 	size_t before = diags->nerrors;
@@ -438,15 +439,15 @@ agent_conf_parse(struct agent_conf **out, const char *path, const char *basedir,
 	L.c->path = xstrdup(path);
 	L.basedir = basedir;
 	L.diags = diags;
-	if (root->kind != DECL_Y_MAP)
+	if (root->kind != DECL_YAML_MAP)
 		errlist_add(diags, DIAG_ERROR, &root->pos,
 		    "the configuration must be a mapping, not %s",
-		    decl_ykind_name(root));
+		    decl_yaml_kind_name(root));
 	else
 		walk_map(&L, root, "");
 	apply_defaults(&L, &rootpos);
 	cross_check(&L, &rootpos);
-	decl_ynode_free(root);
+	decl_yaml_node_free(root);
 	if (diags->nerrors > before) {
 		agent_conf_free(L.c);
 		return -1;

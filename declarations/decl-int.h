@@ -1,6 +1,6 @@
 /* declarations/decl-int.h: shared only inside declarations/.
  *
- * yaml.c turns one YAML buffer into a small tree of decl_ynode (scalars,
+ * yaml.c turns one YAML buffer into a small tree of decl_yaml_node (scalars,
  * sequences, mappings, each with its position; yaml-tree.h); load.c maps trees
  * onto the model; check.c runs the cross-object rules; model.c frees and looks
  * up.
@@ -17,44 +17,45 @@
 
 #define DECL_NAME_MAX 255 /* bytes in a name */
 
-/* The YAML tree (struct decl_ynode, decl_yaml_parse, ...) is declared in
+/* The YAML tree (struct decl_yaml_node, decl_yaml_parse, ...) is declared in
  * yaml-tree.h, which agent/conf.c shares. */
 
 /* Table-driven fields of one mapping (fields.c). */
-enum decl_ftype {
-	DECL_F_STR,         /* char *: non-empty string */
-	DECL_F_STR_OPT,     /* char *: string, or null/absent for NULL */
-	DECL_F_NAME,        /* char *: an object name (decl_name_is_valid) */
-	DECL_F_FILENAME,    /* char *: a node name (decl_is_file_name) */
-	DECL_F_CRED,        /* char *: a credentials name, never a secret */
-	DECL_F_URL,         /* char *: http(s) URL with a host */
-	DECL_F_BOOL,        /* bool */
-	DECL_F_INT,         /* int64_t within [min, max], maybe not 0 */
-	DECL_F_ROUTING_SET, /* unsigned: list of anycast/multicast */
-	DECL_F_ROUTING_ONE, /* unsigned: anycast or multicast */
-	DECL_F_DIVERT_RT,   /* enum decl_divert_routing */
-	DECL_F_KV,          /* transformer-properties: mapping of strings */
-	DECL_F_OUTER,       /* known key, parsed by the caller */
+enum decl_field_type {
+	DECL_FIELD_STR,      /* char *: non-empty string */
+	DECL_FIELD_STR_OPT,  /* char *: string, or null/absent for NULL */
+	DECL_FIELD_NAME,     /* char *: an object name (decl_name_is_valid) */
+	DECL_FIELD_FILENAME, /* char *: a node name (decl_is_file_name) */
+	DECL_FIELD_CREDENTIALS, /* char *: a credentials name, never a secret */
+	DECL_FIELD_URL,         /* char *: http(s) URL with a host */
+	DECL_FIELD_BOOL,        /* bool */
+	DECL_FIELD_INT,         /* int64_t within [min, max], maybe not 0 */
+	DECL_FIELD_ROUTING_SET, /* unsigned: list of anycast/multicast */
+	DECL_FIELD_ROUTING_ONE, /* unsigned: anycast or multicast */
+	DECL_FIELD_DIVERT_ROUTING, /* enum decl_divert_routing */
+	DECL_FIELD_KEY_VALUES, /* transformer-properties: mapping of strings */
+	DECL_FIELD_OUTER,      /* known key, parsed by the caller */
 };
 
 struct decl_field {
 	const char *key;
-	enum decl_ftype type;
-	size_t off;   /* offset in the object; unused for DECL_F_OUTER */
-	size_t off_n; /* DECL_F_KV: offset of the count */
+	enum decl_field_type type;
+	size_t off;   /* offset in the object; unused for DECL_FIELD_OUTER */
+	size_t off_n; /* DECL_FIELD_KEY_VALUES: offset of the count */
 	bool required;
 	int64_t min, max;
-	bool no_zero;      /* DECL_F_INT: 0 is refused */
-	const char *range; /* DECL_F_INT: the allowed range, for messages */
+	bool no_zero;      /* DECL_FIELD_INT: 0 is refused */
+	const char *range; /* DECL_FIELD_INT: the allowed range, for messages */
 };
 
 /* Parse the keys of map into obj through tab. `what` names the object in
  * messages ("queue"). Unknown keys, wrong types and missing required keys
  * are errors. Returns -1 when any error was added. */
-int decl_fields_parse(void *obj, const struct decl_ynode *map, const char *what,
-    const struct decl_field *tab, size_t ntab, struct errlist *diags);
+int decl_fields_parse(void *obj, const struct decl_yaml_node *map,
+    const char *what, const struct decl_field *tab, size_t ntab,
+    struct errlist *diags);
 /* The value of key in map, or NULL. */
-const struct decl_ynode *decl_ymap_get(const struct decl_ynode *map,
+const struct decl_yaml_node *decl_yaml_map_get(const struct decl_yaml_node *map,
     const char *key);
 
 /* The lookup index behind decl_cluster_find_* (index.c). Built on a

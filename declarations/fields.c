@@ -10,12 +10,12 @@
 
 #include "../lib/xalloc.h"
 
-const struct decl_ynode *
-decl_ymap_get(const struct decl_ynode *map, const char *key)
+const struct decl_yaml_node *
+decl_yaml_map_get(const struct decl_yaml_node *map, const char *key)
 {
 	size_t i;
 
-	if (map == NULL || map->kind != DECL_Y_MAP)
+	if (map == NULL || map->kind != DECL_YAML_MAP)
 		return NULL;
 	for (i = 0; i < map->n; i++)
 		if (strcmp(map->keys[i]->str, key) == 0)
@@ -93,7 +93,7 @@ distance(const char *a, const char *b)
 }
 
 static void
-unknown_key(const struct decl_ynode *key, const char *what,
+unknown_key(const struct decl_yaml_node *key, const char *what,
     const struct decl_field *tab, size_t ntab, struct errlist *diags)
 {
 	const char *best = NULL;
@@ -117,21 +117,22 @@ unknown_key(const struct decl_ynode *key, const char *what,
 
 /* A non-null scalar, or an error naming the key. */
 static int
-want_scalar(const struct decl_ynode *v, const char *key, struct errlist *diags)
+want_scalar(const struct decl_yaml_node *v, const char *key,
+    struct errlist *diags)
 {
-	if (v->kind != DECL_Y_SCALAR)
+	if (v->kind != DECL_YAML_SCALAR)
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' must be a single value, not %s", key,
-		    decl_ykind_name(v));
-	if (decl_ynode_is_null(v))
+		    decl_yaml_kind_name(v));
+	if (decl_yaml_node_is_null(v))
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' has no value", key);
 	return 0;
 }
 
 static int
-parse_int(const struct decl_ynode *v, const struct decl_field *f, int64_t *out,
-    struct errlist *diags)
+parse_int(const struct decl_yaml_node *v, const struct decl_field *f,
+    int64_t *out, struct errlist *diags)
 {
 	const char *s = v->str;
 	char *end;
@@ -156,7 +157,7 @@ parse_int(const struct decl_ynode *v, const struct decl_field *f, int64_t *out,
 }
 
 static int
-parse_bool(const struct decl_ynode *v, const char *key, bool *out,
+parse_bool(const struct decl_yaml_node *v, const char *key, bool *out,
     struct errlist *diags)
 {
 	if (want_scalar(v, key, diags) < 0)
@@ -172,7 +173,7 @@ parse_bool(const struct decl_ynode *v, const char *key, bool *out,
 }
 
 static int
-routing_one(const struct decl_ynode *v, const char *key, unsigned *out,
+routing_one(const struct decl_yaml_node *v, const char *key, unsigned *out,
     struct errlist *diags)
 {
 	unsigned r;
@@ -190,17 +191,17 @@ routing_one(const struct decl_ynode *v, const char *key, unsigned *out,
 }
 
 static int
-routing_set(const struct decl_ynode *v, const char *key, unsigned *out,
+routing_set(const struct decl_yaml_node *v, const char *key, unsigned *out,
     struct errlist *diags)
 {
 	unsigned set = 0, one = 0;
 	size_t i;
 	int rc = 0;
 
-	if (v->kind != DECL_Y_SEQ)
+	if (v->kind != DECL_YAML_SEQ)
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' must be a list such as [anycast], not %s", key,
-		    decl_ykind_name(v));
+		    decl_yaml_kind_name(v));
 	if (v->n == 0)
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' must list at least one routing type", key);
@@ -265,7 +266,7 @@ url_problem(const char *s)
 }
 
 static int
-parse_cred(const struct decl_ynode *v, struct errlist *diags)
+parse_cred(const struct decl_yaml_node *v, struct errlist *diags)
 {
 	if (strchr(v->str, ':') != NULL)
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
@@ -293,20 +294,20 @@ kv_cmp(const void *a, const void *b)
 
 /* transformer-properties: the struct holds the array then its count. */
 static int
-parse_kv(const struct decl_ynode *v, const char *key, struct decl_kv **arr,
+parse_kv(const struct decl_yaml_node *v, const char *key, struct decl_kv **arr,
     size_t *n, struct errlist *diags)
 {
 	size_t i;
 
-	if (v->kind != DECL_Y_MAP)
+	if (v->kind != DECL_YAML_MAP)
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' must be a mapping of names to values, not %s", key,
-		    decl_ykind_name(v));
+		    decl_yaml_kind_name(v));
 	for (i = 0; i < v->n; i++)
-		if (v->vals[i]->kind != DECL_Y_SCALAR)
+		if (v->vals[i]->kind != DECL_YAML_SCALAR)
 			return errlist_add(diags, DIAG_ERROR, &v->vals[i]->pos,
 			    "'%s' values must be single values, not %s", key,
-			    decl_ykind_name(v->vals[i]));
+			    decl_yaml_kind_name(v->vals[i]));
 	*arr = xcalloc(v->n ? v->n : 1, sizeof(**arr));
 	*n = v->n;
 	for (i = 0; i < v->n; i++) {
@@ -318,34 +319,34 @@ parse_kv(const struct decl_ynode *v, const char *key, struct decl_kv **arr,
 }
 
 static int
-parse_string(const struct decl_ynode *v, const struct decl_field *f, char **out,
-    struct errlist *diags)
+parse_string(const struct decl_yaml_node *v, const struct decl_field *f,
+    char **out, struct errlist *diags)
 {
 	const char *why = NULL;
 
 	/* For an optional string, null and "" both mean "none". */
-	if (f->type == DECL_F_STR_OPT && v->kind == DECL_Y_SCALAR &&
-	    (decl_ynode_is_null(v) || v->str[0] == '\0')) {
+	if (f->type == DECL_FIELD_STR_OPT && v->kind == DECL_YAML_SCALAR &&
+	    (decl_yaml_node_is_null(v) || v->str[0] == '\0')) {
 		free(*out);
 		*out = NULL;
 		return 0;
 	}
 	if (want_scalar(v, f->key, diags) < 0)
 		return -1;
-	if (f->type == DECL_F_STR && v->str[0] == '\0')
+	if (f->type == DECL_FIELD_STR && v->str[0] == '\0')
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' must not be empty", f->key);
-	if (f->type == DECL_F_NAME && !decl_name_is_valid(v->str, &why))
+	if (f->type == DECL_FIELD_NAME && !decl_name_is_valid(v->str, &why))
 		return errlist_add(diags, DIAG_ERROR, &v->pos, "'%s' %s ('%s')",
 		    f->key, why, v->str);
-	if (f->type == DECL_F_FILENAME && !decl_is_file_name(v->str))
+	if (f->type == DECL_FIELD_FILENAME && !decl_is_file_name(v->str))
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' must be letters, digits, '.', '_' and '-' (not "
 		    "starting with '.'), not '%s'",
 		    f->key, v->str);
-	if (f->type == DECL_F_CRED && parse_cred(v, diags) < 0)
+	if (f->type == DECL_FIELD_CREDENTIALS && parse_cred(v, diags) < 0)
 		return -1;
-	if (f->type == DECL_F_URL) {
+	if (f->type == DECL_FIELD_URL) {
 		why = url_problem(v->str);
 		if (why != NULL)
 			return errlist_add(diags, DIAG_ERROR, &v->pos,
@@ -358,24 +359,24 @@ parse_string(const struct decl_ynode *v, const struct decl_field *f, char **out,
 }
 
 static int
-parse_one(void *obj, const struct decl_ynode *v, const struct decl_field *f,
+parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
     struct errlist *diags)
 {
 	char *base = obj;
 	enum decl_divert_routing rt;
 
 	switch (f->type) {
-	case DECL_F_BOOL:
+	case DECL_FIELD_BOOL:
 		return parse_bool(v, f->key, (bool *)(base + f->off), diags);
-	case DECL_F_INT:
+	case DECL_FIELD_INT:
 		return parse_int(v, f, (int64_t *)(base + f->off), diags);
-	case DECL_F_ROUTING_SET:
+	case DECL_FIELD_ROUTING_SET:
 		return routing_set(v, f->key, (unsigned *)(base + f->off),
 		    diags);
-	case DECL_F_ROUTING_ONE:
+	case DECL_FIELD_ROUTING_ONE:
 		return routing_one(v, f->key, (unsigned *)(base + f->off),
 		    diags);
-	case DECL_F_DIVERT_RT:
+	case DECL_FIELD_DIVERT_ROUTING:
 		if (want_scalar(v, f->key, diags) < 0)
 			return -1;
 		if (decl_divert_routing_parse(v->str, &rt) < 0)
@@ -385,10 +386,10 @@ parse_one(void *obj, const struct decl_ynode *v, const struct decl_field *f,
 			    v->str);
 		*(enum decl_divert_routing *)(base + f->off) = rt;
 		return 0;
-	case DECL_F_KV:
+	case DECL_FIELD_KEY_VALUES:
 		return parse_kv(v, f->key, (struct decl_kv **)(base + f->off),
 		    (size_t *)(base + f->off_n), diags);
-	case DECL_F_OUTER:
+	case DECL_FIELD_OUTER:
 		return 0;
 	default:
 		return parse_string(v, f, (char **)(base + f->off), diags);
@@ -396,15 +397,16 @@ parse_one(void *obj, const struct decl_ynode *v, const struct decl_field *f,
 }
 
 int
-decl_fields_parse(void *obj, const struct decl_ynode *map, const char *what,
+decl_fields_parse(void *obj, const struct decl_yaml_node *map, const char *what,
     const struct decl_field *tab, size_t ntab, struct errlist *diags)
 {
 	size_t i, k;
 	int rc = 0;
 
-	if (map->kind != DECL_Y_MAP)
+	if (map->kind != DECL_YAML_MAP)
 		return errlist_add(diags, DIAG_ERROR, &map->pos,
-		    "%s must be a mapping, not %s", what, decl_ykind_name(map));
+		    "%s must be a mapping, not %s", what,
+		    decl_yaml_kind_name(map));
 	for (i = 0; i < map->n; i++) {
 		for (k = 0; k < ntab; k++)
 			if (strcmp(map->keys[i]->str, tab[k].key) == 0)
@@ -417,7 +419,8 @@ decl_fields_parse(void *obj, const struct decl_ynode *map, const char *what,
 		}
 	}
 	for (k = 0; k < ntab; k++)
-		if (tab[k].required && decl_ymap_get(map, tab[k].key) == NULL)
+		if (tab[k].required &&
+		    decl_yaml_map_get(map, tab[k].key) == NULL)
 			rc = errlist_add(diags, DIAG_ERROR, &map->pos,
 			    "missing required key '%s' in %s", tab[k].key,
 			    what);

@@ -38,36 +38,37 @@ struct load {
 	}
 #define FINT(s, k, m, lo, hi, nz, txt)                                         \
 	{                                                                      \
-		k, DECL_F_INT, offsetof(struct s, m), 0, false, lo, hi, nz,    \
-		    txt                                                        \
+		k, DECL_FIELD_INT, offsetof(struct s, m), 0, false, lo, hi,    \
+		    nz, txt                                                    \
 	}
 
 static const struct decl_field node_tab[] = {
-    FLD(decl_node, "name", DECL_F_FILENAME, name, true),
-    FLD(decl_node, "jolokia", DECL_F_URL, jolokia, true),
-    FLD(decl_node, "credentials", DECL_F_CRED, credentials, true),
+    FLD(decl_node, "name", DECL_FIELD_FILENAME, name, true),
+    FLD(decl_node, "jolokia", DECL_FIELD_URL, jolokia, true),
+    FLD(decl_node, "credentials", DECL_FIELD_CREDENTIALS, credentials, true),
 };
 
 static const struct decl_field address_tab[] = {
-    FLD(decl_address, "name", DECL_F_NAME, name, true),
-    FLD(decl_address, "routing", DECL_F_ROUTING_SET, routing, true),
-    {"queues", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
+    FLD(decl_address, "name", DECL_FIELD_NAME, name, true),
+    FLD(decl_address, "routing", DECL_FIELD_ROUTING_SET, routing, true),
+    {"queues", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
 };
 
 static const struct decl_field queue_tab[] = {
-    FLD(decl_queue, "name", DECL_F_NAME, name, true),
-    FLD(decl_queue, "routing", DECL_F_ROUTING_ONE, routing, false),
-    FLD(decl_queue, "durable", DECL_F_BOOL, durable, false),
-    FLD(decl_queue, "filter", DECL_F_STR_OPT, filter, false),
+    FLD(decl_queue, "name", DECL_FIELD_NAME, name, true),
+    FLD(decl_queue, "routing", DECL_FIELD_ROUTING_ONE, routing, false),
+    FLD(decl_queue, "durable", DECL_FIELD_BOOL, durable, false),
+    FLD(decl_queue, "filter", DECL_FIELD_STR_OPT, filter, false),
     FINT(decl_queue, "max-consumers", max_consumers, -1, INT32_MAX, false,
         "-1 (unlimited) or more"),
-    FLD(decl_queue, "purge-on-no-consumers", DECL_F_BOOL, purge_on_no_consumers,
-        false),
-    FLD(decl_queue, "exclusive", DECL_F_BOOL, exclusive, false),
+    FLD(decl_queue, "purge-on-no-consumers", DECL_FIELD_BOOL,
+        purge_on_no_consumers, false),
+    FLD(decl_queue, "exclusive", DECL_FIELD_BOOL, exclusive, false),
     FINT(decl_queue, "ring-size", ring_size, -1, INT64_MAX, true,
         "-1 (unbounded) or at least 1"),
-    FLD(decl_queue, "enabled", DECL_F_BOOL, enabled, false),
-    FLD(decl_queue, "last-value-key", DECL_F_STR_OPT, last_value_key, false),
+    FLD(decl_queue, "enabled", DECL_FIELD_BOOL, enabled, false),
+    FLD(decl_queue, "last-value-key", DECL_FIELD_STR_OPT, last_value_key,
+        false),
     FINT(decl_queue, "consumers-before-dispatch", consumers_before_dispatch, 0,
         INT32_MAX, false, "0 or more"),
     FINT(decl_queue, "delay-before-dispatch", delay_before_dispatch, -1,
@@ -75,44 +76,46 @@ static const struct decl_field queue_tab[] = {
 };
 
 static const struct decl_field divert_tab[] = {
-    FLD(decl_divert, "name", DECL_F_NAME, name, true),
-    FLD(decl_divert, "address", DECL_F_NAME, address, true),
-    FLD(decl_divert, "forwarding-address", DECL_F_STR, forwarding_address,
+    FLD(decl_divert, "name", DECL_FIELD_NAME, name, true),
+    FLD(decl_divert, "address", DECL_FIELD_NAME, address, true),
+    FLD(decl_divert, "forwarding-address", DECL_FIELD_STR, forwarding_address,
         true),
-    FLD(decl_divert, "exclusive", DECL_F_BOOL, exclusive, false),
-    FLD(decl_divert, "filter", DECL_F_STR_OPT, filter, false),
-    FLD(decl_divert, "routing-type", DECL_F_DIVERT_RT, routing_type, false),
-    FLD(decl_divert, "routing-name", DECL_F_STR_OPT, routing_name, false),
-    FLD(decl_divert, "transformer-class-name", DECL_F_STR_OPT,
+    FLD(decl_divert, "exclusive", DECL_FIELD_BOOL, exclusive, false),
+    FLD(decl_divert, "filter", DECL_FIELD_STR_OPT, filter, false),
+    FLD(decl_divert, "routing-type", DECL_FIELD_DIVERT_ROUTING, routing_type,
+        false),
+    FLD(decl_divert, "routing-name", DECL_FIELD_STR_OPT, routing_name, false),
+    FLD(decl_divert, "transformer-class-name", DECL_FIELD_STR_OPT,
         transformer_class_name, false),
-    {"transformer-properties", DECL_F_KV,
+    {"transformer-properties", DECL_FIELD_KEY_VALUES,
         offsetof(struct decl_divert, transformer_properties),
         offsetof(struct decl_divert, ntransformer_properties), false, 0, 0,
         false, NULL},
 };
 
 static const struct decl_field capture_tab[] = {
-    FLD(decl_capture, "name", DECL_F_STR, name, true),
-    FLD(decl_capture, "pattern", DECL_F_STR, pattern, true),
+    FLD(decl_capture, "name", DECL_FIELD_STR, name, true),
+    FLD(decl_capture, "pattern", DECL_FIELD_STR, pattern, true),
     FINT(decl_capture, "ring-size", ring_size, 1, INT64_MAX, false,
         "at least 1"),
 };
 
 static const struct decl_field settings_tab[] = {
-    FLD(decl_settings, "capture-prefix", DECL_F_NAME, capture_prefix, false),
+    FLD(decl_settings, "capture-prefix", DECL_FIELD_NAME, capture_prefix,
+        false),
     FINT(decl_settings, "max-destroyed-messages", max_destroyed_messages, 0,
         INT64_MAX, false, "0 or more"),
 };
 
 static const struct decl_field top_tab[] = {
-    {"version", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"cluster", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"mode", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"settings", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"nodes", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"addresses", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"diverts", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"captures", DECL_F_OUTER, 0, 0, false, 0, 0, false, NULL},
+    {"version", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    {"cluster", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    {"mode", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    {"settings", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    {"nodes", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    {"addresses", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    {"diverts", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    {"captures", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -120,25 +123,25 @@ static const struct decl_field top_tab[] = {
 /* The items of a list-valued key; null counts as empty. Returns -1 when v
  * is not a list. */
 static int
-want_list(struct load *l, const struct decl_ynode *v, const char *key)
+want_list(struct load *l, const struct decl_yaml_node *v, const char *key)
 {
-	if (v == NULL || decl_ynode_is_null(v))
+	if (v == NULL || decl_yaml_node_is_null(v))
 		return 0;
-	if (v->kind != DECL_Y_SEQ)
+	if (v->kind != DECL_YAML_SEQ)
 		return errlist_add(l->diags, DIAG_ERROR, &v->pos,
-		    "'%s' must be a list, not %s", key, decl_ykind_name(v));
+		    "'%s' must be a list, not %s", key, decl_yaml_kind_name(v));
 	return 0;
 }
 
 static size_t
-nitems(const struct decl_ynode *v)
+nitems(const struct decl_yaml_node *v)
 {
-	return v == NULL || v->kind != DECL_Y_SEQ ? 0 : v->n;
+	return v == NULL || v->kind != DECL_YAML_SEQ ? 0 : v->n;
 }
 
 /* Count declared objects against DECL_OBJECTS_MAX; -1 past it. */
 static int
-count_object(struct load *l, const struct decl_ynode *at)
+count_object(struct load *l, const struct decl_yaml_node *at)
 {
 	if (++l->nobjects <= DECL_OBJECTS_MAX)
 		return 0;
@@ -151,7 +154,7 @@ count_object(struct load *l, const struct decl_ynode *at)
 }
 
 static void
-load_nodes(struct load *l, const struct decl_ynode *v)
+load_nodes(struct load *l, const struct decl_yaml_node *v)
 {
 	struct decl_cluster *c = l->c;
 	size_t i;
@@ -178,7 +181,7 @@ load_nodes(struct load *l, const struct decl_ynode *v)
 
 static void
 load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
-    const struct decl_ynode *v)
+    const struct decl_yaml_node *v)
 {
 	memset(q, 0, sizeof(*q));
 	q->pos = v->pos;
@@ -203,18 +206,19 @@ load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
 }
 
 static void
-load_address(struct load *l, struct decl_address *a, const struct decl_ynode *v)
+load_address(struct load *l, struct decl_address *a,
+    const struct decl_yaml_node *v)
 {
-	const struct decl_ynode *qs;
+	const struct decl_yaml_node *qs;
 	size_t i;
 
 	memset(a, 0, sizeof(*a));
 	a->pos = v->pos;
 	if (decl_fields_parse(a, v, "address", address_tab, NELEM(address_tab),
 	        l->diags) < 0 &&
-	    v->kind != DECL_Y_MAP)
+	    v->kind != DECL_YAML_MAP)
 		return;
-	qs = decl_ymap_get(v, "queues");
+	qs = decl_yaml_map_get(v, "queues");
 	if (want_list(l, qs, "queues") < 0 || nitems(qs) == 0)
 		return;
 	a->queues = xcalloc(qs->n, sizeof(*a->queues));
@@ -226,7 +230,7 @@ load_address(struct load *l, struct decl_address *a, const struct decl_ynode *v)
 }
 
 static void
-load_addresses(struct load *l, const struct decl_ynode *v)
+load_addresses(struct load *l, const struct decl_yaml_node *v)
 {
 	struct decl_cluster *c = l->c;
 	size_t i;
@@ -243,7 +247,7 @@ load_addresses(struct load *l, const struct decl_ynode *v)
 }
 
 static void
-load_diverts(struct load *l, const struct decl_ynode *v)
+load_diverts(struct load *l, const struct decl_yaml_node *v)
 {
 	struct decl_cluster *c = l->c;
 	size_t i;
@@ -269,7 +273,7 @@ load_diverts(struct load *l, const struct decl_ynode *v)
 }
 
 static void
-load_captures(struct load *l, const struct decl_ynode *v)
+load_captures(struct load *l, const struct decl_yaml_node *v)
 {
 	struct decl_cluster *c = l->c;
 	size_t i;
@@ -291,18 +295,18 @@ load_captures(struct load *l, const struct decl_ynode *v)
 }
 
 static int
-load_version(struct load *l, const struct decl_ynode *v)
+load_version(struct load *l, const struct decl_yaml_node *v)
 {
 	char *end;
 	long long n;
 
-	if (v->kind != DECL_Y_SCALAR || !v->plain ||
+	if (v->kind != DECL_YAML_SCALAR || !v->plain ||
 	    !(v->str[0] >= '0' && v->str[0] <= '9'))
 		return errlist_add(l->diags, DIAG_ERROR, &v->pos,
 		    "'version' must be an integer such as 1, not %s%s%s",
-		    v->kind == DECL_Y_SCALAR ? "'" : decl_ykind_name(v),
-		    v->kind == DECL_Y_SCALAR ? v->str : "",
-		    v->kind == DECL_Y_SCALAR ? "'" : "");
+		    v->kind == DECL_YAML_SCALAR ? "'" : decl_yaml_kind_name(v),
+		    v->kind == DECL_YAML_SCALAR ? v->str : "",
+		    v->kind == DECL_YAML_SCALAR ? "'" : "");
 	n = strtoll(v->str, &end, 10);
 	if (*end != '\0' || n < 1 || n > DECL_VERSION_MAX)
 		return errlist_add(l->diags, DIAG_ERROR, &v->pos,
@@ -318,13 +322,13 @@ load_version(struct load *l, const struct decl_ynode *v)
 
 /* `cluster` and `mode`: once, or repeated with the same value. */
 static int
-load_agreeing(struct load *l, const struct decl_ynode *v, const char *key,
+load_agreeing(struct load *l, const struct decl_yaml_node *v, const char *key,
     struct yseen *first)
 {
-	if (v->kind != DECL_Y_SCALAR || decl_ynode_is_null(v))
+	if (v->kind != DECL_YAML_SCALAR || decl_yaml_node_is_null(v))
 		return errlist_add(l->diags, DIAG_ERROR, &v->pos,
 		    "'%s' must be a single value, not %s", key,
-		    decl_ykind_name(v));
+		    decl_yaml_kind_name(v));
 	if (first->set && strcmp(first->str, v->str) != 0)
 		return errlist_add(l->diags, DIAG_ERROR, &v->pos,
 		    "%s '%s' disagrees with %s '%s' declared at %s:%u:%u", key,
@@ -339,11 +343,11 @@ load_agreeing(struct load *l, const struct decl_ynode *v, const char *key,
 }
 
 static void
-load_head(struct load *l, const struct decl_ynode *root)
+load_head(struct load *l, const struct decl_yaml_node *root)
 {
-	const struct decl_ynode *v;
+	const struct decl_yaml_node *v;
 
-	v = decl_ymap_get(root, "cluster");
+	v = decl_yaml_map_get(root, "cluster");
 	l->cluster_seen |= v != NULL;
 	if (v != NULL && load_agreeing(l, v, "cluster", &l->cluster_at) == 0 &&
 	    !decl_is_file_name(v->str))
@@ -351,7 +355,7 @@ load_head(struct load *l, const struct decl_ynode *root)
 		    "cluster name '%s' must be letters, digits, '.', '_' and "
 		    "'-' (not starting with '.')",
 		    v->str);
-	v = decl_ymap_get(root, "mode");
+	v = decl_yaml_map_get(root, "mode");
 	l->mode_seen |= v != NULL;
 	if (v != NULL && load_agreeing(l, v, "mode", &l->mode_at) == 0 &&
 	    strcmp(v->str, "STUDIO_MANAGED") != 0 &&
@@ -360,7 +364,7 @@ load_head(struct load *l, const struct decl_ynode *root)
 		    "unknown mode '%s' (expected STUDIO_MANAGED or "
 		    "CONFIG_MANAGED)",
 		    v->str);
-	v = decl_ymap_get(root, "settings");
+	v = decl_yaml_map_get(root, "settings");
 	if (v == NULL)
 		return;
 	if (l->settings_at.set) {
@@ -373,7 +377,7 @@ load_head(struct load *l, const struct decl_ynode *root)
 	}
 	l->settings_at.set = true;
 	l->settings_at.pos = v->pos;
-	if (!decl_ynode_is_null(v))
+	if (!decl_yaml_node_is_null(v))
 		decl_fields_parse(&l->c->settings, v, "settings", settings_tab,
 		    NELEM(settings_tab), l->diags);
 }
@@ -381,18 +385,18 @@ load_head(struct load *l, const struct decl_ynode *root)
 /* Returns false when the file is not a mapping or has no version this
  * build reads: the rest of such a file is not interpreted. */
 static bool
-load_file(struct load *l, const struct decl_ynode *root)
+load_file(struct load *l, const struct decl_yaml_node *root)
 {
-	const struct decl_ynode *v;
+	const struct decl_yaml_node *v;
 
-	if (root->kind != DECL_Y_MAP) {
+	if (root->kind != DECL_YAML_MAP) {
 		errlist_add(l->diags, DIAG_ERROR, &root->pos,
 		    "expected a mapping with 'version' at the top of the file, "
 		    "found %s",
-		    decl_ykind_name(root));
+		    decl_yaml_kind_name(root));
 		return false;
 	}
-	v = decl_ymap_get(root, "version");
+	v = decl_yaml_map_get(root, "version");
 	if (v == NULL) {
 		errlist_add(l->diags, DIAG_ERROR, &root->pos,
 		    "missing required key 'version' (every file declares the "
@@ -404,10 +408,10 @@ load_file(struct load *l, const struct decl_ynode *root)
 	decl_fields_parse(NULL, root, "the top level", top_tab, NELEM(top_tab),
 	    l->diags);
 	load_head(l, root);
-	load_nodes(l, decl_ymap_get(root, "nodes"));
-	load_addresses(l, decl_ymap_get(root, "addresses"));
-	load_diverts(l, decl_ymap_get(root, "diverts"));
-	load_captures(l, decl_ymap_get(root, "captures"));
+	load_nodes(l, decl_yaml_map_get(root, "nodes"));
+	load_addresses(l, decl_yaml_map_get(root, "addresses"));
+	load_diverts(l, decl_yaml_map_get(root, "diverts"));
+	load_captures(l, decl_yaml_map_get(root, "captures"));
 	return true;
 }
 
@@ -442,7 +446,7 @@ load_finish(struct load *l, bool all_parsed)
 
 /* A document holding only `---` or a null. Returns false (not parsed). */
 static bool
-empty_doc(const struct decl_ynode *root, struct errlist *diags)
+empty_doc(const struct decl_yaml_node *root, struct errlist *diags)
 {
 	errlist_add(diags, DIAG_ERROR, &root->pos,
 	    "empty document: expected a mapping with at least 'version'");
@@ -478,7 +482,7 @@ decl_cluster_parse_max(struct decl_cluster **out, const char *label,
     struct errlist *diags)
 {
 	struct load l;
-	struct decl_ynode *tree;
+	struct decl_yaml_node *tree;
 	struct pos at = {label, 0, 0};
 	size_t i, nerrors = diags->nerrors;
 	bool all_parsed = true, ok;
@@ -499,12 +503,12 @@ decl_cluster_parse_max(struct decl_cluster **out, const char *label,
 		tree = NULL;
 		ok = decl_yaml_parse_max(&tree, l.c->paths[i], files[i].data,
 		         files[i].len, file_max, diags) == 0;
-		if (ok && decl_ynode_is_null(tree))
+		if (ok && decl_yaml_node_is_null(tree))
 			ok = empty_doc(tree, diags);
 		else if (ok)
 			ok = load_file(&l, tree);
 		all_parsed = all_parsed && ok;
-		decl_ynode_free(tree);
+		decl_yaml_node_free(tree);
 	}
 	load_finish(&l, all_parsed);
 	free(l.cluster_at.str);

@@ -17,19 +17,20 @@
 #define DECL_YAML_DEPTH_MAX 16  /* nesting of collections in one file */
 #define DECL_YAML_KEYS_MAX  256 /* keys in one mapping */
 
-enum decl_ykind {
-	DECL_Y_SCALAR,
-	DECL_Y_SEQ,
-	DECL_Y_MAP,
+enum decl_yaml_kind {
+	DECL_YAML_SCALAR,
+	DECL_YAML_SEQ,
+	DECL_YAML_MAP,
 };
 
-struct decl_ynode {
-	enum decl_ykind kind;
+struct decl_yaml_node {
+	enum decl_yaml_kind kind;
 	struct pos pos;
-	char *str;                /* DECL_Y_SCALAR: the value, NUL-terminated */
-	bool plain;               /* DECL_Y_SCALAR: written without quotes */
-	struct decl_ynode **keys; /* DECL_Y_MAP: scalar keys */
-	struct decl_ynode **vals; /* DECL_Y_MAP: values; DECL_Y_SEQ: items */
+	char *str;  /* DECL_YAML_SCALAR: the value, NUL-terminated */
+	bool plain; /* DECL_YAML_SCALAR: written without quotes */
+	struct decl_yaml_node **keys; /* DECL_YAML_MAP: scalar keys */
+	struct decl_yaml_node *
+	    *vals; /* DECL_YAML_MAP: values; DECL_YAML_SEQ: items */
 	size_t n, alloc;
 };
 
@@ -39,15 +40,15 @@ struct decl_ynode {
  * documents, anchors, aliases, tags, non-scalar or duplicate mapping keys,
  * mappings over DECL_YAML_KEYS_MAX keys, nesting over DECL_YAML_DEPTH_MAX.
  * path is borrowed into every pos of the tree. */
-int decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
-    size_t len, struct errlist *diags);
+int decl_yaml_parse(struct decl_yaml_node **out, const char *path,
+    const char *data, size_t len, struct errlist *diags);
 /* The same with max bytes instead of DECL_FILE_MAX. */
-int decl_yaml_parse_max(struct decl_ynode **out, const char *path,
+int decl_yaml_parse_max(struct decl_yaml_node **out, const char *path,
     const char *data, size_t len, size_t max, struct errlist *diags);
-void decl_ynode_free(struct decl_ynode *n);
+void decl_yaml_node_free(struct decl_yaml_node *n);
 /* "a scalar", "a list", "a mapping" (for messages). */
-const char *decl_ykind_name(const struct decl_ynode *n);
+const char *decl_yaml_kind_name(const struct decl_yaml_node *n);
 /* True for a plain `~`, `null`, `Null`, `NULL` or empty plain scalar. */
-bool decl_ynode_is_null(const struct decl_ynode *n);
+bool decl_yaml_node_is_null(const struct decl_yaml_node *n);
 
 #endif

@@ -16,10 +16,11 @@ struct ybuild {
 	const char *data;
 	size_t len;
 	struct errlist *diags;
-	struct decl_ynode *root;
-	struct decl_ynode *stack[DECL_YAML_DEPTH_MAX];
+	struct decl_yaml_node *root;
+	struct decl_yaml_node *stack[DECL_YAML_DEPTH_MAX];
 	int depth;
-	struct decl_ynode *pending_key; /* a map key waiting for its value */
+	struct decl_yaml_node
+	    *pending_key; /* a map key waiting for its value */
 	int ndocs;
 };
 
@@ -38,7 +39,7 @@ mark_pos(const char *path, yaml_mark_t m)
 }
 
 void
-decl_ynode_free(struct decl_ynode *n)
+decl_yaml_node_free(struct decl_yaml_node *n)
 {
 	size_t i;
 
@@ -46,8 +47,8 @@ decl_ynode_free(struct decl_ynode *n)
 		return;
 	for (i = 0; i < n->n; i++) {
 		if (n->keys != NULL)
-			decl_ynode_free(n->keys[i]);
-		decl_ynode_free(n->vals[i]);
+			decl_yaml_node_free(n->keys[i]);
+		decl_yaml_node_free(n->vals[i]);
 	}
 	free(n->keys);
 	free(n->vals);
@@ -56,19 +57,19 @@ decl_ynode_free(struct decl_ynode *n)
 }
 
 const char *
-decl_ykind_name(const struct decl_ynode *n)
+decl_yaml_kind_name(const struct decl_yaml_node *n)
 {
-	if (n->kind == DECL_Y_SEQ)
+	if (n->kind == DECL_YAML_SEQ)
 		return "a list";
-	if (n->kind == DECL_Y_MAP)
+	if (n->kind == DECL_YAML_MAP)
 		return "a mapping";
 	return "a scalar";
 }
 
 bool
-decl_ynode_is_null(const struct decl_ynode *n)
+decl_yaml_node_is_null(const struct decl_yaml_node *n)
 {
-	return n->kind == DECL_Y_SCALAR && n->plain &&
+	return n->kind == DECL_YAML_SCALAR && n->plain &&
 	       (n->str[0] == '\0' || strcmp(n->str, "~") == 0 ||
 	           strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
 	           strcmp(n->str, "NULL") == 0);
@@ -129,10 +130,10 @@ check_utf8(struct ybuild *b)
 	return 0;
 }
 
-static struct decl_ynode *
-node_new(struct ybuild *b, enum decl_ykind kind, yaml_mark_t m)
+static struct decl_yaml_node *
+node_new(struct ybuild *b, enum decl_yaml_kind kind, yaml_mark_t m)
 {
-	struct decl_ynode *n = xcalloc(1, sizeof(*n));
+	struct decl_yaml_node *n = xcalloc(1, sizeof(*n));
 
 	n->kind = kind;
 	n->pos = mark_pos(b->path, m);
@@ -140,33 +141,35 @@ node_new(struct ybuild *b, enum decl_ykind kind, yaml_mark_t m)
 }
 
 static void
-node_push(struct decl_ynode *parent, struct decl_ynode *key,
-    struct decl_ynode *val)
+node_push(struct decl_yaml_node *parent, struct decl_yaml_node *key,
+    struct decl_yaml_node *val)
 {
 	size_t cap = parent->alloc;
 
-	xgrow(&parent->vals, &cap, parent->n + 1, sizeof(struct decl_ynode *));
-	if (parent->kind == DECL_Y_MAP) {
+	xgrow(&parent->vals, &cap, parent->n + 1,
+	    sizeof(struct decl_yaml_node *));
+	if (parent->kind == DECL_YAML_MAP) {
 		cap = parent->alloc;
 		xgrow(&parent->keys, &cap, parent->n + 1,
-		    sizeof(struct decl_ynode *));
+		    sizeof(struct decl_yaml_node *));
 	}
 	parent->alloc = cap;
-	if (parent->kind == DECL_Y_MAP)
+	if (parent->kind == DECL_YAML_MAP)
 		parent->keys[parent->n] = key;
 	parent->vals[parent->n++] = val;
 }
 
 /* A scalar key of the innermost mapping: refuse duplicates and huge maps. */
 static int
-add_key(struct ybuild *b, struct decl_ynode *map, struct decl_ynode *key)
+add_key(struct ybuild *b, struct decl_yaml_node *map,
+    struct decl_yaml_node *key)
 {
 	size_t i;
 
-	if (key->kind != DECL_Y_SCALAR)
+	if (key->kind != DECL_YAML_SCALAR)
 		return errlist_add(b->diags, DIAG_ERROR, &key->pos,
 		    "mapping keys must be scalars, not %s",
-		    decl_ykind_name(key));
+		    decl_yaml_kind_name(key));
 	if (map->n >= DECL_YAML_KEYS_MAX)
 		return errlist_add(b->diags, DIAG_ERROR, &key->pos,
 		    "mapping has more than %d keys", DECL_YAML_KEYS_MAX);
@@ -183,13 +186,13 @@ add_key(struct ybuild *b, struct decl_ynode *map, struct decl_ynode *key)
 /* Attach a new node where the event stream puts it. On error the node is
  * freed here. */
 static int
-attach(struct ybuild *b, struct decl_ynode *n)
+attach(struct ybuild *b, struct decl_yaml_node *n)
 {
-	struct decl_ynode *top;
+	struct decl_yaml_node *top;
 
 	if (b->depth == 0) {
 		if (b->root != NULL) {
-			decl_ynode_free(n);
+			decl_yaml_node_free(n);
 			return errlist_add(b->diags, DIAG_ERROR, &n->pos,
 			    "unexpected second root node");
 		}
@@ -197,13 +200,13 @@ attach(struct ybuild *b, struct decl_ynode *n)
 		return 0;
 	}
 	top = b->stack[b->depth - 1];
-	if (top->kind == DECL_Y_SEQ) {
+	if (top->kind == DECL_YAML_SEQ) {
 		node_push(top, NULL, n);
 		return 0;
 	}
 	if (b->pending_key == NULL) {
 		if (add_key(b, top, n) < 0) {
-			decl_ynode_free(n);
+			decl_yaml_node_free(n);
 			return -1;
 		}
 		return 0;
@@ -234,19 +237,19 @@ refuse_props(struct ybuild *b, yaml_mark_t m, const yaml_char_t *anchor,
 static int
 on_scalar(struct ybuild *b, const yaml_event_t *ev)
 {
-	struct decl_ynode *n;
+	struct decl_yaml_node *n;
 
 	if (refuse_props(b, ev->start_mark, ev->data.scalar.anchor,
 	        ev->data.scalar.tag) < 0)
 		return -1;
-	n = node_new(b, DECL_Y_SCALAR, ev->start_mark);
+	n = node_new(b, DECL_YAML_SCALAR, ev->start_mark);
 	n->str = xstrndup((const char *)ev->data.scalar.value,
 	    ev->data.scalar.length);
 	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 	if (strlen(n->str) != ev->data.scalar.length) {
 		struct pos p = n->pos;
 
-		decl_ynode_free(n);
+		decl_yaml_node_free(n);
 		return errlist_add(b->diags, DIAG_ERROR, &p,
 		    "scalar contains a NUL character");
 	}
@@ -254,12 +257,12 @@ on_scalar(struct ybuild *b, const yaml_event_t *ev)
 }
 
 static int
-on_start(struct ybuild *b, const yaml_event_t *ev, enum decl_ykind kind)
+on_start(struct ybuild *b, const yaml_event_t *ev, enum decl_yaml_kind kind)
 {
-	struct decl_ynode *n;
+	struct decl_yaml_node *n;
 	int rc;
 
-	if (kind == DECL_Y_MAP)
+	if (kind == DECL_YAML_MAP)
 		rc = refuse_props(b, ev->start_mark,
 		    ev->data.mapping_start.anchor, ev->data.mapping_start.tag);
 	else
@@ -272,7 +275,7 @@ on_start(struct ybuild *b, const yaml_event_t *ev, enum decl_ykind kind)
 	if (b->depth >= DECL_YAML_DEPTH_MAX) {
 		struct pos p = n->pos;
 
-		decl_ynode_free(n);
+		decl_yaml_node_free(n);
 		return errlist_add(b->diags, DIAG_ERROR, &p,
 		    "nesting deeper than %d levels", DECL_YAML_DEPTH_MAX);
 	}
@@ -348,9 +351,9 @@ on_event(struct ybuild *b, const yaml_event_t *ev)
 	case YAML_SCALAR_EVENT:
 		return on_scalar(b, ev);
 	case YAML_SEQUENCE_START_EVENT:
-		return on_start(b, ev, DECL_Y_SEQ);
+		return on_start(b, ev, DECL_YAML_SEQ);
 	case YAML_MAPPING_START_EVENT:
-		return on_start(b, ev, DECL_Y_MAP);
+		return on_start(b, ev, DECL_YAML_MAP);
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
 		if (b->depth > 0)
@@ -391,15 +394,15 @@ run_parser(struct ybuild *b)
 }
 
 int
-decl_yaml_parse(struct decl_ynode **out, const char *path, const char *data,
+decl_yaml_parse(struct decl_yaml_node **out, const char *path, const char *data,
     size_t len, struct errlist *diags)
 {
 	return decl_yaml_parse_max(out, path, data, len, DECL_FILE_MAX, diags);
 }
 
 int
-decl_yaml_parse_max(struct decl_ynode **out, const char *path, const char *data,
-    size_t len, size_t max, struct errlist *diags)
+decl_yaml_parse_max(struct decl_yaml_node **out, const char *path,
+    const char *data, size_t len, size_t max, struct errlist *diags)
 {
 	struct ybuild b;
 	struct pos p = {path, 1, 1};
@@ -416,12 +419,12 @@ decl_yaml_parse_max(struct decl_ynode **out, const char *path, const char *data,
 	if (check_utf8(&b) < 0)
 		return -1;
 	rc = run_parser(&b);
-	decl_ynode_free(b.pending_key);
+	decl_yaml_node_free(b.pending_key);
 	if (rc == 0 && b.root == NULL)
 		rc = errlist_add(diags, DIAG_ERROR, &p,
 		    "empty file: expected a mapping with at least 'version'");
 	if (rc < 0) {
-		decl_ynode_free(b.root);
+		decl_yaml_node_free(b.root);
 		return -1;
 	}
 	*out = b.root;
