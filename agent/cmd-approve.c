@@ -5,12 +5,12 @@
 #include "agent.h"
 
 #include <getopt.h>
-#include <stdio.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
@@ -150,8 +150,7 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 
 	a.plan_digest = xstrdup(ap->digest);
 	a.confirmation = xstrdup(o->confirm);
-	a.approved_by =
-	    o->by != NULL ? xstrdup(o->by) : approver_default();
+	a.approved_by = o->by != NULL ? xstrdup(o->by) : approver_default();
 	a.approved_at = agent_now_rfc3339();
 	json = apply_approval_render(&a);
 	path = xasprintf("%s/approval.json", ap->dir);

@@ -131,8 +131,8 @@ run(const struct dq_args *a)
 		goto done;
 	p = plan_delete_queue(c, a->queue, s, &opts);
 	if (agent_preview_write_declaration("delete-queue", c, a->out) < 0 ||
-	    agent_preview_render("delete-queue", p, c, c, NULL, s, NULL, a->out) <
-	        0)
+	    agent_preview_render("delete-queue", p, c, c, NULL, s, NULL,
+	        a->out) < 0)
 		goto done;
 	code = agent_preview_finish("delete-queue", p, a->out);
 	if (p->nactions == 0)

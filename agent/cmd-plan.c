@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "../lib/xalloc.h"
-#include "inventory.h"
 #include "../reconcile/live/live.h"
 #include "git.h"
+#include "inventory.h"
 #include "preview.h"
 
 struct plan_args {
@@ -281,7 +281,8 @@ run(const struct plan_args *a)
 	opts.revision = commit;
 	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
 	if (load_managed(&m, a, c->name, &before) < 0 ||
-	    agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials) < 0)
+	    agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials) <
+	        0)
 		goto done;
 	p = plan_build(c, &m, s, &opts);
 	plan_add_diagnostics(p, &diags);

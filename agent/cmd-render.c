@@ -260,7 +260,8 @@ print_predictions(const struct decl_cluster *c, const struct rendered *r,
 	size_t i;
 	int rc = 0;
 
-	if (agent_preview_snapshot(&snap, "render", c, o->snapshot, o->creds) != 0)
+	if (agent_preview_snapshot(&snap, "render", c, o->snapshot, o->creds) !=
+	    0)
 		return -1;
 	for (i = 0; i < c->nnodes; i++) {
 		n = recon_snapshot_find_node(snap, c->nodes[i].name);

@@ -15,8 +15,8 @@
 #include "../reconcile/live/live.h"
 #include "../reconcile/recon.h"
 #include "creds.h"
-#include "targets.h"
 #include "snapshot-table.h"
+#include "targets.h"
 
 struct snap_opts {
 	bool json;
@@ -188,7 +188,8 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 	for (i = 0; i < s->nnodes; i++)
 		if (s->nodes[i].refusal.kind != RECON_OK)
 			agent_snapshot_refusal_line(stderr, &s->nodes[i]);
-	code = live_snapshot_unreadable(s) > 0 ? AGENT_EXIT_FAIL : AGENT_EXIT_OK;
+	code =
+	    live_snapshot_unreadable(s) > 0 ? AGENT_EXIT_FAIL : AGENT_EXIT_OK;
 done:
 	agent_targets_release(&t);
 	err_release(&err);

@@ -2,7 +2,6 @@
  * (docs/daemon.md). */
 #define LOG_MODULE "run"
 #include "daemon-int.h"
-#include "../agent.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
+#include "../agent.h"
 #include "../conf.h"
 #include "../log.h"
 #include "../state.h"
