@@ -1,8 +1,8 @@
-/* agent/agent.h: the command line. Each subcommand lives in
- * agent/cmd-<name>.c and is listed in the table of agent/main.c. A command
- * is described by a table entry (struct agent_cmd_entry, tmux's cmd_entry
- * is the model); agent/cli.c parses argv against it and prints its --help
- * and --version and the usage errors.
+/* agent/agent.h: the command line. Each command is a table entry (struct
+ * agent_cmd_entry, tmux's cmd_entry is the model) defined in its
+ * agent/cmd-<name>.c and listed in agent/main.c; agent/cli.c parses argv
+ * against the entry, prints its --help and --version and the usage errors,
+ * and calls the entry point with what it parsed.
  *
  * Exit codes (README "Exit codes"): */
 #ifndef AGENT_AGENT_H
@@ -83,25 +83,17 @@ int agent_cli_parse(struct agent_cmd_args *args,
     const struct agent_cmd_entry *e, int argc, char **argv, FILE *out,
     FILE *err);
 
-/* A subcommand: argv[0] is the subcommand's name. Returns an exit code. */
-typedef int (*agent_cmd_fn)(int argc, char **argv);
+/* main(): run the command argv[1] of cmds, or the top-level --help,
+ * --version and usage errors; returns the exit code. */
+int agent_cli_main(const struct agent_cmd_entry *const *cmds, size_t ncmds,
+    int argc, char **argv);
 
-struct agent_cmd {
-	const char *name;
-	agent_cmd_fn fn;
-	const char *summary; /* one line for `artemis-gitops --help` */
-};
-
-/* Print `artemis-gitops <version>` on stdout; returns AGENT_EXIT_OK. */
-int agent_print_version(void);
-
-int agent_cmd_validate(int argc, char **argv);
-int agent_cmd_render(int argc, char **argv);
-int agent_cmd_approve(int argc, char **argv);
-int agent_cmd_apply(int argc, char **argv);
-int agent_cmd_snapshot(int argc, char **argv);
-int agent_cmd_plan(int argc, char **argv);
-int agent_cmd_delete_queue(int argc, char **argv);
-int daemon_cmd_run(int argc, char **argv);
+extern const struct agent_cmd_entry agent_cmd_validate_entry;
+extern const struct agent_cmd_entry agent_cmd_render_entry;
+extern const struct agent_cmd_entry agent_cmd_snapshot_entry;
+extern const struct agent_cmd_entry agent_cmd_plan_entry;
+extern const struct agent_cmd_entry agent_cmd_delete_queue_entry;
+extern const struct agent_cmd_entry agent_cmd_approve_entry;
+extern const struct agent_cmd_entry agent_cmd_apply_entry;
 
 #endif

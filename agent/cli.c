@@ -1,7 +1,8 @@
 /* agent/cli.c: the command line, written once for every command: argv
- * parsed against a command's entry (getopt_long), its --help, --version
- * and the usage errors (exit 64); kept out of main.c so that unit tests,
- * which link every agent/ object but main.o, reach it. */
+ * parsed against a command's entry (getopt_long), its --help, --version,
+ * the usage errors (exit 64), and the top-level help and dispatch of
+ * agent_cli_main (kept out of main.c so that unit tests, which link every
+ * agent/ object but main.o, reach it). */
 #include "agent.h"
 
 #include <assert.h>
@@ -17,7 +18,10 @@
  * every short option character. */
 #define LONG_BASE 256
 
-/* Every command's -h and -V, after its own options in --help. */
+#define MAIN_HELP_COL 17 /* of the option help in `artemis-gitops --help` */
+
+/* Every command's -h and -V, after its own options in --help, and those of
+ * artemis-gitops itself. */
 static const struct agent_cmd_option implicit[] = {
     {"help", 'h', NULL, "show this help", NULL},
     {"version", 'V', NULL, "show the version", NULL},
@@ -65,12 +69,6 @@ print_version(FILE *f)
 {
 	fprintf(f, "artemis-gitops %s\n", AGENT_VERSION);
 	return AGENT_EXIT_OK;
-}
-
-int
-agent_print_version(void)
-{
-	return print_version(stdout);
 }
 
 /* Print text, every '\n' in it followed by indent spaces. */
@@ -254,4 +252,59 @@ agent_cli_parse(struct agent_cmd_args *args, const struct agent_cmd_entry *e,
 	args->argc = argc - optind;
 	args->argv = argv + optind;
 	return check_count(args, e, err);
+}
+
+static void
+print_main_help(FILE *f, const struct agent_cmd_entry *const *cmds,
+    size_t ncmds)
+{
+	size_t i;
+
+	fprintf(f, "Usage: artemis-gitops COMMAND [OPTIONS] [ARGS]\n\n"
+	           "Keep Apache ActiveMQ Artemis clusters in line with "
+	           "declarations kept in git.\n\nCommands:\n");
+	for (i = 0; i < ncmds; i++)
+		fprintf(f, "  %-14s %s\n", cmds[i]->name, cmds[i]->summary);
+	fprintf(f, "\nOptions:\n");
+	for (i = 0; i < sizeof(implicit) / sizeof(implicit[0]); i++)
+		put_help(f, MAIN_HELP_COL, put_label(f, "  ", &implicit[i]),
+		    implicit[i].help);
+	fprintf(f, "\n'artemis-gitops COMMAND --help' describes a command.\n"
+	           "Exit codes: 0 ok (plan: nothing to do), 1 failure or "
+	           "refusal, 2 plan has changes, 64 usage error.\n");
+}
+
+int
+agent_cli_main(const struct agent_cmd_entry *const *cmds, size_t ncmds,
+    int argc, char **argv)
+{
+	struct agent_cmd_args args;
+	size_t i;
+	int code;
+
+	if (argc < 2) {
+		print_main_help(stderr, cmds, ncmds);
+		return AGENT_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		print_main_help(stdout, cmds, ncmds);
+		return AGENT_EXIT_OK;
+	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)
+		return print_version(stdout);
+	for (i = 0; i < ncmds; i++) {
+		if (strcmp(argv[1], cmds[i]->name) != 0)
+			continue;
+		code = agent_cli_parse(&args, cmds[i], argc - 1, argv + 1,
+		    stdout, stderr);
+		if (code != AGENT_CMD_CONTINUE)
+			return code;
+		return cmds[i]->exec(&args);
+	}
+	fprintf(stderr,
+	    "artemis-gitops: unknown command '%s'\n"
+	    "Try 'artemis-gitops --help'.\n",
+	    argv[1]);
+	return AGENT_EXIT_USAGE;
 }
