@@ -4,7 +4,6 @@
  * ConfirmByTyping; design.md section 5). */
 #include "agent.h"
 
-#include <getopt.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,90 +21,6 @@
 struct approve_opts {
 	const char *dir, *confirm, *by, *state;
 };
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-	    "Usage: artemis-gitops approve PLAN_DIR --confirm TEXT [--by NAME]\n"
-	    "                              [--state DIR]\n\n"
-	    "Approve exactly the plan written in PLAN_DIR: TEXT must be the "
-	    "confirmation\ntext shown in PLAN_DIR/plan.md. Writes "
-	    "PLAN_DIR/approval.json, bound to the\nSHA-256 of plan.json; "
-	    "`artemis-gitops apply PLAN_DIR` then applies it.\n\n"
-	    "Refused: a wrong text, a plan.json changed since it was written, "
-	    "a refused\nplan, a plan without changes, a plan already applied "
-	    "or superseded by a\nlater apply.\n\n"
-	    "Options:\n"
-	    "  --confirm TEXT   the confirmation text (required)\n"
-	    "  --by NAME        who approves (default: $SUDO_USER, $USER, "
-	    "the login name)\n"
-	    "  --state DIR      state folder (default: $STATE_DIRECTORY, "
-	    "else\n"
-	    "                   " AGENT_STATE_DEFAULT ")\n"
-	    "  -h, --help       show this help\n"
-	    "  -V, --version    show the version\n\n"
-	    "Exit codes: 0 approved, 1 refused, 64 usage error.\n");
-}
-
-/* 0: go on; 1: stop with *code. */
-static int
-parse_args(struct approve_opts *o, int argc, char **argv, int *code)
-{
-	static const struct option longopts[] = {
-	    {"confirm", required_argument, NULL, 'c'},
-	    {"by", required_argument, NULL, 'b'},
-	    {"state", required_argument, NULL, 's'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			o->confirm = optarg;
-			break;
-		case 'b':
-			o->by = optarg;
-			break;
-		case 's':
-			o->state = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			*code = AGENT_EXIT_OK;
-			return 1;
-		case 'V':
-			*code = agent_print_version();
-			return 1;
-		default:
-			*code = agent_usage_error("approve",
-			    "unknown option or missing value '%s'",
-			    argv[optind - 1]);
-			return 1;
-		}
-	}
-	if (argc - optind != 1) {
-		*code = agent_usage_error("approve",
-		    "expected one PLAN_DIR, got %d arguments", argc - optind);
-		return 1;
-	}
-	o->dir = argv[optind];
-	if (o->confirm == NULL) {
-		*code = agent_usage_error("approve",
-		    "--confirm TEXT is required (the text shown in plan.md)");
-		return 1;
-	}
-	if (o->by != NULL && o->by[0] == '\0') {
-		*code = agent_usage_error("approve", "--by: empty name");
-		return 1;
-	}
-	return 0;
-}
 
 /* The state folder to check a superseded plan against: --state, else the
  * default one when it exists (approving on a workstation that has no
@@ -166,19 +81,28 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 	return rc;
 }
 
-int
-agent_cmd_approve(int argc, char **argv)
+enum { APPROVE_CONFIRM, APPROVE_BY, APPROVE_STATE };
+
+static int
+approve_exec(const struct agent_cmd_args *args)
 {
 	struct approve_opts o;
 	struct agent_plan_dir ap;
 	struct err err = {0};
 	char *msg;
-	int code = AGENT_EXIT_FAIL;
+	int code;
 
 	memset(&o, 0, sizeof(o));
 	memset(&ap, 0, sizeof(ap));
-	if (parse_args(&o, argc, argv, &code) != 0)
-		return code;
+	o.dir = args->argv[0];
+	o.confirm = args->opt[APPROVE_CONFIRM];
+	o.by = args->opt[APPROVE_BY];
+	o.state = args->opt[APPROVE_STATE];
+	if (o.confirm == NULL)
+		return agent_usage_error("approve",
+		    "--confirm TEXT is required (the text shown in plan.md)");
+	if (o.by != NULL && o.by[0] == '\0')
+		return agent_usage_error("approve", "--by: empty name");
 	if (agent_plan_dir_load(&ap, o.dir, &err) < 0 ||
 	    apply_approval_check_plan(ap.plan, o.confirm, &err) < 0 ||
 	    agent_plan_dir_check_md(&ap, &err) < 0 ||
@@ -195,3 +119,39 @@ agent_cmd_approve(int argc, char **argv)
 	agent_plan_dir_release(&ap);
 	return code;
 }
+
+static const struct agent_cmd_option approve_options[] = {
+    [APPROVE_CONFIRM] = {"confirm", '\0', "TEXT",
+        "the confirmation text (required)", NULL},
+    [APPROVE_BY] = {"by", '\0', "NAME",
+        "who approves (default: $SUDO_USER, $USER, the login name)", NULL},
+    [APPROVE_STATE] = {"state", '\0', "DIR",
+        "state folder (default: $STATE_DIRECTORY, else\n" AGENT_STATE_DEFAULT
+        ")",
+        NULL},
+    {NULL, '\0', NULL, NULL, NULL},
+};
+
+const struct agent_cmd_entry agent_cmd_approve_entry = {
+    .name = "approve",
+    .summary = "approve a written plan with its typed confirmation text",
+    .synopsis = "PLAN_DIR --confirm TEXT [--by NAME]\n[--state DIR]",
+    .description =
+        "Approve exactly the plan written in PLAN_DIR: TEXT must be the "
+        "confirmation\ntext shown in PLAN_DIR/plan.md. Writes "
+        "PLAN_DIR/approval.json, bound to the\nSHA-256 of plan.json; "
+        "`artemis-gitops apply PLAN_DIR` then applies it.\n\n"
+        "Refused: a wrong text, a plan.json changed since it was written, "
+        "a refused\nplan, a plan without changes, a plan already applied "
+        "or superseded by a\nlater apply.",
+    .options = approve_options,
+    .help_col = 19,
+    .exit_codes = "Exit codes: 0 approved, 1 refused, 64 usage error.",
+    .args_min = 1,
+    .args_max = 1,
+    .args_few = "expected one PLAN_DIR",
+    .args_many = "expected one PLAN_DIR",
+    .args_counted = true,
+    .bad_option = "unknown option or missing value",
+    .exec = approve_exec,
+};

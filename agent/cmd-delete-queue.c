@@ -5,7 +5,6 @@
  * approved and applied like any other plan. */
 #include "agent.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,91 +16,6 @@ struct dq_args {
 	const char *queue, *dir, *out, *snapshot, *credentials;
 	bool disconnect;
 };
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-	    "Usage: artemis-gitops delete-queue NAME CLUSTER_DIR --out DIR [OPTIONS]\n\n"
-	    "Plan deleting queue NAME on every node of the cluster declared in\n"
-	    "CLUSTER_DIR (ADR-0084): per node, consumers refuse the delete unless\n"
-	    "--disconnect-consumers is given; diverts that forward into the queue's\n"
-	    "address and lose their last queue are removed with it, first; diverts\n"
-	    "sourced at the address and capture taps are kept (and named). Writes\n"
-	    "DIR/plan.json, DIR/plan.md and DIR/declaration/cluster.yaml; approve\n"
-	    "and apply it like any plan.\n\n"
-	    "Options:\n"
-	    "  --out DIR               where to write the preview (required)\n"
-	    "  --disconnect-consumers  disconnect attached consumers (removeConsumers);\n"
-	    "                          recorded in the plan\n"
-	    "  --snapshot FILE         plan against a recorded `snapshot --json` file\n"
-	    "  --credentials DIR       broker credentials folder (default:\n"
-	    "                          $CREDENTIALS_DIRECTORY)\n"
-	    "  -h, --help              show this help\n"
-	    "  -V, --version           show the version\n\n"
-	    "Exit codes: 0 nothing to do (no node has the queue), 2 the plan has\n"
-	    "changes, 1 refused, invalid declaration, unreadable node or error,\n"
-	    "64 usage error.\n");
-}
-
-/* 0: go on; 1: stop with *code (help, version, usage error). */
-static int
-parse_args(struct dq_args *a, int argc, char **argv, int *code)
-{
-	static const struct option longopts[] = {
-	    {"out", required_argument, NULL, 'o'},
-	    {"snapshot", required_argument, NULL, 'S'},
-	    {"credentials", required_argument, NULL, 'c'},
-	    {"disconnect-consumers", no_argument, NULL, 'd'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
-	int ch;
-
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			a->out = optarg;
-			break;
-		case 'S':
-			a->snapshot = optarg;
-			break;
-		case 'c':
-			a->credentials = optarg;
-			break;
-		case 'd':
-			a->disconnect = true;
-			break;
-		case 'h':
-			usage(stdout);
-			*code = AGENT_EXIT_OK;
-			return 1;
-		case 'V':
-			*code = agent_print_version();
-			return 1;
-		default:
-			*code = agent_usage_error("delete-queue",
-			    "unknown or incomplete option '%s'",
-			    argv[optind - 1]);
-			return 1;
-		}
-	}
-	if (argc - optind != 2) {
-		*code = agent_usage_error("delete-queue",
-		    "expected NAME and CLUSTER_DIR");
-		return 1;
-	}
-	a->queue = argv[optind];
-	a->dir = argv[optind + 1];
-	if (a->out == NULL) {
-		*code = agent_usage_error("delete-queue", "missing --out DIR");
-		return 1;
-	}
-	return 0;
-}
 
 static int
 run(const struct dq_args *a)
@@ -146,13 +60,61 @@ done:
 	return code;
 }
 
-int
-agent_cmd_delete_queue(int argc, char **argv)
+enum { DQ_OUT, DQ_DISCONNECT, DQ_SNAPSHOT, DQ_CREDENTIALS };
+
+static int
+delete_queue_exec(const struct agent_cmd_args *args)
 {
 	struct dq_args a = {0};
-	int code = 0;
 
-	if (parse_args(&a, argc, argv, &code) != 0)
-		return code;
+	a.queue = args->argv[0];
+	a.dir = args->argv[1];
+	a.out = args->opt[DQ_OUT];
+	a.snapshot = args->opt[DQ_SNAPSHOT];
+	a.credentials = args->opt[DQ_CREDENTIALS];
+	a.disconnect = args->opt[DQ_DISCONNECT] != NULL;
+	if (a.out == NULL)
+		return agent_usage_error("delete-queue", "missing --out DIR");
 	return run(&a);
 }
+
+static const struct agent_cmd_option delete_queue_options[] = {
+    [DQ_OUT] = {"out", '\0', "DIR", "where to write the preview (required)",
+        NULL},
+    [DQ_DISCONNECT] = {"disconnect-consumers", '\0', NULL,
+        "disconnect attached consumers (removeConsumers);\n"
+        "recorded in the plan",
+        NULL},
+    [DQ_SNAPSHOT] = {"snapshot", '\0', "FILE",
+        "plan against a recorded `snapshot --json` file", NULL},
+    [DQ_CREDENTIALS] = {"credentials", '\0', "DIR",
+        "broker credentials folder (default:\n$CREDENTIALS_DIRECTORY)", NULL},
+    {NULL, '\0', NULL, NULL, NULL},
+};
+
+const struct agent_cmd_entry agent_cmd_delete_queue_entry = {
+    .name = "delete-queue",
+    .summary = "plan the operator's delete of one queue on every node "
+               "(ADR-0084)",
+    .synopsis = "NAME CLUSTER_DIR --out DIR [OPTIONS]",
+    .description =
+        "Plan deleting queue NAME on every node of the cluster declared "
+        "in\nCLUSTER_DIR (ADR-0084): per node, consumers refuse the delete "
+        "unless\n--disconnect-consumers is given; diverts that forward "
+        "into the queue's\naddress and lose their last queue are removed "
+        "with it, first; diverts\nsourced at the address and capture taps "
+        "are kept (and named). Writes\nDIR/plan.json, DIR/plan.md and "
+        "DIR/declaration/cluster.yaml; approve\nand apply it like any "
+        "plan.",
+    .options = delete_queue_options,
+    .help_col = 26,
+    .exit_codes = "Exit codes: 0 nothing to do (no node has the queue), 2 "
+                  "the plan has\nchanges, 1 refused, invalid declaration, "
+                  "unreadable node or error,\n64 usage error.",
+    .args_min = 2,
+    .args_max = 2,
+    .args_few = "expected NAME and CLUSTER_DIR",
+    .args_many = "expected NAME and CLUSTER_DIR",
+    .bad_option = "unknown or incomplete option",
+    .exec = delete_queue_exec,
+};

@@ -4,7 +4,6 @@
  * preflight, written as plan.json and plan.md. */
 #include "agent.h"
 
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,44 +21,9 @@ struct plan_args {
 	bool disconnect;
 };
 
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-	    "Usage: artemis-gitops plan CLUSTER_DIR --out DIR [OPTIONS]\n\n"
-	    "Plan the cluster declared in CLUSTER_DIR against its live nodes: creates\n"
-	    "first, then changes, then deletes of what the agent applied before and\n"
-	    "the declaration no longer has (queue deletes per ADR-0084). Writes\n"
-	    "DIR/plan.json (docs/plan-format.md), DIR/plan.md and the planned\n"
-	    "declaration, normalised, as DIR/declaration/cluster.yaml (apply reads\n"
-	    "the nodes' endpoints there).\n\n"
-	    "Options:\n"
-	    "  --out DIR               where to write the preview (required)\n"
-	    "  --state DIR             state folder: DIR/<cluster>/inventory.json is what\n"
-	    "                          the agent applied (absent: nothing is deleted)\n"
-	    "  --base-dir DIR          the previous declaration, as a folder\n"
-	    "  --repo PATH --rev REV   read CLUSTER_DIR (a path in the repository) at REV\n"
-	    "  --base REV              with --repo: the previous declaration at REV\n"
-	    "                          (pull requests)\n"
-	    "  --snapshot FILE         plan against a recorded `snapshot --json` file\n"
-	    "  --credentials DIR       broker credentials folder (default:\n"
-	    "                          $CREDENTIALS_DIRECTORY)\n"
-	    "  --schema-dir DIR        CONFIG_MANAGED: Artemis's schema folder, as for\n"
-	    "                          `render` (default: $ARTEMIS_GITOPS_SCHEMA_DIR,\n"
-	    "                          else ./.cache/artemis/schema)\n"
-	    "  --disconnect-consumers  delete queues even if consumers are attached\n"
-	    "                          (they are disconnected); recorded in the plan\n"
-	    "  -h, --help              show this help\n"
-	    "  -V, --version           show the version\n\n"
-	    "Exit codes: 0 nothing to do, 2 the plan has changes, 1 refused, invalid\n"
-	    "declaration, unreadable node or error, 64 usage error.\n");
-}
-
 static int
 check_args(const struct plan_args *a)
 {
-	if (a->dir == NULL)
-		return agent_usage_error("plan", "missing CLUSTER_DIR");
 	if (a->out == NULL)
 		return agent_usage_error("plan", "missing --out DIR");
 	if ((a->repo == NULL) != (a->rev == NULL))
@@ -71,87 +35,6 @@ check_args(const struct plan_args *a)
 		return agent_usage_error("plan",
 		    "use one of --state, --base-dir and --base");
 	return 0;
-}
-
-static const struct option longopts[] = {
-    {"out", required_argument, NULL, 'o'},
-    {"state", required_argument, NULL, 's'},
-    {"base-dir", required_argument, NULL, 'B'},
-    {"repo", required_argument, NULL, 'r'},
-    {"rev", required_argument, NULL, 'R'},
-    {"base", required_argument, NULL, 'b'},
-    {"snapshot", required_argument, NULL, 'S'},
-    {"credentials", required_argument, NULL, 'c'},
-    {"disconnect-consumers", no_argument, NULL, 'd'},
-    {"schema-dir", required_argument, NULL, 'x'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
-};
-
-/* 0: go on; 1: stop with *code (help, version, usage error). */
-static int
-parse_args(struct plan_args *a, int argc, char **argv, int *code)
-{
-	int ch;
-
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			a->out = optarg;
-			break;
-		case 's':
-			a->state = optarg;
-			break;
-		case 'B':
-			a->base_dir = optarg;
-			break;
-		case 'r':
-			a->repo = optarg;
-			break;
-		case 'R':
-			a->rev = optarg;
-			break;
-		case 'b':
-			a->base = optarg;
-			break;
-		case 'S':
-			a->snapshot = optarg;
-			break;
-		case 'c':
-			a->credentials = optarg;
-			break;
-		case 'd':
-			a->disconnect = true;
-			break;
-		case 'x':
-			a->schema_dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			*code = AGENT_EXIT_OK;
-			return 1;
-		case 'V':
-			*code = agent_print_version();
-			return 1;
-		default:
-			*code = agent_usage_error("plan",
-			    "unknown or incomplete option '%s'",
-			    argv[optind - 1]);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		a->dir = argv[optind++];
-	if (optind < argc) {
-		*code = agent_usage_error("plan", "unexpected argument '%s'",
-		    argv[optind]);
-		return 1;
-	}
-	*code = check_args(a);
-	return *code != 0;
 }
 
 /* Load a declaration from a folder, or from git at rev; keep (when not
@@ -309,13 +192,93 @@ done:
 	return code;
 }
 
-int
-agent_cmd_plan(int argc, char **argv)
+enum {
+	PLAN_OUT,
+	PLAN_STATE,
+	PLAN_BASE_DIR,
+	PLAN_REPO,
+	PLAN_REV,
+	PLAN_BASE,
+	PLAN_SNAPSHOT,
+	PLAN_CREDENTIALS,
+	PLAN_SCHEMA_DIR,
+	PLAN_DISCONNECT,
+};
+
+static int
+plan_exec(const struct agent_cmd_args *args)
 {
 	struct plan_args a = {0};
-	int code = 0;
+	int code;
 
-	if (parse_args(&a, argc, argv, &code) != 0)
+	a.dir = args->argv[0];
+	a.out = args->opt[PLAN_OUT];
+	a.state = args->opt[PLAN_STATE];
+	a.base_dir = args->opt[PLAN_BASE_DIR];
+	a.repo = args->opt[PLAN_REPO];
+	a.rev = args->opt[PLAN_REV];
+	a.base = args->opt[PLAN_BASE];
+	a.snapshot = args->opt[PLAN_SNAPSHOT];
+	a.credentials = args->opt[PLAN_CREDENTIALS];
+	a.schema_dir = args->opt[PLAN_SCHEMA_DIR];
+	a.disconnect = args->opt[PLAN_DISCONNECT] != NULL;
+	code = check_args(&a);
+	if (code != 0)
 		return code;
 	return run(&a);
 }
+
+static const struct agent_cmd_option plan_options[] = {
+    [PLAN_OUT] = {"out", '\0', "DIR", "where to write the preview (required)",
+        NULL},
+    [PLAN_STATE] = {"state", '\0', "DIR",
+        "state folder: DIR/<cluster>/inventory.json is what\n"
+        "the agent applied (absent: nothing is deleted)",
+        NULL},
+    [PLAN_BASE_DIR] = {"base-dir", '\0', "DIR",
+        "the previous declaration, as a folder", NULL},
+    [PLAN_REPO] = {"repo", '\0', "PATH",
+        "read CLUSTER_DIR (a path in the repository) at REV", NULL},
+    [PLAN_REV] = {"rev", '\0', "REV", NULL, NULL},
+    [PLAN_BASE] = {"base", '\0', "REV",
+        "with --repo: the previous declaration at REV\n(pull requests)", NULL},
+    [PLAN_SNAPSHOT] = {"snapshot", '\0', "FILE",
+        "plan against a recorded `snapshot --json` file", NULL},
+    [PLAN_CREDENTIALS] = {"credentials", '\0', "DIR",
+        "broker credentials folder (default:\n$CREDENTIALS_DIRECTORY)", NULL},
+    [PLAN_SCHEMA_DIR] = {"schema-dir", '\0', "DIR",
+        "CONFIG_MANAGED: Artemis's schema folder, as for\n"
+        "`render` (default: $ARTEMIS_GITOPS_SCHEMA_DIR,\n"
+        "else ./.cache/artemis/schema)",
+        NULL},
+    [PLAN_DISCONNECT] = {"disconnect-consumers", '\0', NULL,
+        "delete queues even if consumers are attached\n"
+        "(they are disconnected); recorded in the plan",
+        NULL},
+    {NULL, '\0', NULL, NULL, NULL},
+};
+
+const struct agent_cmd_entry agent_cmd_plan_entry = {
+    .name = "plan",
+    .summary = "plan a cluster against its live nodes; write plan.json and "
+               "plan.md",
+    .synopsis = "CLUSTER_DIR --out DIR [OPTIONS]",
+    .description =
+        "Plan the cluster declared in CLUSTER_DIR against its live nodes: "
+        "creates\nfirst, then changes, then deletes of what the agent "
+        "applied before and\nthe declaration no longer has (queue deletes "
+        "per ADR-0084). Writes\nDIR/plan.json (docs/plan-format.md), "
+        "DIR/plan.md and the planned\ndeclaration, normalised, as "
+        "DIR/declaration/cluster.yaml (apply reads\nthe nodes' endpoints "
+        "there).",
+    .options = plan_options,
+    .help_col = 26,
+    .exit_codes = "Exit codes: 0 nothing to do, 2 the plan has changes, 1 "
+                  "refused, invalid\ndeclaration, unreadable node or "
+                  "error, 64 usage error.",
+    .args_min = 1,
+    .args_max = 1,
+    .args_few = "missing CLUSTER_DIR",
+    .bad_option = "unknown or incomplete option",
+    .exec = plan_exec,
+};

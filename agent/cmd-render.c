@@ -4,7 +4,6 @@
  * in memory first; files are written only when all of them succeed. */
 #include "agent.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,57 +32,6 @@ struct rendered {
 	char *text;
 	size_t len;
 };
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-	    "Usage: artemis-gitops render CLUSTER_DIR --out DIR "
-	    "[--schema-dir DIR]\n"
-	    "                             [--diff-against DIR]\n"
-	    "                             [--predict-reload [--snapshot FILE | "
-	    "--credentials DIR]]\n\n"
-	    "Write DIR/<node>/broker.xml for each node of a CONFIG_MANAGED "
-	    "cluster: the\nbase broker.xml of the cluster "
-	    "(CLUSTER_DIR/broker/broker.xml, or a node's\n"
-	    "CLUSTER_DIR/broker/nodes/<node>.xml) with its <addresses> and "
-	    "<diverts>\nreplaced by the declared ones, validated against "
-	    "Artemis's schema.\nNothing is written unless every node renders "
-	    "and validates.\n\n"
-	    "Options:\n"
-	    "  -o, --out DIR         where to write <node>/broker.xml "
-	    "(required)\n"
-	    "  -s, --schema-dir DIR  folder holding "
-	    "artemis-configuration.xsd and xml.xsd\n"
-	    "                        (default: $%s,\n"
-	    "                        else ./%s)\n"
-	    "  -d, --diff-against DIR\n"
-	    "                        print, instead of the list of written "
-	    "files, each\n"
-	    "                        node's unified diff against "
-	    "DIR/<node>/broker.xml\n"
-	    "                        (the deployed files, or an earlier "
-	    "--out)\n"
-	    "  --predict-reload      print, for each node, what a reload of "
-	    "the new file\n"
-	    "                        does on the live broker (its "
-	    "config-delete-* settings):\n"
-	    "                        what it adds, updates, keeps and "
-	    "removes, and the\n"
-	    "                        messages lost; reads every node like "
-	    "`snapshot`\n"
-	    "  --snapshot FILE       with --predict-reload: a recorded "
-	    "`snapshot --json`\n"
-	    "  --credentials DIR     with --predict-reload: the credentials "
-	    "folder\n"
-	    "                        (default: $CREDENTIALS_DIRECTORY)\n"
-	    "  -h, --help            show this help\n"
-	    "  -V, --version         show the version\n\n"
-	    "Exit codes: 0 written, 1 invalid declarations, base or schema "
-	    "violation, or\na node whose reload could not be predicted (the "
-	    "files are written), 64\nusage error.\n",
-	    RENDER_SCHEMA_ENV, SCHEMA_DEV_DIR);
-}
 
 /* Print diagnostics once each (nodes sharing a base give the same ones),
  * with control bytes escaped: names come from untrusted YAML. */
@@ -341,62 +289,85 @@ done:
 	return rc;
 }
 
-int
-agent_cmd_render(int argc, char **argv)
-{
-	static const struct option opts[] = {
-	    {"out", required_argument, NULL, 'o'},
-	    {"schema-dir", required_argument, NULL, 's'},
-	    {"diff-against", required_argument, NULL, 'd'},
-	    {"predict-reload", no_argument, NULL, 'p'},
-	    {"snapshot", required_argument, NULL, 'S'},
-	    {"credentials", required_argument, NULL, 'c'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
-	struct render_opts o = {0};
-	int ch;
+enum {
+	RENDER_OUT,
+	RENDER_SCHEMA_DIR,
+	RENDER_DIFF_AGAINST,
+	RENDER_PREDICT_RELOAD,
+	RENDER_SNAPSHOT,
+	RENDER_CREDENTIALS,
+};
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "o:s:d:hV", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			o.out = optarg;
-			break;
-		case 's':
-			o.schema_dir = optarg;
-			break;
-		case 'd':
-			o.prev = optarg;
-			break;
-		case 'p':
-			o.predict = true;
-			break;
-		case 'S':
-			o.snapshot = optarg;
-			break;
-		case 'c':
-			o.creds = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return AGENT_EXIT_OK;
-		case 'V':
-			return agent_print_version();
-		default:
-			return agent_usage_error("render",
-			    "unknown option or missing argument '%s'",
-			    argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		return agent_usage_error("render", "missing CLUSTER_DIR");
-	if (optind + 1 < argc)
-		return agent_usage_error("render", "one CLUSTER_DIR only");
+static int
+render_exec(const struct agent_cmd_args *args)
+{
+	struct render_opts o = {0};
+
+	o.out = args->opt[RENDER_OUT];
+	o.schema_dir = args->opt[RENDER_SCHEMA_DIR];
+	o.prev = args->opt[RENDER_DIFF_AGAINST];
+	o.predict = args->opt[RENDER_PREDICT_RELOAD] != NULL;
+	o.snapshot = args->opt[RENDER_SNAPSHOT];
+	o.creds = args->opt[RENDER_CREDENTIALS];
 	if (o.out == NULL)
 		return agent_usage_error("render", "missing --out DIR");
 	if (!o.predict && (o.snapshot != NULL || o.creds != NULL))
 		return agent_usage_error("render",
 		    "--snapshot and --credentials go with --predict-reload");
-	return render_cluster(argv[optind], &o);
+	return render_cluster(args->argv[0], &o);
 }
+
+static const struct agent_cmd_option render_options[] = {
+    [RENDER_OUT] = {"out", 'o', "DIR",
+        "where to write <node>/broker.xml (required)", NULL},
+    [RENDER_SCHEMA_DIR] = {"schema-dir", 's', "DIR",
+        "folder holding artemis-configuration.xsd and xml.xsd\n"
+        "(default: $" RENDER_SCHEMA_ENV ",\n"
+        "else ./" SCHEMA_DEV_DIR ")",
+        NULL},
+    [RENDER_DIFF_AGAINST] = {"diff-against", 'd', "DIR",
+        "print, instead of the list of written files, each\n"
+        "node's unified diff against DIR/<node>/broker.xml\n"
+        "(the deployed files, or an earlier --out)",
+        NULL},
+    [RENDER_PREDICT_RELOAD] = {"predict-reload", '\0', NULL,
+        "print, for each node, what a reload of the new file\n"
+        "does on the live broker (its config-delete-* settings):\n"
+        "what it adds, updates, keeps and removes, and the\n"
+        "messages lost; reads every node like `snapshot`",
+        NULL},
+    [RENDER_SNAPSHOT] = {"snapshot", '\0', "FILE",
+        "with --predict-reload: a recorded `snapshot --json`", NULL},
+    [RENDER_CREDENTIALS] = {"credentials", '\0', "DIR",
+        "with --predict-reload: the credentials folder\n"
+        "(default: $CREDENTIALS_DIRECTORY)",
+        NULL},
+    {NULL, '\0', NULL, NULL, NULL},
+};
+
+const struct agent_cmd_entry agent_cmd_render_entry = {
+    .name = "render",
+    .summary = "write broker.xml for each node of a CONFIG_MANAGED cluster",
+    .synopsis = "CLUSTER_DIR --out DIR [--schema-dir DIR]\n"
+                "[--diff-against DIR]\n"
+                "[--predict-reload [--snapshot FILE | --credentials DIR]]",
+    .description =
+        "Write DIR/<node>/broker.xml for each node of a CONFIG_MANAGED "
+        "cluster: the\nbase broker.xml of the cluster "
+        "(CLUSTER_DIR/broker/broker.xml, or a node's\n"
+        "CLUSTER_DIR/broker/nodes/<node>.xml) with its <addresses> and "
+        "<diverts>\nreplaced by the declared ones, validated against "
+        "Artemis's schema.\nNothing is written unless every node renders "
+        "and validates.",
+    .options = render_options,
+    .help_col = 24,
+    .exit_codes = "Exit codes: 0 written, 1 invalid declarations, base or "
+                  "schema violation, or\na node whose reload could not be "
+                  "predicted (the files are written), 64\nusage error.",
+    .args_min = 1,
+    .args_max = 1,
+    .args_few = "missing CLUSTER_DIR",
+    .args_many = "one CLUSTER_DIR only",
+    .bad_option = "unknown option or missing argument",
+    .exec = render_exec,
+};

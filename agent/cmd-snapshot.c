@@ -5,7 +5,6 @@
  * others are still printed. */
 #include "agent.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,116 +21,7 @@ struct snap_opts {
 	bool json;
 	const char *credentials, *node, *ca_file, *origin;
 	long timeout_ms;
-	const char *dir;
 };
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-	    "Usage: artemis-gitops snapshot [OPTIONS] CLUSTER_DIR\n\n"
-	    "Read the live state of every node of the cluster declared in "
-	    "CLUSTER_DIR\n(one Jolokia request per node, all nodes at once) "
-	    "and print it per node:\nqueues, addresses and diverts.\n\n"
-	    "Options:\n"
-	    "  --json              print versioned JSON "
-	    "(docs/snapshot-format.md)\n"
-	    "  --credentials DIR   credentials folder (default: "
-	    "$CREDENTIALS_DIRECTORY);\n"
-	    "                      a node's `credentials: NAME` is the file "
-	    "DIR/NAME,\n"
-	    "                      one line user:password\n"
-	    "  --node NAME         read only this node\n"
-	    "  --timeout S         total time per node in seconds "
-	    "(default 30)\n"
-	    "  --ca-file FILE      CA certificates for https endpoints "
-	    "(default: system)\n"
-	    "  --origin URL        Origin header (default http://localhost)\n"
-	    "  -h, --help          show this help\n"
-	    "  -V, --version       show the version\n\n"
-	    "Exit codes: 0 every node read, 1 a node could not be read or "
-	    "invalid input,\n64 usage error.\n");
-}
-
-static int
-parse_timeout(struct snap_opts *o, const char *arg)
-{
-	char *end;
-	double secs = strtod(arg, &end);
-
-	if (end == arg || *end != '\0' || !(secs > 0) || secs > 3600)
-		return -1;
-	o->timeout_ms = (long)(secs * 1000.0 + 0.5);
-	return 0;
-}
-
-/* 0: go on; 1: stop with *code (help, version, usage error). */
-static int
-parse_args(struct snap_opts *o, int argc, char **argv, int *code)
-{
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},
-	    {"credentials", required_argument, NULL, 'c'},
-	    {"node", required_argument, NULL, 'n'},
-	    {"timeout", required_argument, NULL, 't'},
-	    {"ca-file", required_argument, NULL, 'a'},
-	    {"origin", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'c':
-			o->credentials = optarg;
-			break;
-		case 'n':
-			o->node = optarg;
-			break;
-		case 'a':
-			o->ca_file = optarg;
-			break;
-		case 'o':
-			o->origin = optarg;
-			break;
-		case 't':
-			if (parse_timeout(o, optarg) < 0) {
-				*code = agent_usage_error("snapshot",
-				    "--timeout: expected seconds in (0, 3600], "
-				    "got '%s'",
-				    optarg);
-				return 1;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			*code = AGENT_EXIT_OK;
-			return 1;
-		case 'V':
-			*code = agent_print_version();
-			return 1;
-		default:
-			*code = agent_usage_error("snapshot",
-			    "unknown option '%s'", argv[optind - 1]);
-			return 1;
-		}
-	}
-	if (argc - optind != 1) {
-		*code = agent_usage_error("snapshot",
-		    "expected one CLUSTER_DIR, got %d arguments",
-		    argc - optind);
-		return 1;
-	}
-	o->dir = argv[optind];
-	return 0;
-}
 
 static void
 print_diags(const struct errlist *l)
@@ -197,17 +87,52 @@ done:
 	return code;
 }
 
-int
-agent_cmd_snapshot(int argc, char **argv)
+enum {
+	SNAPSHOT_JSON,
+	SNAPSHOT_CREDENTIALS,
+	SNAPSHOT_NODE,
+	SNAPSHOT_TIMEOUT,
+	SNAPSHOT_CA_FILE,
+	SNAPSHOT_ORIGIN,
+};
+
+/* --timeout S in milliseconds, or -1 when S is not seconds in (0, 3600]. */
+static long
+timeout_parse(const char *arg)
+{
+	char *end;
+	double secs = strtod(arg, &end);
+
+	if (end == arg || *end != '\0' || !(secs > 0) || secs > 3600)
+		return -1;
+	return (long)(secs * 1000.0 + 0.5);
+}
+
+static int
+timeout_check(const char *arg)
+{
+	if (timeout_parse(arg) < 0)
+		return agent_usage_error("snapshot",
+		    "--timeout: expected seconds in (0, 3600], got '%s'", arg);
+	return AGENT_CMD_CONTINUE;
+}
+
+static int
+snapshot_exec(const struct agent_cmd_args *args)
 {
 	struct snap_opts o = {0};
 	struct decl_cluster *c = NULL;
 	struct errlist diags = {0};
-	int code = 0;
+	int code;
 
-	if (parse_args(&o, argc, argv, &code) != 0)
-		return code;
-	if (decl_cluster_load(&c, o.dir, &diags) < 0) {
+	o.json = args->opt[SNAPSHOT_JSON] != NULL;
+	o.credentials = args->opt[SNAPSHOT_CREDENTIALS];
+	o.node = args->opt[SNAPSHOT_NODE];
+	o.ca_file = args->opt[SNAPSHOT_CA_FILE];
+	o.origin = args->opt[SNAPSHOT_ORIGIN];
+	if (args->opt[SNAPSHOT_TIMEOUT] != NULL)
+		o.timeout_ms = timeout_parse(args->opt[SNAPSHOT_TIMEOUT]);
+	if (decl_cluster_load(&c, args->argv[0], &diags) < 0) {
 		print_diags(&diags);
 		errlist_release(&diags);
 		return AGENT_EXIT_FAIL;
@@ -223,3 +148,42 @@ agent_cmd_snapshot(int argc, char **argv)
 	decl_cluster_free(c);
 	return code;
 }
+
+static const struct agent_cmd_option snapshot_options[] = {
+    [SNAPSHOT_JSON] = {"json", '\0', NULL,
+        "print versioned JSON (docs/snapshot-format.md)", NULL},
+    [SNAPSHOT_CREDENTIALS] = {"credentials", '\0', "DIR",
+        "credentials folder (default: $CREDENTIALS_DIRECTORY);\n"
+        "a node's `credentials: NAME` is the file DIR/NAME,\n"
+        "one line user:password",
+        NULL},
+    [SNAPSHOT_NODE] = {"node", '\0', "NAME", "read only this node", NULL},
+    [SNAPSHOT_TIMEOUT] = {"timeout", '\0', "S",
+        "total time per node in seconds (default 30)", timeout_check},
+    [SNAPSHOT_CA_FILE] = {"ca-file", '\0', "FILE",
+        "CA certificates for https endpoints (default: system)", NULL},
+    [SNAPSHOT_ORIGIN] = {"origin", '\0', "URL",
+        "Origin header (default http://localhost)", NULL},
+    {NULL, '\0', NULL, NULL, NULL},
+};
+
+const struct agent_cmd_entry agent_cmd_snapshot_entry = {
+    .name = "snapshot",
+    .summary = "print the live state of a cluster's brokers (tables or "
+               "--json)",
+    .synopsis = "[OPTIONS] CLUSTER_DIR",
+    .description =
+        "Read the live state of every node of the cluster declared in "
+        "CLUSTER_DIR\n(one Jolokia request per node, all nodes at once) "
+        "and print it per node:\nqueues, addresses and diverts.",
+    .options = snapshot_options,
+    .help_col = 22,
+    .exit_codes = "Exit codes: 0 every node read, 1 a node could not be "
+                  "read or invalid input,\n64 usage error.",
+    .args_min = 1,
+    .args_max = 1,
+    .args_few = "expected one CLUSTER_DIR",
+    .args_many = "expected one CLUSTER_DIR",
+    .args_counted = true,
+    .exec = snapshot_exec,
+};

@@ -5,7 +5,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,27 +22,6 @@ struct validate {
 	struct errlist diags;
 	bool failed;
 };
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-	    "Usage: artemis-gitops validate [--dump] [--quiet] PATH...\n\n"
-	    "Load and validate declarations. PATH is a cluster folder (it "
-	    "holds *.yaml\nor *.yml files) or a repository folder (one "
-	    "sub-folder per cluster).\nDiagnostics go to stderr as "
-	    "'path:line:col: message'.\n\n"
-	    "Options:\n"
-	    "  --dump         print the normalised model as canonical JSON on "
-	    "stdout:\n"
-	    "                 one cluster: its model; several: an object "
-	    "keyed by cluster\n"
-	    "  -q, --quiet    print errors only, not warnings\n"
-	    "  -h, --help     show this help\n"
-	    "  -V, --version  show the version\n\n"
-	    "Exit codes: 0 valid (warnings may be printed), 1 invalid, 64 "
-	    "usage error.\n");
-}
 
 static int
 cmp_str(const void *a, const void *b)
@@ -208,40 +186,19 @@ load_path(struct validate *v, char *path)
 		load_repo(v, path);
 }
 
-int
-agent_cmd_validate(int argc, char **argv)
+enum { VALIDATE_DUMP, VALIDATE_QUIET };
+
+static int
+validate_exec(const struct agent_cmd_args *args)
 {
-	static const struct option opts[] = {{"dump", no_argument, NULL, 'd'},
-	    {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
 	struct validate v;
-	int ch, i, rc;
+	int i, rc;
 
 	memset(&v, 0, sizeof(v));
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+qhV", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'd':
-			v.dump = true;
-			break;
-		case 'q':
-			v.quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return AGENT_EXIT_OK;
-		case 'V':
-			return agent_print_version();
-		default:
-			return agent_usage_error("validate",
-			    "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		return agent_usage_error("validate", "missing PATH");
-	for (i = optind; i < argc; i++)
-		load_path(&v, argv[i]);
+	v.dump = args->opt[VALIDATE_DUMP] != NULL;
+	v.quiet = args->opt[VALIDATE_QUIET] != NULL;
+	for (i = 0; i < args->argc; i++)
+		load_path(&v, args->argv[i]);
 	if (!v.failed)
 		check_names(&v);
 	print_diags(&v);
@@ -259,3 +216,33 @@ agent_cmd_validate(int argc, char **argv)
 	errlist_release(&v.diags);
 	return rc;
 }
+
+static const struct agent_cmd_option validate_options[] = {
+    [VALIDATE_DUMP] = {"dump", '\0', NULL,
+        "print the normalised model as canonical JSON on stdout:\n"
+        "one cluster: its model; several: an object keyed by cluster",
+        NULL},
+    [VALIDATE_QUIET] = {"quiet", 'q', NULL, "print errors only, not warnings",
+        NULL},
+    {NULL, '\0', NULL, NULL, NULL},
+};
+
+const struct agent_cmd_entry agent_cmd_validate_entry = {
+    .name = "validate",
+    .summary = "load and validate declarations (a cluster or repository "
+               "folder)",
+    .synopsis = "[--dump] [--quiet] PATH...",
+    .description =
+        "Load and validate declarations. PATH is a cluster folder (it holds "
+        "*.yaml\nor *.yml files) or a repository folder (one sub-folder per "
+        "cluster).\nDiagnostics go to stderr as 'path:line:col: message'.",
+    .options = validate_options,
+    .help_col = 17,
+    .exit_codes = "Exit codes: 0 valid (warnings may be printed), 1 invalid, "
+                  "64 usage error.",
+    .in_order = true,
+    .args_min = 1,
+    .args_max = -1,
+    .args_few = "missing PATH",
+    .exec = validate_exec,
+};

@@ -3,8 +3,9 @@
 #ifndef AGENT_DAEMON_DAEMON_H
 #define AGENT_DAEMON_DAEMON_H
 
-/* `artemis-gitops run --config FILE [--once]`: argv[0] is "run"; returns
- * the exit code. */
-int daemon_cmd_run(int argc, char **argv);
+struct agent_cmd_entry;
+
+/* `artemis-gitops run --config FILE [--once]` (agent/agent.h). */
+extern const struct agent_cmd_entry daemon_cmd_run_entry;
 
 #endif
