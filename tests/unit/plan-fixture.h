@@ -1,5 +1,9 @@
 /* tests/unit/plan-fixture.h: plans for the unit tests.
  *
+ * Built by plan_build from the hand-built declarations and snapshots of
+ * recon-fixture.h: options, the managed set of a declaration, a node step
+ * of a plan.
+ *
  * Assembled by hand: three nodes (node3 unreachable), actions with one
  * step per node; the strings are the fixture's, never freed. */
 #ifndef TESTS_UNIT_PLAN_FIXTURE_H
@@ -8,6 +12,33 @@
 #include <string.h>
 
 #include "../../reconcile/plan/plan.h"
+#include "recon-fixture.h"
+
+/* ---- built by plan_build ---- */
+
+/* (not every includer plans with it) */
+static struct plan_opts no_opts __attribute__((unused)) = {false, NULL, "test"};
+
+static inline const struct plan_step *
+step(const struct plan *p, enum plan_action_kind k, const char *name,
+    size_t node)
+{
+	size_t i;
+
+	for (i = 0; i < p->nactions; i++)
+		if (p->actions[i].kind == k &&
+		    strcmp(p->actions[i].name, name) == 0)
+			return &p->actions[i].nodes[node];
+	return NULL;
+}
+
+static inline void
+managed_of(struct plan_managed *m, struct fx *f)
+{
+	plan_managed_from_decl(m, &f->c, "inventory", "rev1");
+}
+
+/* ---- assembled by hand ---- */
 
 static char n1[] = "node1", n2[] = "node2", n3[] = "node3";
 static char unreach[] = "UNREACHABLE", refused[] = "connection refused";
