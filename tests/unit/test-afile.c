@@ -1,6 +1,6 @@
-/* tests/unit/test-afile.c: afile_mkdirs makes each created folder durable:
- * the folder holding it is fsync'd (an fsync wrapper in this executable
- * records which folders were synced). */
+/* tests/unit/test-afile.c: lib/afile.c: afile_mkdirs makes each created folder
+ * durable: the folder holding it is fsync'd (an fsync wrapper in this
+ * executable records which folders were synced). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

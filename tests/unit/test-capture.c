@@ -1,28 +1,17 @@
-/* tests/unit/test-capture.c: the capture pass (ADR-0084 D5), per node and
- * in plans, on hand-built declarations and snapshots. */
+/* tests/unit/test-capture.c: reconcile/plan/capture.c, the capture pass
+ * (ADR-0084 D5) on one node, on hand-built declarations and snapshots. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 /* cmocka needs the four above first */
 #include <cmocka.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../reconcile/plan/plan.h"
-#include "recon-fixture.h"
-
-static struct plan_opts no_opts = {false, NULL, "test"};
-
-static void
-ctx_of(struct plan_capture_ctx *ctx, const struct fx *f)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->prefix = f->c.settings.capture_prefix;
-	ctx->captures = f->c.captures;
-	ctx->ncaptures = f->c.ncaptures;
-}
+#include "capture-fixture.h"
 
 static const struct plan_capture_step *
 find_step(const struct plan_capture_steps *s, enum plan_action_kind k,
@@ -34,23 +23,6 @@ find_step(const struct plan_capture_steps *s, enum plan_action_kind k,
 		if (s->v[i].kind == k && strcmp(s->v[i].name, name) == 0)
 			return &s->v[i];
 	return NULL;
-}
-
-/* The node as the pass leaves it for capture 'dbg' on address 'orders'. */
-static void
-applied(struct fx *f, size_t i, const char *address)
-{
-	struct recon_queue *q;
-	struct recon_divert *d;
-	char *tap;
-
-	q = fx_lqueue(f, i, "__capture.dbg", "__capture.dbg", 0, 0);
-	q->durable = false;
-	q->ring_size = 1000;
-	tap = xasprintf("__capture.dbg.%s", address);
-	d = fx_ldivert(f, i, tap, address, "__capture.dbg");
-	d->routing_type = DECL_DIVERT_ANYCAST;
-	free(tap);
 }
 
 static void
@@ -236,51 +208,6 @@ test_capture__ring_change_and_recreate(void **state)
 }
 
 static void
-test_capture__removed_capture_goes_everywhere(void **state)
-{
-	const char *gone[] = {"dbg"};
-	struct plan_capture_steps s = {0};
-	const struct plan_capture_step *st;
-	struct plan_capture_ctx ctx;
-	struct fx f;
-
-	(void)state;
-	fx_init(&f, DECL_STUDIO_MANAGED, 2);
-	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
-	applied(&f, 0, "orders");
-	fx_ldivert(&f, 0, "__capture.dbgx.orders", "orders", "__capture.dbgx");
-	fx_lqueue(&f, 1, "__capture.dbg", "__capture.dbg", 2, 0);
-	fx_lqueue(&f, 1, "__capture.dbg", "someone-elses", 0, 0);
-	ctx_of(&ctx, &f);
-	ctx.removed = gone;
-	ctx.nremoved = 1;
-	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
-	assert_int_equal(s.n, 2);
-	assert_int_equal(s.v[0].kind, PLAN_ACT_DELETE_TAP);
-	assert_string_equal(s.v[0].name, "__capture.dbg.orders");
-	st = &s.v[1];
-	assert_int_equal(st->kind, PLAN_ACT_DELETE_CAPTURE);
-	assert_int_equal(st->np.nops, 2);
-	assert_int_equal(st->np.ops[0].kind, RECON_OP_DESTROY_QUEUE);
-	assert_int_equal(st->np.ops[1].kind, RECON_OP_DELETE_ADDRESS);
-	plan_capture_steps_release(&s);
-	plan_capture_pass(&s, &f.s.nodes[1], &ctx);
-	assert_int_equal(s.n, 1);
-	st = &s.v[0];
-	assert_int_equal(st->np.outcome, PLAN_OUT_REFUSED);
-	assert_string_equal(st->np.refusal, "HAS_CONSUMERS");
-	assert_int_equal(st->np.nops, 1); /* the address keeps a binding */
-	assert_int_equal(st->np.nwarnings, 1);
-	plan_capture_steps_release(&s);
-	ctx.disconnect_consumers = true;
-	plan_capture_pass(&s, &f.s.nodes[1], &ctx);
-	assert_int_equal(s.v[0].np.outcome, PLAN_OUT_WOULD_APPLY);
-	assert_true(s.v[0].np.ops[0].remove_consumers);
-	plan_capture_steps_release(&s);
-	fx_free(&f);
-}
-
-static void
 test_capture__unreachable_node_has_no_steps(void **state)
 {
 	struct plan_capture_steps s = {0};
@@ -299,112 +226,6 @@ test_capture__unreachable_node_has_no_steps(void **state)
 	fx_free(&f);
 }
 
-static const struct plan_action *
-action(const struct plan *p, enum plan_action_kind k, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < p->nactions; i++)
-		if (p->actions[i].kind == k &&
-		    strcmp(p->actions[i].name, name) == 0)
-			return &p->actions[i];
-	return NULL;
-}
-
-/* D5: every tap the preview names removed-by-subscription is removed by
- * the same plan's capture pass; a kept one is not; the queue delete's own
- * operations never touch a tap. */
-static void
-test_capture__plan_agrees_with_preflight(void **state)
-{
-	struct plan_managed m = {0};
-	const struct plan_action *a;
-	struct plan *p;
-	struct fx f;
-	char *cap = xstrdup("dbg");
-	char *qs[] = {xstrdup("orders.a"), xstrdup("orders.b")};
-	size_t i;
-
-	(void)state;
-	fx_init(&f, DECL_STUDIO_MANAGED, 2);
-	fx_capture(&f, "dbg", "orders*");
-	fx_queue(&f, "orders", "orders.a");
-	/* node 0: orders.b goes, orders.a stays: kept; node 1: last one */
-	fx_lqueue(&f, 0, "orders", "orders.a", 0, 0);
-	fx_lqueue(&f, 0, "orders", "orders.b", 0, 0);
-	applied(&f, 0, "orders");
-	fx_lqueue(&f, 1, "orders-b", "orders.b", 0, 0);
-	fx_lqueue(&f, 1, "orders", "orders.a", 0, 0);
-	applied(&f, 1, "orders");
-	fx_ldivert(&f, 1, "__capture.dbg.orders-b", "orders-b", "__capture.dbg")
-	    ->routing_type = DECL_DIVERT_ANYCAST;
-	m.known = true;
-	m.queues = qs;
-	m.nqueues = 2;
-	m.captures = &cap;
-	m.ncaptures = 1;
-	p = plan_build(&f.c, &m, &f.s, &no_opts);
-	a = action(p, PLAN_ACT_DELETE_QUEUE, "orders.b");
-	assert_non_null(a);
-	assert_int_equal(a->nodes[0].ntaps, 1);
-	assert_int_equal(a->nodes[0].taps[0].fate, PLAN_TAP_KEPT);
-	assert_int_equal(a->nodes[1].ntaps, 1);
-	assert_int_equal(a->nodes[1].taps[0].fate,
-	    PLAN_TAP_REMOVED_BY_SUBSCRIPTION);
-	for (i = 0; i < 2; i++) {
-		assert_int_equal(a->nodes[i].nops, 1);
-		assert_int_equal(a->nodes[i].ops[0].kind,
-		    RECON_OP_DESTROY_QUEUE);
-	}
-	assert_null(action(p, PLAN_ACT_DELETE_TAP, "__capture.dbg.orders"));
-	a = action(p, PLAN_ACT_DELETE_TAP, "__capture.dbg.orders-b");
-	assert_non_null(a);
-	assert_int_equal(a->nodes[0].outcome, PLAN_OUT_NO_CHANGE);
-	assert_int_equal(a->nodes[1].outcome, PLAN_OUT_WOULD_APPLY);
-	assert_true(p->actions[p->nactions - 1].kind == PLAN_ACT_DELETE_TAP);
-	plan_free(p);
-	free(cap);
-	free(qs[0]);
-	free(qs[1]);
-	fx_free(&f);
-}
-
-static void
-test_capture__capture_plan_and_removed_names(void **state)
-{
-	struct plan_managed m = {0};
-	struct plan *p;
-	char *caps[] = {xstrdup("dbg"), xstrdup("old")};
-	char **rm;
-	size_t n;
-	struct fx f;
-
-	(void)state;
-	fx_init(&f, DECL_STUDIO_MANAGED, 1);
-	fx_capture(&f, "dbg", "orders*");
-	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
-	applied(&f, 0, "orders");
-	fx_ldivert(&f, 0, "__capture.old.orders", "orders", "__capture.old");
-	m.known = true;
-	m.captures = caps;
-	m.ncaptures = 2;
-	p = plan_captures(&f.c, &m, &f.s, &no_opts);
-	assert_string_equal(p->kind, "capture");
-	assert_int_equal(p->nactions, 1);
-	assert_int_equal(p->actions[0].kind, PLAN_ACT_DELETE_TAP);
-	assert_string_equal(p->actions[0].name, "__capture.old.orders");
-	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
-	rm = plan_removed_captures(p, &f.c, &n);
-	assert_int_equal(n, 1);
-	assert_string_equal(rm[0], "old");
-	free(rm[0]);
-	free(rm);
-	plan_free(p);
-	free(caps[0]);
-	free(caps[1]);
-	fx_free(&f);
-}
-
 int
 main(void)
 {
@@ -416,10 +237,7 @@ main(void)
 	    cmocka_unit_test(test_capture__created_and_moved_queues),
 	    cmocka_unit_test(test_capture__covers_rule),
 	    cmocka_unit_test(test_capture__ring_change_and_recreate),
-	    cmocka_unit_test(test_capture__removed_capture_goes_everywhere),
 	    cmocka_unit_test(test_capture__unreachable_node_has_no_steps),
-	    cmocka_unit_test(test_capture__plan_agrees_with_preflight),
-	    cmocka_unit_test(test_capture__capture_plan_and_removed_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -287,23 +287,6 @@ test_conf__yaml_errors_keep_position(void **state)
 }
 
 static void
-test_conf__duration_parse(void **state)
-{
-	long v = -1;
-
-	(void)state;
-	assert_int_equal(agent_conf_duration_parse("45", &v), 0);
-	assert_int_equal(v, 45);
-	assert_int_equal(agent_conf_duration_parse("3d", &v), 0);
-	assert_int_equal(v, 259200);
-	assert_int_equal(agent_conf_duration_parse("-3s", &v), -1);
-	assert_int_equal(agent_conf_duration_parse("3 s", &v), -1);
-	assert_int_equal(agent_conf_duration_parse("99999999999999999999s", &v),
-	    -1);
-	assert_int_equal(v, 259200);
-}
-
-static void
 test_conf__load_resolves_relative_to_file(void **state)
 {
 	char dir[] = "/tmp/test-conf-XXXXXX";
@@ -373,7 +356,6 @@ main(void)
 	    cmocka_unit_test(test_conf__shapes_are_checked),
 	    cmocka_unit_test(test_conf__cross_checks),
 	    cmocka_unit_test(test_conf__yaml_errors_keep_position),
-	    cmocka_unit_test(test_conf__duration_parse),
 	    cmocka_unit_test(test_conf__load_resolves_relative_to_file),
 	    cmocka_unit_test(test_conf__docs_match_the_table),
 	};

@@ -1,5 +1,5 @@
-/* tests/unit/test-creds.c: agent_creds_read, the reader of a node's
- * credentials file. Its refusal of a name that is not a file name is a
+/* tests/unit/test-creds.c: agent/creds.c: agent_creds_read, the reader of a
+ * node's credentials file. Its refusal of a name that is not a file name is a
  * second line behind validation (declarations/fields.c refuses the same
  * names first), so no command reaches it with a declaration that
  * validates: 12-snapshot-cli.sh checks validation's refusal, this test

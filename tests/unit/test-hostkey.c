@@ -1,4 +1,5 @@
-/* tests/unit/test-hostkey.c: known_hosts matching (agent/hostkey.c). */
+/* tests/unit/test-hostkey.c: agent/daemon/hostkey.c, known_hosts
+ * matching. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

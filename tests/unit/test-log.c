@@ -1,7 +1,6 @@
-/* tests/unit/test-log.c: agent/log.c and agent/signal.c. */
+/* tests/unit/test-log.c: agent/log.c. */
 #include <errno.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +12,6 @@
 #include <cmocka.h>
 
 #define LOG_MODULE "test"
-#include "../../agent/daemon/daemon-int.h"
 #include "../../agent/log.h"
 
 static char *captured;
@@ -140,29 +138,6 @@ test_log__escape_truncates_safely(void **state)
 	assert_string_equal(out, "\\x01");
 }
 
-static void
-test_signal__signals_become_flags(void **state)
-{
-	struct daemon_signals f = {0};
-	struct err err = {0};
-	int fd = -1;
-
-	(void)state;
-	assert_int_equal(daemon_signal_open(&fd, &err), 0);
-	assert_int_equal(daemon_signal_drain(fd, &f), 0);
-	raise(SIGUSR1);
-	raise(SIGHUP);
-	assert_int_equal(daemon_signal_drain(fd, &f), 2);
-	assert_true(f.cycle);
-	assert_true(f.reload);
-	assert_false(f.stop);
-	raise(SIGTERM);
-	assert_int_equal(daemon_signal_drain(fd, &f), 1);
-	assert_true(f.stop);
-	assert_int_equal(f.last, SIGTERM);
-	daemon_signal_close(fd);
-}
-
 int
 main(void)
 {
@@ -174,7 +149,6 @@ main(void)
 	    cmocka_unit_test(test_log__errno_kept_for_m),
 	    cmocka_unit_test(test_log__level_parse),
 	    cmocka_unit_test(test_log__escape_truncates_safely),
-	    cmocka_unit_test(test_signal__signals_become_flags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

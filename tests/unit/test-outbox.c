@@ -1,4 +1,5 @@
-/* tests/unit/test-outbox.c: agent/outbox.c, the daemon's posting folder. */
+/* tests/unit/test-outbox.c: agent/daemon/outbox.c, the daemon's posting
+ * folder. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

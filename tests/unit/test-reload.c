@@ -1,5 +1,5 @@
-/* tests/unit/test-reload.c: the reload prediction (reconcile/reload.c) and
- * the config-delete-* settings of a rendered file. */
+/* tests/unit/test-reload.c: the reload prediction
+ * (reconcile/plan/reload.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,6 @@
 
 #include <cmocka.h>
 
-#include "../../declarations/render/render.h"
 #include "../../reconcile/plan/plan.h"
 
 #define S(lit) ((char *)(uintptr_t)(lit))
@@ -80,38 +79,12 @@ test_reload__force_from_the_file_counts_messages(void **state)
 	assert_null(r.items);
 }
 
-static void
-test_reload__config_delete_of_a_file(void **state)
-{
-	const char *xml =
-	    "<configuration xmlns='urn:activemq'><core "
-	    "xmlns='urn:activemq:core'><address-settings>"
-	    "<address-setting match='x.#'><config-delete-queues>FORCE"
-	    "</config-delete-queues></address-setting>"
-	    "<address-setting match='#'><config-delete-diverts>FORCE"
-	    "</config-delete-diverts><config-delete-addresses>OFF"
-	    "</config-delete-addresses></address-setting>"
-	    "</address-settings></core></configuration>";
-	struct render_config_delete cd;
-
-	(void)state;
-	assert_int_equal(render_config_delete(xml, strlen(xml), &cd), 0);
-	assert_string_equal(cd.addresses, "OFF");
-	assert_string_equal(cd.queues, "OFF"); /* only '#' is read */
-	assert_string_equal(cd.diverts, "FORCE");
-	assert_int_equal(render_config_delete("<a>", 3, &cd), -1);
-	xml = "<configuration><core/></configuration>";
-	assert_int_equal(render_config_delete(xml, strlen(xml), &cd), 0);
-	assert_string_equal(cd.queues, "OFF");
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reload__unknown_settings_are_uncertain),
 	    cmocka_unit_test(test_reload__force_from_the_file_counts_messages),
-	    cmocka_unit_test(test_reload__config_delete_of_a_file),
 	};
 
 	return cmocka_run_group_tests_name("reload", tests, NULL, NULL);

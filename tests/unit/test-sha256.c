@@ -1,4 +1,5 @@
-/* tests/unit/test-sha256.c: FIPS 180-4 / NIST test vectors. */
+/* tests/unit/test-sha256.c: lib/sha256.c against the FIPS 180-4 / NIST test
+ * vectors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
-/* tests/unit/test-state.c: the state folder: lock, atomic writes, audit. */
+/* tests/unit/test-state.c: agent/state.c, the state folder: lock, atomic
+ * writes, audit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

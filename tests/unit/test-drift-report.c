@@ -1,66 +1,22 @@
-/* tests/unit/test-drift.c: agent/drift-report.c (and plan_creates_only
- * of agent/cycle.c) on hand-built plans. */
+/* tests/unit/test-drift-report.c: agent/daemon/drift-report.c, the drift
+ * report (counts, drift.md, drift.json), on plans assembled by hand
+ * (plan-fixture.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+/* cmocka needs the four above first */
+#include <cmocka.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "../../agent/daemon/daemon-int.h"
-#include "../../reconcile/plan/plan.h"
-
-static char n1[] = "node1", n2[] = "node2", n3[] = "node3";
-static char unreach[] = "UNREACHABLE", refused[] = "connection refused";
-
-/* Three nodes, node3 unreachable. */
-static struct plan_node_status nodes[] = {
-    {n1, true, NULL, NULL},
-    {n2, true, NULL, NULL},
-    {n3, false, unreach, refused},
-};
+#include "plan-fixture.h"
 
 static void
-plan_init(struct plan *p, struct plan_action *acts, size_t nacts,
-    struct plan_unmanaged *um, size_t num)
-{
-	static char cluster[] = "shop-eu", rev[] = "45fce5b7";
-
-	memset(p, 0, sizeof(*p));
-	p->cluster = cluster;
-	p->revision = rev;
-	p->nodes = nodes;
-	p->nnodes = 3;
-	p->actions = acts;
-	p->nactions = nacts;
-	p->unmanaged = um;
-	p->nunmanaged = num;
-}
-
-static void
-action_init(struct plan_action *a, enum plan_action_kind k, char *name,
-    char *why, struct plan_step *np, enum plan_outcome o1, enum plan_outcome o2)
-{
-	memset(a, 0, sizeof(*a));
-	memset(np, 0, 3 * sizeof(*np));
-	a->kind = k;
-	a->name = name;
-	a->why = why;
-	np[0].node = n1;
-	np[0].outcome = o1;
-	np[1].node = n2;
-	np[1].outcome = o2;
-	np[2].node = n3;
-	np[2].outcome = PLAN_OUT_UNREACHABLE;
-	a->nodes = np;
-	a->nnodes = 3;
-}
-
-static void
-test_drift__no_drift(void **state)
+test_drift_report__no_drift(void **state)
 {
 	struct plan p;
 	struct daemon_drift_counts c;
@@ -82,7 +38,7 @@ test_drift__no_drift(void **state)
 }
 
 static void
-test_drift__missing_changed_unmanaged_disagreeing(void **state)
+test_drift_report__missing_changed_unmanaged_disagreeing(void **state)
 {
 	struct plan p;
 	struct plan_action acts[2];
@@ -146,7 +102,7 @@ test_drift__missing_changed_unmanaged_disagreeing(void **state)
  * queues) are the pass's business: neither counted nor reported, not even
  * as a disagreement between nodes; a declared object beside them is. */
 static void
-test_drift__capture_actions_are_not_drift(void **state)
+test_drift_report__capture_actions_are_not_drift(void **state)
 {
 	struct plan p;
 	struct plan_action acts[4];
@@ -202,44 +158,14 @@ test_drift__capture_actions_are_not_drift(void **state)
 	free(json);
 }
 
-/* auto-apply-creates: a capture's address and ring and a tap are creates;
- * any other capture action (a tap removed, a ring changed) is not. */
-static void
-test_drift__creates_only_with_captures(void **state)
-{
-	struct plan p;
-	struct plan_action acts[3];
-	struct plan_step np0[3], np1[3], np2[3];
-	char q[] = "orders", ring[] = "__capture.dbg",
-	     tap[] = "__capture.dbg.orders", why[] = "absent";
-
-	(void)state;
-	action_init(&acts[0], PLAN_ACT_CREATE_QUEUE, q, why, np0,
-	    PLAN_OUT_WOULD_APPLY, PLAN_OUT_WOULD_APPLY);
-	action_init(&acts[1], PLAN_ACT_CREATE_CAPTURE, ring, why, np1,
-	    PLAN_OUT_WOULD_APPLY, PLAN_OUT_WOULD_APPLY);
-	action_init(&acts[2], PLAN_ACT_CREATE_TAP, tap, why, np2,
-	    PLAN_OUT_WOULD_APPLY, PLAN_OUT_WOULD_APPLY);
-	plan_init(&p, acts, 3, NULL, 0);
-	p.outcome = PLAN_OUT_WOULD_APPLY;
-	assert_true(plan_creates_only(&p));
-	acts[2].kind = PLAN_ACT_DELETE_TAP;
-	assert_false(plan_creates_only(&p));
-	acts[2].kind = PLAN_ACT_CHANGE_CAPTURE;
-	assert_false(plan_creates_only(&p));
-	acts[2].kind = PLAN_ACT_CREATE_TAP;
-	p.outcome = PLAN_OUT_NO_CHANGE;
-	assert_false(plan_creates_only(&p));
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_drift__no_drift),
-	    cmocka_unit_test(test_drift__missing_changed_unmanaged_disagreeing),
-	    cmocka_unit_test(test_drift__capture_actions_are_not_drift),
-	    cmocka_unit_test(test_drift__creates_only_with_captures),
+	    cmocka_unit_test(test_drift_report__no_drift),
+	    cmocka_unit_test(
+	        test_drift_report__missing_changed_unmanaged_disagreeing),
+	    cmocka_unit_test(test_drift_report__capture_actions_are_not_drift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

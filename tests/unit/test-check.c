@@ -1,0 +1,229 @@
+/* tests/unit/test-check.c: declarations/check.c: the cross-object rules
+ * (docs/declarations.md). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs the four above first */
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/xalloc.h"
+#include "decl-fixture.h"
+
+static void
+test_check__same_queue_in_two_files_names_the_other(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD "addresses:\n"
+	                          "  - {name: a1, routing: [anycast], queues: "
+	                          "[{name: q1}]}\n",
+	                     "version: 1\n"
+	                     "addresses:\n"
+	                     "  - name: a2\n"
+	                     "    routing: [anycast]\n"
+	                     "    queues:\n"
+	                     "      - name: q1\n",
+	                     &l),
+	    -1);
+	T_ERR_AT(&l, "b.yaml", 6, 9,
+	    "duplicate queue 'q1' (first declared at a.yaml:9:45)");
+	errlist_release(&l);
+}
+
+static void
+test_check__queue_and_divert_share_a_namespace(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD "addresses:\n"
+	                          "  - {name: a1, routing: [anycast], queues: "
+	                          "[{name: x}]}\n"
+	                          "diverts:\n"
+	                          "  - {name: x, address: a1, "
+	                          "forwarding-address: a1}\n",
+	                     NULL, &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", 11, 5,
+	    "divert 'x' has the name of the queue declared at a.yaml:9:45 "
+	    "(queues and diverts share one namespace on a broker)");
+	errlist_release(&l);
+}
+
+static void
+test_check__nothing_consumes_is_an_error_in_studio_managed(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD "addresses:\n"
+	                          "  - {name: orders, routing: [anycast], "
+	                          "queues: [{name: orders}]}\n"
+	                          "  - {name: audit, routing: [anycast]}\n"
+	                          "diverts:\n"
+	                          "  - name: orders-to-audit\n"
+	                          "    address: orders\n"
+	                          "    forwarding-address: audit\n",
+	                     NULL, &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", 12, 5,
+	    "divert 'orders-to-audit' forwards to 'audit': Nothing consumes "
+	    "at audit (declare a queue on 'audit' or remove the divert)");
+	assert_int_equal(l.items[0].severity, DIAG_ERROR);
+	errlist_release(&l);
+}
+
+static void
+test_check__nothing_consumes_is_a_warning_in_config_managed(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	char *y = xasprintf("%s",
+	    HEAD "addresses:\n"
+	         "  - {name: orders, routing: [anycast], queues: [{name: "
+	         "orders}]}\n"
+	         "  - {name: audit, routing: [anycast]}\n"
+	         "diverts:\n"
+	         "  - name: orders_to_audit\n"
+	         "    address: orders\n"
+	         "    forwarding-address: audit\n");
+
+	(void)state;
+	memcpy(strstr(y, "STUDIO"), "CONFIG", 6);
+	assert_int_equal(parse2(&c, y, NULL, &l), 0);
+	T_ERR_AT(&l, "a.yaml", 12, 5,
+	    "Nothing consumes at audit; the rendered broker.xml will carry "
+	    "the divert");
+	assert_int_equal(l.items[0].severity, DIAG_WARNING);
+	assert_int_equal(l.nerrors, 0);
+	assert_int_equal(c->mode, DECL_CONFIG_MANAGED);
+	decl_cluster_free(c);
+	errlist_release(&l);
+	free(y);
+}
+
+static void
+test_check__each_forwarding_target_is_checked(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD "addresses:\n"
+	                          "  - {name: o, routing: [anycast], queues: "
+	                          "[{name: o}]}\n"
+	                          "  - {name: b, routing: [anycast], queues: "
+	                          "[{name: b}]}\n"
+	                          "  - {name: e, routing: [anycast]}\n"
+	                          "diverts:\n"
+	                          "  - {name: d, address: o, "
+	                          "forwarding-address: \"b, e,x\"}\n",
+	                     NULL, &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", 13, 5, "Nothing consumes at e ");
+	T_ERR_AT(&l, "a.yaml", 13, 5,
+	    "divert 'd' forwards to address 'x', which is not declared");
+	assert_int_equal(l.nerrors, 2);
+	errlist_release(&l);
+}
+
+static void
+test_check__config_managed_divert_names_are_ncnames(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(
+	    parse2(&c,
+	        "version: 1\ncluster: c1\nmode: CONFIG_MANAGED\n"
+	        "nodes: [{name: n, jolokia: 'http://h/j', "
+	        "credentials: n}]\n"
+	        "addresses: [{name: o, routing: [anycast], queues: "
+	        "[{name: o}]}]\n"
+	        "diverts: [{name: 9d, address: o, "
+	        "forwarding-address: o}]\n",
+	        NULL, &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", 6, 11,
+	    "divert name '9d' is not an XML NCName, which broker.xml needs in "
+	    "CONFIG_MANAGED");
+	errlist_release(&l);
+}
+
+static void
+test_check__queue_routing(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD "addresses:\n"
+	                          "  - name: b\n"
+	                          "    routing: [anycast]\n"
+	                          "    queues:\n"
+	                          "      - {name: q3, routing: multicast}\n",
+	                     NULL, &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", 12, 9,
+	    "queue 'q3' is multicast but address 'b' allows only anycast");
+	errlist_release(&l);
+}
+
+static void
+test_check__reserved_capture_prefix(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD "addresses:\n"
+	                          "  - {name: a, routing: [anycast], queues: "
+	                          "[{name: __capture.q}]}\n"
+	                          "diverts:\n"
+	                          "  - {name: __capture.x.a, address: a, "
+	                          "forwarding-address: a}\n",
+	                     NULL, &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", 9, 44,
+	    "queue '__capture.q' is inside the reserved capture prefix "
+	    "'__capture.'");
+	T_ERR_AT(&l, "a.yaml", 11, 5,
+	    "divert '__capture.x.a' is inside the reserved capture prefix");
+	errlist_release(&l);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(
+	        test_check__same_queue_in_two_files_names_the_other),
+	    cmocka_unit_test(test_check__queue_and_divert_share_a_namespace),
+	    cmocka_unit_test(
+	        test_check__nothing_consumes_is_an_error_in_studio_managed),
+	    cmocka_unit_test(
+	        test_check__nothing_consumes_is_a_warning_in_config_managed),
+	    cmocka_unit_test(test_check__each_forwarding_target_is_checked),
+	    cmocka_unit_test(
+	        test_check__config_managed_divert_names_are_ncnames),
+	    cmocka_unit_test(test_check__queue_routing),
+	    cmocka_unit_test(test_check__reserved_capture_prefix),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

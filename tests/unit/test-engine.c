@@ -1,0 +1,280 @@
+/* tests/unit/test-engine.c: reconcile/apply/engine.c: checking every node
+ * again, the intent row before any operation, nodes apart (one unreachable, the
+ * others go on), D7 again on fresh counts, the plan's diverts as it leaves
+ * them, and the reads per node (docs/audit.md "Reads per node"), against the
+ * fake broker of apply-fixture.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs the four above first */
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply-fixture.h"
+
+static void
+test_engine__divert_first_then_queue(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_string_equal(sbuf_str(&s.k.log),
+	    "broker-a destroyDivert d1\nbroker-a destroyQueue fwd\n"
+	    "broker-b destroyDivert d1\nbroker-b destroyQueue fwd\n");
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	assert_true(apply_result_ok(s.r));
+	assert_false(s.r->nodes[0].ops[1].op.remove_consumers);
+	/* the intent row was written before any operation, with d1's full
+	 * configuration */
+	assert_non_null(s.k.intent_row);
+	assert_non_null(strstr(s.k.intent_row,
+	    "\"divert\":{\"address\":\"src\",\"exclusive\":false,"
+	    "\"filter-string\":\"\",\"forwarding-address\":\"fwd\","
+	    "\"name\":\"d1\","
+	    "\"routing-name\":\"d1\",\"routing-type\":\"ANYCAST\"}"));
+	assert_non_null(strstr(s.k.intent_row, "\"event\":\"intent\""));
+	assert_null(strstr(s.k.intent_row, "\"outcome\":\"DONE\""));
+	scen_free(&s);
+}
+
+/* Issue 4: a divert the same plan points away from the queue's address is
+ * not dependent at apply either: updated, then the queue goes, divert kept. */
+static void
+test_engine__repointed_divert_not_dependent(void **unused)
+{
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct scen s;
+	struct err err = {0};
+	size_t i;
+
+	(void)unused;
+	memset(&s, 0, sizeof(s));
+	fx_init(&s.f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&s.f, "src", "src");
+	fx_queue(&s.f, "fwd", "fwd");
+	fx_queue(&s.f, "other", "other");
+	fx_divert(&s.f, "d1", "src", "fwd");
+	plan_managed_from_decl(&s.m, &s.f.c, "inventory", "rev1");
+	free(s.f.c.addresses[1].queues[0].name);
+	s.f.c.addresses[1].nqueues = 0;
+	free(s.f.c.diverts[0].forwarding_address);
+	s.f.c.diverts[0].forwarding_address = xstrdup("other");
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&s.f, i, "src", "src", 0, 0);
+		fx_lqueue(&s.f, i, "fwd", "fwd", 0, 0);
+		fx_lqueue(&s.f, i, "other", "other", 0, 0);
+		fx_ldivert(&s.f, i, "d1", "src", "fwd");
+	}
+	s.p = plan_build(&s.f.c, &s.m, &s.f.s, &opts);
+	assert_int_equal(s.p->outcome, PLAN_OUT_WOULD_APPLY);
+	s.k.f = &s.f;
+	fake_io(&s.io, &s.k);
+	s.r = xcalloc(1, sizeof(*s.r));
+	s.r->apply_id = xstrdup("id1");
+	s.r->cluster = xstrdup("shop-eu");
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_string_equal(sbuf_str(&s.k.log),
+	    "broker-a updateDivert d1\nbroker-a destroyQueue fwd\n"
+	    "broker-b updateDivert d1\nbroker-b destroyQueue fwd\n");
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	assert_non_null(recon_node_find_divert(&s.f.s.nodes[0], "d1"));
+	scen_free(&s);
+}
+
+static void
+test_engine__unreachable_node_others_go_on(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	s.k.down = "broker-a";
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_UNREACHABLE);
+	assert_string_equal(s.r->nodes[0].detail,
+	    "UNREACHABLE: connection refused");
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	scen_free(&s);
+}
+
+static void
+test_engine__refused_intent_runs_nothing(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	s.k.refuse_intent = true;
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), -1);
+	assert_string_equal(err.msg, "cannot append the audit row");
+	assert_string_equal(sbuf_str(&s.k.log), "");
+	err_release(&err);
+	scen_free(&s);
+}
+
+static void
+test_engine__cap_past_on_apply_is_stale(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	fx_lqueue_get(&s.f, 0, "fwd")->message_count = 2000;
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[0].detail,
+	    "stale plan: the queue deletes on this node now destroy 2000 "
+	    "messages (3 when planned); the plan's total of 2003 is past the "
+	    "cap of 1000 (settings.max-destroyed-messages); plan again");
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	scen_free(&s);
+}
+
+/* Deletes only, two nodes: every node is read once before anything runs
+ * (all at once) and the operations run. Without captures the capture pass
+ * has nothing to look for: 1 read per node. With a capture declared, every
+ * node is read once more after the operations (all at once) for the pass:
+ * 2 reads per node. Without read_all the same reads are made one node at a
+ * time. */
+static void
+test_engine__reads_deletes_only(void **unused)
+{
+	static const char ops[] = "broker-a destroyDivert d1\n"
+	                          "broker-a destroyQueue fwd\n"
+	                          "broker-b destroyDivert d1\n"
+	                          "broker-b destroyQueue fwd\n";
+	struct scen s;
+	struct err err = {0};
+	int bulk, capture;
+	char *want;
+
+	(void)unused;
+	for (capture = 0; capture < 2; capture++)
+		for (bulk = 1; bulk >= 0; bulk--) {
+			scen_init(&s, false);
+			if (capture)
+				scen_with_capture(&s);
+			if (!bulk)
+				s.io.read_all = NULL;
+			assert_int_equal(
+			    apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+			assert_true(apply_result_ok(s.r));
+			want = xasprintf("%s%s%s",
+			    bulk ? "read broker-a broker-b\n"
+			         : "read broker-a\nread broker-b\n",
+			    ops,
+			    !capture ? ""
+			    : bulk   ? "read broker-a broker-b\n"
+			             : "read broker-a\nread broker-b\n");
+			assert_string_equal(sbuf_str(&s.k.trace), want);
+			assert_int_equal(s.k.reads[0], 1 + capture);
+			assert_int_equal(s.k.reads[1], 1 + capture);
+			free(want);
+			scen_free(&s);
+		}
+}
+
+/* A node with nothing to run (its queue already gone) is read once, also
+ * when the capture pass runs: the pass uses that read. The other node is
+ * read again after its operations. */
+static void
+test_engine__reads_skipped_node_once(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+	struct recon_refusal f = {0};
+	struct recon_op op = {0};
+	char fwd[] = "fwd";
+
+	(void)unused;
+	scen_init(&s, false);
+	scen_with_capture(&s);
+	op.name = fwd;
+	assert_int_equal(destroy_divert(&s.f.s.nodes[1], "d1", &f), 0);
+	assert_int_equal(destroy_queue(&s.k, &s.f.s.nodes[1], &op, &f), 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_SKIPPED);
+	assert_string_equal(sbuf_str(&s.k.trace), "read broker-a broker-b\n"
+	                                          "broker-a destroyDivert d1\n"
+	                                          "broker-a destroyQueue fwd\n"
+	                                          "read broker-a\n");
+	assert_int_equal(s.k.reads[0], 2);
+	assert_int_equal(s.k.reads[1], 1);
+	scen_free(&s);
+}
+
+/* Creates only: the read after the last create reads it back (and would
+ * feed the capture pass): 2 reads. A divert the broker ignored still fails
+ * the node on that read. */
+static void
+test_engine__reads_creates_only(void **unused)
+{
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_managed m = {0};
+	struct apply_result *r;
+	struct plan *p;
+	struct fake k;
+	struct fx f;
+	int ignore;
+
+	(void)unused;
+	for (ignore = 0; ignore < 2; ignore++) {
+		fx_init(&f, DECL_STUDIO_MANAGED, 1);
+		fx_queue(&f, "a", "a");
+		fx_queue(&f, "b", "b");
+		fx_divert(&f, "ab", "a", "b");
+		fx_lqueue(&f, 0, "a", "a", 0, 0);
+		fx_lqueue(&f, 0, "b", "b", 0, 0);
+		p = plan_build(&f.c, &m, &f.s, &opts);
+		assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
+		memset(&k, 0, sizeof(k));
+		k.ignore_divert = ignore;
+		r = xcalloc(1, sizeof(*r));
+		assert_string_equal(apply_traced(&f, &k, p, r),
+		    "read broker-a\nbroker-a createDivert ab\nread broker-a\n");
+		assert_int_equal(k.reads[0], 2);
+		assert_int_equal(r->nodes[0].outcome,
+		    ignore ? APPLY_FAILED : APPLY_APPLIED);
+		if (ignore)
+			assert_non_null(strstr(r->nodes[0].detail,
+			    "createDivert 'ab' failed: NOT_FOUND"));
+		else
+			assert_string_equal(r->nodes[0].detail,
+			    "1 operation(s) applied");
+		apply_result_free(r);
+		plan_free(p);
+		sbuf_release(&k.log);
+		sbuf_release(&k.trace);
+		free(k.intent_row);
+		fx_free(&f);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_engine__divert_first_then_queue),
+	    cmocka_unit_test(test_engine__repointed_divert_not_dependent),
+	    cmocka_unit_test(test_engine__unreachable_node_others_go_on),
+	    cmocka_unit_test(test_engine__refused_intent_runs_nothing),
+	    cmocka_unit_test(test_engine__cap_past_on_apply_is_stale),
+	    cmocka_unit_test(test_engine__reads_deletes_only),
+	    cmocka_unit_test(test_engine__reads_skipped_node_once),
+	    cmocka_unit_test(test_engine__reads_creates_only),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,133 @@
+/* tests/unit/test-managed-update.c: reconcile/apply/managed-update.c: the
+ * managed set (inventory) after an apply: only what was applied, what was found
+ * as declared, a removed capture until its pass finished everywhere. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs the four above first */
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply-fixture.h"
+
+static void
+test_managed_update__managed_set_only_what_was_applied(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	s.k.fail = "destroyQueue fwd";
+	s.k.fail_kind = RECON_TIMEOUT;
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	apply_update_managed(&s.m, s.p, s.r, NULL);
+	assert_true(plan_managed_has_queue(&s.m, "fwd"));
+	assert_string_equal(s.m.revision, "rev1");
+	scen_free(&s);
+
+	scen_init(&s, false);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	apply_update_managed(&s.m, s.p, s.r, NULL);
+	assert_false(plan_managed_has_queue(&s.m, "fwd"));
+	assert_true(plan_managed_has_queue(&s.m, "src"));
+	assert_string_equal(s.m.revision, "rev2");
+	scen_free(&s);
+}
+
+/* Declared objects apply found on a node enter the inventory even when the
+ * plan had nothing to do for them; declared ones found nowhere do not. */
+static void
+test_managed_update__found_as_declared_enters_inventory(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	fx_queue(&s.f, "src", "pre");
+	fx_queue(&s.f, "src", "ghost");
+	fx_lqueue(&s.f, 1, "src", "pre", 0, 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	apply_update_managed(&s.m, s.p, s.r, &s.f.c);
+	assert_true(plan_managed_has_queue(&s.m, "pre"));
+	assert_false(plan_managed_has_queue(&s.m, "ghost"));
+	assert_false(plan_managed_has_queue(&s.m, "fwd"));
+	assert_true(plan_managed_has_queue(&s.m, "src"));
+	assert_true(plan_managed_has_address(&s.m, "fwd"));
+	scen_free(&s);
+}
+
+/* A removed capture stays in the inventory until its capture pass has
+ * finished on every node (here node b is down at apply). */
+static void
+test_managed_update__removed_capture_kept_until_done(void **unused)
+{
+	struct plan_opts opts = {.revision = "r", .snapshot_source = "l"};
+	struct plan_managed m = {0};
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	struct apply_io io;
+	struct plan *p;
+	struct err err = {0};
+	struct fake k;
+	struct fx f;
+	size_t i;
+
+	(void)unused;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&f, "fwd", "fwd");
+	fx_capture(&f, "dbg", "fw*");
+	plan_managed_from_decl(&m, &f.c, "inventory", "r0");
+	f.c.ncaptures = 0; /* the new declaration drops the capture */
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&f, i, "fwd", "fwd", 0, 0);
+		fx_ldivert(&f, i, "__capture.dbg.fwd", "fwd", "__capture.dbg");
+	}
+	p = plan_build(&f.c, &m, &f.s, &opts);
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	k.down = "broker-b";
+	fake_io(&io, &k);
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
+	assert_int_equal(r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(r->nodes[1].outcome, APPLY_UNREACHABLE);
+	apply_update_managed(&m, p, r, &f.c);
+	assert_int_equal(m.ncaptures, 1);
+	assert_string_equal(m.captures[0], "dbg");
+	for (i = 0; i < m.ndiverts; i++)
+		assert_null(strstr(m.diverts[i], "__capture."));
+	apply_result_free(r);
+	/* node b is back: the next apply finishes, and the capture goes */
+	k.down = NULL;
+	r = xcalloc(1, sizeof(*r));
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
+	assert_int_equal(r->nodes[1].outcome, APPLY_APPLIED);
+	apply_update_managed(&m, p, r, &f.c);
+	assert_int_equal(m.ncaptures, 0);
+	apply_result_free(r);
+	plan_free(p);
+	plan_managed_release(&m);
+	f.c.ncaptures = 1; /* the fixture frees what it built */
+	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(
+	        test_managed_update__managed_set_only_what_was_applied),
+	    cmocka_unit_test(
+	        test_managed_update__found_as_declared_enters_inventory),
+	    cmocka_unit_test(
+	        test_managed_update__removed_capture_kept_until_done),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,168 @@
+/* tests/unit/test-snapshot-parse.c: reconcile/live/snapshot-parse.c: a
+ * recorded snapshot (`snapshot --json`) read back, strictly, from memory
+ * or a file, with JSON-path errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs the four above first */
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "snapshot-fixture.h"
+
+/* Replace the first occurrence of from in the rendered sample. */
+static char *
+mutate(const char *from, const char *to)
+{
+	struct recon_snapshot *s = sample();
+	char *a = live_snapshot_render_json(s), *p, *r;
+
+	live_snapshot_free(s);
+	p = strstr(a, from);
+	assert_non_null(p);
+	r = xasprintf("%.*s%s%s", (int)(p - a), a, to, p + strlen(from));
+	free(a);
+	return r;
+}
+
+static void
+expect_error(const char *from, const char *to, const char *msg)
+{
+	struct recon_snapshot *s = NULL;
+	struct err err = {0};
+	char *text = mutate(from, to), *r;
+
+	assert_int_equal(
+	    live_snapshot_parse_json(&s, "snap.json", text, strlen(text), &err),
+	    -1);
+	assert_null(s);
+	r = err_render(&err);
+	assert_string_equal(r, msg);
+	free(r);
+	free(text);
+	err_release(&err);
+}
+
+static void
+test_snapshot_parse__render_parse_round_trip(void **state)
+{
+	struct recon_snapshot *s = sample(), *back = NULL;
+	struct err err = {0};
+	char *a, *b;
+
+	(void)state;
+	a = live_snapshot_render_json(s);
+	assert_int_equal(
+	    live_snapshot_parse_json(&back, "s.json", a, strlen(a), &err), 0);
+	b = live_snapshot_render_json(back);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "\"format\": 1,"));
+	assert_int_equal(back->nodes[1].refusal.kind, RECON_UNREACHABLE);
+	assert_string_equal(back->nodes[0].queues[0].filter,
+	    "region = 'EU' \"x\"\n");
+	assert_true(
+	    back->nodes[0].queues[0].message_count == 9007199254740991LL);
+	assert_null(back->nodes[0].address_settings[0].config_delete_diverts);
+	free(a);
+	free(b);
+	live_snapshot_free(s);
+	live_snapshot_free(back);
+}
+
+static void
+test_snapshot_parse__parse_errors_name_the_path(void **state)
+{
+	(void)state;
+	expect_error("\"durable\": true", "\"durable\": 1",
+	    "snap.json: nodes[0].queues[0].durable: expected a boolean");
+	expect_error("\"format\": 1", "\"format\": 2",
+	    "snap.json: format: unsupported snapshot format 2 (expected 1)");
+	expect_error("\"exclusive\": false,\n          \"filter\": null",
+	    "\"exclusive\": false, \"colour\": 1,\n          \"filter\": null",
+	    "snap.json: nodes[0].diverts[0]: unknown key 'colour'");
+	expect_error("\"routing\": \"anycast\"", "\"routing\": \"broadcast\"",
+	    "snap.json: nodes[0].queues[0]: unknown routing type 'broadcast'");
+	expect_error("\"routing_type\": \"PASS\"", "\"routing_type\": \"pass\"",
+	    "snap.json: nodes[0].diverts[0]: unknown divert routing type "
+	    "'pass'");
+	expect_error("\"kind\": \"UNREACHABLE\"", "\"kind\": \"DOWN\"",
+	    "snap.json: nodes[1].refusal: bad refusal (kind 'DOWN')");
+	expect_error("\"message_count\": 9007199254740991",
+	    "\"message_count\": 1.5",
+	    "snap.json: nodes[0].queues[0].message_count: expected an integer");
+	expect_error("\"cluster\": \"local\",", "",
+	    "snap.json: $: missing key 'cluster'");
+	expect_error("\"cluster\": \"local\",",
+	    "\"cluster\": \"local\", \"cluster\": \"x\",",
+	    "snap.json: $: duplicate key 'cluster'");
+	expect_error("\"b\": \"\"", "\"a\": \"\"",
+	    "snap.json: nodes[0].diverts[0].transformer_properties: key 'a' "
+	    "duplicate or not sorted");
+	expect_error("{", "[", "snap.json: $: expected an object");
+	expect_error("\"durable\": true", "\"durable\": tru",
+	    "snap.json:59:25: not valid JSON: unexpected character");
+	expect_error("\"cluster\": \"local\",", "\"cluster\": \"local\"",
+	    "snap.json:3:3: not valid JSON: expected ',' or '}'");
+}
+
+/* The file reader gives what the memory reader gives, and names a file
+ * it cannot open. */
+static void
+test_snapshot_parse__read_file(void **state)
+{
+	struct recon_snapshot *s = sample(), *back = NULL;
+	char path[] = "/tmp/test-snapshot-XXXXXX";
+	struct err err = {0};
+	char *a, *b, *msg;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	a = live_snapshot_render_json(s);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(a, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(live_snapshot_read_file(&back, path, &err), 0);
+	b = live_snapshot_render_json(back);
+	assert_string_equal(a, b);
+	assert_non_null(back->nodes[0].index);
+	live_snapshot_free(back);
+	back = NULL;
+	unlink(path);
+	assert_int_equal(
+	    live_snapshot_read_file(&back, "/nonexistent/snap.json", &err), -1);
+	assert_null(back);
+	msg = err_render(&err);
+	assert_string_equal(msg, "/nonexistent/snap.json: cannot open: No such "
+	                         "file or directory");
+	free(msg);
+	err_release(&err);
+	assert_int_equal(live_snapshot_read_file(&back, "/tmp", &err), -1);
+	assert_null(back);
+	msg = err_render(&err);
+	assert_string_equal(msg, "/tmp: not a regular file");
+	free(msg);
+	err_release(&err);
+	free(a);
+	free(b);
+	live_snapshot_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_snapshot_parse__render_parse_round_trip),
+	    cmocka_unit_test(test_snapshot_parse__parse_errors_name_the_path),
+	    cmocka_unit_test(test_snapshot_parse__read_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
