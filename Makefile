@@ -99,6 +99,9 @@ $(DBG)/tools/%: $(DBG)/tests/tools/%.o $(DBG)/libag.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 asan: $(DBG_BIN) $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
+	@for t in $(DBG)/tests/test-*; do \
+	  [ ! -e "$$t" ] || [ -f "tests/unit/$${t##*/}.c" ] || rm -f "$$t"; \
+	done
 
 # The README's test command on a fresh machine: packages, Artemis, the suite.
 test:

@@ -3,7 +3,7 @@
  *
  * It holds one token at a time, so a reader's memory does not grow with
  * the input: it is what lets a recorded snapshot of hundreds of megabytes
- * be read without its text or a DOM in memory (reconcile/snapshot-parse.c).
+ * be read without its text or a DOM in memory (reconcile/live/snapshot-parse.c).
  * The grammar is checked as tokens are pulled (commas, colons, nesting,
  * one top-level value, nothing after it); a syntax error stops the reader
  * and names the line and column (in bytes). A leading UTF-8 byte order mark

@@ -118,7 +118,7 @@ struct recon_node_snapshot {
 	struct recon_address_settings *address_settings;
 	size_t naddress_settings;
 	unsigned requests; /* HTTP requests this read took (expected: 1) */
-	/* Lookups by address (reconcile/node-index.c), built once the node
+	/* Lookups by address (reconcile/live/node-index.c), built once the node
 	 * is complete; NULL in a snapshot assembled by hand. Not data. */
 	struct live_node_index *index;
 };

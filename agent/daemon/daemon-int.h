@@ -286,7 +286,7 @@ int daemon_watch_read_clusters(struct daemon_watch *w, const char *oid,
 /* ==== drift-report.c: the drift report ==== */
 
 /* a drift report from a plan of the last applied
- * declaration against live state (agent/drift.c; docs/daemon.md).
+ * declaration against live state (drift.c; docs/daemon.md).
  *
  * Planning what was applied against what is live says exactly what
  * drifted: an object the plan would create is missing, one it would change

@@ -17,7 +17,7 @@ enum finding {
 
 /* The capture pass's actions (taps following the live queues, a capture's
  * ring) are not drift: the drift cycle runs the pass itself
- * (agent/capture-pass.c), so they are not reported. */
+ * (capture-pass.c), so they are not reported. */
 static enum finding
 finding_of(enum plan_action_kind k)
 {

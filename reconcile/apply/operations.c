@@ -1,5 +1,5 @@
 /* reconcile/apply/operations.c: run one node's operations in order, read
- * creates back, word failures (ADR-0084 decision 3), update the managed set. */
+ * creates back, word failures (ADR-0084 decision 3). */
 #include "../live/live.h"
 #include "apply-int.h"
 

@@ -1,5 +1,5 @@
 /* reconcile/plan/capture-diff.c: the capture pass in a plan. Every reachable
- * node's steps (reconcile/capture.c) become actions like any other, one per
+ * node's steps (capture.c) become actions like any other, one per
  * kind and object, with a node step for every declared node. */
 #include "plan-int.h"
 

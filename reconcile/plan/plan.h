@@ -76,7 +76,7 @@ enum plan_action_kind {
 	PLAN_ACT_DELETE_QUEUE,
 	PLAN_ACT_NARROW_ADDRESS, /* drop routing types after the deletes */
 	PLAN_ACT_DELETE_ADDRESS,
-	/* The capture pass (reconcile/capture.c), after every other action:
+	/* The capture pass (capture.c), after every other action:
 	 * it sees the state the plan leaves. */
 	PLAN_ACT_CREATE_CAPTURE, /* a capture's address and ring queue */
 	PLAN_ACT_CHANGE_CAPTURE, /* the ring queue differs (ring size, ...) */
@@ -479,7 +479,7 @@ struct plan *plan_captures(const struct decl_cluster *decl,
     const struct plan_opts *opts);
 
 /* ---- CONFIG_MANAGED: the rendered broker.xml -------------------------
- * The agent renders (declarations/render.h); these pure functions take the
+ * The agent renders (declarations/render/render.h); these pure functions take the
  * texts. One input per declared node, in the declaration's order. */
 struct plan_rendered {
 	const char *node;
