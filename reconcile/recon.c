@@ -244,7 +244,8 @@ recon_str_eq(const char *a, const char *b)
 bool
 recon_queue_same(const struct recon_queue *a, const struct recon_queue *b)
 {
-	return recon_str_eq(a->name, b->name) && recon_str_eq(a->address, b->address) &&
+	return recon_str_eq(a->name, b->name) &&
+	       recon_str_eq(a->address, b->address) &&
 	       a->routing == b->routing && a->durable == b->durable &&
 	       recon_str_eq(a->filter, b->filter) &&
 	       a->max_consumers == b->max_consumers &&
@@ -265,9 +266,11 @@ recon_divert_same(const struct recon_divert *a, const struct recon_divert *b)
 	    !recon_str_eq(a->routing_name, b->routing_name) ||
 	    !recon_str_eq(a->address, b->address) ||
 	    !recon_str_eq(a->forwarding_address, b->forwarding_address) ||
-	    a->exclusive != b->exclusive || !recon_str_eq(a->filter, b->filter) ||
+	    a->exclusive != b->exclusive ||
+	    !recon_str_eq(a->filter, b->filter) ||
 	    a->routing_type != b->routing_type ||
-	    !recon_str_eq(a->transformer_class_name, b->transformer_class_name) ||
+	    !recon_str_eq(a->transformer_class_name,
+	        b->transformer_class_name) ||
 	    a->ntransformer_properties != b->ntransformer_properties)
 		return false;
 	for (i = 0; i < a->ntransformer_properties; i++)

@@ -2,9 +2,9 @@
 #ifndef RECON_APPLY_INT_H
 #define RECON_APPLY_INT_H
 
-#include "apply.h"
 #include "../../lib/strv.h"
 #include "../live/live.h"
+#include "apply.h"
 
 /* What one plan action becomes on one node against fresh state. */
 enum apply_verdict {
@@ -32,7 +32,8 @@ enum apply_verdict apply_check(const struct plan *p,
     struct apply_node *out);
 
 /* A delete planned as NO_CHANGE on a node (the object was absent): still
- * absent is APPLY_VERDICT_NOOP (nothing noted); present now is APPLY_VERDICT_STALE. */
+ * absent is APPLY_VERDICT_NOOP (nothing noted); present now is
+ * APPLY_VERDICT_STALE. */
 enum apply_verdict apply_check_absent(const struct plan_action *a,
     const struct plan_step *np, const struct recon_node_snapshot *n,
     struct apply_node *out);
@@ -69,13 +70,13 @@ struct apply_op *apply_node_add_op(struct apply_node *out,
     const struct plan_action *a, const struct recon_op *op);
 void apply_node_drop_ops(struct apply_node *out);
 /* Set outcome, kind (copied; may be NULL) and detail (taken). */
-void apply_node_set(struct apply_node *out,
-    enum apply_outcome o, const char *kind, char *detail);
+void apply_node_set(struct apply_node *out, enum apply_outcome o,
+    const char *kind, char *detail);
 /* Read the n nodes names[] into out[0..n) (zeroed by the caller): with
  * io->read_all when there is one (one read per node, all at once), else
  * io->read node by node. */
-void apply_read_nodes(const struct apply_io *io,
-    const char *const *names, size_t n, struct recon_node_snapshot *out);
+void apply_read_nodes(const struct apply_io *io, const char *const *names,
+    size_t n, struct recon_node_snapshot *out);
 
 enum apply_ops_result {
 	APPLY_OPS_FAILED = 0, /* an operation or a read back failed: FAILED */
@@ -111,6 +112,5 @@ int apply_capture_node(const struct plan *p, const struct decl_cluster *decl,
  * (no capture prefix, or no capture declared and none removed): apply then
  * neither runs it nor reads a node for it. */
 bool apply_capture_idle(const struct plan *p, const struct decl_cluster *decl);
-
 
 #endif

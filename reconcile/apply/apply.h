@@ -67,8 +67,8 @@ int apply_approval_check_plan(const struct plan *p, const char *confirm,
 /* Is the plan.json text (path for messages) still what the planner wrote
  * for p, its parse? Its confirmation text is derived from its content, so
  * an edit after writing shows. 0 when yes, else -1 with err. */
-int plan_check_json(const struct plan *p, const char *path,
-    const char *text, size_t len, struct err *err);
+int plan_check_json(const struct plan *p, const char *path, const char *text,
+    size_t len, struct err *err);
 
 /* ---- the result -------------------------------------------------------- */
 
@@ -82,9 +82,9 @@ const char *apply_op_state_name(enum apply_op_state s); /* "DONE", ... */
 /* One operation as run (or not) on one node. */
 struct apply_op {
 	enum plan_action_kind act; /* the plan action it belongs to */
-	char *action;       /* that action's object name */
-	struct recon_op op; /* owned copy; a divert destroy carries the
-	                       divert's live configuration at apply time */
+	char *action;              /* that action's object name */
+	struct recon_op op;        /* owned copy; a divert destroy carries the
+	                              divert's live configuration at apply time */
 	enum apply_op_state state;
 	struct recon_refusal refusal; /* FAILED: the classified cause */
 };
@@ -162,11 +162,10 @@ struct apply_io {
 	/* Called once every node was checked, before the first operation
 	 * (the intent row). Non-zero aborts the apply before any operation;
 	 * err then says why. */
-	int (*intent)(void *ctx, const struct apply_result *r,
-	    struct err *err);
+	int (*intent)(void *ctx, const struct apply_result *r, struct err *err);
 	/* Optional: after each operation (progress, crash tests). */
-	void (*progress)(void *ctx, const char *node,
-	    const struct apply_op *op);
+	void (
+	    *progress)(void *ctx, const char *node, const struct apply_op *op);
 };
 
 /* Point io at the live brokers of nodes (live_nodes_init done): read,
@@ -213,7 +212,6 @@ void apply_update_managed(struct plan_managed *m, const struct plan *p,
     const struct apply_result *r, const struct decl_cluster *decl);
 
 /* ---- rendering --------------------------------------------------------- */
-
 
 /* The audit rows: one line of compact canonical JSON without newline,
  * owned by the caller. The intent row lists every operation about to run,

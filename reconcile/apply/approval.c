@@ -166,8 +166,8 @@ apply_approval_check_plan(const struct plan *p, const char *confirm,
 }
 
 int
-plan_check_json(const struct plan *p, const char *path,
-    const char *text, size_t len, struct err *err)
+plan_check_json(const struct plan *p, const char *path, const char *text,
+    size_t len, struct err *err)
 {
 	struct pos pos = {path, 0, 0};
 	const cJSON *c;

@@ -8,8 +8,8 @@
 #include "../../lib/jsonw.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
-#include "apply-int.h"
 #include "../live/live.h"
+#include "apply-int.h"
 
 static void
 write_refusal(struct jsonw *w, const struct recon_refusal *f)
@@ -106,8 +106,7 @@ write_node(struct jsonw *w, const struct apply_node *n, bool outcome)
 
 /* The whole row or document; `result` adds outcomes and the end time. */
 static char *
-render(const struct apply_result *r, const char *event, bool result,
-    int indent)
+render(const struct apply_result *r, const char *event, bool result, int indent)
 {
 	struct sbuf b = {0};
 	struct jsonw w;

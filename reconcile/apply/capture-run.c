@@ -4,8 +4,8 @@
  * operations it runs the pass on each node as read after them (engine.c
  * reads the nodes), with the declaration's captures, and runs the pass's
  * operations. */
-#include "apply-int.h"
 #include "../live/live.h"
+#include "apply-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +135,7 @@ apply_capture_pass(struct apply_result *r, const struct plan *p,
 		apply_node_set(out, APPLY_SKIPPED, NULL,
 		    xstrdup("nothing to do: the captures are as declared"));
 		if (apply_capture_node(p, decl, io, &snaps[i], out) < 0)
-			apply_node_set(out, APPLY_UNREACHABLE,
-			    "UNREACHABLE",
+			apply_node_set(out, APPLY_UNREACHABLE, "UNREACHABLE",
 			    xstrdup("the node could not be read (see notes)"));
 		live_node_release(&snaps[i]);
 	}

@@ -1,7 +1,7 @@
 /* reconcile/apply.c: the apply engine: check every node again, write the
  * intent, run each node's operations in order, read creates back. */
-#include "apply-int.h"
 #include "../live/live.h"
+#include "apply-int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,8 +25,8 @@ node_step(const struct plan_action *a, const char *node)
 /* Decide one node against its fresh snapshot n. */
 static void
 check_node(const struct plan *p, const struct decl_cluster *decl,
-    const struct plan_node_status *ns,
-    const struct recon_node_snapshot *n, struct apply_node *out)
+    const struct plan_node_status *ns, const struct recon_node_snapshot *n,
+    struct apply_node *out)
 {
 	struct apply_ctx c;
 	const struct plan_step *np;
@@ -62,12 +62,14 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 	}
 	for (k = 0; k < p->nactions; k++) {
 		np = node_step(&p->actions[k], ns->node);
-		if (np == NULL || plan_action_kind_is_capture(p->actions[k].kind))
+		if (np == NULL ||
+		    plan_action_kind_is_capture(p->actions[k].kind))
 			continue; /* the capture pass runs again after */
 		if (np->outcome == PLAN_OUT_NO_CHANGE) {
-			if (apply_check_absent(&p->actions[k], np, n,
-			        out) == APPLY_VERDICT_STALE) {
-				out->verdicts[k] = (signed char)APPLY_VERDICT_STALE;
+			if (apply_check_absent(&p->actions[k], np, n, out) ==
+			    APPLY_VERDICT_STALE) {
+				out->verdicts[k] =
+				    (signed char)APPLY_VERDICT_STALE;
 				any_stale = true;
 			}
 			continue;
@@ -83,8 +85,7 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 		stale_why = out->detail;
 		out->detail = NULL;
 		apply_node_drop_ops(out);
-		apply_node_set(out, APPLY_REFUSED, "STALE",
-		    stale_why);
+		apply_node_set(out, APPLY_REFUSED, "STALE", stale_why);
 	} else if (!any_run) {
 		apply_node_set(out, APPLY_SKIPPED, NULL,
 		    xstrdup(
@@ -131,7 +132,8 @@ check_cap(const struct decl_cluster *decl, struct apply_result *r)
  * made, or, where no operation ran, the read apply made before acting. */
 static void
 after_ops(struct apply_result *r, const struct plan *p,
-    const struct decl_cluster *decl, const struct apply_io *io, const bool *ran, const bool *unverified)
+    const struct decl_cluster *decl, const struct apply_io *io, const bool *ran,
+    const bool *unverified)
 {
 	struct recon_node_snapshot *again =
 	    xcalloc(r->nnodes + 1, sizeof(*again));
@@ -144,8 +146,7 @@ after_ops(struct apply_result *r, const struct plan *p,
 	for (i = 0; i < r->nnodes; i++) {
 		at[i] = (size_t)-1; /* not read again: r->seen[i] */
 		if (unverified[i] ||
-		    (pass && ran[i] &&
-		        r->nodes[i].outcome == APPLY_APPLIED)) {
+		    (pass && ran[i] && r->nodes[i].outcome == APPLY_APPLIED)) {
 			at[i] = k;
 			names[k++] = r->nodes[i].node;
 		}
@@ -169,8 +170,7 @@ after_ops(struct apply_result *r, const struct plan *p,
 
 int
 apply_run(struct apply_result *r, const struct plan *p,
-    const struct decl_cluster *decl,
-    const struct apply_io *io, struct err *err)
+    const struct decl_cluster *decl, const struct apply_io *io, struct err *err)
 {
 	const char **names;
 	bool *ran, *unverified;
@@ -188,8 +188,7 @@ apply_run(struct apply_result *r, const struct plan *p,
 	free(names);
 	for (i = 0; i < p->nnodes; i++) {
 		r->nodes[i].node = xstrdup(p->nodes[i].node);
-		check_node(p, decl, &p->nodes[i], &r->seen[i],
-		    &r->nodes[i]);
+		check_node(p, decl, &p->nodes[i], &r->seen[i], &r->nodes[i]);
 	}
 	check_cap(decl, r);
 	if (io->intent != NULL && io->intent(io->hook_ctx, r, err) != 0)
@@ -200,8 +199,8 @@ apply_run(struct apply_result *r, const struct plan *p,
 		if (r->nodes[i].outcome != APPLY_APPLIED)
 			continue;
 		ran[i] = r->nodes[i].nops > 0;
-		unverified[i] = apply_run_ops(io, &r->nodes[i], 0,
-		                    true) == APPLY_OPS_UNVERIFIED;
+		unverified[i] = apply_run_ops(io, &r->nodes[i], 0, true) ==
+		                APPLY_OPS_UNVERIFIED;
 	}
 	after_ops(r, p, decl, io, ran, unverified);
 	free(ran);

@@ -97,8 +97,7 @@ names_remove(char ***v, size_t *n, const char *name)
 /* Did action k really take effect on node result n (all its operations
  * done, or nothing left to do)? */
 static bool
-took_effect(const struct plan_action *a, size_t k,
-    const struct apply_node *n)
+took_effect(const struct plan_action *a, size_t k, const struct apply_node *n)
 {
 	size_t j, ran = 0;
 

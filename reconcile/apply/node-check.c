@@ -51,7 +51,7 @@ check_address(const struct plan_action *a, const struct plan_step *np,
 	const struct recon_address *la = recon_node_find_address(n, a->name);
 	const struct recon_op *op = plan_step_find_op(np,
 	    a->kind == PLAN_ACT_CREATE_ADDRESS ? RECON_OP_CREATE_ADDRESS
-	                                        : RECON_OP_UPDATE_ADDRESS);
+	                                       : RECON_OP_UPDATE_ADDRESS);
 	unsigned want = op != NULL ? op->routing : 0;
 
 	if (a->kind == PLAN_ACT_CREATE_ADDRESS) {
@@ -76,12 +76,12 @@ check_address(const struct plan_action *a, const struct plan_step *np,
 }
 
 static enum apply_verdict
-check_create_queue(const struct plan_action *a,
-    const struct plan_step *np, const struct recon_node_snapshot *n,
-    struct apply_node *out)
+check_create_queue(const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, struct apply_node *out)
 {
 	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
-	const struct recon_op *op = plan_step_find_op(np, RECON_OP_CREATE_QUEUE);
+	const struct recon_op *op =
+	    plan_step_find_op(np, RECON_OP_CREATE_QUEUE);
 
 	if (lq == NULL)
 		return apply_verdict_run(out, a, np);
@@ -93,9 +93,8 @@ check_create_queue(const struct plan_action *a,
 }
 
 static enum apply_verdict
-check_create_divert(const struct plan_action *a,
-    const struct plan_step *np, const struct recon_node_snapshot *n,
-    struct apply_node *out)
+check_create_divert(const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, struct apply_node *out)
 {
 	const struct recon_divert *ld = recon_node_find_divert(n, a->name);
 	const struct recon_op *op =
@@ -112,12 +111,12 @@ check_create_divert(const struct plan_action *a,
 }
 
 static enum apply_verdict
-check_change_queue(const struct plan_action *a,
-    const struct plan_step *np, const struct recon_node_snapshot *n,
-    struct apply_node *out)
+check_change_queue(const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, struct apply_node *out)
 {
 	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
-	const struct recon_op *op = plan_step_find_op(np, RECON_OP_UPDATE_QUEUE);
+	const struct recon_op *op =
+	    plan_step_find_op(np, RECON_OP_UPDATE_QUEUE);
 
 	if (lq == NULL)
 		return apply_verdict_stale(out, a,
@@ -133,9 +132,8 @@ check_change_queue(const struct plan_action *a,
 }
 
 static enum apply_verdict
-check_change_divert(const struct plan_action *a,
-    const struct plan_step *np, const struct recon_node_snapshot *n,
-    struct apply_node *out)
+check_change_divert(const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, struct apply_node *out)
 {
 	const struct recon_divert *ld = recon_node_find_divert(n, a->name);
 	const struct recon_op *op =
@@ -158,9 +156,8 @@ check_change_divert(const struct plan_action *a,
 }
 
 static enum apply_verdict
-check_delete_divert(const struct plan_action *a,
-    const struct plan_step *np, const struct recon_node_snapshot *n,
-    struct apply_node *out)
+check_delete_divert(const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, struct apply_node *out)
 {
 	const struct recon_divert *ld = recon_node_find_divert(n, a->name);
 	struct apply_op *ao;
@@ -183,9 +180,8 @@ check_delete_divert(const struct plan_action *a,
 }
 
 static enum apply_verdict
-check_recreate_divert(const struct plan_action *a,
-    const struct plan_step *np, const struct recon_node_snapshot *n,
-    struct apply_node *out)
+check_recreate_divert(const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, struct apply_node *out)
 {
 	const struct recon_divert *ld = recon_node_find_divert(n, a->name);
 	const struct recon_op *op =
@@ -218,9 +214,9 @@ check_recreate_divert(const struct plan_action *a,
 }
 
 static enum apply_verdict
-check_delete_address(const struct plan_action *a,
-    const struct plan_step *np, const struct recon_node_snapshot *n,
-    const struct apply_ctx *c, struct apply_node *out)
+check_delete_address(const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, const struct apply_ctx *c,
+    struct apply_node *out)
 {
 	const struct recon_address *la = recon_node_find_address(n, a->name);
 	enum apply_verdict v;
@@ -297,9 +293,8 @@ check_one(const struct plan *p, const struct plan_action *a,
 }
 
 enum apply_verdict
-apply_check_absent(const struct plan_action *a,
-    const struct plan_step *np, const struct recon_node_snapshot *n,
-    struct apply_node *out)
+apply_check_absent(const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, struct apply_node *out)
 {
 	bool present;
 

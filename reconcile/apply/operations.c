@@ -1,7 +1,7 @@
 /* reconcile/apply-run.c: run one node's operations in order, read creates
  * back, word failures (ADR-0084 decision 3), update the managed set. */
-#include "apply-int.h"
 #include "../live/live.h"
+#include "apply-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +64,8 @@ read_back(const struct recon_op *op, const struct recon_node_snapshot *n)
  * them. Returns the index of the first create not visible, upto when all
  * are, and (size_t)-1 when n could not be read (its refusal goes to *f). */
 static size_t
-verify(const struct recon_node_snapshot *n, struct apply_node *out,
-    size_t upto, struct recon_refusal *f, const char **why)
+verify(const struct recon_node_snapshot *n, struct apply_node *out, size_t upto,
+    struct recon_refusal *f, const char **why)
 {
 	size_t j, bad = upto;
 
@@ -144,8 +144,8 @@ fail_at(struct apply_node *out, size_t k)
 /* Verify the creates before index upto against n; false (node FAILED)
  * when one is missing or the node could not be read back. */
 static bool
-verify_creates_with(const struct recon_node_snapshot *n,
-    struct apply_node *out, size_t upto)
+verify_creates_with(const struct recon_node_snapshot *n, struct apply_node *out,
+    size_t upto)
 {
 	struct recon_refusal f = {0};
 	const char *why = NULL;
@@ -154,8 +154,7 @@ verify_creates_with(const struct recon_node_snapshot *n,
 	if (bad == upto)
 		return true;
 	if (bad == (size_t)-1) {
-		apply_node_set(out, APPLY_FAILED,
-		    recon_kind_name(f.kind),
+		apply_node_set(out, APPLY_FAILED, recon_kind_name(f.kind),
 		    xasprintf(
 		        "could not read the node back after its creates: %s: %s",
 		        recon_kind_name(f.kind),
@@ -172,8 +171,7 @@ verify_creates_with(const struct recon_node_snapshot *n,
 
 /* The same on the node read again now (one read). */
 static bool
-verify_creates(const struct apply_io *io, struct apply_node *out,
-    size_t upto)
+verify_creates(const struct apply_io *io, struct apply_node *out, size_t upto)
 {
 	struct recon_node_snapshot n;
 	bool ok;
@@ -203,8 +201,8 @@ apply_verify_creates(const struct recon_node_snapshot *n,
 }
 
 enum apply_ops_result
-apply_run_ops(const struct apply_io *io,
-    struct apply_node *out, size_t from, bool defer)
+apply_run_ops(const struct apply_io *io, struct apply_node *out, size_t from,
+    bool defer)
 {
 	struct apply_op *ao;
 	bool unverified = false;
@@ -242,8 +240,8 @@ apply_run_ops(const struct apply_io *io,
 }
 
 void
-apply_read_nodes(const struct apply_io *io,
-    const char *const *names, size_t n, struct recon_node_snapshot *out)
+apply_read_nodes(const struct apply_io *io, const char *const *names, size_t n,
+    struct recon_node_snapshot *out)
 {
 	size_t i;
 

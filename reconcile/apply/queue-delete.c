@@ -164,13 +164,13 @@ done:
 }
 
 enum apply_verdict
-apply_check_queue_recreate(const struct plan *p,
-    const struct plan_action *a, const struct plan_step *np,
-    const struct recon_node_snapshot *n, const struct apply_ctx *c,
-    struct apply_node *out)
+apply_check_queue_recreate(const struct plan *p, const struct plan_action *a,
+    const struct plan_step *np, const struct recon_node_snapshot *n,
+    const struct apply_ctx *c, struct apply_node *out)
 {
 	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
-	const struct recon_op *op = plan_step_find_op(np, RECON_OP_CREATE_QUEUE);
+	const struct recon_op *op =
+	    plan_step_find_op(np, RECON_OP_CREATE_QUEUE);
 	struct plan_queue_delete_ctx ctx;
 	struct plan_step fresh;
 	enum apply_verdict v;

@@ -146,8 +146,8 @@ apply_node_drop_ops(struct apply_node *out)
 }
 
 void
-apply_node_set(struct apply_node *out, enum apply_outcome o,
-    const char *kind, char *detail)
+apply_node_set(struct apply_node *out, enum apply_outcome o, const char *kind,
+    char *detail)
 {
 	out->outcome = o;
 	free(out->kind);

@@ -47,8 +47,8 @@ is_pattern(const char *mbean)
 }
 
 size_t
-live_bulk_read(struct live_bulk *b, const char *mbean,
-    const char *const *attrs, size_t nattrs)
+live_bulk_read(struct live_bulk *b, const char *mbean, const char *const *attrs,
+    size_t nattrs)
 {
 	size_t i, idx = begin(b, "read", mbean, is_pattern(mbean));
 
@@ -66,8 +66,8 @@ live_bulk_read(struct live_bulk *b, const char *mbean,
 }
 
 size_t
-live_bulk_exec(struct live_bulk *b, const char *mbean,
-    const char *operation, const struct live_arg *args, size_t nargs)
+live_bulk_exec(struct live_bulk *b, const char *mbean, const char *operation,
+    const struct live_arg *args, size_t nargs)
 {
 	size_t i, idx = begin(b, "exec", mbean, false);
 
@@ -189,8 +189,8 @@ element(struct live_bulk_result *res, const cJSON *e, bool pattern, int http)
 		return;
 	}
 	text = cJSON_IsString(er) ? er->valuestring : "";
-	set_refusal(&res->refusal,
-	    live_jolokia_classify(status, text, pattern), http, status,
+	set_refusal(&res->refusal, live_jolokia_classify(status, text, pattern),
+	    http, status,
 	    text[0] ? clip(text, strlen(text))
 	            : xasprintf("Jolokia status %d", status));
 	if (res->refusal.kind == RECON_OK)
@@ -235,8 +235,8 @@ http_failure(struct live_bulk *b, const char *body, size_t len,
 }
 
 int
-live_bulk_parse_reply(struct live_bulk *b, long http_status,
-    const char *body, size_t len, struct recon_refusal *out)
+live_bulk_parse_reply(struct live_bulk *b, long http_status, const char *body,
+    size_t len, struct recon_refusal *out)
 {
 	const cJSON *e;
 	size_t i = 0, n;

@@ -134,8 +134,8 @@ xfer_finish(struct xfer *x, CURLcode rc)
 	x->done = true;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &http);
-		(void)live_bulk_parse_reply(x->bulk, http,
-		    sbuf_str(&x->reply), x->reply.len, x->out);
+		(void)live_bulk_parse_reply(x->bulk, http, sbuf_str(&x->reply),
+		    x->reply.len, x->out);
 		return;
 	}
 	why = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);

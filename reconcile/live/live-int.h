@@ -64,10 +64,10 @@ struct live_bulk_result {
 struct live_bulk {
 	struct sbuf body; /* the JSON array being built */
 	size_t n, alloc;
-	bool *pattern;                 /* per element: an MBean pattern read */
+	bool *pattern; /* per element: an MBean pattern read */
 	struct live_bulk_result *results; /* n, after a reply was parsed */
-	struct cJSON *root;            /* the parsed reply (owned) */
-	int http_status;               /* of the reply; 0 before */
+	struct cJSON *root;               /* the parsed reply (owned) */
+	int http_status;                  /* of the reply; 0 before */
 	unsigned requests; /* HTTP requests sent for this bulk (by post) */
 };
 
@@ -135,8 +135,8 @@ enum recon_kind live_jolokia_classify(int status, const char *error,
     bool pattern);
 
 /* One HTTP POST of b to conf. 0, or -1 with *out set as above. */
-int live_jolokia_post(const struct live_jolokia_conf *conf,
-    struct live_bulk *b, struct recon_refusal *out);
+int live_jolokia_post(const struct live_jolokia_conf *conf, struct live_bulk *b,
+    struct recon_refusal *out);
 /* Post bulks[i] to confs[i] for every i < n concurrently (curl multi, one
  * thread); outs[i] as live_jolokia_post would set it. */
 void live_jolokia_post_all(const struct live_jolokia_conf *confs,

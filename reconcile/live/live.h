@@ -86,8 +86,8 @@ int live_snapshot_read_file(struct recon_snapshot **out, const char *path,
  * caller's. */
 struct live_node_index *live_node_index_build(
     const struct recon_node_snapshot *n);
-size_t live_node_queues_at(const struct live_node_index *x,
-    const char *address, size_t **out);
+size_t live_node_queues_at(const struct live_node_index *x, const char *address,
+    size_t **out);
 size_t live_node_diverts_around(const struct live_node_index *x,
     const char *address, size_t **out);
 void live_node_index_free(struct live_node_index *x);

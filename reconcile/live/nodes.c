@@ -42,8 +42,7 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 			t[k].broker_hint = live->brokers[i];
 		k++;
 	}
-	s = k > 0 ? live_snapshot_fetch(live->cluster, t, k, live->http)
-	          : NULL;
+	s = k > 0 ? live_snapshot_fetch(live->cluster, t, k, live->http) : NULL;
 	for (j = 0, k = 0; j < n; j++) {
 		i = at[j];
 		if (i == (size_t)-1) {

@@ -59,7 +59,8 @@ rd_int(struct live_attrs *r, const cJSON *o, const char *name, int64_t def)
 
 /* NULL for missing, null or (when empty_is_null) "". */
 static char *
-rd_str(struct live_attrs *r, const cJSON *o, const char *name, bool empty_is_null)
+rd_str(struct live_attrs *r, const cJSON *o, const char *name,
+    bool empty_is_null)
 {
 	const cJSON *v = attr(o, name);
 

@@ -44,12 +44,13 @@ live_snapshot_build_request(struct live_bulk *b, const char *hint)
 	    D "broker=*,component=addresses,address=*,subcomponent=diverts,"
 	      "divert=*",
 	    divert_attrs, N(divert_attrs));
-	live_bulk_exec(b, m, "getAddressSettingsAsJSON(java.lang.String)",
-	    &arg, 1);
+	live_bulk_exec(b, m, "getAddressSettingsAsJSON(java.lang.String)", &arg,
+	    1);
 	free(m);
 }
 
-typedef void (*conv_fn)(struct live_attrs *, const char *, const cJSON *, void *);
+typedef void (
+    *conv_fn)(struct live_attrs *, const char *, const cJSON *, void *);
 
 static void
 conv_address(struct live_attrs *r, const char *m, const cJSON *o, void *out)
@@ -211,8 +212,7 @@ duplicates(const struct recon_node_snapshot *n)
 }
 
 void
-live_node_from_reply(struct recon_node_snapshot *n,
-    const struct live_bulk *b)
+live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
 {
 	char *why = NULL;
 	size_t i;

@@ -197,8 +197,7 @@ pnode(struct plan_reader *c, const cJSON *o, struct plan_broker_xml *bx)
 }
 
 int
-plan_broker_xml_parse(struct plan_reader *c, const cJSON *root,
-    struct plan *p)
+plan_broker_xml_parse(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
 	const cJSON *b, *arr, *it;
 	size_t n = 0;

@@ -15,8 +15,7 @@
 /* The diverts that the plan removes on node with a queue (ADR-0084 D2)
  * and that the declaration still declares: the file carries them. */
 static void
-carried(struct plan_broker_xml *bx, const struct plan *p,
-    const char *node)
+carried(struct plan_broker_xml *bx, const struct plan *p, const char *node)
 {
 	const struct plan_step *np;
 	size_t i, j, k;

@@ -29,8 +29,8 @@ plan_capture_add_step(struct plan_capture_node *c, enum plan_action_kind kind,
 
 /* A ring queue with consumers is destroyed only with the flag (D6). */
 void
-plan_capture_ring_consumers(struct plan_step *np,
-    const struct recon_queue *q, bool flag)
+plan_capture_ring_consumers(struct plan_step *np, const struct recon_queue *q,
+    bool flag)
 {
 	np->consumers = q->consumer_count;
 	if (q->consumer_count <= 0)
@@ -51,14 +51,13 @@ plan_capture_ring_consumers(struct plan_step *np,
 }
 
 void
-plan_capture_tap_remove(struct plan_capture_node *c, const struct recon_divert *d,
-    const char *why)
+plan_capture_tap_remove(struct plan_capture_node *c,
+    const struct recon_divert *d, const char *why)
 {
 	struct plan_step *np;
 	struct recon_op *op;
 
-	np = plan_capture_add_step(c, PLAN_ACT_DELETE_TAP, d->name,
-	    d->address);
+	np = plan_capture_add_step(c, PLAN_ACT_DELETE_TAP, d->name, d->address);
 	np->message = xstrdup(why);
 	np->observed.present = true;
 	np->observed.divert = recon_divert_dup(d);
@@ -82,7 +81,8 @@ other_bindings(const struct recon_address *la, const char *capaddr)
 }
 
 static void
-capture_drop_home(struct plan_capture_node *c, const char *name, const char *capaddr)
+capture_drop_home(struct plan_capture_node *c, const char *name,
+    const char *capaddr)
 {
 	const struct recon_address *la = recon_node_find_address(c->n, capaddr);
 	const struct recon_queue *lq = recon_node_find_queue(c->n, capaddr);
@@ -91,8 +91,8 @@ capture_drop_home(struct plan_capture_node *c, const char *name, const char *cap
 
 	if (la == NULL && lq == NULL)
 		return;
-	np = plan_capture_add_step(c, PLAN_ACT_DELETE_CAPTURE, capaddr,
-	    capaddr);
+	np =
+	    plan_capture_add_step(c, PLAN_ACT_DELETE_CAPTURE, capaddr, capaddr);
 	np->observed.present = true;
 	if (lq != NULL) {
 		np->observed.queue = recon_queue_dup(lq);

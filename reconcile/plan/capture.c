@@ -164,8 +164,8 @@ capture_change(struct plan_capture_node *c, const struct recon_queue *lq,
 
 	ring_diffs(&re, &up, want, lq);
 	if (re.len + up.len > 0) {
-		np = plan_capture_add_step(c, PLAN_ACT_CHANGE_CAPTURE,
-		    lq->name, lq->name);
+		np = plan_capture_add_step(c, PLAN_ACT_CHANGE_CAPTURE, lq->name,
+		    lq->name);
 		np->observed.present = true;
 		np->observed.queue = recon_queue_dup(lq);
 		sbuf_adds(&re, sbuf_str(&up));
@@ -200,8 +200,8 @@ capture_home(struct plan_capture_node *c, const struct decl_capture *cap,
 
 	ring_queue(&want, capaddr, cap->ring_size);
 	if (!anycast || lq == NULL) {
-		np = plan_capture_add_step(c, PLAN_ACT_CREATE_CAPTURE,
-		    capaddr, capaddr);
+		np = plan_capture_add_step(c, PLAN_ACT_CREATE_CAPTURE, capaddr,
+		    capaddr);
 		np->message = xasprintf(
 		    "capture '%s' (pattern '%s'): its capture address and ring queue (ring-size %lld)",
 		    cap->name, cap->pattern, (long long)cap->ring_size);
@@ -217,8 +217,8 @@ capture_home(struct plan_capture_node *c, const struct decl_capture *cap,
 			op->routing = la->routing | DECL_ANYCAST;
 		}
 		if (lq == NULL) {
-			op =
-			    plan_step_add_op(np, RECON_OP_CREATE_QUEUE, capaddr);
+			op = plan_step_add_op(np, RECON_OP_CREATE_QUEUE,
+			    capaddr);
 			op->queue = recon_queue_dup(&want);
 		}
 	}

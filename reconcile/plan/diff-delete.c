@@ -63,8 +63,7 @@ delete_queue(struct plan_diff *d, const char *name)
 			continue;
 		np = plan_diff_step(d, PLAN_ACT_DELETE_QUEUE, name, NULL, i);
 		plan_diff_queue_delete_ctx(&ctx, d, i);
-		plan_preflight_queue_delete(np, d->nodes[i], name, &ctx,
-		    false);
+		plan_preflight_queue_delete(np, d->nodes[i], name, &ctx, false);
 		if (np->outcome == PLAN_OUT_NO_CHANGE)
 			continue;
 		strv_add(&d->ctx[i].deleted_q, name);
@@ -95,8 +94,8 @@ kept_bindings(struct strv *out, const struct plan_diff *d, size_t i,
 }
 
 static void
-keep_warning(const struct plan_diff *d, struct plan_step *np,
-    const char *name, const char *binding)
+keep_warning(const struct plan_diff *d, struct plan_step *np, const char *name,
+    const char *binding)
 {
 	if (reserved(d, binding))
 		plan_step_warn(np,
@@ -121,8 +120,7 @@ delete_address(struct plan_diff *d, const char *name)
 		if (!plan_diff_reachable(d, i))
 			continue;
 		la = recon_node_find_address(d->nodes[i], name);
-		np =
-		    plan_diff_step(d, PLAN_ACT_DELETE_ADDRESS, name, NULL, i);
+		np = plan_diff_step(d, PLAN_ACT_DELETE_ADDRESS, name, NULL, i);
 		if (la == NULL) {
 			np->message = xasprintf(
 			    "address '%s' does not exist on this node", name);
@@ -180,8 +178,8 @@ narrow_address(struct plan_diff *d, const struct decl_address *da)
 		}
 		if ((extra & used) != 0)
 			continue;
-		np = plan_diff_step(d, PLAN_ACT_NARROW_ADDRESS, da->name,
-		    NULL, i);
+		np = plan_diff_step(d, PLAN_ACT_NARROW_ADDRESS, da->name, NULL,
+		    i);
 		np->outcome = PLAN_OUT_WOULD_APPLY;
 		np->observed.present = true;
 		np->observed.address_routing = la->routing;

@@ -16,8 +16,7 @@ plan_diff_object_begin(struct plan_diff *d)
 }
 
 static void
-node_unreachable(struct plan_step *np,
-    const struct recon_node_snapshot *n)
+node_unreachable(struct plan_step *np, const struct recon_node_snapshot *n)
 {
 	np->outcome = PLAN_OUT_UNREACHABLE;
 	np->refusal_kind = n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
@@ -100,8 +99,8 @@ plan_diff_object_end(struct plan_diff *d)
 }
 
 void
-plan_diff_queue_delete_ctx(struct plan_queue_delete_ctx *out, const struct plan_diff *d,
-    size_t i)
+plan_diff_queue_delete_ctx(struct plan_queue_delete_ctx *out,
+    const struct plan_diff *d, size_t i)
 {
 	const struct plan_node_ctx *c = &d->ctx[i];
 

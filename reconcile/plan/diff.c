@@ -30,8 +30,8 @@ plan_address(struct plan_diff *d, const struct decl_address *da)
 			    da->name);
 			op->routing = da->routing;
 		} else if ((la->routing & da->routing) != da->routing) {
-			np = plan_diff_step(d, PLAN_ACT_WIDEN_ADDRESS,
-			    da->name, NULL, i);
+			np = plan_diff_step(d, PLAN_ACT_WIDEN_ADDRESS, da->name,
+			    NULL, i);
 			np->outcome = PLAN_OUT_WOULD_APPLY;
 			np->observed.present = true;
 			np->observed.address_routing = la->routing;
@@ -261,9 +261,8 @@ diff_done(struct plan_diff *d)
 }
 
 struct plan *
-plan_build(const struct decl_cluster *decl,
-    const struct plan_managed *managed, const struct recon_snapshot *snap,
-    const struct plan_opts *opts)
+plan_build(const struct decl_cluster *decl, const struct plan_managed *managed,
+    const struct recon_snapshot *snap, const struct plan_opts *opts)
 {
 	struct plan_diff d;
 	size_t i, j;
@@ -304,11 +303,9 @@ plan_delete_queue(const struct decl_cluster *decl, const char *queue,
 	for (i = 0; i < decl->nnodes; i++) {
 		if (!plan_diff_reachable(&d, i))
 			continue;
-		np =
-		    plan_diff_step(&d, PLAN_ACT_DELETE_QUEUE, queue, NULL, i);
+		np = plan_diff_step(&d, PLAN_ACT_DELETE_QUEUE, queue, NULL, i);
 		plan_diff_queue_delete_ctx(&ctx, &d, i);
-		plan_preflight_queue_delete(np, d.nodes[i], queue, &ctx,
-		    false);
+		plan_preflight_queue_delete(np, d.nodes[i], queue, &ctx, false);
 		if (np->outcome != PLAN_OUT_NO_CHANGE)
 			strv_add(&d.ctx[i].deleted_q, queue);
 	}

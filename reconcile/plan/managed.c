@@ -204,4 +204,3 @@ plan_inventory_parse(struct plan_managed *out, const char *path,
 	*out = m;
 	return 0;
 }
-

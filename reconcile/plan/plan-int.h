@@ -13,8 +13,8 @@ struct sbuf;
 /* ---- plan.c: the model ------------------------------------------------- */
 
 /* Append to a node step. */
-struct recon_op *plan_step_add_op(struct plan_step *np,
-    enum recon_op_kind kind, const char *name);
+struct recon_op *plan_step_add_op(struct plan_step *np, enum recon_op_kind kind,
+    const char *name);
 void plan_step_warn(struct plan_step *np, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void plan_step_refuse(struct plan_step *np, const char *refusal,

@@ -22,8 +22,8 @@ summary_line(struct sbuf *b, const struct plan *p)
 	    p->refusal != NULL && strcmp(p->refusal, "INVALID_DECLARATION") == 0
 	        ? xstrdup("the declaration fails validation")
 	        : plan_summary_phrase(&s);
-	sbuf_addf(b, "# %s: %s — %s", p->cluster,
-	    plan_outcome_name(p->outcome), phrase);
+	sbuf_addf(b, "# %s: %s — %s", p->cluster, plan_outcome_name(p->outcome),
+	    phrase);
 	if (p->destroyed_messages > 0)
 		sbuf_addf(b, "; destroys %lld message%s (cap %lld)",
 		    (long long)p->destroyed_messages,
@@ -183,8 +183,8 @@ action_md(struct sbuf *b, const struct plan_action *a, size_t idx)
 {
 	size_t i;
 
-	sbuf_addf(b, "### %zu. %s `%s`", idx + 1, plan_action_kind_name(a->kind),
-	    a->name);
+	sbuf_addf(b, "### %zu. %s `%s`", idx + 1,
+	    plan_action_kind_name(a->kind), a->name);
 	if (a->address != NULL && strcmp(a->address, a->name) != 0)
 		sbuf_addf(b, " (address `%s`)", a->address);
 	if (a->destroys_messages)

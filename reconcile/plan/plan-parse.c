@@ -59,8 +59,8 @@ pobserved(struct plan_reader *c, const cJSON *o, const char *w,
 	const cJSON *d, *q, *cfg;
 
 	if (plan_read_bool(c, o, w, "present", &ob->present) < 0 ||
-	    plan_read_strings(c, o, w, "bindings", &ob->bindings, &ob->nbindings) <
-	        0 ||
+	    plan_read_strings(c, o, w, "bindings", &ob->bindings,
+	        &ob->nbindings) < 0 ||
 	    plan_read_routing(c, o, w, "routing_types", &ob->address_routing) <
 	        0)
 		return -1;
@@ -175,8 +175,7 @@ ptaps(struct plan_reader *c, const cJSON *o, const char *w,
 }
 
 static int
-pops(struct plan_reader *c, const cJSON *o, const char *w,
-    struct plan_step *np)
+pops(struct plan_reader *c, const cJSON *o, const char *w, struct plan_step *np)
 {
 	const cJSON *a = plan_read_array(c, o, w, "operations", &np->nops), *it;
 	size_t i = 0;
@@ -214,8 +213,8 @@ pnode_plan(struct plan_reader *c, const cJSON *o, const char *w,
 	    plan_read_str(c, o, w, "node", false, &np->node) < 0 ||
 	    plan_read_str(c, o, w, "outcome", false, &out) < 0 ||
 	    plan_read_str(c, o, w, "refusal", true, &np->refusal) < 0 ||
-	    plan_read_strings(c, o, w, "warnings", &np->warnings, &np->nwarnings) <
-	        0 ||
+	    plan_read_strings(c, o, w, "warnings", &np->warnings,
+	        &np->nwarnings) < 0 ||
 	    pkept(c, o, w, np) < 0 || premoved(c, o, w, np) < 0 ||
 	    ptaps(c, o, w, np) < 0 || pops(c, o, w, np) < 0)
 		goto done;
@@ -276,7 +275,8 @@ done:
 static int
 pactions(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
-	const cJSON *arr = plan_read_array(c, root, "", "actions", &p->nactions),
+	const cJSON *arr =
+	                plan_read_array(c, root, "", "actions", &p->nactions),
 	            *it;
 	size_t i = 0;
 
@@ -300,7 +300,8 @@ pactions(struct plan_reader *c, const cJSON *root, struct plan *p)
 static int
 pnodes(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
-	const cJSON *arr = plan_read_array(c, root, "", "nodes", &p->nnodes), *it;
+	const cJSON *arr = plan_read_array(c, root, "", "nodes", &p->nnodes),
+	            *it;
 	struct plan_node_status *n;
 	size_t i = 0;
 
@@ -326,8 +327,8 @@ pnodes(struct plan_reader *c, const cJSON *root, struct plan *p)
 static int
 punmanaged(struct plan_reader *c, const cJSON *root, struct plan *p)
 {
-	const cJSON *arr =
-	                plan_read_array(c, root, "", "unmanaged", &p->nunmanaged),
+	const cJSON *arr = plan_read_array(c, root, "", "unmanaged",
+	                &p->nunmanaged),
 	            *it;
 	struct plan_unmanaged *u;
 	size_t i = 0;
@@ -462,8 +463,8 @@ done:
 }
 
 int
-plan_parse_json(struct plan **out, const char *path,
-    const char *text, size_t len, struct err *err)
+plan_parse_json(struct plan **out, const char *path, const char *text,
+    size_t len, struct err *err)
 {
 	struct plan_reader c = {path, err};
 	struct plan *p;
@@ -482,8 +483,7 @@ plan_parse_json(struct plan **out, const char *path,
 	p = xcalloc(1, sizeof(*p));
 	if (pheader(&c, root, p) < 0 || psettings(&c, root, p) < 0 ||
 	    pnodes(&c, root, p) < 0 || punmanaged(&c, root, p) < 0 ||
-	    pactions(&c, root, p) < 0 ||
-	    plan_broker_xml_parse(&c, root, p) < 0)
+	    pactions(&c, root, p) < 0 || plan_broker_xml_parse(&c, root, p) < 0)
 		goto done;
 	*out = p;
 	p = NULL;

@@ -20,10 +20,10 @@
 #include "../../lib/err.h"
 #include "../recon.h"
 
-#define PLAN_FORMAT      2     /* `format` of plan.json */
-#define PLAN_FORMAT_S    "2"   /* the same, for messages */
+#define PLAN_FORMAT           2     /* `format` of plan.json */
+#define PLAN_FORMAT_S         "2"   /* the same, for messages */
 #define PLAN_INVENTORY_FORMAT 1     /* `format` of inventory.json */
-#define PLAN_MD_MAX      60000 /* plan.md is truncated past this */
+#define PLAN_MD_MAX           60000 /* plan.md is truncated past this */
 #define PLAN_CONFIRM_HEX      12    /* digest characters in the text */
 
 /* ---- the managed set ---------------------------------------------------
@@ -56,8 +56,7 @@ void plan_managed_release(struct plan_managed *m);
 /* inventory.json: render (canonical, owned by the caller) and parse. Parse
  * errors name path and the JSON member; a cluster other than `cluster` is
  * an error. */
-char *plan_inventory_render(const struct plan_managed *m,
-    const char *cluster);
+char *plan_inventory_render(const struct plan_managed *m, const char *cluster);
 int plan_inventory_parse(struct plan_managed *out, const char *path,
     const char *text, size_t len, const char *cluster, struct err *err);
 
@@ -88,7 +87,8 @@ enum plan_action_kind {
 	PLAN_ACT_COUNT,
 };
 #define PLAN_ACT_FIRST_CAPTURE PLAN_ACT_CREATE_CAPTURE
-const char *plan_action_kind_name(enum plan_action_kind a); /* "create-queue", ... */
+const char *plan_action_kind_name(
+    enum plan_action_kind a); /* "create-queue", ... */
 int plan_action_kind_parse(const char *s, enum plan_action_kind *out);
 
 enum plan_outcome {
@@ -163,10 +163,10 @@ struct plan_step {
 
 struct plan_action {
 	enum plan_action_kind kind;
-	char *name;             /* the object's name */
-	char *address;          /* queues: their address; diverts: source */
-	bool destroys_messages; /* a queue delete/recreate holding messages */
-	char *why;              /* one line: what differs, or why it goes */
+	char *name;              /* the object's name */
+	char *address;           /* queues: their address; diverts: source */
+	bool destroys_messages;  /* a queue delete/recreate holding messages */
+	char *why;               /* one line: what differs, or why it goes */
 	struct plan_step *nodes; /* one per declared node, in order */
 	size_t nnodes;
 };
@@ -231,10 +231,10 @@ struct plan_reload_settings {
 };
 
 struct plan_reload {
-	char *node;                            /* owned */
+	char *node;                           /* owned */
 	struct plan_reload_settings settings; /* borrowed */
-	bool settings_from_file;         /* else read from the live node */
-	struct plan_reload_item *items; /* addresses, queues, diverts */
+	bool settings_from_file;              /* else read from the live node */
+	struct plan_reload_item *items;       /* addresses, queues, diverts */
 	size_t n;
 	int64_t messages_lost; /* sum over removed queues */
 	bool uncertain; /* some config-delete-* unknown: FORCE not ruled out */
@@ -248,8 +248,8 @@ struct plan_reload {
  * are in the order addresses, queues, diverts. Internal and auto-created
  * objects are left out (the file never names them). *out is owned by the
  * caller (plan_reload_release); settings strings must outlive it. */
-void plan_reload_predict(struct plan_reload *out,
-    const struct decl_cluster *c, const struct recon_node_snapshot *live,
+void plan_reload_predict(struct plan_reload *out, const struct decl_cluster *c,
+    const struct recon_node_snapshot *live,
     const struct plan_reload_settings *settings);
 
 /* Markdown: one heading for the node, one bullet per item, the messages
@@ -257,7 +257,6 @@ void plan_reload_predict(struct plan_reload *out,
 char *plan_reload_render_md(const struct plan_reload *r);
 
 void plan_reload_release(struct plan_reload *r); /* leaves it zeroed */
-
 
 /* CONFIG_MANAGED: one node's rendered broker.xml in the preview
  * (docs/plan-format.md, `broker_xml`). */
@@ -268,10 +267,10 @@ struct plan_broker_xml {
 	char *diff;   /* unified diff before -> rendered; NULL: unchanged */
 	char **carried_diverts; /* removed by the plan, still in the file */
 	size_t ncarried;
-	bool predicted;             /* reload holds the prediction */
-	char *not_predicted;        /* else why not (the node was not read) */
+	bool predicted;            /* reload holds the prediction */
+	char *not_predicted;       /* else why not (the node was not read) */
 	struct plan_reload reload; /* settings point into settings_owned */
-	char *settings_owned[3];    /* addresses, queues, diverts */
+	char *settings_owned[3];   /* addresses, queues, diverts */
 };
 
 /* One capture subscription as plan.json records it. */
@@ -345,12 +344,11 @@ struct plan *plan_delete_queue(const struct decl_cluster *decl,
 
 /* A refused plan for a declaration that failed validation: diags are
  * rendered into it; nothing is planned. */
-struct plan *plan_invalid(const char *cluster,
-    const struct errlist *diags, const struct plan_opts *opts);
+struct plan *plan_invalid(const char *cluster, const struct errlist *diags,
+    const struct plan_opts *opts);
 
 /* Record the declaration's diagnostics (warnings of a valid one) in p. */
-void plan_add_diagnostics(struct plan *p,
-    const struct errlist *diags);
+void plan_add_diagnostics(struct plan *p, const struct errlist *diags);
 
 void plan_free(struct plan *p); /* NULL is a no-op */
 
@@ -466,8 +464,9 @@ bool plan_action_kind_is_capture(enum plan_action_kind a);
 bool plan_capture_covers(const char *prefix, const char *pattern,
     const char *queue, const char *address, bool internal);
 /* The capture names a plan removes (its delete-capture and delete-tap
- * actions of captures decl, the planned declaration, does not declare): what apply's own pass removes
- * again. Sorted, owned by the caller (free each and the array). */
+ * actions of captures decl, the planned declaration, does not declare): what
+ * apply's own pass removes again. Sorted, owned by the caller (free each and
+ * the array). */
 char **plan_removed_captures(const struct plan *p,
     const struct decl_cluster *decl, size_t *n);
 
@@ -497,15 +496,14 @@ struct plan_rendered {
  * node (its config-delete-* taken from the new file's address-setting
  * "#"), when the node was read. before_label says what the diffs start
  * from. */
-void plan_add_broker_xml(struct plan *p,
-    const struct decl_cluster *decl, const struct recon_snapshot *snap,
-    const char *before_label, const struct plan_rendered *r, size_t n);
+void plan_add_broker_xml(struct plan *p, const struct decl_cluster *decl,
+    const struct recon_snapshot *snap, const char *before_label,
+    const struct plan_rendered *r, size_t n);
 
 /* The nodes' broker.xml could not be rendered: p becomes REFUSED
  * (RENDER_FAILED) naming the first problem; every diagnostic is recorded
  * in p->diagnostics. */
-void plan_refuse_render(struct plan *p,
-    const struct errlist *diags);
+void plan_refuse_render(struct plan *p, const struct errlist *diags);
 
 /* ---- preview files ----------------------------------------------------- */
 
@@ -517,11 +515,11 @@ char *plan_confirmation(const struct plan *p);
 /* plan.md; plan_dir is shown in the approve command. Owned. */
 char *plan_render_md(const struct plan *p, const char *plan_dir);
 /* Parse plan.json back into a plan (apply). Errors name the member. */
-int plan_parse_json(struct plan **out, const char *path,
-    const char *text, size_t len, struct err *err);
+int plan_parse_json(struct plan **out, const char *path, const char *text,
+    size_t len, struct err *err);
 /* Write DIR/plan.json and DIR/plan.md atomically (creating DIR); on
  * success digest_hex (SHA256_HEX bytes) holds the SHA-256 of plan.json. */
-int plan_write(const struct plan *p, const char *dir,
-    char *digest_hex, struct err *err);
+int plan_write(const struct plan *p, const char *dir, char *digest_hex,
+    struct err *err);
 
 #endif

@@ -381,7 +381,8 @@ scan_divert(struct plan_step *np, const struct recon_node_snapshot *n,
  * the live ones without a walk of every divert. */
 static void
 scan_diverts(struct plan_step *np, const struct recon_node_snapshot *n,
-    const char *queue, const char *address, const struct plan_queue_delete_ctx *ctx)
+    const char *queue, const char *address,
+    const struct plan_queue_delete_ctx *ctx)
 {
 	const struct recon_divert *d, *pd;
 	struct strv rest = {0};
@@ -418,8 +419,8 @@ scan_diverts(struct plan_step *np, const struct recon_node_snapshot *n,
 	for (i = 0; i < ctx->nplanned_diverts; i++) {
 		pd = ctx->planned_diverts[i];
 		if (recon_node_find_divert(n, pd->name) == NULL &&
-		    !strv_array_has(ctx->deleted_diverts,
-		        ctx->ndeleted_diverts, pd->name))
+		    !strv_array_has(ctx->deleted_diverts, ctx->ndeleted_diverts,
+		        pd->name))
 			scan_divert(np, n, pd, queue, address, &rest, ctx);
 	}
 	strv_release(&rest);

@@ -250,9 +250,8 @@ predict_queues(struct plan_reload *r, const struct decl_cluster *c,
 			dq = &c->addresses[i].queues[j];
 			lq = recon_node_find_queue(live, dq->name);
 			if (lq == NULL) {
-				add_item(r, PLAN_RELOAD_ADDS,
-				    PLAN_RELOAD_QUEUE, dq->name, dq->address,
-				    NULL, 0);
+				add_item(r, PLAN_RELOAD_ADDS, PLAN_RELOAD_QUEUE,
+				    dq->name, dq->address, NULL, 0);
 				continue;
 			}
 			changes = queue_changes(lq, dq);
@@ -341,7 +340,7 @@ object_name(enum plan_reload_object o)
 {
 	return o == PLAN_RELOAD_ADDRESS ? "address"
 	       : o == PLAN_RELOAD_QUEUE ? "queue"
-	                                 : "divert";
+	                                : "divert";
 }
 
 static const char *const effect_names[] = {"adds", "updates", "keeps",

@@ -17,8 +17,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > 64 * 1024)
 		return 0;
-	if (plan_parse_json(&p, "fuzz.json", (const char *)data, size,
-	        &err) == 0) {
+	if (plan_parse_json(&p, "fuzz.json", (const char *)data, size, &err) ==
+	    0) {
 		json = plan_render_json(p);
 		md = plan_render_md(p, "out");
 		free(json);

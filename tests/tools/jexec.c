@@ -139,8 +139,8 @@ divert_opts(struct recon_divert *d, char **kv, int n)
 
 /* Append the operation to b; -1 on a usage error. */
 static int
-build(struct live_bulk *b, const char *broker, const char *op, char **a,
-    int n, struct decl_kv *props)
+build(struct live_bulk *b, const char *broker, const char *op, char **a, int n,
+    struct decl_kv *props)
 {
 	struct recon_queue q = {.durable = true,
 	    .max_consumers = -1,

@@ -599,8 +599,7 @@ test_apply__queue_already_gone_is_skipped(void **unused)
 static void
 test_apply__absent_when_planned_present_now_is_stale(void **unused)
 {
-	struct plan_opts opts = {.revision = "rev2",
-	    .snapshot_source = "live"};
+	struct plan_opts opts = {.revision = "rev2", .snapshot_source = "live"};
 	struct recon_refusal f = {0};
 	struct recon_op op = {0};
 	struct scen s;
@@ -1066,17 +1065,14 @@ test_apply__drift_capture_cycle(void **unused)
 		assert_int_equal(apply_capture_pass(r, p, &f.c, &io), 0);
 		if (cycle == 0) {
 			assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
-			assert_int_equal(r->nodes[0].outcome,
-			    APPLY_APPLIED);
+			assert_int_equal(r->nodes[0].outcome, APPLY_APPLIED);
 			assert_int_equal(r->nodes[0].nops, 3);
 			assert_int_equal(r->nodes[0].ops[2].act,
 			    PLAN_ACT_CREATE_TAP);
 			assert_int_equal(r->nodes[1].nops, 2);
 		} else {
-			assert_int_equal(r->nodes[0].outcome,
-			    APPLY_SKIPPED);
-			assert_int_equal(r->nodes[1].outcome,
-			    APPLY_SKIPPED);
+			assert_int_equal(r->nodes[0].outcome, APPLY_SKIPPED);
+			assert_int_equal(r->nodes[1].outcome, APPLY_SKIPPED);
 		}
 		apply_result_free(r);
 		plan_free(p);
@@ -1108,8 +1104,7 @@ test_apply__drift_capture_cycle(void **unused)
 static void
 scen_replan(struct scen *s)
 {
-	struct plan_opts opts = {.revision = "rev2",
-	    .snapshot_source = "live"};
+	struct plan_opts opts = {.revision = "rev2", .snapshot_source = "live"};
 
 	plan_free(s->p);
 	s->p = plan_build(&s->f.c, &s->m, &s->f.s, &opts);
@@ -1157,7 +1152,8 @@ test_apply__reads_deletes_only(void **unused)
 				scen_with_capture(&s);
 			if (!bulk)
 				s.io.read_all = NULL;
-			assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+			assert_int_equal(
+			    apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 			assert_true(apply_result_ok(s.r));
 			want = xasprintf("%s%s%s",
 			    bulk ? "read broker-a broker-b\n"

@@ -41,8 +41,8 @@ plan_init(struct plan *p, struct plan_action *acts, size_t nacts,
 }
 
 static void
-action_init(struct plan_action *a, enum plan_action_kind k, char *name, char *why,
-    struct plan_step *np, enum plan_outcome o1, enum plan_outcome o2)
+action_init(struct plan_action *a, enum plan_action_kind k, char *name,
+    char *why, struct plan_step *np, enum plan_outcome o1, enum plan_outcome o2)
 {
 	memset(a, 0, sizeof(*a));
 	memset(np, 0, 3 * sizeof(*np));

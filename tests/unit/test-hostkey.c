@@ -83,7 +83,8 @@ test_hostkey__names_and_ports(void **state)
 	n = daemon_hostkey_name("127.0.0.1", 2222);
 	assert_string_equal(n, "[127.0.0.1]:2222");
 	free(n);
-	assert_int_equal(daemon_hostkey_url_port("ssh://git@h:2222/r.git"), 2222);
+	assert_int_equal(daemon_hostkey_url_port("ssh://git@h:2222/r.git"),
+	    2222);
 	assert_int_equal(daemon_hostkey_url_port("ssh://h:10022/r.git"), 10022);
 	assert_int_equal(daemon_hostkey_url_port("ssh://git@h/r.git"), 22);
 	assert_int_equal(daemon_hostkey_url_port("ssh://[::1]:2200/r"), 2200);
@@ -144,8 +145,8 @@ test_hostkey__missing_file_is_an_error(void **state)
 	struct err err = {0};
 
 	(void)state;
-	assert_int_equal(daemon_hostkey_check(&r, "/nonexistent/known_hosts", "h", 22,
-	                     key_a, KEY_LEN, &err),
+	assert_int_equal(daemon_hostkey_check(&r, "/nonexistent/known_hosts",
+	                     "h", 22, key_a, KEY_LEN, &err),
 	    -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/known_hosts"));
 	err_release(&err);

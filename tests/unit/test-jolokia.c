@@ -39,8 +39,7 @@ expect_element(const char *file, bool pattern, enum recon_kind kind, int status,
 	char *data = load(file, &len);
 
 	live_bulk_read(&b, pattern ? "d:k=*" : "d:k=v", NULL, 0);
-	assert_int_equal(live_bulk_parse_reply(&b, 200, data, len, &whole),
-	    0);
+	assert_int_equal(live_bulk_parse_reply(&b, 200, data, len, &whole), 0);
 	assert_int_equal(whole.kind, RECON_OK);
 	assert_string_equal(recon_kind_name(b.results[0].refusal.kind),
 	    recon_kind_name(kind));
@@ -94,8 +93,7 @@ test_jolokia__whole_request_error_object(void **state)
 	(void)state;
 	live_bulk_read(&b, "d:k=v", NULL, 0);
 	live_bulk_read(&b, "d:k=w", NULL, 0);
-	assert_int_equal(live_bulk_parse_reply(&b, 200, data, len, &whole),
-	    -1);
+	assert_int_equal(live_bulk_parse_reply(&b, 200, data, len, &whole), -1);
 	assert_int_equal(whole.kind, RECON_FORBIDDEN);
 	assert_int_equal(whole.status, 403);
 	assert_string_equal(whole.text, "java.lang.Exception : Origin "
@@ -182,8 +180,8 @@ test_jolokia__element_shapes(void **state)
 	live_bulk_read(&b, "d:k=v", NULL, 0);
 	live_bulk_read(&b, "d:k=v", NULL, 0);
 	live_bulk_read(&b, "d:k=v", NULL, 0);
-	assert_int_equal(
-	    live_bulk_parse_reply(&b, 200, body, strlen(body), &r), 0);
+	assert_int_equal(live_bulk_parse_reply(&b, 200, body, strlen(body), &r),
+	    0);
 	assert_int_equal(b.results[0].refusal.kind, RECON_BAD_RESPONSE);
 	assert_string_equal(b.results[0].refusal.text,
 	    "reply element without a status");

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #define LOG_MODULE "test"
-#include "../../agent/log.h"
 #include "../../agent/daemon/daemon-int.h"
+#include "../../agent/log.h"
 
 static char *captured;
 static size_t captured_len;

@@ -85,15 +85,15 @@ test_outbox__supersede_spares_applied_and_newest(void **state)
 	assert_int_equal(daemon_outbox_put(p2, "result.json", "{}\n", &err), 0);
 	other = post(ob, "us", "4444444444444444444444444444444444444444");
 	p3 = post(ob, "eu", "3333333333333333333333333333333333333333");
-	assert_int_equal(
-	    daemon_outbox_supersede_others(ob, "eu", p3, "superseded by p3\n", &err),
+	assert_int_equal(daemon_outbox_supersede_others(ob, "eu", p3,
+	                     "superseded by p3\n", &err),
 	    1);
 	assert_true(daemon_outbox_has(p1, "superseded"));
 	assert_false(daemon_outbox_has(p2, "superseded"));
 	assert_false(daemon_outbox_has(p3, "superseded"));
 	assert_false(daemon_outbox_has(other, "superseded"));
-	assert_int_equal(daemon_outbox_supersede_others(ob, "eu", p3, "again\n", &err),
-	    0);
+	assert_int_equal(
+	    daemon_outbox_supersede_others(ob, "eu", p3, "again\n", &err), 0);
 	path = xasprintf("%s/superseded", p1);
 	assert_int_equal(afile_read(&text, NULL, path, 100, &err), 0);
 	assert_string_equal(text, "superseded by p3\n");
@@ -121,10 +121,14 @@ test_outbox__approved_plans_not_yet_handled(void **state)
 	b = post(ob, "eu", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
 	c = post(ob, "us", "cccccccccccccccccccccccccccccccccccccccc");
 	d = post(ob, "us", "dddddddddddddddddddddddddddddddddddddddd");
-	assert_int_equal(daemon_outbox_put(a, "approval.json", "{}\n", &err), 0);
-	assert_int_equal(daemon_outbox_put(c, "approval.json", "{}\n", &err), 0);
-	assert_int_equal(daemon_outbox_put(d, "approval.json", "{}\n", &err), 0);
-	assert_int_equal(daemon_outbox_put(d, "approval-refused.txt", "x\n", &err), 0);
+	assert_int_equal(daemon_outbox_put(a, "approval.json", "{}\n", &err),
+	    0);
+	assert_int_equal(daemon_outbox_put(c, "approval.json", "{}\n", &err),
+	    0);
+	assert_int_equal(daemon_outbox_put(d, "approval.json", "{}\n", &err),
+	    0);
+	assert_int_equal(
+	    daemon_outbox_put(d, "approval-refused.txt", "x\n", &err), 0);
 	assert_int_equal(daemon_outbox_list_approved(&list, &n, ob, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(list[0], a);

@@ -132,8 +132,7 @@ test_broker__json_round_trip_and_md(void **state)
 	json = plan_render_json(p);
 	assert_non_null(strstr(json, "\"broker_xml\": {"));
 	assert_int_equal(
-	    plan_parse_json(&q, "plan.json", json, strlen(json), &err),
-	    0);
+	    plan_parse_json(&q, "plan.json", json, strlen(json), &err), 0);
 	again = plan_render_json(q);
 	assert_string_equal(again, json);
 	md = plan_render_md(q, "P");

@@ -293,8 +293,7 @@ test_plan__unreachable_and_absent(void **state)
 	plan_preflight_queue_delete(&np, &f.s.nodes[1], "orders", &ctx, false);
 	assert_int_equal(np.outcome, PLAN_OUT_UNREACHABLE);
 	assert_string_equal(np.message, "connection refused");
-	plan_preflight_queue_delete(&np2, &f.s.nodes[0], "orders", &ctx,
-	    false);
+	plan_preflight_queue_delete(&np2, &f.s.nodes[0], "orders", &ctx, false);
 	assert_int_equal(np2.outcome, PLAN_OUT_NO_CHANGE);
 	plan_step_release(&np);
 	plan_step_release(&np2);
@@ -551,8 +550,7 @@ test_plan__json_round_trip_goldens(void **state)
 		assert_int_equal(
 		    afile_read(&text, &len, g.gl_pathv[i], 1u << 24, &err), 0);
 		assert_int_equal(
-		    plan_parse_json(&p, g.gl_pathv[i], text, len, &err),
-		    0);
+		    plan_parse_json(&p, g.gl_pathv[i], text, len, &err), 0);
 		again = plan_render_json(p);
 		assert_string_equal(again, text);
 		free(again);
@@ -587,8 +585,7 @@ test_plan__json_binds_the_declaration_digest(void **state)
 	assert_non_null(at);
 	assert_memory_equal(at + 23, hex, SHA256_HEX - 1);
 	assert_int_equal(
-	    plan_parse_json(&q, "plan.json", text, strlen(text), &err),
-	    0);
+	    plan_parse_json(&q, "plan.json", text, strlen(text), &err), 0);
 	assert_string_equal(q->declaration_digest, hex);
 	again = plan_render_json(q);
 	assert_string_equal(again, text);
@@ -662,8 +659,7 @@ test_plan__json_parse_errors_name_the_member(void **state)
 	    "plan.json: actions[0].nodes[0].outcome: unknown outcome");
 	free(msg);
 	err_release(&err);
-	assert_int_equal(plan_parse_json(&p, "plan.json", "[]", 2, &err),
-	    -1);
+	assert_int_equal(plan_parse_json(&p, "plan.json", "[]", 2, &err), -1);
 	msg = err_render(&err);
 	assert_string_equal(msg, "plan.json: not a JSON object");
 	free(msg);

@@ -161,8 +161,8 @@ expect_error(const char *from, const char *to, const char *msg)
 	struct err err = {0};
 	char *text = mutate(from, to), *r;
 
-	assert_int_equal(live_snapshot_parse_json(&s, "snap.json", text,
-	                     strlen(text), &err),
+	assert_int_equal(
+	    live_snapshot_parse_json(&s, "snap.json", text, strlen(text), &err),
 	    -1);
 	assert_null(s);
 	r = err_render(&err);
@@ -236,8 +236,7 @@ test_snapshot__read_file(void **state)
 	back = NULL;
 	unlink(path);
 	assert_int_equal(
-	    live_snapshot_read_file(&back, "/nonexistent/snap.json", &err),
-	    -1);
+	    live_snapshot_read_file(&back, "/nonexistent/snap.json", &err), -1);
 	assert_null(back);
 	msg = err_render(&err);
 	assert_string_equal(msg, "/nonexistent/snap.json: cannot open: No such "

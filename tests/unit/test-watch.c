@@ -96,7 +96,8 @@ poll_expect(struct daemon_watch *w, enum daemon_watch_event ev, size_t ncommits)
 
 	if (daemon_watch_poll(w, &cw, &u, &err) < 0)
 		fail_msg("poll: %s", err.msg);
-	assert_string_equal(daemon_watch_event_name(u.event), daemon_watch_event_name(ev));
+	assert_string_equal(daemon_watch_event_name(u.event),
+	    daemon_watch_event_name(ev));
 	assert_int_equal(u.ncommits, ncommits);
 	assert_int_equal(strlen(u.head), DAEMON_WATCH_OID_HEX);
 	assert_string_equal(u.author, "Ann Operator <ann@example.com>");
@@ -126,7 +127,8 @@ test_watch__first_same_new_rewrite(void **state)
 	/* A restart keeps the last seen commit. */
 	daemon_watch_free(w);
 	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
-	assert_int_equal(strlen(daemon_watch_last_seen(w)), DAEMON_WATCH_OID_HEX);
+	assert_int_equal(strlen(daemon_watch_last_seen(w)),
+	    DAEMON_WATCH_OID_HEX);
 	poll_expect(w, DAEMON_WATCH_SAME, 0);
 	sh("cd work && git reset -q --hard HEAD~2 && echo 'z: 1' > "
 	   "clusters/us/d.yaml && git add -A && git commit -qm rewritten && "
@@ -154,7 +156,8 @@ test_watch__reads_cluster_folders(void **state)
 	(void)state;
 	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
 	assert_int_equal(daemon_watch_poll(w, &cw, &u, &err), 0);
-	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err), 0);
+	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err),
+	    0);
 	assert_int_equal(n, 2);
 	assert_string_equal(cs[0].dir, "clusters/eu");
 	assert_int_equal(cs[0].nfiles, 2);
@@ -182,13 +185,15 @@ test_watch__one_cluster_path_and_missing_path(void **state)
 	(void)state;
 	assert_int_equal(daemon_watch_open(&w, c, &err), 0);
 	assert_int_equal(daemon_watch_poll(w, &cw, &u, &err), 0);
-	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err), 0);
+	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err),
+	    0);
 	assert_int_equal(n, 1);
 	assert_string_equal(cs[0].dir, "clusters/eu");
 	daemon_watch_clusters_free(cs, n);
 	free(c->clusters_path);
 	c->clusters_path = xstrdup("nowhere");
-	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err), -1);
+	assert_int_equal(daemon_watch_read_clusters(w, u.head, &cs, &n, &err),
+	    -1);
 	assert_non_null(strstr(err.msg, "has no folder 'nowhere'"));
 	err_release(&err);
 	daemon_watch_update_release(&u);
