@@ -138,7 +138,7 @@ enum recon_kind live_jolokia_classify(int status, const char *error,
 /* One HTTP POST of b to conf. 0, or -1 with *out set as above. */
 int live_jolokia_post(const struct live_jolokia_conf *conf, struct live_bulk *b,
     struct recon_refusal *out);
-/* Post bulks[i] to confs[i] for every i < n concurrently (curl multi, one
+/* Post bulks[i] to confs[i] for every i < n concurrently (lib/http, one
  * thread); outs[i] as live_jolokia_post would set it. */
 void live_jolokia_post_all(const struct live_jolokia_conf *confs,
     struct live_bulk *bulks, size_t n, struct recon_refusal *outs);
