@@ -520,6 +520,20 @@ json_bool(const struct json *v, bool *out)
 	return 0;
 }
 
+/* A double that is not an exact integer, so that it reads back as the
+ * same double and still not as an integer: 17 digits, and a ".0" when
+ * they come out all digits (a double past 2^53). */
+static void
+render_double(struct sbuf *b, double d)
+{
+	char num[40];
+
+	snprintf(num, sizeof(num), "%.17g", d);
+	sbuf_adds(b, num);
+	if (strspn(num, "-0123456789") == strlen(num))
+		sbuf_adds(b, ".0");
+}
+
 static void
 render(struct sbuf *b, const cJSON *c)
 {
@@ -546,7 +560,7 @@ render(struct sbuf *b, const cJSON *c)
 	           fabs(c->valuedouble) <= EXACT_MAX) {
 		sbuf_addf(b, "%lld", (long long)c->valuedouble);
 	} else if (cJSON_IsNumber(c)) {
-		sbuf_addf(b, "%.17g", c->valuedouble);
+		render_double(b, c->valuedouble);
 	} else {
 		sbuf_adds(b, cJSON_IsTrue(c)    ? "true"
 		             : cJSON_IsFalse(c) ? "false"

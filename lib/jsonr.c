@@ -2,6 +2,7 @@
 #include "jsonr.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,8 +481,11 @@ read_number(struct jsonr *r)
 			r->num = (double)ll;
 		}
 	}
-	if (!r->is_int)
+	if (!r->is_int) {
 		r->num = strtod(num, &end);
+		if (isinf(r->num))
+			return fail(r, "number out of range");
+	}
 	r->state = S_AFTER;
 	return JSONR_NUM;
 }

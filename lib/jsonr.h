@@ -11,6 +11,8 @@
  * 3629: no overlong forms, no surrogates, nothing past U+10FFFF), as RFC
  * 8259 8.1 asks; "\u0000" is refused (names are C strings), and so is a
  * string over the cap (JSONR_STR_MAX unless jsonr_set_str_max says).
+ * A number past the range of a double (1e400) is refused, not read as
+ * infinity.
  */
 #ifndef LIB_JSONR_H
 #define LIB_JSONR_H

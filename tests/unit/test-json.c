@@ -147,6 +147,13 @@ test_json__render(void **state)
 	assert_string_equal(s, text);
 	free(s);
 	json_doc_free(d);
+	/* doubles read back as the same double, never as an integer */
+	d = parse_ok("[1e20, 19007199254740993.5, 0.1, -0.0, 1e3]");
+	s = json_render(json_doc_root(d));
+	assert_string_equal(s,
+	    "[1e+20,19007199254740992.0,0.10000000000000001,0,1000]");
+	free(s);
+	json_doc_free(d);
 }
 
 static void

@@ -350,6 +350,9 @@ test_jsonr__bom_and_long_numbers(void **state)
 	expect("\xef\xbb\xbf{\"a\": 1}", "{ K:a I:1 } $");
 	expect("\xef\xbb{}", "ERR 1:3 unexpected character");
 	expect("{}\xef\xbb\xbf", "{ } ERR 1:3 unexpected data after the value");
+	expect("[1e400]", "[ ERR 1:7 number out of range");
+	expect("-1e400", "ERR 1:7 number out of range");
+	expect("[1e-400]", "[ D:0 ] $");
 	memset(num, '1', 70);
 	num[70] = '\0';
 	expect(num, "ERR 1:64 number longer than 63 characters");
