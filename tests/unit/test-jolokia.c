@@ -487,7 +487,12 @@ test_jolokia__snapshot_counts_are_exact(void **state)
 	    "{\"RoutingType\":\"ANYCAST\",\"MessageCount\":";
 	const char *tail = "}}},{\"status\":404,\"error\":\"x\"},"
 	                   "{\"status\":404,\"error\":\"x\"}]";
-	char *body;
+	struct recon_snapshot snap = {.cluster = (char[]){"c"},
+	    .taken_at = (char[]){"2026-01-01T00:00:00Z"},
+	    .nnodes = 1};
+	struct recon_snapshot *back = NULL;
+	struct err err = {0};
+	char *body, *text;
 
 	(void)state;
 	body = xasprintf("%s9007199254740993%s", head, tail);
@@ -495,6 +500,18 @@ test_jolokia__snapshot_counts_are_exact(void **state)
 	assert_int_equal(n.refusal.kind, RECON_OK);
 	assert_int_equal(n.nqueues, 1);
 	assert_true(n.queues[0].message_count == INT64_C(9007199254740993));
+	/* and a recorded snapshot keeps it */
+	n.node = xstrdup("node1");
+	n.url = xstrdup("http://localhost:8161/console/jolokia");
+	snap.nodes = &n;
+	text = live_snapshot_render_json(&snap);
+	if (live_snapshot_parse_json(&back, "s.json", text, strlen(text),
+	        &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_true(back->nodes[0].queues[0].message_count ==
+	            INT64_C(9007199254740993));
+	live_snapshot_free(back);
+	free(text);
 	live_node_release(&n);
 	free(body);
 	body = xasprintf("%s1.5%s", head, tail);
