@@ -142,10 +142,13 @@ preload(struct json_reader *c, const struct json *o, struct plan_broker_xml *bx)
 	const char *w = "broker_xml.nodes[].reload";
 	const struct json *arr, *s, *it;
 	char *set[3] = {NULL, NULL, NULL};
+	size_t n = 0;
 	int rc = -1;
 
 	bx->reload.node = xstrdup(bx->node);
-	arr = json_read_array(c, o, w, "items", &bx->reload.n);
+	/* reload.n counts items only once they are allocated: a plan that
+	 * fails below is freed with it */
+	arr = json_read_array(c, o, w, "items", &n);
 	s = json_read_object(c, o, w, "settings", false);
 	if (arr == NULL || s == NULL ||
 	    json_read_int(c, o, w, "messages_lost", &bx->reload.messages_lost) <
@@ -158,8 +161,7 @@ preload(struct json_reader *c, const struct json *o, struct plan_broker_xml *bx)
 	    json_read_str(c, s, w, "diverts", true, &set[2]) < 0)
 		goto done;
 	plan_broker_xml_set_settings(bx, set[0], set[1], set[2]);
-	bx->reload.items = xcalloc(bx->reload.n + 1, sizeof(*bx->reload.items));
-	bx->reload.n = 0;
+	bx->reload.items = xcalloc(n + 1, sizeof(*bx->reload.items));
 	for (it = json_first(arr); it != NULL; it = json_next(it)) {
 		if (pitem(c, it, &bx->reload.items[bx->reload.n++]) < 0)
 			goto done;
