@@ -80,7 +80,8 @@ block_data(struct block *b)
 	return (char *)(b + 1);
 }
 
-/* n bytes aligned to align (a power of two) from the document's blocks. */
+/* n bytes aligned to align (a power of two, at most the alignment of
+ * struct block, which the data follows) from the document's blocks. */
 static void *
 doc_alloc(struct json_doc *d, size_t n, size_t align)
 {
