@@ -2,6 +2,7 @@
 #include "jsonr.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,16 @@ jsonr_init_mem(struct jsonr *r, const char *text, size_t len)
 	r->mem = text;
 	r->memlen = len;
 	r->line = r->col = 1;
+	r->str_max = JSONR_STR_MAX;
 	sbuf_init(&r->str, JSONR_STR_MAX + 16);
+}
+
+void
+jsonr_set_str_max(struct jsonr *r, size_t max)
+{
+	r->str_max = max;
+	sbuf_release(&r->str);
+	sbuf_init(&r->str, max + 16);
 }
 
 void
@@ -253,12 +263,105 @@ escape(struct jsonr *r)
 	return 0;
 }
 
-/* Bytes that end a run of plain string text. */
+/* Bytes that end a run of plain string text: control characters, '"',
+ * '\\', and the bytes >= 0x80, which start (or break) a UTF-8 sequence. */
 static const unsigned char string_stop[256] = {
     [0x00 ... 0x1f] = 1,
     ['"'] = 1,
     ['\\'] = 1,
+    [0x80 ... 0xff] = 1,
 };
+
+/* The length of the UTF-8 sequence that byte c starts (RFC 3629: no
+ * overlong two-byte forms, nothing past U+10FFFF); 0 when none does. */
+static size_t
+utf8_len(unsigned char c)
+{
+	if (c < 0xc2)
+		return 0;
+	if (c < 0xe0)
+		return 2;
+	if (c < 0xf0)
+		return 3;
+	return c < 0xf5 ? 4 : 0;
+}
+
+/* Whether b may be byte i (1-based past the lead) of a sequence begun by
+ * lead: the second byte also excludes overlong forms, surrogates and code
+ * points past U+10FFFF. */
+static bool
+utf8_cont_ok(unsigned char lead, size_t i, unsigned char b)
+{
+	if (i == 1 && lead == 0xe0)
+		return b >= 0xa0 && b <= 0xbf;
+	if (i == 1 && lead == 0xed)
+		return b >= 0x80 && b <= 0x9f;
+	if (i == 1 && lead == 0xf0)
+		return b >= 0x90 && b <= 0xbf;
+	if (i == 1 && lead == 0xf4)
+		return b >= 0x80 && b <= 0x8f;
+	return (b & 0xc0) == 0x80;
+}
+
+/* The length of the valid sequence at p (avail bytes there); 0 when it is
+ * invalid or does not end within avail. */
+static size_t
+utf8_seq(const unsigned char *p, size_t avail)
+{
+	size_t n = utf8_len(p[0]), i;
+
+	if (n == 0 || n > avail)
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!utf8_cont_ok(p[0], i, p[i]))
+			return 0;
+	return n;
+}
+
+/* At a byte >= 0x80 that the fast path did not take (an invalid sequence,
+ * or one cut by the end of the buffer): check it byte by byte, so that an
+ * error names the offending byte, and append it. */
+static int
+utf8_slow(struct jsonr *r)
+{
+	unsigned char u[4];
+	size_t n, i;
+	int c = peek(r);
+
+	n = utf8_len((unsigned char)c);
+	if (n == 0)
+		return fail(r, "invalid UTF-8 in a string"), -1;
+	u[0] = (unsigned char)c;
+	advance(r);
+	for (i = 1; i < n; i++) {
+		c = peek(r);
+		if (c < 0 || !utf8_cont_ok(u[0], i, (unsigned char)c))
+			return fail(r, "invalid UTF-8 in a string"), -1;
+		u[i] = (unsigned char)c;
+		advance(r);
+	}
+	sbuf_add(&r->str, u, n);
+	return 0;
+}
+
+/* The end of the run of plain text (valid UTF-8 included) from pos. */
+static size_t
+plain_run(const char *d, size_t pos, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)d;
+	size_t run = pos, n;
+
+	for (;;) {
+		while (run < len && !string_stop[u[run]])
+			run++;
+		if (run >= len || u[run] < 0x80)
+			return run;
+		n = utf8_seq(u + run, len - run);
+		if (n == 0)
+			return run;
+		run += n;
+	}
+}
 
 /* At '"': the decoded string into r->str. */
 static int
@@ -274,12 +377,10 @@ read_string(struct jsonr *r)
 		if (r->pos >= r->len && !fill(r))
 			return fail(r, "unterminated string"), -1;
 		d = data(r);
-		for (run = r->pos;
-		     run < r->len && !string_stop[(unsigned char)d[run]]; run++)
-			;
-		if (run - r->pos > JSONR_STR_MAX - r->str.len)
+		run = plain_run(d, r->pos, r->len);
+		if (run - r->pos > r->str_max - r->str.len)
 			return fail(r, "string longer than %zu bytes",
-			           JSONR_STR_MAX),
+			           r->str_max),
 			       -1;
 		if (run > r->pos) {
 			sbuf_add(&r->str, d + r->pos, run - r->pos);
@@ -295,12 +396,17 @@ read_string(struct jsonr *r)
 		}
 		if (c < 0x20)
 			return fail(r, "control character in a string"), -1;
-		advance(r);
-		if (escape(r) < 0)
-			return -1;
-		if (r->str.len > JSONR_STR_MAX || r->str.failed)
+		if (c >= 0x80) {
+			if (utf8_slow(r) < 0)
+				return -1;
+		} else {
+			advance(r);
+			if (escape(r) < 0)
+				return -1;
+		}
+		if (r->str.len > r->str_max || r->str.failed)
 			return fail(r, "string longer than %zu bytes",
-			           JSONR_STR_MAX),
+			           r->str_max),
 			       -1;
 	}
 }
@@ -375,8 +481,11 @@ read_number(struct jsonr *r)
 			r->num = (double)ll;
 		}
 	}
-	if (!r->is_int)
+	if (!r->is_int) {
 		r->num = strtod(num, &end);
+		if (isinf(r->num))
+			return fail(r, "number out of range");
+	}
 	r->state = S_AFTER;
 	return JSONR_NUM;
 }
@@ -480,6 +589,8 @@ jsonr_next(struct jsonr *r)
 		skip_ws(r);
 		if (r->state == S_ERR) /* a read error while skipping */
 			return JSONR_ERROR;
+		r->tok_line = r->line;
+		r->tok_col = r->col;
 		c = peek(r);
 		switch (r->state) {
 		case S_AFTER:

@@ -3,12 +3,16 @@
  *
  * It holds one token at a time, so a reader's memory does not grow with
  * the input: it is what lets a recorded snapshot of hundreds of megabytes
- * be read without its text or a DOM in memory (reconcile/live/snapshot-parse.c).
- * The grammar is checked as tokens are pulled (commas, colons, nesting,
- * one top-level value, nothing after it); a syntax error stops the reader
- * and names the line and column (in bytes). A leading UTF-8 byte order mark
- * is skipped. Strings are decoded to UTF-8 (not validated); "\u0000" is
- * refused (names are C strings), and so is a string over JSONR_STR_MAX.
+ * be read without its text or a DOM in memory
+ * (reconcile/live/snapshot-parse.c). The grammar is checked as tokens are
+ * pulled (commas, colons, nesting, one top-level value, nothing after it); a
+ * syntax error stops the reader and names the line and column (in bytes). A
+ * leading UTF-8 byte order mark is skipped. Strings are decoded to UTF-8 and
+ * must be valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past
+ * U+10FFFF), as RFC 8259 8.1 asks; "\u0000" is refused (names are C strings),
+ * and so is a string over the cap (JSONR_STR_MAX unless jsonr_set_str_max
+ * says). A number past the range of a double (1e400) is refused, not read as
+ * infinity.
  */
 #ifndef LIB_JSONR_H
 #define LIB_JSONR_H
@@ -53,7 +57,9 @@ struct jsonr {
 	unsigned char stack[JSONR_DEPTH]; /* '{' or '[' */
 	int depth;
 	int state;
-	/* the token */
+	/* the token, and where it starts (line, and column in bytes) */
+	unsigned tok_line, tok_col;
+	size_t str_max; /* bytes of one string or key */
 	struct sbuf str;
 	double num;
 	int64_t inum;
@@ -67,6 +73,8 @@ struct jsonr {
 void jsonr_init_mem(struct jsonr *r, const char *text, size_t len);
 void jsonr_init_fd(struct jsonr *r, int fd);
 void jsonr_release(struct jsonr *r);
+/* Allow strings and keys of up to max bytes (before the first token). */
+void jsonr_set_str_max(struct jsonr *r, size_t max);
 
 enum jsonr_tok jsonr_next(struct jsonr *r);
 /* Skip the value whose first token t was just returned (a scalar is

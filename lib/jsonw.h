@@ -1,7 +1,7 @@
 /* lib/jsonw.h: a small streaming JSON writer into a struct sbuf.
  *
- * Used where cJSON is out of reach (declarations/ does not link it) and
- * where output must be canonical: the caller writes object keys in sorted
+ * The project's one JSON writer (lib/json.h and lib/jsonr.h read). Output
+ * is canonical where it must be: the caller writes object keys in sorted
  * order; the writer adds commas, escapes strings (control bytes as \u00XX,
  * non-ASCII UTF-8 passed through) and, with indent > 0, pretty-prints.
  */

@@ -54,7 +54,8 @@ struct apply_approval {
 void apply_approval_release(struct apply_approval *a);
 /* approval.json: canonical, 2-space indent, trailing newline. Owned. */
 char *apply_approval_render(const struct apply_approval *a);
-/* Errors name path and the member. */
+/* Errors name path and the member; a syntax error is `path:line:col: not
+ * valid JSON: why` (lib/json.h). */
 int apply_approval_parse(struct apply_approval *out, const char *path,
     const char *text, size_t len, struct err *err);
 

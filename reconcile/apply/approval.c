@@ -7,10 +7,10 @@
  * plan never approves this one. */
 #include "apply.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/json.h"
 #include "../../lib/jsonw.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
@@ -53,21 +53,21 @@ static const char *const approval_keys[] = {"approved_at", "approved_by",
 
 /* The string member key of root, or NULL after setting err. */
 static const char *
-member_str(const cJSON *root, const char *path, const char *key,
+member_str(const struct json *root, const char *path, const char *key,
     struct err *err)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+	const struct json *v = json_get(root, key);
 	struct pos pos = {path, 0, 0};
 
 	if (v == NULL) {
 		err_setf(err, &pos, "missing member '%s'", key);
 		return NULL;
 	}
-	if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
+	if (!json_is_string(v) || json_str(v)[0] == '\0') {
 		err_setf(err, &pos, "%s: expected a non-empty string", key);
 		return NULL;
 	}
-	return v->valuestring;
+	return json_str(v);
 }
 
 static bool
@@ -83,24 +83,25 @@ is_hex64(const char *s)
 }
 
 static int
-check_members(const cJSON *root, const char *path, struct err *err)
+check_members(const struct json *root, const char *path, struct err *err)
 {
 	struct pos pos = {path, 0, 0};
-	const cJSON *c, *f;
+	const struct json *c;
 	size_t i, n = sizeof(approval_keys) / sizeof(approval_keys[0]);
+	int64_t f = 0;
 
-	if (!cJSON_IsObject(root))
+	if (!json_is_object(root))
 		return err_setf(err, &pos, "expected a JSON object");
-	for (c = root->child; c != NULL; c = c->next) {
+	for (c = json_first(root); c != NULL; c = json_next(c)) {
 		i = 0;
-		while (i < n && strcmp(approval_keys[i], c->string) != 0)
+		while (i < n && strcmp(approval_keys[i], json_key(c)) != 0)
 			i++;
 		if (i == n)
 			return err_setf(err, &pos, "unknown member '%s'",
-			    c->string);
+			    json_key(c));
 	}
-	f = cJSON_GetObjectItemCaseSensitive(root, "format");
-	if (!cJSON_IsNumber(f) || f->valuedouble != APPLY_APPROVAL_FORMAT)
+	if (json_int(json_get(root, "format"), &f) < 0 ||
+	    f != APPLY_APPROVAL_FORMAT)
 		return err_setf(err, &pos,
 		    "format: expected %d (an approval this version can read)",
 		    APPLY_APPROVAL_FORMAT);
@@ -113,12 +114,13 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 {
 	struct pos pos = {path, 0, 0};
 	const char *d, *c, *by, *at;
-	cJSON *root;
+	struct json_doc *doc = NULL;
+	const struct json *root;
 	int rc = -1;
 
-	root = cJSON_ParseWithLength(text, len);
-	if (root == NULL)
-		return err_setf(err, &pos, "not valid JSON");
+	if (json_parse(&doc, path, text, len, err) < 0)
+		return -1;
+	root = json_doc_root(doc);
 	if (check_members(root, path, err) < 0)
 		goto done;
 	d = member_str(root, path, "plan_digest", err);
@@ -138,7 +140,7 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 	out->approved_at = xstrdup(at);
 	rc = 0;
 done:
-	cJSON_Delete(root);
+	json_doc_free(doc);
 	return rc;
 }
 
@@ -171,22 +173,21 @@ plan_check_json(const struct plan *p, const char *path, const char *text,
     size_t len, struct err *err)
 {
 	struct pos pos = {path, 0, 0};
-	const cJSON *c;
-	cJSON *root;
+	struct json_doc *doc = NULL;
+	const struct json *c;
 	char *want;
 	int rc = 0;
 
-	root = cJSON_ParseWithLength(text, len);
-	if (root == NULL)
-		return err_setf(err, &pos, "not valid JSON");
-	c = cJSON_GetObjectItemCaseSensitive(root, "confirmation");
+	if (json_parse(&doc, path, text, len, err) < 0)
+		return -1;
+	c = json_get(json_doc_root(doc), "confirmation");
 	want = plan_confirmation(p);
 	if (want[0] == '\0'
-	        ? !cJSON_IsNull(c)
-	        : !cJSON_IsString(c) || strcmp(c->valuestring, want) != 0)
+	        ? !json_is_null(c)
+	        : !json_is_string(c) || strcmp(json_str(c), want) != 0)
 		rc = err_setf(err, &pos,
 		    "plan.json was changed after it was written (its content no longer matches its confirmation text); plan again");
 	free(want);
-	cJSON_Delete(root);
+	json_doc_free(doc);
 	return rc;
 }

@@ -15,10 +15,16 @@
  * and updateQueue / updateDivert remove an existing filter for either;
  * tests/integration/50-apply-kinds.sh checks this on the real broker. A
  * divert without a routing name is sent its own name (Artemis would make
- * up a random UUID). */
+ * up a random UUID). The readers below take back exactly what the writers
+ * wrote (plan.json round-trips to the same bytes). */
 #include "live-int.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/json.h"
 #include "../../lib/jsonw.h"
+#include "../../lib/xalloc.h"
 
 static void
 kstr(struct jsonw *w, const char *k, const char *v)
@@ -114,4 +120,111 @@ live_divert_config_json(const struct recon_divert *d)
 	jsonw_init(&w, &s, 0);
 	live_divert_config_write(&w, d);
 	return sbuf_take(&s);
+}
+
+int
+live_queue_config_read(struct json_reader *c, const struct json *o,
+    const char *w, struct recon_queue *q)
+{
+	char *rt = NULL;
+	int rc = -1;
+
+	memset(q, 0, sizeof(*q));
+	if (json_read_str(c, o, w, "address", false, &q->address) < 0 ||
+	    json_read_int(c, o, w, "consumers-before-dispatch",
+	        &q->consumers_before_dispatch) < 0 ||
+	    json_read_int(c, o, w, "delay-before-dispatch",
+	        &q->delay_before_dispatch) < 0 ||
+	    json_read_bool(c, o, w, "durable", &q->durable) < 0 ||
+	    json_read_bool(c, o, w, "enabled", &q->enabled) < 0 ||
+	    json_read_bool(c, o, w, "exclusive", &q->exclusive) < 0 ||
+	    json_read_optional(c, o, w, "filter-string", &q->filter) < 0 ||
+	    json_read_optional(c, o, w, "last-value-key", &q->last_value_key) <
+	        0 ||
+	    json_read_int(c, o, w, "max-consumers", &q->max_consumers) < 0 ||
+	    json_read_str(c, o, w, "name", false, &q->name) < 0 ||
+	    json_read_bool(c, o, w, "purge-on-no-consumers",
+	        &q->purge_on_no_consumers) < 0 ||
+	    json_read_int(c, o, w, "ring-size", &q->ring_size) < 0 ||
+	    json_read_str(c, o, w, "routing-type", false, &rt) < 0)
+		goto done;
+	if (strcmp(rt, "ANYCAST") == 0)
+		q->routing = DECL_ANYCAST;
+	else if (strcmp(rt, "MULTICAST") == 0)
+		q->routing = DECL_MULTICAST;
+	else {
+		json_read_fail(c, w, "routing-type",
+		    "expected ANYCAST or MULTICAST");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(rt);
+	return rc;
+}
+
+static int
+transformer_read(struct json_reader *c, const struct json *o, const char *w,
+    struct recon_divert *d)
+{
+	const struct json *t = json_get(o, "transformer-configuration");
+	const struct json *props, *it;
+	size_t i = 0;
+
+	if (t == NULL)
+		return 0;
+	if (json_read_str(c, t, w, "class-name", false,
+	        &d->transformer_class_name) < 0)
+		return -1;
+	props = json_read_object(c, t, w, "properties", false);
+	if (props == NULL)
+		return -1;
+	d->ntransformer_properties = json_size(props);
+	d->transformer_properties =
+	    xcalloc(d->ntransformer_properties + 1, sizeof(struct decl_kv));
+	for (it = json_first(props); it != NULL; it = json_next(it)) {
+		if (!json_is_string(it)) {
+			d->ntransformer_properties = i;
+			return json_read_fail(c, w, "transformer-configuration",
+			    "property values must be strings");
+		}
+		d->transformer_properties[i].key = xstrdup(json_key(it));
+		d->transformer_properties[i].value = xstrdup(json_str(it));
+		i++;
+	}
+	return 0;
+}
+
+int
+live_divert_config_read(struct json_reader *c, const struct json *o,
+    const char *w, struct recon_divert *d)
+{
+	char *rt = NULL;
+	int rc = -1;
+
+	memset(d, 0, sizeof(*d));
+	if (json_read_str(c, o, w, "address", false, &d->address) < 0 ||
+	    json_read_bool(c, o, w, "exclusive", &d->exclusive) < 0 ||
+	    json_read_str(c, o, w, "filter-string", false, &d->filter) < 0 ||
+	    json_read_str(c, o, w, "forwarding-address", false,
+	        &d->forwarding_address) < 0 ||
+	    json_read_str(c, o, w, "name", false, &d->name) < 0 ||
+	    json_read_str(c, o, w, "routing-name", true, &d->routing_name) <
+	        0 ||
+	    json_read_str(c, o, w, "routing-type", false, &rt) < 0 ||
+	    transformer_read(c, o, w, d) < 0)
+		goto done;
+	if (d->filter[0] == '\0') {
+		free(d->filter);
+		d->filter = NULL;
+	}
+	if (decl_divert_routing_parse(rt, &d->routing_type) < 0) {
+		json_read_fail(c, w, "routing-type",
+		    "expected STRIP, PASS, ANYCAST or MULTICAST");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(rt);
+	return rc;
 }

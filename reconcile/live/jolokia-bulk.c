@@ -1,12 +1,13 @@
-/* reconcile/live/jolokia-bulk.c: building bulk requests and classifying their
- * replies (no I/O: see jolokia.c for the transport). */
+/* reconcile/live/jolokia-bulk.c: building bulk requests and classifying
+ * their replies, read with lib/json (no I/O: see jolokia.c for the
+ * transport). */
 
 #include "live-int.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/json.h"
 #include "../../lib/jsonw.h"
 #include "../../lib/xalloc.h"
 
@@ -23,7 +24,7 @@ live_bulk_release(struct live_bulk *b)
 			recon_refusal_release(&b->results[i].refusal);
 	free(b->results);
 	free(b->pattern);
-	cJSON_Delete(b->root);
+	json_doc_free(b->reply);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -167,28 +168,29 @@ set_refusal(struct recon_refusal *r, enum recon_kind kind, int http, int status,
 
 /* Classify one reply element into res. */
 static void
-element(struct live_bulk_result *res, const cJSON *e, bool pattern, int http)
+element(struct live_bulk_result *res, const struct json *e, bool pattern,
+    int http)
 {
-	const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
-	const cJSON *er = cJSON_GetObjectItemCaseSensitive(e, "error");
-	const char *text;
+	const char *text = json_str(json_get(e, "error"));
+	int64_t st = 0;
 	int status;
 
-	if (!cJSON_IsObject(e) || !cJSON_IsNumber(st) ||
-	    st->valuedouble < 100 || st->valuedouble > 999) {
+	if (!json_is_object(e) || json_int(json_get(e, "status"), &st) < 0 ||
+	    st < 100 || st > 999) {
 		set_refusal(&res->refusal, RECON_BAD_RESPONSE, http, 0,
 		    xstrdup("reply element without a status"));
 		return;
 	}
-	status = st->valueint;
+	status = (int)st;
 	if (status == 200) {
-		res->value = cJSON_GetObjectItemCaseSensitive(e, "value");
+		res->value = json_get(e, "value");
 		if (res->value == NULL)
 			set_refusal(&res->refusal, RECON_BAD_RESPONSE, http,
 			    status, xstrdup("reply element without a value"));
 		return;
 	}
-	text = cJSON_IsString(er) ? er->valuestring : "";
+	if (text == NULL)
+		text = "";
 	set_refusal(&res->refusal, live_jolokia_classify(status, text, pattern),
 	    http, status,
 	    text[0] ? clip(text, strlen(text))
@@ -238,11 +240,12 @@ int
 live_bulk_parse_reply(struct live_bulk *b, long http_status, const char *body,
     size_t len, struct recon_refusal *out)
 {
-	const cJSON *e;
+	const struct json *root, *e;
+	struct err err = {0};
 	size_t i = 0, n;
 
-	cJSON_Delete(b->root);
-	b->root = NULL;
+	json_doc_free(b->reply);
+	b->reply = NULL;
 	if (b->results != NULL)
 		for (i = 0; i < b->n; i++)
 			recon_refusal_release(&b->results[i].refusal);
@@ -252,13 +255,15 @@ live_bulk_parse_reply(struct live_bulk *b, long http_status, const char *body,
 	    http_status >= 0 && http_status < 1000 ? (int)http_status : 0;
 	if (b->http_status != 200)
 		return http_failure(b, body, len, out);
-	b->root = cJSON_ParseWithLength(body, len);
-	if (b->root == NULL)
+	if (json_parse(&b->reply, "reply", body, len, &err) < 0) {
+		err_release(&err);
 		return fail_all(b, out, RECON_BAD_RESPONSE, 0,
 		    xstrdup("reply is not JSON"));
-	if (cJSON_IsObject(b->root)) {
+	}
+	root = json_doc_root(b->reply);
+	if (json_is_object(root)) {
 		/* A whole-request error (e.g. the Origin check). */
-		element(&b->results[0], b->root, false, b->http_status);
+		element(&b->results[0], root, false, b->http_status);
 		if (b->results[0].refusal.kind == RECON_OK)
 			return fail_all(b, out, RECON_BAD_RESPONSE, 0,
 			    xstrdup("expected a bulk reply (an array)"));
@@ -266,12 +271,12 @@ live_bulk_parse_reply(struct live_bulk *b, long http_status, const char *body,
 		    b->results[0].refusal.status,
 		    xstrdup(b->results[0].refusal.text));
 	}
-	n = cJSON_IsArray(b->root) ? (size_t)cJSON_GetArraySize(b->root) : 0;
-	if (!cJSON_IsArray(b->root) || n != b->n)
+	n = json_size(root);
+	if (!json_is_array(root) || n != b->n)
 		return fail_all(b, out, RECON_BAD_RESPONSE, 0,
 		    xasprintf("expected a bulk reply of %zu elements", b->n));
 	i = 0;
-	for (e = b->root->child; e != NULL; e = e->next, i++)
+	for (e = json_first(root); e != NULL; e = json_next(e), i++)
 		element(&b->results[i], e, b->pattern[i], b->http_status);
 	recon_refusal_release(out);
 	return 0;

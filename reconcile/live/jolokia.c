@@ -1,54 +1,21 @@
-/* reconcile/live/jolokia.c: HTTP transport of bulk requests (libcurl, multi
- * interface so that several nodes are read concurrently in one thread). */
+/* reconcile/live/jolokia.c: the transport of bulk requests: one HTTP POST
+ * each through lib/http (several nodes concurrently, one thread), and the
+ * mapping of its failures onto enum recon_kind. */
 
 #include "live-int.h"
 
-#include <curl/curl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/http.h"
 #include "../../lib/xalloc.h"
 
-/* One transfer in flight. */
-struct xfer {
-	const struct live_jolokia_conf *conf;
-	struct live_bulk *bulk;
-	struct recon_refusal *out;
-	CURL *easy;
-	struct curl_slist *headers;
-	struct sbuf reply;
-	struct sbuf body; /* the bulk, closed */
-	size_t max;
-	bool too_large;
-	bool done;
-	char errbuf[CURL_ERROR_SIZE];
+/* One bulk as an HTTP request: its body (the array, closed), headers. */
+struct post {
+	struct sbuf body;
+	char *origin; /* the Origin header line */
+	const char *headers[2];
 };
-
-static size_t
-on_data(char *data, size_t size, size_t nmemb, void *userdata)
-{
-	struct xfer *x = userdata;
-	size_t n = size * nmemb;
-
-	if (x->reply.len + n > x->max) {
-		x->too_large = true;
-		return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
-	}
-	sbuf_add(&x->reply, data, n);
-	return n;
-}
-
-static void
-global_init(void)
-{
-	static bool done;
-
-	if (!done) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		done = true;
-	}
-}
 
 static long
 or_default(long v, long def)
@@ -57,154 +24,104 @@ or_default(long v, long def)
 }
 
 static void
-xfer_setup(struct xfer *x)
+post_init(struct post *p, struct http_request *req,
+    const struct live_jolokia_conf *c, const struct live_bulk *b)
 {
-	const struct live_jolokia_conf *c = x->conf;
-	char *origin;
-
-	x->max =
-	    c->max_response > 0 ? c->max_response : LIVE_JOLOKIA_MAX_RESPONSE;
-	sbuf_init(&x->reply, x->max + 1);
-	x->easy = curl_easy_init();
-	if (x->easy == NULL) {
-		fprintf(stderr, "curl_easy_init failed\n");
-		abort();
-	}
-	origin = xasprintf("Origin: %s",
+	sbuf_init(&p->body, 0);
+	sbuf_add(&p->body, b->n > 0 ? b->body.buf : "[",
+	    b->n > 0 ? b->body.len : 1);
+	sbuf_addc(&p->body, ']');
+	p->origin = xasprintf("Origin: %s",
 	    c->origin != NULL ? c->origin : LIVE_JOLOKIA_ORIGIN);
-	x->headers = curl_slist_append(NULL, "Content-Type: application/json");
-	x->headers = curl_slist_append(x->headers, origin);
-	x->headers = curl_slist_append(x->headers, "Expect:");
-	free(origin);
-	curl_easy_setopt(x->easy, CURLOPT_URL, c->url);
-	curl_easy_setopt(x->easy, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(x->easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->headers);
-	sbuf_init(&x->body, 0);
-	sbuf_add(&x->body, x->bulk->n > 0 ? x->bulk->body.buf : "[",
-	    x->bulk->n > 0 ? x->bulk->body.len : 1);
-	sbuf_addc(&x->body, ']');
-	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDS, sbuf_str(&x->body));
-	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDSIZE_LARGE,
-	    (curl_off_t)x->body.len);
-	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
-	curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, x->errbuf);
-	curl_easy_setopt(x->easy, CURLOPT_CONNECTTIMEOUT_MS,
-	    or_default(c->connect_timeout_ms, LIVE_JOLOKIA_CONNECT_TIMEOUT));
-	curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS,
-	    or_default(c->timeout_ms, LIVE_JOLOKIA_TIMEOUT));
-	curl_easy_setopt(x->easy, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(x->easy, CURLOPT_SSL_VERIFYHOST, 2L);
-	if (c->ca_file != NULL)
-		curl_easy_setopt(x->easy, CURLOPT_CAINFO, c->ca_file);
-	if (c->userpass != NULL) {
-		curl_easy_setopt(x->easy, CURLOPT_HTTPAUTH,
-		    (long)CURLAUTH_BASIC);
-		curl_easy_setopt(x->easy, CURLOPT_USERPWD, c->userpass);
-	}
+	p->headers[0] = "Content-Type: application/json";
+	p->headers[1] = p->origin;
+	memset(req, 0, sizeof(*req));
+	req->method = "POST";
+	req->url = c->url;
+	req->body = sbuf_str(&p->body);
+	req->body_len = p->body.len;
+	req->headers = p->headers;
+	req->nheaders = 2;
+	req->userpass = c->userpass;
+	req->ca_file = c->ca_file;
+	req->connect_timeout_ms =
+	    or_default(c->connect_timeout_ms, LIVE_JOLOKIA_CONNECT_TIMEOUT);
+	req->timeout_ms = or_default(c->timeout_ms, LIVE_JOLOKIA_TIMEOUT);
+	req->max_response =
+	    c->max_response > 0 ? c->max_response : LIVE_JOLOKIA_MAX_RESPONSE;
 }
 
-static enum recon_kind
-curl_kind(CURLcode rc, bool too_large)
+static void
+post_release(struct post *p)
 {
-	if (too_large)
-		return RECON_BAD_RESPONSE;
-	switch (rc) {
-	case CURLE_OPERATION_TIMEDOUT:
+	sbuf_release(&p->body);
+	free(p->origin);
+}
+
+/* No answer came: a timeout is TIMEOUT, an answer too large or malformed
+ * is BAD_RESPONSE, anything else (refused, DNS, TLS, ...) UNREACHABLE. */
+static enum recon_kind
+kind_of(enum http_fail f)
+{
+	switch (f) {
+	case HTTP_TIMEOUT:
 		return RECON_TIMEOUT;
-	case CURLE_PARTIAL_FILE:
-	case CURLE_WEIRD_SERVER_REPLY:
-	case CURLE_BAD_CONTENT_ENCODING:
-	case CURLE_HTTP2:
+	case HTTP_TOO_LARGE:
+	case HTTP_BAD_REPLY:
 		return RECON_BAD_RESPONSE;
 	default:
 		return RECON_UNREACHABLE;
 	}
 }
 
-/* Turn a finished transfer into results. */
+/* Turn the answer (or its absence) into b's results and *out. */
 static void
-xfer_finish(struct xfer *x, CURLcode rc)
+finish(struct live_bulk *b, const struct http_response *resp,
+    struct recon_refusal *out)
 {
-	long http = 0;
-	const char *why;
 	size_t i;
 
-	x->done = true;
-	if (rc == CURLE_OK) {
-		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &http);
-		(void)live_bulk_parse_reply(x->bulk, http, sbuf_str(&x->reply),
-		    x->reply.len, x->out);
+	if (resp->fail == HTTP_OK) {
+		(void)live_bulk_parse_reply(b, resp->status,
+		    sbuf_str(&resp->body), resp->body.len, out);
 		return;
 	}
-	why = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);
-	recon_refusal_release(x->out);
-	x->out->kind = curl_kind(rc, x->too_large);
-	x->out->text = x->too_large
-	                   ? xasprintf("response larger than %zu bytes", x->max)
-	                   : xstrdup(why);
-	free(x->bulk->results);
-	x->bulk->results = xcalloc(x->bulk->n + 1, sizeof(*x->bulk->results));
-	for (i = 0; i < x->bulk->n; i++) {
-		x->bulk->results[i].refusal.kind = x->out->kind;
-		x->bulk->results[i].refusal.text = xstrdup(x->out->text);
+	recon_refusal_release(out);
+	out->kind = kind_of(resp->fail);
+	out->text = xstrdup(resp->error != NULL ? resp->error : "");
+	if (b->results != NULL)
+		for (i = 0; i < b->n; i++)
+			recon_refusal_release(&b->results[i].refusal);
+	free(b->results);
+	b->results = xcalloc(b->n + 1, sizeof(*b->results));
+	for (i = 0; i < b->n; i++) {
+		b->results[i].refusal.kind = out->kind;
+		b->results[i].refusal.text = xstrdup(out->text);
 	}
-}
-
-static void
-xfer_cleanup(struct xfer *x)
-{
-	curl_easy_cleanup(x->easy);
-	curl_slist_free_all(x->headers);
-	sbuf_release(&x->reply);
-	sbuf_release(&x->body);
 }
 
 void
 live_jolokia_post_all(const struct live_jolokia_conf *confs,
     struct live_bulk *bulks, size_t n, struct recon_refusal *outs)
 {
-	struct xfer *xs = xcalloc(n + 1, sizeof(*xs));
-	CURLM *m;
-	CURLMsg *msg;
-	int running = 0, left;
+	struct http_request *reqs = xcalloc(n + 1, sizeof(*reqs));
+	struct http_response *resps = xcalloc(n + 1, sizeof(*resps));
+	struct post *posts = xcalloc(n + 1, sizeof(*posts));
 	size_t i;
 
-	global_init();
-	m = curl_multi_init();
 	for (i = 0; i < n; i++) {
-		xs[i].conf = &confs[i];
-		xs[i].bulk = &bulks[i];
-		xs[i].out = &outs[i];
-		xfer_setup(&xs[i]);
-		curl_easy_setopt(xs[i].easy, CURLOPT_PRIVATE, &xs[i]);
+		post_init(&posts[i], &reqs[i], &confs[i], &bulks[i]);
 		bulks[i].requests++;
-		curl_multi_add_handle(m, xs[i].easy);
 	}
-	do {
-		if (curl_multi_perform(m, &running) != CURLM_OK)
-			break;
-		while ((msg = curl_multi_info_read(m, &left)) != NULL) {
-			struct xfer *x = NULL;
-
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
-			    (char **)&x);
-			xfer_finish(x, msg->data.result);
-		}
-		if (running > 0)
-			curl_multi_poll(m, NULL, 0, 1000, NULL);
-	} while (running > 0);
+	http_send_all(reqs, resps, n);
 	for (i = 0; i < n; i++) {
-		if (!xs[i].done)
-			xfer_finish(&xs[i], CURLE_ABORTED_BY_CALLBACK);
-		curl_multi_remove_handle(m, xs[i].easy);
-		xfer_cleanup(&xs[i]);
+		finish(&bulks[i], &resps[i], &outs[i]);
+		http_response_release(&resps[i]);
+		post_release(&posts[i]);
 	}
-	curl_multi_cleanup(m);
-	free(xs);
+	free(reqs);
+	free(resps);
+	free(posts);
 }
 
 int

@@ -18,7 +18,8 @@
 #include "../../lib/sbuf.h"
 #include "live.h"
 
-struct cJSON;
+struct json;
+struct json_doc;
 
 #define LIVE_JOLOKIA_ORIGIN          "http://localhost"
 #define LIVE_JOLOKIA_CONNECT_TIMEOUT 5000  /* ms */
@@ -57,7 +58,7 @@ struct live_bulk_result {
 	struct recon_refusal refusal; /* kind RECON_OK on success */
 	/* The element's `value`, borrowed from the bulk; NULL on a refusal
 	 * and for a pattern read that matched nothing. */
-	const struct cJSON *value;
+	const struct json *value;
 };
 
 /* A bulk request and, once sent, its replies. Valid when zeroed. */
@@ -66,7 +67,7 @@ struct live_bulk {
 	size_t n, alloc;
 	bool *pattern; /* per element: an MBean pattern read */
 	struct live_bulk_result *results; /* n, after a reply was parsed */
-	struct cJSON *root;               /* the parsed reply (owned) */
+	struct json_doc *reply;           /* the parsed reply (owned) */
 	int http_status;                  /* of the reply; 0 before */
 	unsigned requests; /* HTTP requests sent for this bulk (by post) */
 };
@@ -137,7 +138,7 @@ enum recon_kind live_jolokia_classify(int status, const char *error,
 /* One HTTP POST of b to conf. 0, or -1 with *out set as above. */
 int live_jolokia_post(const struct live_jolokia_conf *conf, struct live_bulk *b,
     struct recon_refusal *out);
-/* Post bulks[i] to confs[i] for every i < n concurrently (curl multi, one
+/* Post bulks[i] to confs[i] for every i < n concurrently (lib/http, one
  * thread); outs[i] as live_jolokia_post would set it. */
 void live_jolokia_post_all(const struct live_jolokia_conf *confs,
     struct live_bulk *bulks, size_t n, struct recon_refusal *outs);
@@ -158,12 +159,11 @@ struct live_attrs {
 	const char *what; /* "queue '<mbean>'", for messages */
 	char *bad;        /* the first problem, owned; NULL when none */
 };
-struct cJSON;
 void live_attrs_address(struct live_attrs *r, const char *mbean,
-    const struct cJSON *attrs, struct recon_address *a);
+    const struct json *attrs, struct recon_address *a);
 void live_attrs_queue(struct live_attrs *r, const char *mbean,
-    const struct cJSON *attrs, struct recon_queue *q);
+    const struct json *attrs, struct recon_queue *q);
 void live_attrs_divert(struct live_attrs *r, const char *mbean,
-    const struct cJSON *attrs, struct recon_divert *d);
+    const struct json *attrs, struct recon_divert *d);
 
 #endif

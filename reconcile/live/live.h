@@ -102,13 +102,24 @@ void live_index_sort_unique(size_t *v, size_t *n);
 /* ---- the configuration JSON (broker-config.c) --------------------------
  * A queue as createQueue/updateQueue take it, a divert as createDivert/
  * updateDivert take it: every setting, keys sorted. The one writer of
- * both, for plan.json, the audit and the broker. */
+ * both, for plan.json, the audit and the broker, and its reader. */
+struct json;
+struct json_reader;
 struct jsonw;
 void live_queue_config_write(struct jsonw *w, const struct recon_queue *q);
 void live_divert_config_write(struct jsonw *w, const struct recon_divert *d);
 /* The same as a text (owned by the caller). */
 char *live_queue_config_json(const struct recon_queue *q);
 char *live_divert_config_json(const struct recon_divert *d);
+/* Read object o (at JSON path where, for messages) as the writers above
+ * wrote it into *q / *d, which is zeroed first and owns what it holds
+ * (also when half-built on failure: release it with the plan). 0, or -1
+ * with `path: where.key: problem` recorded in c (lib/json.h). A divert's
+ * "" filter reads back as none. */
+int live_queue_config_read(struct json_reader *c, const struct json *o,
+    const char *where, struct recon_queue *q);
+int live_divert_config_read(struct json_reader *c, const struct json *o,
+    const char *where, struct recon_divert *d);
 
 /* ---- talking to the nodes of one apply (nodes.c) -----------------------
  * The caller fills cluster, targets (borrowed: node, url, userpass per

@@ -1,22 +1,23 @@
-/* reconcile/live/snapshot-attrs.c: MBean attribute values of a snapshot read
- * into the model. A missing attribute keeps Artemis's default; a present
- * one of the wrong type is recorded as the reply's problem (BAD_RESPONSE). */
+/* reconcile/live/snapshot-attrs.c: MBean attribute values of a snapshot
+ * read into the model (from the reply tree, lib/json). A missing attribute
+ * keeps Artemis's default; a present one of the wrong type is recorded as
+ * the reply's problem (BAD_RESPONSE). */
 
 #include "live-int.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/json.h"
 #include "../../lib/xalloc.h"
 
 /* Reading attribute values: a missing attribute keeps the default, a
  * present one of the wrong type makes the reply BAD_RESPONSE. */
 
-static const cJSON *
-attr(const cJSON *o, const char *name)
+static const struct json *
+attr(const struct json *o, const char *name)
 {
-	return cJSON_GetObjectItemCaseSensitive(o, name);
+	return json_get(o, name);
 }
 
 static void
@@ -28,81 +29,79 @@ bad(struct live_attrs *r, const char *name, const char *expected)
 }
 
 static bool
-rd_bool(struct live_attrs *r, const cJSON *o, const char *name, bool def)
+rd_bool(struct live_attrs *r, const struct json *o, const char *name, bool def)
 {
-	const cJSON *v = attr(o, name);
+	const struct json *v = attr(o, name);
+	bool out = def;
 
-	if (v == NULL || cJSON_IsNull(v))
+	if (v == NULL || json_is_null(v))
 		return def;
-	if (!cJSON_IsBool(v)) {
+	if (json_bool(v, &out) < 0)
 		bad(r, name, "a boolean");
-		return def;
-	}
-	return cJSON_IsTrue(v);
+	return out;
 }
 
+/* An integer, exactly (a Java long arrives as an integer literal). */
 static int64_t
-rd_int(struct live_attrs *r, const cJSON *o, const char *name, int64_t def)
+rd_int(struct live_attrs *r, const struct json *o, const char *name,
+    int64_t def)
 {
-	const cJSON *v = attr(o, name);
+	const struct json *v = attr(o, name);
+	int64_t out = def;
 
-	if (v == NULL || cJSON_IsNull(v))
+	if (v == NULL || json_is_null(v))
 		return def;
-	if (!cJSON_IsNumber(v) || v->valuedouble > 9.2e18 ||
-	    v->valuedouble < -9.2e18 ||
-	    v->valuedouble != (double)(int64_t)v->valuedouble) {
+	if (json_int(v, &out) < 0)
 		bad(r, name, "an integer");
-		return def;
-	}
-	return (int64_t)v->valuedouble;
+	return out;
 }
 
 /* NULL for missing, null or (when empty_is_null) "". */
 static char *
-rd_str(struct live_attrs *r, const cJSON *o, const char *name,
+rd_str(struct live_attrs *r, const struct json *o, const char *name,
     bool empty_is_null)
 {
-	const cJSON *v = attr(o, name);
+	const struct json *v = attr(o, name);
 
-	if (v == NULL || cJSON_IsNull(v))
+	if (v == NULL || json_is_null(v))
 		return NULL;
-	if (!cJSON_IsString(v)) {
+	if (!json_is_string(v)) {
 		bad(r, name, "a string");
 		return NULL;
 	}
-	if (empty_is_null && v->valuestring[0] == '\0')
+	if (empty_is_null && json_str(v)[0] == '\0')
 		return NULL;
-	return xstrdup(v->valuestring);
+	return xstrdup(json_str(v));
 }
 
 static char **
-rd_strv(struct live_attrs *r, const cJSON *o, const char *name, size_t *n)
+rd_strv(struct live_attrs *r, const struct json *o, const char *name, size_t *n)
 {
-	const cJSON *v = attr(o, name), *c;
+	const struct json *v = attr(o, name), *c;
 	char **out;
 	size_t i = 0;
 
 	*n = 0;
-	if (v == NULL || cJSON_IsNull(v))
+	if (v == NULL || json_is_null(v))
 		return NULL;
-	if (!cJSON_IsArray(v)) {
+	if (!json_is_array(v)) {
 		bad(r, name, "an array of strings");
 		return NULL;
 	}
-	out = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(*out));
-	for (c = v->child; c != NULL; c = c->next) {
-		if (!cJSON_IsString(c)) {
+	out = xcalloc(json_size(v) + 1, sizeof(*out));
+	for (c = json_first(v); c != NULL; c = json_next(c)) {
+		if (!json_is_string(c)) {
 			bad(r, name, "an array of strings");
 			continue;
 		}
-		out[i++] = xstrdup(c->valuestring);
+		out[i++] = xstrdup(json_str(c));
 	}
 	*n = i;
 	return out;
 }
 
 static unsigned
-rd_routing_set(struct live_attrs *r, const cJSON *o)
+rd_routing_set(struct live_attrs *r, const struct json *o)
 {
 	char **v;
 	size_t n, i;
@@ -121,8 +120,8 @@ rd_routing_set(struct live_attrs *r, const cJSON *o)
 }
 
 void
-live_attrs_address(struct live_attrs *r, const char *mbean, const cJSON *o,
-    struct recon_address *a)
+live_attrs_address(struct live_attrs *r, const char *mbean,
+    const struct json *o, struct recon_address *a)
 {
 	a->name = rd_str(r, o, "Address", false);
 	if (a->name == NULL && live_mbean_key(mbean, "address", &a->name) < 0)
@@ -135,7 +134,7 @@ live_attrs_address(struct live_attrs *r, const char *mbean, const cJSON *o,
 }
 
 void
-live_attrs_queue(struct live_attrs *r, const char *mbean, const cJSON *o,
+live_attrs_queue(struct live_attrs *r, const char *mbean, const struct json *o,
     struct recon_queue *q)
 {
 	char *rt;
@@ -172,32 +171,32 @@ live_attrs_queue(struct live_attrs *r, const char *mbean, const cJSON *o,
 }
 
 static void
-to_props(struct live_attrs *r, const cJSON *o, struct recon_divert *d)
+to_props(struct live_attrs *r, const struct json *o, struct recon_divert *d)
 {
-	const cJSON *v = attr(o, "TransformerProperties"), *c;
+	const struct json *v = attr(o, "TransformerProperties"), *c;
 	size_t i = 0;
 
-	if (v == NULL || cJSON_IsNull(v))
+	if (v == NULL || json_is_null(v))
 		return;
-	if (!cJSON_IsObject(v)) {
+	if (!json_is_object(v)) {
 		bad(r, "TransformerProperties", "an object");
 		return;
 	}
 	d->transformer_properties =
-	    xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(struct decl_kv));
-	for (c = v->child; c != NULL; c = c->next) {
-		if (!cJSON_IsString(c)) {
+	    xcalloc(json_size(v) + 1, sizeof(struct decl_kv));
+	for (c = json_first(v); c != NULL; c = json_next(c)) {
+		if (!json_is_string(c)) {
 			bad(r, "TransformerProperties", "string values");
 			continue;
 		}
-		d->transformer_properties[i].key = xstrdup(c->string);
-		d->transformer_properties[i++].value = xstrdup(c->valuestring);
+		d->transformer_properties[i].key = xstrdup(json_key(c));
+		d->transformer_properties[i++].value = xstrdup(json_str(c));
 	}
 	d->ntransformer_properties = i;
 }
 
 void
-live_attrs_divert(struct live_attrs *r, const char *mbean, const cJSON *o,
+live_attrs_divert(struct live_attrs *r, const char *mbean, const struct json *o,
     struct recon_divert *d)
 {
 	char *rt;

@@ -4,12 +4,12 @@
 
 #include "live-int.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "../../lib/clock.h"
+#include "../../lib/json.h"
 #include "../../lib/xalloc.h"
 
 #define D "org.apache.activemq.artemis:"
@@ -51,22 +51,24 @@ live_snapshot_build_request(struct live_bulk *b, const char *hint)
 }
 
 typedef void (
-    *conv_fn)(struct live_attrs *, const char *, const cJSON *, void *);
+    *conv_fn)(struct live_attrs *, const char *, const struct json *, void *);
 
 static void
-conv_address(struct live_attrs *r, const char *m, const cJSON *o, void *out)
+conv_address(struct live_attrs *r, const char *m, const struct json *o,
+    void *out)
 {
 	live_attrs_address(r, m, o, out);
 }
 
 static void
-conv_queue(struct live_attrs *r, const char *m, const cJSON *o, void *out)
+conv_queue(struct live_attrs *r, const char *m, const struct json *o, void *out)
 {
 	live_attrs_queue(r, m, o, out);
 }
 
 static void
-conv_divert(struct live_attrs *r, const char *m, const cJSON *o, void *out)
+conv_divert(struct live_attrs *r, const char *m, const struct json *o,
+    void *out)
 {
 	live_attrs_divert(r, m, o, out);
 }
@@ -74,33 +76,36 @@ conv_divert(struct live_attrs *r, const char *m, const cJSON *o, void *out)
 /* Walk a pattern reply {canonical-mbean: {attr: value}} of broker's MBeans
  * into an array of elsize-byte elements. Returns the problem, or NULL. */
 static char *
-walk(const cJSON *value, const char *broker, const char *kind, size_t elsize,
-    void **arr, size_t *n, conv_fn fn)
+walk(const struct json *value, const char *broker, const char *kind,
+    size_t elsize, void **arr, size_t *n, conv_fn fn)
 {
-	const cJSON *c;
+	const struct json *c;
 	struct live_attrs r = {0};
+	const char *mbean;
 	char *b, *name;
 
 	*arr = NULL;
 	*n = 0;
 	if (value == NULL)
 		return NULL; /* the pattern matched nothing */
-	if (!cJSON_IsObject(value))
+	if (!json_is_object(value))
 		return xasprintf("%s read: expected an object", kind);
-	*arr = xcalloc((size_t)cJSON_GetArraySize(value) + 1, elsize);
-	for (c = value->child; c != NULL && r.bad == NULL; c = c->next) {
+	*arr = xcalloc(json_size(value) + 1, elsize);
+	for (c = json_first(value); c != NULL && r.bad == NULL;
+	     c = json_next(c)) {
 		b = NULL;
-		if (live_mbean_key(c->string, "broker", &b) < 0 ||
-		    !cJSON_IsObject(c)) {
+		mbean = json_key(c);
+		if (live_mbean_key(mbean, "broker", &b) < 0 ||
+		    !json_is_object(c)) {
 			free(b);
 			return xasprintf("%s read: unexpected entry '%.200s'",
-			    kind, c->string);
+			    kind, mbean);
 		}
 		name = b;
 		if (strcmp(b, broker) == 0) {
-			name = xasprintf("%s '%.200s'", kind, c->string);
+			name = xasprintf("%s '%.200s'", kind, mbean);
 			r.what = name;
-			fn(&r, c->string, c, (char *)*arr + *n * elsize);
+			fn(&r, mbean, c, (char *)*arr + *n * elsize);
 			(*n)++;
 			free(b);
 		}
@@ -109,22 +114,29 @@ walk(const cJSON *value, const char *broker, const char *kind, size_t elsize,
 	return r.bad;
 }
 
+/* address_settings from getAddressSettingsAsJSON("#"): a JSON text in a
+ * string. A text that cannot be read leaves the node without them. */
 static void
 to_settings(struct recon_node_snapshot *n, const struct live_bulk_result *res)
 {
 	struct recon_address_settings *s;
 	const char *keys[3] = {"configDeleteAddresses", "configDeleteQueues",
 	    "configDeleteDiverts"};
+	const char *text = json_str(res->value), *v;
+	struct json_doc *doc = NULL;
+	struct err err = {0};
 	char **vals[3];
-	cJSON *j;
-	const cJSON *v;
 	size_t i;
 
-	if (res->refusal.kind != RECON_OK || !cJSON_IsString(res->value))
+	if (res->refusal.kind != RECON_OK || text == NULL)
 		return;
-	j = cJSON_Parse(res->value->valuestring);
-	if (!cJSON_IsObject(j)) {
-		cJSON_Delete(j);
+	if (json_parse(&doc, "address-settings", text, strlen(text), &err) <
+	    0) {
+		err_release(&err);
+		return;
+	}
+	if (!json_is_object(json_doc_root(doc))) {
+		json_doc_free(doc);
 		return;
 	}
 	n->address_settings = s = xcalloc(1, sizeof(*s));
@@ -134,28 +146,30 @@ to_settings(struct recon_node_snapshot *n, const struct live_bulk_result *res)
 	vals[1] = &s->config_delete_queues;
 	vals[2] = &s->config_delete_diverts;
 	for (i = 0; i < 3; i++) {
-		v = cJSON_GetObjectItemCaseSensitive(j, keys[i]);
-		*vals[i] = xstrdup(cJSON_IsString(v) ? v->valuestring : "OFF");
+		v = json_str(json_get(json_doc_root(doc), keys[i]));
+		*vals[i] = xstrdup(v != NULL ? v : "OFF");
 	}
-	cJSON_Delete(j);
+	json_doc_free(doc);
 }
 
 /* The broker name from the single broker MBean of the first element. */
 static char *
-find_broker(struct recon_node_snapshot *n, const cJSON *value)
+find_broker(struct recon_node_snapshot *n, const struct json *value)
 {
-	const cJSON *c, *v;
+	const struct json *c;
+	const char *v;
 
-	if (!cJSON_IsObject(value) || cJSON_GetArraySize(value) == 0)
+	if (!json_is_object(value) || json_size(value) == 0)
 		return xstrdup("no broker MBean found");
-	if (cJSON_GetArraySize(value) > 1)
+	if (json_size(value) > 1)
 		return xstrdup("several broker MBeans found");
-	c = value->child;
-	if (live_mbean_key(c->string, "broker", &n->broker_name) < 0)
-		return xasprintf("unexpected broker MBean '%.200s'", c->string);
-	v = cJSON_GetObjectItemCaseSensitive(c, "Version");
-	if (cJSON_IsString(v))
-		n->broker_version = xstrdup(v->valuestring);
+	c = json_first(value);
+	if (live_mbean_key(json_key(c), "broker", &n->broker_name) < 0)
+		return xasprintf("unexpected broker MBean '%.200s'",
+		    json_key(c));
+	v = json_str(json_get(c, "Version"));
+	if (v != NULL)
+		n->broker_version = xstrdup(v);
 	return NULL;
 }
 

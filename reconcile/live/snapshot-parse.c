@@ -124,8 +124,9 @@ val_int(struct jp *p, enum jsonr_tok t, const struct jpath *at, const char *key,
 {
 	double d = t == JSONR_NUM ? p->r.num : 0.5;
 
-	if (t == JSONR_NUM && p->r.is_int && p->r.inum >= -9007199254740992LL &&
-	    p->r.inum <= 9007199254740992LL) {
+	/* Exactly, as lib/json reads the Jolokia reply it was made from: an
+	 * int64 written as an integer, or an integral double within 2^53. */
+	if (t == JSONR_NUM && p->r.is_int) {
 		*out = p->r.inum;
 		return 0;
 	}

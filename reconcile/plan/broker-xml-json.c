@@ -2,11 +2,12 @@
  * CONFIG_MANAGED plan's rendered files, diffs and reload predictions),
  * written canonically and parsed back to the same bytes. Its layout is in
  * docs/plan-format.md. */
-#include "plan-read.h"
+#include "plan-int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/json.h"
 #include "../../lib/jsonw.h"
 #include "../../lib/xalloc.h"
 
@@ -100,35 +101,35 @@ plan_broker_xml_json(struct jsonw *w, const struct plan *p)
 }
 
 static int
-pname(struct plan_reader *c, const cJSON *o, const char *w, const char *key,
-    const char *const *names, size_t n, int *out)
+pname(struct json_reader *c, const struct json *o, const char *w,
+    const char *key, const char *const *names, size_t n, int *out)
 {
 	char *s = NULL;
 	size_t i;
 
-	if (plan_read_str(c, o, w, key, false, &s) < 0)
+	if (json_read_str(c, o, w, key, false, &s) < 0)
 		return -1;
 	for (i = 0; i < n && strcmp(names[i], s) != 0; i++)
 		;
 	free(s);
 	if (i == n)
-		return plan_read_fail(c, w, key, "unknown value");
+		return json_read_fail(c, w, key, "unknown value");
 	*out = (int)i;
 	return 0;
 }
 
 static int
-pitem(struct plan_reader *c, const cJSON *o, struct plan_reload_item *it)
+pitem(struct json_reader *c, const struct json *o, struct plan_reload_item *it)
 {
 	const char *w = "broker_xml.nodes[].reload.items[]";
 	int e = 0, k = 0;
 
 	if (pname(c, o, w, "effect", effects, 4, &e) < 0 ||
 	    pname(c, o, w, "object", objects, 3, &k) < 0 ||
-	    plan_read_str(c, o, w, "name", false, &it->name) < 0 ||
-	    plan_read_str(c, o, w, "address", true, &it->address) < 0 ||
-	    plan_read_str(c, o, w, "detail", true, &it->detail) < 0 ||
-	    plan_read_int(c, o, w, "messages", &it->messages) < 0)
+	    json_read_str(c, o, w, "name", false, &it->name) < 0 ||
+	    json_read_str(c, o, w, "address", true, &it->address) < 0 ||
+	    json_read_str(c, o, w, "detail", true, &it->detail) < 0 ||
+	    json_read_int(c, o, w, "messages", &it->messages) < 0)
 		return -1;
 	it->effect = (enum plan_reload_effect)e;
 	it->object = (enum plan_reload_object)k;
@@ -136,31 +137,32 @@ pitem(struct plan_reader *c, const cJSON *o, struct plan_reload_item *it)
 }
 
 static int
-preload(struct plan_reader *c, const cJSON *o, struct plan_broker_xml *bx)
+preload(struct json_reader *c, const struct json *o, struct plan_broker_xml *bx)
 {
 	const char *w = "broker_xml.nodes[].reload";
-	const cJSON *arr, *s, *it;
+	const struct json *arr, *s, *it;
 	char *set[3] = {NULL, NULL, NULL};
+	size_t n = 0;
 	int rc = -1;
 
 	bx->reload.node = xstrdup(bx->node);
-	arr = plan_read_array(c, o, w, "items", &bx->reload.n);
-	s = plan_read_object(c, o, w, "settings", false);
+	/* reload.n counts items only once they are allocated: a plan that
+	 * fails below is freed with it */
+	arr = json_read_array(c, o, w, "items", &n);
+	s = json_read_object(c, o, w, "settings", false);
 	if (arr == NULL || s == NULL ||
-	    plan_read_int(c, o, w, "messages_lost", &bx->reload.messages_lost) <
+	    json_read_int(c, o, w, "messages_lost", &bx->reload.messages_lost) <
 	        0 ||
-	    plan_read_bool(c, o, w, "settings_from_file",
+	    json_read_bool(c, o, w, "settings_from_file",
 	        &bx->reload.settings_from_file) < 0 ||
-	    plan_read_bool(c, o, w, "uncertain", &bx->reload.uncertain) < 0 ||
-	    plan_read_str(c, s, w, "addresses", true, &set[0]) < 0 ||
-	    plan_read_str(c, s, w, "queues", true, &set[1]) < 0 ||
-	    plan_read_str(c, s, w, "diverts", true, &set[2]) < 0)
+	    json_read_bool(c, o, w, "uncertain", &bx->reload.uncertain) < 0 ||
+	    json_read_str(c, s, w, "addresses", true, &set[0]) < 0 ||
+	    json_read_str(c, s, w, "queues", true, &set[1]) < 0 ||
+	    json_read_str(c, s, w, "diverts", true, &set[2]) < 0)
 		goto done;
 	plan_broker_xml_set_settings(bx, set[0], set[1], set[2]);
-	bx->reload.items = xcalloc(bx->reload.n + 1, sizeof(*bx->reload.items));
-	bx->reload.n = 0;
-	cJSON_ArrayForEach(it, arr)
-	{
+	bx->reload.items = xcalloc(n + 1, sizeof(*bx->reload.items));
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
 		if (pitem(c, it, &bx->reload.items[bx->reload.n++]) < 0)
 			goto done;
 	}
@@ -173,47 +175,47 @@ done:
 }
 
 static int
-pnode(struct plan_reader *c, const cJSON *o, struct plan_broker_xml *bx)
+pnode(struct json_reader *c, const struct json *o, struct plan_broker_xml *bx)
 {
 	const char *w = "broker_xml.nodes[]";
-	const cJSON *r;
+	const struct json *r;
 
-	if (plan_read_str(c, o, w, "node", false, &bx->node) < 0 ||
-	    plan_read_str(c, o, w, "path", false, &bx->path) < 0 ||
-	    plan_read_str(c, o, w, "sha256", false, &bx->sha256) < 0 ||
-	    plan_read_str(c, o, w, "diff", true, &bx->diff) < 0 ||
-	    plan_read_str(c, o, w, "not_predicted", true, &bx->not_predicted) <
+	if (json_read_str(c, o, w, "node", false, &bx->node) < 0 ||
+	    json_read_str(c, o, w, "path", false, &bx->path) < 0 ||
+	    json_read_str(c, o, w, "sha256", false, &bx->sha256) < 0 ||
+	    json_read_str(c, o, w, "diff", true, &bx->diff) < 0 ||
+	    json_read_str(c, o, w, "not_predicted", true, &bx->not_predicted) <
 	        0 ||
-	    plan_read_strings(c, o, w, "carried_diverts", &bx->carried_diverts,
+	    json_read_strings(c, o, w, "carried_diverts", &bx->carried_diverts,
 	        &bx->ncarried) < 0)
 		return -1;
-	r = plan_read_object(c, o, w, "reload", true);
+	r = json_read_object(c, o, w, "reload", true);
 	if (r == NULL)
 		return -1;
-	if (cJSON_IsNull(r))
+	if (json_is_null(r))
 		return 0;
 	bx->predicted = true;
 	return preload(c, r, bx);
 }
 
 int
-plan_broker_xml_parse(struct plan_reader *c, const cJSON *root, struct plan *p)
+plan_broker_xml_parse(struct json_reader *c, const struct json *root,
+    struct plan *p)
 {
-	const cJSON *b, *arr, *it;
+	const struct json *b, *arr, *it;
 	size_t n = 0;
 
-	if (cJSON_GetObjectItemCaseSensitive(root, "broker_xml") == NULL)
+	if (json_get(root, "broker_xml") == NULL)
 		return 0;
-	b = plan_read_object(c, root, "", "broker_xml", false);
-	if (b == NULL || plan_read_str(c, b, "broker_xml", "before", false,
+	b = json_read_object(c, root, "", "broker_xml", false);
+	if (b == NULL || json_read_str(c, b, "broker_xml", "before", false,
 	                     &p->broker_xml_before) < 0)
 		return -1;
-	arr = plan_read_array(c, b, "broker_xml", "nodes", &n);
+	arr = json_read_array(c, b, "broker_xml", "nodes", &n);
 	if (arr == NULL)
 		return -1;
 	p->broker_xml = xcalloc(n + 1, sizeof(*p->broker_xml));
-	cJSON_ArrayForEach(it, arr)
-	{
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
 		if (pnode(c, it, &p->broker_xml[p->nbroker_xml++]) < 0)
 			return -1;
 	}

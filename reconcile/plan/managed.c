@@ -1,11 +1,11 @@
-/* reconcile/plan/managed.c: the managed set and STATE/<cluster>/inventory.json
- * (docs/state.md). */
+/* reconcile/plan/managed.c: the managed set and
+ * STATE/<cluster>/inventory.json (docs/state.md), read through lib/json. */
 #include "plan-int.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/json.h"
 #include "../../lib/jsonw.h"
 #include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
@@ -126,47 +126,47 @@ plan_inventory_render(const struct plan_managed *m, const char *cluster)
 }
 
 static int
-parse_names(const cJSON *root, const char *path, const char *key, char ***v,
-    size_t *n, struct err *err)
+parse_names(const struct json *root, const char *path, const char *key,
+    char ***v, size_t *n, struct err *err)
 {
-	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key), *it;
+	const struct json *arr = json_get(root, key), *it;
 	struct strv s = {0};
 
-	if (!cJSON_IsArray(arr))
+	if (!json_is_array(arr))
 		return err_setf(err, &(struct pos){path, 0, 0},
 		    "'%s': expected an array of names", key);
-	cJSON_ArrayForEach(it, arr)
-	{
-		if (!cJSON_IsString(it)) {
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
+		if (!json_is_string(it)) {
 			strv_release(&s);
 			return err_setf(err, &(struct pos){path, 0, 0},
 			    "'%s': expected an array of names", key);
 		}
-		strv_add(&s, it->valuestring);
+		strv_add(&s, json_str(it));
 	}
 	take_sorted(&s, v, n);
 	return 0;
 }
 
 static int
-parse_root(struct plan_managed *m, const cJSON *root, const char *path,
+parse_root(struct plan_managed *m, const struct json *root, const char *path,
     const char *cluster, struct err *err)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "format");
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "cluster");
-	const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "revision");
+	const struct json *r = json_get(root, "revision");
+	const char *c = json_str(json_get(root, "cluster"));
 	struct pos pos = {path, 0, 0};
+	int64_t f = 0;
 
-	if (!cJSON_IsNumber(f) || f->valuedouble != PLAN_INVENTORY_FORMAT)
+	if (json_int(json_get(root, "format"), &f) < 0 ||
+	    f != PLAN_INVENTORY_FORMAT)
 		return err_setf(err, &pos, "'format': expected %d",
 		    PLAN_INVENTORY_FORMAT);
-	if (!cJSON_IsString(c) || strcmp(c->valuestring, cluster) != 0)
+	if (c == NULL || strcmp(c, cluster) != 0)
 		return err_setf(err, &pos, "'cluster': expected '%s'", cluster);
-	if (r != NULL && !cJSON_IsNull(r) && !cJSON_IsString(r))
+	if (r != NULL && !json_is_null(r) && !json_is_string(r))
 		return err_setf(err, &pos,
 		    "'revision': expected a string or null");
-	if (r != NULL && cJSON_IsString(r))
-		m->revision = xstrdup(r->valuestring);
+	if (json_is_string(r))
+		m->revision = xstrdup(json_str(r));
 	if (parse_names(root, path, "addresses", &m->addresses, &m->naddresses,
 	        err) < 0 ||
 	    parse_names(root, path, "queues", &m->queues, &m->nqueues, err) <
@@ -184,19 +184,20 @@ plan_inventory_parse(struct plan_managed *out, const char *path,
     const char *text, size_t len, const char *cluster, struct err *err)
 {
 	struct plan_managed m = {0};
-	cJSON *root;
+	struct json_doc *doc = NULL;
 	int rc;
 
-	root = cJSON_ParseWithLength(text, len);
-	if (root == NULL || !cJSON_IsObject(root)) {
-		cJSON_Delete(root);
+	if (json_parse(&doc, path, text, len, err) < 0)
+		return -1;
+	if (!json_is_object(json_doc_root(doc))) {
+		json_doc_free(doc);
 		return err_setf(err, &(struct pos){path, 0, 0},
 		    "not a JSON object");
 	}
 	m.known = true;
 	m.source = xstrdup("inventory");
-	rc = parse_root(&m, root, path, cluster, err);
-	cJSON_Delete(root);
+	rc = parse_root(&m, json_doc_root(doc), path, cluster, err);
+	json_doc_free(doc);
 	if (rc < 0) {
 		plan_managed_release(&m);
 		return -1;

@@ -7,6 +7,8 @@
 #include "../live/live.h"
 #include "plan.h"
 
+struct json;
+struct json_reader;
 struct jsonw;
 struct sbuf;
 
@@ -122,5 +124,8 @@ void plan_capture_removed(struct plan_capture_node *c, const char *name);
 
 void plan_broker_xml_md(struct sbuf *b, const struct plan *p);
 void plan_broker_xml_json(struct jsonw *w, const struct plan *p);
+/* The optional broker_xml member of plan.json's root (absent: none). */
+int plan_broker_xml_parse(struct json_reader *c, const struct json *root,
+    struct plan *p);
 
 #endif

@@ -1,49 +1,78 @@
 /* reconcile/plan/plan-parse.c: plan.json back into a struct plan (apply
- * and approve read what the planner wrote). Errors name the member by its
- * JSON path: `plan.json: actions[0].nodes[1].outcome: expected a string`.
- * Rendering the parse of a plan.json gives the same bytes. */
-#include "plan-read.h"
+ * and approve read what the planner wrote), through lib/json. Errors name
+ * the member by its JSON path: `plan.json: actions[0].nodes[1].outcome:
+ * expected a string`; a syntax error its line and column. Rendering the
+ * parse of a plan.json gives the same bytes. */
+#include "plan-int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/json.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
 
 #define PLAN_JSON_MAX ((size_t)256 * 1024 * 1024)
 
+/* ["ANYCAST", "MULTICAST"] as a set of decl_routing. */
 static int
-pop(struct plan_reader *c, const cJSON *o, const char *w, struct recon_op *op)
+read_routing(struct json_reader *c, const struct json *o, const char *where,
+    const char *key, unsigned *out)
 {
-	const cJSON *cfg;
+	const struct json *a, *it;
+	const char *s;
+	size_t n;
+
+	a = json_read_array(c, o, where, key, &n);
+	if (a == NULL)
+		return -1;
+	*out = 0;
+	for (it = json_first(a); it != NULL; it = json_next(it)) {
+		s = json_str(it);
+		if (s != NULL && strcmp(s, "ANYCAST") == 0)
+			*out |= DECL_ANYCAST;
+		else if (s != NULL && strcmp(s, "MULTICAST") == 0)
+			*out |= DECL_MULTICAST;
+		else
+			return json_read_fail(c, where, key,
+			    "expected ANYCAST or MULTICAST");
+	}
+	return 0;
+}
+
+static int
+pop(struct json_reader *c, const struct json *o, const char *w,
+    struct recon_op *op)
+{
+	const struct json *cfg;
 	char *k = NULL;
 	int rc = -1;
 
 	memset(op, 0, sizeof(*op));
-	if (plan_read_str(c, o, w, "op", false, &k) < 0 ||
-	    plan_read_str(c, o, w, "name", false, &op->name) < 0)
+	if (json_read_str(c, o, w, "op", false, &k) < 0 ||
+	    json_read_str(c, o, w, "name", false, &op->name) < 0)
 		goto done;
 	if (recon_op_kind_parse(k, &op->kind) < 0) {
-		plan_read_fail(c, w, "op", "unknown operation");
+		json_read_fail(c, w, "op", "unknown operation");
 		goto done;
 	}
 	if (op->kind == RECON_OP_DESTROY_QUEUE &&
-	    plan_read_bool(c, o, w, "remove_consumers", &op->remove_consumers) <
+	    json_read_bool(c, o, w, "remove_consumers", &op->remove_consumers) <
 	        0)
 		goto done;
 	if ((op->kind == RECON_OP_CREATE_ADDRESS ||
 	        op->kind == RECON_OP_UPDATE_ADDRESS) &&
-	    plan_read_routing(c, o, w, "routing_types", &op->routing) < 0)
+	    read_routing(c, o, w, "routing_types", &op->routing) < 0)
 		goto done;
-	cfg = cJSON_GetObjectItemCaseSensitive(o, "config");
+	cfg = json_get(o, "config");
 	if (cfg != NULL && (op->kind == RECON_OP_CREATE_QUEUE ||
 	                       op->kind == RECON_OP_UPDATE_QUEUE)) {
 		op->queue = xcalloc(1, sizeof(*op->queue));
-		if (plan_read_queue(c, cfg, w, op->queue) < 0)
+		if (live_queue_config_read(c, cfg, w, op->queue) < 0)
 			goto done;
 	} else if (cfg != NULL) {
 		op->divert = xcalloc(1, sizeof(*op->divert));
-		if (plan_read_divert(c, cfg, w, op->divert) < 0)
+		if (live_divert_config_read(c, cfg, w, op->divert) < 0)
 			goto done;
 	}
 	rc = 0;
@@ -53,58 +82,57 @@ done:
 }
 
 static int
-pobserved(struct plan_reader *c, const cJSON *o, const char *w,
+pobserved(struct json_reader *c, const struct json *o, const char *w,
     struct plan_observed *ob)
 {
-	const cJSON *d, *q, *cfg;
+	const struct json *d, *q, *cfg;
 
-	if (plan_read_bool(c, o, w, "present", &ob->present) < 0 ||
-	    plan_read_strings(c, o, w, "bindings", &ob->bindings,
+	if (json_read_bool(c, o, w, "present", &ob->present) < 0 ||
+	    json_read_strings(c, o, w, "bindings", &ob->bindings,
 	        &ob->nbindings) < 0 ||
-	    plan_read_routing(c, o, w, "routing_types", &ob->address_routing) <
-	        0)
+	    read_routing(c, o, w, "routing_types", &ob->address_routing) < 0)
 		return -1;
-	d = plan_read_object(c, o, w, "divert", true);
-	q = plan_read_object(c, o, w, "queue", true);
+	d = json_read_object(c, o, w, "divert", true);
+	q = json_read_object(c, o, w, "queue", true);
 	if (d == NULL || q == NULL)
 		return -1;
-	if (!cJSON_IsNull(d)) {
+	if (!json_is_null(d)) {
 		ob->divert = xcalloc(1, sizeof(*ob->divert));
-		if (plan_read_divert(c, d, w, ob->divert) < 0)
+		if (live_divert_config_read(c, d, w, ob->divert) < 0)
 			return -1;
 	}
-	if (cJSON_IsNull(q))
+	if (json_is_null(q))
 		return 0;
 	ob->queue = xcalloc(1, sizeof(*ob->queue));
-	cfg = plan_read_object(c, q, w, "config", false);
-	if (cfg == NULL || plan_read_queue(c, cfg, w, ob->queue) < 0 ||
-	    plan_read_int(c, q, w, "consumers", &ob->queue->consumer_count) <
+	cfg = json_read_object(c, q, w, "config", false);
+	if (cfg == NULL || live_queue_config_read(c, cfg, w, ob->queue) < 0 ||
+	    json_read_int(c, q, w, "consumers", &ob->queue->consumer_count) <
 	        0 ||
-	    plan_read_int(c, q, w, "messages", &ob->queue->message_count) < 0)
+	    json_read_int(c, q, w, "messages", &ob->queue->message_count) < 0)
 		return -1;
 	return 0;
 }
 
 static int
-premoved(struct plan_reader *c, const cJSON *o, const char *w,
+premoved(struct json_reader *c, const struct json *o, const char *w,
     struct plan_step *np)
 {
-	const cJSON *a = plan_read_array(c, o, w, "removed_diverts",
-	                &np->nremoved),
-	            *it;
+	const struct json *a = json_read_array(c, o, w, "removed_diverts",
+	                      &np->nremoved),
+	                  *it;
 	size_t i = 0;
 
 	if (a == NULL)
 		return -1;
 	np->removed = xcalloc(np->nremoved + 1, sizeof(*np->removed));
-	cJSON_ArrayForEach(it, a)
-	{
-		const cJSON *cfg;
+	for (it = json_first(a); it != NULL; it = json_next(it)) {
+		const struct json *cfg;
 
-		cfg = plan_read_object(c, it, w, "config", false);
+		cfg = json_read_object(c, it, w, "config", false);
 		if (cfg == NULL ||
-		    plan_read_divert(c, cfg, w, &np->removed[i].config) < 0 ||
-		    plan_read_bool(c, it, w, "declared",
+		    live_divert_config_read(c, cfg, w, &np->removed[i].config) <
+		        0 ||
+		    json_read_bool(c, it, w, "declared",
 		        &np->removed[i].declared) < 0) {
 			np->nremoved = i + 1;
 			return -1;
@@ -115,36 +143,37 @@ premoved(struct plan_reader *c, const cJSON *o, const char *w,
 }
 
 static int
-pkept(struct plan_reader *c, const cJSON *o, const char *w,
+pkept(struct json_reader *c, const struct json *o, const char *w,
     struct plan_step *np)
 {
-	const cJSON *a = plan_read_array(c, o, w, "kept_diverts", &np->nkept),
-	            *it;
+	const struct json *a = json_read_array(c, o, w, "kept_diverts",
+	                      &np->nkept),
+	                  *it;
 	struct plan_kept_divert *k;
 	size_t i = 0;
 
 	if (a == NULL)
 		return -1;
 	np->kept = xcalloc(np->nkept + 1, sizeof(*np->kept));
-	cJSON_ArrayForEach(it, a)
-	{
+	for (it = json_first(a); it != NULL; it = json_next(it)) {
 		k = &np->kept[i++];
-		if (plan_read_str(c, it, w, "address", false, &k->address) <
+		if (json_read_str(c, it, w, "address", false, &k->address) <
 		        0 ||
-		    plan_read_str(c, it, w, "forwarding_address", false,
+		    json_read_str(c, it, w, "forwarding_address", false,
 		        &k->forwarding_address) < 0 ||
-		    plan_read_str(c, it, w, "name", false, &k->name) < 0 ||
-		    plan_read_str(c, it, w, "reason", false, &k->reason) < 0)
+		    json_read_str(c, it, w, "name", false, &k->name) < 0 ||
+		    json_read_str(c, it, w, "reason", false, &k->reason) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int
-ptaps(struct plan_reader *c, const cJSON *o, const char *w,
+ptaps(struct json_reader *c, const struct json *o, const char *w,
     struct plan_step *np)
 {
-	const cJSON *a = plan_read_array(c, o, w, "taps", &np->ntaps), *it;
+	const struct json *a = json_read_array(c, o, w, "taps", &np->ntaps),
+	                  *it;
 	struct plan_tap *t;
 	char *fate = NULL;
 	size_t i = 0;
@@ -153,18 +182,17 @@ ptaps(struct plan_reader *c, const cJSON *o, const char *w,
 	if (a == NULL)
 		return -1;
 	np->taps = xcalloc(np->ntaps + 1, sizeof(*np->taps));
-	cJSON_ArrayForEach(it, a)
-	{
+	for (it = json_first(a); it != NULL; it = json_next(it)) {
 		t = &np->taps[i++];
-		if (plan_read_str(c, it, w, "capture", true, &t->capture) < 0 ||
-		    plan_read_str(c, it, w, "name", false, &t->name) < 0 ||
-		    plan_read_str(c, it, w, "reason", false, &t->reason) < 0 ||
-		    plan_read_str(c, it, w, "fate", false, &fate) < 0)
+		if (json_read_str(c, it, w, "capture", true, &t->capture) < 0 ||
+		    json_read_str(c, it, w, "name", false, &t->name) < 0 ||
+		    json_read_str(c, it, w, "reason", false, &t->reason) < 0 ||
+		    json_read_str(c, it, w, "fate", false, &fate) < 0)
 			return -1;
 		if (strcmp(fate, "removed-by-subscription") == 0)
 			t->fate = PLAN_TAP_REMOVED_BY_SUBSCRIPTION;
 		else if (strcmp(fate, "kept") != 0)
-			rc = plan_read_fail(c, w, "fate",
+			rc = json_read_fail(c, w, "fate",
 			    "expected kept or removed-by-subscription");
 		free(fate);
 		fate = NULL;
@@ -175,16 +203,18 @@ ptaps(struct plan_reader *c, const cJSON *o, const char *w,
 }
 
 static int
-pops(struct plan_reader *c, const cJSON *o, const char *w, struct plan_step *np)
+pops(struct json_reader *c, const struct json *o, const char *w,
+    struct plan_step *np)
 {
-	const cJSON *a = plan_read_array(c, o, w, "operations", &np->nops), *it;
+	const struct json *a =
+	                      json_read_array(c, o, w, "operations", &np->nops),
+	                  *it;
 	size_t i = 0;
 
 	if (a == NULL)
 		return -1;
 	np->ops = xcalloc(np->nops + 1, sizeof(*np->ops));
-	cJSON_ArrayForEach(it, a)
-	{
+	for (it = json_first(a); it != NULL; it = json_next(it)) {
 		char *ow;
 		int rc;
 
@@ -198,31 +228,31 @@ pops(struct plan_reader *c, const cJSON *o, const char *w, struct plan_step *np)
 }
 
 static int
-pnode_plan(struct plan_reader *c, const cJSON *o, const char *w,
+pnode_plan(struct json_reader *c, const struct json *o, const char *w,
     struct plan_step *np)
 {
-	const cJSON *ob;
+	const struct json *ob;
 	char *out = NULL;
 	int rc = -1;
 
-	if (plan_read_int(c, o, w, "consumers", &np->consumers) < 0 ||
-	    plan_read_int(c, o, w, "destroyed_messages",
+	if (json_read_int(c, o, w, "consumers", &np->consumers) < 0 ||
+	    json_read_int(c, o, w, "destroyed_messages",
 	        &np->destroyed_messages) < 0 ||
-	    plan_read_str(c, o, w, "message", true, &np->message) < 0 ||
-	    plan_read_str(c, o, w, "next_step", true, &np->next_step) < 0 ||
-	    plan_read_str(c, o, w, "node", false, &np->node) < 0 ||
-	    plan_read_str(c, o, w, "outcome", false, &out) < 0 ||
-	    plan_read_str(c, o, w, "refusal", true, &np->refusal) < 0 ||
-	    plan_read_strings(c, o, w, "warnings", &np->warnings,
+	    json_read_str(c, o, w, "message", true, &np->message) < 0 ||
+	    json_read_str(c, o, w, "next_step", true, &np->next_step) < 0 ||
+	    json_read_str(c, o, w, "node", false, &np->node) < 0 ||
+	    json_read_str(c, o, w, "outcome", false, &out) < 0 ||
+	    json_read_str(c, o, w, "refusal", true, &np->refusal) < 0 ||
+	    json_read_strings(c, o, w, "warnings", &np->warnings,
 	        &np->nwarnings) < 0 ||
 	    pkept(c, o, w, np) < 0 || premoved(c, o, w, np) < 0 ||
 	    ptaps(c, o, w, np) < 0 || pops(c, o, w, np) < 0)
 		goto done;
-	ob = plan_read_object(c, o, w, "observed", false);
+	ob = json_read_object(c, o, w, "observed", false);
 	if (ob == NULL || pobserved(c, ob, w, &np->observed) < 0)
 		goto done;
 	if (plan_outcome_parse(out, &np->outcome) < 0) {
-		plan_read_fail(c, w, "outcome", "unknown outcome");
+		json_read_fail(c, w, "outcome", "unknown outcome");
 		goto done;
 	}
 	if (np->refusal != NULL &&
@@ -235,31 +265,30 @@ done:
 }
 
 static int
-paction(struct plan_reader *c, const cJSON *o, const char *w,
+paction(struct json_reader *c, const struct json *o, const char *w,
     struct plan_action *a)
 {
-	const cJSON *arr, *it;
+	const struct json *arr, *it;
 	char *k = NULL, *nw;
 	size_t i = 0;
 	int rc = -1;
 
-	if (plan_read_str(c, o, w, "address", true, &a->address) < 0 ||
-	    plan_read_bool(c, o, w, "destroys_messages",
+	if (json_read_str(c, o, w, "address", true, &a->address) < 0 ||
+	    json_read_bool(c, o, w, "destroys_messages",
 	        &a->destroys_messages) < 0 ||
-	    plan_read_str(c, o, w, "kind", false, &k) < 0 ||
-	    plan_read_str(c, o, w, "name", false, &a->name) < 0 ||
-	    plan_read_str(c, o, w, "why", true, &a->why) < 0)
+	    json_read_str(c, o, w, "kind", false, &k) < 0 ||
+	    json_read_str(c, o, w, "name", false, &a->name) < 0 ||
+	    json_read_str(c, o, w, "why", true, &a->why) < 0)
 		goto done;
 	if (plan_action_kind_parse(k, &a->kind) < 0) {
-		plan_read_fail(c, w, "kind", "unknown action kind");
+		json_read_fail(c, w, "kind", "unknown action kind");
 		goto done;
 	}
-	arr = plan_read_array(c, o, w, "nodes", &a->nnodes);
+	arr = json_read_array(c, o, w, "nodes", &a->nnodes);
 	if (arr == NULL)
 		goto done;
 	a->nodes = xcalloc(a->nnodes + 1, sizeof(*a->nodes));
-	cJSON_ArrayForEach(it, arr)
-	{
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
 		nw = xasprintf("%s.nodes[%zu]", w, i);
 		rc = pnode_plan(c, it, nw, &a->nodes[i++]);
 		free(nw);
@@ -273,18 +302,17 @@ done:
 }
 
 static int
-pactions(struct plan_reader *c, const cJSON *root, struct plan *p)
+pactions(struct json_reader *c, const struct json *root, struct plan *p)
 {
-	const cJSON *arr =
-	                plan_read_array(c, root, "", "actions", &p->nactions),
-	            *it;
+	const struct json *arr = json_read_array(c, root, "", "actions",
+	                      &p->nactions),
+	                  *it;
 	size_t i = 0;
 
 	if (arr == NULL)
 		return -1;
 	p->actions = xcalloc(p->nactions + 1, sizeof(*p->actions));
-	cJSON_ArrayForEach(it, arr)
-	{
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
 		char *w;
 		int rc;
 
@@ -298,26 +326,26 @@ pactions(struct plan_reader *c, const cJSON *root, struct plan *p)
 }
 
 static int
-pnodes(struct plan_reader *c, const cJSON *root, struct plan *p)
+pnodes(struct json_reader *c, const struct json *root, struct plan *p)
 {
-	const cJSON *arr = plan_read_array(c, root, "", "nodes", &p->nnodes),
-	            *it;
+	const struct json *arr =
+	                      json_read_array(c, root, "", "nodes", &p->nnodes),
+	                  *it;
 	struct plan_node_status *n;
 	size_t i = 0;
 
 	if (arr == NULL)
 		return -1;
 	p->nodes = xcalloc(p->nnodes + 1, sizeof(*p->nodes));
-	cJSON_ArrayForEach(it, arr)
-	{
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
 		n = &p->nodes[i++];
-		if (plan_read_str(c, it, "nodes[]", "message", true,
+		if (json_read_str(c, it, "nodes[]", "message", true,
 		        &n->message) < 0 ||
-		    plan_read_str(c, it, "nodes[]", "node", false, &n->node) <
+		    json_read_str(c, it, "nodes[]", "node", false, &n->node) <
 		        0 ||
-		    plan_read_bool(c, it, "nodes[]", "reachable",
+		    json_read_bool(c, it, "nodes[]", "reachable",
 		        &n->reachable) < 0 ||
-		    plan_read_str(c, it, "nodes[]", "refusal", true,
+		    json_read_str(c, it, "nodes[]", "refusal", true,
 		        &n->refusal) < 0)
 			return -1;
 	}
@@ -325,25 +353,24 @@ pnodes(struct plan_reader *c, const cJSON *root, struct plan *p)
 }
 
 static int
-punmanaged(struct plan_reader *c, const cJSON *root, struct plan *p)
+punmanaged(struct json_reader *c, const struct json *root, struct plan *p)
 {
-	const cJSON *arr = plan_read_array(c, root, "", "unmanaged",
-	                &p->nunmanaged),
-	            *it;
+	const struct json *arr = json_read_array(c, root, "", "unmanaged",
+	                      &p->nunmanaged),
+	                  *it;
 	struct plan_unmanaged *u;
 	size_t i = 0;
 
 	if (arr == NULL)
 		return -1;
 	p->unmanaged = xcalloc(p->nunmanaged + 1, sizeof(*p->unmanaged));
-	cJSON_ArrayForEach(it, arr)
-	{
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
 		u = &p->unmanaged[i++];
-		if (plan_read_str(c, it, "unmanaged[]", "kind", false,
+		if (json_read_str(c, it, "unmanaged[]", "kind", false,
 		        &u->kind) < 0 ||
-		    plan_read_str(c, it, "unmanaged[]", "name", false,
+		    json_read_str(c, it, "unmanaged[]", "name", false,
 		        &u->name) < 0 ||
-		    plan_read_strings(c, it, "unmanaged[]", "nodes", &u->nodes,
+		    json_read_strings(c, it, "unmanaged[]", "nodes", &u->nodes,
 		        &u->nnodes) < 0)
 			return -1;
 	}
@@ -351,29 +378,28 @@ punmanaged(struct plan_reader *c, const cJSON *root, struct plan *p)
 }
 
 static int
-psettings(struct plan_reader *c, const cJSON *root, struct plan *p)
+psettings(struct json_reader *c, const struct json *root, struct plan *p)
 {
-	const cJSON *s = plan_read_object(c, root, "", "settings", false), *arr,
-	            *it;
+	const struct json *s = json_read_object(c, root, "", "settings", false),
+	                  *arr, *it;
 	size_t i = 0;
 
 	if (s == NULL ||
-	    plan_read_str(c, s, "settings", "capture_prefix", true,
+	    json_read_str(c, s, "settings", "capture_prefix", true,
 	        &p->capture_prefix) < 0 ||
-	    plan_read_int(c, s, "settings", "max_destroyed_messages",
+	    json_read_int(c, s, "settings", "max_destroyed_messages",
 	        &p->max_destroyed_messages) < 0)
 		return -1;
-	arr = plan_read_array(c, s, "settings", "captures", &p->ncaptures);
+	arr = json_read_array(c, s, "settings", "captures", &p->ncaptures);
 	if (arr == NULL)
 		return -1;
 	p->captures = xcalloc(p->ncaptures + 1, sizeof(*p->captures));
-	cJSON_ArrayForEach(it, arr)
-	{
-		if (plan_read_str(c, it, "settings.captures[]", "name", false,
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
+		if (json_read_str(c, it, "settings.captures[]", "name", false,
 		        &p->captures[i].name) < 0 ||
-		    plan_read_str(c, it, "settings.captures[]", "pattern",
+		    json_read_str(c, it, "settings.captures[]", "pattern",
 		        false, &p->captures[i].pattern) < 0 ||
-		    plan_read_int(c, it, "settings.captures[]", "ring_size",
+		    json_read_int(c, it, "settings.captures[]", "ring_size",
 		        &p->captures[i].ring_size) < 0)
 			return -1;
 		i++;
@@ -394,64 +420,64 @@ is_sha256_hex(const char *s)
 }
 
 static int
-pheader(struct plan_reader *c, const cJSON *root, struct plan *p)
+pheader(struct json_reader *c, const struct json *root, struct plan *p)
 {
-	const cJSON *b, *s;
+	const struct json *b, *s;
 	char *mode = NULL, *out = NULL;
 	int64_t format = 0;
 	int rc = -1;
 
-	if (plan_read_int(c, root, "", "format", &format) < 0)
+	if (json_read_int(c, root, "", "format", &format) < 0)
 		goto done;
 	if (format != PLAN_FORMAT) {
 		/* Format 1 had no declaration_digest: such a plan cannot show
 		 * which declaration it was approved for. */
-		plan_read_fail(c, "", "format",
+		json_read_fail(c, "", "format",
 		    "unsupported plan format (this build reads " PLAN_FORMAT_S
 		    "; plan again)");
 		goto done;
 	}
-	b = plan_read_object(c, root, "", "base", false);
-	s = plan_read_object(c, root, "", "snapshot", false);
+	b = json_read_object(c, root, "", "base", false);
+	s = json_read_object(c, root, "", "snapshot", false);
 	if (b == NULL || s == NULL ||
-	    plan_read_str(c, b, "base", "revision", true, &p->base_revision) <
+	    json_read_str(c, b, "base", "revision", true, &p->base_revision) <
 	        0 ||
-	    plan_read_str(c, b, "base", "source", false, &p->base_source) < 0 ||
-	    plan_read_str(c, s, "snapshot", "source", false,
+	    json_read_str(c, b, "base", "source", false, &p->base_source) < 0 ||
+	    json_read_str(c, s, "snapshot", "source", false,
 	        &p->snapshot_source) < 0 ||
-	    plan_read_str(c, s, "snapshot", "taken_at", true,
+	    json_read_str(c, s, "snapshot", "taken_at", true,
 	        &p->snapshot_taken_at) < 0 ||
-	    plan_read_str(c, root, "", "cluster", false, &p->cluster) < 0 ||
-	    plan_read_str(c, root, "", "declaration_digest", true,
+	    json_read_str(c, root, "", "cluster", false, &p->cluster) < 0 ||
+	    json_read_str(c, root, "", "declaration_digest", true,
 	        &p->declaration_digest) < 0 ||
-	    plan_read_int(c, root, "", "destroyed_messages",
+	    json_read_int(c, root, "", "destroyed_messages",
 	        &p->destroyed_messages) < 0 ||
-	    plan_read_strings(c, root, "", "diagnostics", &p->diagnostics,
+	    json_read_strings(c, root, "", "diagnostics", &p->diagnostics,
 	        &p->ndiagnostics) < 0 ||
-	    plan_read_bool(c, root, "", "disconnect_consumers",
+	    json_read_bool(c, root, "", "disconnect_consumers",
 	        &p->disconnect_consumers) < 0 ||
-	    plan_read_str(c, root, "", "kind", false, &p->kind) < 0 ||
-	    plan_read_str(c, root, "", "message", true, &p->message) < 0 ||
-	    plan_read_str(c, root, "", "mode", false, &mode) < 0 ||
-	    plan_read_str(c, root, "", "next_step", true, &p->next_step) < 0 ||
-	    plan_read_str(c, root, "", "outcome", false, &out) < 0 ||
-	    plan_read_str(c, root, "", "refusal", true, &p->refusal) < 0 ||
-	    plan_read_str(c, root, "", "revision", true, &p->revision) < 0)
+	    json_read_str(c, root, "", "kind", false, &p->kind) < 0 ||
+	    json_read_str(c, root, "", "message", true, &p->message) < 0 ||
+	    json_read_str(c, root, "", "mode", false, &mode) < 0 ||
+	    json_read_str(c, root, "", "next_step", true, &p->next_step) < 0 ||
+	    json_read_str(c, root, "", "outcome", false, &out) < 0 ||
+	    json_read_str(c, root, "", "refusal", true, &p->refusal) < 0 ||
+	    json_read_str(c, root, "", "revision", true, &p->revision) < 0)
 		goto done;
 	if (strcmp(mode, "CONFIG_MANAGED") == 0)
 		p->mode = DECL_CONFIG_MANAGED;
 	else if (strcmp(mode, "STUDIO_MANAGED") != 0) {
-		plan_read_fail(c, "", "mode",
+		json_read_fail(c, "", "mode",
 		    "expected STUDIO_MANAGED or CONFIG_MANAGED");
 		goto done;
 	}
 	if (plan_outcome_parse(out, &p->outcome) < 0) {
-		plan_read_fail(c, "", "outcome", "unknown outcome");
+		json_read_fail(c, "", "outcome", "unknown outcome");
 		goto done;
 	}
 	if (p->declaration_digest != NULL &&
 	    !is_sha256_hex(p->declaration_digest)) {
-		plan_read_fail(c, "", "declaration_digest",
+		json_read_fail(c, "", "declaration_digest",
 		    "expected a SHA-256 in lower-case hex");
 		goto done;
 	}
@@ -466,19 +492,21 @@ int
 plan_parse_json(struct plan **out, const char *path, const char *text,
     size_t len, struct err *err)
 {
-	struct plan_reader c = {path, err};
-	struct plan *p;
-	cJSON *root;
+	struct json_reader c = {path, err};
+	struct json_doc *doc = NULL;
+	const struct json *root;
+	struct plan *p = NULL;
 	int rc = -1;
 
 	if (len > PLAN_JSON_MAX)
 		return err_setf(err, &(struct pos){path, 0, 0},
 		    "plan too large");
-	root = cJSON_ParseWithLength(text, len);
-	if (root == NULL || !cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		return err_setf(err, &(struct pos){path, 0, 0},
-		    "not a JSON object");
+	if (json_parse(&doc, path, text, len, err) < 0)
+		return -1;
+	root = json_doc_root(doc);
+	if (!json_is_object(root)) {
+		err_setf(err, &(struct pos){path, 0, 0}, "not a JSON object");
+		goto done;
 	}
 	p = xcalloc(1, sizeof(*p));
 	if (pheader(&c, root, p) < 0 || psettings(&c, root, p) < 0 ||
@@ -490,6 +518,6 @@ plan_parse_json(struct plan **out, const char *path, const char *text,
 	rc = 0;
 done:
 	plan_free(p);
-	cJSON_Delete(root);
+	json_doc_free(doc);
 	return rc;
 }

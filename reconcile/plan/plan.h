@@ -54,8 +54,8 @@ bool plan_managed_has_divert(const struct plan_managed *m, const char *n);
 void plan_managed_release(struct plan_managed *m);
 
 /* inventory.json: render (canonical, owned by the caller) and parse. Parse
- * errors name path and the JSON member; a cluster other than `cluster` is
- * an error. */
+ * errors name path and the JSON member (a syntax error its line and
+ * column); a cluster other than `cluster` is an error. */
 char *plan_inventory_render(const struct plan_managed *m, const char *cluster);
 int plan_inventory_parse(struct plan_managed *out, const char *path,
     const char *text, size_t len, const char *cluster, struct err *err);
@@ -479,8 +479,8 @@ struct plan *plan_captures(const struct decl_cluster *decl,
     const struct plan_opts *opts);
 
 /* ---- CONFIG_MANAGED: the rendered broker.xml -------------------------
- * The agent renders (declarations/render/render.h); these pure functions take the
- * texts. One input per declared node, in the declaration's order. */
+ * The agent renders (declarations/render/render.h); these pure functions take
+ * the texts. One input per declared node, in the declaration's order. */
 struct plan_rendered {
 	const char *node;
 	const char *before; /* the file the diff starts from; NULL: none */
@@ -514,12 +514,9 @@ char *plan_render_json(const struct plan *p);
 char *plan_confirmation(const struct plan *p);
 /* plan.md; plan_dir is shown in the approve command. Owned. */
 char *plan_render_md(const struct plan *p, const char *plan_dir);
-/* Parse plan.json back into a plan (apply). Errors name the member. */
+/* Parse plan.json back into a plan (apply). Errors name the member, a
+ * syntax error its line and column (lib/json.h). */
 int plan_parse_json(struct plan **out, const char *path, const char *text,
     size_t len, struct err *err);
-/* Write DIR/plan.json and DIR/plan.md atomically (creating DIR); on
- * success digest_hex (SHA256_HEX bytes) holds the SHA-256 of plan.json. */
-int plan_write(const struct plan *p, const char *dir, char *digest_hex,
-    struct err *err);
 
 #endif

@@ -46,7 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n.node = xstrdup("node1");
 	n.url = xstrdup("http://localhost:8161/console/jolokia");
 	n.requests = 1;
-	if (b.results != NULL && b.root != NULL)
+	if (b.results != NULL && b.reply != NULL)
 		live_node_from_reply(&n, &b);
 	round_trip(&n);
 	live_node_release(&n);

@@ -21,12 +21,12 @@
  * <text>`; exits 0 on OK, 1 on a refusal, 64 on usage errors. --broker
  * defaults to the node name node1 when the URL's port is unknown: pass it.
  */
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/afile.h"
+#include "../../lib/json.h"
 #include "../../lib/xalloc.h"
 #include "../../reconcile/live/live-int.h"
 
@@ -207,7 +207,7 @@ report(const struct live_bulk *b, const char *op)
 
 	if (r->kind == RECON_OK) {
 		if (strcmp(op, "read") == 0 && b->results[0].value != NULL) {
-			v = cJSON_PrintUnformatted(b->results[0].value);
+			v = json_render(b->results[0].value);
 			printf("OK %s\n", v);
 			free(v);
 		} else {

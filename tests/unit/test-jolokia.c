@@ -161,6 +161,22 @@ test_jolokia__http_and_shape_failures(void **state)
 	expect_whole(200,
 	    "[{\"status\":200,\"value\":1},{\"status\":200,\"value\":null}]",
 	    RECON_OK, NULL);
+	/* the strict reader: data after the value, invalid UTF-8, a repeated
+	 * key, a non-integral status */
+	expect_whole(200,
+	    "[{\"status\":200,\"value\":1},{\"status\":200,\"value\":2}] x",
+	    RECON_BAD_RESPONSE, "reply is not JSON");
+	expect_whole(200,
+	    "[{\"status\":200,\"value\":\"\xc3\"},{\"status\":200,"
+	    "\"value\":2}]",
+	    RECON_BAD_RESPONSE, "reply is not JSON");
+	expect_whole(200,
+	    "[{\"status\":200,\"value\":1,\"status\":500},{\"status\":200,"
+	    "\"value\":2}]",
+	    RECON_BAD_RESPONSE, "reply is not JSON");
+	expect_whole(200,
+	    "{\"status\":403.5,\"error\":\"java.lang.Exception : Origin\"}",
+	    RECON_BAD_RESPONSE, "reply element without a status");
 }
 
 static void
@@ -458,6 +474,56 @@ test_jolokia__snapshot_other_brokers_ignored(void **state)
 	live_node_release(&n);
 }
 
+/* Counts arrive as Java longs: read exactly, past 2^53 too; a count that
+ * is not an integer is the reply's problem. */
+static void
+test_jolokia__snapshot_counts_are_exact(void **state)
+{
+	struct recon_node_snapshot n;
+	const char *head =
+	    "[{\"status\":200,\"value\":{\"d:broker=\\\"a\\\"\":{}}},"
+	    "{\"status\":404,\"error\":\"x\"},{\"status\":200,\"value\":{"
+	    "\"d:broker=\\\"a\\\",queue=\\\"q\\\",address=\\\"x\\\"\":"
+	    "{\"RoutingType\":\"ANYCAST\",\"MessageCount\":";
+	const char *tail = "}}},{\"status\":404,\"error\":\"x\"},"
+	                   "{\"status\":404,\"error\":\"x\"}]";
+	struct recon_snapshot snap = {.cluster = (char[]){"c"},
+	    .taken_at = (char[]){"2026-01-01T00:00:00Z"},
+	    .nnodes = 1};
+	struct recon_snapshot *back = NULL;
+	struct err err = {0};
+	char *body, *text;
+
+	(void)state;
+	body = xasprintf("%s9007199254740993%s", head, tail);
+	from_file(&n, NULL, body);
+	assert_int_equal(n.refusal.kind, RECON_OK);
+	assert_int_equal(n.nqueues, 1);
+	assert_true(n.queues[0].message_count == INT64_C(9007199254740993));
+	/* and a recorded snapshot keeps it */
+	n.node = xstrdup("node1");
+	n.url = xstrdup("http://localhost:8161/console/jolokia");
+	snap.nodes = &n;
+	text = live_snapshot_render_json(&snap);
+	if (live_snapshot_parse_json(&back, "s.json", text, strlen(text),
+	        &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_true(back->nodes[0].queues[0].message_count ==
+	            INT64_C(9007199254740993));
+	live_snapshot_free(back);
+	free(text);
+	live_node_release(&n);
+	free(body);
+	body = xasprintf("%s1.5%s", head, tail);
+	from_file(&n, NULL, body);
+	assert_int_equal(n.refusal.kind, RECON_BAD_RESPONSE);
+	assert_string_equal(n.refusal.text,
+	    "queue 'd:broker=\"a\",queue=\"q\",address=\"x\"': attribute "
+	    "MessageCount: expected an integer");
+	live_node_release(&n);
+	free(body);
+}
+
 int
 main(void)
 {
@@ -474,6 +540,7 @@ main(void)
 	    cmocka_unit_test(test_jolokia__snapshot_from_recorded_reply),
 	    cmocka_unit_test(test_jolokia__snapshot_shape_errors),
 	    cmocka_unit_test(test_jolokia__snapshot_other_brokers_ignored),
+	    cmocka_unit_test(test_jolokia__snapshot_counts_are_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

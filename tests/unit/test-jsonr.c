@@ -141,6 +141,55 @@ test_jsonr__syntax_errors_name_line_and_column(void **state)
 	expect("}", "ERR 1:1 unexpected character");
 }
 
+/* Strings must be UTF-8 (RFC 8259 8.1); the error names the first byte
+ * that cannot belong to a valid sequence. */
+static void
+test_jsonr__strings_must_be_utf8(void **state)
+{
+	(void)state;
+	expect("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"]",
+	    "[ S:\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf ] $");
+	expect("{\"k\xc3\xa9\": 1}", "{ K:k\xc3\xa9 I:1 } $");
+	/* a continuation byte without a lead */
+	expect("\"a\x80\"", "ERR 1:3 invalid UTF-8 in a string");
+	/* overlong forms */
+	expect("\"\xc0\xaf\"", "ERR 1:2 invalid UTF-8 in a string");
+	expect("\"\xe0\x80\xaf\"", "ERR 1:3 invalid UTF-8 in a string");
+	expect("\"\xf0\x80\x80\xaf\"", "ERR 1:3 invalid UTF-8 in a string");
+	/* a surrogate, and past U+10FFFF */
+	expect("\"\xed\xa0\x80\"", "ERR 1:3 invalid UTF-8 in a string");
+	expect("\"\xf4\x90\x80\x80\"", "ERR 1:3 invalid UTF-8 in a string");
+	expect("\"\xf5\x80\x80\x80\"", "ERR 1:2 invalid UTF-8 in a string");
+	/* cut short, by the quote, by another lead, by the end */
+	expect("\"\xe2\x82\"", "ERR 1:4 invalid UTF-8 in a string");
+	expect("\"\xe2\xc3\xa9\"", "ERR 1:3 invalid UTF-8 in a string");
+	expect("\"\xe2\x82", "ERR 1:4 invalid UTF-8 in a string");
+	/* in a key, and where no string is */
+	expect("{\"\xff\": 1}", "{ ERR 1:3 invalid UTF-8 in a string");
+	expect("[\xc3\xa9]", "[ ERR 1:2 unexpected character");
+}
+
+/* Where each token starts (after white space). */
+static void
+test_jsonr__token_position(void **state)
+{
+	const char *text = "{\n  \"a\": [ 1,\n\t\"x\" ]}";
+	static const unsigned want[][2] = {{1, 1}, {2, 3}, {2, 8}, {2, 10},
+	    {3, 2}, {3, 6}, {3, 7}};
+	struct jsonr r;
+	size_t i;
+
+	(void)state;
+	jsonr_init_mem(&r, text, strlen(text));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_true(jsonr_next(&r) > JSONR_END);
+		assert_int_equal(r.tok_line, want[i][0]);
+		assert_int_equal(r.tok_col, want[i][1]);
+	}
+	assert_int_equal(jsonr_next(&r), JSONR_END);
+	jsonr_release(&r);
+}
+
 static void
 test_jsonr__depth_is_bounded(void **state)
 {
@@ -186,7 +235,7 @@ static void
 test_jsonr__fd_across_refills(void **state)
 {
 	char path[] = "/tmp/test-jsonr-XXXXXX";
-	size_t big = 700 * 1024, i;
+	size_t big = 700 * 1024, i, end;
 	struct jsonr r;
 	FILE *f;
 	int fd;
@@ -202,7 +251,12 @@ test_jsonr__fd_across_refills(void **state)
 	fputs("\",", f);
 	for (i = 0; i < 300000; i++)
 		fputc(i % 1000 == 0 ? '\n' : ' ', f);
-	fputs("\"\\u00e9\", 12345, x]", f);
+	fputs("\"\\u00e9\", 12345, ", f);
+	/* a UTF-8 sequence cut by the end of a buffer (256 KiB) */
+	end = ((size_t)ftell(f) / (256 * 1024) + 1) * 256 * 1024;
+	for (i = (size_t)ftell(f); i < end - 3; i++)
+		fputc(' ', f);
+	fputs("\"a\xe2\x82\xac\", x]", f);
 	assert_int_equal(fclose(f), 0);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
@@ -216,6 +270,8 @@ test_jsonr__fd_across_refills(void **state)
 	assert_string_equal(sbuf_str(&r.str), "\xc3\xa9");
 	assert_int_equal(jsonr_next(&r), JSONR_NUM);
 	assert_true(r.is_int && r.inum == 12345);
+	assert_int_equal(jsonr_next(&r), JSONR_STR);
+	assert_string_equal(sbuf_str(&r.str), "a\xe2\x82\xac");
 	assert_int_equal(jsonr_next(&r), JSONR_ERROR);
 	assert_int_equal(r.err_line, 301);
 	assert_string_equal(r.error, "unexpected character");
@@ -265,6 +321,7 @@ cap_case(size_t n, bool from_file)
 static void
 test_jsonr__string_cap(void **state)
 {
+	struct jsonr r;
 	int f;
 
 	(void)state;
@@ -274,6 +331,14 @@ test_jsonr__string_cap(void **state)
 		cap_case(JSONR_STR_MAX + 17, f);
 		cap_case(3 * JSONR_STR_MAX + 5, f);
 	}
+	/* a cap of one's own */
+	jsonr_init_mem(&r, "[\"abcd\", \"abcde\"]", 17);
+	jsonr_set_str_max(&r, 4);
+	assert_int_equal(jsonr_next(&r), JSONR_ARR_BEGIN);
+	assert_int_equal(jsonr_next(&r), JSONR_STR);
+	assert_int_equal(jsonr_next(&r), JSONR_ERROR);
+	assert_string_equal(r.error, "string longer than 4 bytes");
+	jsonr_release(&r);
 }
 
 static void
@@ -285,6 +350,9 @@ test_jsonr__bom_and_long_numbers(void **state)
 	expect("\xef\xbb\xbf{\"a\": 1}", "{ K:a I:1 } $");
 	expect("\xef\xbb{}", "ERR 1:3 unexpected character");
 	expect("{}\xef\xbb\xbf", "{ } ERR 1:3 unexpected data after the value");
+	expect("[1e400]", "[ ERR 1:7 number out of range");
+	expect("-1e400", "ERR 1:7 number out of range");
+	expect("[1e-400]", "[ D:0 ] $");
 	memset(num, '1', 70);
 	num[70] = '\0';
 	expect(num, "ERR 1:64 number longer than 63 characters");
@@ -297,6 +365,8 @@ main(void)
 	    cmocka_unit_test(test_jsonr__tokens),
 	    cmocka_unit_test(test_jsonr__strings_are_decoded),
 	    cmocka_unit_test(test_jsonr__syntax_errors_name_line_and_column),
+	    cmocka_unit_test(test_jsonr__strings_must_be_utf8),
+	    cmocka_unit_test(test_jsonr__token_position),
 	    cmocka_unit_test(test_jsonr__depth_is_bounded),
 	    cmocka_unit_test(test_jsonr__skip),
 	    cmocka_unit_test(test_jsonr__fd_across_refills),

@@ -1,0 +1,358 @@
+/* lib/http.c: see http.h. Every request goes through curl's multi
+ * interface, so one request and several concurrent ones share one path. */
+#include "http.h"
+
+#include <curl/curl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "xalloc.h"
+
+/* One transfer in flight. */
+struct xfer {
+	const struct http_request *req;
+	struct http_response *resp;
+	CURL *easy;
+	struct curl_slist *headers;
+	bool too_large;
+	bool done;
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc = CURLE_FAILED_INIT;
+
+/* curl_global_init is not thread-safe and must run before any other curl
+ * call: once, whoever asks first. */
+static void
+global_init(void)
+{
+	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+const char *
+http_fail_name(enum http_fail f)
+{
+	static const char *const names[] = {"HTTP_OK", "HTTP_INVALID",
+	    "HTTP_REFUSED", "HTTP_DNS", "HTTP_TLS", "HTTP_TIMEOUT",
+	    "HTTP_TOO_LARGE", "HTTP_BAD_REPLY", "HTTP_FAILED"};
+
+	if ((size_t)f >= sizeof(names) / sizeof(names[0]))
+		return "HTTP_FAILED";
+	return names[f];
+}
+
+/* The URL's authority (between "scheme://" and the path) holds a '@'. */
+static bool
+url_has_userinfo(const char *url)
+{
+	const char *host = strstr(url, "://");
+	size_t n;
+
+	host = host != NULL ? host + 3 : url;
+	n = strcspn(host, "/?#");
+	return memchr(host, '@', n) != NULL;
+}
+
+static bool
+is_method(const char *m)
+{
+	size_t i;
+
+	for (i = 0; m[i] != '\0'; i++)
+		if (m[i] < 'A' || m[i] > 'Z' || i >= 16)
+			return false;
+	return i > 0;
+}
+
+/* A header line "Name: value": a name, no line breaks, no credentials. */
+static const char *
+header_problem(const char *h)
+{
+	size_t name = strcspn(h, ":");
+
+	if (name == 0 || h[name] != ':')
+		return "a header line is not 'Name: value'";
+	if (strpbrk(h, "\r\n") != NULL)
+		return "a header line holds a line break";
+	if ((name == 13 && strncasecmp(h, "Authorization", 13) == 0) ||
+	    (name == 19 && strncasecmp(h, "Proxy-Authorization", 19) == 0))
+		return "credentials go in userpass, not in a header";
+	return NULL;
+}
+
+const char *
+http_check(const struct http_request *req)
+{
+	const char *why;
+	size_t i;
+
+	if (req->url == NULL || req->url[0] == '\0')
+		return "no URL";
+	if (url_has_userinfo(req->url))
+		return "the URL holds a user or password (credentials go in "
+		       "userpass)";
+	if (req->method != NULL && !is_method(req->method))
+		return "the method is not an upper-case word";
+	if (req->body == NULL && req->body_len > 0)
+		return "a body length without a body";
+	if (req->method != NULL && req->body != NULL &&
+	    (strcmp(req->method, "GET") == 0 ||
+	        strcmp(req->method, "HEAD") == 0))
+		return "a GET or HEAD request with a body";
+	for (i = 0; i < req->nheaders; i++) {
+		why = header_problem(req->headers[i]);
+		if (why != NULL)
+			return why;
+	}
+	if (req->connect_timeout_ms <= 0 || req->timeout_ms <= 0)
+		return "no timeout";
+	if (req->max_response == 0 || req->max_response >= SIZE_MAX / 2)
+		return "no cap on the response";
+	return NULL;
+}
+
+void
+http_response_release(struct http_response *resp)
+{
+	if (resp == NULL)
+		return;
+	sbuf_release(&resp->body);
+	free(resp->error);
+	memset(resp, 0, sizeof(*resp));
+}
+
+static void
+set_fail(struct http_response *resp, enum http_fail f, char *error)
+{
+	sbuf_release(&resp->body);
+	free(resp->error);
+	resp->fail = f;
+	resp->status = 0;
+	resp->error = error;
+}
+
+static size_t
+on_data(char *data, size_t size, size_t nmemb, void *userdata)
+{
+	struct xfer *x = userdata;
+	size_t n = size * nmemb;
+
+	if (x->resp->body.len + n > x->req->max_response) {
+		x->too_large = true;
+		return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
+	}
+	sbuf_add(&x->resp->body, data, n);
+	return n;
+}
+
+static void
+set_method(CURL *e, const struct http_request *r)
+{
+	const char *m = r->method;
+
+	if (m == NULL)
+		m = r->body != NULL ? "POST" : "GET";
+	if (strcmp(m, "GET") == 0) {
+		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+		return;
+	}
+	if (strcmp(m, "HEAD") == 0) {
+		curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+		return;
+	}
+	curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body != NULL ? r->body : "");
+	curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE,
+	    (curl_off_t)(r->body != NULL ? r->body_len : 0));
+	if (strcmp(m, "POST") != 0)
+		curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m);
+}
+
+static void
+xfer_setup(struct xfer *x)
+{
+	const struct http_request *r = x->req;
+	CURL *e;
+	size_t i;
+
+	http_response_release(x->resp);
+	sbuf_init(&x->resp->body, r->max_response + 1);
+	x->easy = e = curl_easy_init();
+	if (e == NULL) {
+		fprintf(stderr, "curl_easy_init failed\n");
+		abort();
+	}
+	for (i = 0; i < r->nheaders; i++)
+		x->headers = curl_slist_append(x->headers, r->headers[i]);
+	x->headers = curl_slist_append(x->headers, "Expect:");
+	if (x->headers == NULL) {
+		fprintf(stderr, "curl_slist_append failed\n");
+		abort();
+	}
+	curl_easy_setopt(e, CURLOPT_URL, r->url);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
+	set_method(e, r);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, r->connect_timeout_ms);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, r->timeout_ms);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (r->ca_file != NULL)
+		curl_easy_setopt(e, CURLOPT_CAINFO, r->ca_file);
+	if (r->userpass != NULL) {
+		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		curl_easy_setopt(e, CURLOPT_USERPWD, r->userpass);
+	}
+	curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+}
+
+static enum http_fail
+curl_fail(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_OPERATION_TIMEDOUT:
+		return HTTP_TIMEOUT;
+	case CURLE_PARTIAL_FILE:
+	case CURLE_WEIRD_SERVER_REPLY:
+	case CURLE_BAD_CONTENT_ENCODING:
+	case CURLE_HTTP2:
+		return HTTP_BAD_REPLY;
+	case CURLE_COULDNT_CONNECT:
+		return HTTP_REFUSED;
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		return HTTP_DNS;
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_SSL_ENGINE_NOTFOUND:
+	case CURLE_SSL_ENGINE_SETFAILED:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_USE_SSL_FAILED:
+	case CURLE_SSL_ENGINE_INITFAILED:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_SHUTDOWN_FAILED:
+	case CURLE_SSL_CRL_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_INVALIDCERTSTATUS:
+	case CURLE_SSL_CLIENTCERT:
+		return HTTP_TLS;
+	default:
+		return HTTP_FAILED;
+	}
+}
+
+static void
+xfer_finish(struct xfer *x, CURLcode rc)
+{
+	long code = 0;
+
+	x->done = true;
+	if (rc == CURLE_OK) {
+		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code);
+		x->resp->fail = HTTP_OK;
+		x->resp->status = code >= 0 && code <= INT_MAX ? (int)code : 0;
+		return;
+	}
+	if (x->too_large)
+		set_fail(x->resp, HTTP_TOO_LARGE,
+		    xasprintf("response larger than %zu bytes",
+		        x->req->max_response));
+	else
+		set_fail(x->resp, curl_fail(rc),
+		    xstrdup(x->errbuf[0] != '\0' ? x->errbuf
+		                                 : curl_easy_strerror(rc)));
+}
+
+static void
+xfer_cleanup(struct xfer *x)
+{
+	curl_easy_cleanup(x->easy);
+	curl_slist_free_all(x->headers);
+}
+
+/* Drive the transfers added to m until none is running. */
+static void
+run(CURLM *m)
+{
+	struct xfer *x;
+	CURLMsg *msg;
+	int running = 0, left;
+
+	do {
+		if (curl_multi_perform(m, &running) != CURLM_OK)
+			break;
+		while ((msg = curl_multi_info_read(m, &left)) != NULL) {
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			x = NULL;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
+			    (char **)&x);
+			xfer_finish(x, msg->data.result);
+		}
+		if (running > 0)
+			curl_multi_poll(m, NULL, 0, 1000, NULL);
+	} while (running > 0);
+}
+
+void
+http_send_all(const struct http_request *reqs, struct http_response *resps,
+    size_t n)
+{
+	struct xfer *xs = xcalloc(n + 1, sizeof(*xs));
+	const char *why;
+	CURLM *m = NULL;
+	size_t i;
+
+	pthread_once(&global_once, global_init);
+	for (i = 0; i < n; i++) {
+		xs[i].req = &reqs[i];
+		xs[i].resp = &resps[i];
+		why = http_check(&reqs[i]);
+		if (why != NULL) {
+			set_fail(&resps[i], HTTP_INVALID,
+			    xasprintf("invalid request: %s", why));
+			continue;
+		}
+		if (global_rc != CURLE_OK) {
+			set_fail(&resps[i], HTTP_FAILED,
+			    xasprintf("curl_global_init failed: %s",
+			        curl_easy_strerror(global_rc)));
+			continue;
+		}
+		if (m == NULL)
+			m = curl_multi_init();
+		xfer_setup(&xs[i]);
+		curl_multi_add_handle(m, xs[i].easy);
+	}
+	if (m != NULL)
+		run(m);
+	for (i = 0; i < n; i++) {
+		if (xs[i].easy == NULL)
+			continue;
+		if (!xs[i].done)
+			xfer_finish(&xs[i], CURLE_ABORTED_BY_CALLBACK);
+		curl_multi_remove_handle(m, xs[i].easy);
+		xfer_cleanup(&xs[i]);
+	}
+	if (m != NULL)
+		curl_multi_cleanup(m);
+	free(xs);
+}
+
+int
+http_send(const struct http_request *req, struct http_response *resp)
+{
+	http_send_all(req, resp, 1);
+	return resp->fail == HTTP_OK ? 0 : -1;
+}

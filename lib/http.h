@@ -1,0 +1,80 @@
+/* lib/http.h: the project's one HTTP client, the only user of libcurl.
+ *
+ * Generic: a request is a method, a URL, a body and header lines; the
+ * answer is an HTTP status and a body, or a transport failure classified
+ * into enum http_fail. It knows nothing of Jolokia or JSON; callers map
+ * the failures onto their own kinds (reconcile/live/jolokia.c).
+ *
+ * Policy, the same for every caller: http and https only; TLS peers and
+ * host names are verified (against ca_file or the system store); redirects
+ * are not followed (a 3xx is an answer); no "Expect: 100-continue"; every
+ * request has a connect timeout, a total timeout and a cap on the body it
+ * accepts. Credentials travel only as HTTP Basic from `userpass`: a URL
+ * with a user or password and an Authorization header line are refused,
+ * and no error text ever holds them.
+ */
+#ifndef LIB_HTTP_H
+#define LIB_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sbuf.h"
+
+/* A request; strings are borrowed. Zero timeouts and cap are refused: a
+ * caller states its bounds. */
+struct http_request {
+	const char *method; /* "GET", "POST", ...; NULL = POST with a body,
+	                       GET without */
+	const char *url;    /* http:// or https://, no user:password@ */
+	const char *body;   /* NULL = none */
+	size_t body_len;
+	const char *const *headers; /* "Name: value" lines (no CR, LF) */
+	size_t nheaders;
+	const char *userpass; /* "user:password" for HTTP Basic; NULL = none */
+	const char *ca_file;  /* NULL = the system trust store */
+	long connect_timeout_ms;
+	long timeout_ms;     /* the whole request */
+	size_t max_response; /* bytes of body accepted */
+};
+
+/* Why no answer came (HTTP_OK: one did, whatever its status). */
+enum http_fail {
+	HTTP_OK = 0,
+	HTTP_INVALID,   /* the request itself is wrong (see http_check) */
+	HTTP_REFUSED,   /* could not connect (refused, no route) */
+	HTTP_DNS,       /* the host (or proxy) name did not resolve */
+	HTTP_TLS,       /* handshake, certificate, CA file */
+	HTTP_TIMEOUT,   /* connect or total timeout */
+	HTTP_TOO_LARGE, /* the body passed max_response */
+	HTTP_BAD_REPLY, /* a malformed answer: cut short, not HTTP, a bad
+	                   content encoding, broken HTTP/2 framing */
+	HTTP_FAILED,    /* anything else (empty reply, reset, ...) */
+};
+
+/* The answer to one request. Valid when zeroed. */
+struct http_response {
+	enum http_fail fail;
+	int status;       /* the HTTP status; 0 without an answer */
+	struct sbuf body; /* the body (on HTTP_OK) */
+	char *error;      /* owned: why it failed (curl's words, or "response
+	                     larger than N bytes"); NULL on HTTP_OK */
+};
+
+/* "HTTP_OK", "HTTP_REFUSED", ... */
+const char *http_fail_name(enum http_fail f);
+
+/* NULL when req can be sent, else why not (a static text). */
+const char *http_check(const struct http_request *req);
+
+/* Send req and wait for the answer, into *resp (released first). 0 when
+ * an answer came (any status), -1 with resp->fail and resp->error. */
+int http_send(const struct http_request *req, struct http_response *resp);
+/* Send reqs[i] for every i < n concurrently (one thread; curl's multi
+ * interface) and wait for all: resps[i] as http_send would set it. */
+void http_send_all(const struct http_request *reqs, struct http_response *resps,
+    size_t n);
+
+void http_response_release(struct http_response *resp); /* zeroes it */
+
+#endif

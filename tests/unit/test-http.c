@@ -1,0 +1,446 @@
+/* tests/unit/test-http.c: the HTTP client (lib/http.c): what it refuses
+ * to send, and against a small server on the loopback interface (forked
+ * here, no network) what it sends, what it hands back and how it
+ * classifies what goes wrong. Credentials never appear in an error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <arpa/inet.h>
+#include <cmocka.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../lib/http.h"
+#include "../../lib/xalloc.h"
+
+#define SECRET "hunter2-secret"
+
+static struct http_request
+request(const char *url)
+{
+	struct http_request r = {.url = url,
+	    .connect_timeout_ms = 5000,
+	    .timeout_ms = 10000,
+	    .max_response = 1 << 20};
+
+	return r;
+}
+
+static void
+test_http__check_refuses(void **state)
+{
+	const char *const bad_hdr[] = {"Origin: x", "X-A: b\r\nX-B: c"};
+	const char *const auth_hdr[] = {"authorization: Basic eDp5"};
+	const char *const no_name[] = {": v"};
+	struct http_request r = request("http://127.0.0.1:1/x");
+
+	(void)state;
+	assert_null(http_check(&r));
+	r.url = "http://user:" SECRET "@127.0.0.1:1/x";
+	assert_string_equal(http_check(&r),
+	    "the URL holds a user or password (credentials go in userpass)");
+	r.url = "user@127.0.0.1/x";
+	assert_non_null(http_check(&r));
+	r.url = "http://127.0.0.1:1/x?to=a@b";
+	assert_null(http_check(&r));
+	r.url = "";
+	assert_string_equal(http_check(&r), "no URL");
+	r = request("http://127.0.0.1:1/x");
+	r.headers = bad_hdr;
+	r.nheaders = 2;
+	assert_string_equal(http_check(&r), "a header line holds a line break");
+	r.headers = auth_hdr;
+	r.nheaders = 1;
+	assert_string_equal(http_check(&r),
+	    "credentials go in userpass, not in a header");
+	r.headers = no_name;
+	assert_string_equal(http_check(&r),
+	    "a header line is not 'Name: value'");
+	r = request("http://127.0.0.1:1/x");
+	r.method = "post";
+	assert_string_equal(http_check(&r),
+	    "the method is not an upper-case word");
+	r.method = "GET";
+	r.body = "x";
+	r.body_len = 1;
+	assert_string_equal(http_check(&r),
+	    "a GET or HEAD request with a body");
+	r.method = NULL;
+	r.body = NULL;
+	assert_string_equal(http_check(&r), "a body length without a body");
+	r = request("http://127.0.0.1:1/x");
+	r.timeout_ms = 0;
+	assert_string_equal(http_check(&r), "no timeout");
+	r = request("http://127.0.0.1:1/x");
+	r.max_response = 0;
+	assert_string_equal(http_check(&r), "no cap on the response");
+}
+
+static void
+test_http__invalid_is_not_sent(void **state)
+{
+	struct http_request r = request("http://u:" SECRET "@127.0.0.1:1/x");
+	struct http_response resp = {0};
+
+	(void)state;
+	assert_int_equal(http_send(&r, &resp), -1);
+	assert_int_equal(resp.fail, HTTP_INVALID);
+	assert_int_equal(resp.status, 0);
+	assert_null(strstr(resp.error, SECRET));
+	assert_non_null(strstr(resp.error, "invalid request: "));
+	http_response_release(&resp);
+	assert_string_equal(http_fail_name(HTTP_TOO_LARGE), "HTTP_TOO_LARGE");
+}
+
+/* ---- a server on 127.0.0.1 ----------------------------------------------
+ * Forked, one child per connection; it answers by the request's path:
+ *   /echo       200, the request it read (head and body) as the body
+ *   /status/N   status N, body "s"
+ *   /big        200, 10000 bytes
+ *   /cut        a Content-Length of 100 and 3 bytes, then closes
+ *   /drop       closes without an answer
+ *   /stall      says nothing for 5 s
+ *   /redirect   302 to /echo
+ * and to a TLS handshake a plain HTTP 400. */
+
+struct server {
+	pid_t pid;
+	int port;
+};
+
+/* The request (head, and the body its Content-Length gives) into buf. */
+static size_t
+read_request(int fd, char *buf, size_t cap)
+{
+	size_t len = 0, want = 0;
+	const char *end, *cl;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		if ((unsigned char)buf[0] == 0x16)
+			break; /* a TLS handshake */
+		end = strstr(buf, "\r\n\r\n");
+		if (end == NULL)
+			continue;
+		cl = strstr(buf, "Content-Length: ");
+		want =
+		    (size_t)(end + 4 - buf) +
+		    (cl != NULL && cl < end ? strtoul(cl + 16, NULL, 10) : 0);
+		if (len >= want)
+			break;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+static void
+put(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void
+puts_(int fd, const char *s)
+{
+	put(fd, s, strlen(s));
+}
+
+static void
+answer(int fd, const char *status, const char *body, size_t n)
+{
+	char head[256];
+	int h = snprintf(head, sizeof(head),
+	    "HTTP/1.1 %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+	    status, n);
+
+	put(fd, head, (size_t)h);
+	put(fd, body, n);
+}
+
+static void
+serve(int fd)
+{
+	static char req[65536], big[10000];
+	size_t len = read_request(fd, req, sizeof(req));
+	const char *path = strchr(req, ' ');
+	char status[16];
+
+	path = path != NULL ? path + 1 : "";
+	if (len > 0 && (unsigned char)req[0] == 0x16) {
+		puts_(fd, "HTTP/1.1 400 Bad Request\r\n\r\n");
+	} else if (strncmp(path, "/echo ", 6) == 0) {
+		answer(fd, "200 OK", req, len);
+	} else if (strncmp(path, "/status/", 8) == 0) {
+		snprintf(status, sizeof(status), "%.3s X", path + 8);
+		answer(fd, status, "s", 1);
+	} else if (strncmp(path, "/big ", 5) == 0) {
+		memset(big, 'b', sizeof(big));
+		answer(fd, "200 OK", big, sizeof(big));
+	} else if (strncmp(path, "/cut ", 5) == 0) {
+		puts_(fd, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc");
+	} else if (strncmp(path, "/stall ", 7) == 0) {
+		sleep(5);
+	} else if (strncmp(path, "/redirect ", 10) == 0) {
+		puts_(fd, "HTTP/1.1 302 Found\r\nLocation: /echo\r\n"
+		          "Content-Length: 0\r\n\r\n");
+	}
+	close(fd); /* /drop: nothing said */
+}
+
+static void
+server_start(struct server *s)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	socklen_t alen = sizeof(a);
+	int ls, fd;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ls = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(ls >= 0);
+	assert_int_equal(bind(ls, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(ls, 16), 0);
+	assert_int_equal(getsockname(ls, (struct sockaddr *)&a, &alen), 0);
+	s->port = ntohs(a.sin_port);
+	s->pid = fork();
+	assert_true(s->pid >= 0);
+	if (s->pid > 0) {
+		/* its own process group, which server_stop ends whole (also
+		 * here: the child may not have run yet) */
+		setpgid(s->pid, s->pid);
+		close(ls);
+		return;
+	}
+	setpgid(0, 0);
+	signal(SIGCHLD, SIG_IGN);
+	for (;;) {
+		fd = accept(ls, NULL, NULL);
+		if (fd < 0)
+			continue;
+		if (fork() == 0) {
+			close(ls);
+			serve(fd);
+			_exit(0);
+		}
+		close(fd);
+	}
+}
+
+static void
+server_stop(struct server *s)
+{
+	kill(-s->pid, SIGKILL);
+	waitpid(s->pid, NULL, 0);
+}
+
+static char *
+url(const struct server *s, const char *path)
+{
+	return xasprintf("http://127.0.0.1:%d%s", s->port, path);
+}
+
+static int
+setup(void **state)
+{
+	struct server *s = xcalloc(1, sizeof(*s));
+
+	server_start(s);
+	*state = s;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	server_stop(*state);
+	free(*state);
+	return 0;
+}
+
+/* What goes out: the method, the headers given, HTTP Basic from
+ * userpass, the body; no Expect. */
+static void
+test_http__request_as_sent(void **state)
+{
+	const char *const hdrs[] = {"Content-Type: application/json",
+	    "Origin: http://localhost"};
+	char *u = url(*state, "/echo");
+	struct http_request r = request(u);
+	struct http_response resp = {0};
+	const char *got;
+
+	r.method = "POST";
+	r.body = "[1,2]";
+	r.body_len = 5;
+	r.headers = hdrs;
+	r.nheaders = 2;
+	r.userpass = "user:" SECRET;
+	assert_int_equal(http_send(&r, &resp), 0);
+	assert_int_equal(resp.fail, HTTP_OK);
+	assert_int_equal(resp.status, 200);
+	assert_null(resp.error);
+	got = sbuf_str(&resp.body);
+	assert_true(strncmp(got, "POST /echo HTTP/1.1\r\n", 21) == 0);
+	assert_non_null(strstr(got, "\r\nContent-Type: application/json\r\n"));
+	assert_non_null(strstr(got, "\r\nOrigin: http://localhost\r\n"));
+	/* base64("user:hunter2-secret") */
+	assert_non_null(strstr(got,
+	    "\r\nAuthorization: Basic dXNlcjpodW50ZXIyLXNlY3JldA==\r\n"));
+	assert_null(strstr(got, "Expect:"));
+	assert_non_null(strstr(got, "\r\nContent-Length: 5\r\n"));
+	assert_string_equal(got + resp.body.len - 9, "\r\n\r\n[1,2]");
+	http_response_release(&resp);
+	/* no method and no body: GET */
+	r = request(u);
+	assert_int_equal(http_send(&r, &resp), 0);
+	assert_true(strncmp(sbuf_str(&resp.body), "GET /echo ", 10) == 0);
+	http_response_release(&resp);
+	free(u);
+}
+
+/* Any status is an answer; a redirect is not followed. */
+static void
+test_http__statuses_and_no_redirects(void **state)
+{
+	char *u = url(*state, "/status/503");
+	struct http_request r = request(u);
+	struct http_response resp = {0};
+
+	assert_int_equal(http_send(&r, &resp), 0);
+	assert_int_equal(resp.status, 503);
+	assert_string_equal(sbuf_str(&resp.body), "s");
+	free(u);
+	u = url(*state, "/redirect");
+	r = request(u);
+	assert_int_equal(http_send(&r, &resp), 0);
+	assert_int_equal(resp.status, 302);
+	assert_int_equal(resp.body.len, 0);
+	http_response_release(&resp);
+	free(u);
+}
+
+/* r sent to u fails with f and a text holding text_part, never the
+ * password. */
+static void
+expect_url(char *u, struct http_request r, enum http_fail f,
+    const char *text_part)
+{
+	struct http_response resp = {0};
+
+	r.url = u;
+	r.userpass = "user:" SECRET;
+	assert_int_equal(http_send(&r, &resp), -1);
+	assert_string_equal(http_fail_name(resp.fail), http_fail_name(f));
+	assert_int_equal(resp.status, 0);
+	assert_int_equal(resp.body.len, 0);
+	assert_non_null(resp.error);
+	if (strstr(resp.error, text_part) == NULL)
+		fail_msg("'%s' not in '%s'", text_part, resp.error);
+	assert_null(strstr(resp.error, SECRET));
+	http_response_release(&resp);
+	free(u);
+}
+
+static void
+test_http__failures_classified(void **state)
+{
+	const struct server *s = *state;
+	struct http_request r = request(NULL);
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	socklen_t alen = sizeof(a);
+	int fd;
+
+	r.max_response = 100;
+	expect_url(url(s, "/big"), r, HTTP_TOO_LARGE,
+	    "response larger than 100 bytes");
+	r.max_response = 1 << 20;
+	expect_url(url(s, "/cut"), r, HTTP_BAD_REPLY,
+	    "transfer closed with 97 bytes remaining to read");
+	expect_url(url(s, "/drop"), r, HTTP_FAILED, "Empty reply from server");
+	/* TLS spoken to a plain HTTP server; a CA file that is not there */
+	expect_url(xasprintf("https://127.0.0.1:%d/echo", s->port), r, HTTP_TLS,
+	    "");
+	r.ca_file = "/nonexistent/ca.pem";
+	expect_url(xasprintf("https://127.0.0.1:%d/echo", s->port), r, HTTP_TLS,
+	    "");
+	r.ca_file = NULL;
+	r.timeout_ms = 300;
+	expect_url(url(s, "/stall"), r, HTTP_TIMEOUT, "timed out after");
+	r.timeout_ms = 10000;
+	/* a port nobody listens on */
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &alen), 0);
+	close(fd);
+	expect_url(xasprintf("http://127.0.0.1:%d/echo", ntohs(a.sin_port)), r,
+	    HTTP_REFUSED, "Failed to connect");
+}
+
+/* Several at once, each with its own answer. */
+static void
+test_http__send_all(void **state)
+{
+	const char *const paths[] = {"/status/201", "/stall", "/big", "/echo"};
+	struct http_request reqs[5];
+	struct http_response resps[5];
+	char *urls[5];
+	size_t i;
+
+	memset(resps, 0, sizeof(resps));
+	for (i = 0; i < 4; i++) {
+		urls[i] = url(*state, paths[i]);
+		reqs[i] = request(urls[i]);
+		reqs[i].timeout_ms = 1500;
+	}
+	urls[4] = xstrdup("");
+	reqs[4] = request(urls[4]);
+	http_send_all(reqs, resps, 5);
+	assert_int_equal(resps[0].status, 201);
+	assert_int_equal(resps[1].fail, HTTP_TIMEOUT);
+	assert_int_equal(resps[2].body.len, 10000);
+	assert_int_equal(resps[3].status, 200);
+	assert_int_equal(resps[4].fail, HTTP_INVALID);
+	for (i = 0; i < 5; i++) {
+		http_response_release(&resps[i]);
+		free(urls[i]);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_http__check_refuses),
+	    cmocka_unit_test(test_http__invalid_is_not_sent),
+	    cmocka_unit_test_setup_teardown(test_http__request_as_sent, setup,
+	        teardown),
+	    cmocka_unit_test_setup_teardown(
+	        test_http__statuses_and_no_redirects, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_http__failures_classified,
+	        setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_http__send_all, setup,
+	        teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
