@@ -65,12 +65,6 @@ int apply_approval_parse(struct apply_approval *out, const char *path,
 int apply_approval_check_plan(const struct plan *p, const char *confirm,
     struct err *err);
 
-/* Is the plan.json text (path for messages) still what the planner wrote
- * for p, its parse? Its confirmation text is derived from its content, so
- * an edit after writing shows. 0 when yes, else -1 with err. */
-int plan_check_json(const struct plan *p, const char *path, const char *text,
-    size_t len, struct err *err);
-
 /* ---- the result -------------------------------------------------------- */
 
 enum apply_op_state {

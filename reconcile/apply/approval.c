@@ -167,27 +167,3 @@ apply_approval_check_plan(const struct plan *p, const char *confirm,
 	free(want);
 	return rc;
 }
-
-int
-plan_check_json(const struct plan *p, const char *path, const char *text,
-    size_t len, struct err *err)
-{
-	struct pos pos = {path, 0, 0};
-	struct json_doc *doc = NULL;
-	const struct json *c;
-	char *want;
-	int rc = 0;
-
-	if (json_parse(&doc, path, text, len, err) < 0)
-		return -1;
-	c = json_get(json_doc_root(doc), "confirmation");
-	want = plan_confirmation(p);
-	if (want[0] == '\0'
-	        ? !json_is_null(c)
-	        : !json_is_string(c) || strcmp(json_str(c), want) != 0)
-		rc = err_setf(err, &pos,
-		    "plan.json was changed after it was written (its content no longer matches its confirmation text); plan again");
-	free(want);
-	json_doc_free(doc);
-	return rc;
-}

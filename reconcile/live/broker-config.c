@@ -148,11 +148,9 @@ live_queue_config_read(struct json_reader *c, const struct json *o,
 	    json_read_int(c, o, w, "ring-size", &q->ring_size) < 0 ||
 	    json_read_str(c, o, w, "routing-type", false, &rt) < 0)
 		goto done;
-	if (strcmp(rt, "ANYCAST") == 0)
-		q->routing = DECL_ANYCAST;
-	else if (strcmp(rt, "MULTICAST") == 0)
-		q->routing = DECL_MULTICAST;
-	else {
+	/* as Artemis spells it: upper case */
+	if (decl_routing_parse(rt, &q->routing) < 0 ||
+	    strcmp(rt, decl_routing_artemis_name(q->routing)) != 0) {
 		json_read_fail(c, w, "routing-type",
 		    "expected ANYCAST or MULTICAST");
 		goto done;

@@ -21,6 +21,7 @@ read_routing(struct json_reader *c, const struct json *o, const char *where,
 {
 	const struct json *a, *it;
 	const char *s;
+	unsigned one;
 	size_t n;
 
 	a = json_read_array(c, o, where, key, &n);
@@ -29,13 +30,12 @@ read_routing(struct json_reader *c, const struct json *o, const char *where,
 	*out = 0;
 	for (it = json_first(a); it != NULL; it = json_next(it)) {
 		s = json_str(it);
-		if (s != NULL && strcmp(s, "ANYCAST") == 0)
-			*out |= DECL_ANYCAST;
-		else if (s != NULL && strcmp(s, "MULTICAST") == 0)
-			*out |= DECL_MULTICAST;
-		else
+		/* as Artemis spells them: upper case */
+		if (s == NULL || decl_routing_parse(s, &one) < 0 ||
+		    strcmp(s, decl_routing_artemis_name(one)) != 0)
 			return json_read_fail(c, where, key,
 			    "expected ANYCAST or MULTICAST");
+		*out |= one;
 	}
 	return 0;
 }

@@ -514,6 +514,11 @@ char *plan_render_json(const struct plan *p);
 char *plan_confirmation(const struct plan *p);
 /* plan.md; plan_dir is shown in the approve command. Owned. */
 char *plan_render_md(const struct plan *p, const char *plan_dir);
+/* Is the plan.json text (path for messages) still what the planner wrote
+ * for p, its parse? Its confirmation text is derived from its content, so
+ * an edit after writing shows. 0 when yes, else -1 with err. */
+int plan_check_json(const struct plan *p, const char *path, const char *text,
+    size_t len, struct err *err);
 /* Parse plan.json back into a plan (apply). Errors name the member, a
  * syntax error its line and column (lib/json.h). */
 int plan_parse_json(struct plan **out, const char *path, const char *text,
