@@ -1,5 +1,5 @@
 /* tests/unit/test-recon.c: reconcile/recon.c, the shared model: lookups
- * in a snapshot. */
+ * in a snapshot, the refusal kinds' names. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,11 +31,28 @@ test_recon__lookups(void **state)
 	live_snapshot_free(s);
 }
 
+static void
+test_recon__kind_names(void **state)
+{
+	enum recon_kind k, back;
+
+	(void)state;
+	for (k = RECON_OK; k <= RECON_BROKER_ERROR; k++) {
+		assert_int_equal(recon_kind_parse(recon_kind_name(k), &back),
+		    0);
+		assert_int_equal(back, k);
+	}
+	assert_int_equal(recon_kind_parse("has_consumers", &back), -1);
+	assert_string_equal(recon_kind_name(RECON_HAS_CONSUMERS),
+	    "HAS_CONSUMERS");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_recon__lookups),
+	    cmocka_unit_test(test_recon__kind_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
