@@ -35,7 +35,7 @@ from_file(struct recon_node_snapshot *n, const char *file, const char *body)
 	"{\"status\":404,\"error\":\"x\"},{\"status\":404,\"error\":\"x\"}]"
 
 static void
-test_snapshot_fetch__snapshot_from_recorded_reply(void **state)
+test_snapshot_fetch__from_recorded_reply(void **state)
 {
 	struct recon_node_snapshot n;
 	const struct recon_queue *q;
@@ -75,7 +75,7 @@ test_snapshot_fetch__snapshot_from_recorded_reply(void **state)
 }
 
 static void
-test_snapshot_fetch__snapshot_shape_errors(void **state)
+test_snapshot_fetch__shape_errors(void **state)
 {
 	struct recon_node_snapshot n;
 
@@ -113,7 +113,7 @@ test_snapshot_fetch__snapshot_shape_errors(void **state)
 }
 
 static void
-test_snapshot_fetch__snapshot_other_brokers_ignored(void **state)
+test_snapshot_fetch__other_brokers_ignored(void **state)
 {
 	struct recon_node_snapshot n;
 
@@ -139,7 +139,7 @@ test_snapshot_fetch__snapshot_other_brokers_ignored(void **state)
 /* Counts arrive as Java longs: read exactly, past 2^53 too; a count that
  * is not an integer is the reply's problem. */
 static void
-test_snapshot_fetch__snapshot_counts_are_exact(void **state)
+test_snapshot_fetch__counts_are_exact(void **state)
 {
 	struct recon_node_snapshot n;
 	const char *head =
@@ -190,10 +190,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_snapshot_fetch__snapshot_from_recorded_reply),
-	    cmocka_unit_test(test_snapshot_fetch__snapshot_shape_errors),
-	    cmocka_unit_test(test_snapshot_fetch__snapshot_other_brokers_ignored),
-	    cmocka_unit_test(test_snapshot_fetch__snapshot_counts_are_exact),
+	    cmocka_unit_test(test_snapshot_fetch__from_recorded_reply),
+	    cmocka_unit_test(test_snapshot_fetch__shape_errors),
+	    cmocka_unit_test(test_snapshot_fetch__other_brokers_ignored),
+	    cmocka_unit_test(test_snapshot_fetch__counts_are_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
