@@ -177,3 +177,24 @@ jsonw_null(struct jsonw *w)
 	sep(w);
 	sbuf_adds(w->out, "null");
 }
+
+void
+jsonw_key_str(struct jsonw *w, const char *key, const char *s)
+{
+	jsonw_key(w, key);
+	jsonw_str(w, s);
+}
+
+void
+jsonw_key_int(struct jsonw *w, const char *key, int64_t v)
+{
+	jsonw_key(w, key);
+	jsonw_int(w, v);
+}
+
+void
+jsonw_key_bool(struct jsonw *w, const char *key, bool v)
+{
+	jsonw_key(w, key);
+	jsonw_bool(w, v);
+}

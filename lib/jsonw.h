@@ -33,6 +33,10 @@ void jsonw_str(struct jsonw *w, const char *s); /* NULL writes null */
 void jsonw_int(struct jsonw *w, int64_t v);
 void jsonw_bool(struct jsonw *w, bool v);
 void jsonw_null(struct jsonw *w);
+/* A member: key, then its value (the three calls above in one). */
+void jsonw_key_str(struct jsonw *w, const char *key, const char *s);
+void jsonw_key_int(struct jsonw *w, const char *key, int64_t v);
+void jsonw_key_bool(struct jsonw *w, const char *key, bool v);
 /* Append s as a quoted JSON string to out (no separators). */
 void jsonw_quote(struct sbuf *out, const char *s);
 

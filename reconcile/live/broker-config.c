@@ -26,48 +26,28 @@
 #include "../../lib/jsonw.h"
 #include "../../lib/xalloc.h"
 
-static void
-kstr(struct jsonw *w, const char *k, const char *v)
-{
-	jsonw_key(w, k);
-	jsonw_str(w, v);
-}
-
-static void
-kint(struct jsonw *w, const char *k, int64_t v)
-{
-	jsonw_key(w, k);
-	jsonw_int(w, v);
-}
-
-static void
-kbool(struct jsonw *w, const char *k, bool v)
-{
-	jsonw_key(w, k);
-	jsonw_bool(w, v);
-}
-
 void
 live_queue_config_write(struct jsonw *w, const struct recon_queue *q)
 {
 	jsonw_obj_begin(w);
-	kstr(w, "address", q->address);
-	kbool(w, "auto-create-address", false);
-	kint(w, "consumers-before-dispatch", q->consumers_before_dispatch);
-	kint(w, "delay-before-dispatch", q->delay_before_dispatch);
-	kbool(w, "durable", q->durable);
-	kbool(w, "enabled", q->enabled);
-	kbool(w, "exclusive", q->exclusive);
+	jsonw_key_str(w, "address", q->address);
+	jsonw_key_bool(w, "auto-create-address", false);
+	jsonw_key_int(w, "consumers-before-dispatch",
+	    q->consumers_before_dispatch);
+	jsonw_key_int(w, "delay-before-dispatch", q->delay_before_dispatch);
+	jsonw_key_bool(w, "durable", q->durable);
+	jsonw_key_bool(w, "enabled", q->enabled);
+	jsonw_key_bool(w, "exclusive", q->exclusive);
 	if (q->filter != NULL && q->filter[0] != '\0')
-		kstr(w, "filter-string", q->filter);
-	kbool(w, "last-value", q->last_value_key != NULL);
+		jsonw_key_str(w, "filter-string", q->filter);
+	jsonw_key_bool(w, "last-value", q->last_value_key != NULL);
 	if (q->last_value_key != NULL)
-		kstr(w, "last-value-key", q->last_value_key);
-	kint(w, "max-consumers", q->max_consumers);
-	kstr(w, "name", q->name);
-	kbool(w, "purge-on-no-consumers", q->purge_on_no_consumers);
-	kint(w, "ring-size", q->ring_size);
-	kstr(w, "routing-type", decl_routing_artemis_name(q->routing));
+		jsonw_key_str(w, "last-value-key", q->last_value_key);
+	jsonw_key_int(w, "max-consumers", q->max_consumers);
+	jsonw_key_str(w, "name", q->name);
+	jsonw_key_bool(w, "purge-on-no-consumers", q->purge_on_no_consumers);
+	jsonw_key_int(w, "ring-size", q->ring_size);
+	jsonw_key_str(w, "routing-type", decl_routing_artemis_name(q->routing));
 	jsonw_obj_end(w);
 }
 
@@ -75,24 +55,25 @@ void
 live_divert_config_write(struct jsonw *w, const struct recon_divert *d)
 {
 	jsonw_obj_begin(w);
-	kstr(w, "address", d->address);
-	kbool(w, "exclusive", d->exclusive);
-	kstr(w, "filter-string", d->filter != NULL ? d->filter : "");
-	kstr(w, "forwarding-address", d->forwarding_address);
-	kstr(w, "name", d->name);
-	kstr(w, "routing-name",
+	jsonw_key_str(w, "address", d->address);
+	jsonw_key_bool(w, "exclusive", d->exclusive);
+	jsonw_key_str(w, "filter-string", d->filter != NULL ? d->filter : "");
+	jsonw_key_str(w, "forwarding-address", d->forwarding_address);
+	jsonw_key_str(w, "name", d->name);
+	jsonw_key_str(w, "routing-name",
 	    d->routing_name != NULL ? d->routing_name : d->name);
-	kstr(w, "routing-type", decl_divert_routing_name(d->routing_type));
+	jsonw_key_str(w, "routing-type",
+	    decl_divert_routing_name(d->routing_type));
 	if (d->transformer_class_name != NULL) {
 		size_t i;
 
 		jsonw_key(w, "transformer-configuration");
 		jsonw_obj_begin(w);
-		kstr(w, "class-name", d->transformer_class_name);
+		jsonw_key_str(w, "class-name", d->transformer_class_name);
 		jsonw_key(w, "properties");
 		jsonw_obj_begin(w);
 		for (i = 0; i < d->ntransformer_properties; i++)
-			kstr(w, d->transformer_properties[i].key,
+			jsonw_key_str(w, d->transformer_properties[i].key,
 			    d->transformer_properties[i].value);
 		jsonw_obj_end(w);
 		jsonw_obj_end(w);

@@ -48,48 +48,28 @@ render_address(struct jsonw *w, const struct recon_address *a)
 }
 
 static void
-kv_int(struct jsonw *w, const char *key, int64_t v)
-{
-	jsonw_key(w, key);
-	jsonw_int(w, v);
-}
-
-static void
-kv_bool(struct jsonw *w, const char *key, bool v)
-{
-	jsonw_key(w, key);
-	jsonw_bool(w, v);
-}
-
-static void
-kv_str(struct jsonw *w, const char *key, const char *v)
-{
-	jsonw_key(w, key);
-	jsonw_str(w, v);
-}
-
-static void
 render_queue(struct jsonw *w, const struct recon_queue *q)
 {
 	jsonw_obj_begin(w);
-	kv_str(w, "address", q->address);
-	kv_bool(w, "auto_created", q->auto_created);
-	kv_bool(w, "configuration_managed", q->configuration_managed);
-	kv_int(w, "consumer_count", q->consumer_count);
-	kv_int(w, "consumers_before_dispatch", q->consumers_before_dispatch);
-	kv_int(w, "delay_before_dispatch", q->delay_before_dispatch);
-	kv_bool(w, "durable", q->durable);
-	kv_bool(w, "enabled", q->enabled);
-	kv_bool(w, "exclusive", q->exclusive);
-	kv_str(w, "filter", q->filter);
-	kv_bool(w, "internal", q->internal);
-	kv_str(w, "last_value_key", q->last_value_key);
-	kv_int(w, "max_consumers", q->max_consumers);
-	kv_int(w, "message_count", q->message_count);
-	kv_str(w, "name", q->name);
-	kv_bool(w, "purge_on_no_consumers", q->purge_on_no_consumers);
-	kv_int(w, "ring_size", q->ring_size);
-	kv_str(w, "routing", decl_routing_name(q->routing));
+	jsonw_key_str(w, "address", q->address);
+	jsonw_key_bool(w, "auto_created", q->auto_created);
+	jsonw_key_bool(w, "configuration_managed", q->configuration_managed);
+	jsonw_key_int(w, "consumer_count", q->consumer_count);
+	jsonw_key_int(w, "consumers_before_dispatch",
+	    q->consumers_before_dispatch);
+	jsonw_key_int(w, "delay_before_dispatch", q->delay_before_dispatch);
+	jsonw_key_bool(w, "durable", q->durable);
+	jsonw_key_bool(w, "enabled", q->enabled);
+	jsonw_key_bool(w, "exclusive", q->exclusive);
+	jsonw_key_str(w, "filter", q->filter);
+	jsonw_key_bool(w, "internal", q->internal);
+	jsonw_key_str(w, "last_value_key", q->last_value_key);
+	jsonw_key_int(w, "max_consumers", q->max_consumers);
+	jsonw_key_int(w, "message_count", q->message_count);
+	jsonw_key_str(w, "name", q->name);
+	jsonw_key_bool(w, "purge_on_no_consumers", q->purge_on_no_consumers);
+	jsonw_key_int(w, "ring_size", q->ring_size);
+	jsonw_key_str(w, "routing", decl_routing_name(q->routing));
 	jsonw_obj_end(w);
 }
 
@@ -99,18 +79,19 @@ render_divert(struct jsonw *w, const struct recon_divert *d)
 	size_t i;
 
 	jsonw_obj_begin(w);
-	kv_str(w, "address", d->address);
-	kv_bool(w, "exclusive", d->exclusive);
-	kv_str(w, "filter", d->filter);
-	kv_str(w, "forwarding_address", d->forwarding_address);
-	kv_str(w, "name", d->name);
-	kv_str(w, "routing_name", d->routing_name);
-	kv_str(w, "routing_type", decl_divert_routing_name(d->routing_type));
-	kv_str(w, "transformer_class_name", d->transformer_class_name);
+	jsonw_key_str(w, "address", d->address);
+	jsonw_key_bool(w, "exclusive", d->exclusive);
+	jsonw_key_str(w, "filter", d->filter);
+	jsonw_key_str(w, "forwarding_address", d->forwarding_address);
+	jsonw_key_str(w, "name", d->name);
+	jsonw_key_str(w, "routing_name", d->routing_name);
+	jsonw_key_str(w, "routing_type",
+	    decl_divert_routing_name(d->routing_type));
+	jsonw_key_str(w, "transformer_class_name", d->transformer_class_name);
 	jsonw_key(w, "transformer_properties");
 	jsonw_obj_begin(w);
 	for (i = 0; i < d->ntransformer_properties; i++)
-		kv_str(w, d->transformer_properties[i].key,
+		jsonw_key_str(w, d->transformer_properties[i].key,
 		    d->transformer_properties[i].value);
 	jsonw_obj_end(w);
 	jsonw_obj_end(w);
@@ -120,10 +101,10 @@ static void
 render_settings(struct jsonw *w, const struct recon_address_settings *s)
 {
 	jsonw_obj_begin(w);
-	kv_str(w, "config_delete_addresses", s->config_delete_addresses);
-	kv_str(w, "config_delete_diverts", s->config_delete_diverts);
-	kv_str(w, "config_delete_queues", s->config_delete_queues);
-	kv_str(w, "match", s->match);
+	jsonw_key_str(w, "config_delete_addresses", s->config_delete_addresses);
+	jsonw_key_str(w, "config_delete_diverts", s->config_delete_diverts);
+	jsonw_key_str(w, "config_delete_queues", s->config_delete_queues);
+	jsonw_key_str(w, "match", s->match);
 	jsonw_obj_end(w);
 }
 
@@ -136,10 +117,10 @@ render_refusal(struct jsonw *w, const struct recon_refusal *r)
 		return;
 	}
 	jsonw_obj_begin(w);
-	kv_int(w, "http_status", r->http_status);
-	kv_str(w, "kind", recon_kind_name(r->kind));
-	kv_int(w, "status", r->status);
-	kv_str(w, "text", r->text != NULL ? r->text : "");
+	jsonw_key_int(w, "http_status", r->http_status);
+	jsonw_key_str(w, "kind", recon_kind_name(r->kind));
+	jsonw_key_int(w, "status", r->status);
+	jsonw_key_str(w, "text", r->text != NULL ? r->text : "");
 	jsonw_obj_end(w);
 }
 
@@ -159,22 +140,22 @@ render_node(struct jsonw *w, const struct recon_node_snapshot *n)
 	for (i = 0; i < n->naddresses; i++)
 		render_address(w, &n->addresses[i]);
 	jsonw_arr_end(w);
-	kv_str(w, "broker_name", n->broker_name);
-	kv_str(w, "broker_version", n->broker_version);
+	jsonw_key_str(w, "broker_name", n->broker_name);
+	jsonw_key_str(w, "broker_version", n->broker_version);
 	jsonw_key(w, "diverts");
 	jsonw_arr_begin(w);
 	for (i = 0; i < n->ndiverts; i++)
 		render_divert(w, &n->diverts[i]);
 	jsonw_arr_end(w);
-	kv_str(w, "node", n->node);
+	jsonw_key_str(w, "node", n->node);
 	jsonw_key(w, "queues");
 	jsonw_arr_begin(w);
 	for (i = 0; i < n->nqueues; i++)
 		render_queue(w, &n->queues[i]);
 	jsonw_arr_end(w);
 	render_refusal(w, &n->refusal);
-	kv_int(w, "requests", n->requests);
-	kv_str(w, "url", n->url);
+	jsonw_key_int(w, "requests", n->requests);
+	jsonw_key_str(w, "url", n->url);
 	jsonw_obj_end(w);
 }
 
@@ -188,14 +169,14 @@ live_snapshot_render_json(const struct recon_snapshot *s)
 	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
-	kv_str(&w, "cluster", s->cluster);
-	kv_int(&w, "format", LIVE_SNAPSHOT_FORMAT);
+	jsonw_key_str(&w, "cluster", s->cluster);
+	jsonw_key_int(&w, "format", LIVE_SNAPSHOT_FORMAT);
 	jsonw_key(&w, "nodes");
 	jsonw_arr_begin(&w);
 	for (i = 0; i < s->nnodes; i++)
 		render_node(&w, &s->nodes[i]);
 	jsonw_arr_end(&w);
-	kv_str(&w, "taken_at", s->taken_at);
+	jsonw_key_str(&w, "taken_at", s->taken_at);
 	jsonw_obj_end(&w);
 	sbuf_addc(&b, '\n');
 	return sbuf_take(&b);

@@ -15,13 +15,6 @@ static const char *const effects[] = {"adds", "updates", "keeps", "removes"};
 static const char *const objects[] = {"address", "queue", "divert"};
 
 static void
-kstr(struct jsonw *w, const char *k, const char *v)
-{
-	jsonw_key(w, k);
-	jsonw_str(w, v);
-}
-
-static void
 reload_json(struct jsonw *w, const struct plan_reload *r)
 {
 	const struct plan_reload_item *it;
@@ -33,13 +26,13 @@ reload_json(struct jsonw *w, const struct plan_reload *r)
 	for (i = 0; i < r->n; i++) {
 		it = &r->items[i];
 		jsonw_obj_begin(w);
-		kstr(w, "address", it->address);
-		kstr(w, "detail", it->detail);
-		kstr(w, "effect", effects[it->effect]);
+		jsonw_key_str(w, "address", it->address);
+		jsonw_key_str(w, "detail", it->detail);
+		jsonw_key_str(w, "effect", effects[it->effect]);
 		jsonw_key(w, "messages");
 		jsonw_int(w, it->messages);
-		kstr(w, "name", it->name);
-		kstr(w, "object", objects[it->object]);
+		jsonw_key_str(w, "name", it->name);
+		jsonw_key_str(w, "object", objects[it->object]);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -47,9 +40,9 @@ reload_json(struct jsonw *w, const struct plan_reload *r)
 	jsonw_int(w, r->messages_lost);
 	jsonw_key(w, "settings");
 	jsonw_obj_begin(w);
-	kstr(w, "addresses", r->settings.addresses);
-	kstr(w, "diverts", r->settings.diverts);
-	kstr(w, "queues", r->settings.queues);
+	jsonw_key_str(w, "addresses", r->settings.addresses);
+	jsonw_key_str(w, "diverts", r->settings.diverts);
+	jsonw_key_str(w, "queues", r->settings.queues);
 	jsonw_obj_end(w);
 	jsonw_key(w, "settings_from_file");
 	jsonw_bool(w, r->settings_from_file);
@@ -69,16 +62,16 @@ node_json(struct jsonw *w, const struct plan_broker_xml *bx)
 	for (i = 0; i < bx->ncarried; i++)
 		jsonw_str(w, bx->carried_diverts[i]);
 	jsonw_arr_end(w);
-	kstr(w, "diff", bx->diff);
-	kstr(w, "node", bx->node);
-	kstr(w, "not_predicted", bx->not_predicted);
-	kstr(w, "path", bx->path);
+	jsonw_key_str(w, "diff", bx->diff);
+	jsonw_key_str(w, "node", bx->node);
+	jsonw_key_str(w, "not_predicted", bx->not_predicted);
+	jsonw_key_str(w, "path", bx->path);
 	jsonw_key(w, "reload");
 	if (bx->predicted)
 		reload_json(w, &bx->reload);
 	else
 		jsonw_null(w);
-	kstr(w, "sha256", bx->sha256);
+	jsonw_key_str(w, "sha256", bx->sha256);
 	jsonw_obj_end(w);
 }
 
@@ -91,7 +84,7 @@ plan_broker_xml_json(struct jsonw *w, const struct plan *p)
 		return;
 	jsonw_key(w, "broker_xml");
 	jsonw_obj_begin(w);
-	kstr(w, "before", p->broker_xml_before);
+	jsonw_key_str(w, "before", p->broker_xml_before);
 	jsonw_key(w, "nodes");
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->nbroker_xml; i++)

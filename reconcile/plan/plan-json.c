@@ -12,27 +12,6 @@
 #include "../../lib/xalloc.h"
 
 static void
-kstr(struct jsonw *w, const char *k, const char *v)
-{
-	jsonw_key(w, k);
-	jsonw_str(w, v);
-}
-
-static void
-kint(struct jsonw *w, const char *k, int64_t v)
-{
-	jsonw_key(w, k);
-	jsonw_int(w, v);
-}
-
-static void
-kbool(struct jsonw *w, const char *k, bool v)
-{
-	jsonw_key(w, k);
-	jsonw_bool(w, v);
-}
-
-static void
 kstrs(struct jsonw *w, const char *k, char *const *v, size_t n)
 {
 	size_t i;
@@ -67,10 +46,10 @@ op_json(struct jsonw *w, const struct recon_op *op)
 		jsonw_key(w, "config");
 		live_divert_config_write(w, op->divert);
 	}
-	kstr(w, "name", op->name);
-	kstr(w, "op", recon_op_kind_name(op->kind));
+	jsonw_key_str(w, "name", op->name);
+	jsonw_key_str(w, "op", recon_op_kind_name(op->kind));
 	if (op->kind == RECON_OP_DESTROY_QUEUE)
-		kbool(w, "remove_consumers", op->remove_consumers);
+		jsonw_key_bool(w, "remove_consumers", op->remove_consumers);
 	if (op->kind == RECON_OP_CREATE_ADDRESS ||
 	    op->kind == RECON_OP_UPDATE_ADDRESS)
 		routing_types(w, "routing_types", op->routing);
@@ -87,14 +66,14 @@ observed_json(struct jsonw *w, const struct plan_observed *o)
 		live_divert_config_write(w, o->divert);
 	else
 		jsonw_null(w);
-	kbool(w, "present", o->present);
+	jsonw_key_bool(w, "present", o->present);
 	jsonw_key(w, "queue");
 	if (o->queue != NULL) {
 		jsonw_obj_begin(w);
 		jsonw_key(w, "config");
 		live_queue_config_write(w, o->queue);
-		kint(w, "consumers", o->queue->consumer_count);
-		kint(w, "messages", o->queue->message_count);
+		jsonw_key_int(w, "consumers", o->queue->consumer_count);
+		jsonw_key_int(w, "messages", o->queue->message_count);
 		jsonw_obj_end(w);
 	} else {
 		jsonw_null(w);
@@ -112,13 +91,13 @@ removed_json(struct jsonw *w, const struct plan_step *np)
 	jsonw_arr_begin(w);
 	for (i = 0; i < np->nremoved; i++) {
 		jsonw_obj_begin(w);
-		kstr(w, "address", np->removed[i].config.address);
+		jsonw_key_str(w, "address", np->removed[i].config.address);
 		jsonw_key(w, "config");
 		live_divert_config_write(w, &np->removed[i].config);
-		kbool(w, "declared", np->removed[i].declared);
-		kstr(w, "forwarding_address",
+		jsonw_key_bool(w, "declared", np->removed[i].declared);
+		jsonw_key_str(w, "forwarding_address",
 		    np->removed[i].config.forwarding_address);
-		kstr(w, "name", np->removed[i].config.name);
+		jsonw_key_str(w, "name", np->removed[i].config.name);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -133,10 +112,11 @@ kept_json(struct jsonw *w, const struct plan_step *np)
 	jsonw_arr_begin(w);
 	for (i = 0; i < np->nkept; i++) {
 		jsonw_obj_begin(w);
-		kstr(w, "address", np->kept[i].address);
-		kstr(w, "forwarding_address", np->kept[i].forwarding_address);
-		kstr(w, "name", np->kept[i].name);
-		kstr(w, "reason", np->kept[i].reason);
+		jsonw_key_str(w, "address", np->kept[i].address);
+		jsonw_key_str(w, "forwarding_address",
+		    np->kept[i].forwarding_address);
+		jsonw_key_str(w, "name", np->kept[i].name);
+		jsonw_key_str(w, "reason", np->kept[i].reason);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -151,13 +131,13 @@ taps_json(struct jsonw *w, const struct plan_step *np)
 	jsonw_arr_begin(w);
 	for (i = 0; i < np->ntaps; i++) {
 		jsonw_obj_begin(w);
-		kstr(w, "capture", np->taps[i].capture);
-		kstr(w, "fate",
+		jsonw_key_str(w, "capture", np->taps[i].capture);
+		jsonw_key_str(w, "fate",
 		    np->taps[i].fate == PLAN_TAP_KEPT
 		        ? "kept"
 		        : "removed-by-subscription");
-		kstr(w, "name", np->taps[i].name);
-		kstr(w, "reason", np->taps[i].reason);
+		jsonw_key_str(w, "name", np->taps[i].name);
+		jsonw_key_str(w, "reason", np->taps[i].reason);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -169,12 +149,12 @@ node_plan_json(struct jsonw *w, const struct plan_step *np)
 	size_t i;
 
 	jsonw_obj_begin(w);
-	kint(w, "consumers", np->consumers);
-	kint(w, "destroyed_messages", np->destroyed_messages);
+	jsonw_key_int(w, "consumers", np->consumers);
+	jsonw_key_int(w, "destroyed_messages", np->destroyed_messages);
 	kept_json(w, np);
-	kstr(w, "message", np->message);
-	kstr(w, "next_step", np->next_step);
-	kstr(w, "node", np->node);
+	jsonw_key_str(w, "message", np->message);
+	jsonw_key_str(w, "next_step", np->next_step);
+	jsonw_key_str(w, "node", np->node);
 	jsonw_key(w, "observed");
 	observed_json(w, &np->observed);
 	jsonw_key(w, "operations");
@@ -182,8 +162,8 @@ node_plan_json(struct jsonw *w, const struct plan_step *np)
 	for (i = 0; i < np->nops; i++)
 		op_json(w, &np->ops[i]);
 	jsonw_arr_end(w);
-	kstr(w, "outcome", plan_outcome_name(np->outcome));
-	kstr(w, "refusal", np->refusal);
+	jsonw_key_str(w, "outcome", plan_outcome_name(np->outcome));
+	jsonw_key_str(w, "refusal", np->refusal);
 	removed_json(w, np);
 	taps_json(w, np);
 	kstrs(w, "warnings", np->warnings, np->nwarnings);
@@ -196,16 +176,16 @@ action_json(struct jsonw *w, const struct plan_action *a)
 	size_t i;
 
 	jsonw_obj_begin(w);
-	kstr(w, "address", a->address);
-	kbool(w, "destroys_messages", a->destroys_messages);
-	kstr(w, "kind", plan_action_kind_name(a->kind));
-	kstr(w, "name", a->name);
+	jsonw_key_str(w, "address", a->address);
+	jsonw_key_bool(w, "destroys_messages", a->destroys_messages);
+	jsonw_key_str(w, "kind", plan_action_kind_name(a->kind));
+	jsonw_key_str(w, "name", a->name);
 	jsonw_key(w, "nodes");
 	jsonw_arr_begin(w);
 	for (i = 0; i < a->nnodes; i++)
 		node_plan_json(w, &a->nodes[i]);
 	jsonw_arr_end(w);
-	kstr(w, "why", a->why);
+	jsonw_key_str(w, "why", a->why);
 	jsonw_obj_end(w);
 }
 
@@ -217,14 +197,14 @@ summary_json(struct jsonw *w, const struct plan *p)
 	plan_summarize(p, &s);
 	jsonw_key(w, "summary");
 	jsonw_obj_begin(w);
-	kint(w, "changes", (int64_t)s.changes);
-	kint(w, "creates", (int64_t)s.creates);
-	kint(w, "deleted_addresses", (int64_t)s.del_addresses);
-	kint(w, "deleted_diverts", (int64_t)s.del_diverts);
-	kint(w, "deleted_queues", (int64_t)s.del_queues);
-	kint(w, "recreates", (int64_t)s.recreates);
-	kint(w, "refused_node_steps", (int64_t)s.refused);
-	kint(w, "unreachable_node_steps", (int64_t)s.unreachable);
+	jsonw_key_int(w, "changes", (int64_t)s.changes);
+	jsonw_key_int(w, "creates", (int64_t)s.creates);
+	jsonw_key_int(w, "deleted_addresses", (int64_t)s.del_addresses);
+	jsonw_key_int(w, "deleted_diverts", (int64_t)s.del_diverts);
+	jsonw_key_int(w, "deleted_queues", (int64_t)s.del_queues);
+	jsonw_key_int(w, "recreates", (int64_t)s.recreates);
+	jsonw_key_int(w, "refused_node_steps", (int64_t)s.refused);
+	jsonw_key_int(w, "unreachable_node_steps", (int64_t)s.unreachable);
 	jsonw_obj_end(w);
 }
 
@@ -237,10 +217,10 @@ nodes_json(struct jsonw *w, const struct plan *p)
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->nnodes; i++) {
 		jsonw_obj_begin(w);
-		kstr(w, "message", p->nodes[i].message);
-		kstr(w, "node", p->nodes[i].node);
-		kbool(w, "reachable", p->nodes[i].reachable);
-		kstr(w, "refusal", p->nodes[i].refusal);
+		jsonw_key_str(w, "message", p->nodes[i].message);
+		jsonw_key_str(w, "node", p->nodes[i].node);
+		jsonw_key_bool(w, "reachable", p->nodes[i].reachable);
+		jsonw_key_str(w, "refusal", p->nodes[i].refusal);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -255,8 +235,8 @@ unmanaged_json(struct jsonw *w, const struct plan *p)
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->nunmanaged; i++) {
 		jsonw_obj_begin(w);
-		kstr(w, "kind", p->unmanaged[i].kind);
-		kstr(w, "name", p->unmanaged[i].name);
+		jsonw_key_str(w, "kind", p->unmanaged[i].kind);
+		jsonw_key_str(w, "name", p->unmanaged[i].name);
 		kstrs(w, "nodes", p->unmanaged[i].nodes,
 		    p->unmanaged[i].nnodes);
 		jsonw_obj_end(w);
@@ -276,11 +256,11 @@ head_json(struct jsonw *w, const struct plan *p)
 	jsonw_arr_end(w);
 	jsonw_key(w, "base");
 	jsonw_obj_begin(w);
-	kstr(w, "revision", p->base_revision);
-	kstr(w, "source", p->base_source);
+	jsonw_key_str(w, "revision", p->base_revision);
+	jsonw_key_str(w, "source", p->base_source);
 	jsonw_obj_end(w);
 	plan_broker_xml_json(w, p);
-	kstr(w, "cluster", p->cluster);
+	jsonw_key_str(w, "cluster", p->cluster);
 }
 
 /* The whole document; confirmation NULL writes null. */
@@ -295,39 +275,39 @@ render(const struct plan *p, const char *confirmation)
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
 	head_json(&w, p);
-	kstr(&w, "confirmation", confirmation);
-	kstr(&w, "declaration_digest", p->declaration_digest);
-	kint(&w, "destroyed_messages", p->destroyed_messages);
+	jsonw_key_str(&w, "confirmation", confirmation);
+	jsonw_key_str(&w, "declaration_digest", p->declaration_digest);
+	jsonw_key_int(&w, "destroyed_messages", p->destroyed_messages);
 	kstrs(&w, "diagnostics", p->diagnostics, p->ndiagnostics);
-	kbool(&w, "disconnect_consumers", p->disconnect_consumers);
-	kint(&w, "format", PLAN_FORMAT);
-	kstr(&w, "kind", p->kind);
-	kstr(&w, "message", p->message);
-	kstr(&w, "mode", decl_mode_name(p->mode));
-	kstr(&w, "next_step", p->next_step);
+	jsonw_key_bool(&w, "disconnect_consumers", p->disconnect_consumers);
+	jsonw_key_int(&w, "format", PLAN_FORMAT);
+	jsonw_key_str(&w, "kind", p->kind);
+	jsonw_key_str(&w, "message", p->message);
+	jsonw_key_str(&w, "mode", decl_mode_name(p->mode));
+	jsonw_key_str(&w, "next_step", p->next_step);
 	nodes_json(&w, p);
-	kstr(&w, "outcome", plan_outcome_name(p->outcome));
-	kstr(&w, "refusal", p->refusal);
-	kstr(&w, "revision", p->revision);
+	jsonw_key_str(&w, "outcome", plan_outcome_name(p->outcome));
+	jsonw_key_str(&w, "refusal", p->refusal);
+	jsonw_key_str(&w, "revision", p->revision);
 	jsonw_key(&w, "settings");
 	jsonw_obj_begin(&w);
-	kstr(&w, "capture_prefix", p->capture_prefix);
+	jsonw_key_str(&w, "capture_prefix", p->capture_prefix);
 	jsonw_key(&w, "captures");
 	jsonw_arr_begin(&w);
 	for (i = 0; i < p->ncaptures; i++) {
 		jsonw_obj_begin(&w);
-		kstr(&w, "name", p->captures[i].name);
-		kstr(&w, "pattern", p->captures[i].pattern);
-		kint(&w, "ring_size", p->captures[i].ring_size);
+		jsonw_key_str(&w, "name", p->captures[i].name);
+		jsonw_key_str(&w, "pattern", p->captures[i].pattern);
+		jsonw_key_int(&w, "ring_size", p->captures[i].ring_size);
 		jsonw_obj_end(&w);
 	}
 	jsonw_arr_end(&w);
-	kint(&w, "max_destroyed_messages", p->max_destroyed_messages);
+	jsonw_key_int(&w, "max_destroyed_messages", p->max_destroyed_messages);
 	jsonw_obj_end(&w);
 	jsonw_key(&w, "snapshot");
 	jsonw_obj_begin(&w);
-	kstr(&w, "source", p->snapshot_source);
-	kstr(&w, "taken_at", p->snapshot_taken_at);
+	jsonw_key_str(&w, "source", p->snapshot_source);
+	jsonw_key_str(&w, "taken_at", p->snapshot_taken_at);
 	jsonw_obj_end(&w);
 	summary_json(&w, p);
 	unmanaged_json(&w, p);
