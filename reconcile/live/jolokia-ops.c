@@ -215,50 +215,45 @@ live_bulk_destroy_divert(struct live_bulk *b, const char *broker,
 	return exec_on(b, broker, "destroyDivert(java.lang.String)", a, 1);
 }
 
+/* An operation whose one argument is a configuration JSON (taken). */
+static size_t
+exec_json(struct live_bulk *b, const char *broker, const char *op, char *json)
+{
+	struct live_arg a[1] = {{.s = json}};
+	size_t i = exec_on(b, broker, op, a, 1);
+
+	free(json);
+	return i;
+}
+
 size_t
 live_bulk_create_queue(struct live_bulk *b, const char *broker,
     const struct recon_queue *q)
 {
-	char *json = live_queue_config_json(q);
-	struct live_arg a[1] = {{.s = json}};
-	size_t i = exec_on(b, broker, "createQueue(java.lang.String)", a, 1);
-
-	free(json);
-	return i;
+	return exec_json(b, broker, "createQueue(java.lang.String)",
+	    live_queue_config_json(q));
 }
 
 size_t
 live_bulk_update_queue(struct live_bulk *b, const char *broker,
     const struct recon_queue *q)
 {
-	char *json = live_queue_config_json(q);
-	struct live_arg a[1] = {{.s = json}};
-	size_t i = exec_on(b, broker, "updateQueue(java.lang.String)", a, 1);
-
-	free(json);
-	return i;
+	return exec_json(b, broker, "updateQueue(java.lang.String)",
+	    live_queue_config_json(q));
 }
 
 size_t
 live_bulk_create_divert(struct live_bulk *b, const char *broker,
     const struct recon_divert *d)
 {
-	char *json = live_divert_config_json(d);
-	struct live_arg a[1] = {{.s = json}};
-	size_t i = exec_on(b, broker, "createDivert(java.lang.String)", a, 1);
-
-	free(json);
-	return i;
+	return exec_json(b, broker, "createDivert(java.lang.String)",
+	    live_divert_config_json(d));
 }
 
 size_t
 live_bulk_update_divert(struct live_bulk *b, const char *broker,
     const struct recon_divert *d)
 {
-	char *json = live_divert_config_json(d);
-	struct live_arg a[1] = {{.s = json}};
-	size_t i = exec_on(b, broker, "updateDivert(java.lang.String)", a, 1);
-
-	free(json);
-	return i;
+	return exec_json(b, broker, "updateDivert(java.lang.String)",
+	    live_divert_config_json(d));
 }
