@@ -379,6 +379,62 @@ refused_nodes(const struct plan *p)
 	return n;
 }
 
+/* Nothing would change on the nodes that were read, and some node was
+ * not: the cluster was not compared with its declaration there, so the
+ * plan is UNREACHABLE, not NO_CHANGE (docs/plan-format.md). Its refusal
+ * is the reads' kind when they share one (TIMEOUT, ...), else
+ * UNREACHABLE. */
+static void
+unreachable(struct plan *p)
+{
+	const struct plan_node_status *first = NULL;
+	const char *kind = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nnodes; i++) {
+		const struct plan_node_status *pn = &p->nodes[i];
+		const char *k =
+		    pn->refusal != NULL ? pn->refusal : "UNREACHABLE";
+
+		if (pn->reachable)
+			continue;
+		if (n++ == 0) {
+			first = pn;
+			kind = k;
+		} else if (strcmp(kind, k) != 0) {
+			kind = "UNREACHABLE";
+		}
+	}
+	if (n == 0)
+		return;
+	p->outcome = PLAN_OUT_UNREACHABLE;
+	p->refusal = xstrdup(kind);
+	if (n == 1)
+		p->message = xasprintf(
+		    "node '%s' could not be read (%s), so it was not compared with the declaration",
+		    first->node,
+		    first->message != NULL ? first->message : "no answer");
+	else
+		p->message = xasprintf(
+		    "%zu of %zu nodes could not be read, so they were not compared with the declaration",
+		    n, p->nnodes);
+	p->next_step = xstrdup(
+	    "plan again when every node answers (each node's reason is under Nodes)");
+}
+
+static bool
+any_step_applies(const struct plan *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nactions; i++)
+		for (j = 0; j < p->actions[i].nnodes; j++)
+			if (p->actions[i].nodes[j].outcome ==
+			    PLAN_OUT_WOULD_APPLY)
+				return true;
+	return false;
+}
+
 void
 plan_diff_finish(struct plan_diff *d)
 {
@@ -391,7 +447,7 @@ plan_diff_finish(struct plan_diff *d)
 		finish_action(p, &p->actions[i]);
 	nref = refused_nodes(p);
 	p->outcome =
-	    p->nactions > 0 ? PLAN_OUT_WOULD_APPLY : PLAN_OUT_NO_CHANGE;
+	    any_step_applies(p) ? PLAN_OUT_WOULD_APPLY : PLAN_OUT_NO_CHANGE;
 	if (p->destroyed_messages > p->max_destroyed_messages) {
 		p->outcome = PLAN_OUT_REFUSED;
 		p->refusal = xstrdup("BULK_CAP");
@@ -411,5 +467,7 @@ plan_diff_finish(struct plan_diff *d)
 		    nref == 1 ? " is" : "s are");
 		p->next_step = xstrdup(
 		    "follow each refused node's next step, then plan again");
+	} else if (p->outcome == PLAN_OUT_NO_CHANGE) {
+		unreachable(p);
 	}
 }

@@ -11,6 +11,23 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
+/* The headline of an UNREACHABLE plan: how many nodes were not read, and
+ * what the others showed. */
+static char *
+unread_phrase(const struct plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nnodes; i++)
+		n += !p->nodes[i].reachable;
+	if (n == p->nnodes)
+		return xasprintf("no node could be read (%zu of %zu)", n,
+		    p->nnodes);
+	return xasprintf(
+	    "%zu of %zu node%s could not be read; the others are as declared",
+	    n, p->nnodes, p->nnodes == 1 ? "" : "s");
+}
+
 static void
 summary_line(struct sbuf *b, const struct plan *p)
 {
@@ -18,10 +35,13 @@ summary_line(struct sbuf *b, const struct plan *p)
 	char *phrase;
 
 	plan_summarize(p, &s);
-	phrase =
-	    p->refusal != NULL && strcmp(p->refusal, "INVALID_DECLARATION") == 0
-	        ? xstrdup("the declaration fails validation")
-	        : plan_summary_phrase(&s);
+	if (p->outcome == PLAN_OUT_UNREACHABLE)
+		phrase = unread_phrase(p);
+	else if (p->refusal != NULL &&
+	         strcmp(p->refusal, "INVALID_DECLARATION") == 0)
+		phrase = xstrdup("the declaration fails validation");
+	else
+		phrase = plan_summary_phrase(&s);
 	sbuf_addf(b, "# %s: %s — %s", p->cluster, plan_outcome_name(p->outcome),
 	    phrase);
 	if (p->destroyed_messages > 0)
@@ -52,7 +72,9 @@ header(struct sbuf *b, const struct plan *p)
 	sbuf_addf(b, "- disconnect consumers: %s\n\n",
 	    p->disconnect_consumers ? "yes (--disconnect-consumers)" : "no");
 	if (p->refusal != NULL)
-		sbuf_addf(b, "**Refused (%s):** %s.\n**Next step:** %s.\n\n",
+		sbuf_addf(b, "**%s (%s):** %s.\n**Next step:** %s.\n\n",
+		    p->outcome == PLAN_OUT_UNREACHABLE ? "Not compared"
+		                                       : "Refused",
 		    p->refusal, p->message,
 		    p->next_step != NULL ? p->next_step
 		                         : "fix the cause and plan again");
@@ -120,11 +142,35 @@ op_md(struct sbuf *b, const struct recon_op *op, size_t i)
 	sbuf_adds(b, "\n");
 }
 
+/* ADR-0084 D1: wherever a divert goes, its name, source and forwarding
+ * address are shown; here for the divert (or tap) an action of its own
+ * removes or recreates, as observed on the node. */
 static void
-node_details(struct sbuf *b, const struct plan_step *np)
+own_divert(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np)
+{
+	const struct recon_divert *d = np->observed.divert;
+	const char *what;
+
+	if (d == NULL || (np->outcome != PLAN_OUT_WOULD_APPLY &&
+	                     np->outcome != PLAN_OUT_REFUSED))
+		return;
+	if (k == PLAN_ACT_DELETE_DIVERT || k == PLAN_ACT_DELETE_TAP)
+		what = "removed";
+	else if (k == PLAN_ACT_RECREATE_DIVERT)
+		what = "destroyed, then created again as declared";
+	else
+		return;
+	sbuf_addf(b, "  - %s: divert `%s` (source `%s`, forwarding to `%s`)\n",
+	    what, d->name, d->address, d->forwarding_address);
+}
+
+static void
+node_details(struct sbuf *b, enum plan_action_kind k,
+    const struct plan_step *np)
 {
 	size_t i;
 
+	own_divert(b, k, np);
 	for (i = 0; i < np->nremoved; i++) {
 		const struct recon_divert *d;
 
@@ -160,7 +206,7 @@ node_details(struct sbuf *b, const struct plan_step *np)
 }
 
 static void
-node_md(struct sbuf *b, const struct plan_step *np)
+node_md(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np)
 {
 	sbuf_addf(b, "- **%s**: %s", np->node, plan_outcome_name(np->outcome));
 	if (np->refusal != NULL)
@@ -177,7 +223,7 @@ node_md(struct sbuf *b, const struct plan_step *np)
 		sbuf_addf(b, "  - **next step:** %s\n", np->next_step);
 	if (np->outcome == PLAN_OUT_UNREACHABLE)
 		return;
-	node_details(b, np);
+	node_details(b, k, np);
 }
 
 static void
@@ -193,7 +239,7 @@ action_md(struct sbuf *b, const struct plan_action *a, size_t idx)
 		sbuf_adds(b, " — **destroys messages**");
 	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
 	for (i = 0; i < a->nnodes; i++)
-		node_md(b, &a->nodes[i]);
+		node_md(b, a->kind, &a->nodes[i]);
 	sbuf_adds(b, "\n");
 }
 
@@ -226,6 +272,13 @@ approve_md(struct sbuf *b, const struct plan *p, const char *dir)
 	if (p->outcome == PLAN_OUT_NO_CHANGE) {
 		sbuf_adds(b,
 		    "Nothing to approve: the cluster is as declared.\n");
+		return;
+	}
+	if (p->outcome == PLAN_OUT_UNREACHABLE) {
+		sbuf_addf(b,
+		    "Nothing to approve yet: %s. The cluster is not known to be as declared; plan again when every node answers.\n",
+		    p->message != NULL ? p->message
+		                       : "a node could not be read");
 		return;
 	}
 	if (p->outcome != PLAN_OUT_WOULD_APPLY) {

@@ -107,5 +107,9 @@ for cl in t71 t71hang; do
 	check "c3: the preview of $cl is whole" test -n "$d" -a -f "$d/plan.json" -a -f "$d/plan.md" -a -f "$d/commit.txt"
 done
 check_grep "c3: t71hang's preview names the silent node" "\\| silent \\| (UNREACHABLE|TIMEOUT)" "$(preview_of "$c3" t71hang)/plan.md"
+# Its only node was never read: the posted headline is UNREACHABLE, never
+# NO_CHANGE (issue 14, defect 6).
+check_grep "c3: t71hang's headline is UNREACHABLE" "^# t71hang: UNREACHABLE — no node could be read \\(1 of 1\\)" "$(preview_of "$c3" t71hang)/plan.md"
+check_eq "c3: t71hang's plan.json outcome" UNREACHABLE "$(jq -r .outcome "$(preview_of "$c3" t71hang)/plan.json" 2>&1)"
 check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$T/agent.log" 'notice loop: signal 15: stopping'
 done_testing

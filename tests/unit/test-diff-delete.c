@@ -1,7 +1,8 @@
 /* tests/unit/test-diff-delete.c: reconcile/plan/diff-delete.c: the three-way
  * diff, removal half: only what the managed set holds and the declaration no
  * longer does is deleted (creates first), taps are never touched, the rest
- * is unmanaged; the bulk cap (ADR-0084 D7). */
+ * is unmanaged; the bulk cap (ADR-0084 D7); a plan whose unread nodes are
+ * all that is left to compare is UNREACHABLE, never NO_CHANGE. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,6 +144,83 @@ test_diff_delete__taps_never_touched_by_diff(void **state)
 	fx_free(&f);
 }
 
+static void
+test_diff_delete__only_unread_node_left_is_unreachable(void **state)
+{
+	struct plan_managed m = {0};
+	char *c;
+	struct plan *p;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&f, "orders", "orders");
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	fx_unreachable(&f, 1, "connection refused");
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_int_equal(p->outcome, PLAN_OUT_UNREACHABLE);
+	assert_int_equal(p->nactions, 0);
+	assert_string_equal(p->refusal, "UNREACHABLE");
+	assert_string_equal(p->message,
+	    "node 'broker-b' could not be read (connection refused), so it was not compared with the declaration");
+	assert_non_null(p->next_step);
+	c = plan_confirmation(p);
+	assert_string_equal(c, "");
+	free(c);
+	plan_free(p);
+	fx_free(&f);
+}
+
+static void
+test_diff_delete__unread_kinds_named(void **state)
+{
+	struct plan_managed m = {0};
+	struct plan *p;
+	struct fx f;
+
+	(void)state;
+	/* both TIMEOUT: the plan's refusal is TIMEOUT */
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&f, "orders", "orders");
+	fx_unreachable(&f, 0, "no reply");
+	fx_unreachable(&f, 1, "no reply");
+	f.s.nodes[0].refusal.kind = RECON_TIMEOUT;
+	f.s.nodes[1].refusal.kind = RECON_TIMEOUT;
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_int_equal(p->outcome, PLAN_OUT_UNREACHABLE);
+	assert_string_equal(p->refusal, "TIMEOUT");
+	assert_string_equal(p->message,
+	    "2 of 2 nodes could not be read, so they were not compared with the declaration");
+	plan_free(p);
+	/* different kinds: UNREACHABLE */
+	f.s.nodes[1].refusal.kind = RECON_UNREACHABLE;
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_int_equal(p->outcome, PLAN_OUT_UNREACHABLE);
+	assert_string_equal(p->refusal, "UNREACHABLE");
+	plan_free(p);
+	fx_free(&f);
+}
+
+static void
+test_diff_delete__unread_node_beside_a_change_would_apply(void **state)
+{
+	struct plan_managed m = {0};
+	struct plan *p;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&f, "orders", "orders");
+	fx_unreachable(&f, 1, "connection refused");
+	p = plan_build(&f.c, &m, &f.s, &no_opts);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
+	assert_null(p->refusal);
+	assert_int_equal(step(p, PLAN_ACT_CREATE_QUEUE, "orders", 1)->outcome,
+	    PLAN_OUT_UNREACHABLE);
+	plan_free(p);
+	fx_free(&f);
+}
+
 int
 main(void)
 {
@@ -152,6 +230,11 @@ main(void)
 	        test_diff_delete__managed_removed_is_deleted_order_creates_first),
 	    cmocka_unit_test(test_diff_delete__d7_bulk_cap),
 	    cmocka_unit_test(test_diff_delete__taps_never_touched_by_diff),
+	    cmocka_unit_test(
+	        test_diff_delete__only_unread_node_left_is_unreachable),
+	    cmocka_unit_test(test_diff_delete__unread_kinds_named),
+	    cmocka_unit_test(
+	        test_diff_delete__unread_node_beside_a_change_would_apply),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -345,6 +345,7 @@ json [.actions[3].nodes[0].operations[].op] ["destroyDivert","createDivert"]
 json .confirmation|test("^change 2, recreate 2 on shop-eu ") => true
 md differs in what updateQueue cannot change: durable
 md differs: filter
+md   - destroyed, then created again as declared: divert `orders-excl` (source `orders`, forwarding to `orders`)
 """, exit=2)
 
 # ---- creates on an empty cluster; an unreachable node ----------------------
@@ -412,6 +413,7 @@ json .actions[1].nodes[0].removed_diverts []
 json .actions[1].nodes[0].kept_diverts []
 json .summary.deleted_diverts 1
 md ### 1. delete-divert `audit-copy` (address `audit-in`)
+md   - removed: divert `audit-copy` (source `audit-in`, forwarding to `orders`)
 """, inventory=inv(["orders", "audit-in"], ["orders", "audit-in"], ["audit-copy"]), exit=2)
 
 # ---- routing types: widened before creates, narrowed after deletes ---------
@@ -574,6 +576,46 @@ json .broker_xml null
 json .diagnostics[1] "cluster/cluster.yaml:8:5: node 'node2': no base broker.xml (looked for cluster/broker/nodes/node2.xml and cluster/broker/broker.xml)"
 err refused (RENDER_FAILED)
 """, exit=1)
+# ---- unreadable nodes: UNREACHABLE, never NO_CHANGE (issue 14, defect 6) ---
+case("031-all-nodes-unreachable", "plan", cluster(ORDERS),
+     snapshot(node("node1", refusal="no reply within 30 s", kind="TIMEOUT"),
+              node("node2", refusal="no reply within 30 s", kind="TIMEOUT")),
+     """
+json .outcome "UNREACHABLE"
+json .refusal "TIMEOUT"
+json .message "2 of 2 nodes could not be read, so they were not compared with the declaration"
+json .actions []
+json .confirmation null
+md # shop-eu: UNREACHABLE — no node could be read (2 of 2)
+md **Not compared (TIMEOUT):** 2 of 2 nodes could not be read
+md Nothing to approve yet: 2 of 2 nodes could not be read
+nomd NO_CHANGE —
+nomd the cluster is as declared
+nomd artemis-gitops approve
+err node 'node1': TIMEOUT: no reply within 30 s
+""", exit=1)
+
+case("032-only-unreachable-node-differs", "plan",
+     cluster(ORDERS + """diverts:
+  - name: orders-copy
+    address: orders
+    forwarding-address: orders
+"""),
+     snapshot(node("node1", [q("orders", "orders")], [dv("orders-copy", "orders", "orders")]),
+              node("node2", refusal="connection refused")),
+     """
+json .outcome "UNREACHABLE"
+json .refusal "UNREACHABLE"
+json .message "node 'node2' could not be read (connection refused), so it was not compared with the declaration"
+json .nodes[1].reachable false
+json .actions []
+md # shop-eu: UNREACHABLE — 1 of 2 nodes could not be read; the others are as declared
+md **node2** could not be read (UNREACHABLE): connection refused
+md Nothing to approve yet
+nomd NO_CHANGE —
+nomd Nothing to approve: the cluster is as declared
+""", exit=1)
+
 # ---- dependency checks see each divert as the plan leaves it (issue 4) -----
 BILLING = """  - name: billing
     routing: [anycast]

@@ -68,7 +68,8 @@ def ring(capture, size=1000, **kw):
     return q("__capture." + capture, "__capture." + capture, ring_size=size, **kw)
 
 
-def node(name, queues=(), diverts=(), addresses=(), refusal=None):
+def node(name, queues=(), diverts=(), addresses=(), refusal=None,
+         kind="UNREACHABLE"):
     port = {"node1": 8161, "node2": 8171}[name]
     n = {"address_settings": [], "addresses": [], "broker_name": name,
          "broker_version": "2.40.0", "diverts": sorted(diverts, key=lambda d: d["name"]),
@@ -78,7 +79,7 @@ def node(name, queues=(), diverts=(), addresses=(), refusal=None):
     if refusal is not None:
         n.update({"broker_name": None, "broker_version": None, "diverts": [],
                   "queues": [], "refusal": {"http_status": 0,
-                  "kind": "UNREACHABLE", "status": 0, "text": refusal}})
+                  "kind": kind, "status": 0, "text": refusal}})
         return n
     addrs = {}
     for a in addresses:
