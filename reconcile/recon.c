@@ -242,6 +242,13 @@ recon_str_eq(const char *a, const char *b)
 }
 
 bool
+recon_broker_own(const char *name)
+{
+	return strncmp(name, "activemq.", 9) == 0 || strcmp(name, "DLQ") == 0 ||
+	       strcmp(name, "ExpiryQueue") == 0;
+}
+
+bool
 recon_queue_same(const struct recon_queue *a, const struct recon_queue *b)
 {
 	return recon_str_eq(a->name, b->name) &&

@@ -195,6 +195,11 @@ void recon_divert_from_decl(struct recon_divert *out,
  * name, a transformer) is "not set" either way, as Artemis reads an empty
  * filter-string as no filter. */
 bool recon_str_eq(const char *a, const char *b);
+/* The broker's own objects: the DLQ and ExpiryQueue that `artemis create`
+ * puts in broker.xml, and the broker's activemq.* addresses (management
+ * notifications). The unmanaged report leaves them out; the reload
+ * prediction lists them only when a reload removes them. */
+bool recon_broker_own(const char *name);
 /* The same configuration, counts (consumers, messages) and flags the
  * broker decides (auto-created, internal, configuration-managed) left
  * out. */

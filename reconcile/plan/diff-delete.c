@@ -216,9 +216,7 @@ plan_diff_deletes(struct plan_diff *d)
 static bool
 ignored(const struct plan_diff *d, const char *name, bool internal)
 {
-	return internal || reserved(d, name) ||
-	       strncmp(name, "activemq.", 9) == 0 || strcmp(name, "DLQ") == 0 ||
-	       strcmp(name, "ExpiryQueue") == 0;
+	return internal || reserved(d, name) || recon_broker_own(name);
 }
 
 static void

@@ -170,6 +170,31 @@ divert_changes(const struct recon_divert *l, const struct decl_divert *d)
 	return sbuf_take(&b);
 }
 
+static bool
+is_off(const struct plan_reload *r, int which)
+{
+	const char *v = setting_of(r, which);
+
+	return v != NULL && strcmp(v, "OFF") == 0;
+}
+
+/* The detail of a broker's own object (recon_broker_own) that the reload
+ * removes: said, never left out (observed on 2.40.0, with every
+ * config-delete-* FORCE: an undeclared DLQ and ExpiryQueue go, and so
+ * does activemq.notifications). */
+static char *
+own_detail(char *detail, const char *name)
+{
+	char *s;
+
+	s = xasprintf("%s; %s", detail,
+	    strncmp(name, "activemq.", 9) == 0
+	        ? "the broker's own address (management notifications, which cluster bridges subscribe to): gone until the broker creates it again at its next start"
+	        : "the broker's own (artemis create puts it in broker.xml as the default dead-letter or expiry address): declare it to keep it");
+	free(detail);
+	return s;
+}
+
 static void
 predict_addresses(struct plan_reload *r, const struct decl_cluster *c,
     const struct recon_node_snapshot *live)
@@ -188,11 +213,16 @@ predict_addresses(struct plan_reload *r, const struct decl_cluster *c,
 		if (la->internal || la->auto_created ||
 		    decl_cluster_find_address(c, la->name) != NULL)
 			continue;
+		/* the broker's own, kept: left out (docs/config-managed.md) */
+		if (recon_broker_own(la->name) && is_off(r, SET_ADDRESSES))
+			continue;
 		e = by_setting(r, SET_ADDRESSES,
 		    "every address the file does not carry is removed, "
 		    "runtime-created ones included",
 		    "it stays live, outside the file (a restart keeps it too)",
 		    &detail);
+		if (e == PLAN_RELOAD_REMOVES && recon_broker_own(la->name))
+			detail = own_detail(detail, la->name);
 		add_item(r, e, PLAN_RELOAD_ADDRESS, la->name, NULL, detail, 0);
 	}
 }
@@ -232,6 +262,9 @@ predict_gone_queue(struct plan_reload *r, const struct decl_cluster *c,
 		    why);
 		free(why);
 	}
+	if (e == PLAN_RELOAD_REMOVES &&
+	    (recon_broker_own(lq->name) || recon_broker_own(lq->address)))
+		detail = own_detail(detail, lq->address);
 	add_item(r, e, PLAN_RELOAD_QUEUE, lq->name, lq->address, detail, lost);
 	r->messages_lost += lost;
 }
@@ -264,6 +297,13 @@ predict_queues(struct plan_reload *r, const struct decl_cluster *c,
 		lq = &live->queues[i];
 		if (lq->internal || lq->auto_created ||
 		    decl_cluster_find_queue(c, lq->name) != NULL)
+			continue;
+		/* the broker's own, certainly kept: left out */
+		if ((recon_broker_own(lq->name) ||
+		        recon_broker_own(lq->address)) &&
+		    (is_off(r, SET_QUEUES) || !lq->configuration_managed) &&
+		    (is_off(r, SET_ADDRESSES) ||
+		        decl_cluster_find_address(c, lq->address) != NULL))
 			continue;
 		predict_gone_queue(r, c, lq);
 	}

@@ -364,6 +364,12 @@ predicted "- adds address 'new'" \
 	"- adds divert 'orders-copy' from address 'orders': deployed by the reload (so is a divert of the file destroyed at runtime)" \
 	"- keeps divert 'events-audit' from address 'events': config-delete-diverts OFF: it stays, and a restart recovers it from the journal" \
 	"Messages lost by the reload: 0"
+# The broker's own objects that stay are left out (docs/config-managed.md):
+# activemq.notifications is live, undeclared, and kept under OFF.
+check_eq "P1: activemq.notifications is live (the broker made it)" activemq.notifications \
+	"$(snap | jq -r '.addresses[] | select(.name == "activemq.notifications") | .name')"
+check_absent "P1 OFF: the broker's own activemq.notifications, which stays, is left out of the prediction" \
+	"activemq\\.notifications" "$work/pred.md" "keeps address 'spare'"
 check "P1: the broker reloads the new file by itself" install_and_reload
 check_eq "P1 OFF: no address removed, the new one added" \
 	"DLQ ExpiryQueue audit events new orders spare " "$(names addresses)"
@@ -457,8 +463,11 @@ check "render v2, all FORCE, predict its reload" predict
 predicted "- removes address 'rt.addr': config-delete-addresses FORCE: every address the file does not carry is removed, runtime-created ones included" \
 	"- removes address 'spare': config-delete-addresses FORCE: every address the file does not carry is removed, runtime-created ones included" \
 	"- keeps queue 'rt.q' on address 'events': created at runtime: config-delete-queues removes only configuration-managed queues" \
+	"- removes address 'activemq.notifications': config-delete-addresses FORCE: every address the file does not carry is removed, runtime-created ones included; the broker's own address (management notifications, which cluster bridges subscribe to): gone until the broker creates it again at its next start" \
 	"Messages lost by the reload: 0"
 check "reloaded" install_and_reload
+check_eq "P4 addresses FORCE: the broker's own activemq.notifications is removed, as predicted" "" \
+	"$(snap | jq -r '.addresses[] | select(.name == "activemq.notifications") | .name')"
 check_eq "P4: the snapshot reads every config-delete-* FORCE" \
 	'{"config_delete_addresses":"FORCE","config_delete_diverts":"FORCE","config_delete_queues":"FORCE","match":"#"}' \
 	"$(snap | jq -cS '.address_settings[] | select(.match == "#")')"
@@ -466,5 +475,27 @@ check_eq "P4 addresses FORCE: addresses not in the file are removed, runtime-cre
 	"DLQ ExpiryQueue audit events new orders " "$(names addresses)"
 check_eq "P4: queues unchanged" \
 	"DLQ ExpiryQueue audit events.a new.q orders rt.q " "$(names queues)"
+
+# P5: every config-delete-* FORCE, and DLQ and ExpiryQueue no longer
+# declared, so no longer in the file: the reload removes the broker's own
+# dead-letter and expiry addresses, and the prediction says so, with what
+# they are. A restart brings activemq.notifications back, not them.
+sed -i '/{name: DLQ,/d; /{name: ExpiryQueue,/d' "$cl/objects.yaml"
+check "render v2 without DLQ and ExpiryQueue, all FORCE, predict its reload" predict
+own="the broker's own (artemis create puts it in broker.xml as the default dead-letter or expiry address): declare it to keep it"
+predicted "- removes address 'DLQ': config-delete-addresses FORCE: every address the file does not carry is removed, runtime-created ones included; $own" \
+	"- removes address 'ExpiryQueue': config-delete-addresses FORCE: every address the file does not carry is removed, runtime-created ones included; $own" \
+	"- removes queue 'DLQ' on address 'DLQ': config-delete-queues FORCE: removed with its 0 messages, which are lost; $own" \
+	"- removes queue 'ExpiryQueue' on address 'ExpiryQueue': config-delete-queues FORCE: removed with its 0 messages, which are lost; $own"
+check "P5: reloaded" install_and_reload
+check_eq "P5: DLQ and ExpiryQueue are removed, as predicted" \
+	"audit events new orders " "$(names addresses)"
+if stop_broker; then ok "P5 restart: broker stops"; else not_ok "P5 restart: broker stops"; fi
+if start_broker; then ok "P5 restart: broker starts"; else
+	not_ok "P5 restart: broker starts" "$(tail -n 30 "$run/log/console.log")"
+fi
+check_eq "P5 restart: the broker made activemq.notifications again" activemq.notifications \
+	"$(snap | jq -r '.addresses[] | select(.name == "activemq.notifications") | .name')"
+check_eq "P5 restart: DLQ and ExpiryQueue stay gone" "audit events new orders " "$(names addresses)"
 check_absent "no schema or deployment errors in the broker log" 'ERROR|AMQ22[0-9]+: (Invalid|Error)' "$run/log/console.log" "$RELOADED"
 done_testing

@@ -34,6 +34,35 @@ static struct recon_node_snapshot live = {
 
 static struct decl_cluster declared = {.name = S("c")};
 
+/* A node as `artemis create` makes it: DLQ and ExpiryQueue from its
+ * broker.xml, activemq.notifications from the broker itself; none of
+ * them declared. */
+static struct recon_queue own_queues[] = {
+    {.name = S("DLQ"),
+        .address = S("DLQ"),
+        .routing = DECL_ANYCAST,
+        .configuration_managed = true,
+        .message_count = 2},
+    {.name = S("ExpiryQueue"),
+        .address = S("ExpiryQueue"),
+        .routing = DECL_ANYCAST,
+        .configuration_managed = true},
+};
+
+static struct recon_address own_addresses[] = {
+    {.name = S("DLQ")},
+    {.name = S("ExpiryQueue")},
+    {.name = S("activemq.notifications")},
+};
+
+static struct recon_node_snapshot own = {
+    .node = S("n1"),
+    .queues = own_queues,
+    .nqueues = 2,
+    .addresses = own_addresses,
+    .naddresses = 3,
+};
+
 static void
 test_reload__unknown_settings_are_uncertain(void **state)
 {
@@ -79,12 +108,67 @@ test_reload__force_from_the_file_counts_messages(void **state)
 	assert_null(r.items);
 }
 
+static void
+test_reload__broker_own_left_out_when_kept(void **state)
+{
+	struct plan_reload_settings off = {"OFF", "OFF", "OFF"};
+	struct plan_reload_settings queues = {"OFF", "FORCE", "OFF"};
+	struct plan_reload r;
+	char *md;
+
+	(void)state;
+	plan_reload_predict(&r, &declared, &own, &off);
+	assert_int_equal(r.n, 0);
+	md = plan_reload_render_md(&r);
+	assert_non_null(strstr(md, "- nothing changes\n"));
+	free(md);
+	plan_reload_release(&r);
+	/* config-delete-queues FORCE removes DLQ's queue and its messages:
+	 * said, with what it is; the addresses stay and are left out */
+	plan_reload_predict(&r, &declared, &own, &queues);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.items[0].name, "DLQ");
+	assert_int_equal(r.items[0].object, PLAN_RELOAD_QUEUE);
+	assert_int_equal(r.items[0].effect, PLAN_RELOAD_REMOVES);
+	assert_non_null(strstr(r.items[0].detail, "the broker's own"));
+	assert_non_null(strstr(r.items[0].detail, "declare it to keep it"));
+	assert_int_equal(r.messages_lost, 2);
+	plan_reload_release(&r);
+}
+
+static void
+test_reload__broker_own_removed_is_said(void **state)
+{
+	struct plan_reload_settings force = {"FORCE", "FORCE", "FORCE"};
+	struct plan_reload r;
+	size_t i, naddr = 0;
+
+	(void)state;
+	plan_reload_predict(&r, &declared, &own, &force);
+	for (i = 0; i < r.n; i++) {
+		assert_int_equal(r.items[i].effect, PLAN_RELOAD_REMOVES);
+		if (r.items[i].object != PLAN_RELOAD_ADDRESS)
+			continue;
+		naddr++;
+		if (strcmp(r.items[i].name, "activemq.notifications") == 0)
+			assert_non_null(strstr(r.items[i].detail,
+			    "management notifications"));
+		else
+			assert_non_null(
+			    strstr(r.items[i].detail, "declare it to keep it"));
+	}
+	assert_int_equal(naddr, 3);
+	plan_reload_release(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reload__unknown_settings_are_uncertain),
 	    cmocka_unit_test(test_reload__force_from_the_file_counts_messages),
+	    cmocka_unit_test(test_reload__broker_own_left_out_when_kept),
+	    cmocka_unit_test(test_reload__broker_own_removed_is_said),
 	};
 
 	return cmocka_run_group_tests_name("reload", tests, NULL, NULL);
