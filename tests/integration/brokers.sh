@@ -22,7 +22,9 @@
 # the product's Jolokia client (reconcile/, tests/tools/jexec), so a bug in
 # that client cannot confirm itself. NODE's URL and credentials come from
 # brokers_setup, else from $AG_NODES_FILE (the daemon tests). KIND is
-# queues, addresses or diverts.
+# queues, addresses or diverts. An https:// node (scripts/artemis up-tls) is
+# asked with the test PKI's CA and client certificate (the run folder's
+# tls/, beside its credentials/).
 #   broker_jolokia NODE JSON one request, POSTed with curl; prints the reply
 #   broker_read NODE MBEAN [ATTR]
 #                            a read's value as JSON (sorted keys); exit 1,
@@ -159,7 +161,8 @@ PY
 }
 
 broker_jolokia() {
-	local node=$1 body=$2 url=${URL[$1]:-} cred=${CRED[$1]:-} n
+	local node=$1 body=$2 url=${URL[$1]:-} cred=${CRED[$1]:-} n pki
+	local -a tlsargs=()
 	if [ -z "$url" ] && [ -r "${AG_NODES_FILE:-}" ]; then
 		read -r n url cred < <(awk -v n="$node" '$1 == n' "$AG_NODES_FILE")
 	fi
@@ -167,7 +170,11 @@ broker_jolokia() {
 		echo "# broker_jolokia: no URL or credentials for node '$node'" >&2
 		return 1
 	fi
-	curl -s --max-time 20 -H 'Origin: http://localhost' \
+	if [ "${url#https://}" != "$url" ]; then
+		pki=$(dirname "$(dirname "$cred")")/tls
+		tlsargs=(--cacert "$pki/ca.pem" --cert "$pki/client.pem" --key "$pki/client.key")
+	fi
+	curl -s --max-time 20 "${tlsargs[@]}" -H 'Origin: http://localhost' \
 		-H 'Content-Type: application/json' \
 		-K <(printf 'user = "%s"\n' "$(cat "$cred")") -d "$body" "$url"
 }
