@@ -17,6 +17,7 @@
 #include "../log.h"
 #include "../plan-dir.h"
 #include "../state.h"
+#include "../tls.h"
 
 /* Record why an approval is not acted on, once (the file stops the
  * daemon from looking at it again). */
@@ -38,6 +39,7 @@ static void
 apply_dir(struct daemon *a, const char *dir)
 {
 	struct agent_apply_plan_opts o;
+	struct agent_tls tls = {a->conf->tls_ca_file, NULL, NULL};
 	struct err err = {0};
 	char *decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
 	int code;
@@ -47,7 +49,7 @@ apply_dir(struct daemon *a, const char *dir)
 	o.state = a->conf->state;
 	o.st = a->state;
 	o.credentials = a->conf->credentials;
-	o.ca_file = a->conf->tls_ca_file;
+	o.tls = &tls;
 	o.cluster = decl;
 	o.quiet = true;
 	log_info("applying %s", dir);

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Mutual TLS against a real broker: `scripts/artemis up-tls node3` serves
+# node3's console and Jolokia on https only and demands a client certificate
+# signed by the test CA (Jetty's clientAuth, set up by Artemis's own `create
+# --use-client-auth`). Without a certificate, and with one of another CA,
+# the node is refused with a text naming the endpoint; with the right one
+# (--client-cert, --client-key) snapshot, plan, delete-queue, apply and
+# render --predict-reload read and change it, and plan and delete-queue take
+# the --ca-file that verifies it. The key is a secret: refused when others
+# may read it, never echoed; a certificate without its key is a usage error.
+# The broker's state is read with curl (brokers.sh), never with the product.
+. "$AG_TOP/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
+. "$AG_TOP/tests/integration/apply-lib.sh"
+TMP=$(mktemp -d)
+N=node3
+started=0
+"$ARTEMIS" status 2>/dev/null | grep -q "^$N running" || started=1
+cleanup() {
+	[ "$started" = 1 ] && "$ARTEMIS" stop "$N" >/dev/null 2>&1
+	[ -n "${KEEP:-}" ] || rm -rf "$TMP"
+}
+trap cleanup EXIT
+if ! "$ARTEMIS" up-tls "$N" >"$TMP/up.txt" 2>"$TMP/up.err"; then
+	not_ok "scripts/artemis up-tls $N" "$(cat "$TMP/up.err")"
+	done_testing
+	exit 1
+fi
+read -r _ url cred <"$TMP/up.txt"
+NODES=("$N")
+URL[$N]=$url
+CRED[$N]=$cred
+CREDDIR=$(dirname "$cred")
+RUNDIR=$(dirname "$CREDDIR")
+PKI=$("$ARTEMIS" tls-dir)
+CA=$PKI/ca.pem
+CERT=$PKI/client.pem
+KEY=$PKI/client.key
+TLS=(--ca-file "$CA" --client-cert "$CERT" --client-key "$KEY")
+endpoint=${url%/console/jolokia}
+apply_setup t14mtls
+check_grep "up-tls: node3's Jolokia is https" "^$N https://localhost:[0-9]+/console/jolokia " "$TMP/up.txt"
+# The broker itself demands the certificate (not a proxy of ours).
+check_exit "the broker refuses curl without a client certificate" 56 \
+	curl -s -o /dev/null --max-time 10 --cacert "$CA" "$url"
+check_grep "with the test CA's client certificate curl reads it" '"status":200' \
+	<(broker_jolokia "$N" '{"type":"read","mbean":"java.lang:type=Runtime","attribute":"Uptime"}')
+
+# What an earlier run left on the node (its instance outlives runs).
+mb="org.apache.activemq.artemis:broker=\\\"$N\\\""
+broker_jolokia "$N" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"deleteAddress(java.lang.String,boolean)\",\"arguments\":[\"mtls.orders\",true]}" >/dev/null
+
+decl "$TMP/c" 'addresses:
+  - name: mtls.orders
+    routing: [anycast]
+    queues: [{name: mtls.orders}]'
+# as grep -E patterns
+password=$(cut -d: -f2 "$cred" | sed 's/[].[\\*^$()+?{}|/]/\\&/g')
+keyline=$(sed -n 2p "$KEY" | sed 's/[].[\\*^$()+?{}|/]/\\&/g')
+
+# refusal FILE: `KIND: text` of node3 in a snapshot --json FILE.
+refusal() {
+	python3 -c 'import json,sys;r=json.load(open(sys.argv[1]))["nodes"][0]["refusal"];print(r and r["kind"]+": "+r["text"])' "$1"
+}
+
+# --- snapshot: no certificate, another CA's, the right one ---------------
+snap "$TMP/s0.json" "$TMP/c" --ca-file "$CA"
+check_eq "no client certificate: exit 1" 1 $?
+check_eq "no client certificate: refused, naming the endpoint" \
+	"UNREACHABLE: $endpoint requires a TLS client certificate and none was given (the server's TLS alert: bad certificate)" \
+	"$(refusal "$TMP/s0.json")"
+check_grep "no client certificate: said on stderr" "node3.*requires a TLS client certificate" "$TMP/s0.json.err"
+snap "$TMP/s1.json" "$TMP/c" --ca-file "$CA" --client-cert "$PKI/rogue.pem" --client-key "$PKI/rogue.key"
+check_eq "another CA's certificate: exit 1" 1 $?
+check_eq "another CA's certificate: refused" \
+	"UNREACHABLE: $endpoint refused the TLS client certificate '$PKI/rogue.pem' (the server's TLS alert: certificate unknown): is it signed by a CA the server trusts?" \
+	"$(refusal "$TMP/s1.json")"
+snap "$TMP/s2.json" "$TMP/c" "${TLS[@]}"
+check_eq "the right certificate: exit 0" 0 $?
+check_eq "the right certificate: node3 read" "null" "$(jval "$TMP/s2.json" "$N" - - refusal)"
+check_eq "the right certificate: its broker named" '"node3"' "$(jval "$TMP/s2.json" "$N" - - broker_name)"
+snap "$TMP/s3.json" "$TMP/c" --client-cert "$CERT" --client-key "$KEY"
+check_grep "the right certificate without --ca-file: the server is still verified" \
+	"^UNREACHABLE: SSL certificate problem" <(refusal "$TMP/s3.json")
+
+# --- the key is a secret; certificate and key go together ----------------
+cp "$KEY" "$TMP/open.key"
+chmod 0644 "$TMP/open.key"
+snap "$TMP/s4.json" "$TMP/c" --ca-file "$CA" --client-cert "$CERT" --client-key "$TMP/open.key"
+check_eq "a key readable by others: exit 1" 1 $?
+check_eq "a key readable by others: refused, naming the file" \
+	"artemis-gitops snapshot: --client-key: key file '$TMP/open.key' is readable by others (chmod 600 it)" \
+	"$(cat "$TMP/s4.json.err")"
+check_exit "a certificate without its key: usage error" 64 \
+	"$AG_BIN" snapshot --credentials "$CREDDIR" --client-cert "$CERT" "$TMP/c"
+check_exit "a key without its certificate: usage error" 64 \
+	"$AG_BIN" plan "$TMP/c" --out "$TMP/px" --client-key "$KEY"
+
+# --- plan and apply -------------------------------------------------------
+plan_to "$TMP/p0" "$TMP/c" --client-cert "$CERT" --client-key "$KEY" >"$TMP/p0.out" 2>&1
+check_eq "plan without --ca-file: node unreadable, exit 1" 1 $?
+check_grep "plan without --ca-file: the certificate problem named" \
+	"node 'node3': UNREACHABLE: SSL certificate problem" "$TMP/p0.out"
+plan_to "$TMP/p1" "$TMP/c" --ca-file "$CA" >"$TMP/p1.out" 2>&1
+check_eq "plan without a client certificate: exit 1" 1 $?
+check_grep "plan without a client certificate: refused, naming the endpoint" \
+	"node 'node3': UNREACHABLE: $endpoint requires a TLS client certificate" "$TMP/p1.out"
+plan_to "$TMP/p" "$TMP/c" "${TLS[@]}" >"$TMP/p.out" 2>&1
+check_eq "plan with --ca-file and the certificate: changes (exit 2)" 2 $?
+check_grep "plan: creates mtls.orders on node3" "mtls.orders" "$TMP/p/plan.md"
+check "approve" approve_ok "$TMP/p"
+cp -r "$TMP/p" "$TMP/p-nocert"
+STATE=$TMP/state-nocert apply_to "$TMP/p-nocert" "$TMP/c" --ca-file "$CA" >"$TMP/a0.out" 2>&1
+check_eq "apply without the certificate: exit 1" 1 $?
+listing "$TMP/l0" "$N" addresses
+check_absent "apply without the certificate: nothing created" '^mtls\.orders$' "$TMP/l0" '^DLQ$'
+apply_to "$TMP/p" "$TMP/c" "${TLS[@]}" >"$TMP/a.out" 2>&1
+check_eq "apply with the certificate: exit 0" 0 $?
+check_grep "apply: node3 APPLIED" "^node3 +APPLIED" "$TMP/a.out"
+check_listed "apply: the broker has address mtls.orders" "$N" addresses mtls.orders
+check_listed "apply: the broker has queue mtls.orders" "$N" queues mtls.orders
+
+# --- delete-queue ---------------------------------------------------------
+rm -rf "$TMP/d0" "$TMP/d"
+"$AG_BIN" delete-queue mtls.orders "$TMP/c" --out "$TMP/d0" --credentials "$CREDDIR" \
+	--client-cert "$CERT" --client-key "$KEY" >"$TMP/d0.out" 2>&1
+check_eq "delete-queue without --ca-file: exit 1" 1 $?
+check_grep "delete-queue without --ca-file: the certificate problem named" \
+	"node 'node3': UNREACHABLE: SSL certificate problem" "$TMP/d0.out"
+"$AG_BIN" delete-queue mtls.orders "$TMP/c" --out "$TMP/d" --credentials "$CREDDIR" \
+	"${TLS[@]}" >"$TMP/d.out" 2>&1
+check_eq "delete-queue with --ca-file and the certificate: changes (exit 2)" 2 $?
+check "approve the delete" approve_ok "$TMP/d"
+apply_to "$TMP/d" "$TMP/c" "${TLS[@]}" >"$TMP/ad.out" 2>&1
+check_eq "apply the delete: exit 0" 0 $?
+listing "$TMP/l1" "$N" queues
+check_absent "apply the delete: queue mtls.orders gone" '^mtls\.orders$' "$TMP/l1" '^DLQ$'
+
+# --- render --predict-reload reads the node the same way -------------------
+schema=$("$AG_TOP/scripts/artemis-schema")
+mkdir -p "$TMP/cm/broker"
+cp "$RUNDIR/$N/etc/broker.xml" "$TMP/cm/broker/broker.xml"
+cat >"$TMP/cm/cluster.yaml" <<YAML
+version: 1
+cluster: t14cm
+mode: CONFIG_MANAGED
+nodes:
+  - {name: $N, jolokia: "$url", credentials: $N}
+addresses:
+  - {name: DLQ, routing: [anycast], queues: [{name: DLQ}]}
+  - {name: ExpiryQueue, routing: [anycast], queues: [{name: ExpiryQueue}]}
+YAML
+"$AG_BIN" render "$TMP/cm" --out "$TMP/r0" --schema-dir "$schema" --predict-reload \
+	--credentials "$CREDDIR" --ca-file "$CA" >"$TMP/r0.out" 2>&1
+check_eq "render --predict-reload without a certificate: exit 1" 1 $?
+check_grep "render --predict-reload without a certificate: not predicted" \
+	"node 'node3': UNREACHABLE, its reload is not predicted" "$TMP/r0.out"
+"$AG_BIN" render "$TMP/cm" --out "$TMP/r" --schema-dir "$schema" --predict-reload \
+	--credentials "$CREDDIR" "${TLS[@]}" >"$TMP/r.out" 2>&1
+check_eq "render --predict-reload with the certificate: exit 0" 0 $?
+check_grep "render --predict-reload with the certificate: predicted" \
+	"^#### Reload of the rendered broker.xml on node 'node3'\$" "$TMP/r.out"
+
+# --- no secret anywhere ---------------------------------------------------
+cat "$TMP"/*.out "$TMP"/*.err "$TMP"/p/plan.* "$TMP"/d/plan.* "$TMP"/p/result.* \
+	"$STATE/audit.jsonl" >"$TMP/all.txt" 2>/dev/null
+check_absent "the broker password is in no output, plan or audit row" "$password" "$TMP/all.txt" "mtls.orders"
+check_absent "no line of the key is in any output, plan or audit row" "$keyline" "$TMP/all.txt" "mtls.orders"
+done_testing
