@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../lib/afile.h"
+#include "../lib/xalloc.h"
 #include "creds.h"
 
 #define CERT_MAX ((size_t)1024 * 1024) /* bytes of a certificate file */
@@ -75,6 +76,33 @@ agent_tls_from_args(struct agent_tls *out, const char *cmd,
 	free(msg);
 	err_release(&err);
 	return AGENT_EXIT_FAIL;
+}
+
+int
+agent_tls_from_conf(struct agent_tls *out, const struct agent_conf *conf,
+    struct err *err)
+{
+	char *path;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->ca_file = conf->tls_ca_file;
+	if (conf->tls_client_cert == NULL)
+		return 0;
+	/* the loader refuses one without the other and a key without a
+	 * credentials folder */
+	if (conf->tls_client_key_file == NULL || conf->credentials == NULL)
+		return err_setf(err, NULL,
+		    "tls.client-cert-file needs tls.client-key-file in the "
+		    "credentials folder");
+	if (cert_check(conf->tls_client_cert, "tls.client-cert-file", err) < 0)
+		return -1;
+	path = xasprintf("%s/%s", conf->credentials, conf->tls_client_key_file);
+	rc = agent_creds_read_key(&out->key, path, "tls.client-key-file", err);
+	free(path);
+	if (rc == 0)
+		out->cert_file = conf->tls_client_cert;
+	return rc;
 }
 
 void

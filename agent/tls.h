@@ -15,6 +15,7 @@
 #include "../lib/err.h"
 #include "../reconcile/live/live.h"
 #include "agent.h"
+#include "conf.h"
 
 struct agent_tls {
 	const char *ca_file;   /* borrowed; NULL: the system trust store */
@@ -52,6 +53,14 @@ bool agent_tls_given(const struct agent_cmd_args *args, size_t first);
  * (AGENT_EXIT_FAIL). */
 int agent_tls_from_args(struct agent_tls *out, const char *cmd,
     const struct agent_cmd_args *args, size_t first);
+
+/* The same from the daemon's configuration: tls.ca-file,
+ * tls.client-cert-file and tls.client-key-file (a file of the credentials
+ * folder), read now, so that a key replaced on disk is used at the next
+ * read. 0, or -1 with err naming the key; *out is zeroed first, to be
+ * released either way. */
+int agent_tls_from_conf(struct agent_tls *out, const struct agent_conf *conf,
+    struct err *err);
 
 /* Set http's TLS fields (ca_file, cert_file, key_pem) from t, borrowed
  * from it; t NULL: none (the system store, no client certificate). */

@@ -39,11 +39,18 @@ static void
 apply_dir(struct daemon *a, const char *dir)
 {
 	struct agent_apply_plan_opts o;
-	struct agent_tls tls = {a->conf->tls_ca_file, NULL, NULL};
+	struct agent_tls tls;
 	struct err err = {0};
-	char *decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
+	char *decl;
 	int code;
 
+	if (agent_tls_from_conf(&tls, a->conf, &err) < 0) {
+		refuse(dir, err.msg);
+		err_release(&err);
+		agent_tls_release(&tls);
+		return;
+	}
+	decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
 	memset(&o, 0, sizeof(o));
 	o.dir = dir;
 	o.state = a->conf->state;
@@ -54,6 +61,7 @@ apply_dir(struct daemon *a, const char *dir)
 	o.quiet = true;
 	log_info("applying %s", dir);
 	code = agent_apply_plan_run(&o, &err);
+	agent_tls_release(&tls);
 	free(decl);
 	if (code < 0) {
 		refuse(dir, err.msg);

@@ -25,6 +25,7 @@
 #include "../conf.h"
 #include "../git.h"
 #include "../targets.h"
+#include "../tls.h"
 #include "daemon.h"
 
 /* ==== signal.c: signals through a signalfd ==== */
@@ -364,7 +365,13 @@ const char *daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
  * and left out. Release with agent_targets_release. */
 void daemon_targets(struct agent_targets *out, struct daemon *a,
     const struct decl_cluster *c);
-/* Read every node of c (its targets, as above). */
+/* The brokers' TLS of the configuration (agent_tls_from_conf) into *out,
+ * for cluster; false, logged, when the client certificate or its key
+ * cannot be read: the caller then reads no node (never one without the
+ * configured certificate). Release *out either way. */
+bool daemon_tls(struct daemon *a, const char *cluster, struct agent_tls *out);
+/* Read every node of c (its targets, as above, and daemon_tls; none when
+ * that fails: the plan shows every node UNREACHABLE). */
 struct recon_snapshot *daemon_read_live(struct daemon *a,
     const struct decl_cluster *c);
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a

@@ -8,6 +8,10 @@
 # render --predict-reload read and change it, and plan and delete-queue take
 # the --ca-file that verifies it. The key is a secret: refused when others
 # may read it, never echoed; a certificate without its key is a usage error.
+# The daemon does the same with its tls.* keys: a preview without the
+# certificate shows the refusal, one after SIGHUP with tls.client-cert-file
+# and tls.client-key-file reads the node and is auto-applied, a key others
+# may read is logged and no node is read.
 # The broker's state is read with curl (brokers.sh), never with the product.
 . "$AG_TOP/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
@@ -48,7 +52,9 @@ check_grep "with the test CA's client certificate curl reads it" '"status":200' 
 
 # What an earlier run left on the node (its instance outlives runs).
 mb="org.apache.activemq.artemis:broker=\\\"$N\\\""
-broker_jolokia "$N" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"deleteAddress(java.lang.String,boolean)\",\"arguments\":[\"mtls.orders\",true]}" >/dev/null
+for a in $(broker_names "$N" addresses | grep '^mtls\.'); do
+	broker_jolokia "$N" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"deleteAddress(java.lang.String,boolean)\",\"arguments\":[\"$a\",true]}" >/dev/null
+done
 
 decl "$TMP/c" 'addresses:
   - name: mtls.orders
@@ -161,9 +167,55 @@ check_eq "render --predict-reload with the certificate: exit 0" 0 $?
 check_grep "render --predict-reload with the certificate: predicted" \
 	"^#### Reload of the rendered broker.xml on node 'node3'\$" "$TMP/r.out"
 
+# --- the daemon: the tls.* keys --------------------------------------------
+. "$AG_TOP/tests/integration/daemon-lib.sh"
+echo "$N $url $cred" >"$TMP/nodes.txt"
+AG_NODES_FILE=$TMP/nodes.txt # the daemon's cluster: node3 alone
+daemon_setup t14d
+trap 'daemon_cleanup; cleanup' EXIT
+mkdir -m 0700 "$T/creds"
+cp "$cred" "$T/creds/$N"
+cp "$KEY" "$T/creds/agent.key"
+chmod 0600 "$T/creds/$N" "$T/creds/agent.key"
+sed -i "s|^credentials: .*|credentials: $T/creds\nauto-apply-creates: true|" "$T/agent.yaml"
+printf 'tls:\n  ca-file: %s\n' "$CA" >>"$T/agent.yaml"
+u=$RANDOM$RANDOM
+printf 'version: 1\naddresses: [{name: mtls.d%s, routing: [anycast], queues: [{name: mtls.d%s}]}]\n' "$u" "$u" \
+	>"$T/work/clusters/t14d/addresses.yaml"
+c1=$(daemon_commit "t14d: one queue")
+daemon_start
+check "daemon without a client certificate: c1 previewed" wait_for 60 has_preview "$c1"
+p1=$(preview_of "$c1")
+check_grep "its preview: node3 UNREACHABLE" "^\\| $N \\| UNREACHABLE" "$p1/plan.md"
+check_grep "its log: the broker wants a certificate, endpoint named" \
+	"cluster 't14d': node '$N': UNREACHABLE \\($endpoint requires a TLS client certificate and none was given" "$T/agent.log"
+printf '  client-cert-file: %s\n  client-key-file: agent.key\n' "$CERT" >>"$T/agent.yaml"
+kill -HUP "$PID"
+check "SIGHUP: the tls.* keys loaded" wait_for 20 grep -q "notice loop: configuration reloaded" "$T/agent.log"
+whole() { p=$(preview_of "$c1"); [ "$p" != "$p1" ] && grep -q "^| $N | ok |" "$p/plan.md"; }
+check "with tls.client-cert-file and tls.client-key-file: c1 replanned, node3 read" wait_for 60 whole
+p1b=$(preview_of "$c1")
+check "c1 auto-applied (creates only): a result" wait_for 60 test -f "$p1b/result.json"
+check_applied "c1 auto-applied through mutual TLS: node3 APPLIED" "$p1b"
+check_listed "c1 auto-applied: node3 has queue mtls.d$u" "$N" queues "mtls.d$u"
+chmod 0644 "$T/creds/agent.key"
+printf 'version: 1\naddresses: [{name: mtls.d%s, routing: [anycast], queues: [{name: mtls.d%s}, {name: mtls.e%s}]}]\n' "$u" "$u" "$u" \
+	>"$T/work/clusters/t14d/addresses.yaml"
+c2=$(daemon_commit "t14d: a second queue")
+check "a key others may read: c2 previewed" wait_for 60 has_preview "$c2"
+p2=$(preview_of "$c2")
+check_grep "its log: the key refused, naming the file; no node read" \
+	"err daemon: cluster 't14d': tls.client-key-file: key file '$T/creds/agent.key' is readable by others \\(chmod 600 it\\): no node is read" "$T/agent.log"
+check_grep "its preview: node3 UNREACHABLE" "^\\| $N \\| UNREACHABLE" "$p2/plan.md"
+listing "$TMP/l2" "$N" queues
+check_absent "c2 not applied: no queue mtls.e$u" "^mtls\\.e$u\$" "$TMP/l2" "^mtls\\.d$u\$"
+daemon_stop
+check_eq "daemon: SIGTERM, exit 0" 0 "$RC"
+
 # --- no secret anywhere ---------------------------------------------------
 cat "$TMP"/*.out "$TMP"/*.err "$TMP"/p/plan.* "$TMP"/d/plan.* "$TMP"/p/result.* \
-	"$STATE/audit.jsonl" >"$TMP/all.txt" 2>/dev/null
+	"$STATE/audit.jsonl" "$T/agent.log" "$T/state/audit.jsonl" >"$TMP/all.txt" 2>/dev/null
+find "$T/state/outbox" -type f -exec cat {} + >>"$TMP/all.txt" 2>/dev/null
 check_absent "the broker password is in no output, plan or audit row" "$password" "$TMP/all.txt" "mtls.orders"
 check_absent "no line of the key is in any output, plan or audit row" "$keyline" "$TMP/all.txt" "mtls.orders"
 done_testing

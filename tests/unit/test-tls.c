@@ -1,7 +1,8 @@
 /* tests/unit/test-tls.c: agent/tls.c, the one TLS option set of the
  * commands that read brokers: the options parsed into struct agent_tls
  * (the key read, a certificate checked), their pairing, and what reaches
- * struct live_http_opts. The key's refusals are agent/creds.c's
+ * struct live_http_opts; the daemon's tls.* keys read the same way. The
+ * key's refusals are agent/creds.c's
  * (test-creds.c); the options against a real broker demanding a client
  * certificate are 14-jolokia-mtls.sh's. */
 #include <setjmp.h>
@@ -171,6 +172,52 @@ test_tls__refused(void **state)
 	free(open_key);
 }
 
+/* The daemon's keys: the certificate's path, the key in the credentials
+ * folder (here the fixture's folder). */
+static void
+test_tls__from_conf(void **state)
+{
+	struct fixture *f = *state;
+	char ca[] = "/etc/ca.pem", key[] = "agent.key", nokey[] = "nosuch.key";
+	struct agent_conf conf;
+	struct err err = {0};
+	struct agent_tls t;
+	char *want;
+
+	memset(&conf, 0, sizeof(conf));
+	conf.tls_ca_file = ca;
+	assert_int_equal(agent_tls_from_conf(&t, &conf, &err), 0);
+	assert_string_equal(t.ca_file, "/etc/ca.pem");
+	assert_null(t.cert_file);
+	assert_null(t.key);
+	agent_tls_release(&t);
+	conf.credentials = f->dir;
+	conf.tls_client_cert = f->cert;
+	conf.tls_client_key_file = key;
+	assert_int_equal(agent_tls_from_conf(&t, &conf, &err), 0);
+	assert_string_equal(t.cert_file, f->cert);
+	assert_string_equal(t.key, KEY_PEM);
+	agent_tls_release(&t);
+	conf.tls_client_key_file = nokey;
+	assert_int_equal(agent_tls_from_conf(&t, &conf, &err), -1);
+	want = xasprintf("tls.client-key-file: cannot read key file "
+	                 "'%s/nosuch.key': No such file or directory",
+	    f->dir);
+	assert_string_equal(err.msg, want);
+	assert_null(t.key);
+	assert_null(t.cert_file);
+	agent_tls_release(&t);
+	err_release(&err);
+	free(want);
+	conf.tls_client_key_file = key;
+	conf.tls_client_cert = f->key;
+	assert_int_equal(agent_tls_from_conf(&t, &conf, &err), -1);
+	assert_non_null(strstr(err.msg, "tls.client-cert-file: '"));
+	assert_non_null(strstr(err.msg, "' holds no PEM certificate"));
+	agent_tls_release(&t);
+	err_release(&err);
+}
+
 int
 main(void)
 {
@@ -178,7 +225,8 @@ main(void)
 	    cmocka_unit_test(test_tls__none_and_ca_only),
 	    cmocka_unit_test_setup_teardown(test_tls__certificate_and_key,
 	        setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_tls__refused, setup,
+	    cmocka_unit_test_setup_teardown(test_tls__refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tls__from_conf, setup,
 	        teardown),
 	};
 
