@@ -98,9 +98,9 @@ static const struct conf_key keys[] = {
         "brokers only: its private key, a file in the credentials folder "
         "(unencrypted PEM, not readable by others)"),
     KEY("tls.insecure", CT_BOOL, tls_insecure, 0, 0, "false", false,
-        "skip TLS verification of the git server (never in production); "
-        "brokers are always verified: give them `tls.ca-file`; SSH host "
-        "keys are always checked"),
+        "git only: skip TLS verification of the git server (never in "
+        "production); brokers are always verified: give them "
+        "`tls.ca-file`; SSH host keys are always checked"),
     KEY("auto-apply-creates", CT_BOOL, auto_apply_creates, 0, 0, "false", false,
         "apply plans that only create objects without an approval; drift "
         "repair of missing objects too"),
@@ -439,7 +439,9 @@ cross_check(struct loader *L, const struct pos *root)
 		    "$CREDENTIALS_DIRECTORY)");
 	if (c->tls_insecure)
 		errlist_add(L->diags, DIAG_WARNING, root,
-		    "'tls.insecure' is on: TLS certificates are not verified");
+		    "'tls.insecure' is on: the git server's TLS certificate "
+		    "is not verified (it applies to git only: brokers' "
+		    "certificates are still verified)");
 }
 
 int

@@ -8,10 +8,11 @@
 # render --predict-reload read and change it, and plan and delete-queue take
 # the --ca-file that verifies it. The key is a secret: refused when others
 # may read it, never echoed; a certificate without its key is a usage error.
-# The daemon does the same with its tls.* keys: a preview without the
-# certificate shows the refusal, one after SIGHUP with tls.client-cert-file
-# and tls.client-key-file reads the node and is auto-applied, a key others
-# may read is logged and no node is read.
+# The daemon does the same with its tls.* keys: tls.insecure (git only)
+# leaves the broker's certificate verified, and its warning says so; a
+# preview without the client certificate shows the refusal; one after
+# SIGHUP with tls.client-cert-file and tls.client-key-file reads the node
+# and is auto-applied; a key others may read is logged and no node is read.
 # The broker's state is read with curl (brokers.sh), never with the product.
 . "$AG_TOP/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
@@ -178,20 +179,38 @@ cp "$cred" "$T/creds/$N"
 cp "$KEY" "$T/creds/agent.key"
 chmod 0600 "$T/creds/$N" "$T/creds/agent.key"
 sed -i "s|^credentials: .*|credentials: $T/creds\nauto-apply-creates: true|" "$T/agent.yaml"
-printf 'tls:\n  ca-file: %s\n' "$CA" >>"$T/agent.yaml"
+cp "$T/agent.yaml" "$T/agent.base"
+# tls_conf LINE...: the configuration with this tls section.
+tls_conf() {
+	{
+		cat "$T/agent.base"
+		echo "tls:"
+		printf '  %s\n' "$@"
+	} >"$T/agent.yaml"
+}
+# reloaded N: the Nth "configuration reloaded" is logged.
+reloaded() { [ "$(grep -c "notice loop: configuration reloaded" "$T/agent.log")" -ge "$1" ]; }
+tls_conf "insecure: true" "client-cert-file: $CERT" "client-key-file: agent.key"
 u=$RANDOM$RANDOM
 printf 'version: 1\naddresses: [{name: mtls.d%s, routing: [anycast], queues: [{name: mtls.d%s}]}]\n' "$u" "$u" \
 	>"$T/work/clusters/t14d/addresses.yaml"
 c1=$(daemon_commit "t14d: one queue")
 daemon_start
-check "daemon without a client certificate: c1 previewed" wait_for 60 has_preview "$c1"
+check "tls.insecure: its warning says it applies to git only" wait_for 20 grep -qF \
+	"warning: 'tls.insecure' is on: the git server's TLS certificate is not verified (it applies to git only: brokers' certificates are still verified)" "$T/agent.log"
+check "tls.insecure without tls.ca-file: c1 previewed" wait_for 60 has_preview "$c1"
 p1=$(preview_of "$c1")
 check_grep "its preview: node3 UNREACHABLE" "^\\| $N \\| UNREACHABLE" "$p1/plan.md"
-check_grep "its log: the broker wants a certificate, endpoint named" \
-	"cluster 't14d': node '$N': UNREACHABLE \\($endpoint requires a TLS client certificate and none was given" "$T/agent.log"
-printf '  client-cert-file: %s\n  client-key-file: agent.key\n' "$CERT" >>"$T/agent.yaml"
+check_grep "its log: the broker's certificate is still verified" \
+	"cluster 't14d': node '$N': UNREACHABLE \\(SSL certificate problem" "$T/agent.log"
+tls_conf "ca-file: $CA"
 kill -HUP "$PID"
-check "SIGHUP: the tls.* keys loaded" wait_for 20 grep -q "notice loop: configuration reloaded" "$T/agent.log"
+check "SIGHUP: tls.ca-file alone loaded" wait_for 20 reloaded 1
+check "without a client certificate: the broker wants one, endpoint named" wait_for 30 grep -q \
+	"cluster 't14d': node '$N': UNREACHABLE ($endpoint requires a TLS client certificate and none was given" "$T/agent.log"
+tls_conf "ca-file: $CA" "client-cert-file: $CERT" "client-key-file: agent.key"
+kill -HUP "$PID"
+check "SIGHUP: the tls.* keys loaded" wait_for 20 reloaded 2
 whole() { p=$(preview_of "$c1"); [ "$p" != "$p1" ] && grep -q "^| $N | ok |" "$p/plan.md"; }
 check "with tls.client-cert-file and tls.client-key-file: c1 replanned, node3 read" wait_for 60 whole
 p1b=$(preview_of "$c1")

@@ -293,6 +293,36 @@ test_conf__cross_checks(void **state)
 	    "30s, 5m, 1h or 1d, not '2x'\n");
 }
 
+/* tls.insecure does one thing, git's verification, and its warning says
+ * so (it claimed "TLS certificates are not verified", brokers' included,
+ * while brokers are always verified). */
+static void
+test_conf__insecure_warns_git_only(void **state)
+{
+	static const char text[] = "version: 1\nstate: /s\n"
+	                           "repository: {url: 'https://h/r.git'}\n"
+	                           "tls: {insecure: true}\n";
+	struct agent_conf *c = NULL;
+	struct errlist d = {0};
+	char *s;
+
+	(void)state;
+	assert_int_equal(
+	    agent_conf_parse(&c, "c.yaml", "/etc/ag", text, strlen(text), &d),
+	    0);
+	assert_true(c->tls_insecure);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].severity, DIAG_WARNING);
+	s = errlist_render_item(&d, 0);
+	assert_string_equal(s,
+	    "c.yaml:1:1: warning: 'tls.insecure' is on: the git server's TLS "
+	    "certificate is not verified (it applies to git only: brokers' "
+	    "certificates are still verified)");
+	free(s);
+	errlist_release(&d);
+	agent_conf_free(c);
+}
+
 static void
 test_conf__yaml_errors_keep_position(void **state)
 {
@@ -374,6 +404,7 @@ main(void)
 	    cmocka_unit_test(test_conf__values_are_checked),
 	    cmocka_unit_test(test_conf__shapes_are_checked),
 	    cmocka_unit_test(test_conf__cross_checks),
+	    cmocka_unit_test(test_conf__insecure_warns_git_only),
 	    cmocka_unit_test(test_conf__yaml_errors_keep_position),
 	    cmocka_unit_test(test_conf__load_resolves_relative_to_file),
 	    cmocka_unit_test(test_conf__docs_match_the_table),
