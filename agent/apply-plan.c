@@ -177,6 +177,10 @@ load_targets(struct run *x, struct err *err)
 	rc = agent_targets_load(&x->targets, x->decl, names, p->nnodes, cdir,
 	    NULL, err);
 	free(names);
+	if (rc == 0)
+		agent_targets_warn_cleartext(&x->targets,
+		    x->o->cleartext_warned != NULL ? NULL : "apply",
+		    x->o->cleartext_warned);
 	return rc;
 }
 

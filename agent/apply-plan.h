@@ -9,6 +9,7 @@
 
 struct agent_state;
 struct agent_tls;
+struct strv;
 
 struct agent_apply_plan_opts {
 	const char *dir;         /* PLAN_DIR */
@@ -21,6 +22,9 @@ struct agent_apply_plan_opts {
 	/* the brokers' TLS (tls.h); NULL: the system trust store, no
 	 * client certificate */
 	const struct agent_tls *tls;
+	/* the daemon's memory of the nodes warned about for credentials in
+	 * clear (agent_targets_warn_cleartext), logged; NULL: printed */
+	struct strv *cleartext_warned;
 	bool quiet; /* no progress on stderr, no summary */
 };
 

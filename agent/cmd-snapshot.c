@@ -64,6 +64,7 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 		free(msg);
 		goto done;
 	}
+	agent_targets_warn_cleartext(&t, "snapshot", NULL);
 	http.origin = o->origin;
 	agent_tls_http(&o->tls, &http);
 	http.timeout_ms = o->timeout_ms;

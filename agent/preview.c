@@ -79,6 +79,7 @@ snapshot_live(struct recon_snapshot **out, const char *cmd,
 		print_err(cmd, &err);
 		goto done;
 	}
+	agent_targets_warn_cleartext(&t, cmd, NULL);
 	agent_tls_http(tls, &http);
 	*out = live_snapshot_fetch(c->name, t.v, t.n, &http);
 	rc = 0;

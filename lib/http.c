@@ -2,8 +2,10 @@
  * interface, so one request and several concurrent ones share one path. */
 #include "http.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,6 +122,52 @@ http_check(const struct http_request *req)
 	if (req->max_response == 0 || req->max_response >= SIZE_MAX / 2)
 		return "no cap on the response";
 	return NULL;
+}
+
+/* host as curl's URL parser gives it ("[::1]" for IPv6) names this host's
+ * loopback interface. */
+static bool
+is_loopback(const char *host)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+	char buf[INET6_ADDRSTRLEN];
+	size_t n = strlen(host);
+
+	if (strcasecmp(host, "localhost") == 0)
+		return true;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (n < 3 || host[0] != '[' || host[n - 1] != ']' ||
+	    n - 2 >= sizeof(buf))
+		return false;
+	memcpy(buf, host + 1, n - 2);
+	buf[n - 2] = '\0';
+	if (inet_pton(AF_INET6, buf, &a6) != 1)
+		return false;
+	return IN6_IS_ADDR_LOOPBACK(&a6) ||
+	       (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
+}
+
+bool
+http_url_is_cleartext(const char *url)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	bool clear = false;
+
+	if (u == NULL) {
+		fprintf(stderr, "curl_url failed\n");
+		abort();
+	}
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK)
+		clear = strcasecmp(scheme, "http") == 0 && !is_loopback(host);
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return clear;
 }
 
 void

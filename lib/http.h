@@ -76,6 +76,14 @@ const char *http_fail_name(enum http_fail f);
 /* NULL when req can be sent, else why not (a static text). */
 const char *http_check(const struct http_request *req);
 
+/* True when what is sent to url travels unencrypted beyond this host: a
+ * plain http:// URL whose host is not loopback (by its text, not by what
+ * a name resolves to: `localhost`, 127.0.0.0/8, ::1 and ::ffff:127.x are
+ * loopback; curl resolves `localhost` itself). Loopback traffic never
+ * leaves the host, where whoever can read it can read the agent's
+ * secrets anyway. False for https:// and for what curl cannot parse. */
+bool http_url_is_cleartext(const char *url);
+
 /* Send req and wait for the answer, into *resp (released first). 0 when
  * an answer came (any status), -1 with resp->fail and resp->error. */
 int http_send(const struct http_request *req, struct http_response *resp);

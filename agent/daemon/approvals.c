@@ -57,6 +57,7 @@ apply_dir(struct daemon *a, const char *dir)
 	o.st = a->state;
 	o.credentials = a->conf->credentials;
 	o.tls = &tls;
+	o.cleartext_warned = &a->cleartext_warned;
 	o.cluster = decl;
 	o.quiet = true;
 	log_info("applying %s", dir);

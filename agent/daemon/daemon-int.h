@@ -345,6 +345,9 @@ struct daemon {
 	struct daemon_cluster *clusters;
 	size_t nclusters;
 	int exit_code; /* --once: 1 when a step failed */
+	/* `node url` of the nodes warned about for credentials sent in
+	 * clear: once per node and endpoint per run */
+	struct strv cleartext_warned;
 };
 
 /* Read pending signals; true when SIGTERM/SIGINT arrived (finish the step
@@ -362,7 +365,8 @@ const char *daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
     const char *dir);
 /* The targets of every node of c (agent_targets_load with the configured
  * credentials folder); a node whose credentials cannot be read is logged
- * and left out. Release with agent_targets_release. */
+ * and left out; credentials that would go in clear are warned about, once
+ * a run. Release with agent_targets_release. */
 void daemon_targets(struct agent_targets *out, struct daemon *a,
     const struct decl_cluster *c);
 /* The brokers' TLS of the configuration (agent_tls_from_conf) into *out,

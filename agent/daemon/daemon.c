@@ -93,6 +93,7 @@ daemon_targets(struct agent_targets *out, struct daemon *a,
 	    &err);
 	for (i = 0; i < skipped.n; i++)
 		log_err("cluster '%s': %s", c->name, skipped.items[i].msg);
+	agent_targets_warn_cleartext(out, NULL, &a->cleartext_warned);
 	errlist_release(&skipped);
 	err_release(&err);
 }

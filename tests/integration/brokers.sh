@@ -12,7 +12,8 @@
 #                            with node URLs replaced as given
 #   jexec NODE OP ARGS...    tests/tools/jexec against NODE
 #   proxy_start MODE NODE    a faultproxy in front of NODE; sets PROXY_URL,
-#                            PROXY_LOG, PROXY_PID
+#                            PROXY_LOG, PROXY_PID (listening on
+#                            $FAULTPROXY_BIND when set, else 127.0.0.1)
 #   proxy_stop               stops the last started proxy
 #   snap JSONFILE ARGS...    `snapshot --json` into JSONFILE (exit kept in $?)
 #   jval JSONFILE NODE KIND NAME FIELD   one field as JSON text (kind:
@@ -129,7 +130,7 @@ proxy_start() {
 		[ -s "$TMP/proxy.port" ] && break
 		sleep 0.05
 	done
-	PROXY_URL="http${FAULTPROXY_TLS_CERT:+s}://localhost:$(cat "$TMP/proxy.port")/console/jolokia"
+	PROXY_URL="http${FAULTPROXY_TLS_CERT:+s}://${FAULTPROXY_BIND:-localhost}:$(cat "$TMP/proxy.port")/console/jolokia"
 }
 
 proxy_stop() {

@@ -94,6 +94,41 @@ test_http__check_refuses(void **state)
 	    "a client key without its certificate");
 }
 
+/* Plain http:// beyond loopback is what travels in clear. */
+static void
+test_http__cleartext(void **state)
+{
+	static const char *const clear[] = {
+	    "http://192.0.2.2:8161/console/jolokia",
+	    "http://broker-a.example.com:8161/console/jolokia",
+	    "HTTP://10.0.0.1/x",
+	    "http://[2001:db8::1]:8161/x",
+	    "http://128.0.0.1/x",
+	    "http://localhost.example.com/x",
+	    "http://[::ffff:10.0.0.1]/x",
+	};
+	static const char *const not_clear[] = {
+	    "https://broker-a.example.com:8443/console/jolokia",
+	    "http://localhost:8161/console/jolokia",
+	    "http://LocalHost/x",
+	    "http://127.0.0.1:8161/x",
+	    "http://127.8.9.10/x",
+	    "http://[::1]:8161/x",
+	    "http://[::ffff:127.0.0.1]/x",
+	    "not a url",
+	    "",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(clear) / sizeof(clear[0]); i++)
+		if (!http_url_is_cleartext(clear[i]))
+			fail_msg("'%s' is not cleartext", clear[i]);
+	for (i = 0; i < sizeof(not_clear) / sizeof(not_clear[0]); i++)
+		if (http_url_is_cleartext(not_clear[i]))
+			fail_msg("'%s' is cleartext", not_clear[i]);
+}
+
 static void
 test_http__invalid_is_not_sent(void **state)
 {
@@ -628,6 +663,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_http__check_refuses),
+	    cmocka_unit_test(test_http__cleartext),
 	    cmocka_unit_test(test_http__invalid_is_not_sent),
 	    cmocka_unit_test_setup_teardown(test_http__request_as_sent, setup,
 	        teardown),
