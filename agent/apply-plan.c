@@ -22,6 +22,7 @@
 #include "plan-dir.h"
 #include "state.h"
 #include "targets.h"
+#include "tls.h"
 
 #define APPROVAL_MAX ((size_t)64 * 1024)
 
@@ -176,6 +177,10 @@ load_targets(struct run *x, struct err *err)
 	rc = agent_targets_load(&x->targets, x->decl, names, p->nnodes, cdir,
 	    NULL, err);
 	free(names);
+	if (rc == 0)
+		agent_targets_warn_cleartext(&x->targets,
+		    x->o->cleartext_warned != NULL ? NULL : "apply",
+		    x->o->cleartext_warned);
 	return rc;
 }
 
@@ -332,7 +337,7 @@ execute(struct run *x, struct err *err)
 	int rc;
 
 	memset(&http, 0, sizeof(http));
-	http.ca_file = x->o->ca_file;
+	agent_tls_http(x->o->tls, &http);
 	memset(&live, 0, sizeof(live));
 	live.cluster = x->ap.plan->cluster;
 	live.targets = x->targets.v;

@@ -8,6 +8,8 @@
 #include "../lib/err.h"
 
 struct agent_state;
+struct agent_tls;
+struct strv;
 
 struct agent_apply_plan_opts {
 	const char *dir;         /* PLAN_DIR */
@@ -17,8 +19,13 @@ struct agent_apply_plan_opts {
 	const char *credentials; /* NULL: $CREDENTIALS_DIRECTORY */
 	const char *cluster;     /* declaration folder for the endpoints;
 	                            NULL: PLAN_DIR/declaration */
-	const char *ca_file;     /* NULL: the system trust store */
-	bool quiet;              /* no progress on stderr, no summary */
+	/* the brokers' TLS (tls.h); NULL: the system trust store, no
+	 * client certificate */
+	const struct agent_tls *tls;
+	/* the daemon's memory of the nodes warned about for credentials in
+	 * clear (agent_targets_warn_cleartext), logged; NULL: printed */
+	struct strv *cleartext_warned;
+	bool quiet; /* no progress on stderr, no summary */
 };
 
 /* Check the approval, take the state lock (unless o->st), check every

@@ -11,21 +11,28 @@
 
 #include "apply-plan.h"
 #include "state.h"
+#include "tls.h"
 
-enum { APPLY_STATE, APPLY_CREDENTIALS, APPLY_CLUSTER, APPLY_CA_FILE };
+enum { APPLY_STATE, APPLY_CREDENTIALS, APPLY_CLUSTER, APPLY_TLS };
 
 static int
 apply_exec(const struct agent_cmd_args *args)
 {
 	struct agent_apply_plan_opts o;
+	struct agent_tls tls;
+	int code;
 
 	memset(&o, 0, sizeof(o));
 	o.dir = args->argv[0];
 	o.state = agent_state_default(args->opt[APPLY_STATE]);
 	o.credentials = args->opt[APPLY_CREDENTIALS];
 	o.cluster = args->opt[APPLY_CLUSTER];
-	o.ca_file = args->opt[APPLY_CA_FILE];
-	return agent_apply_plan(&o);
+	o.tls = &tls;
+	code = agent_tls_from_args(&tls, "apply", args, APPLY_TLS);
+	if (code == AGENT_CMD_CONTINUE)
+		code = agent_apply_plan(&o);
+	agent_tls_release(&tls);
+	return code;
 }
 
 static const struct agent_cmd_option apply_options[] = {
@@ -39,8 +46,7 @@ static const struct agent_cmd_option apply_options[] = {
         "the cluster's declaration folder, for the nodes'\n"
         "endpoints (default: PLAN_DIR/declaration)",
         NULL},
-    [APPLY_CA_FILE] = {"ca-file", '\0', "FILE",
-        "CA certificates for https endpoints", NULL},
+    AGENT_TLS_OPTIONS(APPLY_TLS),
     {NULL, '\0', NULL, NULL, NULL},
 };
 

@@ -11,9 +11,11 @@
 
 #include "../reconcile/live/live.h"
 #include "preview.h"
+#include "tls.h"
 
 struct dq_args {
 	const char *queue, *dir, *out, *snapshot, *credentials;
+	struct agent_tls tls;
 	bool disconnect;
 };
 
@@ -41,7 +43,7 @@ run(const struct dq_args *a)
 	}
 	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
 	if (agent_preview_snapshot(&s, "delete-queue", c, a->snapshot,
-	        a->credentials) < 0)
+	        a->credentials, &a->tls) < 0)
 		goto done;
 	p = plan_delete_queue(c, a->queue, s, &opts);
 	if (agent_preview_write_declaration("delete-queue", c, a->out) < 0 ||
@@ -60,12 +62,13 @@ done:
 	return code;
 }
 
-enum { DQ_OUT, DQ_DISCONNECT, DQ_SNAPSHOT, DQ_CREDENTIALS };
+enum { DQ_OUT, DQ_DISCONNECT, DQ_SNAPSHOT, DQ_CREDENTIALS, DQ_TLS };
 
 static int
 delete_queue_exec(const struct agent_cmd_args *args)
 {
 	struct dq_args a = {0};
+	int code;
 
 	a.queue = args->argv[0];
 	a.dir = args->argv[1];
@@ -75,7 +78,11 @@ delete_queue_exec(const struct agent_cmd_args *args)
 	a.disconnect = args->opt[DQ_DISCONNECT] != NULL;
 	if (a.out == NULL)
 		return agent_usage_error("delete-queue", "missing --out DIR");
-	return run(&a);
+	code = agent_tls_from_args(&a.tls, "delete-queue", args, DQ_TLS);
+	if (code == AGENT_CMD_CONTINUE)
+		code = run(&a);
+	agent_tls_release(&a.tls);
+	return code;
 }
 
 static const struct agent_cmd_option delete_queue_options[] = {
@@ -89,6 +96,7 @@ static const struct agent_cmd_option delete_queue_options[] = {
         "plan against a recorded `snapshot --json` file", NULL},
     [DQ_CREDENTIALS] = {"credentials", '\0', "DIR",
         "broker credentials folder (default:\n$CREDENTIALS_DIRECTORY)", NULL},
+    AGENT_TLS_OPTIONS(DQ_TLS),
     {NULL, '\0', NULL, NULL, NULL},
 };
 

@@ -14,10 +14,12 @@
 #include "git.h"
 #include "inventory.h"
 #include "preview.h"
+#include "tls.h"
 
 struct plan_args {
 	const char *dir, *out, *state, *base_dir, *repo, *rev, *base;
 	const char *snapshot, *credentials, *schema_dir;
+	struct agent_tls tls;
 	bool disconnect;
 };
 
@@ -170,8 +172,8 @@ run(const struct plan_args *a)
 	opts.revision = commit;
 	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
 	if (load_managed(&m, a, c->name, &before) < 0 ||
-	    agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials) <
-	        0)
+	    agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials,
+	        &a->tls) < 0)
 		goto done;
 	p = plan_build(c, &m, s, &opts);
 	plan_add_diagnostics(p, &diags);
@@ -201,7 +203,8 @@ enum {
 	PLAN_BASE,
 	PLAN_SNAPSHOT,
 	PLAN_CREDENTIALS,
-	PLAN_SCHEMA_DIR,
+	PLAN_TLS,
+	PLAN_SCHEMA_DIR = PLAN_TLS + AGENT_TLS_NOPTIONS,
 	PLAN_DISCONNECT,
 };
 
@@ -225,7 +228,11 @@ plan_exec(const struct agent_cmd_args *args)
 	code = check_args(&a);
 	if (code != 0)
 		return code;
-	return run(&a);
+	code = agent_tls_from_args(&a.tls, "plan", args, PLAN_TLS);
+	if (code == AGENT_CMD_CONTINUE)
+		code = run(&a);
+	agent_tls_release(&a.tls);
+	return code;
 }
 
 static const struct agent_cmd_option plan_options[] = {
@@ -246,6 +253,7 @@ static const struct agent_cmd_option plan_options[] = {
         "plan against a recorded `snapshot --json` file", NULL},
     [PLAN_CREDENTIALS] = {"credentials", '\0', "DIR",
         "broker credentials folder (default:\n$CREDENTIALS_DIRECTORY)", NULL},
+    AGENT_TLS_OPTIONS(PLAN_TLS),
     [PLAN_SCHEMA_DIR] = {"schema-dir", '\0', "DIR",
         "CONFIG_MANAGED: Artemis's schema folder, as for\n"
         "`render` (default: $ARTEMIS_GITOPS_SCHEMA_DIR,\n"

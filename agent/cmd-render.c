@@ -16,6 +16,7 @@
 #include "../reconcile/live/live.h"
 #include "../reconcile/plan/plan.h"
 #include "preview.h"
+#include "tls.h"
 
 #define SCHEMA_DEV_DIR ".cache/artemis/schema" /* scripts/artemis-schema */
 
@@ -24,6 +25,7 @@ struct render_opts {
 	bool predict;
 	const char *snapshot,
 	    *creds; /* for predict: a recorded file, or live */
+	struct agent_tls tls;
 };
 
 struct rendered {
@@ -208,8 +210,8 @@ print_predictions(const struct decl_cluster *c, const struct rendered *r,
 	size_t i;
 	int rc = 0;
 
-	if (agent_preview_snapshot(&snap, "render", c, o->snapshot, o->creds) !=
-	    0)
+	if (agent_preview_snapshot(&snap, "render", c, o->snapshot, o->creds,
+	        &o->tls) != 0)
 		return -1;
 	for (i = 0; i < c->nnodes; i++) {
 		n = recon_snapshot_find_node(snap, c->nodes[i].name);
@@ -296,12 +298,14 @@ enum {
 	RENDER_PREDICT_RELOAD,
 	RENDER_SNAPSHOT,
 	RENDER_CREDENTIALS,
+	RENDER_TLS,
 };
 
 static int
 render_exec(const struct agent_cmd_args *args)
 {
 	struct render_opts o = {0};
+	int code;
 
 	o.out = args->opt[RENDER_OUT];
 	o.schema_dir = args->opt[RENDER_SCHEMA_DIR];
@@ -314,7 +318,15 @@ render_exec(const struct agent_cmd_args *args)
 	if (!o.predict && (o.snapshot != NULL || o.creds != NULL))
 		return agent_usage_error("render",
 		    "--snapshot and --credentials go with --predict-reload");
-	return render_cluster(args->argv[0], &o);
+	if (!o.predict && agent_tls_given(args, RENDER_TLS))
+		return agent_usage_error("render",
+		    "--ca-file, --client-cert and --client-key go with "
+		    "--predict-reload");
+	code = agent_tls_from_args(&o.tls, "render", args, RENDER_TLS);
+	if (code == AGENT_CMD_CONTINUE)
+		code = render_cluster(args->argv[0], &o);
+	agent_tls_release(&o.tls);
+	return code;
 }
 
 static const struct agent_cmd_option render_options[] = {
@@ -342,6 +354,7 @@ static const struct agent_cmd_option render_options[] = {
         "with --predict-reload: the credentials folder\n"
         "(default: $CREDENTIALS_DIRECTORY)",
         NULL},
+    AGENT_TLS_OPTIONS(RENDER_TLS),
     {NULL, '\0', NULL, NULL, NULL},
 };
 

@@ -16,10 +16,12 @@
 #include "creds.h"
 #include "snapshot-table.h"
 #include "targets.h"
+#include "tls.h"
 
 struct snap_opts {
 	bool json;
-	const char *credentials, *node, *ca_file, *origin;
+	const char *credentials, *node, *origin;
+	struct agent_tls tls;
 	long timeout_ms;
 };
 
@@ -62,8 +64,9 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 		free(msg);
 		goto done;
 	}
+	agent_targets_warn_cleartext(&t, "snapshot", NULL);
 	http.origin = o->origin;
-	http.ca_file = o->ca_file;
+	agent_tls_http(&o->tls, &http);
 	http.timeout_ms = o->timeout_ms;
 	if (o->timeout_ms > 0 && o->timeout_ms < 5000)
 		http.connect_timeout_ms = o->timeout_ms;
@@ -92,8 +95,8 @@ enum {
 	SNAPSHOT_CREDENTIALS,
 	SNAPSHOT_NODE,
 	SNAPSHOT_TIMEOUT,
-	SNAPSHOT_CA_FILE,
-	SNAPSHOT_ORIGIN,
+	SNAPSHOT_TLS,
+	SNAPSHOT_ORIGIN = SNAPSHOT_TLS + AGENT_TLS_NOPTIONS,
 };
 
 /* --timeout S in milliseconds, or -1 when S is not seconds in (0, 3600]. */
@@ -128,24 +131,27 @@ snapshot_exec(const struct agent_cmd_args *args)
 	o.json = args->opt[SNAPSHOT_JSON] != NULL;
 	o.credentials = args->opt[SNAPSHOT_CREDENTIALS];
 	o.node = args->opt[SNAPSHOT_NODE];
-	o.ca_file = args->opt[SNAPSHOT_CA_FILE];
 	o.origin = args->opt[SNAPSHOT_ORIGIN];
 	if (args->opt[SNAPSHOT_TIMEOUT] != NULL)
 		o.timeout_ms = timeout_parse(args->opt[SNAPSHOT_TIMEOUT]);
+	code = agent_tls_from_args(&o.tls, "snapshot", args, SNAPSHOT_TLS);
+	if (code != AGENT_CMD_CONTINUE)
+		goto done;
+	code = AGENT_EXIT_FAIL;
 	if (decl_cluster_load(&c, args->argv[0], &diags) < 0) {
 		print_diags(&diags);
-		errlist_release(&diags);
-		return AGENT_EXIT_FAIL;
+		goto done;
 	}
-	errlist_release(&diags);
 	if (o.node != NULL && decl_cluster_find_node(c, o.node) == NULL) {
 		code = agent_usage_error("snapshot",
 		    "--node: no node '%s' in cluster '%s'", o.node, c->name);
-		decl_cluster_free(c);
-		return code;
+		goto done;
 	}
 	code = run(&o, c);
+done:
+	errlist_release(&diags);
 	decl_cluster_free(c);
+	agent_tls_release(&o.tls);
 	return code;
 }
 
@@ -160,8 +166,7 @@ static const struct agent_cmd_option snapshot_options[] = {
     [SNAPSHOT_NODE] = {"node", '\0', "NAME", "read only this node", NULL},
     [SNAPSHOT_TIMEOUT] = {"timeout", '\0', "S",
         "total time per node in seconds (default 30)", timeout_check},
-    [SNAPSHOT_CA_FILE] = {"ca-file", '\0', "FILE",
-        "CA certificates for https endpoints (default: system)", NULL},
+    AGENT_TLS_OPTIONS(SNAPSHOT_TLS),
     [SNAPSHOT_ORIGIN] = {"origin", '\0', "URL",
         "Origin header (default http://localhost)", NULL},
     {NULL, '\0', NULL, NULL, NULL},

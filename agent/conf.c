@@ -89,10 +89,18 @@ static const struct conf_key keys[] = {
     KEY("tls.ca-file", CT_PATH, tls_ca_file, 0, 0, NULL, false,
         "PEM bundle trusted for HTTPS to brokers and git (default: the "
         "system store)"),
+    KEY("tls.client-cert-file", CT_PATH, tls_client_cert, 0, 0, NULL, false,
+        "brokers only: the client certificate (PEM, its chain after it) "
+        "sent to brokers whose Jolokia requires mutual TLS; with "
+        "`tls.client-key-file`"),
+    KEY("tls.client-key-file", CT_FILENAME, tls_client_key_file, 0, 0, NULL,
+        false,
+        "brokers only: its private key, a file in the credentials folder "
+        "(unencrypted PEM, not readable by others)"),
     KEY("tls.insecure", CT_BOOL, tls_insecure, 0, 0, "false", false,
-        "skip TLS verification of the git server (never in production); "
-        "brokers are always verified: give them `tls.ca-file`; SSH host "
-        "keys are always checked"),
+        "git only: skip TLS verification of the git server (never in "
+        "production); brokers are always verified: give them "
+        "`tls.ca-file`; SSH host keys are always checked"),
     KEY("auto-apply-creates", CT_BOOL, auto_apply_creates, 0, 0, "false", false,
         "apply plans that only create objects without an approval; drift "
         "repair of missing objects too"),
@@ -418,9 +426,22 @@ cross_check(struct loader *L, const struct pos *root)
 		    "'repository.url' is an SSH URL: set "
 		    "'repository.ssh-known-hosts' to a known_hosts file holding "
 		    "the server's host key");
+	if ((c->tls_client_cert == NULL) != (c->tls_client_key_file == NULL))
+		errlist_add(L->diags, DIAG_ERROR, root, "'%s' needs '%s'",
+		    c->tls_client_cert != NULL ? "tls.client-cert-file"
+		                               : "tls.client-key-file",
+		    c->tls_client_cert != NULL ? "tls.client-key-file"
+		                               : "tls.client-cert-file");
+	if (c->tls_client_key_file != NULL && c->credentials == NULL)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'tls.client-key-file' is configured but there is no "
+		    "credentials folder (set 'credentials' or "
+		    "$CREDENTIALS_DIRECTORY)");
 	if (c->tls_insecure)
 		errlist_add(L->diags, DIAG_WARNING, root,
-		    "'tls.insecure' is on: TLS certificates are not verified");
+		    "'tls.insecure' is on: the git server's TLS certificate "
+		    "is not verified (it applies to git only: brokers' "
+		    "certificates are still verified)");
 }
 
 int

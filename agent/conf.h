@@ -41,6 +41,8 @@ struct agent_conf {
 	char *outbox;              /* absolute; default <state>/outbox */
 	char *credentials;         /* absolute; NULL when none is configured */
 	char *tls_ca_file;         /* absolute or NULL (system store) */
+	char *tls_client_cert;     /* tls.client-cert-file: absolute or NULL */
+	char *tls_client_key_file; /* tls.client-key-file (credentials) */
 	bool tls_insecure;         /* tls.insecure: git only */
 	bool auto_apply_creates;
 	long log_level; /* enum agent_log_prio */

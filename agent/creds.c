@@ -2,7 +2,8 @@
  * (design.md section 4): `--credentials DIR`, else $CREDENTIALS_DIRECTORY
  * (systemd LoadCredential=). A node's `credentials: NAME` is the file NAME
  * there, one line `user:password`. Never a silent anonymous login: every
- * problem is an error naming the node and the file. */
+ * problem is an error naming the node and the file. The private key of
+ * mutual TLS with brokers is read under the same rules. */
 #include "creds.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "../lib/xalloc.h"
 
 #define CREDS_MAX 4096
+#define KEY_MAX   ((size_t)64 * 1024) /* bytes of a PEM private key file */
 
 const char *
 agent_creds_dir(const char *opt)
@@ -59,25 +61,55 @@ check_content(const char *buf, size_t len, const char **why)
 	return *why == NULL ? 0 : -1;
 }
 
-/* Read at most CREDS_MAX bytes of fd into buf (NUL-terminated). */
+/* Read at most max + 1 bytes of fd into buf (max + 2 bytes,
+ * NUL-terminated). */
 static ssize_t
-read_small(int fd, char *buf)
+read_small(int fd, char *buf, size_t max)
 {
 	size_t got = 0;
 	ssize_t r;
 
 	for (;;) {
-		r = read(fd, buf + got, CREDS_MAX + 1 - got);
+		r = read(fd, buf + got, max + 1 - got);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
 		got += (size_t)r;
-		if (got > CREDS_MAX)
+		if (got > max)
 			break;
 	}
 	buf[got] = '\0';
 	return r < 0 ? -1 : (ssize_t)got;
+}
+
+/* Open path as a secret's file: not a symbolic link, a regular file, not
+ * readable by others. The descriptor, or -1 with *why (a static text) or,
+ * when it cannot be opened at all, with *why NULL and errno set. */
+static int
+secret_open(const char *path, const char **why)
+{
+	struct stat st;
+	int fd, e;
+
+	*why = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		*why = "is not a regular file";
+	else if (st.st_mode & S_IROTH)
+		*why = "is readable by others (chmod 600 it)";
+	if (*why == NULL)
+		return fd;
+	close(fd);
+	return -1;
 }
 
 int
@@ -86,7 +118,6 @@ agent_creds_read(char **out, const char *dir, const char *node,
 {
 	char *path = NULL, *buf = xmalloc(CREDS_MAX + 2);
 	const char *why = NULL;
-	struct stat st;
 	ssize_t n = -1;
 	size_t len;
 	int fd = -1, rc = -1;
@@ -99,19 +130,15 @@ agent_creds_read(char **out, const char *dir, const char *node,
 		goto done;
 	}
 	path = xasprintf("%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &st) < 0) {
+	fd = secret_open(path, &why);
+	if (fd < 0 && why == NULL) {
 		err_setf(err, NULL,
 		    "node '%s': cannot read credentials file '%s': %m", node,
 		    path);
 		goto done;
 	}
-	if (!S_ISREG(st.st_mode))
-		why = "is not a regular file";
-	else if (st.st_mode & S_IROTH)
-		why = "is readable by others (chmod 600 it)";
-	else
-		n = read_small(fd, buf);
+	if (why == NULL)
+		n = read_small(fd, buf, CREDS_MAX);
 	if (why == NULL && n < 0)
 		why = "could not be read";
 	else if (why == NULL && n > CREDS_MAX)
@@ -134,5 +161,62 @@ done:
 	explicit_bzero(buf, CREDS_MAX + 2);
 	free(buf);
 	free(path);
+	return rc;
+}
+
+/* Why the PEM text buf (len bytes) is not one unencrypted private key, or
+ * NULL. */
+static const char *
+key_problem(const char *buf, size_t len)
+{
+	const char *begin = strstr(buf, "-----BEGIN ");
+
+	if (len == 0)
+		return "is empty";
+	if (strlen(buf) != len)
+		return "is not PEM text (it holds a NUL byte)";
+	if (strstr(buf, "ENCRYPTED") != NULL)
+		return "holds an encrypted key: the agent reads unencrypted "
+		       "PEM keys only (openssl pkey -in KEY -out PLAIN)";
+	if (begin == NULL || strstr(begin, "PRIVATE KEY-----") == NULL)
+		return "holds no PEM private key ('-----BEGIN ... PRIVATE "
+		       "KEY-----')";
+	return NULL;
+}
+
+int
+agent_creds_read_key(char **out, const char *path, const char *what,
+    struct err *err)
+{
+	char *buf = xmalloc(KEY_MAX + 2);
+	const char *why = NULL;
+	ssize_t n = -1;
+	int fd, rc = -1;
+
+	fd = secret_open(path, &why);
+	if (fd < 0 && why == NULL) {
+		err_setf(err, NULL, "%s: cannot read key file '%s': %m", what,
+		    path);
+		goto done;
+	}
+	if (why == NULL)
+		n = read_small(fd, buf, KEY_MAX);
+	if (why == NULL && n < 0)
+		why = "could not be read";
+	else if (why == NULL && (size_t)n > KEY_MAX)
+		why = "is too large";
+	if (why == NULL)
+		why = key_problem(buf, (size_t)n);
+	if (why == NULL) {
+		*out = xstrndup(buf, (size_t)n);
+		rc = 0;
+	} else {
+		err_setf(err, NULL, "%s: key file '%s' %s", what, path, why);
+	}
+done:
+	if (fd >= 0)
+		close(fd);
+	explicit_bzero(buf, KEY_MAX + 2);
+	free(buf);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include "plan-dir.h"
 #include "render-plan.h"
 #include "targets.h"
+#include "tls.h"
 
 void
 agent_preview_print_diags(const struct errlist *diags)
@@ -59,7 +60,8 @@ snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
 
 static int
 snapshot_live(struct recon_snapshot **out, const char *cmd,
-    const struct decl_cluster *c, const char *creds)
+    const struct decl_cluster *c, const char *creds,
+    const struct agent_tls *tls)
 {
 	const char *dir = agent_creds_dir(creds);
 	struct agent_targets t = {0};
@@ -77,6 +79,8 @@ snapshot_live(struct recon_snapshot **out, const char *cmd,
 		print_err(cmd, &err);
 		goto done;
 	}
+	agent_targets_warn_cleartext(&t, cmd, NULL);
+	agent_tls_http(tls, &http);
 	*out = live_snapshot_fetch(c->name, t.v, t.n, &http);
 	rc = 0;
 done:
@@ -86,12 +90,13 @@ done:
 
 int
 agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
-    const struct decl_cluster *c, const char *file, const char *creds)
+    const struct decl_cluster *c, const char *file, const char *creds,
+    const struct agent_tls *tls)
 {
 	struct recon_snapshot *s = NULL;
 
 	if (file == NULL)
-		return snapshot_live(out, cmd, c, creds);
+		return snapshot_live(out, cmd, c, creds, tls);
 	if (snapshot_file(&s, cmd, file) < 0)
 		return -1;
 	if (s->cluster == NULL || strcmp(s->cluster, c->name) != 0) {

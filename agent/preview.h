@@ -13,9 +13,13 @@ void agent_preview_print_diags(const struct errlist *diags);
 
 /* The snapshot to plan against: the recorded `snapshot --json` file when
  * file is not NULL, else every node read live with the credentials of
- * creds (or $CREDENTIALS_DIRECTORY). 0, or -1 with a message printed. */
+ * creds (or $CREDENTIALS_DIRECTORY) and the TLS settings tls (tls.h; NULL:
+ * the system store, no client certificate). 0, or -1 with a message
+ * printed. */
+struct agent_tls;
 int agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
-    const struct decl_cluster *c, const char *file, const char *creds);
+    const struct decl_cluster *c, const char *file, const char *creds,
+    const struct agent_tls *tls);
 
 /* How plan.json names the snapshot: "live", or the recorded file's base
  * name (so that a plan does not depend on where the file lies). Borrowed. */

@@ -1,11 +1,15 @@
 /* agent/targets.c: see targets.h. */
+#define LOG_MODULE "targets"
 #include "targets.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/http.h"
 #include "../lib/xalloc.h"
 #include "creds.h"
+#include "log.h"
 
 /* Add node dn to t; -1 with err when its credentials cannot be read. */
 static int
@@ -59,6 +63,39 @@ agent_targets_load(struct agent_targets *out, const struct decl_cluster *c,
 	}
 	*out = t;
 	return 0;
+}
+
+void
+agent_targets_warn_cleartext(const struct agent_targets *t, const char *cmd,
+    struct strv *seen)
+{
+	const struct live_target *v;
+	char *key;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		v = &t->v[i];
+		if (v->userpass == NULL || !http_url_is_cleartext(v->url))
+			continue;
+		key = xasprintf("%s %s", v->node, v->url);
+		if (seen != NULL && strv_has(seen, key)) {
+			free(key);
+			continue;
+		}
+		if (seen != NULL)
+			strv_add(seen, key);
+		free(key);
+		if (cmd != NULL)
+			fprintf(stderr,
+			    "artemis-gitops %s: warning: node '%s': its credentials go unencrypted to %s (plain http:// to a host that is not loopback): use https://\n",
+			    cmd, v->node, v->url);
+		else
+			log_warn(
+			    "node '%s': its credentials go unencrypted to %s "
+			    "(plain http:// to a host that is not loopback): "
+			    "use https://",
+			    v->node, v->url);
+	}
 }
 
 void

@@ -9,6 +9,7 @@
 
 #include "../declarations/decl.h"
 #include "../lib/err.h"
+#include "../lib/strv.h"
 #include "../reconcile/live/live.h"
 
 struct agent_targets {
@@ -29,6 +30,16 @@ struct agent_targets {
 int agent_targets_load(struct agent_targets *out, const struct decl_cluster *c,
     const char *const *names, size_t nnames, const char *dir,
     struct errlist *skipped, struct err *err);
+/* Warn about every target of t whose credentials would go unencrypted
+ * over the network: a plain http:// endpoint on a host that is not
+ * loopback (http_url_is_cleartext; loopback traffic never leaves the
+ * host). The warning names the node and the endpoint; it is printed on
+ * stderr as `artemis-gitops CMD: warning: ...` (a command: cmd) or logged
+ * (cmd NULL: the daemon). seen (NULL: no memory) holds the `node url` of
+ * those warned about already, which are skipped: the daemon warns once per
+ * node and endpoint per run, a command once per target load. */
+void agent_targets_warn_cleartext(const struct agent_targets *t,
+    const char *cmd, struct strv *seen);
 /* Wipe the secrets and free; leaves t zeroed. */
 void agent_targets_release(struct agent_targets *t);
 

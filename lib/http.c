@@ -2,8 +2,10 @@
  * interface, so one request and several concurrent ones share one path. */
 #include "http.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@ struct xfer {
 	struct http_response *resp;
 	CURL *easy;
 	struct curl_slist *headers;
+	struct curl_blob key; /* the client key, not copied by curl */
 	bool too_large;
 	bool done;
 	char errbuf[CURL_ERROR_SIZE];
@@ -39,8 +42,8 @@ const char *
 http_fail_name(enum http_fail f)
 {
 	static const char *const names[] = {"HTTP_OK", "HTTP_INVALID",
-	    "HTTP_REFUSED", "HTTP_DNS", "HTTP_TLS", "HTTP_TIMEOUT",
-	    "HTTP_TOO_LARGE", "HTTP_BAD_REPLY", "HTTP_FAILED"};
+	    "HTTP_REFUSED", "HTTP_DNS", "HTTP_TLS", "HTTP_TLS_CLIENT",
+	    "HTTP_TIMEOUT", "HTTP_TOO_LARGE", "HTTP_BAD_REPLY", "HTTP_FAILED"};
 
 	if ((size_t)f >= sizeof(names) / sizeof(names[0]))
 		return "HTTP_FAILED";
@@ -110,11 +113,61 @@ http_check(const struct http_request *req)
 		if (why != NULL)
 			return why;
 	}
+	if ((req->cert_file == NULL) != (req->key_pem == NULL))
+		return req->cert_file != NULL
+		           ? "a client certificate without its key"
+		           : "a client key without its certificate";
 	if (req->connect_timeout_ms <= 0 || req->timeout_ms <= 0)
 		return "no timeout";
 	if (req->max_response == 0 || req->max_response >= SIZE_MAX / 2)
 		return "no cap on the response";
 	return NULL;
+}
+
+/* host as curl's URL parser gives it ("[::1]" for IPv6) names this host's
+ * loopback interface. */
+static bool
+is_loopback(const char *host)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+	char buf[INET6_ADDRSTRLEN];
+	size_t n = strlen(host);
+
+	if (strcasecmp(host, "localhost") == 0)
+		return true;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (n < 3 || host[0] != '[' || host[n - 1] != ']' ||
+	    n - 2 >= sizeof(buf))
+		return false;
+	memcpy(buf, host + 1, n - 2);
+	buf[n - 2] = '\0';
+	if (inet_pton(AF_INET6, buf, &a6) != 1)
+		return false;
+	return IN6_IS_ADDR_LOOPBACK(&a6) ||
+	       (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
+}
+
+bool
+http_url_is_cleartext(const char *url)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	bool clear = false;
+
+	if (u == NULL) {
+		fprintf(stderr, "curl_url failed\n");
+		abort();
+	}
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK)
+		clear = strcasecmp(scheme, "http") == 0 && !is_loopback(host);
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return clear;
 }
 
 void
@@ -173,6 +226,25 @@ set_method(CURL *e, const struct http_request *r)
 		curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, m);
 }
 
+/* The client certificate from its file and the key from memory (PEM).
+ * CURL_BLOB_NOCOPY: curl reads the caller's key where it is, so no copy
+ * of the secret is left in memory curl frees without wiping. An empty
+ * key password: OpenSSL never prompts on a terminal for an encrypted
+ * key, it fails. */
+static void
+set_client_cert(CURL *e, const struct http_request *r, struct curl_blob *key)
+{
+	/* curl's blob is not const; with NOCOPY it only reads it */
+	key->data = (void *)(uintptr_t)r->key_pem;
+	key->len = strlen(r->key_pem);
+	key->flags = CURL_BLOB_NOCOPY;
+	curl_easy_setopt(e, CURLOPT_SSLCERT, r->cert_file);
+	curl_easy_setopt(e, CURLOPT_SSLCERTTYPE, "PEM");
+	curl_easy_setopt(e, CURLOPT_SSLKEY_BLOB, key);
+	curl_easy_setopt(e, CURLOPT_SSLKEYTYPE, "PEM");
+	curl_easy_setopt(e, CURLOPT_KEYPASSWD, "");
+}
+
 static void
 xfer_setup(struct xfer *x)
 {
@@ -208,6 +280,8 @@ xfer_setup(struct xfer *x)
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
 	if (r->ca_file != NULL)
 		curl_easy_setopt(e, CURLOPT_CAINFO, r->ca_file);
+	if (r->cert_file != NULL)
+		set_client_cert(e, r, &x->key);
 	if (r->userpass != NULL) {
 		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(e, CURLOPT_USERPWD, r->userpass);
@@ -252,6 +326,90 @@ curl_fail(CURLcode rc)
 	}
 }
 
+/* The server's TLS alerts that judge the client's certificate, as
+ * OpenSSL names them in curl's error text (curl reports a peer's alert in
+ * no other way; an alert the client receives is about its own certificate,
+ * since the server's was judged here). With TLS 1.3 the alert comes after
+ * the handshake, on the first read or write. A JDK server (Jetty, in
+ * Artemis) answers a missing certificate with "bad certificate" and an
+ * untrusted one with "certificate unknown"; OpenSSL's s_server with
+ * "certificate required" and "unknown ca". The alert's name, or NULL. */
+static const char *
+client_cert_alert(CURLcode rc, const char *text)
+{
+	static const char *const alerts[] = {"bad certificate",
+	    "certificate unknown", "unknown ca", "certificate required",
+	    "unsupported certificate", "certificate revoked",
+	    "certificate expired"};
+	const char *at;
+	size_t i, n;
+
+	if (rc != CURLE_SSL_CONNECT_ERROR && rc != CURLE_RECV_ERROR &&
+	    rc != CURLE_SEND_ERROR)
+		return NULL;
+	at = strstr(text, " alert ");
+	if (at == NULL)
+		return NULL;
+	at += 7;
+	for (i = 0; i < sizeof(alerts) / sizeof(alerts[0]); i++) {
+		n = strlen(alerts[i]);
+		if (strncmp(at, alerts[i], n) == 0 &&
+		    (at[n] == '\0' || at[n] == ',' || at[n] == ' '))
+			return alerts[i];
+	}
+	return NULL;
+}
+
+/* The scheme, host and port of url (it holds no user or password: see
+ * http_check). Owned by the caller. */
+static char *
+endpoint(const char *url)
+{
+	const char *host = strstr(url, "://");
+
+	host = host != NULL ? host + 3 : url;
+	return xstrndup(url, (size_t)(host - url) + strcspn(host, "/?#"));
+}
+
+/* Why a transfer that ended with rc failed, as resp->fail and a text. */
+static void
+fail_curl(struct xfer *x, CURLcode rc)
+{
+	const char *text =
+	    x->errbuf[0] != '\0' ? x->errbuf : curl_easy_strerror(rc);
+	const char *alert = client_cert_alert(rc, text);
+	char *where;
+
+	if (alert == NULL && rc == CURLE_SSL_CERTPROBLEM &&
+	    x->req->cert_file != NULL) {
+		set_fail(x->resp, HTTP_TLS,
+		    xasprintf("the client certificate '%s' or its key cannot "
+		              "be used: %s",
+		        x->req->cert_file, text));
+		return;
+	}
+	if (alert == NULL) {
+		set_fail(x->resp, curl_fail(rc), xstrdup(text));
+		return;
+	}
+	where = endpoint(x->req->url);
+	if (x->req->cert_file == NULL)
+		set_fail(x->resp, HTTP_TLS_CLIENT,
+		    xasprintf("%s requires a TLS client certificate and none "
+		              "was given (the server's TLS alert: %s)",
+		        where, alert));
+	else
+		set_fail(x->resp, HTTP_TLS_CLIENT,
+		    xasprintf("%s refused the TLS client certificate '%s' "
+		              "(the server's TLS alert: %s)%s",
+		        where, x->req->cert_file, alert,
+		        strstr(alert, "expired") != NULL ||
+		                strstr(alert, "revoked") != NULL
+		            ? ""
+		            : ": is it signed by a CA the server trusts?"));
+	free(where);
+}
+
 static void
 xfer_finish(struct xfer *x, CURLcode rc)
 {
@@ -269,9 +427,7 @@ xfer_finish(struct xfer *x, CURLcode rc)
 		    xasprintf("response larger than %zu bytes",
 		        x->req->max_response));
 	else
-		set_fail(x->resp, curl_fail(rc),
-		    xstrdup(x->errbuf[0] != '\0' ? x->errbuf
-		                                 : curl_easy_strerror(rc)));
+		fail_curl(x, rc);
 }
 
 static void

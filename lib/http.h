@@ -6,7 +6,8 @@
  * the failures onto their own kinds (reconcile/live/jolokia.c).
  *
  * Policy, the same for every caller: http and https only; TLS peers and
- * host names are verified (against ca_file or the system store); redirects
+ * host names are verified (against ca_file or the system store), never
+ * skipped; a client certificate is sent when one is given; redirects
  * are not followed (a 3xx is an answer); no "Expect: 100-continue"; every
  * request has a connect timeout, a total timeout and a cap on the body it
  * accepts. Credentials travel only as HTTP Basic from `userpass`: a URL
@@ -33,6 +34,11 @@ struct http_request {
 	size_t nheaders;
 	const char *userpass; /* "user:password" for HTTP Basic; NULL = none */
 	const char *ca_file;  /* NULL = the system trust store */
+	/* Mutual TLS, both or neither: the client certificate (a PEM file,
+	 * its chain after it) and its private key as PEM text in memory
+	 * (unencrypted; a secret: never copied, never in an error). */
+	const char *cert_file;
+	const char *key_pem;
 	long connect_timeout_ms;
 	long timeout_ms;     /* the whole request */
 	size_t max_response; /* bytes of body accepted */
@@ -41,15 +47,18 @@ struct http_request {
 /* Why no answer came (HTTP_OK: one did, whatever its status). */
 enum http_fail {
 	HTTP_OK = 0,
-	HTTP_INVALID,   /* the request itself is wrong (see http_check) */
-	HTTP_REFUSED,   /* could not connect (refused, no route) */
-	HTTP_DNS,       /* the host (or proxy) name did not resolve */
-	HTTP_TLS,       /* handshake, certificate, CA file */
-	HTTP_TIMEOUT,   /* connect or total timeout */
-	HTTP_TOO_LARGE, /* the body passed max_response */
-	HTTP_BAD_REPLY, /* a malformed answer: cut short, not HTTP, a bad
-	                   content encoding, broken HTTP/2 framing */
-	HTTP_FAILED,    /* anything else (empty reply, reset, ...) */
+	HTTP_INVALID,    /* the request itself is wrong (see http_check) */
+	HTTP_REFUSED,    /* could not connect (refused, no route) */
+	HTTP_DNS,        /* the host (or proxy) name did not resolve */
+	HTTP_TLS,        /* handshake, certificate, CA file */
+	HTTP_TLS_CLIENT, /* the server refused the connection over the client
+	                    certificate: none was given, or one it does not
+	                    trust (its TLS alert is named in the error) */
+	HTTP_TIMEOUT,    /* connect or total timeout */
+	HTTP_TOO_LARGE,  /* the body passed max_response */
+	HTTP_BAD_REPLY,  /* a malformed answer: cut short, not HTTP, a bad
+	                    content encoding, broken HTTP/2 framing */
+	HTTP_FAILED,     /* anything else (empty reply, reset, ...) */
 };
 
 /* The answer to one request. Valid when zeroed. */
@@ -66,6 +75,14 @@ const char *http_fail_name(enum http_fail f);
 
 /* NULL when req can be sent, else why not (a static text). */
 const char *http_check(const struct http_request *req);
+
+/* True when what is sent to url travels unencrypted beyond this host: a
+ * plain http:// URL whose host is not loopback (by its text, not by what
+ * a name resolves to: `localhost`, 127.0.0.0/8, ::1 and ::ffff:127.x are
+ * loopback; curl resolves `localhost` itself). Loopback traffic never
+ * leaves the host, where whoever can read it can read the agent's
+ * secrets anyway. False for https:// and for what curl cannot parse. */
+bool http_url_is_cleartext(const char *url);
 
 /* Send req and wait for the answer, into *resp (released first). 0 when
  * an answer came (any status), -1 with resp->fail and resp->error. */

@@ -17,6 +17,7 @@
 #include "../log.h"
 #include "../plan-dir.h"
 #include "../state.h"
+#include "../tls.h"
 
 /* Record why an approval is not acted on, once (the file stops the
  * daemon from looking at it again). */
@@ -38,20 +39,30 @@ static void
 apply_dir(struct daemon *a, const char *dir)
 {
 	struct agent_apply_plan_opts o;
+	struct agent_tls tls;
 	struct err err = {0};
-	char *decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
+	char *decl;
 	int code;
 
+	if (agent_tls_from_conf(&tls, a->conf, &err) < 0) {
+		refuse(dir, err.msg);
+		err_release(&err);
+		agent_tls_release(&tls);
+		return;
+	}
+	decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
 	memset(&o, 0, sizeof(o));
 	o.dir = dir;
 	o.state = a->conf->state;
 	o.st = a->state;
 	o.credentials = a->conf->credentials;
-	o.ca_file = a->conf->tls_ca_file;
+	o.tls = &tls;
+	o.cleartext_warned = &a->cleartext_warned;
 	o.cluster = decl;
 	o.quiet = true;
 	log_info("applying %s", dir);
 	code = agent_apply_plan_run(&o, &err);
+	agent_tls_release(&tls);
 	free(decl);
 	if (code < 0) {
 		refuse(dir, err.msg);

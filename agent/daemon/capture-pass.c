@@ -78,15 +78,17 @@ static struct apply_result *
 run_pass(struct daemon *a, const struct decl_cluster *decl,
     const struct plan *p)
 {
-	struct agent_targets t;
+	struct agent_targets t = {0};
 	struct live_http_opts http;
 	struct live_nodes live;
+	struct agent_tls tls;
 	struct apply_io io;
 	struct apply_result *r = result_new(p);
 
 	memset(&http, 0, sizeof(http));
-	http.ca_file = a->conf->tls_ca_file;
-	daemon_targets(&t, a, decl);
+	if (daemon_tls(a, p->cluster, &tls))
+		daemon_targets(&t, a, decl);
+	agent_tls_http(&tls, &http);
 	memset(&live, 0, sizeof(live));
 	live.cluster = p->cluster;
 	live.targets = t.v;
@@ -97,6 +99,7 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	apply_capture_pass(r, p, decl, &io);
 	live_nodes_release(&live);
 	agent_targets_release(&t);
+	agent_tls_release(&tls);
 	r->finished_at = clock_rfc3339_now();
 	return r;
 }

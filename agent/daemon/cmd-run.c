@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../../lib/sbuf.h"
+#include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
 #include "../agent.h"
 #include "../conf.h"
@@ -98,6 +99,7 @@ run_exec(const struct agent_cmd_args *args)
 		daemon_signal_close(a.sigfd);
 	agent_state_close(a.state);
 	daemon_clusters_free(&a);
+	strv_release(&a.cleartext_warned);
 	daemon_watch_update_release(&a.head);
 	agent_conf_free(a.conf);
 	return code;

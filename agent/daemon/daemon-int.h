@@ -25,6 +25,7 @@
 #include "../conf.h"
 #include "../git.h"
 #include "../targets.h"
+#include "../tls.h"
 #include "daemon.h"
 
 /* ==== signal.c: signals through a signalfd ==== */
@@ -344,6 +345,9 @@ struct daemon {
 	struct daemon_cluster *clusters;
 	size_t nclusters;
 	int exit_code; /* --once: 1 when a step failed */
+	/* `node url` of the nodes warned about for credentials sent in
+	 * clear: once per node and endpoint per run */
+	struct strv cleartext_warned;
 };
 
 /* Read pending signals; true when SIGTERM/SIGINT arrived (finish the step
@@ -361,10 +365,17 @@ const char *daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
     const char *dir);
 /* The targets of every node of c (agent_targets_load with the configured
  * credentials folder); a node whose credentials cannot be read is logged
- * and left out. Release with agent_targets_release. */
+ * and left out; credentials that would go in clear are warned about, once
+ * a run. Release with agent_targets_release. */
 void daemon_targets(struct agent_targets *out, struct daemon *a,
     const struct decl_cluster *c);
-/* Read every node of c (its targets, as above). */
+/* The brokers' TLS of the configuration (agent_tls_from_conf) into *out,
+ * for cluster; false, logged, when the client certificate or its key
+ * cannot be read: the caller then reads no node (never one without the
+ * configured certificate). Release *out either way. */
+bool daemon_tls(struct daemon *a, const char *cluster, struct agent_tls *out);
+/* Read every node of c (its targets, as above, and daemon_tls; none when
+ * that fails: the plan shows every node UNREACHABLE). */
 struct recon_snapshot *daemon_read_live(struct daemon *a,
     const struct decl_cluster *c);
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a

@@ -93,22 +93,38 @@ daemon_targets(struct agent_targets *out, struct daemon *a,
 	    &err);
 	for (i = 0; i < skipped.n; i++)
 		log_err("cluster '%s': %s", c->name, skipped.items[i].msg);
+	agent_targets_warn_cleartext(out, NULL, &a->cleartext_warned);
 	errlist_release(&skipped);
 	err_release(&err);
+}
+
+bool
+daemon_tls(struct daemon *a, const char *cluster, struct agent_tls *out)
+{
+	struct err err = {0};
+
+	if (agent_tls_from_conf(out, a->conf, &err) == 0)
+		return true;
+	log_err("cluster '%s': %s: no node is read", cluster, err.msg);
+	err_release(&err);
+	return false;
 }
 
 /* The live snapshot of c. */
 struct recon_snapshot *
 daemon_read_live(struct daemon *a, const struct decl_cluster *c)
 {
-	struct agent_targets t;
+	struct agent_targets t = {0};
 	struct live_http_opts ho = {0};
+	struct agent_tls tls;
 	struct recon_snapshot *s;
 
-	ho.ca_file = a->conf->tls_ca_file;
-	daemon_targets(&t, a, c);
+	if (daemon_tls(a, c->name, &tls))
+		daemon_targets(&t, a, c);
+	agent_tls_http(&tls, &ho);
 	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
 	agent_targets_release(&t);
+	agent_tls_release(&tls);
 	return s;
 }
 

@@ -44,6 +44,8 @@ post_init(struct post *p, struct http_request *req,
 	req->nheaders = 2;
 	req->userpass = c->userpass;
 	req->ca_file = c->ca_file;
+	req->cert_file = c->cert_file;
+	req->key_pem = c->key_pem;
 	req->connect_timeout_ms =
 	    or_default(c->connect_timeout_ms, LIVE_JOLOKIA_CONNECT_TIMEOUT);
 	req->timeout_ms = or_default(c->timeout_ms, LIVE_JOLOKIA_TIMEOUT);

@@ -33,6 +33,8 @@ struct live_jolokia_conf {
 	const char *userpass;    /* "user:password" (HTTP Basic); NULL = none */
 	const char *origin;      /* NULL = LIVE_JOLOKIA_ORIGIN */
 	const char *ca_file;     /* NULL = the system trust store */
+	const char *cert_file;   /* mutual TLS: the client certificate (PEM) */
+	const char *key_pem;     /* and its key's PEM text; both or neither */
 	long connect_timeout_ms; /* 0 = LIVE_JOLOKIA_CONNECT_TIMEOUT */
 	long timeout_ms;         /* total; 0 = LIVE_JOLOKIA_TIMEOUT */
 	size_t max_response;     /* 0 = LIVE_JOLOKIA_MAX_RESPONSE */

@@ -35,10 +35,15 @@ struct live_target {
 };
 
 /* HTTP settings shared by every node; zero = defaults (Origin
- * http://localhost, system CAs, 5 s connect, 30 s total, 32 MiB cap). */
+ * http://localhost, system CAs, no client certificate, 5 s connect, 30 s
+ * total, 32 MiB cap). Strings are borrowed. */
 struct live_http_opts {
 	const char *origin;
 	const char *ca_file;
+	/* Mutual TLS, both or neither (lib/http.h): the client certificate's
+	 * PEM file and the key's PEM text (a secret). */
+	const char *cert_file;
+	const char *key_pem;
 	long connect_timeout_ms;
 	long timeout_ms;
 	size_t max_response;

@@ -132,6 +132,8 @@ live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
 	conf.userpass = live->targets[i].userpass;
 	conf.origin = live->http->origin;
 	conf.ca_file = live->http->ca_file;
+	conf.cert_file = live->http->cert_file;
+	conf.key_pem = live->http->key_pem;
 	conf.connect_timeout_ms = live->http->connect_timeout_ms;
 	conf.timeout_ms = live->http->timeout_ms;
 	conf.max_response = live->http->max_response;

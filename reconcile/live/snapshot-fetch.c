@@ -299,6 +299,8 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 		confs[i].userpass = targets[i].userpass;
 		confs[i].origin = opts->origin;
 		confs[i].ca_file = opts->ca_file;
+		confs[i].cert_file = opts->cert_file;
+		confs[i].key_pem = opts->key_pem;
 		confs[i].connect_timeout_ms = opts->connect_timeout_ms;
 		confs[i].timeout_ms = opts->timeout_ms;
 		confs[i].max_response = opts->max_response;

@@ -12,7 +12,8 @@
 #                            with node URLs replaced as given
 #   jexec NODE OP ARGS...    tests/tools/jexec against NODE
 #   proxy_start MODE NODE    a faultproxy in front of NODE; sets PROXY_URL,
-#                            PROXY_LOG, PROXY_PID
+#                            PROXY_LOG, PROXY_PID (listening on
+#                            $FAULTPROXY_BIND when set, else 127.0.0.1)
 #   proxy_stop               stops the last started proxy
 #   snap JSONFILE ARGS...    `snapshot --json` into JSONFILE (exit kept in $?)
 #   jval JSONFILE NODE KIND NAME FIELD   one field as JSON text (kind:
@@ -22,7 +23,9 @@
 # the product's Jolokia client (reconcile/, tests/tools/jexec), so a bug in
 # that client cannot confirm itself. NODE's URL and credentials come from
 # brokers_setup, else from $AG_NODES_FILE (the daemon tests). KIND is
-# queues, addresses or diverts.
+# queues, addresses or diverts. An https:// node (scripts/artemis up-tls) is
+# asked with the test PKI's CA and client certificate (the run folder's
+# tls/, beside its credentials/).
 #   broker_jolokia NODE JSON one request, POSTed with curl; prints the reply
 #   broker_read NODE MBEAN [ATTR]
 #                            a read's value as JSON (sorted keys); exit 1,
@@ -127,7 +130,7 @@ proxy_start() {
 		[ -s "$TMP/proxy.port" ] && break
 		sleep 0.05
 	done
-	PROXY_URL="http${FAULTPROXY_TLS_CERT:+s}://localhost:$(cat "$TMP/proxy.port")/console/jolokia"
+	PROXY_URL="http${FAULTPROXY_TLS_CERT:+s}://${FAULTPROXY_BIND:-localhost}:$(cat "$TMP/proxy.port")/console/jolokia"
 }
 
 proxy_stop() {
@@ -159,7 +162,8 @@ PY
 }
 
 broker_jolokia() {
-	local node=$1 body=$2 url=${URL[$1]:-} cred=${CRED[$1]:-} n
+	local node=$1 body=$2 url=${URL[$1]:-} cred=${CRED[$1]:-} n pki
+	local -a tlsargs=()
 	if [ -z "$url" ] && [ -r "${AG_NODES_FILE:-}" ]; then
 		read -r n url cred < <(awk -v n="$node" '$1 == n' "$AG_NODES_FILE")
 	fi
@@ -167,7 +171,11 @@ broker_jolokia() {
 		echo "# broker_jolokia: no URL or credentials for node '$node'" >&2
 		return 1
 	fi
-	curl -s --max-time 20 -H 'Origin: http://localhost' \
+	if [ "${url#https://}" != "$url" ]; then
+		pki=$(dirname "$(dirname "$cred")")/tls
+		tlsargs=(--cacert "$pki/ca.pem" --cert "$pki/client.pem" --key "$pki/client.key")
+	fi
+	curl -s --max-time 20 "${tlsargs[@]}" -H 'Origin: http://localhost' \
 		-H 'Content-Type: application/json' \
 		-K <(printf 'user = "%s"\n' "$(cat "$cred")") -d "$body" "$url"
 }

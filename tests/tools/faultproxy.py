@@ -13,8 +13,8 @@ MODE: pass      forward the request, return the broker's answer
       big       answer 200 with a 40 MiB body
       status:N  answer HTTP N with an empty body
 UPSTREAM: http://localhost:PORT. With FAULTPROXY_TLS_CERT and
-FAULTPROXY_TLS_KEY set (PEM files) the proxy speaks HTTPS. The proxy listens on 127.0.0.1 on a free
-port, writes the port to PORTFILE, and appends one line per request
+FAULTPROXY_TLS_KEY set (PEM files) the proxy speaks HTTPS. The proxy listens on 127.0.0.1 (or the
+address FAULTPROXY_BIND names) on a free port, writes the port to PORTFILE, and appends one line per request
 (`<method> <path> <body-bytes>`) to LOGFILE. Runs until killed.
 """
 import http.client
@@ -105,7 +105,7 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 def main():
-    srv = Server(("127.0.0.1", 0), Handler)
+    srv = Server((os.environ.get("FAULTPROXY_BIND", "127.0.0.1"), 0), Handler)
     cert = os.environ.get("FAULTPROXY_TLS_CERT")
     if cert:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -98,6 +98,8 @@ test_conf__defaults(void **state)
 	assert_string_equal(c->outbox, "/var/lib/ag/outbox");
 	assert_null(c->credentials);
 	assert_null(c->tls_ca_file);
+	assert_null(c->tls_client_cert);
+	assert_null(c->tls_client_key_file);
 	assert_false(c->tls_insecure);
 	assert_false(c->auto_apply_creates);
 	assert_int_equal(c->log_level, AGENT_LOG_INFO);
@@ -127,7 +129,8 @@ test_conf__every_key(void **state)
 	             "state: state/\n"
 	             "outbox: /srv/outbox\n"
 	             "credentials: creds\n"
-	             "tls: {ca-file: ca.pem, insecure: true}\n"
+	             "tls: {ca-file: ca.pem, insecure: true, client-cert-file: "
+	             "agent.pem, client-key-file: agent.key}\n"
 	             "auto-apply-creates: true\n"
 	             "log-level: debug\n");
 	assert_string_equal(c->branch, "release/eu");
@@ -145,6 +148,8 @@ test_conf__every_key(void **state)
 	assert_string_equal(c->outbox, "/srv/outbox");
 	assert_string_equal(c->credentials, "/etc/ag/creds");
 	assert_string_equal(c->tls_ca_file, "/etc/ag/ca.pem");
+	assert_string_equal(c->tls_client_cert, "/etc/ag/agent.pem");
+	assert_string_equal(c->tls_client_key_file, "agent.key");
 	assert_true(c->tls_insecure);
 	assert_true(c->auto_apply_creates);
 	assert_int_equal(c->log_level, AGENT_LOG_DEBUG);
@@ -265,6 +270,20 @@ test_conf__cross_checks(void **state)
 	    "c.yaml:1:1: 'repository.url' holds a password or token: put it "
 	    "in the credentials folder and name it in "
 	    "'repository.token-file'\n");
+	T_BAD("version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"
+	      "tls: {client-cert-file: /a.pem}\n",
+	    "c.yaml:1:1: 'tls.client-cert-file' needs 'tls.client-key-file'\n");
+	T_BAD("version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"
+	      "tls: {client-key-file: a.key}\n",
+	    "c.yaml:1:1: 'tls.client-key-file' needs 'tls.client-cert-file'\n"
+	    "c.yaml:1:1: 'tls.client-key-file' is configured but there is no "
+	    "credentials folder (set 'credentials' or $CREDENTIALS_DIRECTORY)\n");
+	T_BAD("version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"
+	      "credentials: /c\ntls: {client-cert-file: /a.pem, "
+	      "client-key-file: /etc/a.key}\n",
+	    "c.yaml:1:1: 'tls.client-cert-file' needs 'tls.client-key-file'\n"
+	    "c.yaml:5:50: 'tls.client-key-file' must be a file name in the "
+	    "credentials folder, without '/': '/etc/a.key'\n");
 	T_BAD("version: 1\nstate: /s\nrepository:\n  url: git@h:r\n"
 	      "  fetch-timeout: 2x\n",
 	    "c.yaml:1:1: 'repository.url' is an SSH URL: set "
@@ -272,6 +291,36 @@ test_conf__cross_checks(void **state)
 	    "server's host key\n"
 	    "c.yaml:5:18: 'repository.fetch-timeout' must be a duration like "
 	    "30s, 5m, 1h or 1d, not '2x'\n");
+}
+
+/* tls.insecure does one thing, git's verification, and its warning says
+ * so (it claimed "TLS certificates are not verified", brokers' included,
+ * while brokers are always verified). */
+static void
+test_conf__insecure_warns_git_only(void **state)
+{
+	static const char text[] = "version: 1\nstate: /s\n"
+	                           "repository: {url: 'https://h/r.git'}\n"
+	                           "tls: {insecure: true}\n";
+	struct agent_conf *c = NULL;
+	struct errlist d = {0};
+	char *s;
+
+	(void)state;
+	assert_int_equal(
+	    agent_conf_parse(&c, "c.yaml", "/etc/ag", text, strlen(text), &d),
+	    0);
+	assert_true(c->tls_insecure);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].severity, DIAG_WARNING);
+	s = errlist_render_item(&d, 0);
+	assert_string_equal(s,
+	    "c.yaml:1:1: warning: 'tls.insecure' is on: the git server's TLS "
+	    "certificate is not verified (it applies to git only: brokers' "
+	    "certificates are still verified)");
+	free(s);
+	errlist_release(&d);
+	agent_conf_free(c);
 }
 
 static void
@@ -355,6 +404,7 @@ main(void)
 	    cmocka_unit_test(test_conf__values_are_checked),
 	    cmocka_unit_test(test_conf__shapes_are_checked),
 	    cmocka_unit_test(test_conf__cross_checks),
+	    cmocka_unit_test(test_conf__insecure_warns_git_only),
 	    cmocka_unit_test(test_conf__yaml_errors_keep_position),
 	    cmocka_unit_test(test_conf__load_resolves_relative_to_file),
 	    cmocka_unit_test(test_conf__docs_match_the_table),

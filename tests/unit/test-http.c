@@ -1,7 +1,9 @@
 /* tests/unit/test-http.c: the HTTP client (lib/http.c): what it refuses
  * to send, and against a small server on the loopback interface (forked
  * here, no network) what it sends, what it hands back and how it
- * classifies what goes wrong. Credentials never appear in an error. */
+ * classifies what goes wrong; against `openssl s_server` demanding a
+ * client certificate, mutual TLS. Credentials and keys never appear in an
+ * error. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -82,6 +84,49 @@ test_http__check_refuses(void **state)
 	r = request("http://127.0.0.1:1/x");
 	r.max_response = 0;
 	assert_string_equal(http_check(&r), "no cap on the response");
+	r = request("https://127.0.0.1:1/x");
+	r.cert_file = "/c.pem";
+	assert_string_equal(http_check(&r),
+	    "a client certificate without its key");
+	r.cert_file = NULL;
+	r.key_pem = "-----BEGIN PRIVATE KEY-----\n";
+	assert_string_equal(http_check(&r),
+	    "a client key without its certificate");
+}
+
+/* Plain http:// beyond loopback is what travels in clear. */
+static void
+test_http__cleartext(void **state)
+{
+	static const char *const clear[] = {
+	    "http://192.0.2.2:8161/console/jolokia",
+	    "http://broker-a.example.com:8161/console/jolokia",
+	    "HTTP://10.0.0.1/x",
+	    "http://[2001:db8::1]:8161/x",
+	    "http://128.0.0.1/x",
+	    "http://localhost.example.com/x",
+	    "http://[::ffff:10.0.0.1]/x",
+	};
+	static const char *const not_clear[] = {
+	    "https://broker-a.example.com:8443/console/jolokia",
+	    "http://localhost:8161/console/jolokia",
+	    "http://LocalHost/x",
+	    "http://127.0.0.1:8161/x",
+	    "http://127.8.9.10/x",
+	    "http://[::1]:8161/x",
+	    "http://[::ffff:127.0.0.1]/x",
+	    "not a url",
+	    "",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(clear) / sizeof(clear[0]); i++)
+		if (!http_url_is_cleartext(clear[i]))
+			fail_msg("'%s' is not cleartext", clear[i]);
+	for (i = 0; i < sizeof(not_clear) / sizeof(not_clear[0]); i++)
+		if (http_url_is_cleartext(not_clear[i]))
+			fail_msg("'%s' is cleartext", not_clear[i]);
 }
 
 static void
@@ -426,11 +471,199 @@ test_http__send_all(void **state)
 	}
 }
 
+/* ---- mutual TLS: `openssl s_server -Verify 1` ---------------------------
+ * A CA, a server certificate for 127.0.0.1 and a client certificate signed
+ * by it, and a client certificate of another CA, made with openssl(1) in a
+ * temporary folder; the server demands a client certificate the CA
+ * signed (-Verify, -verify_return_error) and answers `GET /` with a page
+ * (-www). */
+
+struct tls_server {
+	char dir[64];
+	pid_t pid;
+	int port;
+	char *key, *rogue_key; /* the client keys' PEM text */
+};
+
+static void
+sh(const char *dir, const char *cmd)
+{
+	char *line =
+	    xasprintf("cd '%s' && { %s; } >>openssl.log 2>&1", dir, cmd);
+
+	if (system(line) != 0)
+		fail_msg("failed: %s (see %s/openssl.log)", cmd, dir);
+	free(line);
+}
+
+static char *
+slurp(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *buf = xcalloc(1, 65536);
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	assert_true(fread(buf, 1, 65535, f) > 0);
+	fclose(f);
+	free(path);
+	return buf;
+}
+
+#define EC_KEY "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+
+/* NAME.key, NAME.pem with CN name signed by CA (extension file ext). */
+static void
+tls_leaf(const char *dir, const char *name, const char *ca, const char *ext)
+{
+	char *cmd = xasprintf(
+	    "openssl req " EC_KEY " -keyout %s.key -out %s.csr -subj /CN=%s && "
+	    "openssl x509 -req -in %s.csr -CA %s.pem -CAkey %s.key "
+	    "-CAcreateserial -days 2 -extfile %s -out %s.pem",
+	    name, name, name, name, ca, ca, ext, name);
+
+	sh(dir, cmd);
+	free(cmd);
+}
+
+static int
+tls_setup(void **state)
+{
+	struct tls_server *s = xcalloc(1, sizeof(*s));
+	int fds[2];
+	char line[256];
+	FILE *out;
+
+	strcpy(s->dir, "/tmp/test-http-tls.XXXXXX");
+	assert_non_null(mkdtemp(s->dir));
+	sh(s->dir, "printf 'subjectAltName=IP:127.0.0.1\\n' >srv.ext && "
+	           "printf 'extendedKeyUsage=clientAuth\\n' >cli.ext");
+	sh(s->dir, "openssl req -x509 " EC_KEY " -keyout ca.key -out ca.pem "
+	           "-days 2 -subj /CN=ca && "
+	           "openssl req -x509 " EC_KEY " -keyout rogueca.key "
+	           "-out rogueca.pem -days 2 -subj /CN=rogueca");
+	tls_leaf(s->dir, "srv", "ca", "srv.ext");
+	tls_leaf(s->dir, "cli", "ca", "cli.ext");
+	tls_leaf(s->dir, "rogue", "rogueca", "cli.ext");
+	s->key = slurp(s->dir, "cli.key");
+	s->rogue_key = slurp(s->dir, "rogue.key");
+	assert_int_equal(pipe(fds), 0);
+	s->pid = fork();
+	assert_true(s->pid >= 0);
+	if (s->pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		if (chdir(s->dir) == 0 &&
+		    freopen("s_server.log", "w", stderr) != NULL)
+			execlp("openssl", "openssl", "s_server", "-accept",
+			    "127.0.0.1:0", "-cert", "srv.pem", "-key",
+			    "srv.key", "-CAfile", "ca.pem", "-Verify", "1",
+			    "-verify_return_error", "-www", NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	out = fdopen(fds[0], "r");
+	while (s->port == 0 && fgets(line, sizeof(line), out) != NULL)
+		if (strncmp(line, "ACCEPT 127.0.0.1:", 17) == 0)
+			s->port = atoi(line + 17);
+	fclose(out);
+	assert_true(s->port > 0);
+	*state = s;
+	return 0;
+}
+
+static int
+tls_teardown(void **state)
+{
+	struct tls_server *s = *state;
+	char *rm = xasprintf("rm -rf '%s'", s->dir);
+
+	kill(s->pid, SIGKILL);
+	waitpid(s->pid, NULL, 0);
+	assert_int_equal(system(rm), 0);
+	free(rm);
+	free(s->key);
+	free(s->rogue_key);
+	free(s);
+	return 0;
+}
+
+/* r sent to the server fails with f and a text holding text_part, never
+ * the password nor a line of either key. */
+static void
+expect_tls(const struct tls_server *s, struct http_request r, enum http_fail f,
+    const char *text_part)
+{
+	char *u = xasprintf("https://127.0.0.1:%d/", s->port);
+	struct http_response resp = {0};
+
+	r.url = u;
+	r.userpass = "user:" SECRET;
+	assert_int_equal(http_send(&r, &resp), -1);
+	if (strstr(resp.error, text_part) == NULL)
+		fail_msg("'%s' not in '%s'", text_part, resp.error);
+	assert_string_equal(http_fail_name(resp.fail), http_fail_name(f));
+	assert_null(strstr(resp.error, SECRET));
+	assert_null(strstr(resp.error, "PRIVATE KEY"));
+	assert_null(strstr(resp.error, strchr(s->key, '\n') + 1));
+	assert_null(strstr(resp.error, strchr(s->rogue_key, '\n') + 1));
+	http_response_release(&resp);
+	free(u);
+}
+
+static void
+test_http__client_certificate(void **state)
+{
+	const struct tls_server *s = *state;
+	struct http_request r = request(NULL);
+	struct http_response resp = {0};
+	char *ca = xasprintf("%s/ca.pem", s->dir);
+	char *cert = xasprintf("%s/cli.pem", s->dir);
+	char *rogue = xasprintf("%s/rogue.pem", s->dir);
+	char *want;
+
+	r.ca_file = ca;
+	want = xasprintf("https://127.0.0.1:%d requires a TLS client "
+	                 "certificate and none was given (the server's TLS "
+	                 "alert: ",
+	    s->port);
+	expect_tls(s, r, HTTP_TLS_CLIENT, want);
+	free(want);
+	r.cert_file = rogue;
+	r.key_pem = s->rogue_key;
+	want = xasprintf("https://127.0.0.1:%d refused the TLS client "
+	                 "certificate '%s' (the server's TLS alert: ",
+	    s->port, rogue);
+	expect_tls(s, r, HTTP_TLS_CLIENT, want);
+	free(want);
+	/* a key that is not the certificate's */
+	r.cert_file = cert;
+	want = xasprintf("the client certificate '%s' or its key cannot be "
+	                 "used: ",
+	    cert);
+	expect_tls(s, r, HTTP_TLS, want);
+	free(want);
+	/* the server's certificate is still verified */
+	r.key_pem = s->key;
+	r.ca_file = NULL;
+	expect_tls(s, r, HTTP_TLS, "certificate");
+	r.ca_file = ca;
+	r.url = want = xasprintf("https://127.0.0.1:%d/", s->port);
+	assert_int_equal(http_send(&r, &resp), 0);
+	assert_int_equal(resp.status, 200);
+	http_response_release(&resp);
+	free(want);
+	free(ca);
+	free(cert);
+	free(rogue);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_http__check_refuses),
+	    cmocka_unit_test(test_http__cleartext),
 	    cmocka_unit_test(test_http__invalid_is_not_sent),
 	    cmocka_unit_test_setup_teardown(test_http__request_as_sent, setup,
 	        teardown),
@@ -440,6 +673,8 @@ main(void)
 	        setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_http__send_all, setup,
 	        teardown),
+	    cmocka_unit_test_setup_teardown(test_http__client_certificate,
+	        tls_setup, tls_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,121 @@
+/* agent/tls.c: see tls.h. */
+#include "tls.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/afile.h"
+#include "../lib/xalloc.h"
+#include "creds.h"
+
+#define CERT_MAX ((size_t)1024 * 1024) /* bytes of a certificate file */
+
+/* The certificate file path (from what) holds a PEM certificate: the
+ * mistake of a key or a DER file given for it is told now, not as a TLS
+ * failure of every node. 0, or -1 with err. */
+static int
+cert_check(const char *path, const char *what, struct err *err)
+{
+	struct err e = {0};
+	char *text = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	if (afile_read(&text, &len, path, CERT_MAX, &e) < 0) {
+		/* afile's message names the file */
+		rc = err_setf(err, NULL, "%s: %s", what, e.msg);
+		err_release(&e);
+		return rc;
+	}
+	if (strstr(text, "-----BEGIN CERTIFICATE-----") == NULL)
+		rc = err_setf(err, NULL,
+		    "%s: '%s' holds no PEM certificate ('-----BEGIN "
+		    "CERTIFICATE-----')",
+		    what, path);
+	free(text);
+	return rc;
+}
+
+bool
+agent_tls_given(const struct agent_cmd_args *args, size_t first)
+{
+	size_t i;
+
+	for (i = 0; i < AGENT_TLS_NOPTIONS; i++)
+		if (args->opt[first + i] != NULL)
+			return true;
+	return false;
+}
+
+int
+agent_tls_from_args(struct agent_tls *out, const char *cmd,
+    const struct agent_cmd_args *args, size_t first)
+{
+	const char *cert = args->opt[first + 1], *key = args->opt[first + 2];
+	struct err err = {0};
+	char *msg;
+
+	memset(out, 0, sizeof(*out));
+	out->ca_file = args->opt[first];
+	if (cert != NULL && key == NULL)
+		return agent_usage_error(cmd,
+		    "--client-cert needs --client-key (its private key)");
+	if (key != NULL && cert == NULL)
+		return agent_usage_error(cmd,
+		    "--client-key needs --client-cert (its certificate)");
+	if (cert == NULL)
+		return AGENT_CMD_CONTINUE;
+	if (cert_check(cert, "--client-cert", &err) == 0 &&
+	    agent_creds_read_key(&out->key, key, "--client-key", &err) == 0) {
+		out->cert_file = cert;
+		return AGENT_CMD_CONTINUE;
+	}
+	msg = err_render(&err);
+	fprintf(stderr, "artemis-gitops %s: %s\n", cmd, msg);
+	free(msg);
+	err_release(&err);
+	return AGENT_EXIT_FAIL;
+}
+
+int
+agent_tls_from_conf(struct agent_tls *out, const struct agent_conf *conf,
+    struct err *err)
+{
+	char *path;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->ca_file = conf->tls_ca_file;
+	if (conf->tls_client_cert == NULL)
+		return 0;
+	/* the loader refuses one without the other and a key without a
+	 * credentials folder */
+	if (conf->tls_client_key_file == NULL || conf->credentials == NULL)
+		return err_setf(err, NULL,
+		    "tls.client-cert-file needs tls.client-key-file in the "
+		    "credentials folder");
+	if (cert_check(conf->tls_client_cert, "tls.client-cert-file", err) < 0)
+		return -1;
+	path = xasprintf("%s/%s", conf->credentials, conf->tls_client_key_file);
+	rc = agent_creds_read_key(&out->key, path, "tls.client-key-file", err);
+	free(path);
+	if (rc == 0)
+		out->cert_file = conf->tls_client_cert;
+	return rc;
+}
+
+void
+agent_tls_http(const struct agent_tls *t, struct live_http_opts *http)
+{
+	http->ca_file = t != NULL ? t->ca_file : NULL;
+	http->cert_file = t != NULL ? t->cert_file : NULL;
+	http->key_pem = t != NULL ? t->key : NULL;
+}
+
+void
+agent_tls_release(struct agent_tls *t)
+{
+	agent_creds_free(t->key);
+	memset(t, 0, sizeof(*t));
+}
