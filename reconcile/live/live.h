@@ -20,6 +20,8 @@
 #include "../../lib/err.h"
 #include "../recon.h"
 
+struct http_tick;
+
 #define LIVE_SNAPSHOT_FORMAT 1 /* `format` of snapshot --json */
 
 /* ---- reading nodes (snapshot-fetch.c) ---------------------------------- */
@@ -35,13 +37,17 @@ struct live_target {
 };
 
 /* HTTP settings shared by every node; zero = defaults (Origin
- * http://localhost, system CAs, 5 s connect, 30 s total, 32 MiB cap). */
+ * http://localhost, system CAs, 5 s connect, 30 s total, 32 MiB cap, no
+ * tick). tick (lib/http.h, borrowed) is called while the requests are in
+ * flight; when it abandons them the nodes are refused UNREACHABLE
+ * ("abandoned by the caller"). */
 struct live_http_opts {
 	const char *origin;
 	const char *ca_file;
 	long connect_timeout_ms;
 	long timeout_ms;
 	size_t max_response;
+	const struct http_tick *tick;
 };
 
 /* Read every target concurrently, one bulk POST per node. Never fails as
