@@ -346,7 +346,7 @@ run(CURLM *m, struct xfer *xs, size_t n)
 	CURLMsg *msg;
 	int running = 0, left, wait;
 	long every = tick_interval(xs, n);
-	int64_t now, next = clock_monotonic_ms() + every;
+	int64_t now, next = clock_monotonic_ms(); /* once at the start */
 
 	for (;;) {
 		if (curl_multi_perform(m, &running) != CURLM_OK)

@@ -22,8 +22,9 @@
 #include "sbuf.h"
 
 /* What a caller does while its requests are in flight: http_send_all calls
- * fn(ctx) from its own thread at least every interval_ms (0: every 1000 ms)
- * for as long as a request that carries this tick is in flight, so that a
+ * fn(ctx) from its own thread once the requests are sent, then at least
+ * every interval_ms (0: every 1000 ms) for as long as a request that
+ * carries this tick is in flight, so that a
  * single-threaded caller keeps its promises (a watchdog, its signals)
  * whatever the servers do. fn returns true to abandon the requests that
  * carry this tick: they fail at once with HTTP_FAILED ("abandoned by the
