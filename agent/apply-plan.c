@@ -333,6 +333,7 @@ execute(struct run *x, struct err *err)
 
 	memset(&http, 0, sizeof(http));
 	http.ca_file = x->o->ca_file;
+	http.tick = x->o->tick;
 	memset(&live, 0, sizeof(live));
 	live.cluster = x->ap.plan->cluster;
 	live.targets = x->targets.v;

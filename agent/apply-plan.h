@@ -8,6 +8,7 @@
 #include "../lib/err.h"
 
 struct agent_state;
+struct http_tick;
 
 struct agent_apply_plan_opts {
 	const char *dir;         /* PLAN_DIR */
@@ -19,6 +20,8 @@ struct agent_apply_plan_opts {
 	                            NULL: PLAN_DIR/declaration */
 	const char *ca_file;     /* NULL: the system trust store */
 	bool quiet;              /* no progress on stderr, no summary */
+	/* called while brokers are waited on (lib/http.h); NULL: none */
+	const struct http_tick *tick;
 };
 
 /* Check the approval, take the state lock (unless o->st), check every

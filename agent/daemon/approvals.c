@@ -38,11 +38,16 @@ static void
 apply_dir(struct daemon *a, const char *dir)
 {
 	struct agent_apply_plan_opts o;
+	struct daemon_tick tick;
 	struct err err = {0};
 	char *decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
 	int code;
 
+	/* an apply is never abandoned: it finishes the node it is on, each
+	 * call bounded by the HTTP timeouts */
+	daemon_tick_init(&tick, a, false);
 	memset(&o, 0, sizeof(o));
+	o.tick = &tick.http;
 	o.dir = dir;
 	o.state = a->conf->state;
 	o.st = a->state;

@@ -80,12 +80,16 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 {
 	struct agent_targets t;
 	struct live_http_opts http;
+	struct daemon_tick tick;
 	struct live_nodes live;
 	struct apply_io io;
 	struct apply_result *r = result_new(p);
 
+	/* the pass finishes what it started, as an apply does */
+	daemon_tick_init(&tick, a, false);
 	memset(&http, 0, sizeof(http));
 	http.ca_file = a->conf->tls_ca_file;
+	http.tick = &tick.http;
 	daemon_targets(&t, a, decl);
 	memset(&live, 0, sizeof(live));
 	live.cluster = p->cluster;

@@ -118,8 +118,9 @@ post_plan(struct daemon *a, const struct plan *p,
 	return dir;
 }
 
-/* Plan one cluster folder of the head commit and post the preview. */
-static void
+/* Plan one cluster folder of the head commit and post the preview. False
+ * when SIGTERM/SIGINT gave the read of its nodes up: nothing was posted. */
+static bool
 plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 {
 	struct decl_cluster *c = NULL;
@@ -133,6 +134,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 	struct err err = {0};
 	size_t bad;
 	char *dir;
+	bool planned = true;
 
 	po.revision = a->head.head;
 	po.snapshot_source = "live";
@@ -149,6 +151,13 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 		log_err("cluster '%s': %s, not planning", c->name, err.msg);
 	} else {
 		snap = daemon_read_live(a, c);
+		planned = !a->sig.stop;
+	}
+	if (!planned) {
+		log_info("cluster '%s': stopped while its nodes were read, "
+		         "nothing posted",
+		    c->name);
+	} else if (snap != NULL) {
 		p = plan_build(c, &m, snap, &po);
 		agent_render_plan(&rs, p, c, NULL, NULL, snap,
 		    &(struct agent_render_bases){wc->bases, wc->nbases, true},
@@ -186,16 +195,19 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 	decl_cluster_free(c);
 	errlist_release(&diags);
 	err_release(&err);
+	return planned;
 }
 
 /* Plan the cluster folders of the head commit; only those named in only
- * (when not NULL) are planned. */
+ * (when not NULL) are planned. 0, 1 when SIGTERM/SIGINT stopped it before
+ * every one was planned, -1 when the commit's folders cannot be read. */
 static int
 plan_head(struct daemon *a, const char *only)
 {
 	struct agent_git_folder *cs = NULL;
 	struct err err = {0};
 	size_t n = 0, i;
+	int r = 0;
 
 	if (daemon_watch_read_clusters(a->watch, a->head.head, &cs, &n, &err) <
 	    0) {
@@ -208,11 +220,14 @@ plan_head(struct daemon *a, const char *only)
 		log_warn("commit %.12s: no cluster folder (a folder with "
 		         "*.yaml files) under '%s'",
 		    a->head.head, a->conf->clusters_path);
-	for (i = 0; i < n && !daemon_stopping(a); i++)
-		if (only == NULL || strcmp(cs[i].dir, only) == 0)
-			plan_cluster(a, &cs[i]);
+	for (i = 0; i < n && r == 0; i++) {
+		if (only != NULL && strcmp(cs[i].dir, only) != 0)
+			continue;
+		if (daemon_stopping(a) || !plan_cluster(a, &cs[i]))
+			r = 1;
+	}
 	agent_git_folders_free(cs, n);
-	return 0;
+	return r;
 }
 
 /* Clusters whose nodes could not all be read are planned again, with
@@ -293,7 +308,13 @@ daemon_cycle(struct daemon *a)
 	daemon_watch_update_release(&a->head);
 	a->head = u;
 	log_head(a);
-	plan_head(a, NULL);
+	if (plan_head(a, NULL) > 0) {
+		/* not marked seen: the next start plans it again, whole */
+		log_info("commit %.12s: stopped before every cluster was "
+		         "planned; it is planned again at the next start",
+		    a->head.head);
+		return 0;
+	}
 	if (daemon_watch_mark_seen(a->watch, a->head.head, &err) < 0) {
 		log_err("%s", err.msg);
 		err_release(&err);

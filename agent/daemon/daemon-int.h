@@ -21,6 +21,7 @@
 
 #include "../../declarations/decl.h"
 #include "../../lib/err.h"
+#include "../../lib/http.h"
 #include "../../lib/sbuf.h"
 #include "../conf.h"
 #include "../git.h"
@@ -346,9 +347,25 @@ struct daemon {
 	int exit_code; /* --once: 1 when a step failed */
 };
 
-/* Read pending signals; true when SIGTERM/SIGINT arrived (finish the step
- * in progress and return). */
+/* WATCHDOG=1 (the daemon is between two steps), then read pending signals;
+ * true when SIGTERM/SIGINT arrived (finish the step in progress and
+ * return). */
 bool daemon_stopping(struct daemon *a);
+
+/* What the daemon does while it waits on brokers (lib/http's tick): at
+ * least every half WatchdogSec= and every second, WATCHDOG=1 and the
+ * signals drained into a->sig, so that a stalled broker neither starves
+ * the watchdog nor hides a SIGTERM. With abandon (the daemon's own reads,
+ * whose result is thrown away on a stop) SIGTERM/SIGINT give the requests
+ * up at once; without (an apply, the capture pass: they finish what they
+ * started, bounded by the HTTP timeouts) never. */
+struct daemon_tick {
+	struct http_tick http; /* hand &t->http to struct live_http_opts */
+	struct daemon *a;
+	bool abandon;
+};
+
+void daemon_tick_init(struct daemon_tick *t, struct daemon *a, bool abandon);
 /* The backoff before retry number `fails` (1-based): base doubled each
  * time, capped at conf->retry_max; in seconds. */
 long daemon_backoff(const struct daemon *a, long base, unsigned fails);
@@ -364,7 +381,9 @@ const char *daemon_cluster_name(struct daemon *a, const struct decl_cluster *c,
  * and left out. Release with agent_targets_release. */
 void daemon_targets(struct agent_targets *out, struct daemon *a,
     const struct decl_cluster *c);
-/* Read every node of c (its targets, as above). */
+/* Read every node of c (its targets, as above), with an abandoning tick:
+ * when a->sig.stop is set afterwards the read may have been given up, and
+ * the snapshot must not be used. */
 struct recon_snapshot *daemon_read_live(struct daemon *a,
     const struct decl_cluster *c);
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a

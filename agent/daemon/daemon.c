@@ -16,8 +16,32 @@
 bool
 daemon_stopping(struct daemon *a)
 {
+	daemon_notify_watchdog();
 	daemon_signal_drain(a->sigfd, &a->sig);
 	return a->sig.stop;
+}
+
+static bool
+on_tick(void *ctx)
+{
+	struct daemon_tick *t = ctx;
+
+	daemon_notify_watchdog();
+	daemon_signal_drain(t->a->sigfd, &t->a->sig);
+	return t->abandon && t->a->sig.stop;
+}
+
+void
+daemon_tick_init(struct daemon_tick *t, struct daemon *a, bool abandon)
+{
+	long wd = (long)(daemon_notify_watchdog_usec() / 2000);
+
+	memset(t, 0, sizeof(*t));
+	t->a = a;
+	t->abandon = abandon;
+	t->http.fn = on_tick;
+	t->http.ctx = t;
+	t->http.interval_ms = wd > 0 && wd < 1000 ? wd : 1000;
 }
 
 long
@@ -103,9 +127,12 @@ daemon_read_live(struct daemon *a, const struct decl_cluster *c)
 {
 	struct agent_targets t;
 	struct live_http_opts ho = {0};
+	struct daemon_tick tick;
 	struct recon_snapshot *s;
 
+	daemon_tick_init(&tick, a, true);
 	ho.ca_file = a->conf->tls_ca_file;
+	ho.tick = &tick.http;
 	daemon_targets(&t, a, c);
 	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
 	agent_targets_release(&t);

@@ -163,11 +163,15 @@ check_cluster(struct daemon *a, const char *name)
 		goto done;
 	}
 	snap = daemon_read_live(a, ap.decl);
+	if (a->sig.stop)
+		goto stopped;
 	if (daemon_capture_pass(a, ap.decl, &m, snap)) {
 		/* the pass changed the brokers (and maybe the inventory's
 		 * captures): drift is what is left */
 		live_snapshot_free(snap);
 		snap = daemon_read_live(a, ap.decl);
+		if (a->sig.stop)
+			goto stopped;
 		plan_managed_release(&m);
 		if (agent_inventory_load(&m, a->conf->state, name, &err) < 0) {
 			log_err("cluster '%s': %s", name, err.msg);
@@ -182,6 +186,11 @@ check_cluster(struct daemon *a, const char *name)
 	if (a->conf->auto_apply_creates && dc.unreachable == 0 &&
 	    dc.missing > 0 && plan_creates_only(p))
 		repair(a, p, ap.folder);
+	goto done;
+stopped:
+	log_info("cluster '%s': stopped while its nodes were read, no drift "
+	         "check",
+	    name);
 done:
 	plan_free(p);
 	live_snapshot_free(snap);
