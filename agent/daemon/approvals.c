@@ -21,12 +21,13 @@
 /* Record why an approval is not acted on, once (the file stops the
  * daemon from looking at it again). */
 static void
-refuse(const char *dir, const char *why)
+refuse(struct daemon *a, const char *dir, const char *why)
 {
 	struct err err = {0};
 	char *text = xasprintf("%s\n", why);
 
 	log_warn("approval in %s not applied: %s", dir, why);
+	daemon_fail(a, "approval in %s not applied: %s", dir, why);
 	if (daemon_outbox_put(dir, DAEMON_OUTBOX_REFUSED, text, &err) < 0) {
 		log_err("%s", err.msg);
 		err_release(&err);
@@ -59,7 +60,7 @@ apply_dir(struct daemon *a, const char *dir)
 	code = agent_apply_plan_run(&o, &err);
 	free(decl);
 	if (code < 0) {
-		refuse(dir, err.msg);
+		refuse(a, dir, err.msg);
 		err_release(&err);
 		return;
 	}
@@ -69,6 +70,9 @@ apply_dir(struct daemon *a, const char *dir)
 		    dir, dir);
 	else
 		log_err("applied %s with failures: see %s/result.md", dir, dir);
+	if (code != 0)
+		daemon_fail(a, "applied %s with failures (see its result.md)",
+		    dir);
 	daemon_notify_status("applied %s (%s)", dir,
 	    code == 0 ? "ok" : "failures");
 }
@@ -82,12 +86,13 @@ daemon_run_approvals(struct daemon *a)
 
 	if (daemon_outbox_list_approved(&list, &n, a->conf->outbox, &err) < 0) {
 		log_err("%s", err.msg);
+		daemon_fail(a, "approvals: %s", err.msg);
 		err_release(&err);
 		return;
 	}
 	for (i = 0; i < n && !daemon_stopping(a); i++) {
 		if (daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED))
-			refuse(list[i],
+			refuse(a, list[i],
 			    "this preview was superseded by a newer commit (see "
 			    "its 'superseded' file); approve the newer preview");
 		else
@@ -107,6 +112,7 @@ daemon_auto_apply(struct daemon *a, const char *dir)
 	memset(&ap, 0, sizeof(ap));
 	if (agent_plan_dir_load(&ap, dir, &err) < 0) {
 		log_err("auto-apply %s: %s", dir, err.msg);
+		daemon_fail(a, "auto-apply %s: %s", dir, err.msg);
 		goto done;
 	}
 	ra.plan_digest = xstrdup(ap.digest);
@@ -116,6 +122,7 @@ daemon_auto_apply(struct daemon *a, const char *dir)
 	text = apply_approval_render(&ra);
 	if (daemon_outbox_put(dir, DAEMON_OUTBOX_APPROVAL, text, &err) < 0) {
 		log_err("auto-apply %s: %s", dir, err.msg);
+		daemon_fail(a, "auto-apply %s: %s", dir, err.msg);
 		goto done;
 	}
 	log_notice("auto-apply-creates: %s only creates objects, applying "

@@ -179,6 +179,10 @@ daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
 		log_err("cluster '%s': capture pass: the audit row was not "
 		        "written: %s",
 		    p->cluster, err.msg);
+		daemon_fail(a,
+		    "cluster '%s': capture pass: audit row not "
+		    "written: %s",
+		    p->cluster, err.msg);
 		err_release(&err);
 	}
 	free(row);
@@ -186,9 +190,17 @@ daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
 		log_err("cluster '%s': the inventory after the capture pass: "
 		        "%s",
 		    p->cluster, err.msg);
+		daemon_fail(a,
+		    "cluster '%s': the inventory after the capture pass: %s",
+		    p->cluster, err.msg);
 		err_release(&err);
 	}
 	log_pass(r);
+	if (!apply_result_ok(r))
+		daemon_fail(a,
+		    "cluster '%s': capture pass not finished (audit "
+		    "row %s)",
+		    p->cluster, r->apply_id);
 done:
 	apply_result_free(r);
 	plan_free(p);

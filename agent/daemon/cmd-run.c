@@ -99,6 +99,7 @@ run_exec(const struct agent_cmd_args *args)
 	agent_state_close(a.state);
 	daemon_clusters_free(&a);
 	daemon_watch_update_release(&a.head);
+	strv_release(&a.fails);
 	agent_conf_free(a.conf);
 	return code;
 }
@@ -131,9 +132,13 @@ const struct agent_cmd_entry daemon_cmd_run_entry = {
              "fetch or broker read at once (an\napply finishes the node it "
              "is on) and exit 0, SIGUSR1 runs a cycle and a drift\ncheck "
              "now.",
-    .exit_codes = "Exit codes: 0 stopped by a signal (or --once and every "
-                  "step worked), 1 bad\nconfiguration, locked state folder, "
-                  "or a failed step with --once, 64 usage error.",
+    .exit_codes =
+        "Exit codes: 0 stopped by a signal (or --once and every step "
+        "worked), 1 bad\nconfiguration, locked state folder, or with "
+        "--once: a failed fetch, a node that\ncould not be read "
+        "(unreachable, timed out, ...), an invalid or refused plan, a\n"
+        "failed or refused apply, a failed drift check (its last log line "
+        "says which),\n64 usage error.",
     .args_max = 0,
     .exec = run_exec,
 };

@@ -23,6 +23,7 @@
 #include "../../lib/err.h"
 #include "../../lib/http.h"
 #include "../../lib/sbuf.h"
+#include "../../lib/strv.h"
 #include "../conf.h"
 #include "../git.h"
 #include "../targets.h"
@@ -344,7 +345,7 @@ struct daemon {
 	struct daemon_watch_update head; /* the commit the previews are of */
 	struct daemon_cluster *clusters;
 	size_t nclusters;
-	int exit_code; /* --once: 1 when a step failed */
+	struct strv fails; /* --once: why it exits 1 (daemon_fail) */
 };
 
 /* WATCHDOG=1 (the daemon is between two steps), then read pending signals;
@@ -366,6 +367,10 @@ struct daemon_tick {
 };
 
 void daemon_tick_init(struct daemon_tick *t, struct daemon *a, bool abandon);
+/* With --once: the run exits 1, and the reason (already logged where it
+ * happened) is repeated in its last log line. Without: nothing. */
+void daemon_fail(struct daemon *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* The backoff before retry number `fails` (1-based): base doubled each
  * time, capped at conf->retry_max; in seconds. */
 long daemon_backoff(const struct daemon *a, long base, unsigned fails);

@@ -5,6 +5,8 @@
 #define LOG_MODULE "daemon"
 #include "daemon-int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,6 +44,26 @@ daemon_tick_init(struct daemon_tick *t, struct daemon *a, bool abandon)
 	t->http.fn = on_tick;
 	t->http.ctx = t;
 	t->http.interval_ms = wd > 0 && wd < 1000 ? wd : 1000;
+}
+
+void
+daemon_fail(struct daemon *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int r;
+
+	if (!a->once)
+		return;
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		fprintf(stderr, "vasprintf failed\n");
+		abort();
+	}
+	strv_add(&a->fails, s);
+	free(s);
 }
 
 long
