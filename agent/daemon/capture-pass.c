@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../lib/afile.h"
 #include "../../lib/clock.h"
@@ -68,6 +69,7 @@ result_new(const struct plan *p)
 	r->cluster = xstrdup(p->cluster);
 	r->revision = p->revision != NULL ? xstrdup(p->revision) : NULL;
 	r->approver = xstrdup(CAPTURE_APPROVER);
+	r->approver_uid = (int64_t)getuid();
 	r->started_at = clock_rfc3339_now();
 	r->approved_at = xstrdup(r->started_at);
 	return r;

@@ -398,6 +398,19 @@ int daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,
 
 /* ==== approvals.c ==== */
 
+struct apply_approval;
+struct stat;
+
+/* May the daemon act on approval ap, read from a file of which st is the
+ * fstat? Only when the file is owned by the uid it records (ap's
+ * approved_uid), has one link, and, when conf lists approvers and the
+ * approval is not the daemon's own (own), that uid is a listed user or a
+ * member of a listed group. 0, or -1 with who and why in err (the text
+ * of approval-refused.txt). */
+int daemon_approval_check(const struct agent_conf *conf,
+    const struct apply_approval *ap, const struct stat *st, bool own,
+    struct err *err);
+
 /* Apply every approved preview not handled yet. */
 void daemon_run_approvals(struct daemon *a);
 /* Approve dir (a preview that only creates) as the daemon itself and
