@@ -1,7 +1,8 @@
 /* agent/daemon/daemon-int.h: shared by the files of agent/daemon/ only
  * (and the unit tests), grouped by the file that implements them, lowest
  * first. Everything travels in struct daemon (style.md 2.6); signals only
- * set flags, which the parts check between steps (daemon_stopping).
+ * set flags, which the parts check between steps (daemon_stopping) and
+ * while they wait on git (child.c) or a broker (struct daemon_tick).
  *
  *   daemon.c        what every part shares: clock, stop check, backoff,
  *                   the memory of each cluster, reading its nodes
