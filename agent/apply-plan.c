@@ -55,6 +55,7 @@ load_approval(struct run *x, struct err *err)
 	char *path = xasprintf("%s/approval.json", x->o->dir);
 	char *text = NULL;
 	size_t len = 0;
+	struct stat st;
 	int rc = -1;
 
 	if (access(path, F_OK) != 0) {
@@ -63,8 +64,12 @@ load_approval(struct run *x, struct err *err)
 		    x->o->dir);
 		goto done;
 	}
-	if (afile_read(&text, &len, path, APPROVAL_MAX, err) < 0 ||
+	if (afile_read_nofollow(&text, &len, &st, path, APPROVAL_MAX, err) <
+	        0 ||
 	    apply_approval_parse(&x->approval, path, text, len, err) < 0)
+		goto done;
+	if (x->o->check_approval != NULL &&
+	    x->o->check_approval(x->o->check_ctx, &x->approval, &st, err) < 0)
 		goto done;
 	if (strcmp(x->approval.plan_digest, x->ap.digest) != 0) {
 		err_setf(err, NULL,
@@ -210,6 +215,7 @@ result_new(const struct run *x)
 	r->cluster = xstrdup(p->cluster);
 	r->revision = p->revision != NULL ? xstrdup(p->revision) : NULL;
 	r->approver = xstrdup(x->approval.approved_by);
+	r->approver_uid = x->approval.approved_uid;
 	r->approved_at = xstrdup(x->approval.approved_at);
 	r->disconnect_consumers = p->disconnect_consumers;
 	r->started_at = clock_rfc3339_now();
@@ -338,6 +344,7 @@ execute(struct run *x, struct err *err)
 
 	memset(&http, 0, sizeof(http));
 	agent_tls_http(x->o->tls, &http);
+	http.tick = x->o->tick;
 	memset(&live, 0, sizeof(live));
 	live.cluster = x->ap.plan->cluster;
 	live.targets = x->targets.v;

@@ -9,6 +9,9 @@
 
 struct agent_state;
 struct agent_tls;
+struct apply_approval;
+struct http_tick;
+struct stat;
 struct strv;
 
 struct agent_apply_plan_opts {
@@ -26,6 +29,15 @@ struct agent_apply_plan_opts {
 	 * clear (agent_targets_warn_cleartext), logged; NULL: printed */
 	struct strv *cleartext_warned;
 	bool quiet; /* no progress on stderr, no summary */
+	/* called while brokers are waited on (lib/http.h); NULL: none */
+	const struct http_tick *tick;
+	/* May this approval be acted on? Called with approval.json as read
+	 * and what fstat said of that very file (it is read without following
+	 * a symbolic link), before the approval is checked against the plan;
+	 * -1 with err refuses the apply. NULL: none (the command line). */
+	int (*check_approval)(void *ctx, const struct apply_approval *a,
+	    const struct stat *st, struct err *err);
+	void *check_ctx;
 };
 
 /* Check the approval, take the state lock (unless o->st), check every

@@ -56,6 +56,17 @@ approver_default(void)
 	return xasprintf("uid %ld", (long)getuid());
 }
 
+/* The name of uid, or its decimal value when it has none; owned. */
+static char *
+user_of(uid_t uid)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw != NULL && pw->pw_name != NULL && pw->pw_name[0] != '\0')
+		return xstrdup(pw->pw_name);
+	return xasprintf("%lu", (unsigned long)uid);
+}
+
 static int
 write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
     struct err *err)
@@ -64,6 +75,11 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 	char *json, *path;
 	int rc;
 
+	memset(&a, 0, sizeof(a));
+	/* the real uid: the agent attributes the approval to it, and acts on
+	 * it only when approval.json is owned by that uid */
+	a.approved_uid = (int64_t)getuid();
+	a.approved_user = user_of(getuid());
 	a.plan_digest = xstrdup(ap->digest);
 	a.confirmation = xstrdup(o->confirm);
 	a.approved_by = o->by != NULL ? xstrdup(o->by) : approver_default();
@@ -72,9 +88,11 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 	path = xasprintf("%s/approval.json", ap->dir);
 	rc = afile_write(path, json, strlen(json), 0644, err);
 	if (rc == 0)
-		printf("approved: %s (plan.json SHA-256 %s) by %s\n"
+		printf("approved: %s (plan.json SHA-256 %s) by %s (uid %lld "
+		       "%s)\n"
 		       "apply it with: artemis-gitops apply %s\n",
-		    ap->dir, ap->digest, a.approved_by, ap->dir);
+		    ap->dir, ap->digest, a.approved_by,
+		    (long long)a.approved_uid, a.approved_user, ap->dir);
 	free(path);
 	free(json);
 	apply_approval_release(&a);
@@ -124,7 +142,9 @@ static const struct agent_cmd_option approve_options[] = {
     [APPROVE_CONFIRM] = {"confirm", '\0', "TEXT",
         "the confirmation text (required)", NULL},
     [APPROVE_BY] = {"by", '\0', "NAME",
-        "who approves (default: $SUDO_USER, $USER, the login name)", NULL},
+        "who approves, as free text (default: $SUDO_USER, $USER, the\n"
+        "login name); the real uid is recorded too",
+        NULL},
     [APPROVE_STATE] = {"state", '\0', "DIR",
         "state folder (default: $STATE_DIRECTORY, else\n" AGENT_STATE_DEFAULT
         ")",
@@ -139,8 +159,10 @@ const struct agent_cmd_entry agent_cmd_approve_entry = {
     .description =
         "Approve exactly the plan written in PLAN_DIR: TEXT must be the "
         "confirmation\ntext shown in PLAN_DIR/plan.md. Writes "
-        "PLAN_DIR/approval.json, bound to the\nSHA-256 of plan.json; "
-        "`artemis-gitops apply PLAN_DIR` then applies it.\n\n"
+        "PLAN_DIR/approval.json, bound to the\nSHA-256 of plan.json and "
+        "naming your real uid (the agent acts only on an\napproval whose "
+        "file that uid owns); `artemis-gitops apply PLAN_DIR` then\n"
+        "applies it.\n\n"
         "Refused: a wrong text, a plan.json changed since it was written, "
         "a refused\nplan, a plan without changes, a plan already applied "
         "or superseded by a\nlater apply.",

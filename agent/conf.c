@@ -2,7 +2,9 @@
 #include "conf.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@ enum conf_type {
 	CT_PATH,     /* a local path; relative to the config file's folder */
 	CT_FILENAME, /* a file name in the credentials folder */
 	CT_LOGLEVEL,
+	CT_NAMES, /* a list of user names and @group names */
 };
 
 struct conf_key {
@@ -106,6 +109,12 @@ static const struct conf_key keys[] = {
         "repair of missing objects too"),
     KEY("log-level", CT_LOGLEVEL, log_level, 0, 0, "info", false,
         "`err`, `warning`, `notice`, `info` or `debug`"),
+    KEY("approvers", CT_NAMES, approvers, 0, 0, NULL, false,
+        "who may approve: Unix user names and `@group` names "
+        "(`[alice, '@ops']`); the agent acts only on an approval written "
+        "by one of them, or by a member of one of the groups (default: "
+        "any user; every approval must still be owned by the uid it "
+        "records)"),
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -121,6 +130,7 @@ static const char *const type_names[] = {
     "path",
     "file name",
     "log level",
+    "list of users and @groups",
 };
 
 struct loader {
@@ -147,6 +157,78 @@ static bool *
 bool_field(struct agent_conf *c, const struct conf_key *k)
 {
 	return (bool *)(void *)((char *)c + k->off);
+}
+
+static struct agent_conf_approvers *
+names_field(struct agent_conf *c, const struct conf_key *k)
+{
+	return (struct agent_conf_approvers *)(void *)((char *)c + k->off);
+}
+
+/* A user or group name as written: no white space, ':' or ','. */
+static bool
+name_ok(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0'; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == ':' || s[i] == ',' ||
+		    s[i] == 0x7f)
+			return false;
+	return i > 0;
+}
+
+/* `approvers:`: a list of scalars, each a user name or "@group". */
+static void
+set_names(struct loader *L, const struct conf_key *k,
+    const struct decl_yaml_node *vn)
+{
+	struct agent_conf_approvers *a = names_field(L->c, k);
+	const struct decl_yaml_node *it;
+	const char *name;
+	size_t i;
+
+	if (vn->kind != DECL_YAML_SEQ) {
+		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
+		    "'%s' must be a list of user names and @group names, not %s",
+		    k->name,
+		    decl_yaml_node_is_null(vn) ? "empty"
+		                               : decl_yaml_kind_name(vn));
+		return;
+	}
+	if (vn->n == 0) {
+		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
+		    "'%s' lists nobody: leave it out to accept an approval "
+		    "from any user",
+		    k->name);
+		return;
+	}
+	a->v = xcalloc(vn->n, sizeof(*a->v));
+	for (i = 0; i < vn->n; i++) {
+		it = vn->vals[i];
+		if (it->kind != DECL_YAML_SCALAR ||
+		    decl_yaml_node_is_null(it)) {
+			errlist_add(L->diags, DIAG_ERROR, &it->pos,
+			    "'%s' must list user names and @group names, not %s",
+			    k->name,
+			    decl_yaml_node_is_null(it)
+			        ? "an empty entry"
+			        : decl_yaml_kind_name(it));
+			continue;
+		}
+		name = it->str[0] == '@' ? it->str + 1 : it->str;
+		if (!name_ok(name)) {
+			errlist_add(L->diags, DIAG_ERROR, &it->pos,
+			    "'%s': '%s' is not a user name or an @group name",
+			    k->name, it->str);
+			continue;
+		}
+		a->v[a->n].name = xstrdup(it->str);
+		a->v[a->n].group = it->str[0] == '@';
+		a->v[a->n].line = it->pos.line;
+		a->v[a->n].col = it->pos.col;
+		a->n++;
+	}
 }
 
 static bool
@@ -323,10 +405,13 @@ walk_entry(struct loader *L, const struct decl_yaml_node *kn,
 		return;
 	}
 	k = find_key(name, &idx);
-	if (k == NULL)
+	if (k == NULL) {
 		errlist_add(L->diags, DIAG_ERROR, &kn->pos, "unknown key '%s'",
 		    name);
-	else if (vn->kind != DECL_YAML_SCALAR || decl_yaml_node_is_null(vn)) {
+	} else if (k->type == CT_NAMES) {
+		set_names(L, k, vn);
+		L->seen[idx] = true;
+	} else if (vn->kind != DECL_YAML_SCALAR || decl_yaml_node_is_null(vn)) {
 		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
 		    "'%s' must be a %s, not %s", name, type_names[k->type],
 		    decl_yaml_node_is_null(vn) ? "empty"
@@ -477,10 +562,57 @@ agent_conf_parse(struct agent_conf **out, const char *path, const char *basedir,
 	return 0;
 }
 
+/* Look up every user and group of `approvers:`; -1 when one is unknown
+ * (each reported at its position). */
+static int
+resolve_approvers(struct agent_conf *c, struct errlist *diags)
+{
+	struct agent_conf_approver *a;
+	struct passwd *pw;
+	struct group *gr;
+	struct pos pos;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < c->approvers.n; i++) {
+		a = &c->approvers.v[i];
+		pos.path = c->path;
+		pos.line = a->line;
+		pos.col = a->col;
+		errno = 0;
+		if (a->group) {
+			gr = getgrnam(a->name + 1);
+			if (gr != NULL) {
+				a->id = (unsigned long)gr->gr_gid;
+				continue;
+			}
+		} else {
+			pw = getpwnam(a->name);
+			if (pw != NULL) {
+				a->id = (unsigned long)pw->pw_uid;
+				continue;
+			}
+		}
+		rc = -1;
+		if (errno != 0 && errno != ENOENT && errno != ESRCH)
+			errlist_add(diags, DIAG_ERROR, &pos,
+			    "'approvers': cannot look up %s '%s': %s",
+			    a->group ? "group" : "user",
+			    a->group ? a->name + 1 : a->name, strerror(errno));
+		else
+			errlist_add(diags, DIAG_ERROR, &pos,
+			    "'approvers': unknown %s '%s'",
+			    a->group ? "group" : "user",
+			    a->group ? a->name + 1 : a->name);
+	}
+	return rc;
+}
+
 int
 agent_conf_load(struct agent_conf **out, const char *path,
     struct errlist *diags)
 {
+	struct agent_conf *c = NULL;
 	struct err err = {0};
 	char *text = NULL, *dir, *slash, *abs;
 	size_t len = 0;
@@ -505,8 +637,14 @@ agent_conf_load(struct agent_conf **out, const char *path,
 	/* Relative paths in the file become absolute: the daemon's log and
 	 * the posted previews name folders an operator can paste. */
 	abs = realpath(dir, NULL);
-	r = agent_conf_parse(out, path, abs != NULL ? abs : dir, text, len,
+	r = agent_conf_parse(&c, path, abs != NULL ? abs : dir, text, len,
 	    diags);
+	if (r == 0 && resolve_approvers(c, diags) < 0) {
+		agent_conf_free(c);
+		r = -1;
+	} else if (r == 0) {
+		*out = c;
+	}
 	free(abs);
 	free(dir);
 	free(text);
@@ -523,6 +661,9 @@ agent_conf_free(struct agent_conf *c)
 	for (i = 0; i < NKEYS; i++)
 		if (is_string_type(keys[i].type))
 			free(*str_field(c, &keys[i]));
+	for (i = 0; i < c->approvers.n; i++)
+		free(c->approvers.v[i].name);
+	free(c->approvers.v);
 	free(c->path);
 	free(c);
 }

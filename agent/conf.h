@@ -22,6 +22,19 @@
 #define AGENT_CONF_VERSION_MAX 1 /* newest format this build reads */
 #define AGENT_CONF_FILE_MAX    ((size_t)64 * 1024) /* bytes of the file */
 
+/* One entry of `approvers:`. */
+struct agent_conf_approver {
+	char *name;         /* as written: "alice", or "@ops" for a group */
+	unsigned line, col; /* where, in the configuration file */
+	bool group;         /* "@name" */
+	unsigned long id;   /* its uid or gid (agent_conf_load looks it up) */
+};
+
+struct agent_conf_approvers {
+	struct agent_conf_approver *v;
+	size_t n; /* 0: the key is absent, any user may approve */
+};
+
 struct agent_conf {
 	char *path; /* the file it was loaded from */
 	long version;
@@ -46,6 +59,7 @@ struct agent_conf {
 	bool tls_insecure;         /* tls.insecure: git only */
 	bool auto_apply_creates;
 	long log_level; /* enum agent_log_prio */
+	struct agent_conf_approvers approvers;
 };
 
 /* Parse a configuration held in memory. path names it in diagnostics;
@@ -56,7 +70,10 @@ struct agent_conf {
  * untouched. */
 int agent_conf_parse(struct agent_conf **out, const char *path,
     const char *basedir, const char *text, size_t len, struct errlist *diags);
-/* Read path (at most AGENT_CONF_FILE_MAX bytes) and parse it. */
+/* Read path (at most AGENT_CONF_FILE_MAX bytes) and parse it; then look
+ * up every user and group of `approvers:` (getpwnam, getgrnam): one that
+ * does not exist is an error at its position. (agent_conf_parse leaves
+ * the ids 0: it reads no user database.) */
 int agent_conf_load(struct agent_conf **out, const char *path,
     struct errlist *diags);
 void agent_conf_free(struct agent_conf *c); /* NULL is a no-op */

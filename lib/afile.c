@@ -124,9 +124,10 @@ afile_append_sync(const char *path, const void *data, size_t len, mode_t mode,
 	return 0;
 }
 
-int
-afile_read(char **out, size_t *len_out, const char *path, size_t max,
-    struct err *err)
+/* afile_read and afile_read_nofollow: open with flags, *st of the file. */
+static int
+read_file(char **out, size_t *len_out, struct stat *st_out, const char *path,
+    int flags, size_t max, struct err *err)
 {
 	int fd;
 	struct stat st;
@@ -134,7 +135,10 @@ afile_read(char **out, size_t *len_out, const char *path, size_t max,
 	size_t len = 0, cap;
 	int rc = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) != 0)
+		return err_setf(err, NULL,
+		    "'%s' is a symbolic link, not the file itself", path);
 	if (fd < 0)
 		return err_setf(err, NULL, "cannot open '%s': %s", path,
 		    strerror(errno));
@@ -190,11 +194,27 @@ afile_read(char **out, size_t *len_out, const char *path, size_t max,
 	buf = NULL;
 	if (len_out)
 		*len_out = len;
+	if (st_out != NULL)
+		*st_out = st;
 	rc = 0;
 done:
 	free(buf);
 	close(fd);
 	return rc;
+}
+
+int
+afile_read(char **out, size_t *len_out, const char *path, size_t max,
+    struct err *err)
+{
+	return read_file(out, len_out, NULL, path, 0, max, err);
+}
+
+int
+afile_read_nofollow(char **out, size_t *len_out, struct stat *st_out,
+    const char *path, size_t max, struct err *err)
+{
+	return read_file(out, len_out, st_out, path, O_NOFOLLOW, max, err);
 }
 
 int

@@ -9,6 +9,7 @@
 #define LIB_AFILE_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "err.h"
@@ -22,6 +23,12 @@ int afile_append_sync(const char *path, const void *data, size_t len,
  * *out owns a NUL-terminated copy and *len_out (if not NULL) its length. */
 int afile_read(char **out, size_t *len_out, const char *path, size_t max,
     struct err *err);
+/* The same for path itself: a symbolic link is refused (not followed),
+ * and *st_out is what fstat said of the very file that was read (its
+ * owner, its links), so that a check of it and the text read cannot
+ * disagree. */
+int afile_read_nofollow(char **out, size_t *len_out, struct stat *st_out,
+    const char *path, size_t max, struct err *err);
 /* mkdir -p with mode for every created component; the folder holding each
  * created component is fsync'd after its mkdir. */
 int afile_mkdirs(const char *path, mode_t mode, struct err *err);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "clock.h"
 #include "xalloc.h"
 
 /* One transfer in flight. */
@@ -437,15 +438,73 @@ xfer_cleanup(struct xfer *x)
 	curl_slist_free_all(x->headers);
 }
 
-/* Drive the transfers added to m until none is running. */
+/* True while x is sent and not finished. */
+static bool
+in_flight(const struct xfer *x)
+{
+	return x->easy != NULL && !x->done;
+}
+
+/* The shortest interval of the ticks that requests in flight carry, in
+ * ms; 0 when none carries one. */
+static long
+tick_interval(const struct xfer *xs, size_t n)
+{
+	long ms = 0, v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!in_flight(&xs[i]) || xs[i].req->tick == NULL)
+			continue;
+		v = xs[i].req->tick->interval_ms > 0
+		        ? xs[i].req->tick->interval_ms
+		        : 1000;
+		if (ms == 0 || v < ms)
+			ms = v;
+	}
+	return ms;
+}
+
+/* Call each tick of a request in flight once; the requests of a tick that
+ * asks for it are abandoned (taken out of m, failed). */
 static void
-run(CURLM *m)
+tick_all(CURLM *m, struct xfer *xs, size_t n)
+{
+	const struct http_tick *t;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		t = xs[i].req->tick;
+		if (!in_flight(&xs[i]) || t == NULL)
+			continue;
+		for (j = 0; j < i; j++)
+			if (in_flight(&xs[j]) && xs[j].req->tick == t)
+				break;
+		if (j < i || !t->fn(t->ctx))
+			continue; /* called already, or carry on */
+		for (j = i; j < n; j++) {
+			if (!in_flight(&xs[j]) || xs[j].req->tick != t)
+				continue;
+			curl_multi_remove_handle(m, xs[j].easy);
+			xs[j].done = true;
+			set_fail(xs[j].resp, HTTP_FAILED,
+			    xstrdup("abandoned by the caller"));
+		}
+	}
+}
+
+/* Drive the transfers added to m until none is running, calling the
+ * requests' ticks on time. */
+static void
+run(CURLM *m, struct xfer *xs, size_t n)
 {
 	struct xfer *x;
 	CURLMsg *msg;
-	int running = 0, left;
+	int running = 0, left, wait;
+	long every = tick_interval(xs, n);
+	int64_t now, next = clock_monotonic_ms(); /* once at the start */
 
-	do {
+	for (;;) {
 		if (curl_multi_perform(m, &running) != CURLM_OK)
 			break;
 		while ((msg = curl_multi_info_read(m, &left)) != NULL) {
@@ -456,9 +515,20 @@ run(CURLM *m)
 			    (char **)&x);
 			xfer_finish(x, msg->data.result);
 		}
-		if (running > 0)
-			curl_multi_poll(m, NULL, 0, 1000, NULL);
-	} while (running > 0);
+		if (running == 0)
+			break;
+		now = clock_monotonic_ms();
+		if (every > 0 && now >= next) {
+			tick_all(m, xs, n);
+			every = tick_interval(xs, n);
+			next = clock_monotonic_ms() + every;
+			continue; /* abandoned transfers are out of m now */
+		}
+		wait = 1000;
+		if (every > 0 && next - now < wait)
+			wait = (int)(next - now);
+		curl_multi_poll(m, NULL, 0, wait, NULL);
+	}
 }
 
 void
@@ -492,7 +562,7 @@ http_send_all(const struct http_request *reqs, struct http_response *resps,
 		curl_multi_add_handle(m, xs[i].easy);
 	}
 	if (m != NULL)
-		run(m);
+		run(m, xs, n);
 	for (i = 0; i < n; i++) {
 		if (xs[i].easy == NULL)
 			continue;

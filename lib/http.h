@@ -22,6 +22,20 @@
 
 #include "sbuf.h"
 
+/* What a caller does while its requests are in flight: http_send_all calls
+ * fn(ctx) from its own thread once the requests are sent, then at least
+ * every interval_ms (0: every 1000 ms) for as long as a request that
+ * carries this tick is in flight, so that a
+ * single-threaded caller keeps its promises (a watchdog, its signals)
+ * whatever the servers do. fn returns true to abandon the requests that
+ * carry this tick: they fail at once with HTTP_FAILED ("abandoned by the
+ * caller"); whatever the server does with what it received is not known. */
+struct http_tick {
+	bool (*fn)(void *ctx);
+	void *ctx;
+	long interval_ms;
+};
+
 /* A request; strings are borrowed. Zero timeouts and cap are refused: a
  * caller states its bounds. */
 struct http_request {
@@ -42,6 +56,8 @@ struct http_request {
 	long connect_timeout_ms;
 	long timeout_ms;     /* the whole request */
 	size_t max_response; /* bytes of body accepted */
+	/* called while the request is in flight (above); NULL = none */
+	const struct http_tick *tick;
 };
 
 /* Why no answer came (HTTP_OK: one did, whatever its status). */

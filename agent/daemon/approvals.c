@@ -2,13 +2,19 @@
  * `artemis-gitops approve PLAN_DIR --confirm TEXT`, which writes
  * PLAN_DIR/approval.json; the next cycle finds it here and runs the same
  * apply as `artemis-gitops apply` (result.json, result.md, audit rows,
- * inventory), under the daemon's own lock on the state folder. */
+ * inventory), under the daemon's own lock on the state folder, once it
+ * has attributed the approval: approval.json must be owned by the uid it
+ * records, and that uid must be one of `approvers:` when they are set. */
 #define LOG_MODULE "approve"
 
 #include "daemon-int.h"
 
+#include <grp.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../lib/clock.h"
 #include "../../lib/xalloc.h"
@@ -22,12 +28,13 @@
 /* Record why an approval is not acted on, once (the file stops the
  * daemon from looking at it again). */
 static void
-refuse(const char *dir, const char *why)
+refuse(struct daemon *a, const char *dir, const char *why)
 {
 	struct err err = {0};
 	char *text = xasprintf("%s\n", why);
 
 	log_warn("approval in %s not applied: %s", dir, why);
+	daemon_fail(a, "approval in %s not applied: %s", dir, why);
 	if (daemon_outbox_put(dir, DAEMON_OUTBOX_REFUSED, text, &err) < 0) {
 		log_err("%s", err.msg);
 		err_release(&err);
@@ -35,23 +42,143 @@ refuse(const char *dir, const char *why)
 	free(text);
 }
 
+/* The name of uid, or its decimal value when it has none; owned. */
+static char *
+user_name(uid_t uid)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw != NULL && pw->pw_name != NULL && pw->pw_name[0] != '\0')
+		return xstrdup(pw->pw_name);
+	return xasprintf("%lu", (unsigned long)uid);
+}
+
+/* Is uid listed in conf's approvers, or a member (getgrouplist: its
+ * primary group and every group that lists it) of a listed group? */
+static bool
+is_approver(const struct agent_conf *conf, uid_t uid)
+{
+	const struct agent_conf_approvers *ap = &conf->approvers;
+	struct passwd *pw;
+	gid_t *groups = NULL, gid;
+	char *name;
+	int ng = 32, had, i;
+	size_t j;
+	bool yes = false;
+
+	for (j = 0; j < ap->n; j++)
+		if (!ap->v[j].group && ap->v[j].id == (unsigned long)uid)
+			return true;
+	pw = getpwuid(uid);
+	if (pw == NULL || pw->pw_name == NULL)
+		return false; /* no name, no groups */
+	name = xstrdup(pw->pw_name);
+	gid = pw->pw_gid;
+	for (;;) {
+		groups = xreallocarray(groups, (size_t)ng, sizeof(*groups));
+		had = ng;
+		if (getgrouplist(name, gid, groups, &ng) >= 0)
+			break;
+		if (ng <= had) { /* it said no more than it had: give up */
+			ng = 0;
+			break;
+		}
+	}
+	for (j = 0; j < ap->n && !yes; j++)
+		for (i = 0; i < ng && !yes; i++)
+			yes = ap->v[j].group &&
+			      ap->v[j].id == (unsigned long)groups[i];
+	free(groups);
+	free(name);
+	return yes;
+}
+
+int
+daemon_approval_check(const struct agent_conf *conf,
+    const struct apply_approval *ap, const struct stat *st, bool own,
+    struct err *err)
+{
+	char *owner = user_name(st->st_uid);
+	struct sbuf list = {0};
+	size_t i;
+	int rc = 0;
+
+	if ((int64_t)st->st_uid != ap->approved_uid) {
+		rc = err_setf(err, NULL,
+		    "approval.json is owned by uid %lu (%s) but records uid "
+		    "%lld (%s): it was not written by the user it names, and "
+		    "the agent acts only on approvals it can attribute; the "
+		    "approver approves again, as themselves",
+		    (unsigned long)st->st_uid, owner,
+		    (long long)ap->approved_uid, ap->approved_user);
+	} else if (st->st_nlink != 1) {
+		rc = err_setf(err, NULL,
+		    "approval.json (uid %lu, %s) has %lu hard links: the agent "
+		    "acts only on an approval written into this folder; approve "
+		    "again",
+		    (unsigned long)st->st_uid, owner,
+		    (unsigned long)st->st_nlink);
+	} else if (!own && conf->approvers.n > 0 &&
+	           !is_approver(conf, st->st_uid)) {
+		for (i = 0; i < conf->approvers.n; i++)
+			sbuf_addf(&list, "%s%s", i > 0 ? ", " : "",
+			    conf->approvers.v[i].name);
+		rc = err_setf(err, NULL,
+		    "uid %lu (%s) may not approve: 'approvers' in %s lists %s, "
+		    "and %s is neither one of the users nor a member of one of "
+		    "the groups",
+		    (unsigned long)st->st_uid, owner, conf->path,
+		    sbuf_str(&list), owner);
+	}
+	sbuf_release(&list);
+	free(owner);
+	return rc;
+}
+
+struct check_ctx {
+	struct daemon *a;
+	bool own; /* the daemon's own approval (auto-apply-creates) */
+};
+
+static int
+on_check(void *ctx, const struct apply_approval *ap, const struct stat *st,
+    struct err *err)
+{
+	const struct check_ctx *c = ctx;
+
+	if (daemon_approval_check(c->a->conf, ap, st, c->own, err) < 0)
+		return -1;
+	log_info("approval by uid %lld (%s), approved_by '%s'",
+	    (long long)ap->approved_uid, ap->approved_user, ap->approved_by);
+	return 0;
+}
+
+/* Apply dir, approved by someone (own: by the daemon itself). */
 static void
-apply_dir(struct daemon *a, const char *dir)
+apply_dir(struct daemon *a, const char *dir, bool own)
 {
 	struct agent_apply_plan_opts o;
 	struct agent_tls tls;
+	struct check_ctx cc = {a, own};
+	struct daemon_tick tick;
 	struct err err = {0};
 	char *decl;
 	int code;
 
 	if (agent_tls_from_conf(&tls, a->conf, &err) < 0) {
-		refuse(dir, err.msg);
+		refuse(a, dir, err.msg);
 		err_release(&err);
 		agent_tls_release(&tls);
 		return;
 	}
 	decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
+	/* an apply is never abandoned: it finishes the node it is on, each
+	 * call bounded by the HTTP timeouts */
+	daemon_tick_init(&tick, a, false);
 	memset(&o, 0, sizeof(o));
+	o.tick = &tick.http;
+	o.check_approval = on_check;
+	o.check_ctx = &cc;
 	o.dir = dir;
 	o.state = a->conf->state;
 	o.st = a->state;
@@ -65,7 +192,7 @@ apply_dir(struct daemon *a, const char *dir)
 	agent_tls_release(&tls);
 	free(decl);
 	if (code < 0) {
-		refuse(dir, err.msg);
+		refuse(a, dir, err.msg);
 		err_release(&err);
 		return;
 	}
@@ -75,6 +202,9 @@ apply_dir(struct daemon *a, const char *dir)
 		    dir, dir);
 	else
 		log_err("applied %s with failures: see %s/result.md", dir, dir);
+	if (code != 0)
+		daemon_fail(a, "applied %s with failures (see its result.md)",
+		    dir);
 	daemon_notify_status("applied %s (%s)", dir,
 	    code == 0 ? "ok" : "failures");
 }
@@ -88,16 +218,17 @@ daemon_run_approvals(struct daemon *a)
 
 	if (daemon_outbox_list_approved(&list, &n, a->conf->outbox, &err) < 0) {
 		log_err("%s", err.msg);
+		daemon_fail(a, "approvals: %s", err.msg);
 		err_release(&err);
 		return;
 	}
 	for (i = 0; i < n && !daemon_stopping(a); i++) {
 		if (daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED))
-			refuse(list[i],
+			refuse(a, list[i],
 			    "this preview was superseded by a newer commit (see "
 			    "its 'superseded' file); approve the newer preview");
 		else
-			apply_dir(a, list[i]);
+			apply_dir(a, list[i], false);
 	}
 	daemon_outbox_list_free(list, n);
 }
@@ -113,21 +244,25 @@ daemon_auto_apply(struct daemon *a, const char *dir)
 	memset(&ap, 0, sizeof(ap));
 	if (agent_plan_dir_load(&ap, dir, &err) < 0) {
 		log_err("auto-apply %s: %s", dir, err.msg);
+		daemon_fail(a, "auto-apply %s: %s", dir, err.msg);
 		goto done;
 	}
 	ra.plan_digest = xstrdup(ap.digest);
 	ra.confirmation = plan_confirmation(ap.plan);
 	ra.approved_by = xstrdup("artemis-gitops (auto-apply-creates)");
 	ra.approved_at = clock_rfc3339_now();
+	ra.approved_uid = (int64_t)getuid();
+	ra.approved_user = user_name(getuid());
 	text = apply_approval_render(&ra);
 	if (daemon_outbox_put(dir, DAEMON_OUTBOX_APPROVAL, text, &err) < 0) {
 		log_err("auto-apply %s: %s", dir, err.msg);
+		daemon_fail(a, "auto-apply %s: %s", dir, err.msg);
 		goto done;
 	}
 	log_notice("auto-apply-creates: %s only creates objects, applying "
 	           "without an approval",
 	    dir);
-	apply_dir(a, dir);
+	apply_dir(a, dir, true);
 done:
 	free(text);
 	apply_approval_release(&ra);

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../lib/afile.h"
 #include "../../lib/clock.h"
@@ -68,6 +69,7 @@ result_new(const struct plan *p)
 	r->cluster = xstrdup(p->cluster);
 	r->revision = p->revision != NULL ? xstrdup(p->revision) : NULL;
 	r->approver = xstrdup(CAPTURE_APPROVER);
+	r->approver_uid = (int64_t)getuid();
 	r->started_at = clock_rfc3339_now();
 	r->approved_at = xstrdup(r->started_at);
 	return r;
@@ -80,15 +82,19 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 {
 	struct agent_targets t = {0};
 	struct live_http_opts http;
+	struct daemon_tick tick;
 	struct live_nodes live;
 	struct agent_tls tls;
 	struct apply_io io;
 	struct apply_result *r = result_new(p);
 
+	/* the pass finishes what it started, as an apply does */
+	daemon_tick_init(&tick, a, false);
 	memset(&http, 0, sizeof(http));
 	if (daemon_tls(a, p->cluster, &tls))
 		daemon_targets(&t, a, decl);
 	agent_tls_http(&tls, &http);
+	http.tick = &tick.http;
 	memset(&live, 0, sizeof(live));
 	live.cluster = p->cluster;
 	live.targets = t.v;
@@ -178,6 +184,10 @@ daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
 		log_err("cluster '%s': capture pass: the audit row was not "
 		        "written: %s",
 		    p->cluster, err.msg);
+		daemon_fail(a,
+		    "cluster '%s': capture pass: audit row not "
+		    "written: %s",
+		    p->cluster, err.msg);
 		err_release(&err);
 	}
 	free(row);
@@ -185,9 +195,17 @@ daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
 		log_err("cluster '%s': the inventory after the capture pass: "
 		        "%s",
 		    p->cluster, err.msg);
+		daemon_fail(a,
+		    "cluster '%s': the inventory after the capture pass: %s",
+		    p->cluster, err.msg);
 		err_release(&err);
 	}
 	log_pass(r);
+	if (!apply_result_ok(r))
+		daemon_fail(a,
+		    "cluster '%s': capture pass not finished (audit "
+		    "row %s)",
+		    p->cluster, r->apply_id);
 done:
 	apply_result_free(r);
 	plan_free(p);

@@ -101,6 +101,7 @@ run_exec(const struct agent_cmd_args *args)
 	daemon_clusters_free(&a);
 	strv_release(&a.cleartext_warned);
 	daemon_watch_update_release(&a.head);
+	strv_release(&a.fails);
 	agent_conf_free(a.conf);
 	return code;
 }
@@ -129,11 +130,17 @@ const struct agent_cmd_entry daemon_cmd_run_entry = {
     .options = run_options,
     .help_col = 22,
     .notes = "Signals: SIGHUP reloads the configuration (a bad one is refused "
-             "and the old one\nkept), SIGTERM/SIGINT finish the current step "
-             "and exit 0, SIGUSR1 runs a\ncycle and a drift check now.",
-    .exit_codes = "Exit codes: 0 stopped by a signal (or --once and every "
-                  "step worked), 1 bad\nconfiguration, locked state folder, "
-                  "or a failed step with --once, 64 usage error.",
+             "and the old one\nkept), SIGTERM/SIGINT give up a pending git "
+             "fetch or broker read at once (an\napply finishes the node it "
+             "is on) and exit 0, SIGUSR1 runs a cycle and a drift\ncheck "
+             "now.",
+    .exit_codes =
+        "Exit codes: 0 stopped by a signal (or --once and every step "
+        "worked), 1 bad\nconfiguration, locked state folder, or with "
+        "--once: a failed fetch, a node that\ncould not be read "
+        "(unreachable, timed out, ...), an invalid or refused plan, a\n"
+        "failed or refused apply, a failed drift check (its last log line "
+        "says which),\n64 usage error.",
     .args_max = 0,
     .exec = run_exec,
 };

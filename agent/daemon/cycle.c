@@ -23,22 +23,32 @@
 #include "../plan-dir.h"
 #include "../render-plan.h"
 
-/* Log every node that could not be read; returns how many. */
+/* Log every node that could not be read (a failure of --once); returns
+ * how many. */
 static size_t
-log_unreadable(const struct plan *p)
+log_unreadable(struct daemon *a, const struct plan *p)
 {
+	struct sbuf b = {0};
+	const char *kind;
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nnodes; i++) {
 		if (p->nodes[i].reachable)
 			continue;
 		n++;
+		kind = p->nodes[i].refusal != NULL ? p->nodes[i].refusal
+		                                   : "UNREACHABLE";
 		log_warn("cluster '%s': node '%s': %s (%s)", p->cluster,
-		    p->nodes[i].node,
-		    p->nodes[i].refusal != NULL ? p->nodes[i].refusal
-		                                : "UNREACHABLE",
+		    p->nodes[i].node, kind,
 		    p->nodes[i].message != NULL ? p->nodes[i].message : "");
+		sbuf_addf(&b, "%snode '%s' %s", n > 1 ? ", " : "",
+		    p->nodes[i].node, kind);
 	}
+	if (n > 0)
+		daemon_fail(a,
+		    "cluster '%s': %zu node(s) could not be read (%s)",
+		    p->cluster, n, sbuf_str(&b));
+	sbuf_release(&b);
 	return n;
 }
 
@@ -93,24 +103,29 @@ post_plan(struct daemon *a, const struct plan *p,
 	text = commit_text(a, folder);
 	if (agent_render_write(rs, dir, &err) < 0 ||
 	    daemon_outbox_put(dir, DAEMON_OUTBOX_COMMIT, text, &err) < 0 ||
-	    daemon_post_declaration(dir, wc, &err) < 0)
+	    daemon_post_declaration(dir, wc, &err) < 0) {
 		log_err("cluster '%s': %s", p->cluster, err.msg);
+		daemon_fail(a, "cluster '%s': %s", p->cluster, err.msg);
+	}
 	err_release(&err);
 	free(text);
 	if (a->head.event == DAEMON_WATCH_REWRITE) {
 		text = rewrite_text(a);
 		if (daemon_outbox_put(dir, DAEMON_OUTBOX_REWRITE, text, &err) <
-		    0)
+		    0) {
 			log_err("cluster '%s': %s", p->cluster, err.msg);
+			daemon_fail(a, "cluster '%s': %s", p->cluster, err.msg);
+		}
 		err_release(&err);
 		free(text);
 	}
 	why = xasprintf("superseded by %s (commit %s)\n", dir, a->head.head);
 	n = daemon_outbox_supersede_others(a->conf->outbox, p->cluster, dir,
 	    why, &err);
-	if (n < 0)
+	if (n < 0) {
 		log_err("cluster '%s': %s", p->cluster, err.msg);
-	else if (n > 0)
+		daemon_fail(a, "cluster '%s': %s", p->cluster, err.msg);
+	} else if (n > 0)
 		log_info("cluster '%s': %d older preview(s) superseded",
 		    p->cluster, n);
 	err_release(&err);
@@ -118,8 +133,9 @@ post_plan(struct daemon *a, const struct plan *p,
 	return dir;
 }
 
-/* Plan one cluster folder of the head commit and post the preview. */
-static void
+/* Plan one cluster folder of the head commit and post the preview. False
+ * when SIGTERM/SIGINT gave the read of its nodes up: nothing was posted. */
+static bool
 plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 {
 	struct decl_cluster *c = NULL;
@@ -133,6 +149,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 	struct err err = {0};
 	size_t bad;
 	char *dir;
+	bool planned = true;
 
 	po.revision = a->head.head;
 	po.snapshot_source = "live";
@@ -144,11 +161,23 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 		        "nothing changes; first: %s",
 		    p->cluster, a->head.head, diags.nerrors,
 		    p->ndiagnostics > 0 ? p->diagnostics[0] : "");
+		daemon_fail(a,
+		    "cluster '%s': commit %.12s is invalid (%zu errors)",
+		    p->cluster, a->head.head, diags.nerrors);
 	} else if (agent_inventory_load(&m, a->conf->state, c->name, &err) <
 	           0) {
 		log_err("cluster '%s': %s, not planning", c->name, err.msg);
+		daemon_fail(a, "cluster '%s': not planned: %s", c->name,
+		    err.msg);
 	} else {
 		snap = daemon_read_live(a, c);
+		planned = !a->sig.stop;
+	}
+	if (!planned) {
+		log_info("cluster '%s': stopped while its nodes were read, "
+		         "nothing posted",
+		    c->name);
+	} else if (snap != NULL) {
 		p = plan_build(c, &m, snap, &po);
 		agent_render_plan(&rs, p, c, NULL, NULL, snap,
 		    &(struct agent_render_bases){wc->bases, wc->nbases, true},
@@ -158,11 +187,21 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 		mem = daemon_cluster(a, p->cluster);
 		free(mem->dir);
 		mem->dir = xstrdup(wc->dir);
-		bad = log_unreadable(p);
+		bad = log_unreadable(a, p);
 		dir = post_plan(a, p, wc, &rs);
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    plan_outcome_name(p->outcome), p->nactions);
+		if (dir == NULL)
+			daemon_fail(a,
+			    "cluster '%s': the preview was not posted",
+			    p->cluster);
+		if (p->outcome == PLAN_OUT_REFUSED && p->refusal != NULL &&
+		    strcmp(p->refusal, "INVALID_DECLARATION") != 0)
+			daemon_fail(a,
+			    "cluster '%s': the plan is refused (%s: %s)",
+			    p->cluster, p->refusal,
+			    p->message != NULL ? p->message : "no detail");
 		mem->retry = bad > 0 && dir != NULL;
 		mem->fails = bad > 0 ? mem->fails + 1 : 0;
 		if (mem->retry) {
@@ -186,21 +225,25 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 	decl_cluster_free(c);
 	errlist_release(&diags);
 	err_release(&err);
+	return planned;
 }
 
 /* Plan the cluster folders of the head commit; only those named in only
- * (when not NULL) are planned. */
+ * (when not NULL) are planned. 0, 1 when SIGTERM/SIGINT stopped it before
+ * every one was planned, -1 when the commit's folders cannot be read. */
 static int
 plan_head(struct daemon *a, const char *only)
 {
 	struct agent_git_folder *cs = NULL;
 	struct err err = {0};
 	size_t n = 0, i;
+	int r = 0;
 
 	if (daemon_watch_read_clusters(a->watch, a->head.head, &cs, &n, &err) <
 	    0) {
 		log_err("commit %.12s: %s, nothing planned", a->head.head,
 		    err.msg);
+		daemon_fail(a, "commit %.12s: %s", a->head.head, err.msg);
 		err_release(&err);
 		return -1;
 	}
@@ -208,11 +251,14 @@ plan_head(struct daemon *a, const char *only)
 		log_warn("commit %.12s: no cluster folder (a folder with "
 		         "*.yaml files) under '%s'",
 		    a->head.head, a->conf->clusters_path);
-	for (i = 0; i < n && !daemon_stopping(a); i++)
-		if (only == NULL || strcmp(cs[i].dir, only) == 0)
-			plan_cluster(a, &cs[i]);
+	for (i = 0; i < n && r == 0; i++) {
+		if (only != NULL && strcmp(cs[i].dir, only) != 0)
+			continue;
+		if (daemon_stopping(a) || !plan_cluster(a, &cs[i]))
+			r = 1;
+	}
 	agent_git_folders_free(cs, n);
-	return 0;
+	return r;
 }
 
 /* Clusters whose nodes could not all be read are planned again, with
@@ -234,6 +280,18 @@ replan_due(struct daemon *a)
 		plan_head(a, dir);
 		free(dir);
 	}
+}
+
+/* How many clusters wait to be planned again (nodes unreadable). */
+static size_t
+replans_due(const struct daemon *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nclusters; i++)
+		if (a->clusters[i].retry)
+			n++;
+	return n;
 }
 
 static void
@@ -266,6 +324,7 @@ daemon_cycle(struct daemon *a)
 	struct err err = {0};
 	struct daemon_child_wait cw = {a->sigfd, &a->sig,
 	    a->conf->fetch_timeout};
+	size_t n;
 	int r;
 
 	r = daemon_watch_poll(a->watch, &cw, &u, &err);
@@ -279,6 +338,7 @@ daemon_cycle(struct daemon *a)
 		    daemon_backoff(a, a->conf->poll_interval,
 		        a->git_fails + 1));
 		daemon_notify_status("git fetch failing: %s", err.msg);
+		daemon_fail(a, "git: %s", err.msg);
 		err_release(&err);
 		return -1;
 	}
@@ -293,9 +353,25 @@ daemon_cycle(struct daemon *a)
 	daemon_watch_update_release(&a->head);
 	a->head = u;
 	log_head(a);
-	plan_head(a, NULL);
+	if (plan_head(a, NULL) > 0) {
+		/* not marked seen: the next start plans it again, whole */
+		log_info("commit %.12s: stopped before every cluster was "
+		         "planned; it is planned again at the next start",
+		    a->head.head);
+		return 0;
+	}
+	n = replans_due(a);
+	if (a->once && n > 0) {
+		/* a running agent replans with backoff; a --once run has no
+		 * memory but last-seen: the next run plans the commit again */
+		log_warn("commit %.12s: not marked seen, %zu cluster(s) could "
+		         "not read every node; the next run plans it again",
+		    a->head.head, n);
+		return 0;
+	}
 	if (daemon_watch_mark_seen(a->watch, a->head.head, &err) < 0) {
 		log_err("%s", err.msg);
+		daemon_fail(a, "%s", err.msg);
 		err_release(&err);
 	}
 	daemon_notify_status("commit %.12s planned (%s)", a->head.head,

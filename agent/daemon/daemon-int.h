@@ -1,7 +1,8 @@
 /* agent/daemon/daemon-int.h: shared by the files of agent/daemon/ only
  * (and the unit tests), grouped by the file that implements them, lowest
  * first. Everything travels in struct daemon (style.md 2.6); signals only
- * set flags, which the parts check between steps (daemon_stopping).
+ * set flags, which the parts check between steps (daemon_stopping) and
+ * while they wait on git (child.c) or a broker (struct daemon_tick).
  *
  *   daemon.c        what every part shares: clock, stop check, backoff,
  *                   the memory of each cluster, reading its nodes
@@ -21,7 +22,9 @@
 
 #include "../../declarations/decl.h"
 #include "../../lib/err.h"
+#include "../../lib/http.h"
 #include "../../lib/sbuf.h"
+#include "../../lib/strv.h"
 #include "../conf.h"
 #include "../git.h"
 #include "../targets.h"
@@ -344,15 +347,35 @@ struct daemon {
 	struct daemon_watch_update head; /* the commit the previews are of */
 	struct daemon_cluster *clusters;
 	size_t nclusters;
-	int exit_code; /* --once: 1 when a step failed */
+	struct strv fails; /* --once: why it exits 1 (daemon_fail) */
 	/* `node url` of the nodes warned about for credentials sent in
 	 * clear: once per node and endpoint per run */
 	struct strv cleartext_warned;
 };
 
-/* Read pending signals; true when SIGTERM/SIGINT arrived (finish the step
- * in progress and return). */
+/* WATCHDOG=1 (the daemon is between two steps), then read pending signals;
+ * true when SIGTERM/SIGINT arrived (finish the step in progress and
+ * return). */
 bool daemon_stopping(struct daemon *a);
+
+/* What the daemon does while it waits on brokers (lib/http's tick): at
+ * least every half WatchdogSec= and every second, WATCHDOG=1 and the
+ * signals drained into a->sig, so that a stalled broker neither starves
+ * the watchdog nor hides a SIGTERM. With abandon (the daemon's own reads,
+ * whose result is thrown away on a stop) SIGTERM/SIGINT give the requests
+ * up at once; without (an apply, the capture pass: they finish what they
+ * started, bounded by the HTTP timeouts) never. */
+struct daemon_tick {
+	struct http_tick http; /* hand &t->http to struct live_http_opts */
+	struct daemon *a;
+	bool abandon;
+};
+
+void daemon_tick_init(struct daemon_tick *t, struct daemon *a, bool abandon);
+/* With --once: the run exits 1, and the reason (already logged where it
+ * happened) is repeated in its last log line. Without: nothing. */
+void daemon_fail(struct daemon *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* The backoff before retry number `fails` (1-based): base doubled each
  * time, capped at conf->retry_max; in seconds. */
 long daemon_backoff(const struct daemon *a, long base, unsigned fails);
@@ -375,7 +398,9 @@ void daemon_targets(struct agent_targets *out, struct daemon *a,
  * configured certificate). Release *out either way. */
 bool daemon_tls(struct daemon *a, const char *cluster, struct agent_tls *out);
 /* Read every node of c (its targets, as above, and daemon_tls; none when
- * that fails: the plan shows every node UNREACHABLE). */
+ * that fails: the plan shows every node UNREACHABLE), with an abandoning
+ * tick: when a->sig.stop is set afterwards the read may have been given
+ * up, and the snapshot must not be used. */
 struct recon_snapshot *daemon_read_live(struct daemon *a,
     const struct decl_cluster *c);
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a
@@ -384,6 +409,19 @@ int daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,
     struct err *err);
 
 /* ==== approvals.c ==== */
+
+struct apply_approval;
+struct stat;
+
+/* May the daemon act on approval ap, read from a file of which st is the
+ * fstat? Only when the file is owned by the uid it records (ap's
+ * approved_uid), has one link, and, when conf lists approvers and the
+ * approval is not the daemon's own (own), that uid is a listed user or a
+ * member of a listed group. 0, or -1 with who and why in err (the text
+ * of approval-refused.txt). */
+int daemon_approval_check(const struct agent_conf *conf,
+    const struct apply_approval *ap, const struct stat *st, bool own,
+    struct err *err);
 
 /* Apply every approved preview not handled yet. */
 void daemon_run_approvals(struct daemon *a);

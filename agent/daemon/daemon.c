@@ -5,6 +5,8 @@
 #define LOG_MODULE "daemon"
 #include "daemon-int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,8 +18,52 @@
 bool
 daemon_stopping(struct daemon *a)
 {
+	daemon_notify_watchdog();
 	daemon_signal_drain(a->sigfd, &a->sig);
 	return a->sig.stop;
+}
+
+static bool
+on_tick(void *ctx)
+{
+	struct daemon_tick *t = ctx;
+
+	daemon_notify_watchdog();
+	daemon_signal_drain(t->a->sigfd, &t->a->sig);
+	return t->abandon && t->a->sig.stop;
+}
+
+void
+daemon_tick_init(struct daemon_tick *t, struct daemon *a, bool abandon)
+{
+	long wd = (long)(daemon_notify_watchdog_usec() / 2000);
+
+	memset(t, 0, sizeof(*t));
+	t->a = a;
+	t->abandon = abandon;
+	t->http.fn = on_tick;
+	t->http.ctx = t;
+	t->http.interval_ms = wd > 0 && wd < 1000 ? wd : 1000;
+}
+
+void
+daemon_fail(struct daemon *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int r;
+
+	if (!a->once)
+		return;
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		fprintf(stderr, "vasprintf failed\n");
+		abort();
+	}
+	strv_add(&a->fails, s);
+	free(s);
 }
 
 long
@@ -117,11 +163,14 @@ daemon_read_live(struct daemon *a, const struct decl_cluster *c)
 	struct agent_targets t = {0};
 	struct live_http_opts ho = {0};
 	struct agent_tls tls;
+	struct daemon_tick tick;
 	struct recon_snapshot *s;
 
+	daemon_tick_init(&tick, a, true);
 	if (daemon_tls(a, c->name, &tls))
 		daemon_targets(&t, a, c);
 	agent_tls_http(&tls, &ho);
+	ho.tick = &tick.http;
 	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
 	agent_targets_release(&t);
 	agent_tls_release(&tls);

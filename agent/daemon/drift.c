@@ -87,10 +87,12 @@ write_report(struct daemon *a, const struct plan *p)
 	daemon_drift_count(p, &c);
 	if (afile_mkdirs(dir, 0750, &err) < 0 ||
 	    daemon_outbox_put(dir, "drift.json", json, &err) < 0 ||
-	    daemon_outbox_put(dir, "drift.md", md, &err) < 0)
+	    daemon_outbox_put(dir, "drift.md", md, &err) < 0) {
 		log_err("cluster '%s': cannot write the drift report: %s",
 		    p->cluster, err.msg);
-	else if (daemon_drift_found(&c))
+		daemon_fail(a, "cluster '%s': drift report not written: %s",
+		    p->cluster, err.msg);
+	} else if (daemon_drift_found(&c))
 		log_warn(
 		    "cluster '%s': drift: %zu missing, %zu changed, %zu "
 		    "unmanaged, %zu disagreeing between nodes (%s/drift.md)",
@@ -99,10 +101,15 @@ write_report(struct daemon *a, const struct plan *p)
 	else
 		log_info("cluster '%s': no drift (%s/drift.md)", p->cluster,
 		    dir);
-	if (c.unreachable > 0)
+	if (c.unreachable > 0) {
 		log_warn("cluster '%s': %zu node(s) could not be read for the "
 		         "drift check",
 		    p->cluster, c.unreachable);
+		daemon_fail(a,
+		    "cluster '%s': %zu node(s) could not be read for the drift "
+		    "check",
+		    p->cluster, c.unreachable);
+	}
 	err_release(&err);
 	free(dir);
 	free(now);
@@ -127,6 +134,8 @@ repair(struct daemon *a, const struct plan *p,
 	    daemon_post_declaration(dir, folder, &err) < 0) {
 		log_err("cluster '%s': drift repair not posted: %s", p->cluster,
 		    err.msg);
+		daemon_fail(a, "cluster '%s': drift repair not posted: %s",
+		    p->cluster, err.msg);
 	} else {
 		log_notice("cluster '%s': repairing missing objects (%s)",
 		    p->cluster, dir);
@@ -149,6 +158,7 @@ check_cluster(struct daemon *a, const char *name)
 
 	if (agent_inventory_load(&m, a->conf->state, name, &err) < 0) {
 		log_err("cluster '%s': %s", name, err.msg);
+		daemon_fail(a, "cluster '%s': %s", name, err.msg);
 		goto done;
 	}
 	if (!m.known || m.revision == NULL) {
@@ -160,17 +170,26 @@ check_cluster(struct daemon *a, const char *name)
 		log_warn("cluster '%s': the applied revision %.12s has no "
 		         "loadable declaration of it, no drift check",
 		    name, m.revision);
+		daemon_fail(a,
+		    "cluster '%s': no drift check (the applied revision %.12s "
+		    "has no loadable declaration of it)",
+		    name, m.revision);
 		goto done;
 	}
 	snap = daemon_read_live(a, ap.decl);
+	if (a->sig.stop)
+		goto stopped;
 	if (daemon_capture_pass(a, ap.decl, &m, snap)) {
 		/* the pass changed the brokers (and maybe the inventory's
 		 * captures): drift is what is left */
 		live_snapshot_free(snap);
 		snap = daemon_read_live(a, ap.decl);
+		if (a->sig.stop)
+			goto stopped;
 		plan_managed_release(&m);
 		if (agent_inventory_load(&m, a->conf->state, name, &err) < 0) {
 			log_err("cluster '%s': %s", name, err.msg);
+			daemon_fail(a, "cluster '%s': %s", name, err.msg);
 			goto done;
 		}
 	}
@@ -182,6 +201,11 @@ check_cluster(struct daemon *a, const char *name)
 	if (a->conf->auto_apply_creates && dc.unreachable == 0 &&
 	    dc.missing > 0 && plan_creates_only(p))
 		repair(a, p, ap.folder);
+	goto done;
+stopped:
+	log_info("cluster '%s': stopped while its nodes were read, no drift "
+	         "check",
+	    name);
 done:
 	plan_free(p);
 	live_snapshot_free(snap);
@@ -206,6 +230,7 @@ daemon_drift(struct daemon *a)
 		return;
 	if (daemon_watch_read_clusters(a->watch, head, &cs, &n, &err) < 0) {
 		log_warn("drift check skipped: %s", err.msg);
+		daemon_fail(a, "drift check skipped: %s", err.msg);
 		err_release(&err);
 		return;
 	}

@@ -102,13 +102,29 @@ sleep_ms(const struct daemon *a)
 	return (int)(until - now);
 }
 
+/* The last line of a --once run: its exit code and why. */
+static void
+log_once(const struct daemon *a)
+{
+	struct sbuf b = {0};
+	size_t i;
+
+	if (a->fails.n == 0) {
+		log_info("--once: exit 0, every step worked");
+		return;
+	}
+	for (i = 0; i < a->fails.n; i++)
+		sbuf_addf(&b, "%s%s", i > 0 ? "; " : "", a->fails.v[i]);
+	log_err("--once: exit 1, %zu failure(s): %s", a->fails.n, sbuf_str(&b));
+	sbuf_release(&b);
+}
+
 static void
 run_cycle(struct daemon *a)
 {
 	a->sig.cycle = false;
 	if (daemon_cycle(a) < 0) {
 		a->git_fails++;
-		a->exit_code = 1;
 		a->next_poll = clock_monotonic_ms() +
 		               1000 * daemon_backoff(a, a->conf->poll_interval,
 		                          a->git_fails);
@@ -166,5 +182,8 @@ daemon_loop_run(struct daemon *a)
 	daemon_notify_stopping();
 	if (a->sig.stop)
 		log_notice("signal %d: stopping", a->sig.last);
-	return a->once ? a->exit_code : 0;
+	if (!a->once)
+		return 0;
+	log_once(a);
+	return a->fails.n > 0 ? 1 : 0;
 }

@@ -40,22 +40,31 @@
 #include "../recon.h"
 
 #define APPLY_AUDIT_FORMAT    1 /* `format` of audit rows and result.json */
-#define APPLY_APPROVAL_FORMAT 1 /* `format` of approval.json */
+#define APPLY_APPROVAL_FORMAT 2 /* `format` of approval.json */
+#define APPLY_APPROVAL_UID_MAX                                                 \
+	((int64_t)4294967294) /* the largest uid (not (uid_t)-1) */
 
 /* ---- approval ---------------------------------------------------------- */
 
+/* Who approved: approved_uid is the real uid of the process that wrote
+ * approval.json, approved_user its user name then (the decimal uid when
+ * it had none); approved_by is free text (--by, $SUDO_USER, ...). The
+ * daemon acts only on an approval whose file that uid owns. */
 struct apply_approval {
 	char *plan_digest;  /* SHA-256 of plan.json, lower-case hex */
 	char *confirmation; /* the text the approver typed */
 	char *approved_by;
 	char *approved_at; /* RFC 3339 UTC */
+	int64_t approved_uid;
+	char *approved_user;
 };
 
 void apply_approval_release(struct apply_approval *a);
 /* approval.json: canonical, 2-space indent, trailing newline. Owned. */
 char *apply_approval_render(const struct apply_approval *a);
 /* Errors name path and the member; a syntax error is `path:line:col: not
- * valid JSON: why` (lib/json.h). */
+ * valid JSON: why` (lib/json.h). Format 1 (before the uid was recorded)
+ * is refused: "approve again". */
 int apply_approval_parse(struct apply_approval *out, const char *path,
     const char *text, size_t len, struct err *err);
 
@@ -118,8 +127,10 @@ struct apply_result {
 	char *plan_dir;    /* as given on the command line */
 	char *plan_digest; /* SHA-256 of plan.json, lower-case hex */
 	char *cluster;
-	char *revision; /* the plan's revision; NULL when not from git */
-	char *approver;
+	char *revision;       /* the plan's revision; NULL when not from git */
+	char *approver;       /* approval.json's approved_by */
+	int64_t approver_uid; /* its approved_uid (the daemon's own uid for
+	                         the capture pass) */
 	char *approved_at;
 	bool disconnect_consumers;
 	char *started_at; /* RFC 3339 UTC */

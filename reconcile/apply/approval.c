@@ -22,6 +22,7 @@ apply_approval_release(struct apply_approval *a)
 	free(a->confirmation);
 	free(a->approved_by);
 	free(a->approved_at);
+	free(a->approved_user);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -37,6 +38,10 @@ apply_approval_render(const struct apply_approval *a)
 	jsonw_str(&w, a->approved_at);
 	jsonw_key(&w, "approved_by");
 	jsonw_str(&w, a->approved_by);
+	jsonw_key(&w, "approved_uid");
+	jsonw_int(&w, a->approved_uid);
+	jsonw_key(&w, "approved_user");
+	jsonw_str(&w, a->approved_user);
 	jsonw_key(&w, "confirmation");
 	jsonw_str(&w, a->confirmation);
 	jsonw_key(&w, "format");
@@ -49,7 +54,7 @@ apply_approval_render(const struct apply_approval *a)
 }
 
 static const char *const approval_keys[] = {"approved_at", "approved_by",
-    "confirmation", "format", "plan_digest"};
+    "approved_uid", "approved_user", "confirmation", "format", "plan_digest"};
 
 /* The string member key of root, or NULL after setting err. */
 static const char *
@@ -92,6 +97,12 @@ check_members(const struct json *root, const char *path, struct err *err)
 
 	if (!json_is_object(root))
 		return err_setf(err, &pos, "expected a JSON object");
+	/* the format first: an older file has no uid, and says why */
+	if (json_int(json_get(root, "format"), &f) == 0 && f == 1)
+		return err_setf(err, &pos,
+		    "format 1: an approval written before approvals recorded "
+		    "the approver's uid, which the agent needs to attribute it; "
+		    "approve again");
 	for (c = json_first(root); c != NULL; c = json_next(c)) {
 		i = 0;
 		while (i < n && strcmp(approval_keys[i], json_key(c)) != 0)
@@ -113,9 +124,10 @@ apply_approval_parse(struct apply_approval *out, const char *path,
     const char *text, size_t len, struct err *err)
 {
 	struct pos pos = {path, 0, 0};
-	const char *d, *c, *by, *at;
+	const char *d, *c, *by, *at, *user;
 	struct json_doc *doc = NULL;
-	const struct json *root;
+	const struct json *root, *uid;
+	int64_t u = -1;
 	int rc = -1;
 
 	if (json_parse(&doc, path, text, len, err) < 0)
@@ -127,8 +139,20 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 	c = member_str(root, path, "confirmation", err);
 	by = member_str(root, path, "approved_by", err);
 	at = member_str(root, path, "approved_at", err);
-	if (d == NULL || c == NULL || by == NULL || at == NULL)
+	user = member_str(root, path, "approved_user", err);
+	if (d == NULL || c == NULL || by == NULL || at == NULL || user == NULL)
 		goto done;
+	uid = json_get(root, "approved_uid");
+	if (uid == NULL) {
+		err_setf(err, &pos, "missing member 'approved_uid'");
+		goto done;
+	}
+	if (json_int(uid, &u) < 0 || u < 0 || u > APPLY_APPROVAL_UID_MAX) {
+		err_setf(err, &pos,
+		    "approved_uid: expected a uid (an integer "
+		    "from 0 to 4294967294)");
+		goto done;
+	}
 	if (!is_hex64(d)) {
 		err_setf(err, &pos,
 		    "plan_digest: expected 64 lower-case hex digits");
@@ -138,6 +162,8 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 	out->confirmation = xstrdup(c);
 	out->approved_by = xstrdup(by);
 	out->approved_at = xstrdup(at);
+	out->approved_uid = u;
+	out->approved_user = xstrdup(user);
 	rc = 0;
 done:
 	json_doc_free(doc);

@@ -121,6 +121,8 @@ render(const struct apply_result *r, const char *event, bool result, int indent)
 	jsonw_str(&w, r->approved_at);
 	jsonw_key(&w, "approver");
 	jsonw_str(&w, r->approver);
+	jsonw_key(&w, "approver_uid");
+	jsonw_int(&w, r->approver_uid);
 	jsonw_key(&w, "cluster");
 	jsonw_str(&w, r->cluster);
 	if (event != NULL) {

@@ -127,10 +127,11 @@ apply_result_render_md(const struct apply_result *r)
 	    r->revision != NULL ? " at " : "",
 	    r->revision != NULL ? r->revision : "");
 	sbuf_addf(&b,
-	    "Plan `%s` (SHA-256 `%s`), approved by %s at %s.\n"
+	    "Plan `%s` (SHA-256 `%s`), approved by %s (uid %lld) at %s.\n"
 	    "Started %s, finished %s. disconnect-consumers: %s.\n\n",
-	    r->plan_dir, r->plan_digest, r->approver, r->approved_at,
-	    r->started_at, r->finished_at != NULL ? r->finished_at : "-",
+	    r->plan_dir, r->plan_digest, r->approver,
+	    (long long)r->approver_uid, r->approved_at, r->started_at,
+	    r->finished_at != NULL ? r->finished_at : "-",
 	    r->disconnect_consumers ? "yes" : "no");
 	if (bad == 0)
 		sbuf_adds(&b,

@@ -51,6 +51,7 @@ post_init(struct post *p, struct http_request *req,
 	req->timeout_ms = or_default(c->timeout_ms, LIVE_JOLOKIA_TIMEOUT);
 	req->max_response =
 	    c->max_response > 0 ? c->max_response : LIVE_JOLOKIA_MAX_RESPONSE;
+	req->tick = c->tick;
 }
 
 static void

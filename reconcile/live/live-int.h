@@ -38,6 +38,7 @@ struct live_jolokia_conf {
 	long connect_timeout_ms; /* 0 = LIVE_JOLOKIA_CONNECT_TIMEOUT */
 	long timeout_ms;         /* total; 0 = LIVE_JOLOKIA_TIMEOUT */
 	size_t max_response;     /* 0 = LIVE_JOLOKIA_MAX_RESPONSE */
+	const struct http_tick *tick; /* NULL = none (lib/http.h) */
 };
 
 enum live_arg_type {

@@ -20,6 +20,8 @@
 #include "../../lib/err.h"
 #include "../recon.h"
 
+struct http_tick;
+
 #define LIVE_SNAPSHOT_FORMAT 1 /* `format` of snapshot --json */
 
 /* ---- reading nodes (snapshot-fetch.c) ---------------------------------- */
@@ -36,7 +38,9 @@ struct live_target {
 
 /* HTTP settings shared by every node; zero = defaults (Origin
  * http://localhost, system CAs, no client certificate, 5 s connect, 30 s
- * total, 32 MiB cap). Strings are borrowed. */
+ * total, 32 MiB cap, no tick). Strings are borrowed. tick (lib/http.h,
+ * borrowed) is called while the requests are in flight; when it abandons
+ * them the nodes are refused UNREACHABLE ("abandoned by the caller"). */
 struct live_http_opts {
 	const char *origin;
 	const char *ca_file;
@@ -47,6 +51,7 @@ struct live_http_opts {
 	long connect_timeout_ms;
 	long timeout_ms;
 	size_t max_response;
+	const struct http_tick *tick;
 };
 
 /* Read every target concurrently, one bulk POST per node. Never fails as

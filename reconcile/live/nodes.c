@@ -137,6 +137,7 @@ live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
 	conf.connect_timeout_ms = live->http->connect_timeout_ms;
 	conf.timeout_ms = live->http->timeout_ms;
 	conf.max_response = live->http->max_response;
+	conf.tick = live->http->tick;
 	if (build(&b, live->brokers[i], op) < 0) {
 		refusal->kind = RECON_BAD_RESPONSE;
 		refusal->text =

@@ -304,6 +304,7 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 		confs[i].connect_timeout_ms = opts->connect_timeout_ms;
 		confs[i].timeout_ms = opts->timeout_ms;
 		confs[i].max_response = opts->max_response;
+		confs[i].tick = opts->tick;
 		live_snapshot_build_request(&bulks[i],
 		    targets[i].broker_hint ? targets[i].broker_hint
 		                           : targets[i].node);

@@ -90,9 +90,9 @@ check_eq "apply of an unapproved plan is refused" \
 	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
 
 check_exit "the right text approves" 0 env -u SUDO_USER USER=carol "$B" approve "$TMP/p" --confirm "$C" --state "$STATE"
-check_eq "approval.json: digest, text, approver ($USER)" \
-	"[\"$(sha256sum <"$TMP/p/plan.json" | cut -d' ' -f1)\", \"$C\", \"carol\", 1]" \
-	"$(python3 -c 'import json,sys;a=json.load(open(sys.argv[1]));print(json.dumps([a["plan_digest"],a["confirmation"],a["approved_by"],a["format"]]))' "$TMP/p/approval.json")"
+check_eq "approval.json: digest, text, approver (\$USER), its real uid and name" \
+	"[\"$(sha256sum <"$TMP/p/plan.json" | cut -d' ' -f1)\", \"$C\", \"carol\", $(id -u), \"$(id -un)\", 2]" \
+	"$(python3 -c 'import json,sys;a=json.load(open(sys.argv[1]));print(json.dumps([a["plan_digest"],a["confirmation"],a["approved_by"],a["approved_uid"],a["approved_user"],a["format"]]))' "$TMP/p/approval.json")"
 check_exit "approve as \$SUDO_USER" 0 env SUDO_USER=dave USER=root "$B" approve "$TMP/p" --confirm "$C" --state "$STATE"
 check_grep "\$SUDO_USER wins over \$USER" '"approved_by": "dave"' "$TMP/p/approval.json"
 check_exit "approve --by" 0 "$B" approve "$TMP/p" --confirm "$C" --by erin --state "$STATE"
@@ -135,6 +135,18 @@ cp "$TMP/approval.orig" "$TMP/q/approval.json"
 sed -i "s/$d_old/$(printf '%064d' 0)/" "$TMP/q/approval.json"
 check_eq "apply refuses an approval of another digest" \
 	"1 artemis-gitops apply: the approval is for another plan.json (approved SHA-256 $(printf '%064d' 0), plan.json now $(sha256sum <"$TMP/q/plan.json" | cut -d' ' -f1)); approve again" \
+	"$(err_of "$B" apply "$TMP/q" --state "$STATE")"
+# An approval of format 1 (no approver uid, an older approve): refused.
+python3 - "$TMP/approval.orig" "$TMP/q/approval.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+for k in ("approved_uid", "approved_user"):
+    del a[k]
+a["format"] = 1
+json.dump(a, open(sys.argv[2], "w"), indent=2, sort_keys=True)
+PY
+check_eq "apply refuses a format-1 approval, saying why" \
+	"1 artemis-gitops apply: $TMP/q/approval.json: format 1: an approval written before approvals recorded the approver's uid, which the agent needs to attribute it; approve again" \
 	"$(err_of "$B" apply "$TMP/q" --state "$STATE")"
 
 # The state folder is locked by another process.

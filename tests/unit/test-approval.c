@@ -26,16 +26,29 @@ test_approval__approval_round_trip_and_checks(void **unused)
 	a.confirmation = xstrdup("delete 1 queue on shop-eu 0123456789ab");
 	a.approved_by = xstrdup("alice");
 	a.approved_at = xstrdup("2026-11-29T20:00:00Z");
+	a.approved_uid = 1000;
+	a.approved_user = xstrdup("alice");
 	json = apply_approval_render(&a);
+	assert_string_equal(json,
+	    "{\n  \"approved_at\": \"2026-11-29T20:00:00Z\",\n"
+	    "  \"approved_by\": \"alice\",\n  \"approved_uid\": 1000,\n"
+	    "  \"approved_user\": \"alice\",\n"
+	    "  \"confirmation\": \"delete 1 queue on shop-eu 0123456789ab\",\n"
+	    "  \"format\": 2,\n  \"plan_digest\": "
+	    "\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"\n"
+	    "}\n");
 	assert_int_equal(
 	    apply_approval_parse(&b, "approval.json", json, strlen(json), &err),
 	    0);
 	assert_string_equal(b.approved_by, "alice");
 	assert_string_equal(b.plan_digest, a.plan_digest);
+	assert_int_equal(b.approved_uid, 1000);
+	assert_string_equal(b.approved_user, "alice");
 	free(json);
 	apply_approval_release(&b);
 	json = xstrdup("{\"approved_at\":\"x\",\"approved_by\":\"a\","
-	               "\"confirmation\":\"c\",\"format\":1,"
+	               "\"approved_uid\":0,\"approved_user\":\"root\","
+	               "\"confirmation\":\"c\",\"format\":2,"
 	               "\"plan_digest\":\"ABC\"}");
 	assert_int_equal(
 	    apply_approval_parse(&b, "approval.json", json, strlen(json), &err),
@@ -68,11 +81,69 @@ test_approval__approval_round_trip_and_checks(void **unused)
 	scen_free(&s);
 }
 
+/* text parsed as approval.json fails with msg. */
+static void
+refused(const char *text, const char *msg)
+{
+	struct apply_approval b = {0};
+	struct err err = {0};
+
+	assert_int_equal(
+	    apply_approval_parse(&b, "approval.json", text, strlen(text), &err),
+	    -1);
+	assert_string_equal(err.path, "approval.json");
+	assert_string_equal(err.msg, msg);
+	err_release(&err);
+	apply_approval_release(&b);
+}
+
+#define DIGEST                                                                 \
+	"\"plan_digest\":\"0123456789abcdef0123456789abcdef"                   \
+	"0123456789abcdef0123456789abcdef\""
+
+/* Format 2 records who approved: a uid in range and a user name. Format 1
+ * (written before the uid was recorded) is refused with what to do. */
+static void
+test_approval__uid_recorded_and_format_1_refused(void **unused)
+{
+	(void)unused;
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	        "\"confirmation\":\"c\",\"format\":1," DIGEST "}",
+	    "format 1: an approval written before approvals recorded the "
+	    "approver's uid, which the agent needs to attribute it; approve "
+	    "again");
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	        "\"approved_user\":\"a\",\"confirmation\":\"c\","
+	        "\"format\":2," DIGEST "}",
+	    "missing member 'approved_uid'");
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	        "\"approved_uid\":1,\"confirmation\":\"c\",\"format\":2," DIGEST
+	        "}",
+	    "missing member 'approved_user'");
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	        "\"approved_uid\":-1,\"approved_user\":\"a\","
+	        "\"confirmation\":\"c\",\"format\":2," DIGEST "}",
+	    "approved_uid: expected a uid (an integer from 0 to 4294967294)");
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	        "\"approved_uid\":4294967295,\"approved_user\":\"a\","
+	        "\"confirmation\":\"c\",\"format\":2," DIGEST "}",
+	    "approved_uid: expected a uid (an integer from 0 to 4294967294)");
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	        "\"approved_uid\":\"0\",\"approved_user\":\"a\","
+	        "\"confirmation\":\"c\",\"format\":2," DIGEST "}",
+	    "approved_uid: expected a uid (an integer from 0 to 4294967294)");
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	        "\"approved_uid\":0,\"approved_user\":\"a\","
+	        "\"confirmation\":\"c\",\"format\":3," DIGEST "}",
+	    "format: expected 2 (an approval this version can read)");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_approval__approval_round_trip_and_checks),
+	    cmocka_unit_test(test_approval__uid_recorded_and_format_1_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,12 +25,13 @@ test_audit__result_row_format(void **unused)
 	scen_init(&s, true);
 	s.k.down = "broker-b";
 	s.r->approver = xstrdup("alice");
+	s.r->approver_uid = 1000;
 	s.r->plan_digest = xstrdup("d1g");
 	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
 	row = apply_audit_render_result(s.r);
 	assert_string_equal(row,
 	    "{\"apply_id\":\"id1\",\"approved_at\":null,\"approver\":\"alice\","
-	    "\"cluster\":\"shop-eu\",\"event\":\"result\",\"exit\":1,"
+	    "\"approver_uid\":1000,\"cluster\":\"shop-eu\",\"event\":\"result\",\"exit\":1,"
 	    "\"finished_at\":null,\"format\":1,\"nodes\":[{\"detail\":"
 	    "\"2 operation(s) applied\",\"kind\":null,\"node\":\"broker-a\","
 	    "\"notes\":[\"delete-queue 'fwd': as planned\"],\"operations\":[{"

@@ -367,6 +367,95 @@ test_conf__load_resolves_relative_to_file(void **state)
 	errlist_release(&d);
 }
 
+/* approvers: a list of user names and @group names, each with where it
+ * is written; the parser looks nothing up. */
+static void
+test_conf__approvers_parsed(void **state)
+{
+	struct agent_conf *c;
+
+	(void)state;
+	c = parse_ok("version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n");
+	assert_int_equal(c->approvers.n, 0);
+	agent_conf_free(c);
+	c = parse_ok("version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"
+	             "approvers:\n  - alice\n  - '@ops'\n");
+	assert_int_equal(c->approvers.n, 2);
+	assert_string_equal(c->approvers.v[0].name, "alice");
+	assert_false(c->approvers.v[0].group);
+	assert_int_equal(c->approvers.v[0].line, 5);
+	assert_int_equal(c->approvers.v[0].col, 5);
+	assert_string_equal(c->approvers.v[1].name, "@ops");
+	assert_true(c->approvers.v[1].group);
+	assert_int_equal(c->approvers.v[1].line, 6);
+	agent_conf_free(c);
+	T_BAD("version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"
+	      "approvers: alice\n",
+	    "c.yaml:4:12: 'approvers' must be a list of user names and @group "
+	    "names, not a scalar\n");
+	T_BAD("version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"
+	      "approvers: []\n",
+	    "c.yaml:4:12: 'approvers' lists nobody: leave it out to accept an "
+	    "approval from any user\n");
+	T_BAD("version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"
+	      "approvers: ['a b', '@', ~, [x], 'c:d']\n",
+	    "c.yaml:4:13: 'approvers': 'a b' is not a user name or an @group "
+	    "name\n"
+	    "c.yaml:4:20: 'approvers': '@' is not a user name or an @group "
+	    "name\n"
+	    "c.yaml:4:25: 'approvers' must list user names and @group names, "
+	    "not an empty entry\n"
+	    "c.yaml:4:28: 'approvers' must list user names and @group names, "
+	    "not a list\n"
+	    "c.yaml:4:33: 'approvers': 'c:d' is not a user name or an @group "
+	    "name\n");
+}
+
+/* agent_conf_load looks every approver up: users and groups that exist
+ * get their ids, unknown ones are errors at their positions. */
+static void
+test_conf__load_looks_approvers_up(void **state)
+{
+	char dir[] = "/tmp/test-conf-XXXXXX";
+	char *path, *s;
+	struct agent_conf *c = NULL;
+	struct errlist d = {0};
+	struct err err = {0};
+	const char *good = "version: 1\nrepository: {url: 'file:///r'}\n"
+	                   "state: st\napprovers: [root, nobody, '@nogroup']\n";
+	const char *bad = "version: 1\nrepository: {url: 'file:///r'}\n"
+	                  "state: st\napprovers: [root, no-such-user-t,\n"
+	                  "  '@no-such-group-t']\n";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/agent.yaml", dir);
+	assert_int_equal(afile_write(path, good, strlen(good), 0600, &err), 0);
+	assert_int_equal(agent_conf_load(&c, path, &d), 0);
+	assert_int_equal(c->approvers.n, 3);
+	assert_int_equal(c->approvers.v[0].id, 0);
+	assert_int_equal(c->approvers.v[1].id, 65534);
+	assert_int_equal(c->approvers.v[2].id, 65534);
+	agent_conf_free(c);
+	c = NULL;
+	assert_int_equal(afile_write(path, bad, strlen(bad), 0600, &err), 0);
+	assert_int_equal(agent_conf_load(&c, path, &d), -1);
+	assert_null(c);
+	assert_int_equal(d.n, 2);
+	s = errlist_render_item(&d, 0);
+	assert_string_equal(s + strlen(dir),
+	    "/agent.yaml:4:19: 'approvers': unknown user 'no-such-user-t'");
+	free(s);
+	s = errlist_render_item(&d, 1);
+	assert_string_equal(s + strlen(dir),
+	    "/agent.yaml:5:3: 'approvers': unknown group 'no-such-group-t'");
+	free(s);
+	errlist_release(&d);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 static void
 test_conf__docs_match_the_table(void **state)
 {
@@ -407,6 +496,8 @@ main(void)
 	    cmocka_unit_test(test_conf__insecure_warns_git_only),
 	    cmocka_unit_test(test_conf__yaml_errors_keep_position),
 	    cmocka_unit_test(test_conf__load_resolves_relative_to_file),
+	    cmocka_unit_test(test_conf__approvers_parsed),
+	    cmocka_unit_test(test_conf__load_looks_approvers_up),
 	    cmocka_unit_test(test_conf__docs_match_the_table),
 	};
 

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../lib/clock.h"
 #include "../../lib/http.h"
 #include "../../lib/xalloc.h"
 
@@ -658,6 +659,134 @@ test_http__client_certificate(void **state)
 	free(rogue);
 }
 
+/* A tick's calls: their times, and after how many it abandons (0: never). */
+struct ticks {
+	int64_t at[256];
+	size_t n;
+	size_t abandon_at;
+};
+
+static bool
+on_tick(void *ctx)
+{
+	struct ticks *t = ctx;
+
+	if (t->n < sizeof(t->at) / sizeof(t->at[0]))
+		t->at[t->n] = clock_monotonic_ms();
+	t->n++;
+	return t->abandon_at > 0 && t->n >= t->abandon_at;
+}
+
+/* The longest time in ms from start through each call of t to end. */
+static int64_t
+longest_gap(const struct ticks *t, int64_t start, int64_t end)
+{
+	int64_t gap = 0, prev = start;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->at[i] - prev > gap)
+			gap = t->at[i] - prev;
+		prev = t->at[i];
+	}
+	return end - prev > gap ? end - prev : gap;
+}
+
+/* While requests are in flight the tick is called on time, once per
+ * interval however many requests carry it; a request without it is not
+ * waited on differently. */
+static void
+test_http__tick_called_while_waiting(void **state)
+{
+	struct ticks t = {0};
+	struct http_tick tick = {on_tick, &t, 100};
+	struct http_request reqs[3];
+	struct http_response resps[3];
+	char *stall = url(*state, "/stall"), *echo = url(*state, "/echo");
+	int64_t start, end;
+	size_t i;
+
+	memset(resps, 0, sizeof(resps));
+	for (i = 0; i < 3; i++) {
+		reqs[i] = request(i < 2 ? stall : echo);
+		reqs[i].timeout_ms = 1200;
+	}
+	reqs[0].tick = &tick;
+	reqs[1].tick = &tick;
+	start = clock_monotonic_ms();
+	http_send_all(reqs, resps, 3);
+	end = clock_monotonic_ms();
+	assert_int_equal(resps[0].fail, HTTP_TIMEOUT);
+	assert_int_equal(resps[1].fail, HTTP_TIMEOUT);
+	assert_int_equal(resps[2].status, 200);
+	/* 1.2 s at 100 ms: about 13 calls (one at the start, then one per
+	 * interval), not one per request; never 200 ms without one (the
+	 * machine is shared: slack) */
+	if (t.n < 9 || t.n > 15)
+		fail_msg("%zu calls in %lld ms", t.n, (long long)(end - start));
+	if (longest_gap(&t, start, end) > 200)
+		fail_msg("a gap of %lld ms between calls",
+		    (long long)longest_gap(&t, start, end));
+	/* the first as soon as the requests are out, before any wait */
+	if (t.at[0] - start > 50)
+		fail_msg("first call after %lld ms",
+		    (long long)(t.at[0] - start));
+	for (i = 0; i < 3; i++)
+		http_response_release(&resps[i]);
+	free(stall);
+	free(echo);
+}
+
+/* A tick that asks for it abandons its requests at once, and only them. */
+static void
+test_http__tick_abandons_its_requests(void **state)
+{
+	struct ticks t = {.abandon_at = 3};
+	struct http_tick tick = {on_tick, &t, 100};
+	struct http_request reqs[3];
+	struct http_response resps[3];
+	char *stall = url(*state, "/stall"), *echo = url(*state, "/echo");
+	int64_t start, took;
+	size_t i;
+
+	memset(resps, 0, sizeof(resps));
+	reqs[0] = request(stall);
+	reqs[0].tick = &tick;
+	reqs[1] = request(echo);
+	reqs[2] = request(stall);
+	reqs[2].timeout_ms = 800;
+	start = clock_monotonic_ms();
+	http_send_all(reqs, resps, 3);
+	took = clock_monotonic_ms() - start;
+	assert_int_equal(t.n, 3);
+	assert_int_equal(resps[0].fail, HTTP_FAILED);
+	assert_string_equal(resps[0].error, "abandoned by the caller");
+	assert_int_equal(resps[0].status, 0);
+	assert_int_equal(resps[1].status, 200);
+	assert_int_equal(resps[2].fail, HTTP_TIMEOUT);
+	/* the abandoned request waited for the third call, not its 10 s
+	 * timeout; the one without a tick its own 800 ms */
+	if (took < 700 || took > 3000)
+		fail_msg("took %lld ms", (long long)took);
+	for (i = 0; i < 3; i++)
+		http_response_release(&resps[i]);
+	/* alone: http_send returns as soon as the tick asks */
+	t.n = 0;
+	reqs[0] = request(stall);
+	reqs[0].tick = &tick;
+	start = clock_monotonic_ms();
+	assert_int_equal(http_send(&reqs[0], &resps[0]), -1);
+	took = clock_monotonic_ms() - start;
+	assert_int_equal(t.n, 3);
+	assert_string_equal(resps[0].error, "abandoned by the caller");
+	/* calls at once, after 100 ms, after 200 ms: abandoned */
+	if (took < 180 || took > 1500)
+		fail_msg("abandoned after %lld ms", (long long)took);
+	http_response_release(&resps[0]);
+	free(stall);
+	free(echo);
+}
+
 int
 main(void)
 {
@@ -675,6 +804,10 @@ main(void)
 	        teardown),
 	    cmocka_unit_test_setup_teardown(test_http__client_certificate,
 	        tls_setup, tls_teardown),
+	    cmocka_unit_test_setup_teardown(
+	        test_http__tick_called_while_waiting, setup, teardown),
+	    cmocka_unit_test_setup_teardown(
+	        test_http__tick_abandons_its_requests, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

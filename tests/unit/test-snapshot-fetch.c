@@ -186,6 +186,31 @@ test_snapshot_fetch__counts_are_exact(void **state)
 	free(body);
 }
 
+/* The tick of the options reaches the HTTP client: a node that never
+ * answers is given up when it asks, well before the 30 s timeout. */
+static void
+test_snapshot_fetch__tick_abandons_a_stalled_node(void **state)
+{
+	unsigned calls = 0;
+	struct http_tick tick = {tick_abandon_second, &calls, 50};
+	struct live_http_opts o = {.tick = &tick};
+	struct live_target t = {.node = "node1", .userpass = "u:p"};
+	struct recon_snapshot *s;
+	int fd;
+	char *u = silent_url(&fd);
+
+	(void)state;
+	t.url = u;
+	s = live_snapshot_fetch("c", &t, 1, &o);
+	assert_int_equal(calls, 2);
+	assert_int_equal(s->nodes[0].refusal.kind, RECON_UNREACHABLE);
+	assert_string_equal(s->nodes[0].refusal.text,
+	    "abandoned by the caller");
+	live_snapshot_free(s);
+	close(fd);
+	free(u);
+}
+
 int
 main(void)
 {
@@ -194,6 +219,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot_fetch__shape_errors),
 	    cmocka_unit_test(test_snapshot_fetch__other_brokers_ignored),
 	    cmocka_unit_test(test_snapshot_fetch__counts_are_exact),
+	    cmocka_unit_test(test_snapshot_fetch__tick_abandons_a_stalled_node),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
