@@ -6,12 +6,12 @@
 #include "creds.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/afile.h"
 #include "../lib/xalloc.h"
 
 #define CREDS_MAX 4096
@@ -86,6 +86,7 @@ agent_creds_read(char **out, const char *dir, const char *node,
 {
 	char *path = NULL, *buf = xmalloc(CREDS_MAX + 2);
 	const char *why = NULL;
+	struct err e = {0};
 	struct stat st;
 	ssize_t n = -1;
 	size_t len;
@@ -99,16 +100,14 @@ agent_creds_read(char **out, const char *dir, const char *node,
 		goto done;
 	}
 	path = xasprintf("%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		err_setf(err, NULL,
-		    "node '%s': cannot read credentials file '%s': %m", node,
-		    path);
+	if (afile_open(&fd, &st, path, AFILE_NOFOLLOW | AFILE_AT_PATH, &e) <
+	    0) {
+		err_setf(err, NULL, "node '%s': credentials file '%s': %s",
+		    node, path, e.msg);
+		err_release(&e);
 		goto done;
 	}
-	if (!S_ISREG(st.st_mode))
-		why = "is not a regular file";
-	else if (st.st_mode & S_IROTH)
+	if (st.st_mode & S_IROTH)
 		why = "is readable by others (chmod 600 it)";
 	else
 		n = read_small(fd, buf);

@@ -46,8 +46,16 @@ git_init(struct err *err)
 int
 agent_git_set_ca_file(const char *path, struct err *err)
 {
+	int fd = -1;
+
 	if (git_init(err) < 0)
 		return -1;
+	/* the TLS library reads the file; it must pass the regular-file rule
+	 * first (a FIFO would block every fetch) */
+	if (path != NULL && afile_open(&fd, NULL, path, 0, err) < 0)
+		return -1;
+	if (path != NULL)
+		(void)close(fd);
 	if (path != NULL &&
 	    git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, path, NULL) < 0)
 		return err_setf(err, NULL, "tls.ca-file '%s': %s", path,

@@ -10,16 +10,14 @@
 
 #include "live-int.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../lib/afile.h"
 #include "../../lib/jsonr.h"
 #include "../../lib/xalloc.h"
 
@@ -718,17 +716,10 @@ live_snapshot_read_file(struct recon_snapshot **out, const char *path,
     struct err *err)
 {
 	struct jp p = {path, err, {0}, false};
-	struct pos pos = {path, 0, 0};
-	struct stat st;
-	int fd, rc;
+	int fd = -1, rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return err_setf(err, &pos, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		(void)close(fd);
-		return err_setf(err, &pos, "not a regular file");
-	}
+	if (afile_open(&fd, NULL, path, AFILE_AT_PATH, err) < 0)
+		return -1;
 	jsonr_init_fd(&p.r, fd);
 	rc = parse(&p, out);
 	jsonr_release(&p.r);

@@ -29,7 +29,7 @@ cp -a "$CREDDIR" "$d"
 rm "$d/node1"
 o=$("$AG_BIN" snapshot --credentials "$d" "$TMP/c" 2>&1)
 check_eq "missing file: exit 1" 1 $?
-check_eq "missing file: message" "$P: node 'node1': cannot read credentials file '$d/node1': No such file or directory" "$o"
+check_eq "missing file: message" "$P: node 'node1': credentials file '$d/node1': cannot open: No such file or directory" "$o"
 
 d=$TMP/cr-open
 cp -a "$CREDDIR" "$d"

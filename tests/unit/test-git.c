@@ -1,12 +1,14 @@
 /* tests/unit/test-git.c: agent/git.c: the cluster folders of a commit
  * (the YAML files of each, a configured path that the commit lacks), read
- * through the watcher from the repositories of git-fixture.h. */
+ * through the watcher from the repositories of git-fixture.h; the TLS CA
+ * file passes the regular-file rule before libgit2 is given it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 /* cmocka needs the four above first */
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,12 +73,37 @@ test_git__one_cluster_path_and_missing_path(void **state)
 	agent_conf_free(c);
 }
 
+static void
+test_git__ca_file_must_be_a_regular_file(void **state)
+{
+	char *fifo = xasprintf("%s/ca.fifo", tmp), *want;
+	struct err err = {0};
+
+	(void)state;
+	sh("mkfifo ca.fifo");
+	signal(SIGALRM, SIG_DFL);
+	alarm(10);
+	assert_int_equal(agent_git_set_ca_file(fifo, &err), -1);
+	alarm(0);
+	want = xasprintf("'%s' is a FIFO, not a regular file", fifo);
+	assert_string_equal(err.msg, want);
+	free(want);
+	err_release(&err);
+	assert_int_equal(agent_git_set_ca_file(tmp, &err), -1);
+	want = xasprintf("'%s' is a folder, not a regular file", tmp);
+	assert_string_equal(err.msg, want);
+	free(want);
+	err_release(&err);
+	free(fifo);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_git__reads_cluster_folders),
 	    cmocka_unit_test(test_git__one_cluster_path_and_missing_path),
+	    cmocka_unit_test(test_git__ca_file_must_be_a_regular_file),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -147,7 +147,7 @@ test_snapshot_parse__read_file(void **state)
 	assert_int_equal(live_snapshot_read_file(&back, "/tmp", &err), -1);
 	assert_null(back);
 	msg = err_render(&err);
-	assert_string_equal(msg, "/tmp: not a regular file");
+	assert_string_equal(msg, "/tmp: a folder, not a regular file");
 	free(msg);
 	err_release(&err);
 	free(a);
