@@ -114,4 +114,70 @@ refused "render: a node's base file a FIFO" \
 	"'$TMP/r/broker/nodes/node-b.xml' is a FIFO, not a regular file" \
 	"$B" render "$TMP/r" --out "$TMP/rendered"
 check "render: nothing written" test ! -e "$TMP/rendered"
+# A declaration file that cannot be read (issue 14, defect 3): old.yaml
+# declared queue q-old (managed: it is in the inventory, and live); as a
+# dangling link, a link loop, a FIFO or a folder it is an error at its path,
+# for validate and plan alike, and nothing is planned: the plan is REFUSED
+# (INVALID_DECLARATION) with no action (before, validate exited 0 and plan
+# proposed deleting q-old, its divert d-old and its address).
+python3 - "$TMP/snap-old.json" <<'PY'
+import json, sys
+def queue(name):
+    return {"address": name, "auto_created": False, "configuration_managed": False,
+            "consumer_count": 0, "consumers_before_dispatch": 0,
+            "delay_before_dispatch": -1, "durable": True, "enabled": True,
+            "exclusive": False, "filter": None, "internal": False,
+            "last_value_key": None, "max_consumers": -1, "message_count": 0,
+            "name": name, "purge_on_no_consumers": False, "ring_size": -1,
+            "routing": "anycast"}
+def address(name, bindings):
+    return {"auto_created": False, "binding_names": bindings, "internal": False,
+            "name": name, "queue_names": [name], "routing": ["anycast"]}
+divert = {"address": "q-old", "exclusive": False, "filter": None,
+          "forwarding_address": "a1", "name": "d-old", "routing_name": "d-old",
+          "routing_type": "STRIP", "transformer_class_name": None,
+          "transformer_properties": {}}
+node = {"address_settings": [], "addresses": [address("a1", ["a1"]),
+        address("q-old", ["d-old", "q-old"])], "broker_name": "node1",
+        "broker_version": "2.40.0", "diverts": [divert], "node": "node1",
+        "queues": [queue("a1"), queue("q-old")], "refusal": None, "requests": 1,
+        "url": "http://127.0.0.1:9/console/jolokia"}
+doc = {"cluster": "t15files", "format": 1, "nodes": [node], "taken_at": "2026-11-29T20:00:00Z"}
+open(sys.argv[1], "w").write(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+PY
+printf '{\n  "addresses": ["a1", "q-old"],\n  "captures": [],\n  "cluster": "%s",\n  "diverts": ["d-old"],\n  "format": 1,\n  "queues": ["a1", "q-old"],\n  "revision": "r1"\n}\n' "$CL" >"$STATE/$CL/inventory.json"
+cat >"$TMP/old.yaml" <<'YAML'
+version: 1
+addresses:
+  - name: q-old
+    routing: [anycast]
+    queues: [{name: q-old}]
+diverts:
+  - name: d-old
+    address: q-old
+    forwarding-address: a1
+YAML
+cp "$TMP/old.yaml" "$TMP/c/old.yaml"
+check_eq "old.yaml readable: nothing to do" "0 " \
+	"$(out_of "$B" plan "$TMP/c" --out "$TMP/pk" --state "$STATE" --snapshot "$TMP/snap-old.json")"
+for kind in dangling loop fifo folder; do
+	rm -rf "$TMP/c/old.yaml" "$TMP/p-$kind"
+	case $kind in
+	dangling) ln -s "$TMP/gone.yaml" "$TMP/c/old.yaml"; what="a dangling symbolic link" ;;
+	loop) ln -s old.yaml "$TMP/c/old.yaml"; what="a symbolic link loop (too many levels of symbolic links)" ;;
+	fifo) mkfifo "$TMP/c/old.yaml"; what="a FIFO, not a regular file" ;;
+	folder) mkdir "$TMP/c/old.yaml"; what="a folder, not a regular file" ;;
+	esac
+	check_eq "old.yaml $kind: validate refuses it" "1 $TMP/c/old.yaml: $what" \
+		"$(out_of "$B" validate "$TMP/c")"
+	check_eq "old.yaml $kind: plan refuses it" "1 $TMP/c/old.yaml: $what" \
+		"$(out_of "$B" plan "$TMP/c" --out "$TMP/p-$kind" --state "$STATE" --snapshot "$TMP/snap-old.json" | head -n 1)"
+	check_eq "old.yaml $kind: nothing planned" \
+		'{"actions":0,"outcome":"REFUSED","refusal":"INVALID_DECLARATION"}' \
+		"$(jq -cS '{actions: (.actions | length), outcome, refusal}' "$TMP/p-$kind/plan.json" 2>&1)"
+done
+rm -rf "$TMP/c/old.yaml"
+ln -s "$TMP/old.yaml" "$TMP/c/old.yaml"
+check_eq "old.yaml a link to a regular file: read, nothing to do" "0 " \
+	"$(out_of "$B" plan "$TMP/c" --out "$TMP/pl" --state "$STATE" --snapshot "$TMP/snap-old.json")"
 done_testing
