@@ -13,7 +13,9 @@ void agent_preview_print_diags(const struct errlist *diags);
 
 /* The snapshot to plan against: the recorded `snapshot --json` file when
  * file is not NULL, else every node read live with the credentials of
- * creds (or $CREDENTIALS_DIRECTORY). 0, or -1 with a message printed. */
+ * creds (or $CREDENTIALS_DIRECTORY). A recording must be of cluster c and
+ * hold only nodes c declares (nodes[i].node named otherwise). 0, or -1
+ * with a message printed. */
 int agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds);
 
