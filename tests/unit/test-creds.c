@@ -3,7 +3,8 @@
  * second line behind validation (declarations/fields.c refuses the same
  * names first), so no command reaches it with a declaration that
  * validates: 12-snapshot-cli.sh checks validation's refusal, this test
- * the reader's own. */
+ * the reader's own. Every secret file must be as private as sshd wants a
+ * private key: modes, owners, the folder, links, FIFOs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,6 +105,155 @@ test_creds__name_not_a_file_name_refused(void **state)
 	}
 }
 
+/* agent_creds_read's error for node1's file after cmd ran in f->top. */
+static char *
+read_error(const struct fixture *f, const char *cmd)
+{
+	struct err err = {0};
+	char *secret = NULL, *full, *msg;
+
+	full = xasprintf("cd '%s' && %s", f->top, cmd);
+	assert_int_equal(system(full), 0);
+	free(full);
+	if (agent_creds_read(&secret, f->creds, "node1", "node1", &err) == 0) {
+		agent_creds_free(secret);
+		return xstrdup("");
+	}
+	assert_null(secret);
+	msg = xstrdup(err.msg);
+	err_release(&err);
+	return msg;
+}
+
+#define assert_read_error(f, cmd, fmt, ...)                                    \
+	do {                                                                   \
+		char *got_ = read_error(f, cmd);                               \
+		char *want_ = xasprintf(fmt, __VA_ARGS__);                     \
+		assert_string_equal(got_, want_);                              \
+		free(got_);                                                    \
+		free(want_);                                                   \
+	} while (0)
+
+/* As sshd wants a private key: the file for its owner only, owned by the
+ * agent's user or root, in a folder only its owner can write. */
+static void
+test_creds__file_and_folder_must_be_private(void **state)
+{
+	struct fixture *f = *state;
+	char *p = xasprintf("%s/node1", f->creds);
+
+	/* systemd LoadCredential=: 0400, owned by the service's user */
+	assert_read_error(f, "chmod 400 creds/node1", "%s", "");
+	assert_read_error(f, "chmod 600 creds/node1", "%s", "");
+	assert_read_error(f, "chmod 640 creds/node1",
+	    "node 'node1': credentials file '%s': mode 0640: its group can "
+	    "read it; a secret must be readable by its owner only (chmod 600 "
+	    "'%s')",
+	    p, p);
+	assert_read_error(f, "chmod 620 creds/node1",
+	    "node 'node1': credentials file '%s': mode 0620: its group can "
+	    "write it; a secret must be readable by its owner only (chmod 600 "
+	    "'%s')",
+	    p, p);
+	assert_read_error(f, "chmod 604 creds/node1",
+	    "node 'node1': credentials file '%s': mode 0604: others can read "
+	    "it; a secret must be readable by its owner only (chmod 600 '%s')",
+	    p, p);
+	assert_read_error(f, "chmod 677 creds/node1",
+	    "node 'node1': credentials file '%s': mode 0677: its group can "
+	    "read and write and execute it, others can read and write and "
+	    "execute it; a secret must be readable by its owner only (chmod "
+	    "600 '%s')",
+	    p, p);
+	/* another user's file (the tests run as root, so chown works) */
+	assert_read_error(f, "chmod 600 creds/node1 && chown 65534 creds/node1",
+	    "node 'node1': credentials file '%s': owned by uid 65534, not by "
+	    "the agent's user (uid %lu) or root",
+	    p, (unsigned long)geteuid());
+	assert_read_error(f, "chown 0 creds/node1", "%s", "");
+	/* the folder: writable by others (sticky or not) or its group, or
+	 * another user's */
+	assert_read_error(f, "chmod 777 creds",
+	    "node 'node1': credentials file '%s': its folder '%s' has mode "
+	    "0777: its group can write it, others can write it, and so "
+	    "replace the file; the folder must be writable by its owner only "
+	    "(chmod 700 '%s')",
+	    p, f->creds, f->creds);
+	assert_read_error(f, "chmod 1777 creds",
+	    "node 'node1': credentials file '%s': its folder '%s' has mode "
+	    "1777: its group can write it, others can write it, and so "
+	    "replace the file; the folder must be writable by its owner only "
+	    "(chmod 700 '%s')",
+	    p, f->creds, f->creds);
+	assert_read_error(f, "chmod 770 creds",
+	    "node 'node1': credentials file '%s': its folder '%s' has mode "
+	    "0770: its group can write it, and so replace the file; the folder "
+	    "must be writable by its owner only (chmod 700 '%s')",
+	    p, f->creds, f->creds);
+	assert_read_error(f, "chmod 755 creds", "%s", "");
+	assert_read_error(f, "chmod 700 creds && chown 65534 creds",
+	    "node 'node1': credentials file '%s': its folder '%s' is owned by "
+	    "uid 65534, not by the agent's user (uid %lu) or root",
+	    p, f->creds, (unsigned long)geteuid());
+	assert_read_error(f, "chown 0 creds", "%s", "");
+	/* a link, even to a private file; a FIFO */
+	assert_read_error(f,
+	    "mv creds/node1 creds/real && ln -s real creds/node1",
+	    "node 'node1': credentials file '%s': a symbolic link, not a "
+	    "regular file",
+	    p);
+	assert_read_error(f, "rm creds/node1 && mkfifo -m 600 creds/node1",
+	    "node 'node1': credentials file '%s': a FIFO, not a regular file",
+	    p);
+	free(p);
+}
+
+/* The git token and SSH key files pass the same rule. */
+static void
+test_creds__secret_read_and_check(void **state)
+{
+	struct fixture *f = *state;
+	char *p = xasprintf("%s/token", f->creds), *cmd, *want, *text = NULL;
+	struct err err = {0};
+
+	cmd = xasprintf("printf 'tok123\\nsecond\\n' > '%s' && chmod 600 '%s'",
+	    p, p);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(agent_creds_read_secret(&text, f->creds, "token",
+	                     "repository.token-file", &err),
+	    0);
+	assert_string_equal(text, "tok123");
+	agent_creds_free(text);
+	assert_int_equal(agent_creds_check_secret(f->creds, "token",
+	                     "repository.ssh-key-file", &err),
+	    0);
+	assert_int_equal(chmod(p, 0644), 0);
+	text = NULL;
+	assert_int_equal(agent_creds_read_secret(&text, f->creds, "token",
+	                     "repository.token-file", &err),
+	    -1);
+	assert_null(text);
+	want = xasprintf("repository.token-file '%s': mode 0644: its group "
+	                 "can read it, others can read it; a secret must be "
+	                 "readable by its owner only (chmod 600 '%s')",
+	    p, p);
+	assert_string_equal(err.msg, want);
+	free(want);
+	err_release(&err);
+	assert_int_equal(agent_creds_check_secret(f->creds, "token",
+	                     "repository.ssh-key-file", &err),
+	    -1);
+	want = xasprintf("repository.ssh-key-file '%s': mode 0644: its group "
+	                 "can read it, others can read it; a secret must be "
+	                 "readable by its owner only (chmod 600 '%s')",
+	    p, p);
+	assert_string_equal(err.msg, want);
+	free(want);
+	err_release(&err);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -112,6 +262,10 @@ main(void)
 	        test_creds__reads_a_file_of_the_folder, setup, teardown),
 	    cmocka_unit_test_setup_teardown(
 	        test_creds__name_not_a_file_name_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(
+	        test_creds__file_and_folder_must_be_private, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_creds__secret_read_and_check,
+	        setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("creds", tests, NULL, NULL);

@@ -91,9 +91,9 @@ test_preview__snapshot_nodes_must_be_declared(void **state)
 	assert_int_equal(preview(NODE("node1", "8261"), &msg), -1);
 	p = strstr(msg, "/snap.json: ");
 	assert_non_null(p);
-	assert_true(strncmp(msg, "artemis-gitops plan: /tmp/test-preview-",
-	                strlen("artemis-gitops plan: /tmp/test-preview-")) ==
-	            0);
+	assert_true(
+	    strncmp(msg, "artemis-gitops plan: /tmp/test-preview-",
+	        strlen("artemis-gitops plan: /tmp/test-preview-")) == 0);
 	assert_string_equal(p, "/snap.json: nodes[1].node: node 'node2' is not "
 	                       "declared in cluster 'local' (declared: "
 	                       "'node1')\n");
