@@ -100,11 +100,10 @@ test_utf8__name_classes(void **state)
 	};
 	static const uint32_t allowed[] = {'!', 'a', '~', 0x00a1, 0x00ac,
 	    0x00ae, 0x00e9, 0x034e, 0x0350, 0x061b, 0x061d, 0x167f, 0x1681,
-	    0x180a, 0x1810, 0x1fff, 0x2010, 0x2027,
-	    0x2030, 0x205e, 0x2070, 0x2fff, 0x3001, 0x3163,
-	    0x3165, 0xfdcf, 0xfdf0, 0xfdff, 0xfe10, 0xfefe, 0xff00, 0xfff8,
-	    0xfffc, 0xfffd, 0x1d172, 0x1d17b, 0x1f600, 0xdfffd, 0xe0080,
-	    0xe01f0, 0x10fffd};
+	    0x180a, 0x1810, 0x1fff, 0x2010, 0x2027, 0x2030, 0x205e, 0x2070,
+	    0x2fff, 0x3001, 0x3163, 0x3165, 0xfdcf, 0xfdf0, 0xfdff, 0xfe10,
+	    0xfefe, 0xff00, 0xfff8, 0xfffc, 0xfffd, 0x1d172, 0x1d17b, 0x1f600,
+	    0xdfffd, 0xe0080, 0xe01f0, 0x10fffd};
 	size_t i;
 
 	(void)state;
@@ -147,8 +146,8 @@ test_utf8__find_and_escape(void **state)
 
 	(void)state;
 	assert_null(utf8_find("caf\xc3\xa9 ok", utf8_line_problem, &at, &cp));
-	assert_string_equal(utf8_find("caf\xc3\xa9 ok", utf8_name_problem, &at,
-	                        &cp),
+	assert_string_equal(
+	    utf8_find("caf\xc3\xa9 ok", utf8_name_problem, &at, &cp),
 	    "whitespace");
 	assert_int_equal(at, 5);
 	assert_int_equal(cp, 0x20);
@@ -158,8 +157,8 @@ test_utf8__find_and_escape(void **state)
 	    "a bidirectional control");
 	assert_int_equal(at, 2);
 	assert_int_equal(cp, 0x202e);
-	assert_string_equal(utf8_find("ab\xc0\xaf", utf8_name_problem, &at,
-	                        &cp),
+	assert_string_equal(
+	    utf8_find("ab\xc0\xaf", utf8_name_problem, &at, &cp),
 	    "invalid UTF-8");
 	assert_int_equal(at, 2);
 	assert_int_equal(cp, 0xffffffffu);
