@@ -72,6 +72,11 @@ const struct decl_divert *decl_index_divert(const struct decl_index *ix,
 /* Cross-object rules on a fully loaded cluster; diagnostics into diags. */
 void decl_check(const struct decl_cluster *c, struct errlist *diags);
 
+/* The endpoint a Jolokia URL (one that passed the URL check) reaches, as
+ * check.c compares nodes' endpoints: "loopback:8161/console/jolokia",
+ * "10.0.0.1:443/jolokia?x=1". Owned. */
+char *decl_endpoint_key(const char *url);
+
 /* Helpers shared by load.c and check.c. */
 /* Why s cannot be an object name (owned: "is empty", "contains ','",
  * "contains whitespace or a control character", "contains U+202E (a
