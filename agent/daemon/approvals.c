@@ -54,7 +54,11 @@ apply_dir(struct daemon *a, const char *dir)
 	code = agent_apply_plan_run(&o, &err);
 	free(decl);
 	if (code < 0) {
-		refuse(dir, err.msg);
+		/* rendered: a plan.json error carries its file as a position */
+		char *why = err_render(&err);
+
+		refuse(dir, why);
+		free(why);
 		err_release(&err);
 		return;
 	}
