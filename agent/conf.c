@@ -10,6 +10,7 @@
 
 #include "../declarations/yaml-tree.h"
 #include "../lib/afile.h"
+#include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 #include "conf-int.h"
 
@@ -281,6 +282,36 @@ set_number(struct loader *L, const struct conf_key *k, const char *v,
 	return 0;
 }
 
+/* Every value is one line of text, whatever its type: a newline in
+ * repository.url would forge a log line (every log line and preview
+ * names the URL), a bidirectional control disguise a path; and no value
+ * is echoed in a message with such a character in it. */
+static int
+check_line(struct loader *L, const struct conf_key *k, const char *v,
+    const struct pos *pos)
+{
+	const char *why;
+	char *shown;
+	size_t at = 0;
+	uint32_t cp = 0;
+
+	why = utf8_find(v, utf8_line_problem, &at, &cp);
+	if (why == NULL)
+		return 0;
+	shown = utf8_escape(v, utf8_line_problem);
+	if (cp == 0xffffffffu)
+		errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' holds invalid UTF-8 at byte %zu ('%s')", k->name, at,
+		    shown);
+	else
+		errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' contains U+%04X (%s) at byte %zu; a setting is one "
+		    "line of text ('%s')",
+		    k->name, (unsigned)cp, why, at, shown);
+	free(shown);
+	return -1;
+}
+
 static int
 check_string(struct loader *L, const struct conf_key *k, const char *v,
     const struct pos *pos)
@@ -316,6 +347,8 @@ set_value(struct loader *L, const struct conf_key *k, const char *v,
 {
 	char **sp;
 
+	if (check_line(L, k, v, pos) < 0)
+		return -1;
 	if (k->type == CT_BOOL) {
 		if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0)
 			return errlist_add(L->diags, DIAG_ERROR, pos,
@@ -406,8 +439,11 @@ walk_entry(struct loader *L, const struct decl_yaml_node *kn,
 	}
 	k = find_key(name, &idx);
 	if (k == NULL) {
+		char *shown = utf8_escape(name, utf8_line_problem);
+
 		errlist_add(L->diags, DIAG_ERROR, &kn->pos, "unknown key '%s'",
-		    name);
+		    shown);
+		free(shown);
 	} else if (k->type == CT_NAMES) {
 		set_names(L, k, vn);
 		L->seen[idx] = true;

@@ -46,8 +46,16 @@ git_init(struct err *err)
 int
 agent_git_set_ca_file(const char *path, struct err *err)
 {
+	int fd = -1;
+
 	if (git_init(err) < 0)
 		return -1;
+	/* the TLS library reads the file; it must pass the regular-file rule
+	 * first (a FIFO would block every fetch) */
+	if (path != NULL && afile_open(&fd, NULL, path, 0, err) < 0)
+		return -1;
+	if (path != NULL)
+		(void)close(fd);
 	if (path != NULL &&
 	    git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, path, NULL) < 0)
 		return err_setf(err, NULL, "tls.ca-file '%s': %s", path,
@@ -225,6 +233,28 @@ join(const char *dir, const char *name)
 	return dir[0] != '\0' ? xasprintf("%s/%s", dir, name) : xstrdup(name);
 }
 
+/* What entry e is when it is not a regular file (a blob of mode 100644 or
+ * 100755), else NULL: git records a symbolic link as a blob holding the
+ * link's target, and a submodule as a commit of another repository; neither
+ * is the file its name says. */
+static const char *
+not_regular(const git_tree_entry *e)
+{
+	switch (git_tree_entry_filemode(e)) {
+	case GIT_FILEMODE_BLOB:
+	case GIT_FILEMODE_BLOB_EXECUTABLE:
+		return NULL;
+	case GIT_FILEMODE_LINK:
+		return "a symbolic link";
+	case GIT_FILEMODE_COMMIT:
+		return "a submodule";
+	case GIT_FILEMODE_TREE:
+		return "a folder";
+	default:
+		return "an unknown kind of entry";
+	}
+}
+
 /* Append the blob of entry e as a file path of at most max bytes. */
 static int
 add_blob(struct decl_file **files, size_t *n, git_repository *r,
@@ -232,9 +262,16 @@ add_blob(struct decl_file **files, size_t *n, git_repository *r,
 {
 	git_blob *b = NULL;
 	struct decl_file *f;
+	const char *what = not_regular(e);
 	char *data;
 	size_t len;
 
+	if (what != NULL) {
+		err_setf(err, NULL, "%s: %s in the commit, not a regular file",
+		    path, what);
+		free(path);
+		return -1;
+	}
 	if (git_blob_lookup(&b, r, git_tree_entry_id(e)) < 0) {
 		err_setf(err, NULL, "%s: %s", path, git_msg());
 		free(path);
@@ -265,10 +302,11 @@ tree_has_yaml(const git_tree *t)
 	size_t i, n = git_tree_entrycount(t);
 	const git_tree_entry *e;
 
+	/* any kind of entry: one that is not a regular file is refused when
+	 * the folder is read, not passed over */
 	for (i = 0; i < n; i++) {
 		e = git_tree_entry_byindex(t, i);
-		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
-		    decl_is_yaml_name(git_tree_entry_name(e)))
+		if (decl_is_yaml_name(git_tree_entry_name(e)))
 			return true;
 	}
 	return false;
@@ -288,8 +326,7 @@ add_bases(struct agent_git_folder *f, git_repository *r, const git_tree *t,
 	int rc = 0;
 
 	rel = xasprintf("%s/%s", RENDER_BASE_DIR, RENDER_BASE_FILE);
-	if (git_tree_entry_bypath(&e, t, rel) == 0 &&
-	    git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+	if (git_tree_entry_bypath(&e, t, rel) == 0)
 		rc = add_blob(&f->bases, &f->nbases, r, e, join(f->dir, rel),
 		    RENDER_BASE_MAX, err);
 	git_tree_entry_free(e);
@@ -304,8 +341,7 @@ add_bases(struct agent_git_folder *f, git_repository *r, const git_tree *t,
 			ne = git_tree_entry_byindex(nodes, i);
 			name = git_tree_entry_name(ne);
 			len = strlen(name);
-			if (git_tree_entry_type(ne) != GIT_OBJECT_BLOB ||
-			    len <= 4 || strcmp(name + len - 4, ".xml") != 0)
+			if (len <= 4 || strcmp(name + len - 4, ".xml") != 0)
 				continue;
 			rc = add_blob(&f->bases, &f->nbases, r, ne,
 			    xasprintf("%s/%s", where, name), RENDER_BASE_MAX,
@@ -329,8 +365,7 @@ load_folder(struct agent_git_folder *f, git_repository *r, const git_tree *t,
 
 	for (i = 0; i < n; i++) {
 		e = git_tree_entry_byindex(t, i);
-		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
-		    !decl_is_yaml_name(git_tree_entry_name(e)))
+		if (!decl_is_yaml_name(git_tree_entry_name(e)))
 			continue;
 		if (f->nfiles >= DECL_FILES_MAX)
 			return err_setf(err, NULL,

@@ -26,7 +26,11 @@
  * (decl_is_yaml_name) and, for CONFIG_MANAGED clusters, the base broker.xml
  * files below it (broker/broker.xml, broker/nodes/<node>.xml;
  * declarations/render/render.h). Paths are "<dir>/<name>" ("<name>" for
- * the root); every path and data is owned and NUL-terminated. */
+ * the root); every path and data is owned and NUL-terminated. Each such
+ * entry must be a regular file (mode 100644 or 100755): a symbolic link, a
+ * submodule or a folder named *.yaml, *.yml, broker/broker.xml or
+ * broker/nodes/<node>.xml fails the read, naming it, as the same entry in
+ * a folder on disk fails decl_cluster_load. */
 struct agent_git_folder {
 	char *dir; /* path inside the repository; "" for the root */
 	struct decl_file *files;

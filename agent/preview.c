@@ -88,6 +88,30 @@ done:
 	return rc;
 }
 
+/* Every node of a recorded snapshot must be one the declaration names: the
+ * planner looks nodes up by name, and would pass over the others in
+ * silence (a snapshot of another declaration, or an edited one). The file
+ * alone (snapshot-parse.c) refuses a node listed twice. */
+static int
+snapshot_nodes_declared(const char *cmd, const char *file,
+    const struct recon_snapshot *s, const struct decl_cluster *c)
+{
+	size_t i;
+
+	for (i = 0; i < s->nnodes; i++)
+		if (decl_cluster_find_node(c, s->nodes[i].node) == NULL) {
+			fprintf(stderr,
+			    "artemis-gitops %s: %s: nodes[%zu].node: node '%s' is not declared in cluster '%s' (declared: ",
+			    cmd, file, i, s->nodes[i].node, c->name);
+			for (size_t j = 0; j < c->nnodes; j++)
+				fprintf(stderr, "%s'%s'", j > 0 ? ", " : "",
+				    c->nodes[j].name);
+			fprintf(stderr, ")\n");
+			return -1;
+		}
+	return 0;
+}
+
 int
 agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds,
@@ -103,6 +127,10 @@ agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
 		fprintf(stderr,
 		    "artemis-gitops %s: %s: a snapshot of cluster '%s', not of '%s'\n",
 		    cmd, file, s->cluster != NULL ? s->cluster : "?", c->name);
+		live_snapshot_free(s);
+		return -1;
+	}
+	if (snapshot_nodes_declared(cmd, file, s, c) < 0) {
 		live_snapshot_free(s);
 		return -1;
 	}

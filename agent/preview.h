@@ -14,8 +14,9 @@ void agent_preview_print_diags(const struct errlist *diags);
 /* The snapshot to plan against: the recorded `snapshot --json` file when
  * file is not NULL, else every node read live with the credentials of
  * creds (or $CREDENTIALS_DIRECTORY) and the TLS settings tls (tls.h; NULL:
- * the system store, no client certificate). 0, or -1 with a message
- * printed. */
+ * the system store, no client certificate). A recording must be of cluster
+ * c and hold only nodes c declares (nodes[i].node named otherwise). 0, or
+ * -1 with a message printed. */
 struct agent_tls;
 int agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds,

@@ -109,12 +109,15 @@ agent_state_lock_holder(const char *dir)
 {
 	char *path = xasprintf("%s/%s", dir, AGENT_STATE_LOCK);
 	char *text, *desc = NULL;
-	int fd;
+	struct err err = {0};
+	int fd = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	if (fd < 0)
+	if (afile_open(&fd, NULL, path, 0, &err) < 0) {
+		err_release(&err);
+		free(path);
 		return NULL;
+	}
+	free(path);
 	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
 		close(fd);
 		return NULL;
@@ -174,16 +177,33 @@ agent_state_open(struct agent_state **out, const char *dir, const char *command,
     struct err *err)
 {
 	struct agent_state *st;
+	struct stat sb;
+	bool fd_fail = false;
 	char *path;
 	int fd;
 
 	if (afile_mkdirs(dir, 0700, err) < 0)
 		return -1;
 	path = xasprintf("%s/%s", dir, AGENT_STATE_LOCK);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+	    0600);
 	if (fd < 0) {
 		err_setf(err, NULL, "cannot open '%s': %s", path,
 		    strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (fstat(fd, &sb) < 0) {
+		err_setf(err, NULL, "cannot stat '%s': %s", path,
+		    strerror(errno));
+		fd_fail = true;
+	} else if (!S_ISREG(sb.st_mode)) {
+		err_setf(err, NULL, "'%s' is %s, not a regular file", path,
+		    afile_mode_name(sb.st_mode));
+		fd_fail = true;
+	}
+	if (fd_fail) {
+		close(fd);
 		free(path);
 		return -1;
 	}
@@ -259,12 +279,16 @@ agent_state_read(const struct agent_state *st, const char *name, char **out,
 static int
 ends_torn(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct err err = {0};
 	char c = '\n';
 	off_t end;
+	int fd = -1;
 
-	if (fd < 0)
+	/* not there, or not a regular file: the append says so */
+	if (afile_open(&fd, NULL, path, 0, &err) < 0) {
+		err_release(&err);
 		return 0;
+	}
 	end = lseek(fd, 0, SEEK_END);
 	if (end > 0 && pread(fd, &c, 1, end - 1) != 1)
 		c = '\n';

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
@@ -37,6 +38,22 @@ cert_check(const char *path, const char *what, struct err *err)
 	return rc;
 }
 
+/* The CA file (from what) is no FIFO, device or folder, which would block
+ * libcurl or fail it obscurely: refused now, naming it. A missing or
+ * unreadable one is left to the request, whose refusal names it for every
+ * node (UNREACHABLE, docs/jolokia-client.md). The daemon's tls.ca-file is
+ * checked once at start (agent_git_set_ca_file). 0, or -1 with err. */
+static int
+ca_check(const char *path, const char *what, struct err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return 0;
+	return err_setf(err, NULL, "%s: '%s' is %s, not a regular file", what,
+	    path, afile_mode_name(st.st_mode));
+}
+
 bool
 agent_tls_given(const struct agent_cmd_args *args, size_t first)
 {
@@ -64,6 +81,9 @@ agent_tls_from_args(struct agent_tls *out, const char *cmd,
 	if (key != NULL && cert == NULL)
 		return agent_usage_error(cmd,
 		    "--client-key needs --client-cert (its certificate)");
+	if (out->ca_file != NULL &&
+	    ca_check(out->ca_file, "--ca-file", &err) < 0)
+		goto fail;
 	if (cert == NULL)
 		return AGENT_CMD_CONTINUE;
 	if (cert_check(cert, "--client-cert", &err) == 0 &&
@@ -71,6 +91,7 @@ agent_tls_from_args(struct agent_tls *out, const char *cmd,
 		out->cert_file = cert;
 		return AGENT_CMD_CONTINUE;
 	}
+fail:
 	msg = err_render(&err);
 	fprintf(stderr, "artemis-gitops %s: %s\n", cmd, msg);
 	free(msg);

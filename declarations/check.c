@@ -2,10 +2,14 @@
  * files all loaded cleanly (docs/declarations.md lists them). */
 #include "decl-int.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
 
 /* One named object in a namespace, for duplicate detection. */
@@ -89,6 +93,235 @@ check_prefix(const struct decl_cluster *c, const char *kind, const char *name,
 		    kind, name, prefix);
 }
 
+/* ---- endpoints ----------------------------------------------------------
+ * Two nodes on one Jolokia endpoint would get every operation twice, so
+ * URLs are compared as endpoints, not as text (docs/declarations.md,
+ * "Endpoints"): the host in lower case, without a trailing dot, an IP
+ * literal in its canonical form (inet_aton's forms for IPv4, as curl reads
+ * them: 127.1, 0x7f.0.0.1; an IPv4-mapped IPv6 address as its IPv4), every
+ * loopback name or address (localhost, *.localhost, 127.0.0.0/8, ::1, and
+ * 0.0.0.0 and ::, which reach the host itself) as one; the port, 80 or
+ * 443 when none is written (the scheme is not compared: one port serves
+ * one protocol); the path with unreserved %-escapes decoded, "." and ".."
+ * segments resolved (as curl sends it) and trailing slashes dropped; the
+ * query as written; no fragment (never sent). Names that resolve to one
+ * address (a host's name and its IP) cannot be told apart without DNS. */
+
+static bool
+unreserved(int ch)
+{
+	return isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~';
+}
+
+static int
+hexval(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch = tolower(ch);
+	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
+/* The path (up to '?' or '#', n bytes of p) normalised into b. */
+static void
+endpoint_path(struct sbuf *b, const char *p, size_t n)
+{
+	struct sbuf dec = {0};
+	char **segs = NULL;
+	size_t nsegs = 0, cap = 0, i, j, len;
+	const char *s, *e;
+	int hi, lo;
+
+	for (i = 0; i < n; i++) {
+		hi = i + 2 < n && p[i] == '%' ? hexval(p[i + 1]) : -1;
+		lo = hi >= 0 ? hexval(p[i + 2]) : -1;
+		if (lo < 0) {
+			sbuf_addc(&dec, p[i]);
+			continue;
+		}
+		if (unreserved(hi * 16 + lo))
+			sbuf_addc(&dec, (char)(hi * 16 + lo));
+		else
+			sbuf_addf(&dec, "%%%02X", hi * 16 + lo);
+		i += 2;
+	}
+	/* remove_dot_segments (RFC 3986 5.2.4), segment by segment */
+	s = sbuf_str(&dec);
+	while (*s != '\0') {
+		if (*s == '/')
+			s++;
+		e = s + strcspn(s, "/");
+		len = (size_t)(e - s);
+		if (len == 1 && s[0] == '.') {
+			/* nothing */
+		} else if (len == 2 && s[0] == '.' && s[1] == '.') {
+			if (nsegs > 0)
+				free(segs[--nsegs]);
+		} else {
+			xgrow(&segs, &cap, nsegs + 1, sizeof(*segs));
+			segs[nsegs++] = xstrndup(s, len);
+		}
+		s = e;
+	}
+	/* trailing slashes (empty last segments) do not name another path */
+	while (nsegs > 0 && segs[nsegs - 1][0] == '\0')
+		free(segs[--nsegs]);
+	if (nsegs == 0)
+		sbuf_addc(b, '/');
+	for (j = 0; j < nsegs; j++) {
+		sbuf_addc(b, '/');
+		sbuf_adds(b, segs[j]);
+		free(segs[j]);
+	}
+	free(segs);
+	sbuf_release(&dec);
+}
+
+/* The host (n bytes of h, brackets stripped) normalised into b. */
+static void
+endpoint_host(struct sbuf *b, const char *h, size_t n, bool v6)
+{
+	char *host = xstrndup(h, n), text[INET6_ADDRSTRLEN];
+	struct in6_addr a6;
+	struct in_addr a4;
+	size_t i, len;
+	bool v4 = false;
+
+	for (i = 0; host[i] != '\0'; i++)
+		host[i] = (char)tolower((unsigned char)host[i]);
+	len = strlen(host);
+	if (!v6 && len > 1 && host[len - 1] == '.')
+		host[--len] = '\0';
+	if (v6 && inet_pton(AF_INET6, host, &a6) == 1) {
+		if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+			memcpy(&a4, &a6.s6_addr[12], sizeof(a4));
+			v4 = true;
+		} else if (IN6_IS_ADDR_LOOPBACK(&a6) ||
+		           IN6_IS_ADDR_UNSPECIFIED(&a6)) {
+			sbuf_adds(b, "loopback");
+		} else if (inet_ntop(AF_INET6, &a6, text, sizeof(text)) !=
+		           NULL) {
+			sbuf_addf(b, "[%s]", text);
+		} else {
+			sbuf_addf(b, "[%s]", host);
+		}
+	} else if (v6) {
+		sbuf_addf(b, "[%s]", host); /* a zone index: as written */
+	} else if (strspn(host, "0123456789abcdefx.") == len &&
+	           inet_aton(host, &a4) != 0) {
+		v4 = true;
+	} else if (strcmp(host, "localhost") == 0 ||
+	           (len > 10 && strcmp(host + len - 10, ".localhost") == 0)) {
+		sbuf_adds(b, "loopback");
+	} else {
+		sbuf_adds(b, host);
+	}
+	if (v4) {
+		uint32_t ip = ntohl(a4.s_addr);
+
+		if ((ip >> 24) == 127 || ip == 0)
+			sbuf_adds(b, "loopback");
+		else
+			sbuf_addf(b, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255,
+			    (ip >> 8) & 255, ip & 255);
+	}
+	free(host);
+}
+
+/* The endpoint url names (a URL that passed url_problem), owned. */
+char *
+decl_endpoint_key(const char *url)
+{
+	struct sbuf b = {0};
+	const char *p = strstr(url, "://"), *auth, *end, *host, *hend;
+	const char *colon = NULL, *q;
+	bool https = strncasecmp(url, "https:", 6) == 0, v6 = false;
+	long port;
+
+	if (p == NULL)
+		return xstrdup(url);
+	auth = p + 3;
+	end = auth + strcspn(auth, "/?#");
+	host = auth;
+	if (*host == '[') {
+		v6 = true;
+		host++;
+		hend = memchr(host, ']', (size_t)(end - host));
+		if (hend == NULL)
+			hend = end;
+		if (hend + 1 < end && hend[1] == ':')
+			colon = hend + 1;
+	} else {
+		colon = memchr(host, ':', (size_t)(end - host));
+		hend = colon != NULL ? colon : end;
+	}
+	endpoint_host(&b, host, (size_t)(hend - host), v6);
+	port = colon != NULL ? strtol(colon + 1, NULL, 10) : https ? 443 : 80;
+	sbuf_addf(&b, ":%ld", port);
+	q = end + strcspn(end, "?#");
+	endpoint_path(&b, end, (size_t)(q - end));
+	if (*q == '?')
+		sbuf_add(&b, q, strcspn(q, "#"));
+	return sbuf_take(&b);
+}
+
+struct endpoint {
+	char *key;
+	const struct decl_node *node;
+};
+
+static int
+endpoint_cmp(const void *a, const void *b)
+{
+	const struct endpoint *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c != 0)
+		return c;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Every later node on an endpoint already declared, naming the first. */
+static void
+check_endpoints(const struct decl_cluster *c, struct errlist *diags)
+{
+	struct endpoint *v = xcalloc(c->nnodes + 1, sizeof(*v));
+	const struct endpoint *first = NULL;
+	size_t i;
+
+	for (i = 0; i < c->nnodes; i++) {
+		v[i].key = decl_endpoint_key(c->nodes[i].jolokia);
+		v[i].node = &c->nodes[i];
+	}
+	if (c->nnodes > 1)
+		qsort(v, c->nnodes, sizeof(*v), endpoint_cmp);
+	for (i = 0; i < c->nnodes; i++) {
+		const struct decl_node *n = v[i].node, *f;
+
+		if (first == NULL || strcmp(first->key, v[i].key) != 0) {
+			first = &v[i];
+			continue;
+		}
+		f = first->node;
+		if (strcmp(f->jolokia, n->jolokia) == 0)
+			errlist_add(diags, DIAG_ERROR, &n->pos,
+			    "duplicate jolokia URL '%s' (first declared at "
+			    "%s:%u:%u)",
+			    n->jolokia, f->pos.path, f->pos.line, f->pos.col);
+		else
+			errlist_add(diags, DIAG_ERROR, &n->pos,
+			    "jolokia URL '%s' is the endpoint of node '%s' "
+			    "('%s', declared at %s:%u:%u): both reach %s, and "
+			    "two nodes on one endpoint would get every operation "
+			    "twice",
+			    n->jolokia, f->name, f->jolokia, f->pos.path,
+			    f->pos.line, f->pos.col, v[i].key);
+	}
+	for (i = 0; i < c->nnodes; i++)
+		free(v[i].key);
+	free(v);
+}
+
 static void
 check_unique(const struct decl_cluster *c, struct errlist *diags)
 {
@@ -98,10 +331,7 @@ check_unique(const struct decl_cluster *c, struct errlist *diags)
 	for (i = 0; i < c->nnodes; i++)
 		names_add(&ns, c->nodes[i].name, "node", &c->nodes[i].pos);
 	names_check(&ns, diags);
-	for (i = 0; i < c->nnodes; i++)
-		names_add(&ns, c->nodes[i].jolokia, "jolokia URL",
-		    &c->nodes[i].pos);
-	names_check(&ns, diags);
+	check_endpoints(c, diags);
 	for (i = 0; i < c->naddresses; i++)
 		names_add(&ns, c->addresses[i].name, "address",
 		    &c->addresses[i].pos);

@@ -22,10 +22,10 @@
 
 /* Table-driven fields of one mapping (fields.c). */
 enum decl_field_type {
-	DECL_FIELD_STR,      /* char *: non-empty string */
-	DECL_FIELD_STR_OPT,  /* char *: string, or null/absent for NULL */
-	DECL_FIELD_NAME,     /* char *: an object name (decl_name_is_valid) */
-	DECL_FIELD_FILENAME, /* char *: a node name (decl_is_file_name) */
+	DECL_FIELD_STR,         /* char *: non-empty string */
+	DECL_FIELD_STR_OPT,     /* char *: string, or null/absent for NULL */
+	DECL_FIELD_NAME,        /* char *: an object name (decl_name_problem) */
+	DECL_FIELD_FILENAME,    /* char *: a node name (decl_is_file_name) */
 	DECL_FIELD_CREDENTIALS, /* char *: a credentials name, never a secret */
 	DECL_FIELD_URL,         /* char *: http(s) URL with a host */
 	DECL_FIELD_BOOL,        /* bool */
@@ -72,8 +72,17 @@ const struct decl_divert *decl_index_divert(const struct decl_index *ix,
 /* Cross-object rules on a fully loaded cluster; diagnostics into diags. */
 void decl_check(const struct decl_cluster *c, struct errlist *diags);
 
+/* The endpoint a Jolokia URL (one that passed the URL check) reaches, as
+ * check.c compares nodes' endpoints: "loopback:8161/console/jolokia",
+ * "10.0.0.1:443/jolokia?x=1". Owned. */
+char *decl_endpoint_key(const char *url);
+
 /* Helpers shared by load.c and check.c. */
-bool decl_name_is_valid(const char *s, const char **why);
+/* Why s cannot be an object name (owned: "is empty", "contains ','",
+ * "contains whitespace or a control character", "contains U+202E (a
+ * bidirectional control) at byte 5"), or NULL when it can: 1 to 255
+ * bytes, no ',', nothing lib/utf8.h's utf8_name_problem refuses. */
+char *decl_name_problem(const char *s);
 bool decl_is_file_name(const char *s);
 
 #endif

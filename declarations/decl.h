@@ -167,7 +167,12 @@ int decl_cluster_parse_max(struct decl_cluster **out, const char *label,
  * 2,000 queues. */
 int decl_cluster_load_max(struct decl_cluster **out, const char *dir,
     size_t file_max, struct errlist *diags);
-/* Read every *.yaml / *.yml of dir (sorted by name) and parse them. */
+/* Read every *.yaml / *.yml of dir (sorted by name) and parse them. Each
+ * such entry must be a regular file (a symbolic link to one is followed):
+ * a dangling link, a link loop, a FIFO, a folder or a device named *.yaml
+ * is an error at its path ("c/old.yaml: a FIFO, not a regular file"), and
+ * then nothing is parsed, so that nothing is planned without what it
+ * declared. */
 int decl_cluster_load(struct decl_cluster **out, const char *dir,
     struct errlist *diags);
 
@@ -175,7 +180,8 @@ int decl_cluster_load(struct decl_cluster **out, const char *dir,
  * hidden (a leading '.': .gitlab-ci.yml is no declaration). The one test
  * of it: a folder, a git tree and a plan folder use it alike. */
 bool decl_is_yaml_name(const char *name);
-/* True when dir directly holds at least one *.yaml / *.yml file. */
+/* True when dir directly holds at least one *.yaml / *.yml entry (of any
+ * kind: one that is not a regular file is then refused by the load). */
 bool decl_dir_is_cluster(const char *dir);
 
 void decl_cluster_free(struct decl_cluster *c); /* NULL is a no-op */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
@@ -27,14 +28,16 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The sorted *.yaml / *.yml file names of dir (regular files only). */
+/* The sorted paths of dir's *.yaml / *.yml entries, whatever they are: an
+ * entry that is no regular file (a dangling link, a FIFO, a folder) is
+ * still listed, so that reading it refuses it by name instead of the
+ * cluster silently losing what it declared. */
 static int
 list_yaml(const char *dir, char ***out, size_t *n_out)
 {
 	DIR *d;
 	struct dirent *e;
-	struct stat st;
-	char **names = NULL, *path;
+	char **names = NULL;
 	size_t n = 0, cap = 0;
 
 	d = opendir(dir);
@@ -43,13 +46,8 @@ list_yaml(const char *dir, char ***out, size_t *n_out)
 	while ((e = readdir(d)) != NULL) {
 		if (!decl_is_yaml_name(e->d_name))
 			continue;
-		path = xasprintf("%s/%s", dir, e->d_name);
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-			xgrow(&names, &cap, n + 1, sizeof(*names));
-			names[n++] = path;
-		} else {
-			free(path);
-		}
+		xgrow(&names, &cap, n + 1, sizeof(*names));
+		names[n++] = xasprintf("%s/%s", dir, e->d_name);
 	}
 	closedir(d);
 	if (n > 1)
@@ -73,8 +71,10 @@ decl_dir_is_cluster(const char *dir)
 	return n > 0;
 }
 
-/* Read one file into f (data owned through *data_out); a file over the
- * cap is reported the way the parser reports an over-long buffer. */
+/* Read one file into f (data owned through *data_out): a regular file
+ * (lib/afile.h's rule, a link to one followed), at most max bytes; what
+ * cannot be read so is an error at its path, and a file over the cap is
+ * reported the way the parser reports an over-long buffer. */
 static int
 read_one(struct decl_file *f, char **data_out, const char *path, size_t max,
     struct errlist *diags)
@@ -83,13 +83,22 @@ read_one(struct decl_file *f, char **data_out, const char *path, size_t max,
 	struct pos at = {path, 1, 1};
 	struct stat st;
 	size_t len = 0;
+	int fd = -1, rc;
 
 	f->path = path;
-	if (stat(path, &st) == 0 && (unsigned long long)st.st_size > max)
+	if (afile_open(&fd, &st, path, AFILE_AT_PATH, &err) < 0) {
+		errlist_add_err(diags, &err);
+		return -1;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		(void)close(fd);
 		return errlist_add(diags, DIAG_ERROR, &at,
 		    "file is %lld bytes, over the limit of %zu bytes",
 		    (long long)st.st_size, max);
-	if (afile_read(data_out, &len, path, max, &err) < 0) {
+	}
+	rc = afile_read_fd(data_out, &len, fd, path, max, &err);
+	(void)close(fd);
+	if (rc < 0) {
 		errlist_add(diags, DIAG_ERROR, &at, "%s", err.msg);
 		err_release(&err);
 		return -1;

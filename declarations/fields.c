@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 
 const struct decl_yaml_node *
@@ -23,30 +24,36 @@ decl_yaml_map_get(const struct decl_yaml_node *map, const char *key)
 	return NULL;
 }
 
-bool
-decl_name_is_valid(const char *s, const char **why)
+/* What an echoed name spells out: what a name may not hold, but for the
+ * plain space, which shows. */
+static const char *
+echo_escaped(uint32_t cp)
 {
-	const unsigned char *p;
+	return cp == ' ' ? NULL : utf8_name_problem(cp);
+}
 
-	if (s[0] == '\0') {
-		*why = "is empty";
-		return false;
-	}
-	if (strlen(s) > DECL_NAME_MAX) {
-		*why = "is longer than 255 bytes";
-		return false;
-	}
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p <= ' ' || *p == 0x7f) {
-			*why = "contains whitespace or a control character";
-			return false;
-		}
-		if (*p == ',') {
-			*why = "contains ','";
-			return false;
-		}
-	}
-	return true;
+char *
+decl_name_problem(const char *s)
+{
+	const char *why;
+	size_t at = 0;
+	uint32_t cp;
+
+	if (s[0] == '\0')
+		return xstrdup("is empty");
+	if (strlen(s) > DECL_NAME_MAX)
+		return xstrdup("is longer than 255 bytes");
+	if (strchr(s, ',') != NULL)
+		return xstrdup("contains ','");
+	why = utf8_find(s, utf8_name_problem, &at, &cp);
+	if (why == NULL)
+		return NULL;
+	if (cp <= 0x20 || cp == 0x7f)
+		return xstrdup("contains whitespace or a control character");
+	if (cp == 0xffffffffu) /* the YAML reader refuses it first */
+		return xasprintf("contains invalid UTF-8 at byte %zu", at);
+	return xasprintf("contains U+%04X (%s) at byte %zu", (unsigned)cp, why,
+	    at);
 }
 
 bool
@@ -336,9 +343,19 @@ parse_string(const struct decl_yaml_node *v, const struct decl_field *f,
 	if (f->type == DECL_FIELD_STR && v->str[0] == '\0')
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' must not be empty", f->key);
-	if (f->type == DECL_FIELD_NAME && !decl_name_is_valid(v->str, &why))
-		return errlist_add(diags, DIAG_ERROR, &v->pos, "'%s' %s ('%s')",
-		    f->key, why, v->str);
+	if (f->type == DECL_FIELD_NAME) {
+		char *bad = decl_name_problem(v->str), *shown;
+
+		if (bad != NULL) {
+			/* shown with what cannot be seen spelled out */
+			shown = utf8_escape(v->str, echo_escaped);
+			errlist_add(diags, DIAG_ERROR, &v->pos,
+			    "'%s' %s ('%s')", f->key, bad, shown);
+			free(shown);
+			free(bad);
+			return -1;
+		}
+	}
 	if (f->type == DECL_FIELD_FILENAME && !decl_is_file_name(v->str))
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
 		    "'%s' must be letters, digits, '.', '_' and '-' (not "

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,10 +106,26 @@ afile_append_sync(const char *path, const void *data, size_t len, mode_t mode,
 	struct stat st;
 
 	created = stat(path, &st) < 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode);
+	/* O_NONBLOCK: a FIFO put there fails the open (ENXIO) or is refused
+	 * below instead of blocking the writer */
+	fd = open(path,
+	    O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+	    mode);
 	if (fd < 0)
 		return err_setf(err, NULL, "cannot open '%s': %s", path,
 		    strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		err_setf(err, NULL, "cannot stat '%s': %s", path,
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_setf(err, NULL,
+		    "cannot append to '%s': it is %s, not a regular file", path,
+		    afile_mode_name(st.st_mode));
+	}
 	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
 		err_setf(err, NULL, "cannot append to '%s': %s", path,
 		    strerror(errno));
@@ -124,39 +141,135 @@ afile_append_sync(const char *path, const void *data, size_t len, mode_t mode,
 	return 0;
 }
 
-/* afile_read and afile_read_nofollow: open with flags, *st of the file. */
-static int
-read_file(char **out, size_t *len_out, struct stat *st_out, const char *path,
-    int flags, size_t max, struct err *err)
+const char *
+afile_mode_name(mode_t mode)
 {
+	if (S_ISREG(mode))
+		return "a regular file";
+	if (S_ISDIR(mode))
+		return "a folder";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return "an unknown kind of file";
+}
+
+static int open_failed(struct err *err, const char *path, unsigned flags,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* err: "'P' <what>" or, AFILE_AT_PATH, "<what>" at {P}; fmt gives <what>
+ * as the first form wants it when it starts with "is ". */
+static int
+open_failed(struct err *err, const char *path, unsigned flags, const char *fmt,
+    ...)
+{
+	struct pos at = {path, 0, 0};
+	va_list ap;
+	char *what;
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
+	va_end(ap);
+	if (what == NULL)
+		(void)err_setf(err, NULL, "cannot open '%s'", path);
+	else if (flags & AFILE_AT_PATH)
+		(void)err_setf(err, &at, "%s",
+		    strncmp(what, "is ", 3) == 0 ? what + 3 : what);
+	else if (strncmp(what, "is ", 3) == 0)
+		(void)err_setf(err, NULL, "'%s' %s", path, what);
+	else
+		(void)err_setf(err, NULL, "%s", what);
+	free(what);
+	return -1;
+}
+
+/* Why open(path) failed with errno e, said of what is there. */
+static int
+why_not_opened(struct err *err, const char *path, unsigned flags, int e)
+{
+	struct stat st;
+
+	if ((e == ENOENT || e == ELOOP) && lstat(path, &st) == 0 &&
+	    S_ISLNK(st.st_mode)) {
+		if (e == ENOENT)
+			return open_failed(err, path, flags,
+			    "is a dangling symbolic link");
+		if (flags & AFILE_NOFOLLOW)
+			return open_failed(err, path, flags,
+			    "is a symbolic link, not a regular file");
+		return open_failed(err, path, flags,
+		    "is a symbolic link loop (too many levels of symbolic "
+		    "links)");
+	}
+	/* open() refuses a socket (ENXIO) before fstat could say what it is */
+	if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return open_failed(err, path, flags,
+		    "is %s, not a regular file", afile_mode_name(st.st_mode));
+	if (flags & AFILE_AT_PATH)
+		return open_failed(err, path, flags, "cannot open: %s",
+		    strerror(e));
+	return open_failed(err, path, flags, "cannot open '%s': %s", path,
+	    strerror(e));
+}
+
+int
+afile_open(int *fd_out, struct stat *st_out, const char *path, unsigned flags,
+    struct err *err)
+{
+	int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	struct stat st;
 	int fd;
+
+	if (flags & AFILE_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	fd = open(path, oflags);
+	if (fd < 0)
+		return why_not_opened(err, path, flags, errno);
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+
+		close(fd);
+		if (flags & AFILE_AT_PATH)
+			return open_failed(err, path, flags, "cannot stat: %s",
+			    strerror(e));
+		return open_failed(err, path, flags, "cannot stat '%s': %s",
+		    path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return open_failed(err, path, flags,
+		    "is %s, not a regular file", afile_mode_name(st.st_mode));
+	}
+	*fd_out = fd;
+	if (st_out != NULL)
+		*st_out = st;
+	return 0;
+}
+
+int
+afile_read_fd(char **out, size_t *len_out, int fd, const char *path, size_t max,
+    struct err *err)
+{
 	struct stat st;
 	char *buf = NULL;
 	size_t len = 0, cap;
 	int rc = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | flags);
-	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) != 0)
+	if (fstat(fd, &st) < 0)
+		return err_setf(err, NULL, "cannot stat '%s': %s", path,
+		    strerror(errno));
+	if ((unsigned long long)st.st_size > max)
 		return err_setf(err, NULL,
-		    "'%s' is a symbolic link, not the file itself", path);
-	if (fd < 0)
-		return err_setf(err, NULL, "cannot open '%s': %s", path,
-		    strerror(errno));
-	if (fstat(fd, &st) < 0) {
-		err_setf(err, NULL, "cannot stat '%s': %s", path,
-		    strerror(errno));
-		goto done;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err_setf(err, NULL, "'%s' is not a regular file", path);
-		goto done;
-	}
-	if ((unsigned long long)st.st_size > max) {
-		err_setf(err, NULL,
 		    "'%s' is too large (%lld bytes, at most %zu)", path,
 		    (long long)st.st_size, max);
-		goto done;
-	}
 	cap = (size_t)st.st_size + 1;
 	buf = xmalloc(cap);
 	for (;;) {
@@ -194,12 +307,9 @@ read_file(char **out, size_t *len_out, struct stat *st_out, const char *path,
 	buf = NULL;
 	if (len_out)
 		*len_out = len;
-	if (st_out != NULL)
-		*st_out = st;
 	rc = 0;
 done:
 	free(buf);
-	close(fd);
 	return rc;
 }
 
@@ -207,14 +317,26 @@ int
 afile_read(char **out, size_t *len_out, const char *path, size_t max,
     struct err *err)
 {
-	return read_file(out, len_out, NULL, path, 0, max, err);
+	int fd = -1, rc;
+
+	if (afile_open(&fd, NULL, path, 0, err) < 0)
+		return -1;
+	rc = afile_read_fd(out, len_out, fd, path, max, err);
+	close(fd);
+	return rc;
 }
 
 int
 afile_read_nofollow(char **out, size_t *len_out, struct stat *st_out,
     const char *path, size_t max, struct err *err)
 {
-	return read_file(out, len_out, st_out, path, O_NOFOLLOW, max, err);
+	int fd = -1, rc;
+
+	if (afile_open(&fd, st_out, path, AFILE_NOFOLLOW, err) < 0)
+		return -1;
+	rc = afile_read_fd(out, len_out, fd, path, max, err);
+	close(fd);
+	return rc;
 }
 
 int

@@ -192,7 +192,11 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	agent_tls_release(&tls);
 	free(decl);
 	if (code < 0) {
-		refuse(a, dir, err.msg);
+		/* rendered: a plan.json error carries its file as a position */
+		char *why = err_render(&err);
+
+		refuse(a, dir, why);
+		free(why);
 		err_release(&err);
 		return;
 	}

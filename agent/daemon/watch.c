@@ -8,14 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../lib/afile.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
+#include "../creds.h"
 #include "../git.h"
 
 #define REVWALK_MAX 10000 /* commits counted between two polls */
-#define SECRET_MAX  16384 /* bytes of a token file */
 
 struct daemon_watch {
 	const struct agent_conf *conf;
@@ -130,24 +131,52 @@ daemon_watch_mark_seen(struct daemon_watch *w, const char *oid, struct err *err)
 	return r;
 }
 
-/* Read a secret file from the credentials folder, first line only. */
+/* Read a secret file from the credentials folder, first line only, as
+ * private as agent_creds_open_secret wants it. */
 static char *
-read_secret(const struct agent_conf *conf, const char *name, char **why)
+read_secret(const struct agent_conf *conf, const char *name, const char *key,
+    char **why)
 {
-	char *path, *text = NULL;
 	struct err err = {0};
+	char *text = NULL;
 
-	path = xasprintf("%s/%s", conf->credentials, name);
-	if (afile_read(&text, NULL, path, SECRET_MAX, &err) < 0) {
+	if (agent_creds_read_secret(&text, conf->credentials, name, key, &err) <
+	    0) {
 		*why = err.msg;
 		err.msg = NULL;
 		err_release(&err);
-		free(path);
 		return NULL;
 	}
-	free(path);
-	text[strcspn(text, "\r\n")] = '\0';
 	return text;
+}
+
+/* The SSH key files libgit2 reads by path: the private key as private as
+ * agent_creds_open_secret wants it, the public one a regular file. */
+static int
+check_ssh_keys(const struct agent_conf *conf, char **why)
+{
+	struct err err = {0};
+	char *path;
+	int fd = -1, rc = 0;
+
+	if (agent_creds_check_secret(conf->credentials, conf->git_ssh_key_file,
+	        "repository.ssh-key-file", &err) < 0)
+		rc = -1;
+	if (rc == 0 && conf->git_ssh_pubkey_file != NULL) {
+		path = xasprintf("%s/%s", conf->credentials,
+		    conf->git_ssh_pubkey_file);
+		if (afile_open(&fd, NULL, path, 0, &err) < 0)
+			rc = -1;
+		else
+			(void)close(fd);
+		free(path);
+	}
+	if (rc < 0) {
+		*why = err.msg;
+		err.msg = NULL;
+	}
+	err_release(&err);
+	return rc;
 }
 
 /* The credentials libgit2 asks for, from the credentials folder: an HTTPS
@@ -182,6 +211,8 @@ credentials(void *payload, unsigned allowed, const char *user_from_url,
 	}
 	if ((allowed & AGENT_GIT_AUTH_SSH_KEY) != 0 &&
 	    conf->git_ssh_key_file != NULL) {
+		if (check_ssh_keys(conf, why) < 0)
+			return -1;
 		out->kind = AGENT_GIT_AUTH_SSH_KEY;
 		out->user = xstrdup(user);
 		out->private_key = xasprintf("%s/%s", conf->credentials,
@@ -193,7 +224,8 @@ credentials(void *payload, unsigned allowed, const char *user_from_url,
 	}
 	if ((allowed & AGENT_GIT_AUTH_TOKEN) != 0 &&
 	    conf->git_token_file != NULL) {
-		secret = read_secret(conf, conf->git_token_file, why);
+		secret = read_secret(conf, conf->git_token_file,
+		    "repository.token-file", why);
 		if (secret == NULL)
 			return -1;
 		out->kind = AGENT_GIT_AUTH_TOKEN;

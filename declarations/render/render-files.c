@@ -14,12 +14,15 @@ render_node_name_ok(const char *name)
 	       strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
+/* Something is there, whatever it is: the reader (afile_read) refuses
+ * what is not a regular file, naming it, rather than this lookup passing
+ * over a FIFO or a dangling link to the cluster's broker.xml. */
 static bool
-is_file(const char *path)
+is_there(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return lstat(path, &st) == 0;
 }
 
 int
@@ -33,14 +36,14 @@ render_base_path(char **out, const char *cluster_dir, const char *node,
 		    "node '%s': the name cannot be used as a file name", node);
 	p = xasprintf("%s/%s/%s/%s.xml", cluster_dir, RENDER_BASE_DIR,
 	    RENDER_NODES_DIR, node);
-	if (is_file(p)) {
+	if (is_there(p)) {
 		*out = p;
 		return 0;
 	}
 	free(p);
 	p = xasprintf("%s/%s/%s", cluster_dir, RENDER_BASE_DIR,
 	    RENDER_BASE_FILE);
-	if (is_file(p)) {
+	if (is_there(p)) {
 		*out = p;
 		return 0;
 	}

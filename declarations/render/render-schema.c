@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
 
 struct render_schema {
@@ -57,13 +58,18 @@ render_schema_load(struct render_schema **out, const char *dir, struct err *err)
 	char *path = xasprintf("%s/%s", dir, RENDER_SCHEMA_FILE);
 	xmlSchemaParserCtxtPtr pctx = NULL;
 	xmlSchemaPtr schema = NULL;
-	int rc = -1;
+	int fd = -1, rc = -1;
 
+	/* libxml2 reads the file: it must pass the regular-file rule first
+	 * (a FIFO would block it) */
 	if (access(path, R_OK) != 0) {
 		err_setf(err, NULL, "no readable %s in '%s'",
 		    RENDER_SCHEMA_FILE, dir);
 		goto done;
 	}
+	if (afile_open(&fd, NULL, path, 0, err) < 0)
+		goto done;
+	(void)close(fd);
 	pctx = xmlSchemaNewParserCtxt(path);
 	xmlSchemaSetParserStructuredErrors(pctx, on_schema_error, err);
 	schema = xmlSchemaParse(pctx);

@@ -61,7 +61,9 @@ int render_broker_xml(char **out, size_t *out_len, const struct decl_cluster *c,
 
 /* The base file of node in cluster_dir: nodes/<node>.xml when it exists,
  * else broker/broker.xml. Returns 0 and the owned path in *out; -1 when
- * node is not usable as a file name or neither file exists. */
+ * node is not usable as a file name or neither file exists. "Exists" is
+ * anything there, a FIFO or a dangling link too: reading it then refuses
+ * it by name, rather than a broken node file falling back to broker.xml. */
 int render_base_path(char **out, const char *cluster_dir, const char *node,
     struct err *err);
 

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../../lib/err.h"
 #include "../recon.h"
@@ -23,6 +24,16 @@
 struct http_tick;
 
 #define LIVE_SNAPSHOT_FORMAT 1 /* `format` of snapshot --json */
+
+/* The ranges of a node's integers, the same when a broker's reply is read
+ * (snapshot-attrs.c: outside is BAD_RESPONSE) and when a recorded snapshot
+ * is (snapshot-parse.c: outside is refused), so that what was read can be
+ * recorded and read back: every integer within +-2^53 (exact in any JSON
+ * reader's double); a message count 0 or more; a consumer count 0 to
+ * 2^31-1 (a Java int). The bulk cap sums message counts (ADR-0084 D7): a
+ * negative one would let a plan destroy more than it says. */
+#define LIVE_INT_MAX       INT64_C(9007199254740992)
+#define LIVE_CONSUMERS_MAX INT64_C(2147483647)
 
 /* ---- reading nodes (snapshot-fetch.c) ---------------------------------- */
 

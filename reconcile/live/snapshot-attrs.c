@@ -1,7 +1,9 @@
 /* reconcile/live/snapshot-attrs.c: MBean attribute values of a snapshot
  * read into the model (from the reply tree, lib/json). A missing attribute
- * keeps Artemis's default; a present one of the wrong type is recorded as
- * the reply's problem (BAD_RESPONSE). */
+ * keeps Artemis's default; a present one of the wrong type, or an integer
+ * out of its range (live.h: a negative MessageCount or ConsumerCount,
+ * anything past 2^53), is recorded as the reply's problem (BAD_RESPONSE,
+ * naming the attribute). */
 
 #include "live-int.h"
 
@@ -41,19 +43,38 @@ rd_bool(struct live_attrs *r, const struct json *o, const char *name, bool def)
 	return out;
 }
 
-/* An integer, exactly (a Java long arrives as an integer literal). */
+/* An integer, exactly (a Java long arrives as an integer literal), from lo
+ * to hi; every one within +-2^53 (LIVE_INT_MAX, what a recorded snapshot
+ * can hold). */
+static int64_t
+rd_int_in(struct live_attrs *r, const struct json *o, const char *name,
+    int64_t def, int64_t lo, int64_t hi)
+{
+	const struct json *v = attr(o, name);
+	int64_t out = def;
+	char *range;
+
+	if (v == NULL || json_is_null(v))
+		return def;
+	if (json_int(v, &out) < 0) {
+		bad(r, name, "an integer");
+		return def;
+	}
+	if (out < lo || out > hi) {
+		range = xasprintf("an integer from %lld to %lld, not %lld",
+		    (long long)lo, (long long)hi, (long long)out);
+		bad(r, name, range);
+		free(range);
+		return def;
+	}
+	return out;
+}
+
 static int64_t
 rd_int(struct live_attrs *r, const struct json *o, const char *name,
     int64_t def)
 {
-	const struct json *v = attr(o, name);
-	int64_t out = def;
-
-	if (v == NULL || json_is_null(v))
-		return def;
-	if (json_int(v, &out) < 0)
-		bad(r, name, "an integer");
-	return out;
+	return rd_int_in(r, o, name, def, -LIVE_INT_MAX, LIVE_INT_MAX);
 }
 
 /* NULL for missing, null or (when empty_is_null) "". */
@@ -166,8 +187,9 @@ live_attrs_queue(struct live_attrs *r, const char *mbean, const struct json *o,
 	q->configuration_managed = rd_bool(r, o, "ConfigurationManaged", false);
 	q->auto_created = rd_bool(r, o, "AutoCreated", false);
 	q->internal = rd_bool(r, o, "InternalQueue", false);
-	q->consumer_count = rd_int(r, o, "ConsumerCount", 0);
-	q->message_count = rd_int(r, o, "MessageCount", 0);
+	q->consumer_count =
+	    rd_int_in(r, o, "ConsumerCount", 0, 0, LIVE_CONSUMERS_MAX);
+	q->message_count = rd_int_in(r, o, "MessageCount", 0, 0, LIVE_INT_MAX);
 }
 
 static void

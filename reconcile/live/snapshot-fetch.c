@@ -167,9 +167,12 @@ find_broker(struct recon_node_snapshot *n, const struct json *value)
 	if (live_mbean_key(json_key(c), "broker", &n->broker_name) < 0)
 		return xasprintf("unexpected broker MBean '%.200s'",
 		    json_key(c));
+	/* a node that was read has a version: a snapshot says null for a
+	 * node that could not be read only */
 	v = json_str(json_get(c, "Version"));
-	if (v != NULL)
-		n->broker_version = xstrdup(v);
+	if (v == NULL)
+		return xstrdup("the broker MBean has no Version string");
+	n->broker_version = xstrdup(v);
 	return NULL;
 }
 

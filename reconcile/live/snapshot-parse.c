@@ -10,16 +10,14 @@
 
 #include "live-int.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../lib/afile.h"
 #include "../../lib/jsonr.h"
 #include "../../lib/xalloc.h"
 
@@ -117,22 +115,47 @@ val_bool(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 	return 0;
 }
 
-/* An integral number of magnitude at most 2^53 (exact in a double). */
+/* An integral number of magnitude at most 2^53 (LIVE_INT_MAX): an int64
+ * written as an integer, or an integral double. */
 static int
 val_int(struct jp *p, enum jsonr_tok t, const struct jpath *at, const char *key,
     int64_t *out)
 {
 	double d = t == JSONR_NUM ? p->r.num : 0.5;
 
-	/* Exactly, as lib/json reads the Jolokia reply it was made from: an
-	 * int64 written as an integer, or an integral double within 2^53. */
 	if (t == JSONR_NUM && p->r.is_int) {
+		if (p->r.inum < -LIVE_INT_MAX || p->r.inum > LIVE_INT_MAX)
+			return fail(p, at, key,
+			    "%lld is past 2^53 (integers must be within "
+			    "+-9007199254740992)",
+			    (long long)p->r.inum);
 		*out = p->r.inum;
 		return 0;
 	}
-	if (d != floor(d) || fabs(d) > 9007199254740992.0)
+	if (d != floor(d))
 		return fail(p, at, key, "expected an integer");
+	if (fabs(d) > (double)LIVE_INT_MAX)
+		return fail(p, at, key,
+		    "%.17g is past 2^53 (integers must be within "
+		    "+-9007199254740992)",
+		    d);
 	*out = (int64_t)d;
+	return 0;
+}
+
+/* val_int, within lo..hi. */
+static int
+val_int_in(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *key, int64_t lo, int64_t hi, int64_t *out)
+{
+	int64_t v = 0;
+
+	if (val_int(p, t, at, key, &v) < 0)
+		return -1;
+	if (v < lo || v > hi)
+		return fail(p, at, key, "%lld is out of range (%lld to %lld)",
+		    (long long)v, (long long)lo, (long long)hi);
+	*out = v;
 	return 0;
 }
 
@@ -338,7 +361,8 @@ queue_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 		return val_bool(p, t, at, "configuration_managed",
 		    &q->configuration_managed);
 	case 3:
-		return val_int(p, t, at, "consumer_count", &q->consumer_count);
+		return val_int_in(p, t, at, "consumer_count", 0,
+		    LIVE_CONSUMERS_MAX, &q->consumer_count);
 	case 4:
 		return val_int(p, t, at, "consumers_before_dispatch",
 		    &q->consumers_before_dispatch);
@@ -361,7 +385,8 @@ queue_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 	case 12:
 		return val_int(p, t, at, "max_consumers", &q->max_consumers);
 	case 13:
-		return val_int(p, t, at, "message_count", &q->message_count);
+		return val_int_in(p, t, at, "message_count", 0, LIVE_INT_MAX,
+		    &q->message_count);
 	case 14:
 		return val_str(p, t, at, "name", false, &q->name);
 	case 15:
@@ -636,6 +661,14 @@ parse_node(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 
 	if (read_object(p, t, at, node_keys, 10, node_field, n) < 0)
 		return -1;
+	/* a node that was read names its broker and its version (the
+	 * writer's rule: only a refused node has them null) */
+	if (n->refusal.kind == RECON_OK && n->broker_name == NULL)
+		return fail(p, at, "broker_name",
+		    "null, but the node was read (its refusal is null)");
+	if (n->refusal.kind == RECON_OK && n->broker_version == NULL)
+		return fail(p, at, "broker_version",
+		    "null, but the node was read (its refusal is null)");
 	if (!sorted_unique(n->addresses, n->naddresses, sizeof(*n->addresses)))
 		return fail(p, at, NULL,
 		    "addresses not sorted by name or repeated");
@@ -650,6 +683,48 @@ parse_node(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 }
 
 /* ---- the top ---- */
+
+struct node_ref {
+	const char *name;
+	size_t i;
+};
+
+static int
+node_ref_cmp(const void *a, const void *b)
+{
+	const struct node_ref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Each node once: a second entry of a node would leave the planner the
+ * first and hide the other. */
+static int
+nodes_unique(struct jp *p, const struct jpath *top,
+    const struct recon_snapshot *s)
+{
+	struct node_ref *v = xcalloc(s->nnodes + 1, sizeof(*v));
+	struct jpath at = {top, "nodes", 0};
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < s->nnodes; i++) {
+		v[i].name = s->nodes[i].node;
+		v[i].i = i;
+	}
+	if (s->nnodes > 1)
+		qsort(v, s->nnodes, sizeof(*v), node_ref_cmp);
+	for (i = 1; i < s->nnodes && rc == 0; i++)
+		if (strcmp(v[i - 1].name, v[i].name) == 0) {
+			at.idx = (long)v[i].i;
+			rc = fail(p, &at, "node",
+			    "node '%s' is listed twice (first at nodes[%zu])",
+			    v[i].name, v[i - 1].i);
+		}
+	free(v);
+	return rc;
+}
 
 static const char *const top_keys[] = {"cluster", "format", "nodes",
     "taken_at"};
@@ -673,8 +748,10 @@ top_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 			    (long long)format, LIVE_SNAPSHOT_FORMAT);
 		return 0;
 	case 2:
-		return READ_ARRAY(p, t, at, "nodes", s->nodes, s->nnodes,
-		    parse_node);
+		if (READ_ARRAY(p, t, at, "nodes", s->nodes, s->nnodes,
+		        parse_node) < 0)
+			return -1;
+		return nodes_unique(p, at, s);
 	default:
 		return val_str(p, t, at, "taken_at", false, &s->taken_at);
 	}
@@ -718,17 +795,10 @@ live_snapshot_read_file(struct recon_snapshot **out, const char *path,
     struct err *err)
 {
 	struct jp p = {path, err, {0}, false};
-	struct pos pos = {path, 0, 0};
-	struct stat st;
-	int fd, rc;
+	int fd = -1, rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return err_setf(err, &pos, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		(void)close(fd);
-		return err_setf(err, &pos, "not a regular file");
-	}
+	if (afile_open(&fd, NULL, path, AFILE_AT_PATH, err) < 0)
+		return -1;
 	jsonr_init_fd(&p.r, fd);
 	rc = parse(&p, out);
 	jsonr_release(&p.r);

@@ -41,12 +41,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 64 * 1024)
 		return 0;
 	live_snapshot_build_request(&b, "node1");
-	(void)live_bulk_parse_reply(&b, 200, (const char *)data, size, &r);
-	recon_refusal_release(&r);
 	n.node = xstrdup("node1");
 	n.url = xstrdup("http://localhost:8161/console/jolokia");
 	n.requests = 1;
-	if (b.results != NULL && b.reply != NULL)
+	/* as live_snapshot_fetch: a reply that fails as a whole is the node's
+	 * refusal, else the node is read from it */
+	if (live_bulk_parse_reply(&b, 200, (const char *)data, size, &r) < 0) {
+		n.refusal = r;
+		memset(&r, 0, sizeof(r));
+	} else {
+		recon_refusal_release(&r);
+	}
+	if (n.refusal.kind == RECON_OK && b.results != NULL && b.reply != NULL)
 		live_node_from_reply(&n, &b);
 	round_trip(&n);
 	live_node_release(&n);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every refusal kind provoked on real brokers (or a proxy of ours in front
 # of one): HAS_CONSUMERS, NOT_FOUND, ALREADY_EXISTS, UNAUTHORIZED,
-# THROTTLED, FORBIDDEN, UNREACHABLE, TIMEOUT, BAD_RESPONSE, BROKER_ERROR;
-# a node that cannot be read never stops the others.
+# THROTTLED, FORBIDDEN, UNREACHABLE, TIMEOUT, BAD_RESPONSE (also for
+# counts out of range), BROKER_ERROR; a node that cannot be read never
+# stops the others.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 brokers_setup
@@ -137,6 +138,18 @@ check_eq "HTTP 429: THROTTLED" "THROTTLED: HTTP 429: too many failed logins, thr
 check_eq "HTTP 502: BROKER_ERROR" "BROKER_ERROR: HTTP 502" "$(kind_via status:502)"
 check_eq "HTTP 404: BAD_RESPONSE" "BAD_RESPONSE: unexpected HTTP status 404" "$(kind_via status:404)"
 check_eq "pass-through proxy: read fine" None "$(kind_via pass)"
+# A broker's answer rewritten to counts no broker holds (issue 14, defect
+# 5): the node is BAD_RESPONSE naming the attribute, so no plan sums them
+# into the bulk cap.
+check_grep "negative MessageCount: BAD_RESPONSE" \
+	"^BAD_RESPONSE: queue '[^']+': attribute MessageCount: expected an integer from 0 to 9007199254740992, not -5\$" \
+	<(kind_via 'sub/"MessageCount":[0-9]+/"MessageCount":-5')
+check_grep "negative ConsumerCount: BAD_RESPONSE" \
+	"^BAD_RESPONSE: queue '[^']+': attribute ConsumerCount: expected an integer from 0 to 2147483647, not -1\$" \
+	<(kind_via 'sub/"ConsumerCount":[0-9]+/"ConsumerCount":-1')
+check_grep "MessageCount past 2^53: BAD_RESPONSE" \
+	"^BAD_RESPONSE: queue '[^']+': attribute MessageCount: expected an integer from 0 to 9007199254740992, not 9007199254740993\$" \
+	<(kind_via 'sub/"MessageCount":[0-9]+/"MessageCount":9007199254740993')
 
 # --- TLS: verification is on; --ca-file trusts our own CA
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \

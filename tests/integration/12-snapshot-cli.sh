@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `artemis-gitops snapshot`: credentials folder and file problems (never a
-# silent anonymous login), usage errors, and the environment variable.
+# silent anonymous login; a file or folder sshd would refuse for a private
+# key is refused), usage errors, and the environment variable.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 brokers_setup
@@ -29,14 +30,40 @@ cp -a "$CREDDIR" "$d"
 rm "$d/node1"
 o=$("$AG_BIN" snapshot --credentials "$d" "$TMP/c" 2>&1)
 check_eq "missing file: exit 1" 1 $?
-check_eq "missing file: message" "$P: node 'node1': cannot read credentials file '$d/node1': No such file or directory" "$o"
+check_eq "missing file: message" "$P: node 'node1': credentials file '$d/node1': cannot open: No such file or directory" "$o"
 
-d=$TMP/cr-open
+# perm_case NAME SETUP EXPECTED-SUFFIX [NODE]: SETUP runs in a copy $d of
+# the credentials folder; NODE's file (node2's unless given), or the
+# folder, is then refused as sshd would refuse a private key, with the
+# path and the mode.
+perm_case() {
+	local name=$1 setup=$2 want=$3 n=${4:-node2} o
+	d=$TMP/cr-$RANDOM
+	cp -a "$CREDDIR" "$d"
+	(cd "$d" && eval "$setup")
+	o=$("$AG_BIN" snapshot --credentials "$d" "$TMP/c" 2>&1)
+	check_eq "$name: exit 1" 1 $?
+	check_eq "$name: message" "$P: node '$n': credentials file '$d/$n': ${want//@D@/$d}" "$o"
+}
+perm_case "world-readable file" "chmod 644 node2" \
+	"mode 0644: its group can read it, others can read it; a secret must be readable by its owner only (chmod 600 '@D@/node2')"
+perm_case "group-readable file" "chmod 640 node2" \
+	"mode 0640: its group can read it; a secret must be readable by its owner only (chmod 600 '@D@/node2')"
+perm_case "group-writable file" "chmod 620 node2" \
+	"mode 0620: its group can write it; a secret must be readable by its owner only (chmod 600 '@D@/node2')"
+perm_case "another user's file" "chown 65534 node2" \
+	"owned by uid 65534, not by the agent's user (uid $(id -u)) or root"
+perm_case "world-writable folder" "chmod 1777 ." \
+	"its folder '@D@' has mode 1777: its group can write it, others can write it, and so replace the file; the folder must be writable by its owner only (chmod 700 '@D@')" node1
+perm_case "a symbolic link" "mv node2 real2 && ln -s real2 node2" \
+	"a symbolic link, not a regular file"
+# What systemd's LoadCredential= hands over: 0400, the service's user.
+d=$TMP/cr-systemd
 cp -a "$CREDDIR" "$d"
-chmod 644 "$d/node2"
-o=$("$AG_BIN" snapshot --credentials "$d" "$TMP/c" 2>&1)
-check_eq "world-readable file: exit 1" 1 $?
-check_eq "world-readable file: message" "$P: node 'node2': credentials file '$d/node2' is readable by others (chmod 600 it)" "$o"
+chmod 0500 "$d"
+chmod 0400 "$d"/*
+check "a 0400 file in a 0500 folder (LoadCredential=): read" "$AG_BIN" snapshot --credentials "$d" "$TMP/c"
+chmod 0700 "$d"
 
 o=$(env -u CREDENTIALS_DIRECTORY "$AG_BIN" snapshot "$TMP/c" 2>&1)
 check_eq "no credentials folder: exit 1" 1 $?

@@ -96,7 +96,7 @@ chmod 0644 "$TMP/open.key"
 snap "$TMP/s4.json" "$TMP/c" --ca-file "$CA" --client-cert "$CERT" --client-key "$TMP/open.key"
 check_eq "a key readable by others: exit 1" 1 $?
 check_eq "a key readable by others: refused, naming the file" \
-	"artemis-gitops snapshot: --client-key: key file '$TMP/open.key' is readable by others (chmod 600 it)" \
+	"artemis-gitops snapshot: --client-key: key file '$TMP/open.key': mode 0644: its group can read it, others can read it; a secret must be readable by its owner only (chmod 600 '$TMP/open.key')" \
 	"$(cat "$TMP/s4.json.err")"
 check_exit "a certificate without its key: usage error" 64 \
 	"$AG_BIN" snapshot --credentials "$CREDDIR" --client-cert "$CERT" "$TMP/c"
@@ -224,7 +224,7 @@ c2=$(daemon_commit "t14d: a second queue")
 check "a key others may read: c2 previewed" wait_for 60 has_preview "$c2"
 p2=$(preview_of "$c2")
 check_grep "its log: the key refused, naming the file; no node read" \
-	"err daemon: cluster 't14d': tls.client-key-file: key file '$T/creds/agent.key' is readable by others \\(chmod 600 it\\): no node is read" "$T/agent.log"
+	"err daemon: cluster 't14d': tls.client-key-file: key file '$T/creds/agent.key': mode 0644: its group can read it, others can read it; a secret must be readable by its owner only \\(chmod 600 '$T/creds/agent.key'\\): no node is read" "$T/agent.log"
 check_grep "its preview: node3 UNREACHABLE" "^\\| $N \\| UNREACHABLE" "$p2/plan.md"
 listing "$TMP/l2" "$N" queues
 check_absent "c2 not applied: no queue mtls.e$u" "^mtls\\.e$u\$" "$TMP/l2" "^mtls\\.d$u\$"

@@ -193,6 +193,7 @@ B="org.apache.activemq.artemis:broker=\"$broker\""
 # Live state comes from `artemis-gitops snapshot --json` (the agent's own
 # reader); Jolokia is called directly only for operations.
 mkdir -p "$work/creds"
+chmod 700 "$work/creds" # a credentials folder only its owner writes
 (umask 077 && echo admin:admin >"$work/creds/$broker")
 snap() { # the node's snapshot object
 	"$AG_BIN" snapshot --json --credentials "$work/creds" "$cl" >"$work/snap.json" 2>"$work/snap.err" ||

@@ -2,9 +2,10 @@
 # approve and apply refusals, each with its exact message (no broker is
 # contacted: plans are made against a recorded snapshot, and every case is
 # refused before apply reads a node): wrong confirmation, plan.json edited
-# after it was written, an approval for another plan.json, a refused plan,
-# a plan without changes, an applied plan, a superseded plan, a plan not
-# approved, a locked state folder; --by and its defaults; usage errors.
+# after it was written, a malformed plan.json, an approval for another
+# plan.json, a refused plan, a plan without changes, an applied plan, a
+# superseded plan, a plan not approved, a locked state folder; --by and its
+# defaults; usage errors.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -117,6 +118,29 @@ check_eq "apply refuses an edited plan.json" \
 	"1 artemis-gitops apply: $TMP/p/plan.json: plan.json was changed after it was written (its content no longer matches its confirmation text); plan again" \
 	"$(err_of "$B" apply "$TMP/p" --state "$STATE")"
 cp "$TMP/plan.json.orig" "$TMP/p/plan.json"
+
+# A malformed plan.json (issue 14, defect 1): the first "uncertain" key of a
+# CONFIG_MANAGED plan renamed "uncertain_" once made approve, apply and the
+# daemon crash (exit 139, SIGSEGV in plan_free); both commands refuse it,
+# the missing key named, approved or not.
+mkdir -p "$TMP/m"
+sed '0,/"uncertain": false/s//"uncertain_": false/' \
+	"$AG_TOP/tests/fuzz/corpus/plan/029-config-managed-force-reload.json" >"$TMP/m/plan.json"
+check "the malformed plan.json is the fuzz corpus's seed" \
+	cmp "$TMP/m/plan.json" "$AG_TOP/tests/fuzz/corpus/plan/029-uncertain-renamed.json"
+check_eq "approve refuses a malformed plan.json, naming the key" \
+	"1 artemis-gitops approve: $TMP/m/plan.json: broker_xml.nodes[].reload.uncertain: missing" \
+	"$(err_of "$B" approve "$TMP/m" --confirm x --state "$STATE")"
+check "approve of a malformed plan.json wrote no approval" test ! -e "$TMP/m/approval.json"
+check_eq "apply refuses a malformed plan.json, naming the key" \
+	"1 artemis-gitops apply: $TMP/m/plan.json: broker_xml.nodes[].reload.uncertain: missing" \
+	"$(err_of "$B" apply "$TMP/m" --state "$STATE")"
+printf '{"approved_at": "2026-11-29T20:00:00Z", "approved_by": "x", "confirmation": "x", "format": 1, "plan_digest": "%s"}\n' \
+	"$(sha256sum <"$TMP/m/plan.json" | cut -d' ' -f1)" >"$TMP/m/approval.json"
+check_eq "apply refuses an approved malformed plan.json, naming the key" \
+	"1 artemis-gitops apply: $TMP/m/plan.json: broker_xml.nodes[].reload.uncertain: missing" \
+	"$(err_of "$B" apply "$TMP/m" --state "$STATE")"
+check "apply of a malformed plan.json wrote no result" test ! -e "$TMP/m/result.json"
 
 # plan.md, which the approver reads, edited after it was written.
 cp "$TMP/p/plan.md" "$TMP/plan.md.orig"

@@ -97,7 +97,15 @@ check "sshd: the wrong key was offered and refused" wait_for 20 \
 	sshd_logged "Failed publickey" "$(ssh-keygen -lf "$s/id_other.pub" | awk '{print $2}')"
 check "wrong key: c4 not previewed" test -z "$(preview_of "$c4")"
 check "agent alive with a wrong key" kill -0 "$PID"
+# The right key, but readable by its group (issue 14, defect 13): refused
+# before libgit2 is given it, naming the file and its mode.
 cp "$s/id_agent.good" "$T/creds/id_agent"
+chmod 640 "$T/creds/id_agent"
+n0=$(wc -l <"$T/agent.log")
+open_key() { tail -n +"$((n0 + 1))" "$T/agent.log" | grep -qF "warning cycle: git: fetch 'main' from $url: repository.ssh-key-file '$T/creds/id_agent': mode 0640: its group can read it; a secret must be readable by its owner only (chmod 600 '$T/creds/id_agent'), retrying in"; }
+check "key readable by its group: refused, logged" wait_for 40 open_key
+check "key readable by its group: c4 not previewed" test -z "$(preview_of "$c4")"
+chmod 600 "$T/creds/id_agent"
 check "c4 previewed once the key is right" wait_for 60 has_preview "$c4"
 check_nogrep "no private key material in the log" "PRIVATE KEY|$(sed -n 2p "$s/id_agent.good")" "$T/agent.log"
 daemon_stop

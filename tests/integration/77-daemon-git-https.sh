@@ -45,6 +45,15 @@ check_grep "server: the wrong token was offered and refused" "^GET /origin.git/i
 check "wrong token: nothing previewed" test -z "$(preview_of "$c1")"
 check "agent alive with a wrong token" kill -0 "$PID"
 
+# A token file others can read (issue 14, defect 13): refused before it is
+# sent, naming the file and its mode; the agent keeps running.
+n0=$(wc -l <"$T/agent.log")
+chmod 644 "$T/creds/git-token"
+open_token() { tail -n +"$((n0 + 1))" "$T/agent.log" | grep -qF "warning cycle: git: fetch 'main' from $url: repository.token-file '$T/creds/git-token': mode 0644: its group can read it, others can read it; a secret must be readable by its owner only (chmod 600 '$T/creds/git-token'), retrying in"; }
+check "token file mode 0644: refused, logged" wait_for 40 open_token
+check "agent alive with an open token file" kill -0 "$PID"
+chmod 600 "$T/creds/git-token"
+
 # The right token: clone, preview, auto-apply (an audit row), then a fetch.
 echo "$token" >"$T/creds/git-token"
 check "c1 previewed (cloned over HTTPS)" wait_for 60 has_preview "$c1"

@@ -6,7 +6,9 @@
 # refuses it (the preview's approval-refused.txt and a log line name both
 # digests), creates nothing on the brokers (read back, in a listing that
 # holds a name known to be there), and leaves the inventory as it was.
-# An untouched preview of the next commit is applied.
+# An untouched preview of the next commit is applied. An approved preview
+# whose plan.json is malformed is refused, naming the key, and the daemon
+# keeps running.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -88,6 +90,36 @@ done
 check_eq "c3: inventory: the declared queues, not the unmanaged one" \
 	"[\"$u.a\", \"$u.b\", \"$u.c\"]" \
 	"$(rj "$STATE/t76/inventory.json" 'j["queues"]')"
+
+# c4: an approved preview whose plan.json is malformed (issue 14, defect 1:
+# it once crashed the daemon, a restart loop under systemd): refused with
+# approval-refused.txt naming the missing key, logged; the daemon keeps
+# running and applies the next preview.
+addresses "$u.a" "$u.b" "$u.c" "$u.d" >"$yaml"
+c4=$(daemon_commit "t76: $u.d")
+check "preview of c4" wait_for 60 has_preview "$c4"
+p4=$(preview_of "$c4")
+check "c4: the preview keeps its declaration" wait_for 10 test -s "$p4/declaration/cluster.yaml"
+cp "$AG_TOP/tests/fuzz/corpus/plan/029-uncertain-renamed.json" "$p4/plan.json"
+printf '{"approved_at": "2026-11-29T20:00:00Z", "approved_by": "tester", "confirmation": "x", "format": 1, "plan_digest": "%s"}\n' \
+	"$(sha256sum <"$p4/plan.json" | cut -d' ' -f1)" >"$T/approval.json"
+mv "$T/approval.json" "$p4/approval.json"
+check "c4: the daemon refuses it" wait_for 60 refused "$c4"
+check_eq "c4: approval-refused.txt names the missing key" \
+	"$p4/plan.json: broker_xml.nodes[].reload.uncertain: missing" "$(cat "$p4/approval-refused.txt")"
+check_grep "c4: logged" "warning approve: approval in $p4 not applied: $p4/plan.json: broker_xml.nodes\[\]\.reload\.uncertain: missing" "$T/agent.log"
+check "c4: no result.json" test ! -e "$p4/result.json"
+check "c4: the daemon is still running" kill -0 "$PID"
+addresses "$u.a" "$u.b" "$u.c" "$u.e" >"$yaml"
+c5=$(daemon_commit "t76: $u.e")
+check "preview of c5" wait_for 60 has_preview "$c5"
+p5=$(preview_of "$c5")
+check "c5: approve" approve_preview "$p5"
+check "c5: applied by the daemon: a result" wait_for 60 applied "$c5"
+check_applied "c5: applied by the daemon: every node APPLIED" "$p5"
+for n in "${NODES[@]}"; do
+	check_listed "c5: $n has $u.e" "$n" queues "$u.e"
+done
 
 daemon_stop
 check_eq "exit 0" 0 "$RC"

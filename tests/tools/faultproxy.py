@@ -12,6 +12,10 @@ MODE: pass      forward the request, return the broker's answer
       drop      read the request and close the connection
       big       answer 200 with a 40 MiB body
       status:N  answer HTTP N with an empty body
+      sub/RE/TO forward, then replace every match of the regular
+                expression RE in the broker's answer by TO (re.sub; RE
+                and TO hold no '/'): a broker that says what no broker
+                says, e.g. sub/"MessageCount":[0-9]+/"MessageCount":-5
 UPSTREAM: http://localhost:PORT. With FAULTPROXY_TLS_CERT and
 FAULTPROXY_TLS_KEY set (PEM files) the proxy speaks HTTPS. The proxy listens on 127.0.0.1 (or the
 address FAULTPROXY_BIND names) on a free port, writes the port to PORTFILE, and appends one line per request
@@ -20,6 +24,7 @@ address FAULTPROXY_BIND names) on a free port, writes the port to PORTFILE, and 
 import http.client
 import http.server
 import os
+import re
 import socketserver
 import ssl
 import sys
@@ -95,6 +100,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 pass
         elif MODE.startswith("status:"):
             self.reply(int(MODE[7:]), b"")
+        elif MODE.startswith("sub/"):
+            _, pat, to = MODE.split("/", 2)
+            status, data = self.forward(body)
+            self.reply(status, re.sub(pat.encode(), to.encode(), data))
         else:
             self.reply(500, b"faultproxy: unknown mode")
 

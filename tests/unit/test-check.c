@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../declarations/decl-int.h"
 #include "../../lib/xalloc.h"
 #include "decl-fixture.h"
 
@@ -207,6 +208,90 @@ test_check__reserved_capture_prefix(void **state)
 	errlist_release(&l);
 }
 
+/* Jolokia URLs compared as endpoints (issue 14, defect 12). */
+static void
+test_check__endpoint_keys(void **state)
+{
+	static const struct {
+		const char *url, *key;
+	} cases[] = {
+	    {"http://localhost:8161/console/jolokia",
+	        "loopback:8161/console/jolokia"},
+	    {"http://LocalHost.:8161/console/jolokia/",
+	        "loopback:8161/console/jolokia"},
+	    {"http://127.0.0.1:8161/console/jolokia",
+	        "loopback:8161/console/jolokia"},
+	    {"http://127.1:8161/console/jolokia",
+	        "loopback:8161/console/jolokia"},
+	    {"http://127.9.9.9:8161/console/jolokia",
+	        "loopback:8161/console/jolokia"},
+	    {"http://0x7f.0.0.1:8161/console/jolokia",
+	        "loopback:8161/console/jolokia"},
+	    {"http://[::1]:8161/console/jolokia",
+	        "loopback:8161/console/jolokia"},
+	    {"http://[0:0:0:0:0:0:0:1]:8161/console/jolokia",
+	        "loopback:8161/console/jolokia"},
+	    {"http://[::ffff:127.0.0.1]:8161/x", "loopback:8161/x"},
+	    {"http://0.0.0.0:8161/x", "loopback:8161/x"},
+	    {"http://broker.localhost:8161/x", "loopback:8161/x"},
+	    {"http://Broker-A.Example.COM/x", "broker-a.example.com:80/x"},
+	    {"https://broker-a.example.com/x", "broker-a.example.com:443/x"},
+	    {"https://broker-a.example.com:443/x//",
+	        "broker-a.example.com:443/x"},
+	    {"http://10.0.0.1:8161", "10.0.0.1:8161/"},
+	    {"http://10.0.0.1:8161/", "10.0.0.1:8161/"},
+	    {"http://[::ffff:10.0.0.1]:8161/", "10.0.0.1:8161/"},
+	    {"http://[2001:DB8:0:0::1]:8161/j", "[2001:db8::1]:8161/j"},
+	    {"http://h:1/console/./x/../jolokia", "h:1/console/jolokia"},
+	    {"http://h:1/%63onsole/jolokia%2fx", "h:1/console/jolokia%2Fx"},
+	    {"http://h:1/console/Jolokia?a=1#frag", "h:1/console/Jolokia?a=1"},
+	    {"http://h:1/j#frag", "h:1/j"},
+	};
+	size_t i;
+	char *k;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		k = decl_endpoint_key(cases[i].url);
+		if (strcmp(k, cases[i].key) != 0)
+			fail_msg("%s: got %s, want %s", cases[i].url, k,
+			    cases[i].key);
+		free(k);
+	}
+}
+
+static void
+test_check__duplicate_endpoints_refused(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(
+	    parse2(&c,
+	        HEAD "  - name: node2\n"
+	             "    jolokia: http://127.0.0.1:8161/console/jolokia/\n"
+	             "    credentials: node2\n"
+	             "  - name: node3\n"
+	             "    jolokia: http://localhost:8161/console/jolokia\n"
+	             "    credentials: node3\n"
+	             "  - name: node4\n"
+	             "    jolokia: http://localhost:8171/console/jolokia\n"
+	             "    credentials: node4\n",
+	        NULL, &l),
+	    -1);
+	assert_int_equal(l.nerrors, 2);
+	T_ERR_AT(&l, "a.yaml", 8, 5,
+	    "jolokia URL 'http://127.0.0.1:8161/console/jolokia/' is the "
+	    "endpoint of node 'node1' ('http://localhost:8161/console/jolokia', "
+	    "declared at a.yaml:5:5): both reach loopback:8161/console/jolokia, "
+	    "and two nodes on one endpoint would get every operation twice");
+	T_ERR_AT(&l, "a.yaml", 11, 5,
+	    "duplicate jolokia URL 'http://localhost:8161/console/jolokia' "
+	    "(first declared at a.yaml:5:5)");
+	errlist_release(&l);
+}
+
 int
 main(void)
 {
@@ -223,6 +308,8 @@ main(void)
 	        test_check__config_managed_divert_names_are_ncnames),
 	    cmocka_unit_test(test_check__queue_routing),
 	    cmocka_unit_test(test_check__reserved_capture_prefix),
+	    cmocka_unit_test(test_check__endpoint_keys),
+	    cmocka_unit_test(test_check__duplicate_endpoints_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

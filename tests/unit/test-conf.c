@@ -1,4 +1,5 @@
-/* tests/unit/test-conf.c: agent/conf.c, the agent's configuration. */
+/* tests/unit/test-conf.c: agent/conf.c, the agent's configuration: keys,
+ * values, defaults, and every value one line of visible text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -230,6 +231,52 @@ test_conf__values_are_checked(void **state)
 	    "c.yaml:10:17: 'tls.insecure' must be true or false, not 'yes'\n"
 	    "c.yaml:11:12: 'log-level' must be err, warning, notice, info or "
 	    "debug, not 'loud'\n");
+}
+
+/* Every value is one line of visible text (issue 14, defect 12): a
+ * repository URL holding a newline would forge a log line. */
+static void
+test_conf__values_are_one_line(void **state)
+{
+	(void)state;
+	T_BAD(
+	    "version: 1\nstate: /s\n"
+	    "repository: {url: \"file:///r\\n10:00:00 notice cycle: applied\"}\n",
+	    "c.yaml:3:19: 'repository.url' contains U+000A (a control "
+	    "character) at byte 9; a setting is one line of text "
+	    "('file:///r<U+000A>10:00:00 notice cycle: applied')\n");
+	T_BAD("version: 1\nrepository: {url: 'file:///r'}\n"
+	      "state: \"/var/lib/\\tag\"\n"
+	      "outbox: \"/o\\x85x\"\n"
+	      "credentials: \"/c\\u2028d\"\n"
+	      "tls: {ca-file: \"/ca\\u202Etxt.pem\"}\n"
+	      "log-level: \"info\\r\"\n"
+	      "poll-interval: \"5s\\e\"\n",
+	    "c.yaml:3:8: 'state' contains U+0009 (a control character) at "
+	    "byte 9; a setting is one line of text ('/var/lib/<U+0009>ag')\n"
+	    "c.yaml:4:9: 'outbox' contains U+0085 (a control character) at "
+	    "byte 2; a setting is one line of text ('/o<U+0085>x')\n"
+	    "c.yaml:5:14: 'credentials' contains U+2028 (a line or paragraph "
+	    "separator) at byte 2; a setting is one line of text "
+	    "('/c<U+2028>d')\n"
+	    "c.yaml:6:16: 'tls.ca-file' contains U+202E (a bidirectional "
+	    "control) at byte 3; a setting is one line of text "
+	    "('/ca<U+202E>txt.pem')\n"
+	    "c.yaml:7:12: 'log-level' contains U+000D (a control character) "
+	    "at byte 4; a setting is one line of text ('info<U+000D>')\n"
+	    "c.yaml:8:16: 'poll-interval' contains U+001B (a control "
+	    "character) at byte 2; a setting is one line of text "
+	    "('5s<U+001B>')\n");
+	/* an unknown key is echoed safely too */
+	T_BAD("version: 1\nrepository: {url: 'file:///r'}\nstate: /s\n"
+	      "\"a\\nb\": 1\n",
+	    "c.yaml:4:1: unknown key 'a<U+000A>b'\n");
+	/* $STATE_DIRECTORY is held to the same rule */
+	setenv("STATE_DIRECTORY", "/var/lib/a\nb", 1);
+	T_BAD("version: 1\nrepository: {url: 'file:///r'}\n",
+	    "c.yaml:1:1: 'state' contains U+000A (a control character) at "
+	    "byte 10; a setting is one line of text ('/var/lib/a<U+000A>b')\n");
+	unsetenv("STATE_DIRECTORY");
 }
 
 static void
@@ -491,6 +538,7 @@ main(void)
 	    cmocka_unit_test(test_conf__missing_required_keys),
 	    cmocka_unit_test(test_conf__unknown_keys_are_errors),
 	    cmocka_unit_test(test_conf__values_are_checked),
+	    cmocka_unit_test(test_conf__values_are_one_line),
 	    cmocka_unit_test(test_conf__shapes_are_checked),
 	    cmocka_unit_test(test_conf__cross_checks),
 	    cmocka_unit_test(test_conf__insecure_warns_git_only),

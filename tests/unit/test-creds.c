@@ -3,9 +3,11 @@
  * second line behind validation (declarations/fields.c refuses the same
  * names first), so no command reaches it with a declaration that
  * validates: 12-snapshot-cli.sh checks validation's refusal, this test
- * the reader's own. And agent_creds_read_key, the reader of the private
- * key of mutual TLS, under the same rules (14-jolokia-mtls.sh runs it from
- * the command line and the daemon). */
+ * the reader's own. Every secret file must be as private as sshd wants a
+ * private key: modes, owners, the folder, links, FIFOs. And
+ * agent_creds_read_key, the reader of the private key of mutual TLS, under
+ * the same rules (14-jolokia-mtls.sh runs it from the command line and the
+ * daemon). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,6 +108,155 @@ test_creds__name_not_a_file_name_refused(void **state)
 	}
 }
 
+/* agent_creds_read's error for node1's file after cmd ran in f->top. */
+static char *
+read_error(const struct fixture *f, const char *cmd)
+{
+	struct err err = {0};
+	char *secret = NULL, *full, *msg;
+
+	full = xasprintf("cd '%s' && %s", f->top, cmd);
+	assert_int_equal(system(full), 0);
+	free(full);
+	if (agent_creds_read(&secret, f->creds, "node1", "node1", &err) == 0) {
+		agent_creds_free(secret);
+		return xstrdup("");
+	}
+	assert_null(secret);
+	msg = xstrdup(err.msg);
+	err_release(&err);
+	return msg;
+}
+
+#define assert_read_error(f, cmd, fmt, ...)                                    \
+	do {                                                                   \
+		char *got_ = read_error(f, cmd);                               \
+		char *want_ = xasprintf(fmt, __VA_ARGS__);                     \
+		assert_string_equal(got_, want_);                              \
+		free(got_);                                                    \
+		free(want_);                                                   \
+	} while (0)
+
+/* As sshd wants a private key: the file for its owner only, owned by the
+ * agent's user or root, in a folder only its owner can write. */
+static void
+test_creds__file_and_folder_must_be_private(void **state)
+{
+	struct fixture *f = *state;
+	char *p = xasprintf("%s/node1", f->creds);
+
+	/* systemd LoadCredential=: 0400, owned by the service's user */
+	assert_read_error(f, "chmod 400 creds/node1", "%s", "");
+	assert_read_error(f, "chmod 600 creds/node1", "%s", "");
+	assert_read_error(f, "chmod 640 creds/node1",
+	    "node 'node1': credentials file '%s': mode 0640: its group can "
+	    "read it; a secret must be readable by its owner only (chmod 600 "
+	    "'%s')",
+	    p, p);
+	assert_read_error(f, "chmod 620 creds/node1",
+	    "node 'node1': credentials file '%s': mode 0620: its group can "
+	    "write it; a secret must be readable by its owner only (chmod 600 "
+	    "'%s')",
+	    p, p);
+	assert_read_error(f, "chmod 604 creds/node1",
+	    "node 'node1': credentials file '%s': mode 0604: others can read "
+	    "it; a secret must be readable by its owner only (chmod 600 '%s')",
+	    p, p);
+	assert_read_error(f, "chmod 677 creds/node1",
+	    "node 'node1': credentials file '%s': mode 0677: its group can "
+	    "read and write and execute it, others can read and write and "
+	    "execute it; a secret must be readable by its owner only (chmod "
+	    "600 '%s')",
+	    p, p);
+	/* another user's file (the tests run as root, so chown works) */
+	assert_read_error(f, "chmod 600 creds/node1 && chown 65534 creds/node1",
+	    "node 'node1': credentials file '%s': owned by uid 65534, not by "
+	    "the agent's user (uid %lu) or root",
+	    p, (unsigned long)geteuid());
+	assert_read_error(f, "chown 0 creds/node1", "%s", "");
+	/* the folder: writable by others (sticky or not) or its group, or
+	 * another user's */
+	assert_read_error(f, "chmod 777 creds",
+	    "node 'node1': credentials file '%s': its folder '%s' has mode "
+	    "0777: its group can write it, others can write it, and so "
+	    "replace the file; the folder must be writable by its owner only "
+	    "(chmod 700 '%s')",
+	    p, f->creds, f->creds);
+	assert_read_error(f, "chmod 1777 creds",
+	    "node 'node1': credentials file '%s': its folder '%s' has mode "
+	    "1777: its group can write it, others can write it, and so "
+	    "replace the file; the folder must be writable by its owner only "
+	    "(chmod 700 '%s')",
+	    p, f->creds, f->creds);
+	assert_read_error(f, "chmod 770 creds",
+	    "node 'node1': credentials file '%s': its folder '%s' has mode "
+	    "0770: its group can write it, and so replace the file; the folder "
+	    "must be writable by its owner only (chmod 700 '%s')",
+	    p, f->creds, f->creds);
+	assert_read_error(f, "chmod 755 creds", "%s", "");
+	assert_read_error(f, "chmod 700 creds && chown 65534 creds",
+	    "node 'node1': credentials file '%s': its folder '%s' is owned by "
+	    "uid 65534, not by the agent's user (uid %lu) or root",
+	    p, f->creds, (unsigned long)geteuid());
+	assert_read_error(f, "chown 0 creds", "%s", "");
+	/* a link, even to a private file; a FIFO */
+	assert_read_error(f,
+	    "mv creds/node1 creds/real && ln -s real creds/node1",
+	    "node 'node1': credentials file '%s': a symbolic link, not a "
+	    "regular file",
+	    p);
+	assert_read_error(f, "rm creds/node1 && mkfifo -m 600 creds/node1",
+	    "node 'node1': credentials file '%s': a FIFO, not a regular file",
+	    p);
+	free(p);
+}
+
+/* The git token and SSH key files pass the same rule. */
+static void
+test_creds__secret_read_and_check(void **state)
+{
+	struct fixture *f = *state;
+	char *p = xasprintf("%s/token", f->creds), *cmd, *want, *text = NULL;
+	struct err err = {0};
+
+	cmd = xasprintf("printf 'tok123\\nsecond\\n' > '%s' && chmod 600 '%s'",
+	    p, p);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(agent_creds_read_secret(&text, f->creds, "token",
+	                     "repository.token-file", &err),
+	    0);
+	assert_string_equal(text, "tok123");
+	agent_creds_free(text);
+	assert_int_equal(agent_creds_check_secret(f->creds, "token",
+	                     "repository.ssh-key-file", &err),
+	    0);
+	assert_int_equal(chmod(p, 0644), 0);
+	text = NULL;
+	assert_int_equal(agent_creds_read_secret(&text, f->creds, "token",
+	                     "repository.token-file", &err),
+	    -1);
+	assert_null(text);
+	want = xasprintf("repository.token-file '%s': mode 0644: its group "
+	                 "can read it, others can read it; a secret must be "
+	                 "readable by its owner only (chmod 600 '%s')",
+	    p, p);
+	assert_string_equal(err.msg, want);
+	free(want);
+	err_release(&err);
+	assert_int_equal(agent_creds_check_secret(f->creds, "token",
+	                     "repository.ssh-key-file", &err),
+	    -1);
+	want = xasprintf("repository.ssh-key-file '%s': mode 0644: its group "
+	                 "can read it, others can read it; a secret must be "
+	                 "readable by its owner only (chmod 600 '%s')",
+	    p, p);
+	assert_string_equal(err.msg, want);
+	free(want);
+	err_release(&err);
+	free(p);
+}
+
 #define KEY_BODY "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"
 #define KEY_PEM                                                                \
 	"-----BEGIN PRIVATE KEY-----\n" KEY_BODY "\n"                          \
@@ -137,12 +288,6 @@ test_creds__key_read(void **state)
 	assert_null(err.msg);
 	agent_creds_free(key);
 	free(path);
-	/* group-readable is allowed, as for credentials files */
-	path = put_file(f, "group.key", KEY_PEM, 0640);
-	assert_int_equal(agent_creds_read_key(&key, path, "--client-key", &err),
-	    0);
-	agent_creds_free(key);
-	free(path);
 }
 
 /* Each refused file: its name, mode, text and the reason in the error. */
@@ -154,20 +299,20 @@ test_creds__key_refused(void **state)
 		mode_t mode;
 		const char *why;
 	} cases[] = {
-	    {"others.key", KEY_PEM, 0604,
-	        "is readable by others (chmod 600 it)"},
-	    {"empty.key", "", 0600, "is empty"},
+	    {"others.key", KEY_PEM, 0604, "mode 0604: others can read it"},
+	    {"group.key", KEY_PEM, 0640, "mode 0640: its group can read it"},
+	    {"empty.key", "", 0600, " is empty"},
 	    {"cert.pem",
 	        "-----BEGIN CERTIFICATE-----\n" KEY_BODY
 	        "\n-----END CERTIFICATE-----\n",
 	        0600,
-	        "holds no PEM private key ('-----BEGIN ... PRIVATE "
+	        " holds no PEM private key ('-----BEGIN ... PRIVATE "
 	        "KEY-----')"},
 	    {"enc.key",
 	        "-----BEGIN ENCRYPTED PRIVATE KEY-----\n" KEY_BODY
 	        "\n-----END ENCRYPTED PRIVATE KEY-----\n",
 	        0600,
-	        "holds an encrypted key: the agent reads unencrypted PEM keys "
+	        " holds an encrypted key: the agent reads unencrypted PEM keys "
 	        "only (openssl pkey -in KEY -out PLAIN)"},
 	};
 	struct fixture *f = *state;
@@ -182,8 +327,14 @@ test_creds__key_refused(void **state)
 		                     "tls.client-key-file", &err),
 		    -1);
 		assert_null(key);
-		want = xasprintf("tls.client-key-file: key file '%s' %s", path,
-		    cases[i].why);
+		if (strncmp(cases[i].why, "mode ", 5) == 0)
+			want = xasprintf("tls.client-key-file: key file '%s': "
+			                 "%s; a secret must be readable by its "
+			                 "owner only (chmod 600 '%s')",
+			    path, cases[i].why, path);
+		else
+			want = xasprintf("tls.client-key-file: key file '%s'%s",
+			    path, cases[i].why);
 		assert_string_equal(err.msg, want);
 		assert_null(strstr(err.msg, KEY_BODY));
 		err_release(&err);
@@ -196,13 +347,16 @@ test_creds__key_refused(void **state)
 	assert_int_equal(symlink(path, link), 0);
 	assert_int_equal(agent_creds_read_key(&key, link, "--client-key", &err),
 	    -1);
-	want = xasprintf("--client-key: cannot read key file '%s': ", link);
-	assert_true(strncmp(err.msg, want, strlen(want)) == 0);
+	want = xasprintf("--client-key: key file '%s': a symbolic link, not a "
+	                 "regular file",
+	    link);
+	assert_string_equal(err.msg, want);
 	err_release(&err);
 	free(want);
 	assert_int_equal(
 	    agent_creds_read_key(&key, f->creds, "--client-key", &err), -1);
-	want = xasprintf("--client-key: key file '%s' is not a regular file",
+	want = xasprintf("--client-key: key file '%s': a folder, not a regular "
+	                 "file",
 	    f->creds);
 	assert_string_equal(err.msg, want);
 	err_release(&err);
@@ -228,6 +382,10 @@ main(void)
 	        test_creds__reads_a_file_of_the_folder, setup, teardown),
 	    cmocka_unit_test_setup_teardown(
 	        test_creds__name_not_a_file_name_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(
+	        test_creds__file_and_folder_must_be_private, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_creds__secret_read_and_check,
+	        setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_creds__key_read, setup,
 	        teardown),
 	    cmocka_unit_test_setup_teardown(test_creds__key_refused, setup,

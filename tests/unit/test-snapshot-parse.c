@@ -109,6 +109,63 @@ test_snapshot_parse__parse_errors_name_the_path(void **state)
 	    "snap.json:3:3: not valid JSON: expected ',' or '}'");
 }
 
+/* What docs/snapshot-format.md promises and the reader once let through
+ * (issue 14, defects 5 and 14), each refused at its JSON path. */
+static void
+test_snapshot_parse__looser_than_the_format_refused(void **state)
+{
+	(void)state;
+	/* a node listed twice */
+	expect_error("\"node\": \"node2\"", "\"node\": \"node1\"",
+	    "snap.json: nodes[1].node: node 'node1' is listed twice (first at "
+	    "nodes[0])");
+	/* integers past 2^53, written as integers or as doubles */
+	expect_error("\"message_count\": 9007199254740991",
+	    "\"message_count\": 9007199254740993",
+	    "snap.json: nodes[0].queues[0].message_count: 9007199254740993 is "
+	    "past 2^53 (integers must be within +-9007199254740992)");
+	expect_error("\"max_consumers\": -1",
+	    "\"max_consumers\": -9007199254740993",
+	    "snap.json: nodes[0].queues[0].max_consumers: -9007199254740993 is "
+	    "past 2^53 (integers must be within +-9007199254740992)");
+	expect_error("\"ring_size\": -1", "\"ring_size\": 1e17",
+	    "snap.json: nodes[0].queues[0].ring_size: 1e+17 is past 2^53 "
+	    "(integers must be within +-9007199254740992)");
+	/* counts: negative or past their range (the bulk cap sums them) */
+	expect_error("\"message_count\": 9007199254740991",
+	    "\"message_count\": -1",
+	    "snap.json: nodes[0].queues[0].message_count: -1 is out of range "
+	    "(0 to 9007199254740992)");
+	expect_error("\"consumer_count\": 3", "\"consumer_count\": -3",
+	    "snap.json: nodes[0].queues[0].consumer_count: -3 is out of range "
+	    "(0 to 2147483647)");
+	expect_error("\"consumer_count\": 3", "\"consumer_count\": 2147483648",
+	    "snap.json: nodes[0].queues[0].consumer_count: 2147483648 is out of "
+	    "range (0 to 2147483647)");
+	/* a node that was read has a broker name and version */
+	expect_error("\"broker_version\": \"2.40.0\"",
+	    "\"broker_version\": null",
+	    "snap.json: nodes[0].broker_version: null, but the node was read "
+	    "(its refusal is null)");
+	expect_error("\"broker_name\": \"node1\"", "\"broker_name\": null",
+	    "snap.json: nodes[0].broker_name: null, but the node was read (its "
+	    "refusal is null)");
+}
+
+/* Invalid UTF-8 (an overlong '/', a lone continuation byte, a surrogate):
+ * lib/jsonr refused it already when this reader moved onto it; pinned. */
+static void
+test_snapshot_parse__invalid_utf8_refused(void **state)
+{
+	(void)state;
+	expect_error("\"name\": \"orders\"", "\"name\": \"ord\xc0\xafrs\"",
+	    "snap.json:22:23: not valid JSON: invalid UTF-8 in a string");
+	expect_error("\"name\": \"orders\"", "\"name\": \"ord\x80rs\"",
+	    "snap.json:22:23: not valid JSON: invalid UTF-8 in a string");
+	expect_error("\"name\": \"orders\"", "\"name\": \"ord\xed\xa0\x80rs\"",
+	    "snap.json:22:24: not valid JSON: invalid UTF-8 in a string");
+}
+
 /* The file reader gives what the memory reader gives, and names a file
  * it cannot open. */
 static void
@@ -147,7 +204,7 @@ test_snapshot_parse__read_file(void **state)
 	assert_int_equal(live_snapshot_read_file(&back, "/tmp", &err), -1);
 	assert_null(back);
 	msg = err_render(&err);
-	assert_string_equal(msg, "/tmp: not a regular file");
+	assert_string_equal(msg, "/tmp: a folder, not a regular file");
 	free(msg);
 	err_release(&err);
 	free(a);
@@ -161,6 +218,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_snapshot_parse__render_parse_round_trip),
 	    cmocka_unit_test(test_snapshot_parse__parse_errors_name_the_path),
+	    cmocka_unit_test(
+	        test_snapshot_parse__looser_than_the_format_refused),
+	    cmocka_unit_test(test_snapshot_parse__invalid_utf8_refused),
 	    cmocka_unit_test(test_snapshot_parse__read_file),
 	};
 

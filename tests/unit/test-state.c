@@ -1,5 +1,6 @@
 /* tests/unit/test-state.c: agent/state.c, the state folder: lock, atomic
- * writes, audit. */
+ * writes, audit; a FIFO in place of the lock file or the audit log is
+ * refused, not waited on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -233,6 +234,45 @@ test_state__audit_appends_one_line_per_row(void **unused)
 }
 
 static void
+test_state__fifos_refused_not_waited_on(void **unused)
+{
+	char *dir = tmpdir(), *path, *want, *holder;
+	struct agent_state *st = NULL;
+	struct err err = {0};
+
+	(void)unused;
+	signal(SIGALRM, SIG_DFL);
+	alarm(10); /* a blocked open ends the program: a failure */
+	assert_int_equal(afile_mkdirs(dir, 0700, &err), 0);
+	/* the lock file */
+	path = xasprintf("%s/%s", dir, AGENT_STATE_LOCK);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	holder = agent_state_lock_holder(dir);
+	assert_null(holder);
+	assert_int_equal(agent_state_open(&st, dir, "t", &err), -1);
+	want = xasprintf("'%s' is a FIFO, not a regular file", path);
+	assert_string_equal(err.msg, want);
+	free(want);
+	err_release(&err);
+	assert_int_equal(unlink(path), 0);
+	free(path);
+	/* the audit log */
+	assert_int_equal(agent_state_open(&st, dir, "t", &err), 0);
+	path = agent_state_path(st, AGENT_STATE_AUDIT);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(agent_state_audit_append(st, "{\"a\":1}", &err), -1);
+	want = xasprintf("cannot open '%s': No such device or address", path);
+	assert_string_equal(err.msg, want);
+	free(want);
+	err_release(&err);
+	alarm(0);
+	free(path);
+	agent_state_close(st);
+	rmtree(dir);
+	free(dir);
+}
+
+static void
 test_state__open_fails_on_unwritable_parent(void **unused)
 {
 	struct agent_state *st = NULL;
@@ -258,6 +298,7 @@ main(void)
 	    cmocka_unit_test(test_state__write_replaces_atomically),
 	    cmocka_unit_test(test_state__audit_appends_one_line_per_row),
 	    cmocka_unit_test(test_state__open_fails_on_unwritable_parent),
+	    cmocka_unit_test(test_state__fifos_refused_not_waited_on),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,7 +142,7 @@ test_tls__refused(void **state)
 	struct fixture *f = *state;
 	struct agent_cmd_args a;
 	struct agent_tls t;
-	char *open_key;
+	char *open_key, *fifo;
 
 	a = args_of(NULL, f->cert, NULL);
 	assert_int_equal(agent_tls_from_args(&t, "demo", &a, T_TLS),
@@ -170,6 +170,23 @@ test_tls__refused(void **state)
 	assert_null(t.cert_file);
 	agent_tls_release(&t);
 	free(open_key);
+	/* a CA file that is no regular file is refused before curl could
+	 * block on it (a FIFO) */
+	fifo = xasprintf("%s/ca.fifo", f->dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	a = args_of(fifo, NULL, NULL);
+	assert_int_equal(agent_tls_from_args(&t, "demo", &a, T_TLS),
+	    AGENT_EXIT_FAIL);
+	agent_tls_release(&t);
+	a = args_of(f->dir, NULL, NULL);
+	assert_int_equal(agent_tls_from_args(&t, "demo", &a, T_TLS),
+	    AGENT_EXIT_FAIL);
+	agent_tls_release(&t);
+	a = args_of(f->cert, NULL, NULL);
+	assert_int_equal(agent_tls_from_args(&t, "demo", &a, T_TLS),
+	    AGENT_CMD_CONTINUE);
+	agent_tls_release(&t);
+	free(fifo);
 }
 
 /* The daemon's keys: the certificate's path, the key in the credentials
@@ -200,8 +217,8 @@ test_tls__from_conf(void **state)
 	agent_tls_release(&t);
 	conf.tls_client_key_file = nokey;
 	assert_int_equal(agent_tls_from_conf(&t, &conf, &err), -1);
-	want = xasprintf("tls.client-key-file: cannot read key file "
-	                 "'%s/nosuch.key': No such file or directory",
+	want = xasprintf("tls.client-key-file: key file '%s/nosuch.key': "
+	                 "cannot open: No such file or directory",
 	    f->dir);
 	assert_string_equal(err.msg, want);
 	assert_null(t.key);
