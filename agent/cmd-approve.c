@@ -13,6 +13,7 @@
 
 #include "../lib/afile.h"
 #include "../lib/clock.h"
+#include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 #include "../reconcile/apply/apply.h"
 #include "plan-dir.h"
@@ -108,6 +109,8 @@ approve_exec(const struct agent_cmd_args *args)
 	struct agent_plan_dir ap;
 	struct err err = {0};
 	char *msg;
+	uint32_t cp;
+	size_t at;
 	int code;
 
 	memset(&o, 0, sizeof(o));
@@ -121,6 +124,11 @@ approve_exec(const struct agent_cmd_args *args)
 		    "--confirm TEXT is required (the text shown in plan.md)");
 	if (o.by != NULL && o.by[0] == '\0')
 		return agent_usage_error("approve", "--by: empty name");
+	if (o.by != NULL &&
+	    utf8_find(o.by, utf8_line_problem, &at, &cp) != NULL)
+		return agent_usage_error("approve",
+		    "--by: the name holds a control, line-break or "
+		    "bidirectional character (or invalid UTF-8)");
 	if (agent_plan_dir_load(&ap, o.dir, &err) < 0 ||
 	    apply_approval_check_plan(ap.plan, o.confirm, &err) < 0 ||
 	    agent_plan_dir_check_md(&ap, &err) < 0 ||

@@ -13,6 +13,7 @@
 #include "../../lib/json.h"
 #include "../../lib/jsonw.h"
 #include "../../lib/sbuf.h"
+#include "../../lib/utf8.h"
 #include "../../lib/xalloc.h"
 
 void
@@ -63,6 +64,9 @@ member_str(const struct json *root, const char *path, const char *key,
 {
 	const struct json *v = json_get(root, key);
 	struct pos pos = {path, 0, 0};
+	char *shown;
+	uint32_t cp;
+	size_t at;
 
 	if (v == NULL) {
 		err_setf(err, &pos, "missing member '%s'", key);
@@ -70,6 +74,19 @@ member_str(const struct json *root, const char *path, const char *key,
 	}
 	if (!json_is_string(v) || json_str(v)[0] == '\0') {
 		err_setf(err, &pos, "%s: expected a non-empty string", key);
+		return NULL;
+	}
+	/* shown in logs, approval-refused.txt and the audit: one line of
+	 * text that cannot hide or reorder what follows it */
+	if (utf8_find(json_str(v), utf8_line_problem, &at, &cp) != NULL) {
+		shown = utf8_escape(json_str(v), utf8_line_problem);
+		err_setf(err, &pos,
+		    "%s: '%s' holds %s at byte %zu; an approval's texts are one "
+		    "line of text without control or bidirectional characters",
+		    key, shown,
+		    cp == 0xFFFFFFFFu ? "invalid UTF-8" : utf8_line_problem(cp),
+		    at);
+		free(shown);
 		return NULL;
 	}
 	return json_str(v);

@@ -138,12 +138,34 @@ test_approval__uid_recorded_and_format_1_refused(void **unused)
 	    "format: expected 2 (an approval this version can read)");
 }
 
+/* The texts are shown in logs, approval-refused.txt and the audit: a line
+ * break, a control or a bidirectional character is refused, echoed
+ * visibly. */
+static void
+test_approval__texts_are_one_visible_line(void **unused)
+{
+	(void)unused;
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\\nerr forged\","
+	        "\"approved_uid\":0,\"approved_user\":\"a\","
+	        "\"confirmation\":\"c\",\"format\":2," DIGEST "}",
+	    "approved_by: 'a<U+000A>err forged' holds a control character at "
+	    "byte 1; an approval's texts are one line of text without control "
+	    "or bidirectional characters");
+	refused("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	        "\"approved_uid\":0,\"approved_user\":\"ro\\u202eot\","
+	        "\"confirmation\":\"c\",\"format\":2," DIGEST "}",
+	    "approved_user: 'ro<U+202E>ot' holds a bidirectional control at "
+	    "byte 2; an approval's texts are one line of text without control "
+	    "or bidirectional characters");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_approval__approval_round_trip_and_checks),
 	    cmocka_unit_test(test_approval__uid_recorded_and_format_1_refused),
+	    cmocka_unit_test(test_approval__texts_are_one_visible_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
