@@ -100,7 +100,8 @@ static const struct conf_key keys[] = {
     KEY("tls.client-key-file", CT_FILENAME, tls_client_key_file, 0, 0, NULL,
         false,
         "brokers only: its private key, a file in the credentials folder "
-        "(unencrypted PEM, not readable by others)"),
+        "(unencrypted PEM, readable by its owner only, as every secret: "
+        "\"Secrets\")"),
     KEY("tls.insecure", CT_BOOL, tls_insecure, 0, 0, "false", false,
         "git only: skip TLS verification of the git server (never in "
         "production); brokers are always verified: give them "
