@@ -30,6 +30,13 @@ void apply_node_drop_ops(struct apply_node *out);
 /* Set outcome, kind (copied; may be NULL) and detail (taken). */
 void apply_node_set(struct apply_node *out, enum apply_outcome o,
     const char *kind, char *detail);
+/* Note that action a was checked and runs as planned. */
+void apply_node_note_run(struct apply_node *out, const struct plan_action *a);
+/* Refuse the node before anything ran on it: its operations dropped, the
+ * notes of the actions that were to run say "not run: " not_run instead,
+ * outcome REFUSED with kind (copied) and detail (taken). */
+void apply_node_refuse(struct apply_node *out, const char *kind, char *detail,
+    const char *not_run);
 /* Each appends a note; stale also sets the node's detail (the first
  * stale reason); run appends np's operations. */
 enum apply_verdict apply_verdict_stale(struct apply_node *out,

@@ -108,6 +108,9 @@ struct apply_node {
 	int64_t planned_messages;   /* the same, as the plan recorded it */
 	signed char *verdicts;      /* per plan action: -1 nothing planned here,
 	                               0 run, 1 no-op, 2 stale (apply_verdict) */
+	size_t *run_notes;          /* the notes of actions checked to run ("as
+	                               planned"), rewritten when the node is refused */
+	size_t nrun_notes;
 	/* The capture pass did not finish here: the node could not be read
 	 * again, a step was refused, or an operation failed. */
 	bool capture_incomplete;

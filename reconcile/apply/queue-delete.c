@@ -121,8 +121,7 @@ compare_qdel(const struct plan_action *a, const struct plan_step *np,
 		return diverts_changed(a, np, fresh, out);
 	out->destroyed_messages += fresh->destroyed_messages;
 	out->planned_messages += np->destroyed_messages;
-	apply_node_note(out, "%s '%s': as planned",
-	    plan_action_kind_name(a->kind), a->name);
+	apply_node_note_run(out, a);
 	apply_node_add_step_ops(out, a, fresh);
 	return APPLY_VERDICT_RUN;
 }

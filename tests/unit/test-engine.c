@@ -141,6 +141,45 @@ test_engine__cap_past_on_apply_is_stale(void **unused)
 	scen_free(&s);
 }
 
+/* Issue 14.15: a node refused as stale says what is true: nothing ran on
+ * it, which action was stale and why; no note says another action runs as
+ * planned. */
+static void
+test_engine__stale_node_notes_say_nothing_ran(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+	const struct apply_node *a;
+	size_t i, notrun = 0;
+
+	(void)unused;
+	scen_init(&s, false);
+	fx_queue(&s.f, "fresh", "fresh");
+	scen_replan(&s);
+	fx_lqueue_get(&s.f, 0, "fwd")->consumer_count = 1;
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	a = &s.r->nodes[0];
+	assert_int_equal(a->outcome, APPLY_REFUSED);
+	assert_int_equal(a->nops, 0);
+	assert_int_equal(a->nnotes, 3);
+	for (i = 0; i < a->nnotes; i++) {
+		assert_null(strstr(a->notes[i], "as planned"));
+		if (strstr(a->notes[i], ": not run: nothing ran on this node"))
+			notrun++;
+	}
+	assert_int_equal(notrun, 2);
+	assert_string_equal(a->notes[0],
+	    "create-address 'fresh': not run: nothing ran on this node: an "
+	    "action of the plan is stale here (see the stale note)");
+	assert_non_null(strstr(a->notes[2], "delete-queue 'fwd': stale: "));
+	assert_non_null(strstr(a->detail, "stale plan: delete-queue 'fwd'"));
+	/* the other node runs as planned */
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	assert_string_equal(s.r->nodes[1].notes[0],
+	    "create-address 'fresh': as planned");
+	scen_free(&s);
+}
+
 /* Deletes only, two nodes: every node is read once before anything runs
  * (all at once) and the operations run. Without captures the capture pass
  * has nothing to look for: 1 read per node. With a capture declared, every
@@ -271,6 +310,7 @@ main(void)
 	    cmocka_unit_test(test_engine__unreachable_node_others_go_on),
 	    cmocka_unit_test(test_engine__refused_intent_runs_nothing),
 	    cmocka_unit_test(test_engine__cap_past_on_apply_is_stale),
+	    cmocka_unit_test(test_engine__stale_node_notes_say_nothing_ran),
 	    cmocka_unit_test(test_engine__reads_deletes_only),
 	    cmocka_unit_test(test_engine__reads_skipped_node_once),
 	    cmocka_unit_test(test_engine__reads_creates_only),
