@@ -8,9 +8,14 @@
  *   - the node cannot be read                  -> UNREACHABLE;
  *   - the state changed so that the plan no
  *     longer holds (a new consumer, a new
- *     dependent divert, the cap exceeded, ...) -> REFUSED as stale; nothing
+ *     dependent divert, ...)                   -> REFUSED as stale; nothing
  *                                                 is done on that node;
  *   - every action already holds               -> SKIPPED (no-op);
+ *   - the queue deletes of the nodes about to act destroy more messages
+ *     than the cluster's cap (ADR-0084 D7)     -> the whole apply is
+ *                                                 refused: every node that
+ *                                                 was to act, or SKIPPED,
+ *                                                 REFUSED as stale;
  *   - otherwise the operations run in plan order: creates first; for a
  *     queue delete its dependent diverts, then the queue. The first failed
  *     operation stops the node (FAILED); later ones are NOT_RUN. There is

@@ -95,32 +95,38 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 	}
 }
 
-/* D7 again: the cap holds on the counts read now. A node whose deletes now
- * destroy more than planned is refused when the total is past the cap. */
+/* D7 again, on the counts read now: the cap is the cluster's, so it holds
+ * on the messages the plan's queue deletes destroy summed over every node
+ * about to act. Past it the whole apply is refused before any node acts:
+ * every node that was to act or had nothing to do is refused (no
+ * operation and no capture pass runs anywhere). */
 static void
 check_cap(const struct decl_cluster *decl, struct apply_result *r)
 {
-	int64_t total = 0;
+	int64_t total = 0, planned = 0;
 	struct apply_node *n;
+	char *why;
 	size_t i;
 
 	for (i = 0; i < r->nnodes; i++)
-		if (r->nodes[i].outcome == APPLY_APPLIED)
+		if (r->nodes[i].outcome == APPLY_APPLIED) {
 			total += r->nodes[i].destroyed_messages;
+			planned += r->nodes[i].planned_messages;
+		}
 	if (total <= decl->settings.max_destroyed_messages)
 		return;
 	for (i = 0; i < r->nnodes; i++) {
 		n = &r->nodes[i];
-		if (n->outcome != APPLY_APPLIED ||
-		    n->destroyed_messages <= n->planned_messages)
+		if (n->outcome != APPLY_APPLIED && n->outcome != APPLY_SKIPPED)
 			continue;
-		apply_node_drop_ops(n);
-		apply_node_set(n, APPLY_REFUSED, "STALE",
-		    xasprintf(
-		        "stale plan: the queue deletes on this node now destroy %lld messages (%lld when planned); the plan's total of %lld is past the cap of %lld (settings.max-destroyed-messages); plan again",
-		        (long long)n->destroyed_messages,
-		        (long long)n->planned_messages, (long long)total,
-		        (long long)decl->settings.max_destroyed_messages));
+		why = xasprintf(
+		    "stale plan: the plan's queue deletes now destroy %lld messages across the nodes (%lld when planned; on this node %lld, %lld when planned), past the cap of %lld (settings.max-destroyed-messages): the whole apply is refused and nothing ran on any node; plan again",
+		    (long long)total, (long long)planned,
+		    (long long)n->destroyed_messages,
+		    (long long)n->planned_messages,
+		    (long long)decl->settings.max_destroyed_messages);
+		apply_node_refuse(n, "STALE", why,
+		    "nothing ran on this node: the whole apply is refused (the bulk cap, see the detail)");
 	}
 }
 
