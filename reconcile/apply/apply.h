@@ -205,9 +205,11 @@ int apply_capture_pass(struct apply_result *r, const struct plan *p,
  * before) plus every object an action really made (its operations DONE,
  * or already as planned, on some node) and, when decl is not NULL (the
  * declaration that was planned and applied), every object of decl apply
- * found on some node; minus every object a delete action
- * removed on every node where the plan deleted it (DONE or already gone).
- * Objects of failed, refused or unreachable deletes stay. The captures
+ * found on some node; minus every object of a delete action that is gone
+ * from every node (deleted there: its operations DONE; or absent when
+ * apply read the node). An object a node keeps (an address kept because an
+ * unmanaged queue is bound to it, a failed, refused or unreachable
+ * delete) stays. The captures
  * become the declared ones, plus every capture the plan removes whose
  * capture pass did not finish on every node (it is removed again by the
  * next plan). */

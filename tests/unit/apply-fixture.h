@@ -207,6 +207,27 @@ destroy_queue(struct fake *k, struct recon_node_snapshot *n,
 }
 
 static inline int
+delete_address(struct recon_node_snapshot *n, const char *name,
+    struct recon_refusal *r)
+{
+	size_t j;
+
+	for (j = 0; j < n->naddresses; j++) {
+		if (strcmp(n->addresses[j].name, name) != 0)
+			continue;
+		if (n->addresses[j].nbinding_names > 0)
+			return refuse(r, RECON_BROKER_ERROR,
+			    "AMQ229205: Address has bindings");
+		recon_address_release(&n->addresses[j]);
+		memmove(n->addresses + j, n->addresses + j + 1,
+		    (n->naddresses - j - 1) * sizeof(*n->addresses));
+		n->naddresses--;
+		return 0;
+	}
+	return refuse(r, RECON_NOT_FOUND, "AMQ229203: Address does not exist");
+}
+
+static inline int
 update_divert(struct recon_node_snapshot *n, const struct recon_op *op,
     struct recon_refusal *r)
 {
@@ -260,6 +281,8 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 		return 0;
 	case RECON_OP_UPDATE_DIVERT:
 		return update_divert(n, op, r);
+	case RECON_OP_DELETE_ADDRESS:
+		return delete_address(n, op->name, r);
 	default:
 		return 0;
 	}
