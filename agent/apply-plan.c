@@ -229,12 +229,15 @@ on_progress(void *ctx, const char *node, const struct apply_op *op)
 
 	if (x->o->quiet)
 		return;
-	fprintf(stderr, "artemis-gitops apply: node '%s': %s '%s': %s%s%s\n",
+	fprintf(stderr, "artemis-gitops apply: node '%s': %s '%s': %s%s%s%s\n",
 	    node, recon_op_kind_name(op->op.kind), op->op.name,
 	    apply_op_state_name(op->state),
 	    op->refusal.kind != RECON_OK ? ": " : "",
 	    op->refusal.kind != RECON_OK ? recon_kind_name(op->refusal.kind)
-	                                 : "");
+	                                 : "",
+	    op->established == APPLY_EST_READ_BACK
+	        ? " (its reply was lost; established by reading the node back)"
+	        : "");
 }
 
 /* The result row could not be appended: the operations ran, so the plan

@@ -46,6 +46,23 @@ enum apply_verdict apply_verdict_noop(struct apply_node *out,
 enum apply_verdict apply_verdict_run(struct apply_node *out,
     const struct plan_action *a, const struct plan_step *np);
 
+/* ---- evidence.c: what a node read shows of one operation -------------- */
+
+enum apply_seen {
+	APPLY_SEEN_AFTER,  /* its object is as the operation leaves it: done */
+	APPLY_SEEN_BEFORE, /* as the operation finds it: not done */
+	APPLY_SEEN_OTHER,  /* neither (another configuration, or missing) */
+};
+/* What n (a node read) shows of op: a destroy is done when its object is
+ * gone, and not done when it is still there (a divert: with the
+ * configuration op records); a create is done when its object is there
+ * with op's configuration, not done when it is absent; an update is done
+ * when the object has op's configuration, not done when it has another. */
+enum apply_seen apply_op_seen(const struct recon_op *op,
+    const struct recon_node_snapshot *n);
+/* "the queue is gone", ...: what s says of op's object, for people. */
+char *apply_seen_text(const struct recon_op *op, enum apply_seen s);
+
 /* ---- node-check.c: does each action still hold on the node read now? -- */
 
 /* The plan's effects so far on one node, in plan order: what the queue

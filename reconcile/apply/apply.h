@@ -76,8 +76,21 @@ enum apply_op_state {
 	APPLY_OP_NOT_RUN = 0, /* not reached: an earlier operation failed */
 	APPLY_OP_DONE,        /* accepted (a create: and read back) */
 	APPLY_OP_FAILED,
+	APPLY_OP_UNKNOWN, /* sent, its reply lost, and the node could not be
+	                     read back to tell */
 };
-const char *apply_op_state_name(enum apply_op_state s); /* "DONE", ... */
+/* "NOT_RUN", "DONE", "FAILED", "UNKNOWN". */
+const char *apply_op_state_name(enum apply_op_state s);
+
+/* How an operation's outcome is known. */
+enum apply_established {
+	APPLY_EST_REPLY = 0, /* the broker's reply (or it did not run) */
+	APPLY_EST_READ_BACK, /* its reply was lost (recon_refusal_reply_lost):
+	                        the node read back right after shows it done,
+	                        or not done (apply_op_seen) */
+};
+/* NULL for APPLY_EST_REPLY, "read-back". */
+const char *apply_established_name(enum apply_established e);
 
 /* One operation as run (or not) on one node. */
 struct apply_op {
@@ -86,7 +99,10 @@ struct apply_op {
 	struct recon_op op;        /* owned copy; a divert destroy carries the
 	                              divert's live configuration at apply time */
 	enum apply_op_state state;
-	struct recon_refusal refusal; /* FAILED: the classified cause */
+	enum apply_established established;
+	/* FAILED: the classified cause; UNKNOWN, or established by read-back:
+	 * the lost reply's */
+	struct recon_refusal refusal;
 };
 
 enum apply_outcome {

@@ -11,15 +11,24 @@
 #include "../live/live.h"
 #include "apply-int.h"
 
+/* error, established, kind: in sorted order. */
 static void
-write_refusal(struct jsonw *w, const struct recon_refusal *f)
+write_outcome_why(struct jsonw *w, const struct apply_op *a)
 {
-	if (f->kind == RECON_OK)
-		return;
-	jsonw_key(w, "error");
-	jsonw_str(w, f->text);
-	jsonw_key(w, "kind");
-	jsonw_str(w, recon_kind_name(f->kind));
+	const char *est = apply_established_name(a->established);
+
+	if (a->refusal.kind != RECON_OK) {
+		jsonw_key(w, "error");
+		jsonw_str(w, a->refusal.text);
+	}
+	if (est != NULL) {
+		jsonw_key(w, "established");
+		jsonw_str(w, est);
+	}
+	if (a->refusal.kind != RECON_OK) {
+		jsonw_key(w, "kind");
+		jsonw_str(w, recon_kind_name(a->refusal.kind));
+	}
 }
 
 static void
@@ -50,7 +59,7 @@ write_op(struct jsonw *w, const struct apply_op *a, bool outcome)
 		live_divert_config_write(w, op->divert);
 	}
 	if (outcome)
-		write_refusal(w, &a->refusal);
+		write_outcome_why(w, a);
 	jsonw_key(w, "name");
 	jsonw_str(w, op->name);
 	jsonw_key(w, "op");

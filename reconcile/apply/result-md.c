@@ -56,7 +56,10 @@ ops_table(struct sbuf *b, const struct apply_node *n)
 		sbuf_addf(b, "| %zu | %s | ", i + 1,
 		    recon_op_kind_name(a->op.kind));
 		cell(b, a->op.name);
-		sbuf_addf(b, " | %s | ", apply_op_state_name(a->state));
+		sbuf_addf(b, " | %s%s | ", apply_op_state_name(a->state),
+		    a->established == APPLY_EST_READ_BACK
+		        ? " (read back: its reply was lost)"
+		        : "");
 		if (a->refusal.kind != RECON_OK) {
 			sbuf_addf(b, "%s: ", recon_kind_name(a->refusal.kind));
 			cell(b, a->refusal.text);

@@ -20,8 +20,22 @@ apply_op_state_name(enum apply_op_state s)
 		return "DONE";
 	case APPLY_OP_FAILED:
 		return "FAILED";
+	case APPLY_OP_UNKNOWN:
+		return "UNKNOWN";
 	}
 	return "?";
+}
+
+const char *
+apply_established_name(enum apply_established e)
+{
+	switch (e) {
+	case APPLY_EST_REPLY:
+		return NULL;
+	case APPLY_EST_READ_BACK:
+		return "read-back";
+	}
+	return NULL;
 }
 
 const char *

@@ -26,6 +26,11 @@ struct fake {
 	struct sbuf log;  /* one line per exec: "node op name" */
 	const char *fail; /* "opName name": that exec fails */
 	enum recon_kind fail_kind;
+	/* "opName name": that exec is done, then its reply is lost
+	 * (lost_kind); with down_after_lost the node cannot be read after */
+	const char *lose;
+	enum recon_kind lost_kind;
+	bool down_after_lost;
 	const char *down;   /* a node whose reads fail */
 	bool ignore_divert; /* createDivert silently does nothing */
 	bool refuse_intent;
@@ -243,11 +248,32 @@ update_divert(struct recon_node_snapshot *n, const struct recon_op *op,
 	return refuse(r, RECON_NOT_FOUND, "AMQ229012: No binding for divert");
 }
 
+static inline int fake_exec_do(struct fake *k, const char *node,
+    const struct recon_op *op, struct recon_refusal *r);
+
+/* Every exec: logged, then failed, or done (and its reply lost). */
 static inline int
 fake_exec(void *ctx, const char *node, const struct recon_op *op,
     struct recon_refusal *r)
 {
 	struct fake *k = ctx;
+	char *what = xasprintf("%s %s", recon_op_kind_name(op->kind), op->name);
+	bool lose = k->lose != NULL && strcmp(k->lose, what) == 0;
+	int rc;
+
+	free(what);
+	rc = fake_exec_do(k, node, op, r);
+	if (!lose || rc < 0)
+		return rc;
+	if (k->down_after_lost)
+		k->down = node;
+	return refuse(r, k->lost_kind, "injected lost reply");
+}
+
+static inline int
+fake_exec_do(struct fake *k, const char *node, const struct recon_op *op,
+    struct recon_refusal *r)
+{
 	struct recon_node_snapshot *n = fake_node(k, node);
 	char *what = xasprintf("%s %s", recon_op_kind_name(op->kind), op->name);
 	size_t i = (size_t)(n - k->f->s.nodes);
