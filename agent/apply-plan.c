@@ -35,6 +35,9 @@ struct run {
 	struct decl_cluster *decl;
 	struct agent_targets targets;
 	struct apply_result *r;
+	/* the interrupted apply of this plan to resume (its intent row), or
+	 * NULL */
+	struct apply_result *was;
 };
 
 static void
@@ -43,6 +46,7 @@ run_release(struct run *x)
 	agent_targets_release(&x->targets);
 	decl_cluster_free(x->decl);
 	apply_result_free(x->r);
+	apply_result_free(x->was);
 	agent_state_close(x->own_st);
 	apply_approval_release(&x->approval);
 	agent_plan_dir_release(&x->ap);
@@ -176,6 +180,72 @@ load_targets(struct run *x, struct err *err)
 	rc = agent_targets_load(&x->targets, x->decl, names, p->nnodes, cdir,
 	    NULL, err);
 	free(names);
+	return rc;
+}
+
+/* What the audit log holds of one plan (by its digest). */
+struct audit_scan {
+	const char *digest;
+	char *intent;    /* its last intent row, owned */
+	char *result_id; /* the apply_id of its last result row, owned */
+};
+
+static int
+scan_row(void *ctx, const char *row, size_t len)
+{
+	struct audit_scan *s = ctx;
+	struct apply_result *r = NULL;
+	struct err err = {0};
+	char *event = NULL;
+
+	if (strstr(row, s->digest) == NULL)
+		return 0; /* another plan's (or a capture pass's) */
+	if (apply_audit_parse(&r, &event, row, len, &err) < 0) {
+		err_release(&err); /* a row torn by a crash: not apply's */
+		return 0;
+	}
+	if (r->plan_digest != NULL && strcmp(r->plan_digest, s->digest) == 0) {
+		if (strcmp(event, "intent") == 0) {
+			free(s->intent);
+			s->intent = xstrndup(row, len);
+		} else if (strcmp(event, "result") == 0) {
+			free(s->result_id);
+			s->result_id = xstrdup(r->apply_id);
+		}
+	}
+	apply_result_free(r);
+	free(event);
+	return 0;
+}
+
+/* An earlier apply of this plan (docs/audit.md "Resuming an interrupted
+ * apply"): one whose result row is in the audit log applied it, so it is
+ * not applied again; one whose intent row has no result row was
+ * interrupted, and this apply resumes it (x->was). */
+static int
+find_interrupted(struct run *x, struct err *err)
+{
+	struct audit_scan s = {.digest = x->ap.digest};
+	char *event = NULL;
+	int rc = -1;
+
+	if (agent_state_audit_each(x->st, scan_row, &s, err) < 0)
+		goto done;
+	if (s.result_id != NULL) {
+		err_setf(err, NULL,
+		    "the plan was already applied (apply %s: its result row is in %s/" AGENT_STATE_AUDIT
+		    "); plan again for a new change",
+		    s.result_id, agent_state_dir(x->st));
+		goto done;
+	}
+	if (s.intent != NULL && apply_audit_parse(&x->was, &event, s.intent,
+	                            strlen(s.intent), err) < 0)
+		goto done;
+	rc = 0;
+done:
+	free(event);
+	free(s.intent);
+	free(s.result_id);
 	return rc;
 }
 
@@ -347,7 +417,11 @@ execute(struct run *x, struct err *err)
 	io.intent = on_intent;
 	io.progress = on_progress;
 	x->r = result_new(x);
-	rc = apply_run(x->r, x->ap.plan, x->decl, &io, err);
+	if (x->was != NULL && !x->o->quiet)
+		fprintf(stderr,
+		    "artemis-gitops apply: resuming the interrupted apply %s of this plan (its intent row has no result row)\n",
+		    x->was->apply_id);
+	rc = apply_run_resume(x->r, x->ap.plan, x->decl, &io, x->was, err);
 	live_nodes_release(&live);
 	if (rc == 0)
 		x->r->finished_at = clock_rfc3339_now();
@@ -376,7 +450,8 @@ prepare(struct run *x, struct err *err)
 		x->st = x->own_st;
 	}
 	if (agent_plan_dir_check_current(&x->ap, agent_state_dir(x->st), err) <
-	    0)
+	        0 ||
+	    find_interrupted(x, err) < 0)
 		return -1;
 	return load_targets(x, err);
 }

@@ -84,12 +84,14 @@ const char *apply_op_state_name(enum apply_op_state s);
 
 /* How an operation's outcome is known. */
 enum apply_established {
-	APPLY_EST_REPLY = 0, /* the broker's reply (or it did not run) */
-	APPLY_EST_READ_BACK, /* its reply was lost (recon_refusal_reply_lost):
-	                        the node read back right after shows it done,
-	                        or not done (apply_op_seen) */
+	APPLY_EST_REPLY = 0,  /* the broker's reply (or it did not run) */
+	APPLY_EST_READ_BACK,  /* its reply was lost (recon_refusal_reply_lost):
+	                         the node read back right after shows it done,
+	                         or not done (apply_op_seen) */
+	APPLY_EST_RESUME_READ /* resuming: the interrupted apply ran it; the
+	                         read of the node before acting shows it done */
 };
-/* NULL for APPLY_EST_REPLY, "read-back". */
+/* NULL for APPLY_EST_REPLY, "read-back", "resume-read". */
 const char *apply_established_name(enum apply_established e);
 
 /* One operation as run (or not) on one node. */
@@ -135,6 +137,10 @@ struct apply_node {
 	/* The capture pass did not finish here: the node could not be read
 	 * again, a step was refused, or an operation failed. */
 	bool capture_incomplete;
+	/* Resuming: the first done_before operations were done by the
+	 * interrupted apply (DONE, established resume-read); this apply runs
+	 * the rest. */
+	size_t done_before;
 };
 
 struct apply_result {
@@ -145,6 +151,9 @@ struct apply_result {
 	char *revision; /* the plan's revision; NULL when not from git */
 	char *approver;
 	char *approved_at;
+	/* The apply_id of the interrupted apply of the same plan this one
+	 * resumes (docs/audit.md "Resuming"), or NULL. */
+	char *resumes;
 	bool disconnect_consumers;
 	char *started_at; /* RFC 3339 UTC */
 	char *finished_at;
@@ -205,6 +214,19 @@ int apply_run(struct apply_result *r, const struct plan *p,
     const struct decl_cluster *decl, const struct apply_io *io,
     struct err *err);
 
+/* apply_run, resuming `was`, an interrupted apply of the same plan (its
+ * intent row, read back with apply_audit_parse; docs/audit.md "Resuming
+ * an interrupted apply"). A node for which was lists operations is
+ * resumed: the node read now must be as those operations leave it after
+ * exactly k of them (a prefix done, by the evidence of the read, the rest
+ * not done), else it is REFUSED as stale; the first k are recorded DONE
+ * (established resume-read), the rest are checked as any action is and
+ * run. A node for which was lists none is checked and run as apply_run
+ * does. r->resumes is set to was's apply_id. was NULL is apply_run. */
+int apply_run_resume(struct apply_result *r, const struct plan *p,
+    const struct decl_cluster *decl, const struct apply_io *io,
+    const struct apply_result *was, struct err *err);
+
 /* The capture pass of a drift cycle (ADR-0084 D5; docs/captures.md): for
  * every node of p (a plan of kind "capture" from plan_captures, or
  * any plan: its captures and the captures it removes are used) read the
@@ -240,6 +262,15 @@ void apply_update_managed(struct plan_managed *m, const struct plan *p,
  * result row adds every outcome. */
 char *apply_audit_render_intent(const struct apply_result *r);
 char *apply_audit_render_result(const struct apply_result *r);
+/* An audit row (len bytes) read back into *out (owned): its apply_id,
+ * plan_digest, cluster, resumes, started_at and, per node, its name and
+ * operations (act, action, op and their configurations; an operation an
+ * interrupted apply had done, `established` resume-read, is DONE), and
+ * *event ("intent", "result"; owned). A capture pass's row (plan_digest
+ * null) reads too. Errors name the member: `audit row: nodes[0].node:
+ * missing`; *out and *event are written only on success. */
+int apply_audit_parse(struct apply_result **out, char **event, const char *row,
+    size_t len, struct err *err);
 
 /* result.json (canonical, 2-space indent, trailing newline) and result.md.
  * Owned by the caller. */

@@ -11,17 +11,6 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
-static const struct plan_step *
-node_step(const struct plan_action *a, const char *node)
-{
-	size_t i;
-
-	for (i = 0; i < a->nnodes; i++)
-		if (strcmp(a->nodes[i].node, node) == 0)
-			return &a->nodes[i];
-	return NULL;
-}
-
 /* Decide one node against its fresh snapshot n. */
 static void
 check_node(const struct plan *p, const struct decl_cluster *decl,
@@ -51,17 +40,9 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 		        "stale plan: the node was unreachable when the plan was made, so nothing was planned for it; plan again"));
 		return;
 	}
-	memset(&c, 0, sizeof(c));
-	c.decl = decl;
-	/* Dependency checks see every divert as the plan leaves it. */
+	apply_ctx_init(&c, p, decl, ns->node);
 	for (k = 0; k < p->nactions; k++) {
-		np = node_step(&p->actions[k], ns->node);
-		if (np != NULL && np->outcome == PLAN_OUT_WOULD_APPLY &&
-		    !plan_action_kind_is_capture(p->actions[k].kind))
-			plan_planned_diverts_add_ops(&c.planned_d, np);
-	}
-	for (k = 0; k < p->nactions; k++) {
-		np = node_step(&p->actions[k], ns->node);
+		np = apply_node_step(&p->actions[k], ns->node);
 		if (np == NULL ||
 		    plan_action_kind_is_capture(p->actions[k].kind))
 			continue; /* the capture pass runs again after */
@@ -174,10 +155,31 @@ after_ops(struct apply_result *r, const struct plan *p,
 	free(at);
 }
 
+/* The interrupted apply's entry for node, when it lists operations. */
+static const struct apply_node *
+was_node(const struct apply_result *was, const char *node)
+{
+	size_t i;
+
+	for (i = 0; was != NULL && i < was->nnodes; i++)
+		if (strcmp(was->nodes[i].node, node) == 0)
+			return was->nodes[i].nops > 0 ? &was->nodes[i] : NULL;
+	return NULL;
+}
+
 int
 apply_run(struct apply_result *r, const struct plan *p,
     const struct decl_cluster *decl, const struct apply_io *io, struct err *err)
 {
+	return apply_run_resume(r, p, decl, io, NULL, err);
+}
+
+int
+apply_run_resume(struct apply_result *r, const struct plan *p,
+    const struct decl_cluster *decl, const struct apply_io *io,
+    const struct apply_result *was, struct err *err)
+{
+	const struct apply_node *wn;
 	const char **names;
 	bool *ran, *unverified;
 	size_t i;
@@ -192,9 +194,19 @@ apply_run(struct apply_result *r, const struct plan *p,
 	/* Every node is read at once, one read each. */
 	apply_read_nodes(io, names, p->nnodes, r->seen);
 	free(names);
+	if (was != NULL) {
+		free(r->resumes);
+		r->resumes = xstrdup(was->apply_id);
+	}
 	for (i = 0; i < p->nnodes; i++) {
 		r->nodes[i].node = xstrdup(p->nodes[i].node);
-		check_node(p, decl, &p->nodes[i], &r->seen[i], &r->nodes[i]);
+		wn = was_node(was, p->nodes[i].node);
+		if (wn != NULL)
+			apply_resume_check(p, decl, &r->seen[i], wn,
+			    was->apply_id, &r->nodes[i]);
+		else
+			check_node(p, decl, &p->nodes[i], &r->seen[i],
+			    &r->nodes[i]);
 	}
 	check_cap(decl, r);
 	if (io->intent != NULL && io->intent(io->hook_ctx, r, err) != 0)
@@ -204,9 +216,10 @@ apply_run(struct apply_result *r, const struct plan *p,
 	for (i = 0; i < r->nnodes; i++) {
 		if (r->nodes[i].outcome != APPLY_APPLIED)
 			continue;
-		ran[i] = r->nodes[i].nops > 0;
-		unverified[i] = apply_run_ops(io, &r->nodes[i], 0, true) ==
-		                APPLY_OPS_UNVERIFIED;
+		ran[i] = r->nodes[i].nops > r->nodes[i].done_before;
+		unverified[i] =
+		    apply_run_ops(io, &r->nodes[i], r->nodes[i].done_before,
+		        true) == APPLY_OPS_UNVERIFIED;
 	}
 	after_ops(r, p, decl, io, ran, unverified);
 	free(ran);

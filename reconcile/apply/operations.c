@@ -204,19 +204,25 @@ verify_creates(const struct apply_io *io, struct apply_node *out, size_t upto)
 static void
 set_applied(struct apply_node *out)
 {
-	size_t i, nread_back = 0;
+	size_t i, nread_back = 0, nresumed = 0;
+	struct sbuf b = {0};
 
-	for (i = 0; i < out->nops; i++)
+	for (i = 0; i < out->nops; i++) {
 		if (out->ops[i].established == APPLY_EST_READ_BACK)
 			nread_back++;
-	if (nread_back == 0)
-		apply_node_set(out, APPLY_APPLIED, NULL,
-		    xasprintf("%zu operation(s) applied", out->nops));
-	else
-		apply_node_set(out, APPLY_APPLIED, NULL,
-		    xasprintf(
-		        "%zu operation(s) applied; %zu of them established by reading the node back after their reply was lost",
-		        out->nops, nread_back));
+		if (out->ops[i].established == APPLY_EST_RESUME_READ)
+			nresumed++;
+	}
+	sbuf_addf(&b, "%zu operation(s) applied", out->nops);
+	if (nresumed > 0)
+		sbuf_addf(&b,
+		    "; %zu of them by the interrupted apply this one resumes (the node read before acting shows them done)",
+		    nresumed);
+	if (nread_back > 0)
+		sbuf_addf(&b,
+		    "; %zu of them established by reading the node back after their reply was lost",
+		    nread_back);
+	apply_node_set(out, APPLY_APPLIED, NULL, sbuf_take(&b));
 }
 
 bool

@@ -34,6 +34,8 @@ apply_established_name(enum apply_established e)
 		return NULL;
 	case APPLY_EST_READ_BACK:
 		return "read-back";
+	case APPLY_EST_RESUME_READ:
+		return "resume-read";
 	}
 	return NULL;
 }
@@ -98,6 +100,7 @@ apply_result_free(struct apply_result *r)
 	free(r->revision);
 	free(r->approver);
 	free(r->approved_at);
+	free(r->resumes);
 	free(r->started_at);
 	free(r->finished_at);
 	free(r);
@@ -208,8 +211,16 @@ apply_verdict_noop(struct apply_node *out, const struct plan_action *a,
 void
 apply_node_note_run(struct apply_node *out, const struct plan_action *a)
 {
-	apply_node_note(out, "%s '%s'" RUN_NOTE, plan_action_kind_name(a->kind),
-	    a->name);
+	apply_node_note_run_with(out, a, NULL);
+}
+
+void
+apply_node_note_run_with(struct apply_node *out, const struct plan_action *a,
+    const char *what)
+{
+	apply_node_note(out, "%s '%s'%s%s" RUN_NOTE,
+	    plan_action_kind_name(a->kind), a->name, what != NULL ? ": " : "",
+	    what != NULL ? what : "");
 	out->run_notes = xreallocarray(out->run_notes, out->nrun_notes + 1,
 	    sizeof(*out->run_notes));
 	out->run_notes[out->nrun_notes++] = out->nnotes - 1;

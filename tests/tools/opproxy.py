@@ -15,6 +15,11 @@ RULE: fail:OP[:NAME]   a request that execs OP (e.g. destroyDivert) -- on the
       hold:OP:NAME:FILE  such a request waits until FILE exists (at most
                        60 s), then is forwarded: the test acts on the
                        broker between apply's check and its call
+      hold-req:N:FILE  the N-th request through this proxy (1-based, any
+                       kind: reads too) waits until FILE exists (at most
+                       60 s), then is forwarded: a test kills apply there,
+                       between two of its requests (stop the proxy with
+                       it, so that the held request never goes out)
       drop:OP[:NAME]   such a request is read and its connection closed,
                        without reaching the broker (a lost request)
       A lost reply after the broker acted: the request is forwarded, the
@@ -29,7 +34,8 @@ RULE: fail:OP[:NAME]   a request that execs OP (e.g. destroyDivert) -- on the
       lost-status:N:OP[:NAME]  HTTP N with an empty body (a gateway's 502)
       A lost-... action ending in +down (lost-drop+down:OP) makes every
       later request of any kind dropped too: the node cannot be read back.
-UPSTREAM: http://localhost:PORT. Listens on 127.0.0.1 on a free port,
+UPSTREAM: http://localhost:PORT. Listens on 127.0.0.1 on a free port (on
+$OPPROXY_PORT when set: a proxy started again in the place of one stopped),
 writes it to PORTFILE, appends one line per request to LOGFILE:
 `<forward|fail|stall|hold|drop|lost-...> <operation or read> <first
 argument>`. Runs until killed.
@@ -51,7 +57,9 @@ UPSTREAM, PORTFILE, LOGFILE = sys.argv[1:4]
 
 def parse_rule(r):
     """[action, OP, NAME?, extra?]: hold's FILE and lost-status's N are
-    kept last."""
+    kept last; hold-req is [hold-req, N, FILE]."""
+    if r.startswith("hold-req:"):
+        return r.split(":", 2)
     if r.startswith("hold:"):
         return r.split(":", 3)
     if r.startswith("lost-status:"):
@@ -63,6 +71,9 @@ def parse_rule(r):
 
 
 RULES = [parse_rule(r) for r in sys.argv[4:]]
+HOLD_REQ = [r for r in RULES if r[0] == "hold-req"]
+RULES = [r for r in RULES if r[0] != "hold-req"]
+COUNT = [0]
 UP = urllib.parse.urlparse(UPSTREAM)
 LOCK = threading.Lock()
 DOWN = threading.Event()
@@ -102,6 +113,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(n)
         op, name = describe(body)
         rule = rule_for(op, name)
+        with LOCK:
+            COUNT[0] += 1
+            seq = COUNT[0]
+        for h in HOLD_REQ:
+            if int(h[1]) == seq:
+                rule = ["hold", op, name, h[2]]
         action = "drop" if DOWN.is_set() else rule[0]
         with LOCK:
             with open(LOGFILE, "a") as f:
@@ -196,9 +213,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
+    allow_reuse_address = True
 
 
-srv = Server(("127.0.0.1", 0), Handler)
+srv = Server(("127.0.0.1", int(os.environ.get("OPPROXY_PORT") or 0)), Handler)
 with open(PORTFILE + ".tmp", "w") as f:
     f.write(str(srv.server_address[1]))
 os.rename(PORTFILE + ".tmp", PORTFILE)

@@ -31,6 +31,10 @@ struct fake {
 	const char *lose;
 	enum recon_kind lost_kind;
 	bool down_after_lost;
+	/* with crash, apply "crashes" after crash_after execs: later execs
+	 * do nothing and fail (as if never sent) */
+	bool crash;
+	size_t crash_after, nexec;
 	const char *down;   /* a node whose reads fail */
 	bool ignore_divert; /* createDivert silently does nothing */
 	bool refuse_intent;
@@ -262,6 +266,8 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 	int rc;
 
 	free(what);
+	if (k->crash && k->nexec++ >= k->crash_after)
+		return refuse(r, RECON_BROKER_ERROR, "crashed before");
 	rc = fake_exec_do(k, node, op, r);
 	if (!lose || rc < 0)
 		return rc;
