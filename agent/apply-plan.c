@@ -187,7 +187,8 @@ load_targets(struct run *x, struct err *err)
 struct audit_scan {
 	const char *digest;
 	char *intent;    /* its last intent row, owned */
-	char *result_id; /* the apply_id of its last result row, owned */
+	char *result;    /* its last result row, owned */
+	char *result_id; /* that row's apply_id, owned */
 };
 
 static int
@@ -209,6 +210,8 @@ scan_row(void *ctx, const char *row, size_t len)
 			free(s->intent);
 			s->intent = xstrndup(row, len);
 		} else if (strcmp(event, "result") == 0) {
+			free(s->result);
+			s->result = xstrndup(row, len);
 			free(s->result_id);
 			s->result_id = xstrdup(r->apply_id);
 		}
@@ -218,24 +221,108 @@ scan_row(void *ctx, const char *row, size_t len)
 	return 0;
 }
 
+/* The nodes of the plan, read through io, for apply. */
+static void
+live_setup(const struct run *x, struct live_http_opts *http,
+    struct live_nodes *live, struct apply_io *io)
+{
+	memset(http, 0, sizeof(*http));
+	http->ca_file = x->o->ca_file;
+	memset(live, 0, sizeof(*live));
+	live->cluster = x->ap.plan->cluster;
+	live->targets = x->targets.v;
+	live->ntargets = x->targets.n;
+	live->http = http;
+	live_nodes_init(live);
+	apply_io_live(io, live);
+}
+
+/* The plan's result row (row) is in the audit log, and PLAN_DIR has no
+ * result.json: an apply was interrupted after that row, before the
+ * inventory and the result files. The inventory is brought up to date
+ * from the row and the nodes read now (apply_update_managed counts what
+ * the nodes show: a declared object found, a deleted one gone from every
+ * node), which the interrupted apply may have done already (it gives the
+ * same set again), and result.json becomes the marker of an applied plan
+ * whose result is in the audit row (docs/audit.md). */
+static int
+recover_record(const struct run *x, const char *row, struct err *err)
+{
+	struct live_http_opts http;
+	struct live_nodes live;
+	struct apply_io io;
+	struct apply_result *r = NULL;
+	const char **names;
+	char *event = NULL, *path, *json;
+	struct sbuf b = {0};
+	struct jsonw w;
+	size_t i;
+	int rc = -1;
+
+	if (apply_audit_parse(&r, &event, row, strlen(row), err) < 0)
+		goto done;
+	r->seen = xcalloc(r->nnodes + 1, sizeof(*r->seen));
+	names = xcalloc(r->nnodes + 1, sizeof(*names));
+	for (i = 0; i < r->nnodes; i++)
+		names[i] = r->nodes[i].node;
+	live_setup(x, &http, &live, &io);
+	if (r->nnodes > 0)
+		io.read_all(io.ctx, names, r->nnodes, r->seen);
+	live_nodes_release(&live);
+	free(names);
+	if (agent_inventory_update(x->st, x->ap.plan, r, x->decl, err) < 0)
+		goto done;
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "apply_id");
+	jsonw_str(&w, r->apply_id);
+	jsonw_key(&w, "audit");
+	jsonw_str(&w, "RECORDED");
+	jsonw_key(&w, "plan_digest");
+	jsonw_str(&w, r->plan_digest);
+	jsonw_obj_end(&w);
+	sbuf_adds(&b, "\n");
+	json = sbuf_take(&b);
+	path = xasprintf("%s/result.json", x->o->dir);
+	rc = afile_write(path, json, strlen(json), 0644, err);
+	free(path);
+	free(json);
+done:
+	apply_result_free(r);
+	free(event);
+	return rc;
+}
+
 /* An earlier apply of this plan (docs/audit.md "Resuming an interrupted
  * apply"): one whose result row is in the audit log applied it, so it is
- * not applied again; one whose intent row has no result row was
+ * not applied again (its record is completed when it was interrupted
+ * after that row); one whose intent row has no result row was
  * interrupted, and this apply resumes it (x->was). */
 static int
 find_interrupted(struct run *x, struct err *err)
 {
 	struct audit_scan s = {.digest = x->ap.digest};
-	char *event = NULL;
+	struct err e2 = {0};
+	char *event = NULL, *why;
 	int rc = -1;
 
 	if (agent_state_audit_each(x->st, scan_row, &s, err) < 0)
 		goto done;
 	if (s.result_id != NULL) {
-		err_setf(err, NULL,
-		    "the plan was already applied (apply %s: its result row is in %s/" AGENT_STATE_AUDIT
-		    "); plan again for a new change",
-		    s.result_id, agent_state_dir(x->st));
+		if (recover_record(x, s.result, &e2) < 0) {
+			why = err_render(&e2);
+			err_setf(err, NULL,
+			    "the plan was already applied (apply %s: its result row is in %s/" AGENT_STATE_AUDIT
+			    "), but its apply was interrupted after that row and its record could not be completed: %s; do not apply this plan again",
+			    s.result_id, agent_state_dir(x->st), why);
+			free(why);
+		} else {
+			err_setf(err, NULL,
+			    "the plan was already applied (apply %s: its result row is in %s/" AGENT_STATE_AUDIT
+			    "); its apply was interrupted after that row, so the inventory was brought up to date from the nodes read now and %s/result.json written; plan again for a new change",
+			    s.result_id, agent_state_dir(x->st), x->o->dir);
+		}
+		err_release(&e2);
 		goto done;
 	}
 	if (s.intent != NULL && apply_audit_parse(&x->was, &event, s.intent,
@@ -245,6 +332,7 @@ find_interrupted(struct run *x, struct err *err)
 done:
 	free(event);
 	free(s.intent);
+	free(s.result);
 	free(s.result_id);
 	return rc;
 }
@@ -404,15 +492,7 @@ execute(struct run *x, struct err *err)
 	struct apply_io io;
 	int rc;
 
-	memset(&http, 0, sizeof(http));
-	http.ca_file = x->o->ca_file;
-	memset(&live, 0, sizeof(live));
-	live.cluster = x->ap.plan->cluster;
-	live.targets = x->targets.v;
-	live.ntargets = x->targets.n;
-	live.http = &http;
-	live_nodes_init(&live);
-	apply_io_live(&io, &live);
+	live_setup(x, &http, &live, &io);
 	io.hook_ctx = x;
 	io.intent = on_intent;
 	io.progress = on_progress;
@@ -451,9 +531,9 @@ prepare(struct run *x, struct err *err)
 	}
 	if (agent_plan_dir_check_current(&x->ap, agent_state_dir(x->st), err) <
 	        0 ||
-	    find_interrupted(x, err) < 0)
+	    load_targets(x, err) < 0)
 		return -1;
-	return load_targets(x, err);
+	return find_interrupted(x, err);
 }
 
 int

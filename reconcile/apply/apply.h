@@ -264,11 +264,11 @@ char *apply_audit_render_intent(const struct apply_result *r);
 char *apply_audit_render_result(const struct apply_result *r);
 /* An audit row (len bytes) read back into *out (owned): its apply_id,
  * plan_digest, cluster, resumes, started_at and, per node, its name and
- * operations (act, action, op and their configurations; an operation an
- * interrupted apply had done, `established` resume-read, is DONE), and
- * *event ("intent", "result"; owned). A capture pass's row (plan_digest
- * null) reads too. Errors name the member: `audit row: nodes[0].node:
- * missing`; *out and *event are written only on success. */
+ * outcome (an intent row's null: APPLIED) and operations (act, action, op
+ * and their configurations, outcome and established when the row has
+ * them), and *event ("intent", "result"; owned). A capture pass's row
+ * (plan_digest null) reads too. Errors name the member: `audit row:
+ * nodes[0].node: missing`; *out and *event are written only on success. */
 int apply_audit_parse(struct apply_result **out, char **event, const char *row,
     size_t len, struct err *err);
 

@@ -215,20 +215,53 @@ read_op_routing(struct json_reader *c, const struct json *o, const char *w,
 	return 0;
 }
 
+/* An outcome's or a state's name back into its value; -1 if unknown. */
+static int
+outcome_parse(const char *s, enum apply_outcome *out)
+{
+	int i;
+
+	for (i = APPLY_APPLIED; i <= APPLY_UNREACHABLE; i++)
+		if (strcmp(s, apply_outcome_name((enum apply_outcome)i)) == 0) {
+			*out = (enum apply_outcome)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int
+state_parse(const char *s, enum apply_op_state *out)
+{
+	int i;
+
+	for (i = APPLY_OP_NOT_RUN; i <= APPLY_OP_UNKNOWN; i++)
+		if (strcmp(s, apply_op_state_name((enum apply_op_state)i)) ==
+		    0) {
+			*out = (enum apply_op_state)i;
+			return 0;
+		}
+	return -1;
+}
+
 static int
 read_op(struct json_reader *c, const struct json *o, const char *w,
     struct apply_op *a)
 {
 	const struct json *cfg;
-	char *act = NULL, *kind = NULL, *est = NULL;
+	char *act = NULL, *kind = NULL, *est = NULL, *state = NULL;
 	int rc = -1;
 
 	if (json_read_str(c, o, w, "act", false, &act) < 0 ||
 	    json_read_str(c, o, w, "action", false, &a->action) < 0 ||
 	    json_read_str(c, o, w, "op", false, &kind) < 0 ||
 	    json_read_str(c, o, w, "name", false, &a->op.name) < 0 ||
-	    json_read_optional(c, o, w, "established", &est) < 0)
+	    json_read_optional(c, o, w, "established", &est) < 0 ||
+	    json_read_optional(c, o, w, "outcome", &state) < 0)
 		goto done;
+	if (state != NULL && state_parse(state, &a->state) < 0) {
+		json_read_fail(c, w, "outcome", "unknown outcome");
+		goto done;
+	}
 	if (plan_action_kind_parse(act, &a->act) < 0) {
 		json_read_fail(c, w, "act", "unknown action");
 		goto done;
@@ -237,10 +270,10 @@ read_op(struct json_reader *c, const struct json *o, const char *w,
 		json_read_fail(c, w, "op", "unknown operation");
 		goto done;
 	}
-	if (est != NULL && strcmp(est, "resume-read") == 0) {
-		a->state = APPLY_OP_DONE;
+	if (est != NULL && strcmp(est, "resume-read") == 0)
 		a->established = APPLY_EST_RESUME_READ;
-	}
+	else if (est != NULL && strcmp(est, "read-back") == 0)
+		a->established = APPLY_EST_READ_BACK;
 	if (a->op.kind == RECON_OP_DESTROY_QUEUE &&
 	    json_read_bool(c, o, w, "remove_consumers",
 	        &a->op.remove_consumers) < 0)
@@ -266,6 +299,7 @@ done:
 	free(act);
 	free(kind);
 	free(est);
+	free(state);
 	return rc;
 }
 
@@ -274,11 +308,17 @@ read_node(struct json_reader *c, const struct json *o, const char *w,
     struct apply_node *n)
 {
 	const struct json *ops, *it;
-	char *ow;
+	char *ow, *outcome = NULL;
 	size_t i = 0, nops = 0;
 	int rc = 0;
 
-	if (json_read_str(c, o, w, "node", false, &n->node) < 0)
+	if (json_read_str(c, o, w, "node", false, &n->node) < 0 ||
+	    json_read_str(c, o, w, "outcome", true, &outcome) < 0)
+		return -1;
+	if (outcome != NULL && outcome_parse(outcome, &n->outcome) < 0)
+		rc = json_read_fail(c, w, "outcome", "unknown outcome");
+	free(outcome);
+	if (rc < 0)
 		return -1;
 	ops = json_read_array(c, o, w, "operations", &nops);
 	if (ops == NULL)

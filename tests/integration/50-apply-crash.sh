@@ -114,5 +114,30 @@ check_eq "the inventory: $u.fwd forgotten, $u.src kept" '[false, false, true]' \
 apply_to "$TMP/p2" "$TMP/c" >/dev/null 2>"$TMP/third.err"
 check_grep "the plan, applied, is not applied again" "the plan was already applied" "$TMP/third.err"
 check_exit "v3: nothing left to do" 0 plan_to "$TMP/p3" "$TMP/c"
+
+# An apply killed after its result row, before the inventory and the
+# result files (simulated: the inventory as before the apply, no result
+# files): applying the plan again is refused as applied, and completes the
+# record: the inventory from the nodes read now, result.json as a marker.
+decl "$TMP/c" "addresses:
+$src
+  - name: $u.late
+    routing: [anycast]
+    queues: [{name: $u.late}]"
+check_exit "v4: plan has changes" 2 plan_to "$TMP/p4" "$TMP/c"
+check "v4: approve" approve_ok "$TMP/p4"
+cp "$STATE/$CL/inventory.json" "$TMP/inventory.before"
+check_exit "v4: apply exits 0" 0 apply_to "$TMP/p4" "$TMP/c"
+cp "$TMP/inventory.before" "$STATE/$CL/inventory.json"
+rm -f "$TMP/p4/result.json" "$TMP/p4/result.md"
+apply_to "$TMP/p4" "$TMP/c" >/dev/null 2>"$TMP/v4.err"
+check_eq "v4 again: refused (exit 1)" 1 $?
+check_grep "v4 again: as applied, the record completed" \
+	"^artemis-gitops apply: the plan was already applied \(apply [0-9TZ:-]+-[0-9a-f]+: its result row is in $STATE/audit.jsonl\); its apply was interrupted after that row, so the inventory was brought up to date from the nodes read now and $TMP/p4/result.json written; plan again for a new change\$" "$TMP/v4.err"
+check_eq "v4 again: the inventory has $u.late" true "$(rj "$STATE/$CL/inventory.json" '"'"$u.late"'" in j["queues"]')"
+check_eq "v4 again: result.json marks the plan applied" RECORDED "$(rj "$TMP/p4/result.json" 'j["audit"]')"
+check_eq "v4 again: still one result row for the plan" 1 \
+	"$(audit_rows result | grep -c "\"plan_digest\": \"$(sha256sum <"$TMP/p4/plan.json" | cut -d' ' -f1)\"")"
+check_exit "v5: nothing left to do" 0 plan_to "$TMP/p5" "$TMP/c"
 janitor "$u."
 done_testing

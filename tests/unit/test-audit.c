@@ -59,7 +59,7 @@ test_audit__intent_row_read_back(void **unused)
 	struct apply_result *was = NULL;
 	struct scen s;
 	struct err err = {0};
-	char *event = NULL;
+	char *event = NULL, *row;
 	static const char bad[] =
 	    "{\"apply_id\":\"x\",\"cluster\":\"c\",\"event\":\"intent\","
 	    "\"nodes\":[{\"operations\":[]}],\"plan_digest\":null,"
@@ -88,6 +88,17 @@ test_audit__intent_row_read_back(void **unused)
 	assert_int_equal(was->nodes[0].ops[1].op.kind, RECON_OP_DESTROY_QUEUE);
 	apply_result_free(was);
 	free(event);
+	/* a result row: the outcomes too */
+	row = apply_audit_render_result(s.r);
+	assert_int_equal(
+	    apply_audit_parse(&was, &event, row, strlen(row), &err), 0);
+	assert_string_equal(event, "result");
+	assert_int_equal(was->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(was->nodes[0].ops[1].state, APPLY_OP_DONE);
+	assert_true(apply_result_ok(was));
+	apply_result_free(was);
+	free(event);
+	free(row);
 	assert_int_equal(
 	    apply_audit_parse(&was, &event, bad, strlen(bad), &err), -1);
 	assert_string_equal(err.msg, "nodes[0].node: missing");
