@@ -123,7 +123,7 @@ find_in_plan(const struct plan *p, const char *node, const struct apply_op *w,
  * the plan's order. */
 static int
 take_ops(const struct plan *p, const struct apply_node *was,
-    struct apply_node *out, size_t **ak)
+    struct apply_node *out, size_t **ak, struct apply_node *noted)
 {
 	const struct recon_op *pop;
 	struct plan_action a;
@@ -135,7 +135,7 @@ take_ops(const struct plan *p, const struct apply_node *was,
 		if (find_in_plan(p, out->node, &was->ops[i], &(*ak)[i], &pop) ==
 		        NULL ||
 		    (i > 0 && (*ak)[i] < (*ak)[i - 1])) {
-			apply_node_note(out,
+			apply_node_note(noted,
 			    "the interrupted apply's intent row lists %s '%s' (%s '%s') where plan.json holds no such operation for this node",
 			    recon_op_kind_name(was->ops[i].op.kind),
 			    was->ops[i].op.name,
@@ -380,100 +380,114 @@ resume_actions(struct resume *x)
 	return !any_stale;
 }
 
-void
-apply_resume_check(const struct plan *p, const struct decl_cluster *decl,
-    const struct recon_node_snapshot *n, const struct apply_node *was,
-    const char *was_id, struct apply_node *out)
+/* The node cannot be resumed: REFUSED as stale (why: taken), nothing
+ * runs on it, the interrupted apply's operations listed UNKNOWN. */
+static void
+cannot_resume(struct apply_node *out, const struct apply_node *ops, char *why)
 {
-	struct apply_node iv;
-	struct apply_op *ao;
-	struct resume x;
-	size_t *ak = NULL, i;
-	char *ev, *why;
+	size_t i;
 
-	memset(&iv, 0, sizeof(iv));
-	iv.node = out->node;
-	out->verdicts = xmalloc(p->nactions + 1);
-	memset(out->verdicts, -1, p->nactions + 1);
-	if (take_ops(p, was, &iv, &ak) < 0) {
-		out->notes = iv.notes;
-		out->nnotes = iv.nnotes;
-		iv.notes = NULL;
-		iv.nnotes = 0;
-		out->ops = iv.ops;
-		out->nops = iv.nops;
-		iv.ops = NULL;
-		iv.nops = 0;
-		all_unknown(out);
-		refuse(out,
-		    xasprintf(
-		        "stale plan: the interrupted apply %s's operations on this node are not the plan's (see the note): which of them ran is unknown; nothing ran on this node; plan again",
-		        was_id));
-		goto done;
-	}
-	if (n->refusal.kind != RECON_OK) {
-		for (i = 0; i < iv.nops; i++)
-			add_was_op(out, &iv.ops[i]);
-		all_unknown(out);
-		apply_node_note(out,
-		    "the interrupted apply %s was to run %zu operation(s) here; the node could not be read, so which of them ran is unknown",
-		    was_id, iv.nops);
-		apply_node_set(out, APPLY_UNREACHABLE,
-		    recon_kind_name(n->refusal.kind),
-		    xasprintf("%s: %s", recon_kind_name(n->refusal.kind),
-		        n->refusal.text != NULL ? n->refusal.text
-		                                : "not read"));
-		goto done;
-	}
-	memset(&x, 0, sizeof(x));
-	x.p = p;
-	x.n = n;
-	x.iv = &iv;
-	x.ak = ak;
-	x.was_id = was_id;
-	x.out = out;
-	x.done = apply_resume_prefix(iv.ops, iv.nops, n);
-	if (x.done == (size_t)-1) {
-		ev = evidence_list(&iv, n);
-		why = xasprintf(
-		    "stale plan: the node is not as the interrupted apply %s leaves it after any number of its %zu operation(s) here (%s); resuming would guess; nothing ran on this node; plan again",
-		    was_id, iv.nops, ev);
-		free(ev);
-		for (i = 0; i < iv.nops; i++)
-			add_was_op(out, &iv.ops[i]);
-		all_unknown(out);
-		refuse(out, why);
-		goto done;
-	}
-	apply_ctx_init(&x.c, p, decl, out->node);
-	if (!resume_actions(&x)) {
+	for (i = 0; i < ops->nops; i++)
+		add_was_op(out, &ops->ops[i]);
+	all_unknown(out);
+	refuse(out, why);
+}
+
+static void
+unreadable(struct apply_node *out, const struct apply_node *iv,
+    const struct recon_node_snapshot *n, const char *was_id)
+{
+	size_t i;
+
+	for (i = 0; i < iv->nops; i++)
+		add_was_op(out, &iv->ops[i]);
+	all_unknown(out);
+	apply_node_note(out,
+	    "the interrupted apply %s was to run %zu operation(s) here; the node could not be read, so which of them ran is unknown",
+	    was_id, iv->nops);
+	apply_node_set(out, APPLY_UNREACHABLE, recon_kind_name(n->refusal.kind),
+	    xasprintf("%s: %s", recon_kind_name(n->refusal.kind),
+	        n->refusal.text != NULL ? n->refusal.text : "not read"));
+}
+
+/* x->done operations of x->iv done: check and take the rest. */
+static void
+resumed(struct resume *x, const struct decl_cluster *decl)
+{
+	struct apply_node *out = x->out;
+	struct apply_op *ao;
+	char *why;
+	size_t i;
+
+	apply_ctx_init(&x->c, x->p, decl, out->node);
+	if (resume_actions(x)) {
+		out->done_before = x->done;
+	} else {
 		/* what is known stays known: the first done are DONE, the
 		 * rest did not run */
 		why = out->detail;
 		out->detail = NULL;
 		apply_node_refuse(out, "STALE", why,
 		    "nothing ran on this node in this apply: an action of the plan is stale here (see the stale note)");
-		for (i = 0; i < iv.nops; i++) {
-			ao = add_was_op(out, &iv.ops[i]);
-			if (i < x.done) {
+		for (i = 0; i < x->iv->nops; i++) {
+			ao = add_was_op(out, &x->iv->ops[i]);
+			if (i < x->done) {
 				ao->state = APPLY_OP_DONE;
 				ao->established = APPLY_EST_RESUME_READ;
 			}
 		}
-	} else {
-		out->done_before = x.done;
 	}
-	apply_ctx_release(&x.c);
+	apply_ctx_release(&x->c);
+}
+
+void
+apply_resume_check(const struct plan *p, const struct decl_cluster *decl,
+    const struct recon_node_snapshot *n, const struct apply_node *was,
+    const char *was_id, struct apply_node *out)
+{
+	struct apply_node iv;
+	struct resume x;
+	size_t *ak = NULL, i;
+	char *ev;
+
+	memset(&iv, 0, sizeof(iv));
+	iv.node = out->node;
+	out->verdicts = xmalloc(p->nactions + 1);
+	memset(out->verdicts, -1, p->nactions + 1);
+	memset(&x, 0, sizeof(x));
+	if (take_ops(p, was, &iv, &ak, out) < 0) {
+		cannot_resume(out, was,
+		    xasprintf(
+		        "stale plan: the interrupted apply %s's operations on this node are not the plan's (see the note): which of them ran is unknown; nothing ran on this node; plan again",
+		        was_id));
+		goto done;
+	}
+	if (n->refusal.kind != RECON_OK) {
+		unreadable(out, &iv, n, was_id);
+		goto done;
+	}
+	x.done = apply_resume_prefix(iv.ops, iv.nops, n);
+	if (x.done == (size_t)-1) {
+		ev = evidence_list(&iv, n);
+		cannot_resume(out, &iv,
+		    xasprintf(
+		        "stale plan: the node is not as the interrupted apply %s leaves it after any number of its %zu operation(s) here (%s); resuming would guess; nothing ran on this node; plan again",
+		        was_id, iv.nops, ev));
+		free(ev);
+		goto done;
+	}
+	x.p = p;
+	x.n = n;
+	x.iv = &iv;
+	x.ak = ak;
+	x.was_id = was_id;
+	x.out = out;
+	resumed(&x, decl);
 done:
 	for (i = 0; i < iv.nops; i++) {
 		free(iv.ops[i].action);
 		recon_op_release(&iv.ops[i].op);
-		recon_refusal_release(&iv.ops[i].refusal);
 	}
 	free(iv.ops);
-	for (i = 0; i < iv.nnotes; i++)
-		free(iv.notes[i]);
-	free(iv.notes);
-	free(iv.run_notes);
 	free(ak);
 }

@@ -226,6 +226,55 @@ test_resume__rest_checked_again(void **unused)
 	apply_result_free(was);
 }
 
+/* Resuming, a node that cannot be read is UNREACHABLE and what the
+ * interrupted apply did there is unknown, said so; an intent row whose
+ * operations are not the plan's refuses its node. */
+static void
+test_resume__unreadable_or_not_the_plans(void **unused)
+{
+	struct apply_result *was;
+	struct scen s;
+	const struct apply_node *a;
+
+	(void)unused;
+	scen_init(&s, false);
+	was = interrupted(&s, 1);
+	s.k.down = "broker-a";
+	resume(&s, was);
+	a = &s.r->nodes[0];
+	assert_int_equal(a->outcome, APPLY_UNREACHABLE);
+	assert_int_equal(a->nops, 2);
+	assert_int_equal(a->ops[0].state, APPLY_OP_UNKNOWN);
+	assert_int_equal(a->ops[1].state, APPLY_OP_UNKNOWN);
+	assert_string_equal(a->notes[0],
+	    "the interrupted apply id0 was to run 2 operation(s) here; the "
+	    "node could not be read, so which of them ran is unknown");
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	scen_free(&s);
+	apply_result_free(was);
+
+	scen_init(&s, false);
+	was = interrupted(&s, 1);
+	free(was->nodes[0].ops[1].op.name);
+	was->nodes[0].ops[1].op.name = xstrdup("other");
+	resume(&s, was);
+	a = &s.r->nodes[0];
+	assert_int_equal(a->outcome, APPLY_REFUSED);
+	assert_string_equal(a->detail,
+	    "stale plan: the interrupted apply id0's operations on this node "
+	    "are not the plan's (see the note): which of them ran is unknown; "
+	    "nothing ran on this node; plan again");
+	assert_string_equal(a->notes[0],
+	    "the interrupted apply's intent row lists destroyQueue 'other' "
+	    "(delete-queue 'fwd') where plan.json holds no such operation for "
+	    "this node");
+	assert_int_equal(a->ops[1].state, APPLY_OP_UNKNOWN);
+	assert_string_equal(sbuf_str(&s.k.log),
+	    "broker-b destroyDivert d1\nbroker-b destroyQueue fwd\n");
+	scen_free(&s);
+	apply_result_free(was);
+}
+
 /* Creates, then deletes, killed after the first create on node a: the
  * address is there, the queue not yet: resumed from the queue's create. */
 static void
@@ -307,6 +356,7 @@ main(void)
 	    cmocka_unit_test(test_resume__every_boundary),
 	    cmocka_unit_test(test_resume__not_a_prefix_is_stale),
 	    cmocka_unit_test(test_resume__rest_checked_again),
+	    cmocka_unit_test(test_resume__unreadable_or_not_the_plans),
 	    cmocka_unit_test(test_resume__creates_then_deletes),
 	    cmocka_unit_test(test_resume__prefix_of_a_recreate),
 	};
