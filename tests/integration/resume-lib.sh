@@ -35,12 +35,15 @@
 #   resume_summary           the counts so far, as TAP comments
 # Counters (resume_summary): R_RUNS, R_RESUMED (intent without result:
 # resumed), R_FRESH (killed before its intent row: applied anew),
-# R_DONE (killed after its result row: refused as already applied),
+# R_DONE (killed after its result row: refused as already applied;
+# R_RECORDED of them before the inventory and result files were written:
+# the record completed),
 # R_STALE (a node refused as stale on resumption; R_STALE_WHY the
 # reasons), R_UNPLANNED (objects gone that no plan deleted), R_FAILED
 # (runs with a failed check).
 
-R_RUNS=0 R_RESUMED=0 R_FRESH=0 R_DONE=0 R_STALE=0 R_UNPLANNED=0 R_FAILED=0
+R_RUNS=0 R_RESUMED=0 R_FRESH=0 R_DONE=0 R_RECORDED=0 R_STALE=0 R_UNPLANNED=0
+R_FAILED=0
 R_STALE_WHY=""
 
 resume_points() {
@@ -60,7 +63,7 @@ resume_point() {
 }
 
 resume_summary() {
-	echo "# runs: $R_RUNS; resumed: $R_RESUMED; killed before the intent row (applied anew): $R_FRESH; killed after the result row (already applied): $R_DONE; refused as stale on resumption: $R_STALE${R_STALE_WHY:+ ($R_STALE_WHY)}; unplanned deletions: $R_UNPLANNED; runs with a failed check: $R_FAILED"
+	echo "# runs: $R_RUNS; resumed: $R_RESUMED; killed before the intent row (applied anew): $R_FRESH; killed after the result row (already applied): $R_DONE, of them $R_RECORDED before the inventory and result files (their record completed); refused as stale on resumption: $R_STALE${R_STALE_WHY:+ ($R_STALE_WHY)}; unplanned deletions: $R_UNPLANNED; runs with a failed check: $R_FAILED"
 }
 
 # _names FILE: every address, queue and divert of every node, "node kind
@@ -193,6 +196,7 @@ resume_run() {
 		R_DONE=$((R_DONE + 1))
 		apply_to "$TMP/p$k" "$TMP/c$k" >/dev/null 2>"$TMP/r-again.err"
 		check_grep "$name: finished before the kill; not applied again" "already applied" "$TMP/r-again.err"
+		grep -q "interrupted after that row" "$TMP/r-again.err" && R_RECORDED=$((R_RECORDED + 1))
 	else
 		apply_to "$TMP/p$k" "$TMP/c$k" >"$TMP/r-again.out" 2>"$TMP/r-again.err"
 		rc=$?
