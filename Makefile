@@ -6,6 +6,9 @@
 #                   unit (cmocka), golden, fuzz corpus replay, integration
 #                   against real Artemis brokers (started by scripts/artemis)
 #   make unit | golden | integration | corpus   one stage, sanitizer build
+#   make soak       the long proofs (tests/soak/*.sh, each printing TAP and
+#                   counted like the other stages) against real brokers:
+#                   the kill -9 loop of apply resumption (about 20 minutes)
 #   make lint       cppcheck, clang-tidy and the layering check
 #                   (scripts/check-layers over the release objects)
 #   make format     clang-format -i over the sources
@@ -59,7 +62,7 @@ TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(DBG)/tools/%)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: test all check unit golden corpus integration lint format format-check \
+.PHONY: test all check unit golden corpus integration soak lint format format-check \
         fuzz demo bench clean install install-systemd golden-update asan
 
 all: $(BIN)
@@ -125,6 +128,9 @@ corpus: asan
 
 integration: asan
 	tests/run integration
+
+soak: asan
+	tests/run soak
 
 golden-update: asan
 	tests/run golden-update

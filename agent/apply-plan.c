@@ -36,6 +36,9 @@ struct run {
 	struct decl_cluster *decl;
 	struct agent_targets targets;
 	struct apply_result *r;
+	/* the interrupted apply of this plan to resume (its intent row), or
+	 * NULL */
+	struct apply_result *was;
 };
 
 static void
@@ -44,6 +47,7 @@ run_release(struct run *x)
 	agent_targets_release(&x->targets);
 	decl_cluster_free(x->decl);
 	apply_result_free(x->r);
+	apply_result_free(x->was);
 	agent_state_close(x->own_st);
 	apply_approval_release(&x->approval);
 	agent_plan_dir_release(&x->ap);
@@ -189,6 +193,161 @@ load_targets(struct run *x, struct err *err)
 	return rc;
 }
 
+/* What the audit log holds of one plan (by its digest). */
+struct audit_scan {
+	const char *digest;
+	char *intent;    /* its last intent row, owned */
+	char *result;    /* its last result row, owned */
+	char *result_id; /* that row's apply_id, owned */
+};
+
+static int
+scan_row(void *ctx, const char *row, size_t len)
+{
+	struct audit_scan *s = ctx;
+	struct apply_result *r = NULL;
+	struct err err = {0};
+	char *event = NULL;
+
+	if (strstr(row, s->digest) == NULL)
+		return 0; /* another plan's (or a capture pass's) */
+	if (apply_audit_parse(&r, &event, row, len, &err) < 0) {
+		err_release(&err); /* a row torn by a crash: not apply's */
+		return 0;
+	}
+	if (r->plan_digest != NULL && strcmp(r->plan_digest, s->digest) == 0) {
+		if (strcmp(event, "intent") == 0) {
+			free(s->intent);
+			s->intent = xstrndup(row, len);
+		} else if (strcmp(event, "result") == 0) {
+			free(s->result);
+			s->result = xstrndup(row, len);
+			free(s->result_id);
+			s->result_id = xstrdup(r->apply_id);
+		}
+	}
+	apply_result_free(r);
+	free(event);
+	return 0;
+}
+
+/* The nodes of the plan, read through io, for apply. */
+static void
+live_setup(const struct run *x, struct live_http_opts *http,
+    struct live_nodes *live, struct apply_io *io)
+{
+	memset(http, 0, sizeof(*http));
+	agent_tls_http(x->o->tls, http);
+	http->tick = x->o->tick;
+	memset(live, 0, sizeof(*live));
+	live->cluster = x->ap.plan->cluster;
+	live->targets = x->targets.v;
+	live->ntargets = x->targets.n;
+	live->http = http;
+	live_nodes_init(live);
+	apply_io_live(io, live);
+}
+
+/* The plan's result row (row) is in the audit log, and PLAN_DIR has no
+ * result.json: an apply was interrupted after that row, before the
+ * inventory and the result files. The inventory is brought up to date
+ * from the row and the nodes read now (apply_update_managed counts what
+ * the nodes show: a declared object found, a deleted one gone from every
+ * node), which the interrupted apply may have done already (it gives the
+ * same set again), and result.json becomes the marker of an applied plan
+ * whose result is in the audit row (docs/audit.md). */
+static int
+recover_record(const struct run *x, const char *row, struct err *err)
+{
+	struct live_http_opts http;
+	struct live_nodes live;
+	struct apply_io io;
+	struct apply_result *r = NULL;
+	const char **names;
+	char *event = NULL, *path, *json;
+	struct sbuf b = {0};
+	struct jsonw w;
+	size_t i;
+	int rc = -1;
+
+	if (apply_audit_parse(&r, &event, row, strlen(row), err) < 0)
+		goto done;
+	r->seen = xcalloc(r->nnodes + 1, sizeof(*r->seen));
+	names = xcalloc(r->nnodes + 1, sizeof(*names));
+	for (i = 0; i < r->nnodes; i++)
+		names[i] = r->nodes[i].node;
+	live_setup(x, &http, &live, &io);
+	if (r->nnodes > 0)
+		io.read_all(io.ctx, names, r->nnodes, r->seen);
+	live_nodes_release(&live);
+	free(names);
+	if (agent_inventory_update(x->st, x->ap.plan, r, x->decl, err) < 0)
+		goto done;
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "apply_id");
+	jsonw_str(&w, r->apply_id);
+	jsonw_key(&w, "audit");
+	jsonw_str(&w, "RECORDED");
+	jsonw_key(&w, "plan_digest");
+	jsonw_str(&w, r->plan_digest);
+	jsonw_obj_end(&w);
+	sbuf_adds(&b, "\n");
+	json = sbuf_take(&b);
+	path = xasprintf("%s/result.json", x->o->dir);
+	rc = afile_write(path, json, strlen(json), 0644, err);
+	free(path);
+	free(json);
+done:
+	apply_result_free(r);
+	free(event);
+	return rc;
+}
+
+/* An earlier apply of this plan (docs/audit.md "Resuming an interrupted
+ * apply"): one whose result row is in the audit log applied it, so it is
+ * not applied again (its record is completed when it was interrupted
+ * after that row); one whose intent row has no result row was
+ * interrupted, and this apply resumes it (x->was). */
+static int
+find_interrupted(struct run *x, struct err *err)
+{
+	struct audit_scan s = {.digest = x->ap.digest};
+	struct err e2 = {0};
+	char *event = NULL, *why;
+	int rc = -1;
+
+	if (agent_state_audit_each(x->st, scan_row, &s, err) < 0)
+		goto done;
+	if (s.result_id != NULL) {
+		if (recover_record(x, s.result, &e2) < 0) {
+			why = err_render(&e2);
+			err_setf(err, NULL,
+			    "the plan was already applied (apply %s: its result row is in %s/" AGENT_STATE_AUDIT
+			    "), but its apply was interrupted after that row and its record could not be completed: %s; do not apply this plan again",
+			    s.result_id, agent_state_dir(x->st), why);
+			free(why);
+		} else {
+			err_setf(err, NULL,
+			    "the plan was already applied (apply %s: its result row is in %s/" AGENT_STATE_AUDIT
+			    "); its apply was interrupted after that row, so the inventory was brought up to date from the nodes read now and %s/result.json written; plan again for a new change",
+			    s.result_id, agent_state_dir(x->st), x->o->dir);
+		}
+		err_release(&e2);
+		goto done;
+	}
+	if (s.intent != NULL && apply_audit_parse(&x->was, &event, s.intent,
+	                            strlen(s.intent), err) < 0)
+		goto done;
+	rc = 0;
+done:
+	free(event);
+	free(s.intent);
+	free(s.result);
+	free(s.result_id);
+	return rc;
+}
+
 char *
 agent_apply_plan_id_new(void)
 {
@@ -240,12 +399,15 @@ on_progress(void *ctx, const char *node, const struct apply_op *op)
 
 	if (x->o->quiet)
 		return;
-	fprintf(stderr, "artemis-gitops apply: node '%s': %s '%s': %s%s%s\n",
+	fprintf(stderr, "artemis-gitops apply: node '%s': %s '%s': %s%s%s%s\n",
 	    node, recon_op_kind_name(op->op.kind), op->op.name,
 	    apply_op_state_name(op->state),
 	    op->refusal.kind != RECON_OK ? ": " : "",
 	    op->refusal.kind != RECON_OK ? recon_kind_name(op->refusal.kind)
-	                                 : "");
+	                                 : "",
+	    op->established == APPLY_EST_READ_BACK
+	        ? " (its reply was lost; established by reading the node back)"
+	        : "");
 }
 
 /* The result row could not be appended: the operations ran, so the plan
@@ -342,21 +504,16 @@ execute(struct run *x, struct err *err)
 	struct apply_io io;
 	int rc;
 
-	memset(&http, 0, sizeof(http));
-	agent_tls_http(x->o->tls, &http);
-	http.tick = x->o->tick;
-	memset(&live, 0, sizeof(live));
-	live.cluster = x->ap.plan->cluster;
-	live.targets = x->targets.v;
-	live.ntargets = x->targets.n;
-	live.http = &http;
-	live_nodes_init(&live);
-	apply_io_live(&io, &live);
+	live_setup(x, &http, &live, &io);
 	io.hook_ctx = x;
 	io.intent = on_intent;
 	io.progress = on_progress;
 	x->r = result_new(x);
-	rc = apply_run(x->r, x->ap.plan, x->decl, &io, err);
+	if (x->was != NULL && !x->o->quiet)
+		fprintf(stderr,
+		    "artemis-gitops apply: resuming the interrupted apply %s of this plan (its intent row has no result row)\n",
+		    x->was->apply_id);
+	rc = apply_run_resume(x->r, x->ap.plan, x->decl, &io, x->was, err);
 	live_nodes_release(&live);
 	if (rc == 0)
 		x->r->finished_at = clock_rfc3339_now();
@@ -385,9 +542,10 @@ prepare(struct run *x, struct err *err)
 		x->st = x->own_st;
 	}
 	if (agent_plan_dir_check_current(&x->ap, agent_state_dir(x->st), err) <
-	    0)
+	        0 ||
+	    load_targets(x, err) < 0)
 		return -1;
-	return load_targets(x, err);
+	return find_interrupted(x, err);
 }
 
 int

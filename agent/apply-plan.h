@@ -40,11 +40,15 @@ struct agent_apply_plan_opts {
 	void *check_ctx;
 };
 
-/* Check the approval, take the state lock (unless o->st), check every
+/* Check the approval, take the state lock (unless o->st), look in the
+ * audit log for an earlier apply of the same plan (one with a result row
+ * refuses it; one interrupted, an intent row without a result row, is
+ * resumed: docs/audit.md "Resuming an interrupted apply"), check every
  * node again, append the intent row, apply, append the result row, update
  * the inventory, write result.json and result.md, print the summary.
  * Returns -1 with err when nothing was applied (not approved, changed,
- * superseded, locked, no endpoints, the intent row not written); 0 when
+ * superseded, applied already, locked, no endpoints, the intent row not
+ * written); 0 when
  * every node APPLIED or SKIPPED; 1 otherwise (err is then set only when
  * recording the result failed). */
 int agent_apply_plan_run(const struct agent_apply_plan_opts *o,

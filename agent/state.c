@@ -317,3 +317,47 @@ agent_state_audit_append(struct agent_state *st, const char *row,
 	free(path);
 	return rc;
 }
+
+int
+agent_state_audit_each(const struct agent_state *st,
+    int (*fn)(void *ctx, const char *row, size_t len), void *ctx,
+    struct err *err)
+{
+	char *path = agent_state_path(st, AGENT_STATE_AUDIT);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int rc = 0;
+
+	f = fopen(path, "re");
+	if (f == NULL) {
+		if (errno != ENOENT)
+			rc = err_setf(err, NULL, "cannot read '%s': %s", path,
+			    strerror(errno));
+		free(path);
+		return rc;
+	}
+	errno = 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if ((size_t)n > AGENT_STATE_FILEMAX) {
+			rc = err_setf(err, NULL,
+			    "'%s': a row is longer than %zu bytes", path,
+			    AGENT_STATE_FILEMAX);
+			break;
+		}
+		if (line[n - 1] != '\n')
+			break; /* torn by a crash: not a row */
+		line[--n] = '\0';
+		if (fn(ctx, line, (size_t)n) != 0)
+			break;
+		errno = 0;
+	}
+	if (rc == 0 && ferror(f))
+		rc = err_setf(err, NULL, "cannot read '%s': %s", path,
+		    strerror(errno != 0 ? errno : EIO));
+	fclose(f);
+	free(line);
+	free(path);
+	return rc;
+}

@@ -65,6 +65,16 @@ int agent_state_read(const struct agent_state *st, const char *name, char **out,
 int agent_state_audit_append(struct agent_state *st, const char *row,
     struct err *err);
 
+/* Call fn(ctx, row, len) for every row of DIR/audit.jsonl, in order: row
+ * is one line without its newline, NUL-terminated, borrowed for the call.
+ * A last line without its newline (torn by a crash during its append) is
+ * not a row; a log that does not exist has none. fn returns non-zero to
+ * stop the scan. Returns 0, or -1 when the log cannot be read (or a line
+ * is longer than AGENT_STATE_FILEMAX). */
+int agent_state_audit_each(const struct agent_state *st,
+    int (*fn)(void *ctx, const char *row, size_t len), void *ctx,
+    struct err *err);
+
 /* Who holds the lock of dir, as written by the holder ("pid N (COMMAND,
  * since TIME)"), or NULL when the lock is free or dir has no lock file.
  * Owned by the caller. Does not take the lock. */

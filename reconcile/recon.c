@@ -56,6 +56,21 @@ recon_refusal_release(struct recon_refusal *r)
 	memset(r, 0, sizeof(*r));
 }
 
+bool
+recon_refusal_reply_lost(const struct recon_refusal *r)
+{
+	switch (r->kind) {
+	case RECON_TIMEOUT:
+	case RECON_UNREACHABLE:
+	case RECON_BAD_RESPONSE:
+		return true;
+	case RECON_BROKER_ERROR:
+		return r->status == 0 && r->http_status >= 400;
+	default:
+		return false;
+	}
+}
+
 void
 recon_address_release(struct recon_address *a)
 {

@@ -44,6 +44,16 @@ struct recon_refusal {
 	char *text;      /* owned; the broker's error text or curl's reason */
 };
 void recon_refusal_release(struct recon_refusal *r);
+/* Did an operation that failed with r lose its reply, so that whether the
+ * broker did it is unknown? True for no answer (TIMEOUT, UNREACHABLE: a
+ * refused connection as well as one reset or closed after the request
+ * went out), an answer that cannot be trusted (BAD_RESPONSE: cut short,
+ * not JSON, the wrong shape, too large) and an HTTP error status that is
+ * not Jolokia's (status 0: a 400 or 5xx of what stands in front of it).
+ * False when the broker said no: a Jolokia reply element with its status
+ * (HAS_CONSUMERS, NOT_FOUND, FORBIDDEN, a BROKER_ERROR such as
+ * AMQ229205, ...) or the login layer's 401/403/429. */
+bool recon_refusal_reply_lost(const struct recon_refusal *r);
 
 struct recon_queue {
 	char *name;

@@ -30,6 +30,16 @@ void apply_node_drop_ops(struct apply_node *out);
 /* Set outcome, kind (copied; may be NULL) and detail (taken). */
 void apply_node_set(struct apply_node *out, enum apply_outcome o,
     const char *kind, char *detail);
+/* Note that action a was checked and runs as planned; _with says more
+ * first ("X 'a': what: as planned"). */
+void apply_node_note_run(struct apply_node *out, const struct plan_action *a);
+void apply_node_note_run_with(struct apply_node *out,
+    const struct plan_action *a, const char *what);
+/* Refuse the node before anything ran on it: its operations dropped, the
+ * notes of the actions that were to run say "not run: " not_run instead,
+ * outcome REFUSED with kind (copied) and detail (taken). */
+void apply_node_refuse(struct apply_node *out, const char *kind, char *detail,
+    const char *not_run);
 /* Each appends a note; stale also sets the node's detail (the first
  * stale reason); run appends np's operations. */
 enum apply_verdict apply_verdict_stale(struct apply_node *out,
@@ -38,6 +48,23 @@ enum apply_verdict apply_verdict_noop(struct apply_node *out,
     const struct plan_action *a, const char *why);
 enum apply_verdict apply_verdict_run(struct apply_node *out,
     const struct plan_action *a, const struct plan_step *np);
+
+/* ---- evidence.c: what a node read shows of one operation -------------- */
+
+enum apply_seen {
+	APPLY_SEEN_AFTER,  /* its object is as the operation leaves it: done */
+	APPLY_SEEN_BEFORE, /* as the operation finds it: not done */
+	APPLY_SEEN_OTHER,  /* neither (another configuration, or missing) */
+};
+/* What n (a node read) shows of op: a destroy is done when its object is
+ * gone, and not done when it is still there (a divert: with the
+ * configuration op records); a create is done when its object is there
+ * with op's configuration, not done when it is absent; an update is done
+ * when the object has op's configuration, not done when it has another. */
+enum apply_seen apply_op_seen(const struct recon_op *op,
+    const struct recon_node_snapshot *n);
+/* "the queue is gone", ...: what s says of op's object, for people. */
+char *apply_seen_text(const struct recon_op *op, enum apply_seen s);
 
 /* ---- node-check.c: does each action still hold on the node read now? -- */
 
@@ -49,7 +76,18 @@ struct apply_ctx {
 	struct strv created_q, created_q_addr, deleted_q, deleted_d;
 	struct plan_planned_diverts planned_d; /* the whole plan's, up front */
 };
+/* The context of node `node` before the plan's first action: decl and
+ * every divert as the whole plan leaves it. */
+void apply_ctx_init(struct apply_ctx *c, const struct plan *p,
+    const struct decl_cluster *decl, const char *node);
+/* Record action a's effects on the node (np: its step), as apply_check
+ * does after checking it. */
+void apply_ctx_record(struct apply_ctx *c, const struct plan_action *a,
+    const struct plan_step *np);
 void apply_ctx_release(struct apply_ctx *c);
+/* Action a's step on node, or NULL. */
+const struct plan_step *apply_node_step(const struct plan_action *a,
+    const char *node);
 
 /* Check action a (np: its node step in the plan) against n, the node read
  * again. On APPLY_VERDICT_RUN the operations to run are appended to
@@ -78,6 +116,38 @@ enum apply_verdict apply_check_queue_recreate(const struct plan *p,
     const struct plan_action *a, const struct plan_step *np,
     const struct recon_node_snapshot *n, const struct apply_ctx *c,
     struct apply_node *out);
+/* Resuming a queue delete or recreate that an interrupted apply began (it
+ * removed some of the dependent diverts): rest[0..nrest) are the action's
+ * operations still to run, the queue's destroy among them. The preflight
+ * run again must find the queue deletable as planned (no more consumers
+ * than planned) and the dependent diverts still to remove exactly those
+ * of rest; then the operations appended to out are its (with the live
+ * configuration of each divert) and, for a recreate, the create after. A
+ * note (why) says what the interrupted apply did. */
+enum apply_verdict apply_check_queue_delete_rest(const struct plan *p,
+    const struct plan_action *a, const struct plan_step *np,
+    const struct recon_node_snapshot *n, const struct apply_ctx *c,
+    const struct apply_op *rest, size_t nrest, const char *why,
+    struct apply_node *out);
+
+/* ---- resume.c: resuming an interrupted apply ---------------------------- */
+
+/* The one k in [0, nops] such that n (a node read) is as ops[0..nops) leave
+ * it after exactly their first k: every object they act on as the last of
+ * the first k acting on it leaves it (apply_op_seen: done), or, when none
+ * of the first k acts on it, as the first operation on it finds it (not
+ * done). (size_t)-1 when there is no such k, or more than one. */
+size_t apply_resume_prefix(const struct apply_op *ops, size_t nops,
+    const struct recon_node_snapshot *n);
+/* Decide node out (its name set) against n, read now, and was, the node's
+ * entry in the interrupted apply's intent row (was_id), which lists
+ * operations: see apply_run_resume. On success out->ops holds every
+ * operation of the plan on the node in order, the first out->done_before
+ * DONE; otherwise out is REFUSED (stale) or UNREACHABLE, its operations
+ * listed with what is known of them (DONE, UNKNOWN, NOT_RUN). */
+void apply_resume_check(const struct plan *p, const struct decl_cluster *decl,
+    const struct recon_node_snapshot *n, const struct apply_node *was,
+    const char *was_id, struct apply_node *out);
 
 /* ---- operations.c: running a node's operations, reading creates back -- */
 

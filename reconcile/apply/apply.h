@@ -8,9 +8,14 @@
  *   - the node cannot be read                  -> UNREACHABLE;
  *   - the state changed so that the plan no
  *     longer holds (a new consumer, a new
- *     dependent divert, the cap exceeded, ...) -> REFUSED as stale; nothing
+ *     dependent divert, ...)                   -> REFUSED as stale; nothing
  *                                                 is done on that node;
  *   - every action already holds               -> SKIPPED (no-op);
+ *   - the queue deletes of the nodes about to act destroy more messages
+ *     than the cluster's cap (ADR-0084 D7)     -> the whole apply is
+ *                                                 refused: every node that
+ *                                                 was to act, or SKIPPED,
+ *                                                 REFUSED as stale;
  *   - otherwise the operations run in plan order: creates first; for a
  *     queue delete its dependent diverts, then the queue. The first failed
  *     operation stops the node (FAILED); later ones are NOT_RUN. There is
@@ -80,8 +85,23 @@ enum apply_op_state {
 	APPLY_OP_NOT_RUN = 0, /* not reached: an earlier operation failed */
 	APPLY_OP_DONE,        /* accepted (a create: and read back) */
 	APPLY_OP_FAILED,
+	APPLY_OP_UNKNOWN, /* sent, its reply lost, and the node could not be
+	                     read back to tell */
 };
-const char *apply_op_state_name(enum apply_op_state s); /* "DONE", ... */
+/* "NOT_RUN", "DONE", "FAILED", "UNKNOWN". */
+const char *apply_op_state_name(enum apply_op_state s);
+
+/* How an operation's outcome is known. */
+enum apply_established {
+	APPLY_EST_REPLY = 0,  /* the broker's reply (or it did not run) */
+	APPLY_EST_READ_BACK,  /* its reply was lost (recon_refusal_reply_lost):
+	                         the node read back right after shows it done,
+	                         or not done (apply_op_seen) */
+	APPLY_EST_RESUME_READ /* resuming: the interrupted apply ran it; the
+	                         read of the node before acting shows it done */
+};
+/* NULL for APPLY_EST_REPLY, "read-back", "resume-read". */
+const char *apply_established_name(enum apply_established e);
 
 /* One operation as run (or not) on one node. */
 struct apply_op {
@@ -90,7 +110,10 @@ struct apply_op {
 	struct recon_op op;        /* owned copy; a divert destroy carries the
 	                              divert's live configuration at apply time */
 	enum apply_op_state state;
-	struct recon_refusal refusal; /* FAILED: the classified cause */
+	enum apply_established established;
+	/* FAILED: the classified cause; UNKNOWN, or established by read-back:
+	 * the lost reply's */
+	struct recon_refusal refusal;
 };
 
 enum apply_outcome {
@@ -117,9 +140,16 @@ struct apply_node {
 	int64_t planned_messages;   /* the same, as the plan recorded it */
 	signed char *verdicts;      /* per plan action: -1 nothing planned here,
 	                               0 run, 1 no-op, 2 stale (apply_verdict) */
+	size_t *run_notes;          /* the notes of actions checked to run ("as
+	                               planned"), rewritten when the node is refused */
+	size_t nrun_notes;
 	/* The capture pass did not finish here: the node could not be read
 	 * again, a step was refused, or an operation failed. */
 	bool capture_incomplete;
+	/* Resuming: the first done_before operations were done by the
+	 * interrupted apply (DONE, established resume-read); this apply runs
+	 * the rest. */
+	size_t done_before;
 };
 
 struct apply_result {
@@ -132,6 +162,9 @@ struct apply_result {
 	int64_t approver_uid; /* its approved_uid (the daemon's own uid for
 	                         the capture pass) */
 	char *approved_at;
+	/* The apply_id of the interrupted apply of the same plan this one
+	 * resumes (docs/audit.md "Resuming"), or NULL. */
+	char *resumes;
 	bool disconnect_consumers;
 	char *started_at; /* RFC 3339 UTC */
 	char *finished_at;
@@ -192,6 +225,19 @@ int apply_run(struct apply_result *r, const struct plan *p,
     const struct decl_cluster *decl, const struct apply_io *io,
     struct err *err);
 
+/* apply_run, resuming `was`, an interrupted apply of the same plan (its
+ * intent row, read back with apply_audit_parse; docs/audit.md "Resuming
+ * an interrupted apply"). A node for which was lists operations is
+ * resumed: the node read now must be as those operations leave it after
+ * exactly k of them (a prefix done, by the evidence of the read, the rest
+ * not done), else it is REFUSED as stale; the first k are recorded DONE
+ * (established resume-read), the rest are checked as any action is and
+ * run. A node for which was lists none is checked and run as apply_run
+ * does. r->resumes is set to was's apply_id. was NULL is apply_run. */
+int apply_run_resume(struct apply_result *r, const struct plan *p,
+    const struct decl_cluster *decl, const struct apply_io *io,
+    const struct apply_result *was, struct err *err);
+
 /* The capture pass of a drift cycle (ADR-0084 D5; docs/captures.md): for
  * every node of p (a plan of kind "capture" from plan_captures, or
  * any plan: its captures and the captures it removes are used) read the
@@ -208,9 +254,11 @@ int apply_capture_pass(struct apply_result *r, const struct plan *p,
  * before) plus every object an action really made (its operations DONE,
  * or already as planned, on some node) and, when decl is not NULL (the
  * declaration that was planned and applied), every object of decl apply
- * found on some node; minus every object a delete action
- * removed on every node where the plan deleted it (DONE or already gone).
- * Objects of failed, refused or unreachable deletes stay. The captures
+ * found on some node; minus every object of a delete action that is gone
+ * from every node (deleted there: its operations DONE; or absent when
+ * apply read the node). An object a node keeps (an address kept because an
+ * unmanaged queue is bound to it, a failed, refused or unreachable
+ * delete) stays. The captures
  * become the declared ones, plus every capture the plan removes whose
  * capture pass did not finish on every node (it is removed again by the
  * next plan). */
@@ -225,6 +273,15 @@ void apply_update_managed(struct plan_managed *m, const struct plan *p,
  * result row adds every outcome. */
 char *apply_audit_render_intent(const struct apply_result *r);
 char *apply_audit_render_result(const struct apply_result *r);
+/* An audit row (len bytes) read back into *out (owned): its apply_id,
+ * plan_digest, cluster, resumes, started_at and, per node, its name and
+ * outcome (an intent row's null: APPLIED) and operations (act, action, op
+ * and their configurations, outcome and established when the row has
+ * them), and *event ("intent", "result"; owned). A capture pass's row
+ * (plan_digest null) reads too. Errors name the member: `audit row:
+ * nodes[0].node: missing`; *out and *event are written only on success. */
+int apply_audit_parse(struct apply_result **out, char **event, const char *row,
+    size_t len, struct err *err);
 
 /* result.json (canonical, 2-space indent, trailing newline) and result.md.
  * Owned by the caller. */

@@ -5,21 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/json.h"
 #include "../../lib/jsonw.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 #include "../live/live.h"
 #include "apply-int.h"
 
+/* error, established, kind: in sorted order. */
 static void
-write_refusal(struct jsonw *w, const struct recon_refusal *f)
+write_outcome_why(struct jsonw *w, const struct apply_op *a)
 {
-	if (f->kind == RECON_OK)
-		return;
-	jsonw_key(w, "error");
-	jsonw_str(w, f->text);
-	jsonw_key(w, "kind");
-	jsonw_str(w, recon_kind_name(f->kind));
+	const char *est = apply_established_name(a->established);
+
+	if (a->refusal.kind != RECON_OK) {
+		jsonw_key(w, "error");
+		jsonw_str(w, a->refusal.text);
+	}
+	if (est != NULL) {
+		jsonw_key(w, "established");
+		jsonw_str(w, est);
+	}
+	if (a->refusal.kind != RECON_OK) {
+		jsonw_key(w, "kind");
+		jsonw_str(w, recon_kind_name(a->refusal.kind));
+	}
 }
 
 static void
@@ -49,13 +59,13 @@ write_op(struct jsonw *w, const struct apply_op *a, bool outcome)
 		jsonw_key(w, "divert");
 		live_divert_config_write(w, op->divert);
 	}
-	if (outcome)
-		write_refusal(w, &a->refusal);
+	if (outcome || a->established == APPLY_EST_RESUME_READ)
+		write_outcome_why(w, a);
 	jsonw_key(w, "name");
 	jsonw_str(w, op->name);
 	jsonw_key(w, "op");
 	jsonw_str(w, recon_op_kind_name(op->kind));
-	if (outcome) {
+	if (outcome || a->established == APPLY_EST_RESUME_READ) {
 		jsonw_key(w, "outcome");
 		jsonw_str(w, apply_op_state_name(a->state));
 	}
@@ -151,6 +161,10 @@ render(const struct apply_result *r, const char *event, bool result, int indent)
 	jsonw_str(&w, r->plan_digest);
 	jsonw_key(&w, "plan_dir");
 	jsonw_str(&w, r->plan_dir);
+	if (r->resumes != NULL) {
+		jsonw_key(&w, "resumes");
+		jsonw_str(&w, r->resumes);
+	}
 	jsonw_key(&w, "revision");
 	jsonw_str(&w, r->revision);
 	jsonw_key(&w, "started_at");
@@ -177,4 +191,194 @@ char *
 apply_result_render_json(const struct apply_result *r)
 {
 	return render(r, NULL, true, 2);
+}
+
+/* ---- reading rows back ------------------------------------------------ */
+
+static int
+read_op_routing(struct json_reader *c, const struct json *o, const char *w,
+    unsigned *out)
+{
+	const struct json *a, *it;
+	unsigned one;
+	size_t n;
+
+	a = json_read_array(c, o, w, "routing", &n);
+	if (a == NULL)
+		return -1;
+	*out = 0;
+	for (it = json_first(a); it != NULL; it = json_next(it)) {
+		if (json_str(it) == NULL ||
+		    decl_routing_parse(json_str(it), &one) < 0)
+			return json_read_fail(c, w, "routing",
+			    "expected ANYCAST or MULTICAST");
+		*out |= one;
+	}
+	return 0;
+}
+
+/* An outcome's or a state's name back into its value; -1 if unknown. */
+static int
+outcome_parse(const char *s, enum apply_outcome *out)
+{
+	int i;
+
+	for (i = APPLY_APPLIED; i <= APPLY_UNREACHABLE; i++)
+		if (strcmp(s, apply_outcome_name((enum apply_outcome)i)) == 0) {
+			*out = (enum apply_outcome)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int
+state_parse(const char *s, enum apply_op_state *out)
+{
+	int i;
+
+	for (i = APPLY_OP_NOT_RUN; i <= APPLY_OP_UNKNOWN; i++)
+		if (strcmp(s, apply_op_state_name((enum apply_op_state)i)) ==
+		    0) {
+			*out = (enum apply_op_state)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int
+read_op(struct json_reader *c, const struct json *o, const char *w,
+    struct apply_op *a)
+{
+	const struct json *cfg;
+	char *act = NULL, *kind = NULL, *est = NULL, *state = NULL;
+	int rc = -1;
+
+	if (json_read_str(c, o, w, "act", false, &act) < 0 ||
+	    json_read_str(c, o, w, "action", false, &a->action) < 0 ||
+	    json_read_str(c, o, w, "op", false, &kind) < 0 ||
+	    json_read_str(c, o, w, "name", false, &a->op.name) < 0 ||
+	    json_read_optional(c, o, w, "established", &est) < 0 ||
+	    json_read_optional(c, o, w, "outcome", &state) < 0)
+		goto done;
+	if (state != NULL && state_parse(state, &a->state) < 0) {
+		json_read_fail(c, w, "outcome", "unknown outcome");
+		goto done;
+	}
+	if (plan_action_kind_parse(act, &a->act) < 0) {
+		json_read_fail(c, w, "act", "unknown action");
+		goto done;
+	}
+	if (recon_op_kind_parse(kind, &a->op.kind) < 0) {
+		json_read_fail(c, w, "op", "unknown operation");
+		goto done;
+	}
+	if (est != NULL && strcmp(est, "resume-read") == 0)
+		a->established = APPLY_EST_RESUME_READ;
+	else if (est != NULL && strcmp(est, "read-back") == 0)
+		a->established = APPLY_EST_READ_BACK;
+	if (a->op.kind == RECON_OP_DESTROY_QUEUE &&
+	    json_read_bool(c, o, w, "remove_consumers",
+	        &a->op.remove_consumers) < 0)
+		goto done;
+	if ((a->op.kind == RECON_OP_CREATE_ADDRESS ||
+	        a->op.kind == RECON_OP_UPDATE_ADDRESS) &&
+	    read_op_routing(c, o, w, &a->op.routing) < 0)
+		goto done;
+	cfg = json_get(o, "queue");
+	if (cfg != NULL) {
+		a->op.queue = xcalloc(1, sizeof(*a->op.queue));
+		if (live_queue_config_read(c, cfg, w, a->op.queue) < 0)
+			goto done;
+	}
+	cfg = json_get(o, "divert");
+	if (cfg != NULL) {
+		a->op.divert = xcalloc(1, sizeof(*a->op.divert));
+		if (live_divert_config_read(c, cfg, w, a->op.divert) < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(act);
+	free(kind);
+	free(est);
+	free(state);
+	return rc;
+}
+
+static int
+read_node(struct json_reader *c, const struct json *o, const char *w,
+    struct apply_node *n)
+{
+	const struct json *ops, *it;
+	char *ow, *outcome = NULL;
+	size_t i = 0, nops = 0;
+	int rc = 0;
+
+	if (json_read_str(c, o, w, "node", false, &n->node) < 0 ||
+	    json_read_str(c, o, w, "outcome", true, &outcome) < 0)
+		return -1;
+	if (outcome != NULL && outcome_parse(outcome, &n->outcome) < 0)
+		rc = json_read_fail(c, w, "outcome", "unknown outcome");
+	free(outcome);
+	if (rc < 0)
+		return -1;
+	ops = json_read_array(c, o, w, "operations", &nops);
+	if (ops == NULL)
+		return -1;
+	n->ops = xcalloc(nops + 1, sizeof(*n->ops));
+	for (it = json_first(ops); it != NULL && rc == 0; it = json_next(it)) {
+		ow = xasprintf("%s.operations[%zu]", w, i);
+		n->nops = i + 1;
+		rc = read_op(c, it, ow, &n->ops[i++]);
+		free(ow);
+	}
+	return rc;
+}
+
+int
+apply_audit_parse(struct apply_result **out, char **event, const char *row,
+    size_t len, struct err *err)
+{
+	struct json_reader c = {.path = "audit row", .err = err};
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	struct json_doc *doc = NULL;
+	const struct json *root, *nodes, *it;
+	char *ev = NULL, *w;
+	size_t i = 0, n = 0;
+	int rc = -1;
+
+	if (json_parse(&doc, "audit row", row, len, err) < 0)
+		goto done;
+	root = json_doc_root(doc);
+	if (json_read_str(&c, root, "", "event", false, &ev) < 0 ||
+	    json_read_str(&c, root, "", "apply_id", false, &r->apply_id) < 0 ||
+	    json_read_str(&c, root, "", "plan_digest", true, &r->plan_digest) <
+	        0 ||
+	    json_read_str(&c, root, "", "cluster", true, &r->cluster) < 0 ||
+	    json_read_optional(&c, root, "", "resumes", &r->resumes) < 0 ||
+	    json_read_str(&c, root, "", "started_at", true, &r->started_at) < 0)
+		goto done;
+	nodes = json_read_array(&c, root, "", "nodes", &n);
+	if (nodes == NULL)
+		goto done;
+	r->nodes = xcalloc(n + 1, sizeof(*r->nodes));
+	for (it = json_first(nodes); it != NULL; it = json_next(it)) {
+		w = xasprintf("nodes[%zu]", i);
+		r->nnodes = i + 1;
+		rc = read_node(&c, it, w, &r->nodes[i++]);
+		free(w);
+		if (rc < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	json_doc_free(doc);
+	if (rc < 0) {
+		apply_result_free(r);
+		free(ev);
+		return -1;
+	}
+	*out = r;
+	*event = ev;
+	return 0;
 }

@@ -11,17 +11,6 @@
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
-static const struct plan_step *
-node_step(const struct plan_action *a, const char *node)
-{
-	size_t i;
-
-	for (i = 0; i < a->nnodes; i++)
-		if (strcmp(a->nodes[i].node, node) == 0)
-			return &a->nodes[i];
-	return NULL;
-}
-
 /* Decide one node against its fresh snapshot n. */
 static void
 check_node(const struct plan *p, const struct decl_cluster *decl,
@@ -51,17 +40,9 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 		        "stale plan: the node was unreachable when the plan was made, so nothing was planned for it; plan again"));
 		return;
 	}
-	memset(&c, 0, sizeof(c));
-	c.decl = decl;
-	/* Dependency checks see every divert as the plan leaves it. */
+	apply_ctx_init(&c, p, decl, ns->node);
 	for (k = 0; k < p->nactions; k++) {
-		np = node_step(&p->actions[k], ns->node);
-		if (np != NULL && np->outcome == PLAN_OUT_WOULD_APPLY &&
-		    !plan_action_kind_is_capture(p->actions[k].kind))
-			plan_planned_diverts_add_ops(&c.planned_d, np);
-	}
-	for (k = 0; k < p->nactions; k++) {
-		np = node_step(&p->actions[k], ns->node);
+		np = apply_node_step(&p->actions[k], ns->node);
 		if (np == NULL ||
 		    plan_action_kind_is_capture(p->actions[k].kind))
 			continue; /* the capture pass runs again after */
@@ -84,8 +65,8 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 		/* detail already holds the first stale reason */
 		stale_why = out->detail;
 		out->detail = NULL;
-		apply_node_drop_ops(out);
-		apply_node_set(out, APPLY_REFUSED, "STALE", stale_why);
+		apply_node_refuse(out, "STALE", stale_why,
+		    "nothing ran on this node: an action of the plan is stale here (see the stale note)");
 	} else if (!any_run) {
 		apply_node_set(out, APPLY_SKIPPED, NULL,
 		    xstrdup(
@@ -95,32 +76,38 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 	}
 }
 
-/* D7 again: the cap holds on the counts read now. A node whose deletes now
- * destroy more than planned is refused when the total is past the cap. */
+/* D7 again, on the counts read now: the cap is the cluster's, so it holds
+ * on the messages the plan's queue deletes destroy summed over every node
+ * about to act. Past it the whole apply is refused before any node acts:
+ * every node that was to act or had nothing to do is refused (no
+ * operation and no capture pass runs anywhere). */
 static void
 check_cap(const struct decl_cluster *decl, struct apply_result *r)
 {
-	int64_t total = 0;
+	int64_t total = 0, planned = 0;
 	struct apply_node *n;
+	char *why;
 	size_t i;
 
 	for (i = 0; i < r->nnodes; i++)
-		if (r->nodes[i].outcome == APPLY_APPLIED)
+		if (r->nodes[i].outcome == APPLY_APPLIED) {
 			total += r->nodes[i].destroyed_messages;
+			planned += r->nodes[i].planned_messages;
+		}
 	if (total <= decl->settings.max_destroyed_messages)
 		return;
 	for (i = 0; i < r->nnodes; i++) {
 		n = &r->nodes[i];
-		if (n->outcome != APPLY_APPLIED ||
-		    n->destroyed_messages <= n->planned_messages)
+		if (n->outcome != APPLY_APPLIED && n->outcome != APPLY_SKIPPED)
 			continue;
-		apply_node_drop_ops(n);
-		apply_node_set(n, APPLY_REFUSED, "STALE",
-		    xasprintf(
-		        "stale plan: the queue deletes on this node now destroy %lld messages (%lld when planned); the plan's total of %lld is past the cap of %lld (settings.max-destroyed-messages); plan again",
-		        (long long)n->destroyed_messages,
-		        (long long)n->planned_messages, (long long)total,
-		        (long long)decl->settings.max_destroyed_messages));
+		why = xasprintf(
+		    "stale plan: the plan's queue deletes now destroy %lld messages across the nodes (%lld when planned; on this node %lld, %lld when planned), past the cap of %lld (settings.max-destroyed-messages): the whole apply is refused and nothing ran on any node; plan again",
+		    (long long)total, (long long)planned,
+		    (long long)n->destroyed_messages,
+		    (long long)n->planned_messages,
+		    (long long)decl->settings.max_destroyed_messages);
+		apply_node_refuse(n, "STALE", why,
+		    "nothing ran on this node: the whole apply is refused (the bulk cap, see the detail)");
 	}
 }
 
@@ -168,10 +155,31 @@ after_ops(struct apply_result *r, const struct plan *p,
 	free(at);
 }
 
+/* The interrupted apply's entry for node, when it lists operations. */
+static const struct apply_node *
+was_node(const struct apply_result *was, const char *node)
+{
+	size_t i;
+
+	for (i = 0; was != NULL && i < was->nnodes; i++)
+		if (strcmp(was->nodes[i].node, node) == 0)
+			return was->nodes[i].nops > 0 ? &was->nodes[i] : NULL;
+	return NULL;
+}
+
 int
 apply_run(struct apply_result *r, const struct plan *p,
     const struct decl_cluster *decl, const struct apply_io *io, struct err *err)
 {
+	return apply_run_resume(r, p, decl, io, NULL, err);
+}
+
+int
+apply_run_resume(struct apply_result *r, const struct plan *p,
+    const struct decl_cluster *decl, const struct apply_io *io,
+    const struct apply_result *was, struct err *err)
+{
+	const struct apply_node *wn;
 	const char **names;
 	bool *ran, *unverified;
 	size_t i;
@@ -186,9 +194,19 @@ apply_run(struct apply_result *r, const struct plan *p,
 	/* Every node is read at once, one read each. */
 	apply_read_nodes(io, names, p->nnodes, r->seen);
 	free(names);
+	if (was != NULL) {
+		free(r->resumes);
+		r->resumes = xstrdup(was->apply_id);
+	}
 	for (i = 0; i < p->nnodes; i++) {
 		r->nodes[i].node = xstrdup(p->nodes[i].node);
-		check_node(p, decl, &p->nodes[i], &r->seen[i], &r->nodes[i]);
+		wn = was_node(was, p->nodes[i].node);
+		if (wn != NULL)
+			apply_resume_check(p, decl, &r->seen[i], wn,
+			    was->apply_id, &r->nodes[i]);
+		else
+			check_node(p, decl, &p->nodes[i], &r->seen[i],
+			    &r->nodes[i]);
 	}
 	check_cap(decl, r);
 	if (io->intent != NULL && io->intent(io->hook_ctx, r, err) != 0)
@@ -198,9 +216,10 @@ apply_run(struct apply_result *r, const struct plan *p,
 	for (i = 0; i < r->nnodes; i++) {
 		if (r->nodes[i].outcome != APPLY_APPLIED)
 			continue;
-		ran[i] = r->nodes[i].nops > 0;
-		unverified[i] = apply_run_ops(io, &r->nodes[i], 0, true) ==
-		                APPLY_OPS_UNVERIFIED;
+		ran[i] = r->nodes[i].nops > r->nodes[i].done_before;
+		unverified[i] =
+		    apply_run_ops(io, &r->nodes[i], r->nodes[i].done_before,
+		        true) == APPLY_OPS_UNVERIFIED;
 	}
 	after_ops(r, p, decl, io, ran, unverified);
 	free(ran);

@@ -94,19 +94,12 @@ names_remove(char ***v, size_t *n, const char *name)
 	(*n)--;
 }
 
-/* Did action k really take effect on node result n (all its operations
- * done, or nothing left to do)? */
+/* Did action k's operations on node result n all run (at least one)? */
 static bool
-took_effect(const struct plan_action *a, size_t k, const struct apply_node *n)
+ops_done(const struct plan_action *a, const struct apply_node *n)
 {
 	size_t j, ran = 0;
 
-	if (n->verdicts == NULL)
-		return false;
-	if (n->verdicts[k] == APPLY_VERDICT_NOOP)
-		return true;
-	if (n->verdicts[k] != APPLY_VERDICT_RUN || n->outcome == APPLY_REFUSED)
-		return false;
 	for (j = 0; j < n->nops; j++) {
 		if (n->ops[j].act != a->kind ||
 		    strcmp(n->ops[j].action, a->name) != 0)
@@ -116,6 +109,42 @@ took_effect(const struct plan_action *a, size_t k, const struct apply_node *n)
 		ran++;
 	}
 	return ran > 0;
+}
+
+/* Did action k really take effect on node result n (all its operations
+ * done, or nothing left to do)? */
+static bool
+took_effect(const struct plan_action *a, size_t k, const struct apply_node *n)
+{
+	if (n->verdicts == NULL)
+		return false;
+	if (n->verdicts[k] == APPLY_VERDICT_NOOP)
+		return true;
+	if (n->verdicts[k] != APPLY_VERDICT_RUN || n->outcome == APPLY_REFUSED)
+		return false;
+	return ops_done(a, n);
+}
+
+/* Is the object of delete action a gone from node i once the apply is
+ * over: absent when apply read the node, or deleted there by this apply
+ * (every operation of the action DONE)? Not known, so false, when the
+ * node could not be read. */
+static bool
+gone_from(const struct plan_action *a, const struct apply_result *r, size_t i)
+{
+	const struct recon_node_snapshot *n;
+	bool present;
+
+	if (r->seen == NULL || r->seen[i].refusal.kind != RECON_OK)
+		return false;
+	n = &r->seen[i];
+	if (a->kind == PLAN_ACT_DELETE_QUEUE)
+		present = recon_node_find_queue(n, a->name) != NULL;
+	else if (a->kind == PLAN_ACT_DELETE_DIVERT)
+		present = recon_node_find_divert(n, a->name) != NULL;
+	else
+		present = recon_node_find_address(n, a->name) != NULL;
+	return !present || ops_done(a, &r->nodes[i]);
 }
 
 static const struct plan_step *
@@ -267,25 +296,26 @@ apply_update_managed(struct plan_managed *m, const struct plan *p,
 
 		if (plan_action_kind_is_capture(a->kind))
 			continue; /* captures are names, not objects */
+		if (is_delete(a->kind)) {
+			/* forgotten only once gone from every node: a node
+			 * that keeps it (not empty, refused, failed,
+			 * unreachable) keeps it managed, so a later plan
+			 * deletes it there */
+			all = r->nnodes > 0;
+			for (i = 0; i < r->nnodes; i++)
+				all &= gone_from(a, r, i);
+			if (all)
+				update_one(m, a, false);
+			continue;
+		}
 		some = false;
-		all = true;
 		for (i = 0; i < r->nnodes; i++) {
 			np = step(a, r->nodes[i].node);
-			if (np != NULL && np->outcome == PLAN_OUT_NO_CHANGE &&
-			    r->nodes[i].verdicts != NULL &&
-			    r->nodes[i].verdicts[k] == APPLY_VERDICT_STALE)
-				all =
-				    false; /* absent when planned, there now */
-			if (np == NULL || np->outcome == PLAN_OUT_NO_CHANGE)
-				continue;
-			if (took_effect(a, k, &r->nodes[i]))
+			if (np != NULL && np->outcome != PLAN_OUT_NO_CHANGE &&
+			    took_effect(a, k, &r->nodes[i]))
 				some = true;
-			else
-				all = false;
 		}
-		if (is_delete(a->kind) && some && all)
-			update_one(m, a, false);
-		else if (!is_delete(a->kind) && some)
+		if (some)
 			update_one(m, a, true);
 	}
 	if (decl != NULL) {

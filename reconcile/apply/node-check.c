@@ -21,10 +21,39 @@ apply_ctx_release(struct apply_ctx *c)
 	plan_planned_diverts_release(&c->planned_d);
 }
 
+const struct plan_step *
+apply_node_step(const struct plan_action *a, const char *node)
+{
+	size_t i;
+
+	for (i = 0; i < a->nnodes; i++)
+		if (strcmp(a->nodes[i].node, node) == 0)
+			return &a->nodes[i];
+	return NULL;
+}
+
+void
+apply_ctx_init(struct apply_ctx *c, const struct plan *p,
+    const struct decl_cluster *decl, const char *node)
+{
+	const struct plan_step *np;
+	size_t k;
+
+	memset(c, 0, sizeof(*c));
+	c->decl = decl;
+	/* Dependency checks see every divert as the plan leaves it. */
+	for (k = 0; k < p->nactions; k++) {
+		np = apply_node_step(&p->actions[k], node);
+		if (np != NULL && np->outcome == PLAN_OUT_WOULD_APPLY &&
+		    !plan_action_kind_is_capture(p->actions[k].kind))
+			plan_planned_diverts_add_ops(&c->planned_d, np);
+	}
+}
+
 /* Record what the plan's action does on this node (the planner's own
  * bookkeeping, replayed in plan order). */
-static void
-ctx_record(struct apply_ctx *c, const struct plan_action *a,
+void
+apply_ctx_record(struct apply_ctx *c, const struct plan_action *a,
     const struct plan_step *np)
 {
 	size_t i;
@@ -332,6 +361,6 @@ apply_check(const struct plan *p, const struct plan_action *a,
 		return apply_verdict_stale(out, a,
 		    "the plan did not clear this node step");
 	v = check_one(p, a, np, n, c, out);
-	ctx_record(c, a, np);
+	apply_ctx_record(c, a, np);
 	return v;
 }

@@ -104,17 +104,34 @@ removed_before(const struct apply_node *out, size_t k)
 	return b.len > 0 ? sbuf_take(&b) : NULL;
 }
 
-/* The node's detail when operation k failed. */
+/* The node's detail when operation k failed (or its outcome is unknown:
+ * read_fail is then why the node could not be read back); seen: what the
+ * node read back shows of it, when its reply was lost. */
 static char *
-failure_detail(const struct apply_node *out, size_t k)
+failure_detail(const struct apply_node *out, size_t k,
+    const struct recon_refusal *read_fail, const char *seen)
 {
 	const struct apply_op *f = &out->ops[k];
 	struct sbuf b = {0};
 	char *gone;
 
-	sbuf_addf(&b, "%s '%s' failed: %s: %s", recon_op_kind_name(f->op.kind),
-	    f->op.name, recon_kind_name(f->refusal.kind),
-	    f->refusal.text != NULL ? f->refusal.text : "no detail");
+	if (f->state == APPLY_OP_UNKNOWN && read_fail != NULL)
+		sbuf_addf(&b,
+		    "%s '%s': outcome unknown: its reply was lost (%s: %s) and the node could not be read back (%s: %s); read the node (snapshot) before planning again",
+		    recon_op_kind_name(f->op.kind), f->op.name,
+		    recon_kind_name(f->refusal.kind),
+		    f->refusal.text != NULL ? f->refusal.text : "no detail",
+		    recon_kind_name(read_fail->kind),
+		    read_fail->text != NULL ? read_fail->text : "no detail");
+	else
+		sbuf_addf(&b, "%s '%s' failed: %s: %s",
+		    recon_op_kind_name(f->op.kind), f->op.name,
+		    recon_kind_name(f->refusal.kind),
+		    f->refusal.text != NULL ? f->refusal.text : "no detail");
+	if (seen != NULL)
+		sbuf_addf(&b,
+		    "; its reply was lost and the node, read back, shows it not done (%s)",
+		    seen);
 	if (f->op.kind == RECON_OP_DESTROY_DIVERT &&
 	    f->act == PLAN_ACT_DELETE_QUEUE)
 		sbuf_addf(&b, "; queue '%s' left in place", f->action);
@@ -138,7 +155,8 @@ static void
 fail_at(struct apply_node *out, size_t k)
 {
 	apply_node_set(out, APPLY_FAILED,
-	    recon_kind_name(out->ops[k].refusal.kind), failure_detail(out, k));
+	    recon_kind_name(out->ops[k].refusal.kind),
+	    failure_detail(out, k, NULL, NULL));
 }
 
 /* Verify the creates before index upto against n; false (node FAILED)
@@ -186,8 +204,25 @@ verify_creates(const struct apply_io *io, struct apply_node *out, size_t upto)
 static void
 set_applied(struct apply_node *out)
 {
-	apply_node_set(out, APPLY_APPLIED, NULL,
-	    xasprintf("%zu operation(s) applied", out->nops));
+	size_t i, nread_back = 0, nresumed = 0;
+	struct sbuf b = {0};
+
+	for (i = 0; i < out->nops; i++) {
+		if (out->ops[i].established == APPLY_EST_READ_BACK)
+			nread_back++;
+		if (out->ops[i].established == APPLY_EST_RESUME_READ)
+			nresumed++;
+	}
+	sbuf_addf(&b, "%zu operation(s) applied", out->nops);
+	if (nresumed > 0)
+		sbuf_addf(&b,
+		    "; %zu of them by the interrupted apply this one resumes (the node read before acting shows them done)",
+		    nresumed);
+	if (nread_back > 0)
+		sbuf_addf(&b,
+		    "; %zu of them established by reading the node back after their reply was lost",
+		    nread_back);
+	apply_node_set(out, APPLY_APPLIED, NULL, sbuf_take(&b));
 }
 
 bool
@@ -200,12 +235,63 @@ apply_verify_creates(const struct recon_node_snapshot *n,
 	return true;
 }
 
+/* Operation k was sent and its reply lost: whether the broker did it is
+ * unknown. Read the node once and decide by what it shows: done (DONE),
+ * not done (FAILED), both established by read-back; the node could not be
+ * read: UNKNOWN. The creates before k are checked on the same read. False
+ * when the node stops here. */
+static bool
+lost_reply(const struct apply_io *io, struct apply_node *out, size_t k)
+{
+	struct recon_node_snapshot n;
+	struct apply_op *ao = &out->ops[k];
+	enum apply_seen seen;
+	char *text = NULL;
+	bool go_on = false;
+
+	memset(&n, 0, sizeof(n));
+	io->read(io->ctx, out->node, &n);
+	if (n.refusal.kind != RECON_OK) {
+		ao->state = APPLY_OP_UNKNOWN;
+		apply_node_note(out,
+		    "%s '%s': its reply was lost (%s) and the node could not be read back: outcome unknown",
+		    recon_op_kind_name(ao->op.kind), ao->op.name,
+		    recon_kind_name(ao->refusal.kind));
+		apply_node_set(out, APPLY_FAILED,
+		    recon_kind_name(ao->refusal.kind),
+		    failure_detail(out, k, &n.refusal, NULL));
+		goto done;
+	}
+	seen = apply_op_seen(&ao->op, &n);
+	text = apply_seen_text(&ao->op, seen);
+	ao->established = APPLY_EST_READ_BACK;
+	ao->state = seen == APPLY_SEEN_AFTER ? APPLY_OP_DONE : APPLY_OP_FAILED;
+	apply_node_note(out,
+	    "%s '%s': its reply was lost (%s); the node read back: %s: %s",
+	    recon_op_kind_name(ao->op.kind), ao->op.name,
+	    recon_kind_name(ao->refusal.kind), text,
+	    seen == APPLY_SEEN_AFTER ? "done" : "not done");
+	if (!verify_creates_with(&n, out, k))
+		goto done;
+	if (ao->state == APPLY_OP_FAILED) {
+		apply_node_set(out, APPLY_FAILED,
+		    recon_kind_name(ao->refusal.kind),
+		    failure_detail(out, k, NULL, text));
+		goto done;
+	}
+	go_on = true;
+done:
+	free(text);
+	live_node_release(&n);
+	return go_on;
+}
+
 enum apply_ops_result
 apply_run_ops(const struct apply_io *io, struct apply_node *out, size_t from,
     bool defer)
 {
 	struct apply_op *ao;
-	bool unverified = false;
+	bool unverified = false, lost;
 	size_t k;
 
 	for (k = from; k < out->nops; k++) {
@@ -215,16 +301,27 @@ apply_run_ops(const struct apply_io *io, struct apply_node *out, size_t from,
 				return APPLY_OPS_FAILED;
 			unverified = false;
 		}
+		lost = false;
 		if (io->exec(io->ctx, out->node, &ao->op, &ao->refusal) < 0) {
 			ao->state = APPLY_OP_FAILED;
 			if (ao->refusal.kind == RECON_OK)
 				ao->refusal.kind = RECON_BROKER_ERROR;
+			lost = recon_refusal_reply_lost(&ao->refusal);
 		} else {
 			ao->state = APPLY_OP_DONE;
 			recon_refusal_release(&ao->refusal);
 		}
+		if (lost && !lost_reply(io, out, k)) {
+			if (io->progress != NULL)
+				io->progress(io->hook_ctx, out->node, ao);
+			return APPLY_OPS_FAILED;
+		}
 		if (io->progress != NULL)
 			io->progress(io->hook_ctx, out->node, ao);
+		if (lost) {
+			unverified = false; /* that read checked the creates */
+			continue;
+		}
 		if (ao->state == APPLY_OP_FAILED) {
 			fail_at(out, k);
 			return APPLY_OPS_FAILED;

@@ -121,8 +121,7 @@ compare_qdel(const struct plan_action *a, const struct plan_step *np,
 		return diverts_changed(a, np, fresh, out);
 	out->destroyed_messages += fresh->destroyed_messages;
 	out->planned_messages += np->destroyed_messages;
-	apply_node_note(out, "%s '%s': as planned",
-	    plan_action_kind_name(a->kind), a->name);
+	apply_node_note_run(out, a);
 	apply_node_add_step_ops(out, a, fresh);
 	return APPLY_VERDICT_RUN;
 }
@@ -200,6 +199,93 @@ apply_check_queue_recreate(const struct plan *p, const struct plan_action *a,
 		out->planned_messages += np->destroyed_messages;
 		v = apply_verdict_run(out, a, np);
 	}
+	plan_step_release(&fresh);
+	return v;
+}
+
+/* The operations of fresh (a preflight's) against rest[0..m): the same,
+ * in order? */
+static bool
+same_as_rest(const struct plan_step *fresh, const struct apply_op *rest,
+    size_t m)
+{
+	size_t i;
+
+	if (fresh->nops != m)
+		return false;
+	for (i = 0; i < m; i++)
+		if (fresh->ops[i].kind != rest[i].op.kind ||
+		    strcmp(fresh->ops[i].name, rest[i].op.name) != 0 ||
+		    fresh->ops[i].remove_consumers !=
+		        rest[i].op.remove_consumers)
+			return false;
+	return true;
+}
+
+static char *
+rest_names(const struct apply_op *rest, size_t m)
+{
+	struct sbuf b = {0};
+	size_t i;
+
+	for (i = 0; i < m; i++)
+		if (rest[i].op.kind == RECON_OP_DESTROY_DIVERT)
+			sbuf_addf(&b, "%s'%s'", b.len > 0 ? ", " : "",
+			    rest[i].op.name);
+	if (b.len == 0)
+		sbuf_adds(&b, "none");
+	return sbuf_take(&b);
+}
+
+enum apply_verdict
+apply_check_queue_delete_rest(const struct plan *p, const struct plan_action *a,
+    const struct plan_step *np, const struct recon_node_snapshot *n,
+    const struct apply_ctx *c, const struct apply_op *rest, size_t nrest,
+    const char *why, struct apply_node *out)
+{
+	const struct recon_queue *lq = recon_node_find_queue(n, a->name);
+	const struct recon_op *op =
+	    plan_step_find_op(np, RECON_OP_CREATE_QUEUE);
+	struct plan_queue_delete_ctx ctx;
+	struct plan_step fresh;
+	enum apply_verdict v = APPLY_VERDICT_RUN;
+	char *was, *now, *text;
+	size_t i, m = 0;
+
+	while (m < nrest && rest[m].op.kind != RECON_OP_DESTROY_QUEUE)
+		m++;
+	m++; /* up to and with the queue's destroy */
+	queue_delete_ctx(&ctx, p, c);
+	memset(&fresh, 0, sizeof(fresh));
+	fresh.node = xstrdup(np->node);
+	plan_preflight_queue_delete(&fresh, n, a->name, &ctx,
+	    a->kind == PLAN_ACT_RECREATE_QUEUE &&
+	        (op == NULL || op->queue == NULL || lq == NULL ||
+	            strcmp(op->queue->address, lq->address) == 0));
+	if (fresh.outcome == PLAN_OUT_REFUSED ||
+	    fresh.consumers > np->consumers) {
+		v = compare_qdel(a, np, &fresh, out);
+		goto done;
+	}
+	if (m > nrest || !same_as_rest(&fresh, rest, m)) {
+		was = rest_names(rest, m > nrest ? nrest : m);
+		now = op_names(&fresh, RECON_OP_DESTROY_DIVERT);
+		text = xasprintf(
+		    "the diverts that depend on the queue changed since the interrupted apply: it left %s to remove, now %s; plan again",
+		    was, now);
+		v = apply_verdict_stale(out, a, text);
+		free(text);
+		free(was);
+		free(now);
+		goto done;
+	}
+	out->destroyed_messages += fresh.destroyed_messages;
+	out->planned_messages += np->destroyed_messages;
+	apply_node_note_run_with(out, a, why);
+	apply_node_add_step_ops(out, a, &fresh);
+	for (i = m; i < nrest; i++)
+		apply_node_add_op(out, a, &rest[i].op);
+done:
 	plan_step_release(&fresh);
 	return v;
 }

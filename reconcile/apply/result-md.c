@@ -56,7 +56,12 @@ ops_table(struct sbuf *b, const struct apply_node *n)
 		sbuf_addf(b, "| %zu | %s | ", i + 1,
 		    recon_op_kind_name(a->op.kind));
 		cell(b, a->op.name);
-		sbuf_addf(b, " | %s | ", apply_op_state_name(a->state));
+		sbuf_addf(b, " | %s%s | ", apply_op_state_name(a->state),
+		    a->established == APPLY_EST_READ_BACK ? " (read back: its "
+		                                            "reply was lost)"
+		    : a->established == APPLY_EST_RESUME_READ
+		        ? " (by the interrupted apply, as read now)"
+		        : "");
 		if (a->refusal.kind != RECON_OK) {
 			sbuf_addf(b, "%s: ", recon_kind_name(a->refusal.kind));
 			cell(b, a->refusal.text);
@@ -133,6 +138,13 @@ apply_result_render_md(const struct apply_result *r)
 	    (long long)r->approver_uid, r->approved_at, r->started_at,
 	    r->finished_at != NULL ? r->finished_at : "-",
 	    r->disconnect_consumers ? "yes" : "no");
+	if (r->resumes != NULL)
+		sbuf_addf(&b,
+		    "Resumes the interrupted apply `%s` of this plan (its intent "
+		    "row has no result row): the operations it had done, as each "
+		    "node read before acting shows, are marked done by it; this "
+		    "apply ran the rest.\n\n",
+		    r->resumes);
 	if (bad == 0)
 		sbuf_adds(&b,
 		    "**Every node applied or had nothing to do.**\n\n");

@@ -20,8 +20,24 @@ apply_op_state_name(enum apply_op_state s)
 		return "DONE";
 	case APPLY_OP_FAILED:
 		return "FAILED";
+	case APPLY_OP_UNKNOWN:
+		return "UNKNOWN";
 	}
 	return "?";
+}
+
+const char *
+apply_established_name(enum apply_established e)
+{
+	switch (e) {
+	case APPLY_EST_REPLY:
+		return NULL;
+	case APPLY_EST_READ_BACK:
+		return "read-back";
+	case APPLY_EST_RESUME_READ:
+		return "resume-read";
+	}
+	return NULL;
 }
 
 const char *
@@ -56,6 +72,7 @@ node_apply_release(struct apply_node *n)
 		free(n->notes[j]);
 	free(n->notes);
 	free(n->verdicts);
+	free(n->run_notes);
 	free(n->ops);
 	free(n->node);
 	free(n->detail);
@@ -83,6 +100,7 @@ apply_result_free(struct apply_result *r)
 	free(r->revision);
 	free(r->approver);
 	free(r->approved_at);
+	free(r->resumes);
 	free(r->started_at);
 	free(r->finished_at);
 	free(r);
@@ -187,12 +205,53 @@ apply_verdict_noop(struct apply_node *out, const struct plan_action *a,
 	return APPLY_VERDICT_NOOP;
 }
 
+/* The end of a run note; apply_node_refuse replaces it. */
+#define RUN_NOTE ": as planned"
+
+void
+apply_node_note_run(struct apply_node *out, const struct plan_action *a)
+{
+	apply_node_note_run_with(out, a, NULL);
+}
+
+void
+apply_node_note_run_with(struct apply_node *out, const struct plan_action *a,
+    const char *what)
+{
+	apply_node_note(out, "%s '%s'%s%s" RUN_NOTE,
+	    plan_action_kind_name(a->kind), a->name, what != NULL ? ": " : "",
+	    what != NULL ? what : "");
+	out->run_notes = xreallocarray(out->run_notes, out->nrun_notes + 1,
+	    sizeof(*out->run_notes));
+	out->run_notes[out->nrun_notes++] = out->nnotes - 1;
+}
+
+void
+apply_node_refuse(struct apply_node *out, const char *kind, char *detail,
+    const char *not_run)
+{
+	char *note;
+	size_t i, len;
+
+	for (i = 0; i < out->nrun_notes; i++) {
+		note = out->notes[out->run_notes[i]];
+		len = strlen(note) - strlen(RUN_NOTE);
+		out->notes[out->run_notes[i]] =
+		    xasprintf("%.*s: not run: %s", (int)len, note, not_run);
+		free(note);
+	}
+	free(out->run_notes);
+	out->run_notes = NULL;
+	out->nrun_notes = 0;
+	apply_node_drop_ops(out);
+	apply_node_set(out, APPLY_REFUSED, kind, detail);
+}
+
 enum apply_verdict
 apply_verdict_run(struct apply_node *out, const struct plan_action *a,
     const struct plan_step *np)
 {
-	apply_node_note(out, "%s '%s': as planned",
-	    plan_action_kind_name(a->kind), a->name);
+	apply_node_note_run(out, a);
 	apply_node_add_step_ops(out, a, np);
 	return APPLY_VERDICT_RUN;
 }

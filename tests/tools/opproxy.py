@@ -15,26 +15,68 @@ RULE: fail:OP[:NAME]   a request that execs OP (e.g. destroyDivert) -- on the
       hold:OP:NAME:FILE  such a request waits until FILE exists (at most
                        60 s), then is forwarded: the test acts on the
                        broker between apply's check and its call
-UPSTREAM: http://localhost:PORT. Listens on 127.0.0.1 on a free port,
+      hold-req:N:FILE  the N-th request through this proxy (1-based, any
+                       kind: reads too) waits until FILE exists (at most
+                       60 s), then is forwarded: a test kills apply there,
+                       between two of its requests (stop the proxy with
+                       it, so that the held request never goes out)
+      drop:OP[:NAME]   such a request is read and its connection closed,
+                       without reaching the broker (a lost request)
+      A lost reply after the broker acted: the request is forwarded, the
+      broker's answer is read, and then instead of it
+      lost-stall:OP[:NAME]     nothing is sent, ever (the client times out)
+      lost-drop:OP[:NAME]      the connection is closed (an empty reply)
+      lost-reset:OP[:NAME]     the connection is reset (TCP RST)
+      lost-truncate:OP[:NAME]  the headers and half of the body, then close
+      lost-drip:OP[:NAME]      the headers, then one byte of the body every
+                               2 s (the client times out)
+      lost-garbage:OP[:NAME]   200 with a body that is not JSON
+      lost-status:N:OP[:NAME]  HTTP N with an empty body (a gateway's 502)
+      A lost-... action ending in +down (lost-drop+down:OP) makes every
+      later request of any kind dropped too: the node cannot be read back.
+UPSTREAM: http://localhost:PORT. Listens on 127.0.0.1 on a free port (on
+$OPPROXY_PORT when set: a proxy started again in the place of one stopped),
 writes it to PORTFILE, appends one line per request to LOGFILE:
-`<forward|fail|stall> <operation or read> <first argument>`. Runs until
-killed.
+`<forward|fail|stall|hold|drop|lost-...> <operation or read> <first
+argument>`. Runs until killed.
 """
 import http.client
 import http.server
 import json
 import os
+import socket
 import socketserver
+import struct
 import sys
 import threading
 import time
 import urllib.parse
 
 UPSTREAM, PORTFILE, LOGFILE = sys.argv[1:4]
-RULES = [r.split(":", 3) if r.startswith("hold:") else r.split(":", 2)
-         for r in sys.argv[4:]]
+
+
+def parse_rule(r):
+    """[action, OP, NAME?, extra?]: hold's FILE and lost-status's N are
+    kept last; hold-req is [hold-req, N, FILE]."""
+    if r.startswith("hold-req:"):
+        return r.split(":", 2)
+    if r.startswith("hold:"):
+        return r.split(":", 3)
+    if r.startswith("lost-status:"):
+        _, n, rest = r.split(":", 2)
+        parts = rest.split(":", 1)
+        return ["lost-status", parts[0], parts[1] if len(parts) > 1
+                else None, n]
+    return r.split(":", 2)
+
+
+RULES = [parse_rule(r) for r in sys.argv[4:]]
+HOLD_REQ = [r for r in RULES if r[0] == "hold-req"]
+RULES = [r for r in RULES if r[0] != "hold-req"]
+COUNT = [0]
 UP = urllib.parse.urlparse(UPSTREAM)
 LOCK = threading.Lock()
+DOWN = threading.Event()
 
 
 def describe(body):
@@ -55,7 +97,7 @@ def describe(body):
 
 def rule_for(op, name):
     for r in RULES:
-        if r[1] == op and (len(r) < 3 or r[2] == name):
+        if r[1] == op and (len(r) < 3 or r[2] is None or r[2] == name):
             return r
     return ["forward"]
 
@@ -71,7 +113,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(n)
         op, name = describe(body)
         rule = rule_for(op, name)
-        action = rule[0]
+        with LOCK:
+            COUNT[0] += 1
+            seq = COUNT[0]
+        for h in HOLD_REQ:
+            if int(h[1]) == seq:
+                rule = ["hold", op, name, h[2]]
+        action = "drop" if DOWN.is_set() else rule[0]
         with LOCK:
             with open(LOGFILE, "a") as f:
                 f.write("%s %s %s\n" % (action, op, name))
@@ -83,6 +131,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if os.path.exists(rule[3]):
                     break
                 time.sleep(0.1)
+        if action == "drop":
+            self.close_connection = True
+            self.connection.close()
+            return
         if action == "fail":
             req = json.loads(body)
             count = len(req) if isinstance(req, list) else 1
@@ -101,7 +153,54 @@ class Handler(http.server.BaseHTTPRequestHandler):
         r = conn.getresponse()
         data = r.read()
         conn.close()
+        if action.startswith("lost-"):
+            if action.endswith("+down"):
+                DOWN.set()
+                action = action[: -len("+down")]
+            self.lose(action, rule, data)
+            return
         self.reply(r.status, data)
+
+    def lose(self, action, rule, data):
+        """The broker acted and answered data; the client gets none of
+        it, or not all of it, or something else."""
+        if action == "lost-stall":
+            time.sleep(3600)
+            return
+        if action == "lost-drop":
+            self.close_connection = True
+            self.connection.close()
+            return
+        if action == "lost-reset":
+            self.close_connection = True
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                       struct.pack("ii", 1, 0))
+            self.connection.close()
+            return
+        if action == "lost-garbage":
+            self.reply(200, b"<html>this is not JSON</html>")
+            return
+        if action == "lost-status":
+            self.reply(int(rule[3]), b"")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain;charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.flush()
+        if action == "lost-truncate":
+            self.wfile.write(data[: len(data) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.close()
+            return
+        try:  # lost-drip
+            for i in range(len(data)):
+                self.wfile.write(data[i:i + 1])
+                self.wfile.flush()
+                time.sleep(2)
+        except OSError:
+            pass
 
     def reply(self, status, data):
         self.send_response(status)
@@ -114,9 +213,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
+    allow_reuse_address = True
 
 
-srv = Server(("127.0.0.1", 0), Handler)
+srv = Server(("127.0.0.1", int(os.environ.get("OPPROXY_PORT") or 0)), Handler)
 with open(PORTFILE + ".tmp", "w") as f:
     f.write(str(srv.server_address[1]))
 os.rename(PORTFILE + ".tmp", PORTFILE)

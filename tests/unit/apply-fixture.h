@@ -26,6 +26,15 @@ struct fake {
 	struct sbuf log;  /* one line per exec: "node op name" */
 	const char *fail; /* "opName name": that exec fails */
 	enum recon_kind fail_kind;
+	/* "opName name": that exec is done, then its reply is lost
+	 * (lost_kind); with down_after_lost the node cannot be read after */
+	const char *lose;
+	enum recon_kind lost_kind;
+	bool down_after_lost;
+	/* with crash, apply "crashes" after crash_after execs: later execs
+	 * do nothing and fail (as if never sent) */
+	bool crash;
+	size_t crash_after, nexec;
 	const char *down;   /* a node whose reads fail */
 	bool ignore_divert; /* createDivert silently does nothing */
 	bool refuse_intent;
@@ -207,6 +216,27 @@ destroy_queue(struct fake *k, struct recon_node_snapshot *n,
 }
 
 static inline int
+delete_address(struct recon_node_snapshot *n, const char *name,
+    struct recon_refusal *r)
+{
+	size_t j;
+
+	for (j = 0; j < n->naddresses; j++) {
+		if (strcmp(n->addresses[j].name, name) != 0)
+			continue;
+		if (n->addresses[j].nbinding_names > 0)
+			return refuse(r, RECON_BROKER_ERROR,
+			    "AMQ229205: Address has bindings");
+		recon_address_release(&n->addresses[j]);
+		memmove(n->addresses + j, n->addresses + j + 1,
+		    (n->naddresses - j - 1) * sizeof(*n->addresses));
+		n->naddresses--;
+		return 0;
+	}
+	return refuse(r, RECON_NOT_FOUND, "AMQ229203: Address does not exist");
+}
+
+static inline int
 update_divert(struct recon_node_snapshot *n, const struct recon_op *op,
     struct recon_refusal *r)
 {
@@ -222,11 +252,34 @@ update_divert(struct recon_node_snapshot *n, const struct recon_op *op,
 	return refuse(r, RECON_NOT_FOUND, "AMQ229012: No binding for divert");
 }
 
+static inline int fake_exec_do(struct fake *k, const char *node,
+    const struct recon_op *op, struct recon_refusal *r);
+
+/* Every exec: logged, then failed, or done (and its reply lost). */
 static inline int
 fake_exec(void *ctx, const char *node, const struct recon_op *op,
     struct recon_refusal *r)
 {
 	struct fake *k = ctx;
+	char *what = xasprintf("%s %s", recon_op_kind_name(op->kind), op->name);
+	bool lose = k->lose != NULL && strcmp(k->lose, what) == 0;
+	int rc;
+
+	free(what);
+	if (k->crash && k->nexec++ >= k->crash_after)
+		return refuse(r, RECON_BROKER_ERROR, "crashed before");
+	rc = fake_exec_do(k, node, op, r);
+	if (!lose || rc < 0)
+		return rc;
+	if (k->down_after_lost)
+		k->down = node;
+	return refuse(r, k->lost_kind, "injected lost reply");
+}
+
+static inline int
+fake_exec_do(struct fake *k, const char *node, const struct recon_op *op,
+    struct recon_refusal *r)
+{
 	struct recon_node_snapshot *n = fake_node(k, node);
 	char *what = xasprintf("%s %s", recon_op_kind_name(op->kind), op->name);
 	size_t i = (size_t)(n - k->f->s.nodes);
@@ -260,6 +313,8 @@ fake_exec(void *ctx, const char *node, const struct recon_op *op,
 		return 0;
 	case RECON_OP_UPDATE_DIVERT:
 		return update_divert(n, op, r);
+	case RECON_OP_DELETE_ADDRESS:
+		return delete_address(n, op->name, r);
 	default:
 		return 0;
 	}

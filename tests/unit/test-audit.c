@@ -52,11 +52,68 @@ test_audit__result_row_format(void **unused)
 	scen_free(&s);
 }
 
+/* An intent row read back: header, nodes, operations with their
+ * configurations; errors name the member. */
+static void
+test_audit__intent_row_read_back(void **unused)
+{
+	struct apply_result *was = NULL;
+	struct scen s;
+	struct err err = {0};
+	char *event = NULL, *row;
+	static const char bad[] =
+	    "{\"apply_id\":\"x\",\"cluster\":\"c\",\"event\":\"intent\","
+	    "\"nodes\":[{\"operations\":[]}],\"plan_digest\":null,"
+	    "\"started_at\":null}";
+
+	(void)unused;
+	scen_init(&s, false);
+	s.r->plan_digest = xstrdup("d1g");
+	s.r->started_at = xstrdup("2026-11-29T20:19:58Z");
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(apply_audit_parse(&was, &event, s.k.intent_row,
+	                     strlen(s.k.intent_row), &err),
+	    0);
+	assert_string_equal(event, "intent");
+	assert_string_equal(was->apply_id, "id1");
+	assert_string_equal(was->plan_digest, "d1g");
+	assert_null(was->resumes);
+	assert_int_equal(was->nnodes, 2);
+	assert_string_equal(was->nodes[1].node, "broker-b");
+	assert_int_equal(was->nodes[0].nops, 2);
+	assert_int_equal(was->nodes[0].ops[0].act, PLAN_ACT_DELETE_QUEUE);
+	assert_string_equal(was->nodes[0].ops[0].action, "fwd");
+	assert_int_equal(was->nodes[0].ops[0].op.kind, RECON_OP_DESTROY_DIVERT);
+	assert_true(recon_divert_same(was->nodes[0].ops[0].op.divert,
+	    s.r->nodes[0].ops[0].op.divert));
+	assert_int_equal(was->nodes[0].ops[1].op.kind, RECON_OP_DESTROY_QUEUE);
+	apply_result_free(was);
+	free(event);
+	/* a result row: the outcomes too */
+	row = apply_audit_render_result(s.r);
+	assert_int_equal(
+	    apply_audit_parse(&was, &event, row, strlen(row), &err), 0);
+	assert_string_equal(event, "result");
+	assert_int_equal(was->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(was->nodes[0].ops[1].state, APPLY_OP_DONE);
+	assert_true(apply_result_ok(was));
+	apply_result_free(was);
+	free(event);
+	free(row);
+	assert_int_equal(
+	    apply_audit_parse(&was, &event, bad, strlen(bad), &err), -1);
+	assert_string_equal(err.msg, "nodes[0].node: missing");
+	assert_string_equal(err.path, "audit row");
+	err_release(&err);
+	scen_free(&s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_audit__result_row_format),
+	    cmocka_unit_test(test_audit__intent_row_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -122,8 +122,11 @@ test_engine__refused_intent_runs_nothing(void **unused)
 	scen_free(&s);
 }
 
+/* Issue 14.5: D7 is a cluster-wide cap. Past it on the counts read at
+ * apply, the whole apply is refused before any node acts: the node whose
+ * deletes grew and the node that still deletes what was planned alike. */
 static void
-test_engine__cap_past_on_apply_is_stale(void **unused)
+test_engine__cap_past_on_apply_refuses_whole_apply(void **unused)
 {
 	struct scen s;
 	struct err err = {0};
@@ -132,12 +135,62 @@ test_engine__cap_past_on_apply_is_stale(void **unused)
 	scen_init(&s, false);
 	fx_lqueue_get(&s.f, 0, "fwd")->message_count = 2000;
 	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_string_equal(sbuf_str(&s.k.log), "");
 	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
 	assert_string_equal(s.r->nodes[0].detail,
-	    "stale plan: the queue deletes on this node now destroy 2000 "
-	    "messages (3 when planned); the plan's total of 2003 is past the "
-	    "cap of 1000 (settings.max-destroyed-messages); plan again");
+	    "stale plan: the plan's queue deletes now destroy 2003 messages "
+	    "across the nodes (6 when planned; on this node 2000, 3 when "
+	    "planned), past the cap of 1000 (settings.max-destroyed-messages): "
+	    "the whole apply is refused and nothing ran on any node; plan "
+	    "again");
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[1].kind, "STALE");
+	assert_non_null(strstr(s.r->nodes[1].detail, "on this node 3, 3 when "
+	                                             "planned"));
+	assert_int_equal(s.r->nodes[1].nops, 0);
+	assert_string_equal(s.r->nodes[1].notes[0],
+	    "delete-queue 'fwd': not run: nothing ran on this node: the whole "
+	    "apply is refused (the bulk cap, see the detail)");
+	assert_false(apply_result_ok(s.r));
+	scen_free(&s);
+}
+
+/* Issue 14.15: a node refused as stale says what is true: nothing ran on
+ * it, which action was stale and why; no note says another action runs as
+ * planned. */
+static void
+test_engine__stale_node_notes_say_nothing_ran(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+	const struct apply_node *a;
+	size_t i, notrun = 0;
+
+	(void)unused;
+	scen_init(&s, false);
+	fx_queue(&s.f, "fresh", "fresh");
+	scen_replan(&s);
+	fx_lqueue_get(&s.f, 0, "fwd")->consumer_count = 1;
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	a = &s.r->nodes[0];
+	assert_int_equal(a->outcome, APPLY_REFUSED);
+	assert_int_equal(a->nops, 0);
+	assert_int_equal(a->nnotes, 3);
+	for (i = 0; i < a->nnotes; i++) {
+		assert_null(strstr(a->notes[i], "as planned"));
+		if (strstr(a->notes[i], ": not run: nothing ran on this node"))
+			notrun++;
+	}
+	assert_int_equal(notrun, 2);
+	assert_string_equal(a->notes[0],
+	    "create-address 'fresh': not run: nothing ran on this node: an "
+	    "action of the plan is stale here (see the stale note)");
+	assert_non_null(strstr(a->notes[2], "delete-queue 'fwd': stale: "));
+	assert_non_null(strstr(a->detail, "stale plan: delete-queue 'fwd'"));
+	/* the other node runs as planned */
 	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	assert_string_equal(s.r->nodes[1].notes[0],
+	    "create-address 'fresh': as planned");
 	scen_free(&s);
 }
 
@@ -270,7 +323,9 @@ main(void)
 	    cmocka_unit_test(test_engine__repointed_divert_not_dependent),
 	    cmocka_unit_test(test_engine__unreachable_node_others_go_on),
 	    cmocka_unit_test(test_engine__refused_intent_runs_nothing),
-	    cmocka_unit_test(test_engine__cap_past_on_apply_is_stale),
+	    cmocka_unit_test(
+	        test_engine__cap_past_on_apply_refuses_whole_apply),
+	    cmocka_unit_test(test_engine__stale_node_notes_say_nothing_ran),
 	    cmocka_unit_test(test_engine__reads_deletes_only),
 	    cmocka_unit_test(test_engine__reads_skipped_node_once),
 	    cmocka_unit_test(test_engine__reads_creates_only),

@@ -61,6 +61,58 @@ test_managed_update__found_as_declared_enters_inventory(void **unused)
 	scen_free(&s);
 }
 
+/* Issue 14.7: address fwd, no longer declared, is deleted on broker-a
+ * and kept on broker-b, where an unmanaged queue is bound to it. The
+ * inventory keeps it (a later plan deletes it once it is empty); the
+ * queue, gone from both nodes, leaves. */
+static void
+test_managed_update__address_kept_on_a_node_stays_managed(void **unused)
+{
+	struct plan_opts opts = {.revision = "r2", .snapshot_source = "l"};
+	struct plan_managed m = {0};
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	struct apply_io io;
+	struct plan *p;
+	struct err err = {0};
+	struct fake k;
+	struct fx f;
+	size_t i;
+
+	(void)unused;
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&f, "src", "src");
+	fx_queue(&f, "fwd", "fwd");
+	plan_managed_from_decl(&m, &f.c, "inventory", "r1");
+	f.c.naddresses = 1; /* the new declaration drops fwd */
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&f, i, "src", "src", 0, 0);
+		fx_lqueue(&f, i, "fwd", "fwd", 0, 0);
+	}
+	fx_lqueue(&f, 1, "fwd", "theirs", 0, 0);
+	p = plan_build(&f.c, &m, &f.s, &opts);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	fake_io(&io, &k);
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
+	assert_true(apply_result_ok(r));
+	assert_null(recon_node_find_address(&f.s.nodes[0], "fwd"));
+	assert_non_null(recon_node_find_address(&f.s.nodes[1], "fwd"));
+	apply_update_managed(&m, p, r, &f.c);
+	assert_true(plan_managed_has_address(&m, "fwd"));
+	assert_false(plan_managed_has_queue(&m, "fwd"));
+	assert_false(plan_managed_has_queue(&m, "theirs"));
+	assert_true(plan_managed_has_address(&m, "src"));
+	apply_result_free(r);
+	plan_free(p);
+	plan_managed_release(&m);
+	f.c.naddresses = 2; /* the fixture frees what it built */
+	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
 /* A removed capture stays in the inventory until its capture pass has
  * finished on every node (here node b is down at apply). */
 static void
@@ -125,6 +177,8 @@ main(void)
 	        test_managed_update__managed_set_only_what_was_applied),
 	    cmocka_unit_test(
 	        test_managed_update__found_as_declared_enters_inventory),
+	    cmocka_unit_test(
+	        test_managed_update__address_kept_on_a_node_stays_managed),
 	    cmocka_unit_test(
 	        test_managed_update__removed_capture_kept_until_done),
 	};

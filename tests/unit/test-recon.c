@@ -7,6 +7,7 @@
 /* cmocka needs the four above first */
 #include <cmocka.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "snapshot-fixture.h"
 
@@ -47,12 +48,58 @@ test_recon__kind_names(void **state)
 	    "HAS_CONSUMERS");
 }
 
+/* Issue 14.4: which failed operations lost their reply (the broker may
+ * have done them) and which the broker refused. The refusals are as
+ * reconcile/live builds them: a reply element carries its status, a
+ * whole-request HTTP error its HTTP status, no answer neither. */
+static void
+test_recon__reply_lost(void **state)
+{
+	static const struct {
+		enum recon_kind kind;
+		int http, status;
+		bool lost;
+	} cases[] = {
+	    {RECON_TIMEOUT, 0, 0, true},        /* stalled, dripping */
+	    {RECON_UNREACHABLE, 0, 0, true},    /* reset, closed, refused */
+	    {RECON_BAD_RESPONSE, 0, 0, true},   /* truncated, too large */
+	    {RECON_BAD_RESPONSE, 200, 0, true}, /* not JSON, wrong shape */
+	    {RECON_BROKER_ERROR, 502, 0, true}, /* a gateway's 5xx */
+	    {RECON_BROKER_ERROR, 400, 0, true},
+	    {RECON_BROKER_ERROR, 200, 500, false}, /* AMQ229205, ... */
+	    {RECON_HAS_CONSUMERS, 200, 500, false},
+	    {RECON_NOT_FOUND, 200, 404, false},
+	    {RECON_ALREADY_EXISTS, 200, 500, false},
+	    {RECON_FORBIDDEN, 200, 403, false},
+	    {RECON_THROTTLED, 200, 429, false},
+	    {RECON_UNAUTHORIZED, 401, 0, false},
+	    {RECON_THROTTLED, 429, 0, false},
+	    {RECON_OK, 200, 0, false},
+	};
+	struct recon_refusal r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&r, 0, sizeof(r));
+		r.kind = cases[i].kind;
+		r.http_status = cases[i].http;
+		r.status = cases[i].status;
+		if (recon_refusal_reply_lost(&r) != cases[i].lost)
+			fail_msg("case %zu (%s, HTTP %d, status %d): expected "
+			         "%s",
+			    i, recon_kind_name(r.kind), r.http_status, r.status,
+			    cases[i].lost ? "lost" : "refused");
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_recon__lookups),
 	    cmocka_unit_test(test_recon__kind_names),
+	    cmocka_unit_test(test_recon__reply_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

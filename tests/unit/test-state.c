@@ -19,6 +19,7 @@
 
 #include "../../agent/state.h"
 #include "../../lib/afile.h"
+#include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
 static char *
@@ -233,6 +234,55 @@ test_state__audit_appends_one_line_per_row(void **unused)
 	free(dir);
 }
 
+static int
+collect(void *ctx, const char *row, size_t len)
+{
+	struct sbuf *b = ctx;
+
+	assert_int_equal(strlen(row), len);
+	sbuf_addf(b, "[%s]", row);
+	return strcmp(row, "stop") == 0;
+}
+
+/* The rows of the audit log, in order; a torn last line is not a row; no
+ * log, no rows. */
+static void
+test_state__audit_each_reads_rows(void **unused)
+{
+	char *dir = tmpdir();
+	struct agent_state *st = NULL;
+	struct err err = {0};
+	struct sbuf b = {0};
+	char *path;
+	FILE *f;
+
+	(void)unused;
+	assert_int_equal(agent_state_open(&st, dir, "t", &err), 0);
+	assert_int_equal(agent_state_audit_each(st, collect, &b, &err), 0);
+	assert_string_equal(sbuf_str(&b), "");
+	assert_int_equal(agent_state_audit_append(st, "{\"a\":1}", &err), 0);
+	assert_int_equal(agent_state_audit_append(st, "{\"b\":2}", &err), 0);
+	path = agent_state_path(st, "audit.jsonl");
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("{\"torn\":", f);
+	fclose(f);
+	assert_int_equal(agent_state_audit_each(st, collect, &b, &err), 0);
+	assert_string_equal(sbuf_str(&b), "[{\"a\":1}][{\"b\":2}]");
+	/* terminated by the next append, it is a row (of no use) */
+	assert_int_equal(agent_state_audit_append(st, "stop", &err), 0);
+	assert_int_equal(agent_state_audit_append(st, "{\"c\":3}", &err), 0);
+	sbuf_reset(&b);
+	assert_int_equal(agent_state_audit_each(st, collect, &b, &err), 0);
+	assert_string_equal(sbuf_str(&b),
+	    "[{\"a\":1}][{\"b\":2}][{\"torn\":][stop]");
+	sbuf_release(&b);
+	free(path);
+	agent_state_close(st);
+	rmtree(dir);
+	free(dir);
+}
+
 static void
 test_state__fifos_refused_not_waited_on(void **unused)
 {
@@ -297,6 +347,7 @@ main(void)
 	    cmocka_unit_test(test_state__lock_released_when_holder_is_killed),
 	    cmocka_unit_test(test_state__write_replaces_atomically),
 	    cmocka_unit_test(test_state__audit_appends_one_line_per_row),
+	    cmocka_unit_test(test_state__audit_each_reads_rows),
 	    cmocka_unit_test(test_state__open_fails_on_unwritable_parent),
 	    cmocka_unit_test(test_state__fifos_refused_not_waited_on),
 	};
