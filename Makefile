@@ -135,13 +135,29 @@ soak: asan
 golden-update: asan
 	tests/run golden-update
 
-fuzz:
-	@mkdir -p build/fuzz
-	for t in $(FUZZ_NAMES); do \
-	  clang -std=gnu17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	    $(PKG_CFLAGS) -DAGENT_VERSION='"$(VERSION)"' -o build/fuzz/fuzz-$$t \
-	    tests/fuzz/fuzz-$$t.c $(CORE_SRC) $(PKG_LIBS) -lm || exit 1; \
-	done
+# libFuzzer binaries, one per tests/fuzz/fuzz-<target>.c except the replay
+# driver: the sources compiled once with clang's coverage instrumentation
+# and the sanitizers (a UBSan report is a crash, as in `make check`), each
+# target linked with the fuzzer runtime (libclang-rt-14-dev).
+FUZZ        = build/fuzz
+FUZZ_SAN    = address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -std=gnu17 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
+              $(PKG_CFLAGS) -DAGENT_VERSION='"$(VERSION)"' -MMD -MP
+FUZZ_OBJ   := $(CORE_SRC:%.c=$(FUZZ)/obj/%.o)
+FUZZ_BIN   := $(FUZZ_NAMES:%=$(FUZZ)/fuzz-%)
+
+fuzz: $(FUZZ_BIN)
+
+$(FUZZ)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+
+$(FUZZ)/libag.a: $(FUZZ_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ)/fuzz-%: $(FUZZ)/obj/tests/fuzz/fuzz-%.o $(FUZZ)/libag.a
+	clang -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -lm
 
 # The layering check reads the release objects, so lint builds them first.
 lint: $(REL_OBJ) $(REL)/agent/main.o

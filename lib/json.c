@@ -226,10 +226,14 @@ find_dup_hashed(struct build *b, struct keyref *k, size_t n)
 static int
 check_keys(struct build *b)
 {
-	struct keyref *k = b->keys + b->key_base[b->depth - 1], *dup = NULL;
-	size_t n = b->nkeys - b->key_base[b->depth - 1], i, j;
+	size_t base = b->key_base[b->depth - 1], n = b->nkeys - base, i, j;
+	struct keyref *k, *dup = NULL;
 	struct pos pos = {b->path, 0, 0};
 
+	b->nkeys = base;
+	if (n < 2) /* b->keys is still NULL after an empty first object */
+		return 0;
+	k = b->keys + base;
 	if (n <= SMALL_OBJ) {
 		for (j = 1; j < n && dup == NULL; j++)
 			for (i = 0; i < j && dup == NULL; i++)
@@ -238,7 +242,6 @@ check_keys(struct build *b)
 	} else {
 		dup = find_dup_hashed(b, k, n);
 	}
-	b->nkeys = b->key_base[b->depth - 1];
 	if (dup == NULL)
 		return 0;
 	pos.line = dup->line;

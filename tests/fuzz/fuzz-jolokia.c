@@ -1,7 +1,9 @@
 /* tests/fuzz/fuzz-jolokia.c: the Jolokia reply parser and the snapshot
  * builder on arbitrary bytes. Property: whatever the reply, the node
  * snapshot built from it renders to JSON that the strict snapshot parser
- * reads back, and renders again to the same bytes. */
+ * reads back, and renders again to the same bytes. The same bytes are also
+ * read as the body of an HTTP error (the status chosen by the input's
+ * length), which must refuse the whole bulk. */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -29,6 +31,25 @@ round_trip(struct recon_node_snapshot *n)
 	free(a);
 	free(b);
 	live_snapshot_free(back);
+}
+
+/* A reply with a status other than 200 is a refusal of the whole bulk. */
+static void
+http_error(const uint8_t *data, size_t size)
+{
+	static const long status[] = {0, 204, 302, 400, 401, 403, 404, 429, 500,
+	    502, 503};
+	struct live_bulk b = {0};
+	struct recon_refusal r = {0};
+
+	live_bulk_exec(&b, "d:k=v", "op()", NULL, 0);
+	if (live_bulk_parse_reply(&b,
+	        status[size % (sizeof(status) / sizeof(status[0]))],
+	        (const char *)data, size, &r) == 0 ||
+	    r.kind == RECON_OK)
+		abort();
+	recon_refusal_release(&r);
+	live_bulk_release(&b);
 }
 
 int
@@ -61,5 +82,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)live_bulk_parse_reply(&one, 200, (const char *)data, size, &r);
 	recon_refusal_release(&r);
 	live_bulk_release(&one);
+	http_error(data, size);
 	return 0;
 }

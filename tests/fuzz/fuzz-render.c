@@ -5,7 +5,9 @@
  * a rendered file renders again to the same bytes (the splice found the
  * same elements and indentation in its own output), the diff of base and
  * rendering is empty only when they are equal, and everything is freed. Inputs
- * over 64 KiB are skipped; no schema (no disk access). */
+ * over 64 KiB are skipped; no schema (no disk access). The base's
+ * config-delete settings are read too (render-settings.c), each "OFF" or
+ * "FORCE" when the text parses. */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -58,9 +60,16 @@ static const struct decl_cluster cluster = {.name = S("fuzz"),
     .diverts = diverts,
     .ndiverts = 1};
 
+static bool
+setting_ok(const char *s)
+{
+	return s != NULL && (strcmp(s, "OFF") == 0 || strcmp(s, "FORCE") == 0);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct render_config_delete cd = {0};
 	struct render_base base = {"fuzz.xml", (const char *)data, size};
 	struct errlist diags = {0};
 	char *out = NULL, *again = NULL, *d;
@@ -86,5 +95,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(out);
 	free(again);
 	errlist_release(&diags);
+	if (render_config_delete((const char *)data, size, &cd) == 0 &&
+	    (!setting_ok(cd.addresses) || !setting_ok(cd.queues) ||
+	        !setting_ok(cd.diverts)))
+		abort();
 	return 0;
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# tests/soak/fuzz.sh: the long proof of the fuzz targets (`make soak`).
+# Builds the libFuzzer binaries (`make fuzz`) and runs each target for
+# FUZZ_SECONDS of CPU time (default 1800, 30 CPU-minutes) under
+# `nice -n 19`: libFuzzer's -max_total_time counts wall-clock seconds, so on
+# a busy machine the target runs again, on its grown corpus, for what is
+# left, until its CPU time reaches FUZZ_SECONDS. It starts from a fresh
+# copy of tests/fuzz/corpus/<target>/ (the
+# committed corpus is never written to), with tests/fuzz/<target>.dict when
+# there is one. One TAP line per target: `ok` with its executions and final
+# coverage, `not ok` on a crash, a leak, a timeout (an input slower than
+# FUZZ_TIMEOUT seconds, default 10) or an out-of-memory, with the path of
+# the reproducer (replay it with build/asan/tests/replay-<target> FILE or
+# build/fuzz/fuzz-<target> FILE). The plan line `1..N` comes last.
+#
+#   FUZZ_SECONDS   CPU seconds per target (default 1800)
+#   FUZZ_TARGETS   the targets to run (default: every tests/fuzz/fuzz-*.c)
+#   FUZZ_OUT       where each target's log, grown corpus and reproducers go
+#                  (default build/soak/fuzz; <target>/ is emptied first)
+#   FUZZ_TIMEOUT   libFuzzer's -timeout per input, seconds (default 10)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+seconds=${FUZZ_SECONDS:-1800}
+timeout=${FUZZ_TIMEOUT:-10}
+out=${FUZZ_OUT:-build/soak/fuzz}
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+	read -r -a targets <<<"$FUZZ_TARGETS"
+else
+	targets=()
+	for f in tests/fuzz/fuzz-*.c; do
+		t=${f#tests/fuzz/fuzz-}
+		t=${t%.c}
+		[ "$t" = main ] || targets+=("$t")
+	done
+fi
+n=0
+failed=0
+
+# CPU seconds (user + system) of the children waited for so far, in
+# $cpu; `times` runs in this shell (a $(...) would ask a subshell).
+children_cpu() {
+	times >"$out/times"
+	cpu=$(tail -1 "$out/times" | awk '{
+		s = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, p, "m")
+			s += p[1] * 60 + p[2]
+		}
+		printf "%d\n", s
+	}')
+}
+
+result() { # ok|not_ok description [diagnostic lines...]
+	local verdict=$1 what=$2
+	shift 2
+	n=$((n + 1))
+	if [ "$verdict" = ok ]; then
+		echo "ok $n - $what"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $what"
+	fi
+	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+mkdir -p "$out"
+if ! nice -n 19 make -s -j2 fuzz >"$out/make.log" 2>&1; then
+	result not_ok "make fuzz" "$(tail -20 "$out/make.log")" "log: $out/make.log"
+	echo "1..$n"
+	exit 1
+fi
+
+for t in "${targets[@]}"; do
+	bin=build/fuzz/fuzz-$t
+	dir=$out/$t
+	if [ ! -x "$bin" ] || [ ! -d "tests/fuzz/corpus/$t" ]; then
+		result not_ok "fuzz-$t: no binary $bin or no corpus tests/fuzz/corpus/$t"
+		continue
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir/corpus" "$dir/artifacts"
+	cp -R "tests/fuzz/corpus/$t/." "$dir/corpus/"
+	dict=()
+	[ -f "tests/fuzz/$t.dict" ] && dict=("-dict=tests/fuzz/$t.dict")
+	children_cpu
+	start=$cpu
+	used=0
+	rounds=0
+	rc=0
+	: >"$dir/log"
+	while [ "$used" -lt "$seconds" ] && [ "$rounds" -lt 50 ]; do
+		nice -n 19 "$bin" -max_total_time=$((seconds - used)) \
+		    -timeout="$timeout" -print_final_stats=1 \
+		    -artifact_prefix="$dir/artifacts/" "${dict[@]}" \
+		    "$dir/corpus" >>"$dir/log" 2>&1
+		rc=$?
+		rounds=$((rounds + 1))
+		prev=$used
+		children_cpu
+		used=$((cpu - start))
+		[ "$rc" -eq 0 ] || break
+		[ -z "$(find "$dir/artifacts" -type f)" ] || break
+		[ "$used" -gt "$prev" ] || break # not even a second: stop
+	done
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" |
+	    awk '{ n += $1 } END { print n + 0 }')
+	cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$dir/log" | tail -1)
+	found=$(find "$dir/artifacts" -type f | sort | head -5)
+	what="fuzz-$t: ${used} CPU-s in $rounds run(s), $execs executions, ${cov:-no coverage line}"
+	if [ "$rc" -ne 0 ] || [ -n "$found" ]; then
+		result not_ok "$what" "exit $rc; reproducer: ${found:-none written}" \
+		    "$(grep -E 'ERROR|runtime error|SUMMARY|ALARM' "$dir/log" | head -5)" \
+		    "log: $dir/log"
+	else
+		result ok "$what"
+	fi
+done
+echo "1..$n"
+[ "$failed" -eq 0 ]
