@@ -9,7 +9,8 @@
 # committed corpus is never written to), with tests/fuzz/<target>.dict when
 # there is one. One TAP line per target: `ok` with its executions and final
 # coverage, `not ok` on a crash, a leak, a timeout (an input slower than
-# FUZZ_TIMEOUT seconds, default 10) or an out-of-memory, with the path of
+# FUZZ_TIMEOUT seconds, default 30; a slow unit only
+# when it is slow again run alone) or an out-of-memory, with the path of
 # the reproducer (replay it with build/asan/tests/replay-<target> FILE or
 # build/fuzz/fuzz-<target> FILE). The plan line `1..N` comes last.
 #
@@ -17,12 +18,14 @@
 #   FUZZ_TARGETS   the targets to run (default: every tests/fuzz/fuzz-*.c)
 #   FUZZ_OUT       where each target's log, grown corpus and reproducers go
 #                  (default build/soak/fuzz; <target>/ is emptied first)
-#   FUZZ_TIMEOUT   libFuzzer's -timeout per input, seconds (default 10)
+#   FUZZ_TIMEOUT   libFuzzer's -timeout per input, seconds (default 30;
+#                  wall-clock, so a busy machine needs room)
+#   FUZZ_JOBS      targets fuzzed at once (default: the processors)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 seconds=${FUZZ_SECONDS:-1800}
-timeout=${FUZZ_TIMEOUT:-10}
+timeout=${FUZZ_TIMEOUT:-30}
 out=${FUZZ_OUT:-build/soak/fuzz}
 if [ -n "${FUZZ_TARGETS:-}" ]; then
 	read -r -a targets <<<"$FUZZ_TARGETS"
@@ -39,9 +42,9 @@ failed=0
 
 # CPU seconds (user + system) of the children waited for so far, in
 # $cpu; `times` runs in this shell (a $(...) would ask a subshell).
-children_cpu() {
-	times >"$out/times"
-	cpu=$(tail -1 "$out/times" | awk '{
+children_cpu() { # FILE
+	times >"$1"
+	cpu=$(tail -1 "$1" | awk '{
 		s = 0
 		for (i = 1; i <= 2; i++) {
 			split($i, p, "m")
@@ -61,7 +64,7 @@ result() { # ok|not_ok description [diagnostic lines...]
 		failed=$((failed + 1))
 		echo "not ok $n - $what"
 	fi
-	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
+	[ $# -eq 0 ] || printf '%s\n' "$@" | sed '/^$/d; s/^/# /'
 }
 
 mkdir -p "$out"
@@ -71,19 +74,22 @@ if ! nice -n 19 make -s -j2 fuzz >"$out/make.log" 2>&1; then
 	exit 1
 fi
 
-for t in "${targets[@]}"; do
-	bin=build/fuzz/fuzz-$t
-	dir=$out/$t
-	if [ ! -x "$bin" ] || [ ! -d "tests/fuzz/corpus/$t" ]; then
-		result not_ok "fuzz-$t: no binary $bin or no corpus tests/fuzz/corpus/$t"
-		continue
-	fi
+# One target, in a subshell of its own (so `times` counts its fuzzer
+# only): its TAP line (without the number) and diagnostics go to
+# $out/<target>/tap, the first line "ok" or "not ok".
+fuzz_target() {
+	local t=$1 bin=build/fuzz/fuzz-$1 dir=$out/$1
+	local start used rounds rc prev execs cov found slow f took
 	rm -rf "$dir"
 	mkdir -p "$dir/corpus" "$dir/artifacts"
+	if [ ! -x "$bin" ] || [ ! -d "tests/fuzz/corpus/$t" ]; then
+		echo "not ok fuzz-$t: no binary $bin or no corpus tests/fuzz/corpus/$t" >"$dir/tap"
+		return
+	fi
 	cp -R "tests/fuzz/corpus/$t/." "$dir/corpus/"
 	dict=()
 	[ -f "tests/fuzz/$t.dict" ] && dict=("-dict=tests/fuzz/$t.dict")
-	children_cpu
+	children_cpu "$dir/times"
 	start=$cpu
 	used=0
 	rounds=0
@@ -91,29 +97,71 @@ for t in "${targets[@]}"; do
 	: >"$dir/log"
 	while [ "$used" -lt "$seconds" ] && [ "$rounds" -lt 50 ]; do
 		nice -n 19 "$bin" -max_total_time=$((seconds - used)) \
-		    -timeout="$timeout" -print_final_stats=1 \
+		    -timeout="$timeout" -report_slow_units="$timeout" \
+		    -print_final_stats=1 \
 		    -artifact_prefix="$dir/artifacts/" "${dict[@]}" \
 		    "$dir/corpus" >>"$dir/log" 2>&1
 		rc=$?
 		rounds=$((rounds + 1))
 		prev=$used
-		children_cpu
+		children_cpu "$dir/times"
 		used=$((cpu - start))
 		[ "$rc" -eq 0 ] || break
-		[ -z "$(find "$dir/artifacts" -type f)" ] || break
+		[ -z "$(find "$dir/artifacts" -type f ! -name 'slow-unit-*')" ] || break
 		[ "$used" -gt "$prev" ] || break # not even a second: stop
 	done
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" |
 	    awk '{ n += $1 } END { print n + 0 }')
 	cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$dir/log" | tail -1)
-	found=$(find "$dir/artifacts" -type f | sort | head -5)
+	found=$(find "$dir/artifacts" -type f ! -name 'slow-unit-*' | sort | head -5)
+	# A slow unit is reported by libFuzzer's wall clock, which a busy
+	# machine stretches (nice 19): each is run again alone, and is a
+	# finding only when it is slow then too (over a tenth of the timeout).
+	slow=()
+	for f in $(find "$dir/artifacts" -type f -name 'slow-unit-*' | sort | head -5); do
+		took=$(TIMEFORMAT=%R; { time "$bin" "$f" >/dev/null 2>&1; } 2>&1)
+		if awk -v s="$took" -v t="$timeout" 'BEGIN { exit !(s + 0 > t / 10) }'; then
+			found="$found${found:+ }$f"
+		fi
+		slow+=("slow unit $f: ${took:-?} s run again alone")
+	done
 	what="fuzz-$t: ${used} CPU-s in $rounds run(s), $execs executions, ${cov:-no coverage line}"
-	if [ "$rc" -ne 0 ] || [ -n "$found" ]; then
-		result not_ok "$what" "exit $rc; reproducer: ${found:-none written}" \
-		    "$(grep -E 'ERROR|runtime error|SUMMARY|ALARM' "$dir/log" | head -5)" \
-		    "log: $dir/log"
+	{
+		if [ "$rc" -ne 0 ] || [ -n "$found" ]; then
+			echo "not ok $what"
+			echo "exit $rc; reproducer: ${found:-none written}"
+			grep -E 'ERROR|runtime error|SUMMARY|ALARM' "$dir/log" | head -5
+			echo "log: $dir/log"
+		else
+			echo "ok $what"
+		fi
+		[ "${#slow[@]}" -eq 0 ] || printf '%s\n' "${slow[@]}"
+	} >"$dir/tap"
+}
+
+# FUZZ_JOBS targets at once (default: the number of processors).
+jobs=${FUZZ_JOBS:-$(nproc)}
+running=0
+for t in "${targets[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	(fuzz_target "$t") &
+	running=$((running + 1))
+done
+wait
+for t in "${targets[@]}"; do
+	tap=$out/$t/tap
+	if [ ! -s "$tap" ]; then
+		result not_ok "fuzz-$t: no result (the target's run died)"
+		continue
+	fi
+	line=$(head -1 "$tap")
+	if [ "${line#ok }" != "$line" ]; then
+		result ok "${line#ok }" "$(tail -n +2 "$tap")"
 	else
-		result ok "$what"
+		result not_ok "${line#not ok }" "$(tail -n +2 "$tap")"
 	fi
 done
 echo "1..$n"
