@@ -10,7 +10,8 @@ P="artemis-gitops snapshot"
 
 # creds_case NAME CONTENT EXPECTED-SUFFIX: node1's file holds CONTENT
 creds_case() {
-	local name=$1 content=$2 want=$3 d=$TMP/cr-$RANDOM o rc
+	local name=$1 content=$2 want=$3 d o rc
+	d=$(mktemp -d "$TMP/cr-XXXXXX")/c
 	cp -a "$CREDDIR" "$d"
 	printf '%b' "$content" >"$d/node1"
 	chmod 600 "$d/node1"
@@ -38,7 +39,7 @@ check_eq "missing file: message" "$P: node 'node1': credentials file '$d/node1':
 # path and the mode.
 perm_case() {
 	local name=$1 setup=$2 want=$3 n=${4:-node2} o
-	d=$TMP/cr-$RANDOM
+	d=$(mktemp -d "$TMP/cr-XXXXXX")/c
 	cp -a "$CREDDIR" "$d"
 	(cd "$d" && eval "$setup")
 	o=$("$AG_BIN" snapshot --credentials "$d" "$TMP/c" 2>&1)

@@ -149,16 +149,18 @@ opproxy_start() {
 	local node=$1 up i pf
 	shift
 	up=${URL[$node]%/console/jolokia}
-	OPX_LOG=$TMP/opproxy-$RANDOM.log
-	pf=$TMP/opproxy-$RANDOM.port
-	: >"$OPX_LOG"
+	# mktemp, not $RANDOM: a port file left by an earlier proxy of the
+	# same name gave its dead port (a soak run of 60 met it)
+	OPX_LOG=$(mktemp "$TMP/opproxy-XXXXXX.log")
+	pf=$(mktemp "$TMP/opproxy-XXXXXX.port")
 	python3 "$OPPROXY" "$up" "$pf" "$OPX_LOG" "$@" &
 	OPX_PID=$!
 	_proxy_pids+=("$OPX_PID")
-	for i in $(seq 1 100); do
+	for i in $(seq 1 400); do
 		[ -s "$pf" ] && break
 		sleep 0.05
 	done
+	[ -s "$pf" ] || echo "opproxy_start: no port from the proxy of $node after 20 s (log $OPX_LOG)" >&2
 	OPX_URL="http://localhost:$(cat "$pf")/console/jolokia"
 }
 

@@ -120,8 +120,7 @@ jexec() {
 proxy_start() {
 	local mode=$1 node=$2 up i
 	up=${URL[$node]%/console/jolokia}
-	PROXY_LOG=$TMP/proxy-$RANDOM.log
-	: >"$PROXY_LOG"
+	PROXY_LOG=$(mktemp "$TMP/proxy-XXXXXX.log")
 	rm -f "$TMP/proxy.port"
 	python3 "$FAULTPROXY" "$mode" "$up" "$TMP/proxy.port" "$PROXY_LOG" &
 	PROXY_PID=$!
