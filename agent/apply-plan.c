@@ -328,6 +328,8 @@ find_interrupted(struct run *x, struct err *err)
 			    s.result_id, agent_state_dir(x->st), why);
 			free(why);
 		} else {
+			if (x->o->record_completed != NULL)
+				*x->o->record_completed = true;
 			err_setf(err, NULL,
 			    "the plan was already applied (apply %s: its result row is in %s/" AGENT_STATE_AUDIT
 			    "); its apply was interrupted after that row, so the inventory was brought up to date from the nodes read now and %s/result.json written; plan again for a new change",
@@ -385,9 +387,18 @@ static int
 on_intent(void *ctx, const struct apply_result *r, struct err *err)
 {
 	struct run *x = ctx;
-	char *row = apply_audit_render_intent(r);
-	int rc = agent_state_audit_append(x->st, row, err);
+	char *row, *path;
+	int rc;
 
+	/* before the intent row: a preview whose apply has begun is never
+	 * superseded by the daemon (its restart resumes the apply) */
+	path = xasprintf("%s/%s", x->o->dir, AGENT_APPLY_BEGUN);
+	rc = afile_write(path, r->apply_id, strlen(r->apply_id), 0644, err);
+	free(path);
+	if (rc < 0)
+		return -1;
+	row = apply_audit_render_intent(r);
+	rc = agent_state_audit_append(x->st, row, err);
 	free(row);
 	return rc;
 }

@@ -38,7 +38,17 @@ struct agent_apply_plan_opts {
 	int (*check_approval)(void *ctx, const struct apply_approval *a,
 	    const struct stat *st, struct err *err);
 	void *check_ctx;
+	/* out, may be NULL: set when the plan had been applied already and
+	 * this run only completed its record (an apply killed after its
+	 * result row); the run still returns -1, saying so in err */
+	bool *record_completed;
 };
+
+/* The file an apply writes into PLAN_DIR just before its intent row (it
+ * holds the apply id): the plan's apply has begun there. The daemon never
+ * supersedes such a preview without a result: a restart resumes it
+ * (docs/daemon.md). */
+#define AGENT_APPLY_BEGUN "apply-begun"
 
 /* Check the approval, take the state lock (unless o->st), look in the
  * audit log for an earlier apply of the same plan (one with a result row

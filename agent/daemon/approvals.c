@@ -93,6 +93,18 @@ is_approver(const struct agent_conf *conf, uid_t uid)
 	return yes;
 }
 
+/* An approval the agent wrote itself (auto-apply-creates), found again
+ * after a restart (its apply interrupted): owned by the agent's own uid,
+ * approver DAEMON_OWN_APPROVER_PREFIX. Only that uid (or root) can own
+ * such a file, and it controls the agent anyway. */
+static bool
+agents_own(const struct apply_approval *ap, const struct stat *st)
+{
+	return st->st_uid == getuid() && ap->approved_by != NULL &&
+	       strncmp(ap->approved_by, DAEMON_OWN_APPROVER_PREFIX,
+	           strlen(DAEMON_OWN_APPROVER_PREFIX)) == 0;
+}
+
 int
 daemon_approval_check(const struct agent_conf *conf,
     const struct apply_approval *ap, const struct stat *st, bool own,
@@ -118,7 +130,7 @@ daemon_approval_check(const struct agent_conf *conf,
 		    "again",
 		    (unsigned long)st->st_uid, owner,
 		    (unsigned long)st->st_nlink);
-	} else if (!own && conf->approvers.n > 0 &&
+	} else if (!own && !agents_own(ap, st) && conf->approvers.n > 0 &&
 	           !is_approver(conf, st->st_uid)) {
 		for (i = 0; i < conf->approvers.n; i++)
 			sbuf_addf(&list, "%s%s", i > 0 ? ", " : "",
@@ -163,6 +175,7 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	struct daemon_tick tick;
 	struct err err = {0};
 	char *decl;
+	bool recorded = false;
 	int code;
 
 	if (agent_tls_from_conf(&tls, a->conf, &err) < 0) {
@@ -172,7 +185,7 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 		return;
 	}
 	decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
-	/* an apply is never abandoned: it finishes the node it is on, each
+	/* an apply is never abandoned: it runs to its end, each
 	 * call bounded by the HTTP timeouts */
 	daemon_tick_init(&tick, a, false);
 	memset(&o, 0, sizeof(o));
@@ -187,10 +200,17 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	o.cleartext_warned = &a->cleartext_warned;
 	o.cluster = decl;
 	o.quiet = true;
+	o.record_completed = &recorded;
 	log_info("applying %s", dir);
 	code = agent_apply_plan_run(&o, &err);
 	agent_tls_release(&tls);
 	free(decl);
+	if (code < 0 && recorded) {
+		/* applied before, killed after its result row: not a refusal */
+		log_notice("%s: %s", dir, err.msg);
+		err_release(&err);
+		return;
+	}
 	if (code < 0) {
 		/* rendered: a plan.json error carries its file as a position */
 		char *why = err_render(&err);
@@ -253,7 +273,8 @@ daemon_auto_apply(struct daemon *a, const char *dir)
 	}
 	ra.plan_digest = xstrdup(ap.digest);
 	ra.confirmation = plan_confirmation(ap.plan);
-	ra.approved_by = xstrdup("artemis-gitops (auto-apply-creates)");
+	ra.approved_by =
+	    xstrdup(DAEMON_OWN_APPROVER_PREFIX "auto-apply-creates)");
 	ra.approved_at = clock_rfc3339_now();
 	ra.approved_uid = (int64_t)getuid();
 	ra.approved_user = user_name(getuid());

@@ -131,8 +131,8 @@ const struct agent_cmd_entry daemon_cmd_run_entry = {
     .help_col = 22,
     .notes = "Signals: SIGHUP reloads the configuration (a bad one is refused "
              "and the old one\nkept), SIGTERM/SIGINT give up a pending git "
-             "fetch or broker read at once (an\napply finishes the node it "
-             "is on) and exit 0, SIGUSR1 runs a cycle and a drift\ncheck "
+             "fetch or broker read at once (an\napply under way runs to its "
+             "end) and exit 0, SIGUSR1 runs a cycle and a drift\ncheck "
              "now.",
     .exit_codes =
         "Exit codes: 0 stopped by a signal (or --once and every step "

@@ -189,7 +189,9 @@ int daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path,
 #define DAEMON_OUTBOX_APPROVAL    "approval.json"
 #define DAEMON_OUTBOX_REFUSED     "approval-refused.txt"
 #define DAEMON_OUTBOX_RESULT      "result.json"
-#define DAEMON_OUTBOX_DRIFT       "drift"
+/* how the agent's own approvals name their approver */
+#define DAEMON_OWN_APPROVER_PREFIX "artemis-gitops ("
+#define DAEMON_OUTBOX_DRIFT        "drift"
 
 /* Create a new, empty plan folder OUTBOX/<cluster>/<plan-id> for commit
  * (NULL: "drift" plans use "drift-repair" in place of the commit). *out

@@ -12,6 +12,7 @@
 
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
+#include "../apply-plan.h"
 
 #define DAEMON_OUTBOX_SCAN_MAX 10000 /* folders looked at per cluster */
 
@@ -145,7 +146,8 @@ daemon_outbox_supersede_others(const char *outbox, const char *cluster,
 	for (i = 0; i < n && marked >= 0; i++) {
 		if (strcmp(list[i], keep_dir) == 0 ||
 		    daemon_outbox_has(list[i], DAEMON_OUTBOX_RESULT) ||
-		    daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED))
+		    daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED) ||
+		    daemon_outbox_has(list[i], AGENT_APPLY_BEGUN))
 			continue;
 		if (daemon_outbox_put(list[i], DAEMON_OUTBOX_SUPERSEDED, reason,
 		        err) < 0)

@@ -63,15 +63,25 @@ wait "$PID" 2>/dev/null
 PID=
 opproxy_stop
 check "c2: no result for the killed apply" test ! -e "$p2/result.json"
+check "c2: its apply-begun file (written before the intent row)" test -s "$p2/apply-begun"
+cp "$STATE/t81/inventory.json" "$T/inventory-before-c2.json"
 check_eq "node1: a sentinel divert on $u.src" OK "$(sentinel_on "$n1" "$u.src")"
 check_unlisted "node1: the divert was removed before the kill" "$n1" diverts "^$u\.d1\$" "$u.src.sentinel"
 check_eq "node1: the sentinel divert removed" OK "$(sentinel_off "$n1" "$u.src")"
 check_listed "node1: its queue is still there" "$n1" queues "$u.fwd"
 
+# A commit lands while the daemon is down: planned first when it starts,
+# it supersedes older previews, but not one whose apply has begun.
+printf '%s\naddresses:\n%s\n%s\n' "$head_yaml" "$(q "$u.src")" "$(q "$u.extra")" >"$yaml"
+c3=$(daemon_commit "t81: $u.extra")
+
 # Started again (node1's proxy back on its port, holding nothing): resumed.
 OPPROXY_PORT=$port opproxy_start "$n1"
 daemon_start
+check "preview of c3" wait_for 60 has_preview "$c3"
 check "c2: the daemon resumes and finishes it" wait_for 60 applied "$c2"
+check "c2: not superseded by c3 (its apply had begun)" test ! -e "$p2/superseded"
+check "c2: no approval-refused.txt" test ! -e "$p2/approval-refused.txt"
 check_applied "c2: every node APPLIED" "$p2"
 check_eq "c2: node1's operations" \
 	'[["destroyDivert", "DONE", "resume-read"], ["destroyQueue", "DONE", null], ["deleteAddress", "DONE", null]]' \
@@ -99,6 +109,19 @@ done
 check_eq "the inventory is the plan's end" '[false, false, true]' \
 	"$(rj "$STATE/t81/inventory.json" '["'"$u.fwd"'" in j["queues"], "'"$u.fwd"'" in j["addresses"], "'"$u.src"'" in j["queues"]]')"
 check_grep "log: the resumed apply" "notice approve: applied $p2: every node APPLIED or SKIPPED" "$T/agent.log"
+
+# As if killed after its result row, before the inventory and the result
+# files: the daemon completes the record (the inventory from the nodes,
+# result.json the marker) and says so, a notice, not a refusal.
+cp "$T/inventory-before-c2.json" "$STATE/t81/inventory.json.new"
+mv "$STATE/t81/inventory.json.new" "$STATE/t81/inventory.json"
+rm "$p2/result.json" "$p2/result.md"
+check "c2: the record completed (result.json written again)" wait_for 60 test -f "$p2/result.json"
+check_eq "c2: result.json is the marker" RECORDED "$(rj "$p2/result.json" 'j["audit"]')"
+check "c2: still no approval-refused.txt" test ! -e "$p2/approval-refused.txt"
+check_eq "the inventory is the plan's end again" '[false, false, true]' \
+	"$(rj "$STATE/t81/inventory.json" '["'"$u.fwd"'" in j["queues"], "'"$u.fwd"'" in j["addresses"], "'"$u.src"'" in j["queues"]]')"
+check_grep "log: the record completed, as a notice" "notice approve: $p2: the plan was already applied" "$T/agent.log"
 daemon_stop
 check_eq "the daemon exits 0" 0 "$RC"
 opproxy_stop

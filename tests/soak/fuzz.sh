@@ -9,8 +9,9 @@
 # committed corpus is never written to), with tests/fuzz/<target>.dict when
 # there is one. One TAP line per target: `ok` with its executions and final
 # coverage, `not ok` on a crash, a leak, a timeout (an input slower than
-# FUZZ_TIMEOUT seconds, default 30; a slow unit only
-# when it is slow again run alone) or an out-of-memory, with the path of
+# FUZZ_TIMEOUT seconds, default 30; a slow unit or a timeout only when
+# its CPU time run again is) or an out-of-memory, or a target that stopped
+# short of FUZZ_SECONDS, with the path of
 # the reproducer (replay it with build/asan/tests/replay-<target> FILE or
 # build/fuzz/fuzz-<target> FILE). The plan line `1..N` comes last.
 #
@@ -107,27 +108,37 @@ fuzz_target() {
 		children_cpu "$dir/times"
 		used=$((cpu - start))
 		[ "$rc" -eq 0 ] || break
-		[ -z "$(find "$dir/artifacts" -type f ! -name 'slow-unit-*')" ] || break
+		[ -z "$(find "$dir/artifacts" -type f ! -name 'slow-unit-*' ! -name 'timeout-*')" ] || break
 		[ "$used" -gt "$prev" ] || break # not even a second: stop
 	done
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" |
 	    awk '{ n += $1 } END { print n + 0 }')
 	cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$dir/log" | tail -1)
-	found=$(find "$dir/artifacts" -type f ! -name 'slow-unit-*' | sort | head -5)
-	# A slow unit is reported by libFuzzer's wall clock, which a busy
-	# machine stretches (nice 19): each is run again alone, and is a
-	# finding only when it is slow then too (over a tenth of the timeout).
+	found=$(find "$dir/artifacts" -type f ! -name 'slow-unit-*' ! -name 'timeout-*' | sort | head -5)
+	# A slow unit or a timeout is judged by libFuzzer's wall clock, which
+	# a busy machine stretches (nice 19): each is run again, and is a
+	# finding only when its CPU time then is over a tenth of the timeout
+	# (or the run again outlives twice the timeout).
 	slow=()
-	for f in $(find "$dir/artifacts" -type f -name 'slow-unit-*' | sort | head -5); do
-		took=$(TIMEFORMAT=%R; { time "$bin" "$f" >/dev/null 2>&1; } 2>&1)
+	for f in $(find "$dir/artifacts" -type f \( -name 'slow-unit-*' -o -name 'timeout-*' \) | sort | head -5); do
+		took=$(TIMEFORMAT='%U %S'; { time timeout $((2 * timeout)) "$bin" "$f" >/dev/null 2>&1; } 2>&1 | tail -1)
+		took=$(echo "$took" | awk '{ printf "%.2f\n", $1 + $2 }')
 		if awk -v s="$took" -v t="$timeout" 'BEGIN { exit !(s + 0 > t / 10) }'; then
 			found="$found${found:+ }$f"
 		fi
-		slow+=("slow unit $f: ${took:-?} s run again alone")
+		slow+=("${f##*/}: ${took:-?} CPU-s run again")
 	done
+	# stopped short of its time without a finding: say so, not ok
+	short=
+	[ "$used" -ge "$seconds" ] || [ -n "$found" ] || [ "$rc" -ne 0 ] ||
+	    short="stopped at $used of $seconds CPU-s after $rounds run(s)"
 	what="fuzz-$t: ${used} CPU-s in $rounds run(s), $execs executions, ${cov:-no coverage line}"
 	{
-		if [ "$rc" -ne 0 ] || [ -n "$found" ]; then
+		if [ -n "$short" ]; then
+			echo "not ok $what"
+			echo "$short"
+			echo "log: $dir/log"
+		elif [ "$rc" -ne 0 ] || [ -n "$found" ]; then
 			echo "not ok $what"
 			echo "exit $rc; reproducer: ${found:-none written}"
 			grep -E 'ERROR|runtime error|SUMMARY|ALARM' "$dir/log" | head -5
@@ -141,6 +152,7 @@ fuzz_target() {
 
 # FUZZ_JOBS targets at once (default: the number of processors).
 jobs=${FUZZ_JOBS:-$(nproc)}
+case $jobs in '' | *[!0-9]* | 0) echo "fuzz.sh: FUZZ_JOBS must be a positive number, not '$jobs'" >&2; exit 2 ;; esac
 running=0
 for t in "${targets[@]}"; do
 	if [ "$running" -ge "$jobs" ]; then

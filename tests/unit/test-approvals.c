@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../agent/daemon/daemon-int.h"
 #include "../../lib/xalloc.h"
@@ -145,6 +146,30 @@ test_approvals__approvers_users_and_groups(void **unused)
 	    "one of the groups");
 	list(&f, "@root", 0);
 	ACCEPTED(&f, false);
+	/* the agent's own approval, found again after a restart (its apply
+	 * interrupted): owned by the agent's uid (the test's), named so; the
+	 * same name from another uid is anyone's text */
+	fixture(&f, 0, "root", 0);
+	list(&f, "@nogroup", NOBODY);
+	f.ap.approved_by =
+	    (char *)(uintptr_t) "artemis-gitops (auto-apply-creates)";
+	if (getuid() == 0) {
+		ACCEPTED(&f, false);
+		f.ap.approved_by = (char *)(uintptr_t) "tester";
+		REFUSED(&f, false,
+		    "uid 0 (root) may not approve: 'approvers' in agent.yaml "
+		    "lists @nogroup, and root is neither one of the users nor a "
+		    "member of one of the groups");
+	}
+	fixture(&f, NOBODY, "nobody", NOBODY);
+	list(&f, "root", 0);
+	f.ap.approved_by =
+	    (char *)(uintptr_t) "artemis-gitops (auto-apply-creates)";
+	if (getuid() != NOBODY)
+		REFUSED(&f, false,
+		    "uid 65534 (nobody) may not approve: 'approvers' in agent.yaml "
+		    "lists root, and nobody is neither one of the users nor a "
+		    "member of one of the groups");
 	/* a uid without a user has no groups */
 	fixture(&f, 4000000, "4000000", 4000000);
 	list(&f, "@nogroup", NOBODY);
