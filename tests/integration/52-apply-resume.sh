@@ -19,9 +19,10 @@ points=$(resume_points small)
 for b in $(seq 0 $((points - 1))); do
 	resume_run "$b" small hold "$(resume_point small "$b")"
 done
+boundary_resumed=$R_RESUMED # the random run below may or may not resume
 resume_run "$points" small random "$(python3 -c 'import random; print(round(random.uniform(0.2, 1.0), 2))')"
 resume_summary
-check_eq "every boundary run was resumed" "$points" "$R_RESUMED"
+check_eq "every boundary run was resumed" "$points" "$boundary_resumed"
 check_eq "no node was refused as stale" 0 "$R_STALE"
 check_eq "no unplanned deletion" 0 "$R_UNPLANNED"
 done_testing
