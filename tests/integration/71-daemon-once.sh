@@ -27,20 +27,9 @@ pass_pid=$PROXY_PID
 pass_url=$PROXY_URL
 # cluster NAME NODE2_URL [QUEUE]: n1 and n2 (at that URL), maybe one queue
 cluster() {
-	mkdir -p "$T/work/clusters/$1"
-	cat >"$T/work/clusters/$1/cluster.yaml" <<EOC
-version: 1
-cluster: $1
-mode: STUDIO_MANAGED
-nodes:
-  - name: $n1
-    jolokia: ${URL[$n1]}
-    credentials: $(basename "${CRED[$n1]}")
-  - name: $n2
-    jolokia: $2
-    credentials: $(basename "${CRED[$n2]}")
-EOC
-	[ -z "${3:-}" ] || echo "addresses: [{name: $3, routing: [anycast], queues: [{name: $3}]}]" >>"$T/work/clusters/$1/cluster.yaml"
+	local a=
+	[ -z "${3:-}" ] || a="addresses: [{name: $3, routing: [anycast], queues: [{name: $3}]}]"
+	daemon_cluster2 "$1" "$2" "$a"
 }
 # once NAME: one `run --once`; $RC its exit status, $T/NAME.log its log
 once() {

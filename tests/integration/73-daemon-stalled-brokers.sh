@@ -26,22 +26,7 @@ stall_url=$PROXY_URL
 stall_log=$PROXY_LOG
 opproxy_start "$n2" stall:createQueue
 # cluster NAME NODE2_URL [ADDRESSES]: a cluster of n1 and n2 (at that URL)
-cluster() {
-	mkdir -p "$T/work/clusters/$1"
-	cat >"$T/work/clusters/$1/cluster.yaml" <<EOC
-version: 1
-cluster: $1
-mode: STUDIO_MANAGED
-nodes:
-  - name: $n1
-    jolokia: ${URL[$n1]}
-    credentials: $(basename "${CRED[$n1]}")
-  - name: $n2
-    jolokia: $2
-    credentials: $(basename "${CRED[$n2]}")
-${3:-}
-EOC
-}
+cluster() { daemon_cluster2 "$@"; }
 rm -rf "$T/work/clusters/t73s"
 cluster t73s-a "$stall_url"
 cluster t73s-b "$stall_url"

@@ -18,6 +18,9 @@
 #                           it holds instead (a failed apply's marker)
 #   check_applied "name" DIR  DIR/result.json: every node of $AG_NODES_FILE
 #                           APPLIED (a FAILED apply writes one too)
+#   daemon_cluster2 NAME NODE2_URL [YAML]  the working copy's cluster NAME
+#                           of the first two nodes, the second at NODE2_URL,
+#                           YAML (a line) after its nodes
 
 wait_for() {
 	local deadline=$((SECONDS + $1))
@@ -157,4 +160,22 @@ check_applied() {
 	local want
 	want=$(awk 'NF { printf "%s%s:APPLIED", s, $1; s = " " }' "$AG_NODES_FILE")
 	check_eq "$1" "$want" "$(result_outcomes "$2")"
+}
+
+daemon_cluster2() {
+	local n1=${NODES[0]} n2=${NODES[1]}
+	mkdir -p "$T/work/clusters/$1"
+	cat >"$T/work/clusters/$1/cluster.yaml" <<EOC
+version: 1
+cluster: $1
+mode: STUDIO_MANAGED
+nodes:
+  - name: $n1
+    jolokia: ${URL[$n1]}
+    credentials: $(basename "${CRED[$n1]}")
+  - name: $n2
+    jolokia: $2
+    credentials: $(basename "${CRED[$n2]}")
+EOC
+	[ -z "${3:-}" ] || echo "$3" >>"$T/work/clusters/$1/cluster.yaml"
 }
