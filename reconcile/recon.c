@@ -21,6 +21,7 @@ static const char *const kind_names[] = {
     [RECON_TIMEOUT] = "TIMEOUT",
     [RECON_BAD_RESPONSE] = "BAD_RESPONSE",
     [RECON_BROKER_ERROR] = "BROKER_ERROR",
+    [RECON_UNSUPPORTED_VERSION] = "UNSUPPORTED_VERSION",
 };
 
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
@@ -349,4 +350,99 @@ recon_op_release(struct recon_op *op)
 	recon_divert_release(op->divert);
 	free(op->divert);
 	memset(op, 0, sizeof(*op));
+}
+
+/* ---- broker versions ------------------------------------------------ */
+
+static const char *
+version_number(const char *s, unsigned *out)
+{
+	unsigned v = 0;
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9') {
+		v = v * 10 + (unsigned)(s[n] - '0');
+		if (++n > 4)
+			return NULL;
+	}
+	if (n == 0 || (n > 1 && s[0] == '0'))
+		return NULL;
+	*out = v;
+	return s + n;
+}
+
+int
+recon_version_parse(const char *s, struct recon_version *out)
+{
+	struct recon_version v;
+	const char *p = s;
+
+	if (p == NULL || (p = version_number(p, &v.major)) == NULL ||
+	    *p++ != '.' || (p = version_number(p, &v.minor)) == NULL ||
+	    *p++ != '.' || (p = version_number(p, &v.micro)) == NULL)
+		return -1;
+	if (*p != '\0' && *p != '.' && *p != '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+recon_version_cmp(const struct recon_version *a,
+    const struct recon_version *b)
+{
+	if (a->major != b->major)
+		return a->major < b->major ? -1 : 1;
+	if (a->minor != b->minor)
+		return a->minor < b->minor ? -1 : 1;
+	if (a->micro != b->micro)
+		return a->micro < b->micro ? -1 : 1;
+	return 0;
+}
+
+/* Is version at least major.minor.micro? False when it does not parse. */
+static bool
+at_least(const char *version, unsigned major, unsigned minor, unsigned micro)
+{
+	struct recon_version v, w = {major, minor, micro};
+
+	return recon_version_parse(version, &v) == 0 &&
+	       recon_version_cmp(&v, &w) >= 0;
+}
+
+char *
+recon_version_unsupported(const char *version)
+{
+	struct recon_version v, floor;
+
+	if (recon_version_parse(RECON_VERSION_FLOOR, &floor) < 0)
+		abort();
+	if (version == NULL || recon_version_parse(version, &v) < 0)
+		return xasprintf(
+		    "the broker's Version '%.80s' is not an Artemis release number; the agent manages Artemis %s and later (docs/compatibility.md)",
+		    version != NULL ? version : "", RECON_VERSION_FLOOR);
+	if (v.major != floor.major)
+		return xasprintf(
+		    "Artemis %.80s is not a %u.x release; the agent manages Artemis %s and later %u.x releases (docs/compatibility.md)",
+		    version, floor.major, RECON_VERSION_FLOOR, floor.major);
+	if (recon_version_cmp(&v, &floor) < 0)
+		return xasprintf(
+		    "Artemis %.80s is older than %s, the oldest release the agent manages (docs/compatibility.md)",
+		    version, RECON_VERSION_FLOOR);
+	return NULL;
+}
+
+bool
+recon_version_divert_json(const char *version)
+{
+	return at_least(version, 2, 38, 0);
+}
+
+bool
+recon_version_divert_destroy_kept(const char *version)
+{
+	struct recon_version v;
+
+	return recon_version_parse(version, &v) == 0 && v.major == 2 &&
+	       v.minor == 31;
 }

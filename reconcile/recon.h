@@ -29,6 +29,9 @@ enum recon_kind {
 	RECON_TIMEOUT,
 	RECON_BAD_RESPONSE, /* not JSON, wrong shape, too large */
 	RECON_BROKER_ERROR, /* anything else */
+	/* the broker's Version is older than RECON_VERSION_FLOOR, or not a
+	 * release number: the node is not managed (docs/compatibility.md) */
+	RECON_UNSUPPORTED_VERSION,
 };
 
 /* "HAS_CONSUMERS", ...; "OK" for RECON_OK. */
@@ -153,6 +156,34 @@ const struct recon_node_snapshot *recon_snapshot_find_node(
 /* qsort/bsearch order of the objects above, whose first member is their
  * name: byte order of the names. */
 int recon_name_cmp(const void *a, const void *b);
+
+/* ---- broker versions (docs/compatibility.md) -----------------------
+ * What differs between the Artemis releases the agent supports, each
+ * measured on a real broker of that release
+ * (tests/integration/90-versions.sh). A version is the broker MBean's
+ * `Version` attribute: "2.31.2", or a vendor build of it such as
+ * "2.28.0.redhat-00012" (the first three numbers count). */
+#define RECON_VERSION_FLOOR "2.28.0" /* the oldest release supported */
+
+struct recon_version {
+	unsigned major, minor, micro;
+};
+/* 0 when s starts with MAJOR.MINOR.MICRO (decimal, each below 10000) and
+ * what follows, if anything, starts with '.' or '-'; else -1. */
+int recon_version_parse(const char *s, struct recon_version *out);
+int recon_version_cmp(const struct recon_version *a,
+    const struct recon_version *b);
+/* NULL when version is supported; else why not, one line naming the
+ * version and the floor (owned by the caller). */
+char *recon_version_unsupported(const char *version);
+/* Has the broker of this (supported) version the JSON overloads
+ * createDivert(java.lang.String) / updateDivert(java.lang.String)
+ * (2.38.0, ARTEMIS-5078)? Before, the positional ones are sent. */
+bool recon_version_divert_json(const char *version);
+/* Does destroyDivert leave the divert's journal record behind, so that the
+ * divert comes back at the broker's next restart? (2.31.x: ARTEMIS-4521,
+ * fixed in 2.32.0.) */
+bool recon_version_divert_destroy_kept(const char *version);
 
 /* ---- operations ----------------------------------------------------
  * What a plan sends to one node, in order; the live wing runs them. */

@@ -66,6 +66,24 @@ live_bulk_read(struct live_bulk *b, const char *mbean, const char *const *attrs,
 	return idx;
 }
 
+/* A Map argument: Jolokia hands a JSON object to a java.util.Map
+ * parameter as it is. */
+static void
+add_map(struct sbuf *body, const struct decl_kv *kv, size_t n)
+{
+	size_t i;
+
+	sbuf_addc(body, '{');
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			sbuf_addc(body, ',');
+		jsonw_quote(body, kv[i].key);
+		sbuf_addc(body, ':');
+		jsonw_quote(body, kv[i].value);
+	}
+	sbuf_addc(body, '}');
+}
+
 size_t
 live_bulk_exec(struct live_bulk *b, const char *mbean, const char *operation,
     const struct live_arg *args, size_t nargs)
@@ -84,6 +102,8 @@ live_bulk_exec(struct live_bulk *b, const char *mbean, const char *operation,
 			sbuf_adds(&b->body, args[i].b ? "true" : "false");
 		else if (args[i].type == LIVE_ARG_INT)
 			sbuf_addf(&b->body, "%lld", (long long)args[i].i);
+		else if (args[i].type == LIVE_ARG_MAP)
+			add_map(&b->body, args[i].kv, args[i].nkv);
 		else
 			sbuf_adds(&b->body, "null");
 	}

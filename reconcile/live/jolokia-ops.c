@@ -242,18 +242,83 @@ live_bulk_update_queue(struct live_bulk *b, const char *broker,
 	    live_queue_config_json(q));
 }
 
+/* The positional overloads (deprecated, present in every supported
+ * release): createDivert(name, routingName, address, forwardingAddress,
+ * exclusive, filterString, transformerClassName, transformerProperties,
+ * routingType) and updateDivert(name, forwardingAddress, filterString,
+ * transformerClassName, transformerProperties, routingType): the settings
+ * of the JSON form, in order. "" is no filter and no transformer, as in
+ * the JSON form (artemis-management.md 2.5). */
+#define DIVERT_CREATE_POSITIONAL                                               \
+	"createDivert(java.lang.String,java.lang.String,java.lang.String,"     \
+	"java.lang.String,boolean,java.lang.String,java.lang.String,"          \
+	"java.util.Map,java.lang.String)"
+#define DIVERT_UPDATE_POSITIONAL                                               \
+	"updateDivert(java.lang.String,java.lang.String,java.lang.String,"     \
+	"java.lang.String,java.util.Map,java.lang.String)"
+
+const char *
+live_divert_signature(enum recon_op_kind kind, bool json)
+{
+	if (kind == RECON_OP_CREATE_DIVERT)
+		return json ? "createDivert(java.lang.String)"
+		            : DIVERT_CREATE_POSITIONAL;
+	if (kind == RECON_OP_UPDATE_DIVERT)
+		return json ? "updateDivert(java.lang.String)"
+		            : DIVERT_UPDATE_POSITIONAL;
+	return NULL;
+}
+
+static const char *
+or_empty(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
 size_t
 live_bulk_create_divert(struct live_bulk *b, const char *broker,
-    const struct recon_divert *d)
+    const struct recon_divert *d, bool json)
 {
-	return exec_json(b, broker, "createDivert(java.lang.String)",
-	    live_divert_config_json(d));
+	struct live_arg a[9];
+
+	if (json)
+		return exec_json(b, broker,
+		    live_divert_signature(RECON_OP_CREATE_DIVERT, true),
+		    live_divert_config_json(d));
+	memset(a, 0, sizeof(a));
+	a[0].s = d->name;
+	a[1].s = d->routing_name != NULL ? d->routing_name : d->name;
+	a[2].s = d->address;
+	a[3].s = d->forwarding_address;
+	a[4].type = LIVE_ARG_BOOL;
+	a[4].b = d->exclusive;
+	a[5].s = or_empty(d->filter);
+	a[6].s = or_empty(d->transformer_class_name);
+	a[7].type = LIVE_ARG_MAP;
+	a[7].kv = d->transformer_properties;
+	a[7].nkv = d->ntransformer_properties;
+	a[8].s = decl_divert_routing_name(d->routing_type);
+	return exec_on(b, broker, DIVERT_CREATE_POSITIONAL, a, 9);
 }
 
 size_t
 live_bulk_update_divert(struct live_bulk *b, const char *broker,
-    const struct recon_divert *d)
+    const struct recon_divert *d, bool json)
 {
-	return exec_json(b, broker, "updateDivert(java.lang.String)",
-	    live_divert_config_json(d));
+	struct live_arg a[6];
+
+	if (json)
+		return exec_json(b, broker,
+		    live_divert_signature(RECON_OP_UPDATE_DIVERT, true),
+		    live_divert_config_json(d));
+	memset(a, 0, sizeof(a));
+	a[0].s = d->name;
+	a[1].s = d->forwarding_address;
+	a[2].s = or_empty(d->filter);
+	a[3].s = or_empty(d->transformer_class_name);
+	a[4].type = LIVE_ARG_MAP;
+	a[4].kv = d->transformer_properties;
+	a[4].nkv = d->ntransformer_properties;
+	a[5].s = decl_divert_routing_name(d->routing_type);
+	return exec_on(b, broker, DIVERT_UPDATE_POSITIONAL, a, 6);
 }

@@ -46,6 +46,7 @@ enum live_arg_type {
 	LIVE_ARG_BOOL,
 	LIVE_ARG_INT,
 	LIVE_ARG_NULL,
+	LIVE_ARG_MAP, /* a java.util.Map<String,String>: a JSON object */
 };
 
 /* One argument of an operation. */
@@ -54,6 +55,8 @@ struct live_arg {
 	const char *s; /* LIVE_ARG_STR (NULL sends null) */
 	bool b;
 	int64_t i;
+	const struct decl_kv *kv; /* LIVE_ARG_MAP: nkv pairs */
+	size_t nkv;
 };
 
 /* The outcome of one bulk element. */
@@ -103,15 +106,21 @@ size_t live_bulk_update_queue(struct live_bulk *b, const char *broker,
     const struct recon_queue *q);
 size_t live_bulk_destroy_queue(struct live_bulk *b, const char *broker,
     const char *name, bool remove_consumers, bool auto_delete_address);
-/* createDivert(JSON) / updateDivert(JSON) (Artemis 2.38+), all eight keys;
- * routing-name defaults to the divert's name. createDivert on a taken
- * name is a silent no-op on the broker: read back to confirm. */
+/* createDivert / updateDivert with the divert's whole configuration;
+ * routing-name defaults to the divert's name. json: the JSON overloads
+ * (Artemis 2.38+, recon_version_divert_json), all eight keys; else the
+ * positional ones every supported release has, which take the same
+ * settings (live_divert_create_signature). createDivert on a taken name
+ * is a silent no-op on the broker: read back to confirm. */
 size_t live_bulk_create_divert(struct live_bulk *b, const char *broker,
-    const struct recon_divert *d);
+    const struct recon_divert *d, bool json);
 size_t live_bulk_update_divert(struct live_bulk *b, const char *broker,
-    const struct recon_divert *d);
+    const struct recon_divert *d, bool json);
 size_t live_bulk_destroy_divert(struct live_bulk *b, const char *broker,
     const char *name);
+/* The Jolokia signature those send for a divert create or update (NULL
+ * for another kind). */
+const char *live_divert_signature(enum recon_op_kind kind, bool json);
 
 /* MBean names (ObjectName.quote applied to every value); owned. */
 char *live_mbean_quote(const char *value);
@@ -156,6 +165,11 @@ void live_snapshot_build_request(struct live_bulk *b, const char *hint);
  * (the first refused element; BAD_RESPONSE for a wrong shape). */
 void live_node_from_reply(struct recon_node_snapshot *n,
     const struct live_bulk *b);
+/* A node read from a broker the agent does not manage (below
+ * RECON_VERSION_FLOOR, or no release number) loses its contents and
+ * becomes UNSUPPORTED_VERSION, keeping its broker name and version for
+ * the preview: true then. False (n unchanged) for a supported version. */
+bool live_node_check_version(struct recon_node_snapshot *n);
 
 /* ---- snapshot-attrs.c: one MBean's attributes ------------------------ */
 struct live_attrs {

@@ -145,13 +145,14 @@ int live_divert_config_read(struct json_reader *c, const struct json *o,
 /* ---- talking to the nodes of one apply (nodes.c) -----------------------
  * The caller fills cluster, targets (borrowed: node, url, userpass per
  * node) and http, then calls live_nodes_init. Each read remembers the
- * node's broker name, which its operations need. */
+ * node's broker name and version, which its operations need. */
 struct live_nodes {
 	const char *cluster;
 	const struct live_target *targets;
 	size_t ntargets;
 	const struct live_http_opts *http;
-	char **brokers; /* per target: the broker name last read; internal */
+	char **brokers;  /* per target: the broker name last read; internal */
+	char **versions; /* per target: its Version then; internal */
 };
 
 void live_nodes_init(struct live_nodes *nodes);

@@ -59,6 +59,8 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 		    out[j].broker_name != NULL) {
 			free(live->brokers[i]);
 			live->brokers[i] = xstrdup(out[j].broker_name);
+			free(live->versions[i]);
+			live->versions[i] = xstrdup(out[j].broker_version);
 		}
 	}
 	if (s != NULL)
@@ -67,10 +69,14 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 	free(at);
 }
 
-/* Append op to b; -1 when op lacks what its kind needs. */
+/* Append op to b, in the overload the broker's version has; -1 when op
+ * lacks what its kind needs. */
 static int
-build(struct live_bulk *b, const char *broker, const struct recon_op *op)
+build(struct live_bulk *b, const char *broker, const char *version,
+    const struct recon_op *op)
 {
+	bool json = recon_version_divert_json(version);
+
 	switch (op->kind) {
 	case RECON_OP_CREATE_ADDRESS:
 		live_bulk_create_address(b, broker, op->name, op->routing);
@@ -102,9 +108,9 @@ build(struct live_bulk *b, const char *broker, const struct recon_op *op)
 		if (op->divert == NULL)
 			return -1;
 		if (op->kind == RECON_OP_CREATE_DIVERT)
-			live_bulk_create_divert(b, broker, op->divert);
+			live_bulk_create_divert(b, broker, op->divert, json);
 		else
-			live_bulk_update_divert(b, broker, op->divert);
+			live_bulk_update_divert(b, broker, op->divert, json);
 		return 0;
 	}
 	return -1;
@@ -138,7 +144,7 @@ live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
 	conf.timeout_ms = live->http->timeout_ms;
 	conf.max_response = live->http->max_response;
 	conf.tick = live->http->tick;
-	if (build(&b, live->brokers[i], op) < 0) {
+	if (build(&b, live->brokers[i], live->versions[i], op) < 0) {
 		refusal->kind = RECON_BAD_RESPONSE;
 		refusal->text =
 		    xstrdup("the plan's operation lacks its configuration");
@@ -161,6 +167,7 @@ void
 live_nodes_init(struct live_nodes *live)
 {
 	live->brokers = xcalloc(live->ntargets + 1, sizeof(*live->brokers));
+	live->versions = xcalloc(live->ntargets + 1, sizeof(*live->versions));
 }
 
 void
@@ -168,8 +175,12 @@ live_nodes_release(struct live_nodes *live)
 {
 	size_t i;
 
-	for (i = 0; live->brokers != NULL && i < live->ntargets; i++)
+	for (i = 0; live->brokers != NULL && i < live->ntargets; i++) {
 		free(live->brokers[i]);
+		free(live->versions[i]);
+	}
 	free(live->brokers);
+	free(live->versions);
 	live->brokers = NULL;
+	live->versions = NULL;
 }

@@ -192,6 +192,25 @@ drop_contents(struct recon_node_snapshot *n)
 	n->refusal = ref;
 }
 
+bool
+live_node_check_version(struct recon_node_snapshot *n)
+{
+	char *why = recon_version_unsupported(n->broker_version);
+	char *name, *version;
+
+	if (why == NULL)
+		return false;
+	name = n->broker_name;
+	version = n->broker_version;
+	n->broker_name = n->broker_version = NULL;
+	drop_contents(n);
+	n->broker_name = name;
+	n->broker_version = version;
+	n->refusal.kind = RECON_UNSUPPORTED_VERSION;
+	n->refusal.text = why;
+	return true;
+}
+
 /* The first name that appears twice in a sorted array, or NULL. */
 static const char *
 repeated(const void *arr, size_t n, size_t elsize)
@@ -252,6 +271,8 @@ live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
 		why = xstrdup("short reply");
 	if (why == NULL)
 		why = find_broker(n, b->results[0].value);
+	if (why == NULL && live_node_check_version(n))
+		return;
 	if (why == NULL)
 		why = walk(b->results[1].value, n->broker_name, "address",
 		    sizeof(*n->addresses), (void **)&n->addresses,

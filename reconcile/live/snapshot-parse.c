@@ -669,6 +669,10 @@ parse_node(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 	if (n->refusal.kind == RECON_OK && n->broker_version == NULL)
 		return fail(p, at, "broker_version",
 		    "null, but the node was read (its refusal is null)");
+	/* a recorded read of a broker the agent does not manage is planned
+	 * as a live one would be: UNSUPPORTED_VERSION */
+	if (n->refusal.kind == RECON_OK && live_node_check_version(n))
+		return 0;
 	if (!sorted_unique(n->addresses, n->naddresses, sizeof(*n->addresses)))
 		return fail(p, at, NULL,
 		    "addresses not sorted by name or repeated");

@@ -2,7 +2,8 @@
  * (reconcile/live/live-int.h), so integration tests create and destroy objects
  * on real brokers through the same code apply will use.
  *
- *   jexec [--broker B] [--origin O] [--timeout-ms N] URL CREDFILE OP ARGS...
+ *   jexec [--broker B] [--origin O] [--timeout-ms N]
+ *         [--divert-api auto|json|positional] URL CREDFILE OP ARGS...
  *
  * OP: create-address NAME ROUTING        (anycast | multicast |
  * anycast,multicast) update-address NAME ROUTING delete-address NAME [force]
@@ -16,6 +17,10 @@
  *               prop (k=v, repeatable)
  *     destroy-divert NAME
  *     read MBEAN ATTRIBUTE
+ *
+ * A divert create or update first reads the broker's Version and sends
+ * the overload that release has, as apply does (--divert-api json or
+ * positional forces one).
  *
  * Prints `OK` (read: `OK <value as JSON>`) or `<KIND> http=<h> status=<s>:
  * <text>`; exits 0 on OK, 1 on a refusal, 64 on usage errors. --broker
@@ -34,7 +39,8 @@ static int
 usage(void)
 {
 	fprintf(stderr, "usage: jexec [--broker B] [--origin O] "
-	                "[--timeout-ms N] URL CREDFILE OP ARGS...\n");
+	                "[--timeout-ms N] [--divert-api auto|json|positional] "
+	                "URL CREDFILE OP ARGS...\n");
 	return 64;
 }
 
@@ -140,7 +146,7 @@ divert_opts(struct recon_divert *d, char **kv, int n)
 /* Append the operation to b; -1 on a usage error. */
 static int
 build(struct live_bulk *b, const char *broker, const char *op, char **a, int n,
-    struct decl_kv *props)
+    struct decl_kv *props, bool divert_json)
 {
 	struct recon_queue q = {.durable = true,
 	    .max_consumers = -1,
@@ -186,9 +192,9 @@ build(struct live_bulk *b, const char *broker, const char *op, char **a, int n,
 		if (divert_opts(&d, a + 3, n - 3) < 0)
 			return -1;
 		if (upd)
-			live_bulk_update_divert(b, broker, &d);
+			live_bulk_update_divert(b, broker, &d, divert_json);
 		else
-			live_bulk_create_divert(b, broker, &d);
+			live_bulk_create_divert(b, broker, &d, divert_json);
 	} else if (strcmp(op, "destroy-divert") == 0 && n == 1) {
 		live_bulk_destroy_divert(b, broker, a[0]);
 	} else if (strcmp(op, "read") == 0 && n == 2) {
@@ -220,6 +226,26 @@ report(const struct live_bulk *b, const char *op)
 	return 1;
 }
 
+/* The broker's Version attribute (owned), NULL when it cannot be read. */
+static char *
+broker_version(const struct live_jolokia_conf *conf, const char *broker)
+{
+	struct recon_refusal whole = {0};
+	struct live_bulk b = {0};
+	const char *attr = "Version";
+	char *m = live_mbean_broker(broker), *v = NULL;
+
+	live_bulk_read(&b, m, &attr, 1);
+	free(m);
+	if (live_jolokia_post(conf, &b, &whole) == 0 &&
+	    b.results[0].refusal.kind == RECON_OK &&
+	    json_str(b.results[0].value) != NULL)
+		v = xstrdup(json_str(b.results[0].value));
+	recon_refusal_release(&whole);
+	live_bulk_release(&b);
+	return v;
+}
+
 static int
 read_creds(char **out, const char *file)
 {
@@ -243,8 +269,9 @@ main(int argc, char **argv)
 	struct recon_refusal whole = {0};
 	struct live_bulk b = {0};
 	struct decl_kv props[16];
-	const char *broker = "node1";
-	char *creds = NULL;
+	const char *broker = "node1", *api = "auto";
+	char *creds = NULL, *version;
+	bool divert_json = true;
 	int i = 1, rc;
 
 	for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
@@ -254,6 +281,8 @@ main(int argc, char **argv)
 			conf.origin = argv[i + 1];
 		else if (strcmp(argv[i], "--timeout-ms") == 0)
 			conf.timeout_ms = strtol(argv[i + 1], NULL, 10);
+		else if (strcmp(argv[i], "--divert-api") == 0)
+			api = argv[i + 1];
 		else
 			return usage();
 	}
@@ -263,8 +292,24 @@ main(int argc, char **argv)
 	if (read_creds(&creds, argv[i + 1]) < 0)
 		return 1;
 	conf.userpass = creds;
-	if (build(&b, broker, argv[i + 2], argv + i + 3, argc - i - 3, props) <
-	    0) {
+	if (strcmp(api, "positional") == 0) {
+		divert_json = false;
+	} else if (strcmp(api, "auto") == 0 && strstr(argv[i + 2], "-divert") &&
+	           strncmp(argv[i + 2], "destroy", 7) != 0) {
+		version = broker_version(&conf, broker);
+		if (version == NULL) {
+			fprintf(stderr, "jexec: cannot read the broker's Version\n");
+			free(creds);
+			return 1;
+		}
+		divert_json = recon_version_divert_json(version);
+		free(version);
+	} else if (strcmp(api, "json") != 0 && strcmp(api, "auto") != 0) {
+		free(creds);
+		return usage();
+	}
+	if (build(&b, broker, argv[i + 2], argv + i + 3, argc - i - 3, props,
+	        divert_json) < 0) {
 		free(creds);
 		live_bulk_release(&b);
 		return usage();

@@ -30,6 +30,52 @@ test_jolokia_ops__request_body(void **state)
 	live_bulk_release(&b);
 }
 
+/* Below 2.38 a divert is created and updated with the positional
+ * overloads, every setting in its place (the transformer's properties
+ * as a JSON object for the java.util.Map); from 2.38 with the JSON. */
+static void
+test_jolokia_ops__divert_overloads(void **state)
+{
+	struct live_bulk b = {0};
+	char k1[] = "a", v1[] = "1", k2[] = "b\"", v2[] = "2";
+	char dn[] = "d", src[] = "src", fw[] = "fw1,fw2", flt[] = "p > 1",
+	     tc[] = "T", en[] = "e", es[] = "s", ef[] = "f";
+	struct decl_kv props[] = {{k1, v1}, {k2, v2}};
+	struct recon_divert d = {.name = dn, .address = src,
+	    .forwarding_address = fw, .exclusive = true, .filter = flt,
+	    .routing_type = DECL_DIVERT_PASS, .transformer_class_name = tc,
+	    .transformer_properties = props, .ntransformer_properties = 2};
+	struct recon_divert plain = {.name = en, .address = es,
+	    .forwarding_address = ef};
+
+	(void)state;
+	live_bulk_create_divert(&b, "n", &d, false);
+	live_bulk_update_divert(&b, "n", &plain, false);
+	assert_string_equal(sbuf_str(&b.body),
+	    "[{\"type\":\"exec\",\"mbean\":\"org.apache.activemq.artemis:"
+	    "broker=\\\"n\\\"\",\"operation\":\"createDivert(java.lang.String,"
+	    "java.lang.String,java.lang.String,java.lang.String,boolean,"
+	    "java.lang.String,java.lang.String,java.util.Map,java.lang.String)"
+	    "\",\"arguments\":[\"d\",\"d\",\"src\",\"fw1,fw2\",true,\"p > 1\","
+	    "\"T\",{\"a\":\"1\",\"b\\\"\":\"2\"},\"PASS\"]},"
+	    "{\"type\":\"exec\",\"mbean\":\"org.apache.activemq.artemis:"
+	    "broker=\\\"n\\\"\",\"operation\":\"updateDivert(java.lang.String,"
+	    "java.lang.String,java.lang.String,java.lang.String,java.util.Map,"
+	    "java.lang.String)\",\"arguments\":[\"e\",\"f\",\"\",\"\",{},"
+	    "\"STRIP\"]}");
+	live_bulk_release(&b);
+	memset(&b, 0, sizeof(b));
+	live_bulk_create_divert(&b, "n", &plain, true);
+	assert_non_null(strstr(sbuf_str(&b.body),
+	    "\"operation\":\"createDivert(java.lang.String)\""));
+	assert_non_null(strstr(sbuf_str(&b.body), "\\\"routing-name\\\":\\\"e\\\""));
+	live_bulk_release(&b);
+	assert_string_equal(
+	    live_divert_signature(RECON_OP_UPDATE_DIVERT, true),
+	    "updateDivert(java.lang.String)");
+	assert_null(live_divert_signature(RECON_OP_DESTROY_DIVERT, false));
+}
+
 static void
 test_jolokia_ops__mbean_names(void **state)
 {
@@ -67,6 +113,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_jolokia_ops__request_body),
 	    cmocka_unit_test(test_jolokia_ops__mbean_names),
+	    cmocka_unit_test(test_jolokia_ops__divert_overloads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

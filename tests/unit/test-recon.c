@@ -93,6 +93,64 @@ test_recon__reply_lost(void **state)
 	}
 }
 
+/* Release numbers: what parses, how they order, the floor, and the
+ * version facts (docs/compatibility.md). */
+static void
+test_recon__versions(void **state)
+{
+	struct recon_version a, b;
+	char *why;
+	const char *bad[] = {"", "2", "2.40", "2.40.", "2.40.0x", "v2.40.0",
+	    "2.040.0", "2.40.00001", "-2.40.0", "2..0", "2.40.0 "};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(recon_version_parse("2.31.2", &a), 0);
+	assert_int_equal(a.major, 2);
+	assert_int_equal(a.minor, 31);
+	assert_int_equal(a.micro, 2);
+	assert_int_equal(recon_version_parse("2.28.0.redhat-00012", &b), 0);
+	assert_int_equal(b.minor, 28);
+	assert_int_equal(recon_version_parse("2.45.0-SNAPSHOT", &b), 0);
+	assert_int_equal(b.minor, 45);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(recon_version_parse(bad[i], &b), -1);
+	assert_int_equal(recon_version_parse(NULL, &b), -1);
+	assert_int_equal(recon_version_parse("2.9.0", &a), 0);
+	assert_int_equal(recon_version_parse("2.10.0", &b), 0);
+	assert_true(recon_version_cmp(&a, &b) < 0);
+	assert_true(recon_version_cmp(&b, &a) > 0);
+	assert_int_equal(recon_version_cmp(&a, &a), 0);
+
+	assert_null(recon_version_unsupported("2.28.0"));
+	assert_null(recon_version_unsupported("2.44.0"));
+	assert_null(recon_version_unsupported("2.99.1"));
+	why = recon_version_unsupported("2.27.1");
+	assert_string_equal(why,
+	    "Artemis 2.27.1 is older than 2.28.0, the oldest release the agent manages (docs/compatibility.md)");
+	free(why);
+	why = recon_version_unsupported("banana");
+	assert_non_null(strstr(why, "'banana' is not an Artemis release"));
+	free(why);
+	why = recon_version_unsupported(NULL);
+	assert_non_null(why);
+	free(why);
+	why = recon_version_unsupported("3.0.0");
+	assert_non_null(strstr(why, "not a 2.x release"));
+	free(why);
+
+	assert_false(recon_version_divert_json("2.28.0"));
+	assert_false(recon_version_divert_json("2.37.0"));
+	assert_true(recon_version_divert_json("2.38.0"));
+	assert_true(recon_version_divert_json("2.44.0"));
+	assert_false(recon_version_divert_json("junk"));
+	assert_true(recon_version_divert_destroy_kept("2.31.0"));
+	assert_true(recon_version_divert_destroy_kept("2.31.2"));
+	assert_false(recon_version_divert_destroy_kept("2.32.0"));
+	assert_false(recon_version_divert_destroy_kept("2.30.0"));
+	assert_false(recon_version_divert_destroy_kept("2.44.0"));
+}
+
 int
 main(void)
 {
@@ -100,6 +158,7 @@ main(void)
 	    cmocka_unit_test(test_recon__lookups),
 	    cmocka_unit_test(test_recon__kind_names),
 	    cmocka_unit_test(test_recon__reply_lost),
+	    cmocka_unit_test(test_recon__versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
