@@ -410,6 +410,16 @@ at_least(const char *version, unsigned major, unsigned minor, unsigned micro)
 	       recon_version_cmp(&v, &w) >= 0;
 }
 
+static bool
+supported(const char *version)
+{
+	char *why = recon_version_unsupported(version);
+	bool ok = why == NULL;
+
+	free(why);
+	return ok;
+}
+
 char *
 recon_version_unsupported(const char *version)
 {
@@ -441,8 +451,13 @@ recon_version_divert_json(const char *version)
 bool
 recon_version_divert_destroy_kept(const char *version)
 {
-	struct recon_version v;
+	return supported(version) &&
+	       !at_least(version, 2, 32, 0);
+}
 
-	return recon_version_parse(version, &v) == 0 && v.major == 2 &&
-	       v.minor == 31;
+bool
+recon_version_divert_transformer_lost(const char *version)
+{
+	return supported(version) &&
+	       !at_least(version, 2, 37, 0);
 }

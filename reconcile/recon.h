@@ -181,9 +181,14 @@ char *recon_version_unsupported(const char *version);
  * (2.38.0, ARTEMIS-5078)? Before, the positional ones are sent. */
 bool recon_version_divert_json(const char *version);
 /* Does destroyDivert leave the divert's journal record behind, so that the
- * divert comes back at the broker's next restart? (2.31.x: ARTEMIS-4521,
- * fixed in 2.32.0.) */
+ * divert comes back at the broker's next restart? (Measured on 2.28.0 and
+ * 2.31.2; ARTEMIS-4521, fixed in 2.32.0.) */
 bool recon_version_divert_destroy_kept(const char *version);
+/* Is a divert with a transformer left out of the journal, so that it is
+ * lost at the broker's next restart? (Measured on 2.28.0 and 2.31.2;
+ * 2.37.0 keeps it; the releases between were not measured and count as
+ * losing it.) */
+bool recon_version_divert_transformer_lost(const char *version);
 
 /* ---- operations ----------------------------------------------------
  * What a plan sends to one node, in order; the live wing runs them. */

@@ -348,19 +348,47 @@ apply_check_absent(const struct plan_action *a, const struct plan_step *np,
 	    "it did not exist on this node when the plan was made, and exists now; plan again");
 }
 
+/* The operations and the warnings of a step follow the node's release
+ * (docs/compatibility.md): a broker upgraded, downgraded or replaced since
+ * the plan was made is stale. A plan without the versions (written
+ * before they were recorded) is not checked. NULL when the release is
+ * the planned one, else why not (owned). */
+static char *
+release_moved(const struct plan *p, const struct plan_step *np,
+    const struct recon_node_snapshot *n)
+{
+	const char *planned = NULL, *now = n->broker_version;
+	size_t i;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (strcmp(p->nodes[i].node, np->node) == 0)
+			planned = p->nodes[i].version;
+	if (planned == NULL || (now != NULL && strcmp(planned, now) == 0))
+		return NULL;
+	return xasprintf(
+	    "the broker ran Artemis %s when the plan was made and runs %s now; plan again (operations and warnings follow the release)",
+	    planned, now != NULL ? now : "an unknown release");
+}
+
 enum apply_verdict
 apply_check(const struct plan *p, const struct plan_action *a,
     const struct plan_step *np, const struct recon_node_snapshot *n,
     struct apply_ctx *c, struct apply_node *out)
 {
 	enum apply_verdict v;
+	char *moved;
 
 	if (np->outcome == PLAN_OUT_NO_CHANGE)
 		return APPLY_VERDICT_NOOP;
 	if (np->outcome != PLAN_OUT_WOULD_APPLY)
 		return apply_verdict_stale(out, a,
 		    "the plan did not clear this node step");
-	v = check_one(p, a, np, n, c, out);
+	moved = release_moved(p, np, n);
+	if (moved != NULL)
+		v = apply_verdict_stale(out, a, moved);
+	else
+		v = check_one(p, a, np, n, c, out);
+	free(moved);
 	apply_ctx_record(c, a, np);
 	return v;
 }

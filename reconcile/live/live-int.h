@@ -106,20 +106,22 @@ size_t live_bulk_update_queue(struct live_bulk *b, const char *broker,
     const struct recon_queue *q);
 size_t live_bulk_destroy_queue(struct live_bulk *b, const char *broker,
     const char *name, bool remove_consumers, bool auto_delete_address);
-/* createDivert / updateDivert with the divert's whole configuration;
- * routing-name defaults to the divert's name. json: the JSON overloads
- * (Artemis 2.38+, recon_version_divert_json), all eight keys; else the
- * positional ones every supported release has, which take the same
- * settings (live_divert_create_signature). createDivert on a taken name
- * is a silent no-op on the broker: read back to confirm. */
+/* createDivert with the divert's whole configuration; routing-name
+ * defaults to the divert's name. json: the JSON overload (Artemis 2.38+,
+ * recon_version_divert_json), all eight keys; else the positional one
+ * every supported release has, which takes the same settings.
+ * createDivert on a taken name is a silent no-op on the broker: read back
+ * to confirm. updateDivert: the JSON overload only (2.38+); before, a
+ * change is a recreate (the positional updateDivert breaks the broker's
+ * next start, jolokia-ops.c). */
 size_t live_bulk_create_divert(struct live_bulk *b, const char *broker,
     const struct recon_divert *d, bool json);
 size_t live_bulk_update_divert(struct live_bulk *b, const char *broker,
-    const struct recon_divert *d, bool json);
+    const struct recon_divert *d);
 size_t live_bulk_destroy_divert(struct live_bulk *b, const char *broker,
     const char *name);
 /* The Jolokia signature those send for a divert create or update (NULL
- * for another kind). */
+ * for another kind, and for an update without json: never sent). */
 const char *live_divert_signature(enum recon_op_kind kind, bool json);
 
 /* MBean names (ObjectName.quote applied to every value); owned. */

@@ -70,7 +70,9 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 }
 
 /* Append op to b, in the overload the broker's version has; -1 when op
- * lacks what its kind needs. */
+ * lacks what its kind needs, -2 for an updateDivert on a release whose
+ * only updateDivert is the positional one (never sent: the planner makes
+ * such a change a recreate). */
 static int
 build(struct live_bulk *b, const char *broker, const char *version,
     const struct recon_op *op)
@@ -109,8 +111,10 @@ build(struct live_bulk *b, const char *broker, const char *version,
 			return -1;
 		if (op->kind == RECON_OP_CREATE_DIVERT)
 			live_bulk_create_divert(b, broker, op->divert, json);
+		else if (json)
+			live_bulk_update_divert(b, broker, op->divert);
 		else
-			live_bulk_update_divert(b, broker, op->divert, json);
+			return -2;
 		return 0;
 	}
 	return -1;
@@ -144,7 +148,16 @@ live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
 	conf.timeout_ms = live->http->timeout_ms;
 	conf.max_response = live->http->max_response;
 	conf.tick = live->http->tick;
-	if (build(&b, live->brokers[i], live->versions[i], op) < 0) {
+	switch (build(&b, live->brokers[i], live->versions[i], op)) {
+	case 0:
+		break;
+	case -2:
+		refusal->kind = RECON_UNSUPPORTED_VERSION;
+		refusal->text = xasprintf(
+		    "updateDivert is not sent to Artemis %s: its only updateDivert is the positional one, which journals the divert without its address (the broker then fails to start); plan again",
+		    live->versions[i] != NULL ? live->versions[i] : "?");
+		goto done;
+	default:
 		refusal->kind = RECON_BAD_RESPONSE;
 		refusal->text =
 		    xstrdup("the plan's operation lacks its configuration");

@@ -41,13 +41,7 @@ find_action(struct plan_diff *d, enum plan_action_kind k, const char *name,
 			np->message = xstrdup("nothing to do on this node");
 			continue;
 		}
-		np->outcome = PLAN_OUT_UNREACHABLE;
-		np->refusal_kind =
-		    n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
-		np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
-		np->message = xstrdup(n != NULL && n->refusal.text != NULL
-		                          ? n->refusal.text
-		                          : "the node is not in the snapshot");
+		plan_step_not_read(np, n);
 	}
 	return a;
 }

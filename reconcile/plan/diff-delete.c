@@ -382,6 +382,35 @@ refused_nodes(const struct plan *p)
  * plan is UNREACHABLE, not NO_CHANGE (docs/plan-format.md). Its refusal
  * is the reads' kind when they share one (TIMEOUT, ...), else
  * UNREACHABLE. */
+/* A node on a release the agent does not manage refuses the plan, even
+ * when nothing would change elsewhere: UNSUPPORTED_VERSION, naming it. */
+static bool
+unsupported(struct plan *p)
+{
+	const struct plan_node_status *first = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (!p->nodes[i].reachable && p->nodes[i].refusal != NULL &&
+		    strcmp(p->nodes[i].refusal, "UNSUPPORTED_VERSION") == 0 &&
+		    n++ == 0)
+			first = &p->nodes[i];
+	if (n == 0)
+		return false;
+	p->outcome = PLAN_OUT_REFUSED;
+	p->refusal = xstrdup("UNSUPPORTED_VERSION");
+	if (n == 1)
+		p->message = xasprintf("node '%s' is not managed: %s",
+		    first->node, first->message);
+	else
+		p->message = xasprintf(
+		    "%zu nodes run a release the agent does not manage (each node's reason is under Nodes)",
+		    n);
+	p->next_step = xstrdup("upgrade the broker to Artemis " RECON_VERSION_FLOOR
+	                       " or later, or take the node out of the cluster's declaration, then plan again");
+	return true;
+}
+
 static void
 unreachable(struct plan *p)
 {
@@ -458,6 +487,8 @@ plan_diff_finish(struct plan_diff *d)
 		p->next_step = xasprintf(
 		    "consume or move the messages first and plan again, or raise settings.max-destroyed-messages to at least %lld in the cluster's declaration",
 		    (long long)p->destroyed_messages);
+	} else if (unsupported(p)) {
+		/* refused as a whole: UNSUPPORTED_VERSION */
 	} else if (nref > 0) {
 		p->outcome = PLAN_OUT_REFUSED;
 		p->refusal = xstrdup("NODE_REFUSED");

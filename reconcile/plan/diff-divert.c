@@ -86,7 +86,21 @@ plan_divert_node(struct plan_diff *d, const struct decl_divert *dd, size_t i)
 		return;
 	}
 	divert_diffs(&re, &up, &want, ld);
-	if (re.len > 0) {
+	if (re.len == 0 && up.len > 0 &&
+	    !recon_version_divert_json(d->nodes[i]->broker_version)) {
+		/* No updateDivert(JSON) before 2.38, and the positional one
+		 * journals the divert without its address: the broker then
+		 * fails to start (measured on every release from 2.28 to
+		 * 2.44, docs/compatibility.md). A change is a recreate. */
+		np = divert_node(d, PLAN_ACT_RECREATE_DIVERT, dd, i, ld);
+		np->message = xasprintf(
+		    "differs: %s; Artemis %s has no updateDivert(java.lang.String), and its positional updateDivert journals the divert without its address (the broker then fails to start), so the divert is destroyed and created again",
+		    sbuf_str(&up) + 2, d->nodes[i]->broker_version);
+		op = plan_step_add_op(np, RECON_OP_DESTROY_DIVERT, dd->name);
+		op->divert = recon_divert_dup(ld);
+		op = plan_step_add_op(np, RECON_OP_CREATE_DIVERT, dd->name);
+		op->divert = recon_divert_dup(&want);
+	} else if (re.len > 0) {
 		np = divert_node(d, PLAN_ACT_RECREATE_DIVERT, dd, i, ld);
 		np->message = xasprintf(
 		    "differs in what updateDivert cannot change: %s%s",

@@ -15,17 +15,6 @@ plan_diff_object_begin(struct plan_diff *d)
 	memset(d->obj, 0, sizeof(d->obj));
 }
 
-static void
-node_unreachable(struct plan_step *np, const struct recon_node_snapshot *n)
-{
-	np->outcome = PLAN_OUT_UNREACHABLE;
-	np->refusal_kind = n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
-	np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
-	np->message = xstrdup(n != NULL && n->refusal.text != NULL
-	                          ? n->refusal.text
-	                          : "the node is not in the snapshot");
-}
-
 struct plan_step *
 plan_diff_step(struct plan_diff *d, enum plan_action_kind k, const char *name,
     const char *address, size_t node)
@@ -45,7 +34,7 @@ plan_diff_step(struct plan_diff *d, enum plan_action_kind k, const char *name,
 			a->nodes[i].node = xstrdup(d->decl->nodes[i].name);
 			if (d->nodes[i] == NULL ||
 			    d->nodes[i]->refusal.kind != RECON_OK)
-				node_unreachable(&a->nodes[i], d->nodes[i]);
+				plan_step_not_read(&a->nodes[i], d->nodes[i]);
 		}
 		d->obj[k] = a;
 	}

@@ -229,6 +229,8 @@ diff_init(struct plan_diff *d, const struct decl_cluster *decl,
 		p->nodes[i].node = xstrdup(decl->nodes[i].name);
 		p->nodes[i].reachable =
 		    n != NULL && n->refusal.kind == RECON_OK;
+		if (n != NULL && n->broker_version != NULL)
+			p->nodes[i].version = xstrdup(n->broker_version);
 		if (p->nodes[i].reachable)
 			continue;
 		p->nodes[i].refusal = xstrdup(recon_kind_name(
@@ -246,6 +248,7 @@ diff_done(struct plan_diff *d)
 	struct plan *p = d->plan;
 	size_t i;
 
+	plan_diff_versions(d);
 	plan_diff_finish(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
 		strv_release(&d->ctx[i].created_q);

@@ -81,6 +81,14 @@ void plan_diff_divert(struct plan_diff *d, const struct decl_divert *dd);
 void plan_diff_deletes(struct plan_diff *d);
 void plan_diff_unmanaged(struct plan_diff *d);
 void plan_diff_finish(struct plan_diff *d);
+/* versions.c: each node's release in its steps (the 2.31 divert
+ * caveat); before plan_diff_finish. */
+void plan_diff_versions(struct plan_diff *d);
+/* np on a node that was not read (n NULL: not in the snapshot):
+ * UNREACHABLE with the read's kind and text; REFUSED, with the floor as
+ * its next step, for a release the agent does not manage. */
+void plan_step_not_read(struct plan_step *np,
+    const struct recon_node_snapshot *n);
 
 /* ---- capture-diff.c: the capture pass over every reachable node, against
  * the state the plan's other actions leave ------------------------------ */

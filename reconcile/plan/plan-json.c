@@ -217,6 +217,7 @@ nodes_json(struct jsonw *w, const struct plan *p)
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->nnodes; i++) {
 		jsonw_obj_begin(w);
+		jsonw_key_str(w, "broker_version", p->nodes[i].version);
 		jsonw_key_str(w, "message", p->nodes[i].message);
 		jsonw_key_str(w, "node", p->nodes[i].node);
 		jsonw_key_bool(w, "reachable", p->nodes[i].reachable);

@@ -97,7 +97,7 @@ node_table(struct sbuf *b, const struct plan *p)
 	if (p->nnodes == 0)
 		return;
 	sbuf_adds(b,
-	    "## Nodes\n\n| node | read | WOULD_APPLY | REFUSED | NO_CHANGE | UNREACHABLE |\n|---|---|---|---|---|---|\n");
+	    "## Nodes\n\n| node | Artemis | read | WOULD_APPLY | REFUSED | NO_CHANGE | UNREACHABLE |\n|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < p->nnodes; i++) {
 		memset(n, 0, sizeof(n));
 		for (j = 0; j < p->nactions; j++)
@@ -105,8 +105,9 @@ node_table(struct sbuf *b, const struct plan *p)
 				if (strcmp(p->actions[j].nodes[k].node,
 				        p->nodes[i].node) == 0)
 					n[p->actions[j].nodes[k].outcome]++;
-		sbuf_addf(b, "| %s | %s | %zu | %zu | %zu | %zu |\n",
+		sbuf_addf(b, "| %s | %s | %s | %zu | %zu | %zu | %zu |\n",
 		    p->nodes[i].node,
+		    p->nodes[i].version != NULL ? p->nodes[i].version : "-",
 		    p->nodes[i].reachable ? "ok" : p->nodes[i].refusal,
 		    n[PLAN_OUT_WOULD_APPLY], n[PLAN_OUT_REFUSED],
 		    n[PLAN_OUT_NO_CHANGE], n[PLAN_OUT_UNREACHABLE]);
@@ -115,16 +116,22 @@ node_table(struct sbuf *b, const struct plan *p)
 	for (i = 0, j = 0; i < p->nnodes; i++) {
 		if (p->nodes[i].reachable)
 			continue;
-		sbuf_addf(b, "- **%s** could not be read (%s): %s\n",
-		    p->nodes[i].node, p->nodes[i].refusal, p->nodes[i].message);
+		sbuf_addf(b, "- **%s** %s (%s): %s\n", p->nodes[i].node,
+		    strcmp(p->nodes[i].refusal, "UNSUPPORTED_VERSION") == 0
+		        ? "is not managed"
+		        : "could not be read",
+		    p->nodes[i].refusal, p->nodes[i].message);
 		j++;
 	}
 	if (j > 0)
 		sbuf_adds(b, "\n");
 }
 
+/* A divert create or update on a release without the JSON overloads is
+ * sent in the positional ones: said on its line. */
 static void
-op_md(struct sbuf *b, const struct recon_op *op, size_t i)
+op_md(struct sbuf *b, const struct recon_op *op, size_t i,
+    const char *version)
 {
 	char *rt;
 
@@ -139,6 +146,12 @@ op_md(struct sbuf *b, const struct recon_op *op, size_t i)
 		sbuf_addf(b, " (%s)", rt);
 		free(rt);
 	}
+	if ((op->kind == RECON_OP_CREATE_DIVERT ||
+	        op->kind == RECON_OP_UPDATE_DIVERT) &&
+	    version != NULL && !recon_version_divert_json(version))
+		sbuf_addf(b,
+		    " (the positional overload: Artemis %s has no %s(java.lang.String))",
+		    version, recon_op_kind_name(op->kind));
 	sbuf_adds(b, "\n");
 }
 
@@ -166,7 +179,7 @@ own_divert(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np)
 
 static void
 node_details(struct sbuf *b, enum plan_action_kind k,
-    const struct plan_step *np)
+    const struct plan_step *np, const char *version)
 {
 	size_t i;
 
@@ -202,11 +215,12 @@ node_details(struct sbuf *b, enum plan_action_kind k,
 	if (np->nops > 0)
 		sbuf_adds(b, "  - operations, in order:\n");
 	for (i = 0; i < np->nops; i++)
-		op_md(b, &np->ops[i], i);
+		op_md(b, &np->ops[i], i, version);
 }
 
 static void
-node_md(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np)
+node_md(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np,
+    const char *version)
 {
 	sbuf_addf(b, "- **%s**: %s", np->node, plan_outcome_name(np->outcome));
 	if (np->refusal != NULL)
@@ -223,11 +237,24 @@ node_md(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np)
 		sbuf_addf(b, "  - **next step:** %s\n", np->next_step);
 	if (np->outcome == PLAN_OUT_UNREACHABLE)
 		return;
-	node_details(b, k, np);
+	node_details(b, k, np, version);
+}
+
+/* The Version read on node, NULL when it was not read. */
+static const char *
+node_version(const struct plan *p, const char *node)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (strcmp(p->nodes[i].node, node) == 0)
+			return p->nodes[i].version;
+	return NULL;
 }
 
 static void
-action_md(struct sbuf *b, const struct plan_action *a, size_t idx)
+action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
+    size_t idx)
 {
 	size_t i;
 
@@ -239,7 +266,8 @@ action_md(struct sbuf *b, const struct plan_action *a, size_t idx)
 		sbuf_adds(b, " — **destroys messages**");
 	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
 	for (i = 0; i < a->nnodes; i++)
-		node_md(b, a->kind, &a->nodes[i]);
+		node_md(b, a->kind, &a->nodes[i],
+		    node_version(p, a->nodes[i].node));
 	sbuf_adds(b, "\n");
 }
 
@@ -309,7 +337,7 @@ plan_render_md(const struct plan *p, const char *plan_dir)
 	budget = PLAN_MD_MAX - 400;
 	for (i = 0; i < p->nactions; i++) {
 		sbuf_reset(&act);
-		action_md(&act, &p->actions[i], i);
+		action_md(&act, p, &p->actions[i], i);
 		if (out.len + act.len + tail.len > budget) {
 			sbuf_addf(&out,
 			    "**Preview truncated:** %zu more action%s not shown here; the full plan is in `%s/plan.json`.\n\n",

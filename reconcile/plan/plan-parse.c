@@ -339,7 +339,11 @@ pnodes(struct json_reader *c, const struct json *root, struct plan *p)
 	p->nodes = xcalloc(p->nnodes + 1, sizeof(*p->nodes));
 	for (it = json_first(arr); it != NULL; it = json_next(it)) {
 		n = &p->nodes[i++];
-		if (json_read_str(c, it, "nodes[]", "message", true,
+		/* broker_version: absent in plans written before it was */
+		if ((json_get(it, "broker_version") != NULL &&
+		        json_read_str(c, it, "nodes[]", "broker_version", true,
+		            &n->version) < 0) ||
+		    json_read_str(c, it, "nodes[]", "message", true,
 		        &n->message) < 0 ||
 		    json_read_str(c, it, "nodes[]", "node", false, &n->node) <
 		        0 ||

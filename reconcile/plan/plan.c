@@ -237,6 +237,7 @@ plan_free(struct plan *p)
 	free(p->next_step);
 	for (i = 0; i < p->nnodes; i++) {
 		free(p->nodes[i].node);
+		free(p->nodes[i].version);
 		free(p->nodes[i].refusal);
 		free(p->nodes[i].message);
 	}

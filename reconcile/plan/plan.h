@@ -181,6 +181,7 @@ struct plan_unmanaged {
 
 struct plan_node_status {
 	char *node;
+	char *version; /* the broker's Version when read; NULL when not */
 	bool reachable;
 	char *refusal; /* kind name when unreachable */
 	char *message;

@@ -458,13 +458,7 @@ plan_preflight_queue_delete(struct plan_step *np,
 	struct recon_op *op;
 
 	if (n == NULL || n->refusal.kind != RECON_OK) {
-		np->outcome = PLAN_OUT_UNREACHABLE;
-		np->refusal_kind =
-		    n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
-		np->refusal = xstrdup(recon_kind_name(np->refusal_kind));
-		np->message = xstrdup(n != NULL && n->refusal.text != NULL
-		                          ? n->refusal.text
-		                          : "the node was not read");
+		plan_step_not_read(np, n);
 		return;
 	}
 	q = recon_node_find_queue(n, queue);

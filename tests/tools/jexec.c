@@ -191,8 +191,13 @@ build(struct live_bulk *b, const char *broker, const char *op, char **a, int n,
 		d.forwarding_address = a[2];
 		if (divert_opts(&d, a + 3, n - 3) < 0)
 			return -1;
+		if (upd && !divert_json) {
+			/* never positional: it breaks the broker's restart */
+			fprintf(stderr, "jexec: no updateDivert(java.lang.String) on this broker\n");
+			return -1;
+		}
 		if (upd)
-			live_bulk_update_divert(b, broker, &d, divert_json);
+			live_bulk_update_divert(b, broker, &d);
 		else
 			live_bulk_create_divert(b, broker, &d, divert_json);
 	} else if (strcmp(op, "destroy-divert") == 0 && n == 1) {

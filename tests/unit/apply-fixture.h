@@ -84,6 +84,8 @@ read_one(struct fake *k, const char *node, struct recon_node_snapshot *out)
 		return;
 	}
 	out->broker_name = xstrdup(node);
+	if (n->broker_version != NULL)
+		out->broker_version = xstrdup(n->broker_version);
 	out->naddresses = n->naddresses;
 	out->addresses = xcalloc(n->naddresses + 1, sizeof(*out->addresses));
 	for (j = 0; j < n->naddresses; j++) {

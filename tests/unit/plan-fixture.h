@@ -42,12 +42,13 @@ managed_of(struct plan_managed *m, struct fx *f)
 
 static char n1[] = "node1", n2[] = "node2", n3[] = "node3";
 static char unreach[] = "UNREACHABLE", refused[] = "connection refused";
+static char v244[] = "2.44.0", v231[] = "2.31.2";
 
-/* Three nodes, node3 unreachable. */
+/* Three nodes, node3 unreachable; node2 runs an older release. */
 static struct plan_node_status nodes[] = {
-    {n1, true, NULL, NULL},
-    {n2, true, NULL, NULL},
-    {n3, false, unreach, refused},
+    {n1, v244, true, NULL, NULL},
+    {n2, v231, true, NULL, NULL},
+    {n3, NULL, false, unreach, refused},
 };
 
 static inline void

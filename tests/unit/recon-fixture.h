@@ -42,6 +42,8 @@ fx_init(struct fx *f, enum decl_mode mode, size_t nnodes)
 		f->c.nodes[i].credentials = xstrdup("c");
 		f->s.nodes[i].node = xstrdup(f->c.nodes[i].name);
 		f->s.nodes[i].url = xstrdup("http://localhost/jolokia");
+		/* a node that was read has its release */
+		f->s.nodes[i].broker_version = xstrdup("2.44.0");
 	}
 }
 
@@ -292,6 +294,7 @@ fx_free_node(struct recon_node_snapshot *n)
 
 	free(n->node);
 	free(n->url);
+	free(n->broker_version);
 	free(n->refusal.text);
 	for (j = 0; j < n->naddresses; j++) {
 		free(n->addresses[j].name);

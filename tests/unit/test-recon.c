@@ -144,11 +144,15 @@ test_recon__versions(void **state)
 	assert_true(recon_version_divert_json("2.38.0"));
 	assert_true(recon_version_divert_json("2.44.0"));
 	assert_false(recon_version_divert_json("junk"));
-	assert_true(recon_version_divert_destroy_kept("2.31.0"));
+	assert_true(recon_version_divert_destroy_kept("2.28.0"));
 	assert_true(recon_version_divert_destroy_kept("2.31.2"));
 	assert_false(recon_version_divert_destroy_kept("2.32.0"));
-	assert_false(recon_version_divert_destroy_kept("2.30.0"));
+	assert_false(recon_version_divert_destroy_kept("2.27.0"));
 	assert_false(recon_version_divert_destroy_kept("2.44.0"));
+	assert_true(recon_version_divert_transformer_lost("2.28.0"));
+	assert_true(recon_version_divert_transformer_lost("2.36.0"));
+	assert_false(recon_version_divert_transformer_lost("2.37.0"));
+	assert_false(recon_version_divert_transformer_lost("junk"));
 }
 
 int

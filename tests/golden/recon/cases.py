@@ -766,3 +766,99 @@ case("107-d5-internal-queue-not-covered", "delete-queue orders",
 json .actions[0].nodes[0].taps[0].fate "removed-by-subscription"
 json .actions[0].nodes[0].taps[0].reason "no queue left on 'orders' matches capture 'debug-orders' (pattern 'orders*'; a capture never covers internal queue 'orders' either): the capture pass that follows the delete removes the tap"
 """, exit=2)
+
+
+# ---- Artemis releases: each node planned with its own (docs/compatibility.md)
+# A rolling upgrade: node1 on 2.44.0, node2 still on 2.31.2. A divert change
+# is in place on node1 and a recreate on node2 (no updateDivert(String)
+# before 2.38, and the positional one breaks the restart); a create on
+# node2 is the positional createDivert; a delete on node2 warns that 2.31
+# keeps the journal record; a transformer divert on node2 is lost at a
+# restart.
+case("110-versions-rolling-upgrade", "plan", cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+    queues:
+      - name: orders
+diverts:
+  - name: orders-copy
+    address: orders
+    forwarding-address: orders
+    filter: "kind = 'x'"
+  - name: orders-tagged
+    address: orders
+    forwarding-address: orders
+    transformer-class-name: org.apache.activemq.artemis.core.server.transformer.AddHeadersTransformer
+    transformer-properties:
+      tag: eu
+"""),
+     snapshot(node("node1", [q("orders", "orders")],
+                   [dv("orders-copy", "orders", "orders"), dv("orders-old", "orders", "orders")],
+                   version="2.44.0"),
+              node("node2", [q("orders", "orders")],
+                   [dv("orders-copy", "orders", "orders"), dv("orders-old", "orders", "orders")],
+                   version="2.31.2")),
+     """
+json [.nodes[].broker_version] ["2.44.0","2.31.2"]
+json [.actions[]|.kind+":"+.name] ["create-divert:orders-tagged","change-divert:orders-copy","recreate-divert:orders-copy","delete-divert:orders-old"]
+json [.actions[1].nodes[].outcome] ["WOULD_APPLY","NO_CHANGE"]
+json [.actions[2].nodes[].outcome] ["NO_CHANGE","WOULD_APPLY"]
+json [.actions[2].nodes[1].operations[].op] ["destroyDivert","createDivert"]
+json .actions[0].nodes[0].warnings []
+json .actions[0].nodes[1].warnings|length 1
+json .actions[3].nodes[0].warnings|length 1
+json .actions[3].nodes[1].warnings|length 2
+md | node1 | 2.44.0 | ok |
+md | node2 | 2.31.2 | ok |
+md Artemis 2.31.2 has no updateDivert(java.lang.String), and its positional updateDivert journals the divert without its address (the broker then fails to start), so the divert is destroyed and created again
+md (the positional overload: Artemis 2.31.2 has no createDivert(java.lang.String))
+md Artemis 2.31.2 does not remove a destroyed divert from its journal (ARTEMIS-4521, fixed in 2.32.0): divert 'orders-old' comes back at this broker's next restart
+md Artemis 2.31.2 does not write a divert with a transformer to its journal: divert 'orders-tagged' is gone after this broker's next restart
+nomd Artemis 2.44.0
+""", inventory=inv(["orders"], ["orders"], ["orders-copy", "orders-old"]), exit=2)
+
+# The oldest release supported is 2.28.0: a node below it is refused with
+# its version and the floor, and so is the plan, even with nothing to do.
+case("111-versions-below-floor", "plan", cluster(ORDERS),
+     snapshot(node("node1", [q("orders", "orders")], version="2.28.0"),
+              node("node2", [q("orders", "orders")], version="2.27.1")),
+     """
+json .outcome "REFUSED"
+json .refusal "UNSUPPORTED_VERSION"
+json .message "node 'node2' is not managed: Artemis 2.27.1 is older than 2.28.0, the oldest release the agent manages (docs/compatibility.md)"
+json [.nodes[].broker_version] ["2.28.0","2.27.1"]
+json [.nodes[].reachable] [true,false]
+md | node2 | 2.27.1 | UNSUPPORTED_VERSION |
+md **node2** is not managed (UNSUPPORTED_VERSION): Artemis 2.27.1 is older than 2.28.0
+md upgrade the broker to Artemis 2.28.0 or later
+""", inventory=inv(["orders"], ["orders"]), exit=1)
+
+# With a change to make, the step on the unsupported node is REFUSED.
+case("112-versions-below-floor-with-changes", "plan", cluster(ORDERS + """diverts:
+  - name: orders-copy
+    address: orders
+    forwarding-address: orders
+"""),
+     snapshot(node("node1", [q("orders", "orders")], version="2.28.0"),
+              node("node2", [q("orders", "orders")], version="2.18.0")),
+     """
+json .refusal "UNSUPPORTED_VERSION"
+json [.actions[0].nodes[].outcome] ["WOULD_APPLY","REFUSED"]
+json .actions[0].nodes[1].refusal "UNSUPPORTED_VERSION"
+json .actions[0].nodes[1].next_step "upgrade the broker to Artemis 2.28.0 or later, or take the node out of the cluster's declaration"
+md (the positional overload: Artemis 2.28.0 has no createDivert(java.lang.String))
+""", inventory=inv(["orders"], ["orders"]), exit=1)
+
+# A queue delete on 2.28: the dependent divert removed with it comes back at
+# the restart (2.28 keeps the record too), beside the broker.xml caveat.
+case("113-versions-queue-delete-2-28", "delete-queue orders",
+     cluster(ORDERS + AUDIT_IN),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")], version="2.28.0"),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")], version="2.37.0")),
+     """
+json .actions[0].nodes[0].warnings|length 2
+json .actions[0].nodes[1].warnings|length 1
+md Artemis 2.28.0 does not remove a destroyed divert from its journal (ARTEMIS-4521, fixed in 2.32.0): divert 'audit-copy' comes back
+""", exit=2)

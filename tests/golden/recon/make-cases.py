@@ -69,10 +69,10 @@ def ring(capture, size=1000, **kw):
 
 
 def node(name, queues=(), diverts=(), addresses=(), refusal=None,
-         kind="UNREACHABLE"):
+         kind="UNREACHABLE", version="2.40.0"):
     port = {"node1": 8161, "node2": 8171}[name]
     n = {"address_settings": [], "addresses": [], "broker_name": name,
-         "broker_version": "2.40.0", "diverts": sorted(diverts, key=lambda d: d["name"]),
+         "broker_version": version, "diverts": sorted(diverts, key=lambda d: d["name"]),
          "node": name, "queues": sorted(queues, key=lambda d: d["name"]),
          "refusal": None, "requests": 1,
          "url": "http://localhost:%d/console/jolokia" % port}
