@@ -47,12 +47,38 @@ test_node_check__absent_when_planned_present_now_is_stale(void **unused)
 	scen_free(&s);
 }
 
+/* A broker upgraded between plan and apply is stale: the plan's
+ * operations and warnings were chosen for the release it read; the
+ * other node, on the planned release, is applied. */
+static void
+test_node_check__release_moved_is_stale(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	free(s.f.s.nodes[1].broker_version);
+	s.f.s.nodes[1].broker_version = xstrdup("2.45.0");
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[1].kind, "STALE");
+	assert_non_null(strstr(s.r->nodes[1].detail,
+	    "the broker ran Artemis 2.44.0 when the plan was made and runs "
+	    "2.45.0 now; plan again"));
+	/* nothing was sent to it */
+	assert_non_null(recon_node_find_queue(&s.f.s.nodes[1], "fwd"));
+	scen_free(&s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(
 	        test_node_check__absent_when_planned_present_now_is_stale),
+	    cmocka_unit_test(test_node_check__release_moved_is_stale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
