@@ -2,6 +2,8 @@
  * (render-plan.h). */
 #include "render-plan.h"
 
+#include <sys/stat.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +76,12 @@ base_of(struct render_base *b, char **owned, const struct decl_cluster *c,
 	return rc;
 }
 
-/* Render c's nodes; texts[i] NULL where a node failed (diags say why). */
+/* Render c's nodes, node i validated against schemas[i]; texts[i] NULL
+ * where a node failed (diags say why). */
 static void
 render_all(char **texts, size_t *lens, const struct decl_cluster *c,
-    const struct agent_render_bases *bases, const struct render_schema *schema,
-    struct errlist *diags)
+    const struct agent_render_bases *bases,
+    struct render_schema *const *schemas, struct errlist *diags)
 {
 	struct render_base b;
 	struct err err = {0};
@@ -92,8 +95,8 @@ render_all(char **texts, size_t *lens, const struct decl_cluster *c,
 			    err.msg);
 			err_release(&err);
 		} else {
-			render_broker_xml(&texts[i], &lens[i], c, &b, schema,
-			    diags);
+			render_broker_xml(&texts[i], &lens[i], c, &b,
+			    schemas[i], diags);
 		}
 		free((void *)(uintptr_t)b.data);
 		free(path);
@@ -128,7 +131,7 @@ same_nodes(const struct decl_cluster *a, const struct decl_cluster *b)
 static void
 befores(char **bt, size_t *bl, const struct decl_cluster *c,
     const struct decl_cluster *before, const struct agent_render_bases *bases,
-    const struct render_schema *schema)
+    struct render_schema *const *schemas)
 {
 	struct errlist ignored = {0};
 	struct render_base b;
@@ -141,7 +144,7 @@ befores(char **bt, size_t *bl, const struct decl_cluster *c,
 
 		/* The previous declaration on the current base files. */
 		shifted.dir = c->dir;
-		render_all(bt, bl, &shifted, bases, schema, &ignored);
+		render_all(bt, bl, &shifted, bases, schemas, &ignored);
 		errlist_release(&ignored);
 	}
 	for (i = 0; i < c->nnodes; i++) {
@@ -177,16 +180,90 @@ add_section(struct plan *p, const struct agent_render_set *out, char **bt,
 	free(r);
 }
 
+/* The schema a node's broker.xml is checked against follows the broker's
+ * release: DIR/<Version>/ when it holds artemis-configuration.xsd
+ * (scripts/artemis-schema --all makes one per release), else DIR itself.
+ * A node not read uses DIR. Owned. */
+static char *
+node_schema_dir(const char *dir, const struct recon_snapshot *snap,
+    const char *node)
+{
+	const struct recon_node_snapshot *n =
+	    snap != NULL ? recon_snapshot_find_node(snap, node) : NULL;
+	const char *v = n != NULL ? n->broker_version : NULL;
+	struct recon_version parsed;
+	char *sub, *xsd;
+	struct stat st;
+	bool ok;
+
+	if (v == NULL || recon_version_parse(v, &parsed) < 0 ||
+	    strchr(v, '/') != NULL || v[0] == '.')
+		return xstrdup(dir);
+	sub = xasprintf("%s/%s", dir, v);
+	xsd = xasprintf("%s/artemis-configuration.xsd", sub);
+	ok = stat(xsd, &st) == 0 && S_ISREG(st.st_mode);
+	free(xsd);
+	if (ok)
+		return sub;
+	free(sub);
+	return xstrdup(dir);
+}
+
+/* One schema per node (loaded once per folder); -1 with diags on a
+ * folder that does not load. */
+static int
+load_schemas(struct render_schema **schemas, char **dirs,
+    const struct decl_cluster *c, const struct recon_snapshot *snap,
+    const char *dir, struct errlist *diags)
+{
+	struct err err = {0};
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < c->nnodes; i++) {
+		dirs[i] = node_schema_dir(dir, snap, c->nodes[i].name);
+		for (j = 0; j < i; j++)
+			if (strcmp(dirs[j], dirs[i]) == 0)
+				break;
+		if (j < i) {
+			schemas[i] = schemas[j];
+			continue;
+		}
+		if (render_schema_load(&schemas[i], dirs[i], &err) < 0) {
+			errlist_add_err(diags, &err);
+			schemas[i] = NULL;
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+static void
+free_schemas(struct render_schema **schemas, char **dirs, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (schemas[j] == schemas[i])
+				break;
+		if (j == i)
+			render_schema_free(schemas[i]);
+		free(dirs[i]);
+	}
+	free(schemas);
+	free(dirs);
+}
+
 void
 agent_render_plan(struct agent_render_set *out, struct plan *p,
     const struct decl_cluster *c, const struct decl_cluster *before,
     const char *before_label, const struct recon_snapshot *snap,
     const struct agent_render_bases *bases, const char *schema_dir)
 {
-	struct render_schema *schema = NULL;
+	struct render_schema **schemas;
 	struct errlist diags = {0};
-	struct err err = {0};
-	char **bt;
+	char **bt, **dirs;
 	size_t *bl, i;
 
 	memset(out, 0, sizeof(*out));
@@ -200,11 +277,12 @@ agent_render_plan(struct agent_render_set *out, struct plan *p,
 	bl = xcalloc(c->nnodes + 1, sizeof(size_t));
 	for (i = 0; i < c->nnodes; i++)
 		out->nodes[i] = xstrdup(c->nodes[i].name);
-	if (render_schema_load(&schema, schema_dir_of(schema_dir), &err) < 0) {
-		errlist_add_err(&diags, &err);
-	} else {
-		render_all(out->texts, out->lens, c, bases, schema, &diags);
-		befores(bt, bl, c, before, bases, schema);
+	schemas = xcalloc(c->nnodes + 1, sizeof(*schemas));
+	dirs = xcalloc(c->nnodes + 1, sizeof(*dirs));
+	if (load_schemas(schemas, dirs, c, snap, schema_dir_of(schema_dir),
+	        &diags) == 0) {
+		render_all(out->texts, out->lens, c, bases, schemas, &diags);
+		befores(bt, bl, c, before, bases, schemas);
 	}
 	errlist_sort(&diags);
 	if (errlist_has_errors(&diags)) {
@@ -221,7 +299,7 @@ agent_render_plan(struct agent_render_set *out, struct plan *p,
 	free(bt);
 	free(bl);
 	errlist_release(&diags);
-	render_schema_free(schema);
+	free_schemas(schemas, dirs, c->nnodes);
 }
 
 int

@@ -26,7 +26,9 @@ struct agent_render_bases {
 /* For a CONFIG_MANAGED p (others: nothing happens, 0): render every node
  * of c, and of before (the previous declaration; NULL: the diffs start
  * from the base files), validated against the schema in schema_dir (NULL:
- * $ARTEMIS_GITOPS_SCHEMA_DIR, else ./.cache/artemis/schema). Adds the
+ * $ARTEMIS_GITOPS_SCHEMA_DIR, else ./.cache/artemis/schema), or in its
+ * subfolder named after the release the node's broker runs (snap) when
+ * there is one (docs/compatibility.md). Adds the
  * broker_xml section to p, or refuses p (RENDER_FAILED) naming the
  * problem. The rendered texts go to *out (release them). */
 void agent_render_plan(struct agent_render_set *out, struct plan *p,
