@@ -144,6 +144,13 @@ gone_from(const struct plan_action *a, const struct apply_result *r, size_t i)
 		present = recon_node_find_divert(n, a->name) != NULL;
 	else
 		present = recon_node_find_address(n, a->name) != NULL;
+	/* A release that keeps a destroyed divert's journal record (before
+	 * 2.32) brings it back at its next restart: the divert stays managed,
+	 * so the plan after that restart deletes it again
+	 * (docs/compatibility.md). */
+	if (present && a->kind == PLAN_ACT_DELETE_DIVERT &&
+	    recon_version_divert_destroy_kept(n->broker_version))
+		return false;
 	return !present || ops_done(a, &r->nodes[i]);
 }
 

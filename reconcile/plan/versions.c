@@ -58,7 +58,7 @@ has_destroy(const struct plan_step *np, const char *name)
 }
 
 static void
-step_notes(struct plan_step *np, const char *version)
+step_notes(struct plan_step *np, enum plan_action_kind k, const char *version)
 {
 	const struct recon_op *op;
 	size_t i;
@@ -72,8 +72,11 @@ step_notes(struct plan_step *np, const char *version)
 		    recon_version_divert_destroy_kept(version) &&
 		    !creates(np, op->name))
 			plan_step_warn(np,
-			    "Artemis %s does not remove a destroyed divert from its journal (ARTEMIS-4521, fixed in 2.32.0): divert '%s' comes back at this broker's next restart, and can bring back what it forwards to; destroy it again after a restart, or upgrade the broker to 2.32.0 or later",
-			    version, op->name);
+			    "Artemis %s does not remove a destroyed divert from its journal (ARTEMIS-4521, fixed in 2.32.0): divert '%s' comes back at this broker's next restart, and can bring back what it forwards to; %s, or upgrade the broker to 2.32.0 or later",
+			    version, op->name,
+			    k == PLAN_ACT_DELETE_DIVERT
+			        ? "it stays managed, so the first plan after that restart removes it again"
+			        : "destroy it again after a restart");
 		if (op->kind == RECON_OP_CREATE_DIVERT && op->divert != NULL &&
 		    op->divert->transformer_class_name != NULL &&
 		    recon_version_divert_transformer_lost(version))
@@ -99,5 +102,6 @@ plan_diff_versions(struct plan_diff *d)
 		     k++)
 			if (plan_diff_reachable(d, k))
 				step_notes(&p->actions[i].nodes[k],
+				    p->actions[i].kind,
 				    d->nodes[k]->broker_version);
 }
