@@ -76,12 +76,15 @@ base_of(struct render_base *b, char **owned, const struct decl_cluster *c,
 	return rc;
 }
 
-/* Render c's nodes, node i validated against schemas[i]; texts[i] NULL
- * where a node failed (diags say why). */
+/* Render c's nodes, node i validated against schemas[i] (from the folder
+ * dirs[i]: a release's own when versions[i] is not NULL); texts[i] NULL
+ * where a node failed (diags say why, and which release's schema the node
+ * was held to). */
 static void
 render_all(char **texts, size_t *lens, const struct decl_cluster *c,
     const struct agent_render_bases *bases,
-    struct render_schema *const *schemas, struct errlist *diags)
+    struct render_schema *const *schemas, char *const *dirs,
+    const char *const *versions, struct errlist *diags)
 {
 	struct render_base b;
 	struct err err = {0};
@@ -95,8 +98,12 @@ render_all(char **texts, size_t *lens, const struct decl_cluster *c,
 			    err.msg);
 			err_release(&err);
 		} else {
-			render_broker_xml(&texts[i], &lens[i], c, &b,
-			    schemas[i], diags);
+			if (render_broker_xml(&texts[i], &lens[i], c, &b,
+			        schemas[i], diags) < 0 &&
+			    versions != NULL && versions[i] != NULL)
+				errlist_add(diags, DIAG_ERROR, &c->nodes[i].pos,
+				    "node '%s': its broker.xml was checked against the schema of Artemis %s, the release it runs (%s)",
+				    c->nodes[i].name, versions[i], dirs[i]);
 		}
 		free((void *)(uintptr_t)b.data);
 		free(path);
@@ -144,7 +151,8 @@ befores(char **bt, size_t *bl, const struct decl_cluster *c,
 
 		/* The previous declaration on the current base files. */
 		shifted.dir = c->dir;
-		render_all(bt, bl, &shifted, bases, schemas, &ignored);
+		render_all(bt, bl, &shifted, bases, schemas, NULL, NULL,
+		    &ignored);
 		errlist_release(&ignored);
 	}
 	for (i = 0; i < c->nnodes; i++) {
@@ -186,7 +194,7 @@ add_section(struct plan *p, const struct agent_render_set *out, char **bt,
  * A node not read uses DIR. Owned. */
 static char *
 node_schema_dir(const char *dir, const struct recon_snapshot *snap,
-    const char *node)
+    const char *node, const char **version)
 {
 	const struct recon_node_snapshot *n =
 	    snap != NULL ? recon_snapshot_find_node(snap, node) : NULL;
@@ -203,8 +211,10 @@ node_schema_dir(const char *dir, const struct recon_snapshot *snap,
 	xsd = xasprintf("%s/artemis-configuration.xsd", sub);
 	ok = stat(xsd, &st) == 0 && S_ISREG(st.st_mode);
 	free(xsd);
-	if (ok)
+	if (ok) {
+		*version = v;
 		return sub;
+	}
 	free(sub);
 	return xstrdup(dir);
 }
@@ -213,15 +223,17 @@ node_schema_dir(const char *dir, const struct recon_snapshot *snap,
  * folder that does not load. */
 static int
 load_schemas(struct render_schema **schemas, char **dirs,
-    const struct decl_cluster *c, const struct recon_snapshot *snap,
-    const char *dir, struct errlist *diags)
+    const char **versions, const struct decl_cluster *c,
+    const struct recon_snapshot *snap, const char *dir,
+    struct errlist *diags)
 {
 	struct err err = {0};
 	size_t i, j;
 	int rc = 0;
 
 	for (i = 0; i < c->nnodes; i++) {
-		dirs[i] = node_schema_dir(dir, snap, c->nodes[i].name);
+		dirs[i] = node_schema_dir(dir, snap, c->nodes[i].name,
+		    &versions[i]);
 		for (j = 0; j < i; j++)
 			if (strcmp(dirs[j], dirs[i]) == 0)
 				break;
@@ -263,6 +275,7 @@ agent_render_plan(struct agent_render_set *out, struct plan *p,
 {
 	struct render_schema **schemas;
 	struct errlist diags = {0};
+	const char **versions;
 	char **bt, **dirs;
 	size_t *bl, i;
 
@@ -279,9 +292,11 @@ agent_render_plan(struct agent_render_set *out, struct plan *p,
 		out->nodes[i] = xstrdup(c->nodes[i].name);
 	schemas = xcalloc(c->nnodes + 1, sizeof(*schemas));
 	dirs = xcalloc(c->nnodes + 1, sizeof(*dirs));
-	if (load_schemas(schemas, dirs, c, snap, schema_dir_of(schema_dir),
-	        &diags) == 0) {
-		render_all(out->texts, out->lens, c, bases, schemas, &diags);
+	versions = xcalloc(c->nnodes + 1, sizeof(*versions));
+	if (load_schemas(schemas, dirs, versions, c, snap,
+	        schema_dir_of(schema_dir), &diags) == 0) {
+		render_all(out->texts, out->lens, c, bases, schemas, dirs,
+		    versions, &diags);
 		befores(bt, bl, c, before, bases, schemas);
 	}
 	errlist_sort(&diags);
@@ -300,6 +315,7 @@ agent_render_plan(struct agent_render_set *out, struct plan *p,
 	free(bl);
 	errlist_release(&diags);
 	free_schemas(schemas, dirs, c->nnodes);
+	free(versions);
 }
 
 int

@@ -19,6 +19,9 @@
 #   - a divert delete warns on 2.28/2.31 that the divert comes back at the
 #     restart, and it does there (and not on 2.44); it stayed managed, so
 #     the next plan deletes it again there;
+#   - CONFIG_MANAGED: a base broker.xml with an element 2.40 introduced
+#     fails the schema of 2.28/2.31/2.37 on those nodes, named, and passes
+#     on 2.40/2.44 (each node is held to its release's schema);
 #   - a broker of 2.27.1, below the floor, refuses the plan with its
 #     version and the floor named, and nothing is sent to it.
 # Truth is read with curl (brokers.sh's broker_jolokia), never through the
@@ -273,7 +276,39 @@ check_eq "... on 2.28.0 and 2.31.2 only" '["WOULD_APPLY", "WOULD_APPLY", "NO_CHA
 check_eq "2.28.0: deleted again" '<absent>' "$(dattr "$v228" "$u.d" Address)"
 check_eq "2.31.2: deleted again" '<absent>' "$(dattr "$v231" "$u.d" Address)"
 
-# ---- 6. below the floor -------------------------------------------------------
+# ---- 6. CONFIG_MANAGED: each node's broker.xml held to its release's schema -
+# The schema folder holds 2.44.0's XSD and one folder per release; the
+# base broker.xml is the one `artemis create` of 2.28.0 writes (2.44.0's
+# own has max-redelivery-records, which no older schema knows), with an
+# element 2.40 introduced.
+xsd=$TMP/xsd
+check "2.44.0 schema" env ARTEMIS_VERSION=2.44.0 "$AG_TOP/scripts/artemis-schema" "$xsd"
+for v in 2.28.0 2.31.2 2.37.0 2.40.0; do
+	check "$v schema" env ARTEMIS_VERSION=$v "$AG_TOP/scripts/artemis-schema" "$xsd/$v"
+done
+CL=$u-cm
+decl "$TMP/cm" "addresses:
+$SRC"
+sed -i 's/^mode: STUDIO_MANAGED$/mode: CONFIG_MANAGED/' "$TMP/cm/cluster.yaml"
+mkdir -p "$TMP/cm/broker"
+sed 's|<name>node1</name>|&\n      <global-max-size-percent-of-jvm-max-memory>50</global-max-size-percent-of-jvm-max-memory>|' \
+	"${RUN[$v228]}/node1/etc/broker.xml" >"$TMP/cm/broker/broker.xml"
+check_eq "the base uses the 2.40 element" 1 "$(grep -c global-max-size-percent-of-jvm-max-memory "$TMP/cm/broker/broker.xml")"
+check_exit "CONFIG_MANAGED: refused" 1 plan_to "$TMP/pcm" "$TMP/cm" --schema-dir "$xsd"
+check_eq "CONFIG_MANAGED: RENDER_FAILED" RENDER_FAILED "$(rj "$TMP/pcm/plan.json" 'j["refusal"]')"
+for n in "${NODES[@]}"; do
+	said=$(rj "$TMP/pcm/plan.json" "len([d for d in j['diagnostics'] if \"node '$n': its broker.xml was checked against the schema of Artemis ${VER[$n]}\" in d])")
+	if [[ ${VER[$n]} < 2.40 ]]; then
+		check_eq "$n: refused by the schema of ${VER[$n]}" 1 "$said"
+	else
+		check_eq "$n: valid for ${VER[$n]}" 0 "$said"
+	fi
+done
+sed -i '/global-max-size-percent-of-jvm-max-memory/d' "$TMP/cm/broker/broker.xml"
+check_exit "CONFIG_MANAGED: without it, every node renders (the addresses are there: NO_CHANGE)" 0 plan_to "$TMP/pcm2" "$TMP/cm" --schema-dir "$xsd"
+check_eq "... and the plan is not refused" null "$(rj "$TMP/pcm2/plan.json" 'j["refusal"]')"
+
+# ---- 7. below the floor -------------------------------------------------------
 if [ -n "${URL[$low]:-}" ]; then
 	NODES=("$v244" "$low")
 	CL=$u-floor
