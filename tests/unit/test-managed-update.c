@@ -113,6 +113,67 @@ test_managed_update__address_kept_on_a_node_stays_managed(void **unused)
 	fx_free(&f);
 }
 
+/* A divert deleted on a release that keeps its journal record (2.28 to
+ * 2.31: the broker's next restart brings it back) stays managed, so the
+ * plan after that restart deletes it again; deleted on releases that do
+ * remove the record, it leaves the inventory. */
+static void
+kept_record_case(const char *version_b, bool stays)
+{
+	struct plan_opts opts = {.revision = "r2", .snapshot_source = "l"};
+	struct plan_managed m = {0};
+	struct apply_result *r = xcalloc(1, sizeof(*r));
+	struct apply_io io;
+	struct plan *p;
+	struct err err = {0};
+	struct fake k;
+	struct fx f;
+	size_t i;
+
+	fx_init(&f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&f, "src", "src");
+	fx_divert(&f, "d", "src", "src");
+	plan_managed_from_decl(&m, &f.c, "inventory", "r1");
+	f.c.ndiverts = 0; /* the new declaration drops d */
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&f, i, "src", "src", 0, 0);
+		fx_ldivert(&f, i, "d", "src", "src");
+	}
+	free(f.s.nodes[1].broker_version);
+	f.s.nodes[1].broker_version = xstrdup(version_b);
+	p = plan_build(&f.c, &m, &f.s, &opts);
+	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
+	assert_int_equal(p->actions[0].kind, PLAN_ACT_DELETE_DIVERT);
+	memset(&k, 0, sizeof(k));
+	k.f = &f;
+	fake_io(&io, &k);
+	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
+	assert_true(apply_result_ok(r));
+	assert_null(recon_node_find_divert(&f.s.nodes[0], "d"));
+	assert_null(recon_node_find_divert(&f.s.nodes[1], "d"));
+	apply_update_managed(&m, p, r, &f.c);
+	assert_int_equal(plan_managed_has_divert(&m, "d"), stays);
+	apply_result_free(r);
+	plan_free(p);
+	plan_managed_release(&m);
+	f.c.ndiverts = 1; /* the fixture frees what it built */
+	sbuf_release(&k.log);
+	sbuf_release(&k.trace);
+	free(k.intent_row);
+	fx_free(&f);
+}
+
+static void
+test_managed_update__divert_on_kept_record_release_stays_managed(
+    void **unused)
+{
+	(void)unused;
+	kept_record_case("2.31.2", true);
+	kept_record_case("2.28.0", true);
+	kept_record_case("2.32.0", false);
+	kept_record_case("2.44.0", false);
+}
+
 /* A removed capture stays in the inventory until its capture pass has
  * finished on every node (here node b is down at apply). */
 static void
@@ -181,6 +242,8 @@ main(void)
 	        test_managed_update__address_kept_on_a_node_stays_managed),
 	    cmocka_unit_test(
 	        test_managed_update__removed_capture_kept_until_done),
+	    cmocka_unit_test(
+	        test_managed_update__divert_on_kept_record_release_stays_managed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
