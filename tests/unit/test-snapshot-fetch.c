@@ -123,6 +123,43 @@ test_snapshot_fetch__shape_errors(void **state)
 	live_node_release(&n);
 }
 
+/* A broker below the floor is read (its name and version kept) and
+ * managed no further: UNSUPPORTED_VERSION, its objects dropped; one
+ * without a release number too. */
+static void
+test_snapshot_fetch__below_the_floor(void **state)
+{
+	static const char *const versions[] = {"2.27.1", "x", "3.0.0"};
+	struct recon_node_snapshot n;
+	char *body;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		body = xasprintf(
+		    "[{\"status\":200,\"value\":{\"d:broker=\\\"a\\\"\":{"
+		    "\"Version\":\"%s\"}}},{\"status\":200,\"value\":{"
+		    "\"d:address=\\\"x\\\",broker=\\\"a\\\",component=addresses\":"
+		    "{\"Address\":\"x\",\"RoutingTypes\":[\"ANYCAST\"]}}},"
+		    "{\"status\":404,\"error\":\"x\"},{\"status\":404,"
+		    "\"error\":\"x\"},{\"status\":404,\"error\":\"x\"}]",
+		    versions[i]);
+		from_file(&n, NULL, body);
+		free(body);
+		assert_int_equal(n.refusal.kind, RECON_UNSUPPORTED_VERSION);
+		assert_string_equal(n.broker_name, "a");
+		assert_string_equal(n.broker_version, versions[i]);
+		assert_int_equal(n.naddresses, 0);
+		assert_non_null(strstr(n.refusal.text, "2.28.0"));
+		live_node_release(&n);
+	}
+	from_file(&n, NULL,
+	    "[{\"status\":200,\"value\":{\"d:broker=\\\"a\\\"\":{\"Version\":"
+	    "\"2.28.0\"}}}," EMPTY_REST);
+	assert_int_equal(n.refusal.kind, RECON_OK);
+	live_node_release(&n);
+}
+
 static void
 test_snapshot_fetch__other_brokers_ignored(void **state)
 {
@@ -261,6 +298,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot_fetch__from_recorded_reply),
 	    cmocka_unit_test(test_snapshot_fetch__shape_errors),
 	    cmocka_unit_test(test_snapshot_fetch__other_brokers_ignored),
+	    cmocka_unit_test(test_snapshot_fetch__below_the_floor),
 	    cmocka_unit_test(test_snapshot_fetch__counts_in_range),
 	    cmocka_unit_test(test_snapshot_fetch__tick_abandons_a_stalled_node),
 	};
