@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/integration/40-render-boot.sh: a rendered broker.xml boots Artemis
-# 2.40.0 with exactly the declared addresses, queues and diverts, and what
-# a reload of a changed file does (config-delete-* OFF, then FORCE); each
-# reload is predicted by `render --predict-reload` and by the preview of a
+# (the version of `scripts/artemis version`) with exactly the declared
+# addresses, queues and diverts, and what a reload of a changed file does
+# (config-delete-* OFF, then FORCE); each reload is predicted by `render --predict-reload` and by the preview of a
 # CONFIG_MANAGED `plan`, whose rendered file is the one deployed.
 #
 # Starts its own broker (its broker.xml is the point of the test): an
@@ -12,7 +12,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 top=$AG_TOP
-ver=${ARTEMIS_VERSION:-2.40.0}
+ver=$("$top/scripts/artemis" version)
 home=${ARTEMIS_CACHE:-$top/.cache/artemis}/apache-artemis-$ver
 run=${ARTEMIS_RUN_DIR:-$top/.run/artemis}/render-boot
 off=$((${ARTEMIS_PORT_BASE:-100} + 40))
