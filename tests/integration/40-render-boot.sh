@@ -2,8 +2,9 @@
 # tests/integration/40-render-boot.sh: a rendered broker.xml boots Artemis
 # (the version of `scripts/artemis version`) with exactly the declared
 # addresses, queues and diverts, and what a reload of a changed file does
-# (config-delete-* OFF, then FORCE); each reload is predicted by `render --predict-reload` and by the preview of a
-# CONFIG_MANAGED `plan`, whose rendered file is the one deployed.
+# (config-delete-* OFF, then FORCE); each reload is predicted by `render
+# --predict-reload` and by the preview of a CONFIG_MANAGED `plan`, whose
+# rendered file is the one deployed.
 #
 # Starts its own broker (its broker.xml is the point of the test): an
 # instance from `artemis create`, whose generated etc/broker.xml is the
