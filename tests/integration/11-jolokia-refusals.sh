@@ -70,7 +70,7 @@ check_eq "wrong password: node1 has no contents" '[]' "$(jval "$TMP/s.json" node
 check_eq "wrong password: one line on stderr" \
 	"artemis-gitops snapshot: node 'node1': UNAUTHORIZED (HTTP 403): HTTP 403: authentication refused" "$(cat "$TMP/err")"
 check_absent "the password never appears" "wrong-password" "$TMP/s.json" '"name": "ExpiryQueue"'
-for i in 1 2 3 4 5 6; do
+for _ in 1 2 3 4 5 6; do
 	"$AG_BIN" snapshot --json --credentials "$TMP/badcreds" --node node1 "$TMP/c" >"$TMP/s.json" 2>/dev/null
 	[ "$(jval "$TMP/s.json" node1 - - refusal | grep -o THROTTLED)" = THROTTLED ] && break
 done

@@ -211,8 +211,7 @@ queue_mbean() { echo "$B,component=addresses,address=\"$1\",subcomponent=queues,
 divert_mbean() { echo "$B,component=addresses,address=\"$1\",subcomponent=diverts,divert=\"$2\""; }
 
 wait_active() {
-	local i
-	for i in $(seq 1 120); do
+	for _ in $(seq 1 120); do
 		[ "$(jread "$B" Active 2>/dev/null)" = true ] && return 0
 		kill -0 "$pid" 2>/dev/null || return 1
 		sleep 0.5
@@ -291,8 +290,7 @@ check_eq "config-delete-* are OFF in the generated base" \
 RELOADED='AMQ221056: Reloading configuration: protocol services'
 reloads() { grep -c "$RELOADED" "$run/log/console.log"; }
 wait_reloads() { # N: until N reloads are logged (20 s at most)
-	local i
-	for i in $(seq 1 40); do
+	for _ in $(seq 1 40); do
 		[ "$(reloads)" -ge "$1" ] && return 0
 		sleep 0.5
 	done

@@ -170,7 +170,7 @@ unsettings() {
 }
 
 opproxy_start() {
-	local node=$1 up i pf
+	local node=$1 up pf
 	shift
 	up=${URL[$node]%/console/jolokia}
 	# mktemp, not $RANDOM: a port file left by an earlier proxy of the
@@ -180,7 +180,7 @@ opproxy_start() {
 	python3 "$OPPROXY" "$up" "$pf" "$OPX_LOG" "$@" &
 	OPX_PID=$!
 	_proxy_pids+=("$OPX_PID")
-	for i in $(seq 1 400); do
+	for _ in $(seq 1 400); do
 		[ -s "$pf" ] && break
 		sleep 0.05
 	done
