@@ -6,6 +6,9 @@
 #                   unit (cmocka), golden, fuzz corpus replay, integration
 #                   against real Artemis brokers (started by scripts/artemis)
 #   make unit | golden | integration | corpus   one stage, sanitizer build
+#   make compat     the broker-facing integration scripts again on older
+#                   Artemis releases (AG_COMPAT_VERSIONS, default 2.28.0
+#                   2.37.0; part of make check)
 #   make soak       the long proofs (tests/soak/*.sh, each printing TAP and
 #                   counted like the other stages) against real brokers:
 #                   the kill -9 loop of apply resumption (about 20 minutes)
@@ -62,7 +65,7 @@ TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(DBG)/tools/%)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: test all check unit golden corpus integration soak lint format format-check \
+.PHONY: test all check unit golden corpus integration compat soak lint format format-check \
         fuzz demo bench clean install install-systemd golden-update asan
 
 all: $(BIN)
@@ -128,6 +131,9 @@ corpus: asan
 
 integration: asan
 	tests/run integration
+
+compat: asan
+	tests/run compat
 
 soak: asan
 	tests/run soak

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/integration/40-render-boot.sh: a rendered broker.xml boots Artemis
-# 2.40.0 with exactly the declared addresses, queues and diverts, and what
-# a reload of a changed file does (config-delete-* OFF, then FORCE); each
-# reload is predicted by `render --predict-reload` and by the preview of a
-# CONFIG_MANAGED `plan`, whose rendered file is the one deployed.
+# (the version of `scripts/artemis version`) with exactly the declared
+# addresses, queues and diverts, and what a reload of a changed file does
+# (config-delete-* OFF, then FORCE); each reload is predicted by `render
+# --predict-reload` and by the preview of a CONFIG_MANAGED `plan`, whose
+# rendered file is the one deployed.
 #
 # Starts its own broker (its broker.xml is the point of the test): an
 # instance from `artemis create`, whose generated etc/broker.xml is the
@@ -12,7 +13,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 top=$AG_TOP
-ver=${ARTEMIS_VERSION:-2.40.0}
+ver=$("$top/scripts/artemis" version)
 home=${ARTEMIS_CACHE:-$top/.cache/artemis}/apache-artemis-$ver
 run=${ARTEMIS_RUN_DIR:-$top/.run/artemis}/render-boot
 off=$((${ARTEMIS_PORT_BASE:-100} + 40))
@@ -210,8 +211,7 @@ queue_mbean() { echo "$B,component=addresses,address=\"$1\",subcomponent=queues,
 divert_mbean() { echo "$B,component=addresses,address=\"$1\",subcomponent=diverts,divert=\"$2\""; }
 
 wait_active() {
-	local i
-	for i in $(seq 1 120); do
+	for _ in $(seq 1 120); do
 		[ "$(jread "$B" Active 2>/dev/null)" = true ] && return 0
 		kill -0 "$pid" 2>/dev/null || return 1
 		sleep 0.5
@@ -290,8 +290,7 @@ check_eq "config-delete-* are OFF in the generated base" \
 RELOADED='AMQ221056: Reloading configuration: protocol services'
 reloads() { grep -c "$RELOADED" "$run/log/console.log"; }
 wait_reloads() { # N: until N reloads are logged (20 s at most)
-	local i
-	for i in $(seq 1 40); do
+	for _ in $(seq 1 40); do
 		[ "$(reloads)" -ge "$1" ] && return 0
 		sleep 0.5
 	done

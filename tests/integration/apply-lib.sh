@@ -26,7 +26,12 @@
 #                            ADDRESS itself, filter matching nothing), the
 #                            KNOWN name of a divert listing with no other
 #                            divert known to be there; prints OK
-#   settings NODE MATCH JSON addAddressSettings(MATCH, JSON) on NODE
+#   settings NODE MATCH JSON addAddressSettings(MATCH, JSON) on NODE; on a
+#                            broker without that signature (2.28: it came
+#                            later) the 26-argument one with the
+#                            defaults of the distribution's broker.xml and
+#                            the JSON's autoCreateQueues/autoCreateAddresses
+#                            (any other key: fails)
 #   unsettings NODE MATCH    removeAddressSettings(MATCH)
 #   opproxy_start NODE RULE...  tests/tools/opproxy.py in front of NODE;
 #                            sets OPX_URL, OPX_LOG, OPX_PID
@@ -137,8 +142,27 @@ sentinel_off() {
 }
 
 settings() {
-	"$ARTEMIS" jolokia "$1" "{\"type\":\"exec\",\"mbean\":\"org.apache.activemq.artemis:broker=\\\"$1\\\"\",\"operation\":\"addAddressSettings(java.lang.String,java.lang.String)\",\"arguments\":[\"$2\",$(python3 -c 'import json,sys;print(json.dumps(sys.argv[1]))' "$3")]}" |
-		grep -q '"status":200'
+	local r
+	r=$("$ARTEMIS" jolokia "$1" "{\"type\":\"exec\",\"mbean\":\"org.apache.activemq.artemis:broker=\\\"$1\\\"\",\"operation\":\"addAddressSettings(java.lang.String,java.lang.String)\",\"arguments\":[\"$2\",$(python3 -c 'import json,sys;print(json.dumps(sys.argv[1]))' "$3")]}")
+	case $r in
+	*'"status":200'*) return 0 ;;
+	*'No operation addAddressSettings(java.lang.String,java.lang.String)'*) ;;
+	*) return 1 ;;
+	esac
+	r=$(python3 -c '
+import json, sys
+node, match, want = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+if set(want) - {"autoCreateQueues", "autoCreateAddresses"}:
+    sys.exit("settings: only autoCreateQueues/autoCreateAddresses without addAddressSettings(String,String)")
+t = ["java.lang.String"] * 3 + ["long", "boolean", "int", "long", "int", "int", "long",
+     "double", "long", "long", "boolean", "java.lang.String", "long", "long",
+     "java.lang.String"] + ["boolean"] * 8
+a = [match, "DLQ", "ExpiryQueue", -1, False, 10, -1, 10485760, 5, 0, 1.0, 0, -1,
+     False, "PAGE", -1, 5, "NOTIFY", True, True, True, True,
+     want.get("autoCreateQueues", True), False, want.get("autoCreateAddresses", True), False]
+print(json.dumps({"type": "exec", "mbean": "org.apache.activemq.artemis:broker=\"%s\"" % node,
+                  "operation": "addAddressSettings(%s)" % ",".join(t), "arguments": a}))' "$1" "$2" "$3") || return 1
+	"$ARTEMIS" jolokia "$1" "$r" | grep -q '"status":200'
 }
 
 unsettings() {
@@ -146,7 +170,7 @@ unsettings() {
 }
 
 opproxy_start() {
-	local node=$1 up i pf
+	local node=$1 up pf
 	shift
 	up=${URL[$node]%/console/jolokia}
 	# mktemp, not $RANDOM: a port file left by an earlier proxy of the
@@ -156,7 +180,7 @@ opproxy_start() {
 	python3 "$OPPROXY" "$up" "$pf" "$OPX_LOG" "$@" &
 	OPX_PID=$!
 	_proxy_pids+=("$OPX_PID")
-	for i in $(seq 1 400); do
+	for _ in $(seq 1 400); do
 		[ -s "$pf" ] && break
 		sleep 0.05
 	done
