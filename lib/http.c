@@ -26,6 +26,11 @@ struct xfer {
 	bool too_large;
 	bool done;
 	char errbuf[CURL_ERROR_SIZE];
+	/* https: the last TLS alert the server sent ("bad certificate"), as
+	 * curl's trace names it; "" when none */
+	char server_alert[48];
+	bool cert_requested; /* the server's handshake asked for a client
+	                        certificate (CertificateRequest) */
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -246,6 +251,9 @@ set_client_cert(CURL *e, const struct http_request *r, struct curl_blob *key)
 	curl_easy_setopt(e, CURLOPT_KEYPASSWD, "");
 }
 
+static int on_trace(CURL *e, curl_infotype type, char *data, size_t size,
+    void *p);
+
 static void
 xfer_setup(struct xfer *x)
 {
@@ -288,6 +296,52 @@ xfer_setup(struct xfer *x)
 		curl_easy_setopt(e, CURLOPT_USERPWD, r->userpass);
 	}
 	curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+	x->server_alert[0] = '\0';
+	x->cert_requested = false;
+	if (strncmp(r->url, "https:", 6) == 0) {
+		/* the server's TLS alerts: a broker that refuses a client
+		 * certificate may close the connection so fast that curl's
+		 * error names the closed socket, not the alert (Jetty 12.1 in
+		 * Artemis 2.44). The trace is read for alerts only. */
+		curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, on_trace);
+		curl_easy_setopt(e, CURLOPT_DEBUGDATA, x);
+		curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
+	}
+}
+
+/* curl's trace of one transfer: only the text lines, and of those only
+ * the server's "TLSv1.3 (IN), TLS alert, bad certificate (554):" (its
+ * alert name is kept) and "(IN), TLS handshake, Request CERT (13):" (a
+ * flag); nothing else (headers, data) is looked at or kept. */
+static int
+on_trace(CURL *e, curl_infotype type, char *data, size_t size, void *p)
+{
+	static const char mark[] = "(IN), TLS alert, ";
+	static const char request[] = "(IN), TLS handshake, Request CERT";
+	struct xfer *x = p;
+	const char *at;
+	size_t n = 0, left;
+
+	(void)e;
+	if (type != CURLINFO_TEXT || size < sizeof(mark))
+		return 0;
+	if (memmem(data, size, request, sizeof(request) - 1) != NULL) {
+		x->cert_requested = true;
+		return 0;
+	}
+	at = memmem(data, size, mark, sizeof(mark) - 1);
+	if (at == NULL)
+		return 0;
+	at += sizeof(mark) - 1;
+	left = size - (size_t)(at - data);
+	while (n < left && n + 1 < sizeof(x->server_alert) && at[n] != '(' &&
+	       at[n] != '\n' && at[n] != ':')
+		n++;
+	while (n > 0 && at[n - 1] == ' ')
+		n--;
+	memcpy(x->server_alert, at, n);
+	x->server_alert[n] = '\0';
+	return 0;
 }
 
 static enum http_fail
@@ -335,30 +389,43 @@ curl_fail(CURLcode rc)
  * Artemis) answers a missing certificate with "bad certificate" and an
  * untrusted one with "certificate unknown"; OpenSSL's s_server with
  * "certificate required" and "unknown ca". The alert's name, or NULL. */
+static const char *const cert_alerts[] = {"bad certificate",
+    "certificate unknown", "unknown ca", "certificate required",
+    "unsupported certificate", "certificate revoked", "certificate expired"};
+
+/* The certificate alert at the start of at, NULL when it names none. */
 static const char *
-client_cert_alert(CURLcode rc, const char *text)
+cert_alert_at(const char *at)
 {
-	static const char *const alerts[] = {"bad certificate",
-	    "certificate unknown", "unknown ca", "certificate required",
-	    "unsupported certificate", "certificate revoked",
-	    "certificate expired"};
-	const char *at;
 	size_t i, n;
 
+	for (i = 0; i < sizeof(cert_alerts) / sizeof(cert_alerts[0]); i++) {
+		n = strlen(cert_alerts[i]);
+		if (strncmp(at, cert_alerts[i], n) == 0 &&
+		    (at[n] == '\0' || at[n] == ',' || at[n] == ' '))
+			return cert_alerts[i];
+	}
+	return NULL;
+}
+
+static const char *
+client_cert_alert(CURLcode rc, const char *text, const char *server_alert)
+{
+	const char *at;
+
+	if (rc == CURLE_OK)
+		return NULL;
+	/* the alert the server sent, whatever curl's error says of the
+	 * connection it then closed */
+	if (server_alert[0] != '\0' && cert_alert_at(server_alert) != NULL)
+		return cert_alert_at(server_alert);
 	if (rc != CURLE_SSL_CONNECT_ERROR && rc != CURLE_RECV_ERROR &&
 	    rc != CURLE_SEND_ERROR)
 		return NULL;
 	at = strstr(text, " alert ");
 	if (at == NULL)
 		return NULL;
-	at += 7;
-	for (i = 0; i < sizeof(alerts) / sizeof(alerts[0]); i++) {
-		n = strlen(alerts[i]);
-		if (strncmp(at, alerts[i], n) == 0 &&
-		    (at[n] == '\0' || at[n] == ',' || at[n] == ' '))
-			return alerts[i];
-	}
-	return NULL;
+	return cert_alert_at(at + 7);
 }
 
 /* The scheme, host and port of url (it holds no user or password: see
@@ -372,13 +439,34 @@ endpoint(const char *url)
 	return xstrndup(url, (size_t)(host - url) + strcspn(host, "/?#"));
 }
 
+/* A connection that broke (not a timeout, not a certificate the client
+ * refused: those say so themselves). */
+static bool
+closed_early(CURLcode rc)
+{
+	return rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_SEND_ERROR ||
+	       rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING ||
+	       rc == CURLE_COULDNT_CONNECT;
+}
+
+/* Did the transfer end before any HTTP answer? */
+static bool
+no_reply(const struct xfer *x)
+{
+	long code = 0;
+
+	return curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code) ==
+	           CURLE_OK &&
+	       code == 0;
+}
+
 /* Why a transfer that ended with rc failed, as resp->fail and a text. */
 static void
 fail_curl(struct xfer *x, CURLcode rc)
 {
 	const char *text =
 	    x->errbuf[0] != '\0' ? x->errbuf : curl_easy_strerror(rc);
-	const char *alert = client_cert_alert(rc, text);
+	const char *alert = client_cert_alert(rc, text, x->server_alert);
 	char *where;
 
 	if (alert == NULL && rc == CURLE_SSL_CERTPROBLEM &&
@@ -387,6 +475,29 @@ fail_curl(struct xfer *x, CURLcode rc)
 		    xasprintf("the client certificate '%s' or its key cannot "
 		              "be used: %s",
 		        x->req->cert_file, text));
+		return;
+	}
+	if (alert == NULL && x->cert_requested && closed_early(rc) &&
+	    no_reply(x)) {
+		/* the server asked for a client certificate, then closed the
+		 * connection before any answer, too fast for its alert to be
+		 * read (Jetty 12.1 in Artemis 2.44): its refusal */
+		where = endpoint(x->req->url);
+		if (x->req->cert_file == NULL)
+			set_fail(x->resp, HTTP_TLS_CLIENT,
+			    xasprintf("%s requires a TLS client certificate and "
+			              "none was given (it asked for one in the "
+			              "TLS handshake, then closed the connection: %s)",
+			        where, text));
+		else
+			set_fail(x->resp, HTTP_TLS_CLIENT,
+			    xasprintf("%s refused the TLS client certificate '%s' "
+			              "(it closed the connection after the TLS "
+			              "handshake that asked for it, with no alert "
+			              "read: %s): is it signed by a CA the server "
+			              "trusts?",
+			        where, x->req->cert_file, text));
+		free(where);
 		return;
 	}
 	if (alert == NULL) {

@@ -45,9 +45,13 @@ TLS=(--ca-file "$CA" --client-cert "$CERT" --client-key "$KEY")
 endpoint=${url%/console/jolokia}
 apply_setup t14mtls
 check_grep "up-tls: node3's Jolokia is https" "^$N https://localhost:[0-9]+/console/jolokia " "$TMP/up.txt"
-# The broker itself demands the certificate (not a proxy of ours).
-check_exit "the broker refuses curl without a client certificate" 56 \
-	curl -s -o /dev/null --max-time 10 --cacert "$CA" "$url"
+# The broker itself demands the certificate (not a proxy of ours): curl
+# fails receiving (56) or, when the broker closes the connection right after
+# its alert (Jetty 12.1, Artemis 2.44), sending (55).
+curl -s -o /dev/null --max-time 10 --cacert "$CA" "$url"
+rc=$?
+if [ "$rc" -eq 55 ] || [ "$rc" -eq 56 ]; then ok "the broker refuses curl without a client certificate"; else
+	not_ok "the broker refuses curl without a client certificate" "curl exit $rc, expected 55 or 56"; fi
 check_grep "with the test CA's client certificate curl reads it" '"status":200' \
 	<(broker_jolokia "$N" '{"type":"read","mbean":"java.lang:type=Runtime","attribute":"Uptime"}')
 
@@ -73,15 +77,27 @@ refusal() {
 # --- snapshot: no certificate, another CA's, the right one ---------------
 snap "$TMP/s0.json" "$TMP/c" --ca-file "$CA"
 check_eq "no client certificate: exit 1" 1 $?
-check_eq "no client certificate: refused, naming the endpoint" \
+# The server's alert names the refusal; a broker that closes the connection
+# right after it (Jetty 12.1, Artemis 2.44) may leave no alert to read: then
+# the refusal says the handshake asked for a certificate.
+one_of() { # NAME VALUE PATTERN...: VALUE matches one of the (glob) patterns
+	local name=$1 v=$2 p
+	shift 2
+	for p in "$@"; do
+		# shellcheck disable=SC2053
+		[[ $v == $p ]] && { ok "$name"; return; }
+	done
+	not_ok "$name" "got: $v" "expected one of: $*"
+}
+one_of "no client certificate: refused, naming the endpoint" "$(refusal "$TMP/s0.json")" \
 	"UNREACHABLE: $endpoint requires a TLS client certificate and none was given (the server's TLS alert: bad certificate)" \
-	"$(refusal "$TMP/s0.json")"
+	"UNREACHABLE: $endpoint requires a TLS client certificate and none was given (it asked for one in the TLS handshake, then closed the connection: *)"
 check_grep "no client certificate: said on stderr" "node3.*requires a TLS client certificate" "$TMP/s0.json.err"
 snap "$TMP/s1.json" "$TMP/c" --ca-file "$CA" --client-cert "$PKI/rogue.pem" --client-key "$PKI/rogue.key"
 check_eq "another CA's certificate: exit 1" 1 $?
-check_eq "another CA's certificate: refused" \
+one_of "another CA's certificate: refused" "$(refusal "$TMP/s1.json")" \
 	"UNREACHABLE: $endpoint refused the TLS client certificate '$PKI/rogue.pem' (the server's TLS alert: certificate unknown): is it signed by a CA the server trusts?" \
-	"$(refusal "$TMP/s1.json")"
+	"UNREACHABLE: $endpoint refused the TLS client certificate '$PKI/rogue.pem' (it closed the connection after the TLS handshake that asked for it, with no alert read: *): is it signed by a CA the server trusts?"
 snap "$TMP/s2.json" "$TMP/c" "${TLS[@]}"
 check_eq "the right certificate: exit 0" 0 $?
 check_eq "the right certificate: node3 read" "null" "$(jval "$TMP/s2.json" "$N" - - refusal)"
@@ -200,7 +216,7 @@ check "tls.insecure: its warning says it applies to git only" wait_for 20 grep -
 	"warning: 'tls.insecure' is on: the git server's TLS certificate is not verified (it applies to git only: brokers' certificates are still verified)" "$T/agent.log"
 check "tls.insecure without tls.ca-file: c1 previewed" wait_for 60 has_preview "$c1"
 p1=$(preview_of "$c1")
-check_grep "its preview: node3 UNREACHABLE" "^\\| $N \\| UNREACHABLE" "$p1/plan.md"
+check_grep "its preview: node3 UNREACHABLE" "^\\| $N \\| - \\| UNREACHABLE" "$p1/plan.md"
 check_grep "its log: the broker's certificate is still verified" \
 	"cluster 't14d': node '$N': UNREACHABLE \\(SSL certificate problem" "$T/agent.log"
 tls_conf "ca-file: $CA"
@@ -211,7 +227,7 @@ check "without a client certificate: the broker wants one, endpoint named" wait_
 tls_conf "ca-file: $CA" "client-cert-file: $CERT" "client-key-file: agent.key"
 kill -HUP "$PID"
 check "SIGHUP: the tls.* keys loaded" wait_for 20 reloaded 2
-whole() { p=$(preview_of "$c1"); [ "$p" != "$p1" ] && grep -q "^| $N | ok |" "$p/plan.md"; }
+whole() { p=$(preview_of "$c1"); [ "$p" != "$p1" ] && grep -qE "^\\| $N \\| [0-9.]+ \\| ok \\|" "$p/plan.md"; }
 check "with tls.client-cert-file and tls.client-key-file: c1 replanned, node3 read" wait_for 60 whole
 p1b=$(preview_of "$c1")
 check "c1 auto-applied (creates only): a result" wait_for 60 test -f "$p1b/result.json"
@@ -225,7 +241,7 @@ check "a key others may read: c2 previewed" wait_for 60 has_preview "$c2"
 p2=$(preview_of "$c2")
 check_grep "its log: the key refused, naming the file; no node read" \
 	"err daemon: cluster 't14d': tls.client-key-file: key file '$T/creds/agent.key': mode 0644: its group can read it, others can read it; a secret must be readable by its owner only \\(chmod 600 '$T/creds/agent.key'\\): no node is read" "$T/agent.log"
-check_grep "its preview: node3 UNREACHABLE" "^\\| $N \\| UNREACHABLE" "$p2/plan.md"
+check_grep "its preview: node3 UNREACHABLE" "^\\| $N \\| - \\| UNREACHABLE" "$p2/plan.md"
 listing "$TMP/l2" "$N" queues
 check_absent "c2 not applied: no queue mtls.e$u" "^mtls\\.e$u\$" "$TMP/l2" "^mtls\\.d$u\$"
 daemon_stop

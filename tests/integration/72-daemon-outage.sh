@@ -54,7 +54,7 @@ check "partial preview not auto-applied (no approval, no result)" test ! -e "$p2
 ARTEMIS_START_TIMEOUT=180 scripts/artemis up "$(wc -l <"$AG_NODES_FILE")" >/dev/null 2>"$T/up.log"
 check "$node2 restarted" wait_for 60 sh -c "scripts/artemis status | grep -q '^$node2 running'"
 last() { preview_of "$c2"; }
-whole() { p=$(last); [ "$p" != "$p2" ] && grep -q "^| $node2 | ok |" "$p/plan.md"; }
+whole() { p=$(last); [ "$p" != "$p2" ] && grep -qE "^\\| $node2 \\| [0-9.]+ \\| ok \\|" "$p/plan.md"; }
 check "a full preview of c2 once $node2 is back" wait_for 120 whole
 p2b=$(last)
 check "the partial preview is superseded" test -f "$p2/superseded"

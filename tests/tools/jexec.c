@@ -242,10 +242,11 @@ broker_version(const struct live_jolokia_conf *conf, const char *broker)
 
 	live_bulk_read(&b, m, &attr, 1);
 	free(m);
+	/* an attribute list is answered with an object */
 	if (live_jolokia_post(conf, &b, &whole) == 0 &&
 	    b.results[0].refusal.kind == RECON_OK &&
-	    json_str(b.results[0].value) != NULL)
-		v = xstrdup(json_str(b.results[0].value));
+	    json_str(json_get(b.results[0].value, "Version")) != NULL)
+		v = xstrdup(json_str(json_get(b.results[0].value, "Version")));
 	recon_refusal_release(&whole);
 	live_bulk_release(&b);
 	return v;

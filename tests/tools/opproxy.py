@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+With $OPPROXY_ARGS_LOG set, every exec also appends `<operation>\t<its
+arguments as JSON>` there (the whole argument list: a positional overload's
+settings, as sent).
 """tests/tools/opproxy.py: an HTTP proxy in front of a real broker's Jolokia
 endpoint that fails or stalls chosen management operations, for apply's
 fault-injection tests. Everything else is forwarded untouched.
@@ -92,6 +95,10 @@ def describe(body):
         return el.get("type", "?"), ""
     op = el.get("operation", "?").split("(")[0]
     args = el.get("arguments") or [""]
+    if os.environ.get("OPPROXY_ARGS_LOG"):
+        with LOCK:
+            with open(os.environ["OPPROXY_ARGS_LOG"], "a") as f:
+                f.write("%s\t%s\n" % (op, json.dumps(args, sort_keys=True)))
     return op, str(args[0])
 
 

@@ -8,7 +8,9 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -z "${ARTEMIS_GITOPS_SCHEMA_DIR:-}" ]; then # CONFIG_MANAGED renders
-	ARTEMIS_GITOPS_SCHEMA_DIR=$("$AG_TOP/scripts/artemis-schema" 2>"$tmp/schema.err") ||
+	# one release's schema only (the suite's): the cache's per-release
+	# subfolders would hold each recorded node to its own release
+	ARTEMIS_GITOPS_SCHEMA_DIR=$("$AG_TOP/scripts/artemis-schema" "$tmp/schema" 2>"$tmp/schema.err") ||
 		not_ok "Artemis schema available" "$(cat "$tmp/schema.err")"
 	export ARTEMIS_GITOPS_SCHEMA_DIR
 fi
