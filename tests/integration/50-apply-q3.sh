@@ -101,10 +101,21 @@ check_eq "audit: the removed divert's full configuration" \
 	"{\"address\": \"$u.src\", \"exclusive\": false, \"filter-string\": \"color <> 'blue'\", \"forwarding-address\": \"$u.fwd\", \"name\": \"$u.d1\", \"routing-name\": \"$u.rn\", \"routing-type\": \"ANYCAST\"}" \
 	"$(cat "$TMP/d1.json")"
 
-# Recreate it from the audit row alone and compare with the original.
+# Recreate it from the audit row alone and compare with the original: the
+# JSON createDivert from 2.38, the positional one (the same settings, in
+# order) before.
 body=$(python3 -c 'import json,sys
+d = json.loads(open(sys.argv[2]).read())
+if sys.argv[3] < "2.38":
+    t = d.get("transformer-configuration") or {}
+    op = ("createDivert(java.lang.String,java.lang.String,java.lang.String,java.lang.String,"
+          "boolean,java.lang.String,java.lang.String,java.util.Map,java.lang.String)")
+    args = [d["name"], d["routing-name"], d["address"], d["forwarding-address"], d["exclusive"],
+            d["filter-string"], t.get("class-name", ""), t.get("properties", {}), d["routing-type"]]
+else:
+    op, args = "createDivert(java.lang.String)", [open(sys.argv[2]).read().strip()]
 print(json.dumps({"type": "exec", "mbean": "org.apache.activemq.artemis:broker=\"%s\"" % sys.argv[1],
-  "operation": "createDivert(java.lang.String)", "arguments": [open(sys.argv[2]).read().strip()]}))' "$n1" "$TMP/d1.json")
+  "operation": op, "arguments": args}))' "$n1" "$TMP/d1.json" "$("$ARTEMIS" version)")
 check_grep "createDivert from the audit row" '"status":200' <("$ARTEMIS" jolokia "$n1" "$body")
 d1_fields "$n1" "recreated divert d1"
 check_eq "recreated divert is there" OK "$(jexec "$n1" destroy-divert "$u.d1")"

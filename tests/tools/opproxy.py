@@ -1,7 +1,4 @@
 #!/usr/bin/env python3
-With $OPPROXY_ARGS_LOG set, every exec also appends `<operation>\t<its
-arguments as JSON>` there (the whole argument list: a positional overload's
-settings, as sent).
 """tests/tools/opproxy.py: an HTTP proxy in front of a real broker's Jolokia
 endpoint that fails or stalls chosen management operations, for apply's
 fault-injection tests. Everything else is forwarded untouched.
@@ -42,6 +39,9 @@ $OPPROXY_PORT when set: a proxy started again in the place of one stopped),
 writes it to PORTFILE, appends one line per request to LOGFILE:
 `<forward|fail|stall|hold|drop|lost-...> <operation or read> <first
 argument>`. Runs until killed.
+With $OPPROXY_ARGS_LOG set, every exec also appends `<operation>\t<its
+arguments as JSON>` there (the whole argument list: a positional overload's
+settings, as sent).
 """
 import http.client
 import http.server
