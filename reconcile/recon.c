@@ -456,6 +456,12 @@ recon_version_divert_destroy_kept(const char *version)
 }
 
 bool
+recon_version_divert_into_nothing_harms(const char *version)
+{
+	return !supported(version) || at_least(version, 2, 32, 0);
+}
+
+bool
 recon_version_divert_transformer_lost(const char *version)
 {
 	return supported(version) &&

@@ -189,6 +189,13 @@ bool recon_version_divert_destroy_kept(const char *version);
  * 2.37.0 keeps it; the releases between were not measured and count as
  * losing it.) */
 bool recon_version_divert_transformer_lost(const char *version);
+/* Does a divert into an address whose queue and address were deleted
+ * harm, as ADR-0084 §17 measured on 2.44: the next message it forwards
+ * creates them again (auto-create on), or sends to its source fail
+ * (auto-create off)? Measured: yes from 2.37.0; no on 2.28.0 and 2.31.2,
+ * where what it forwards is dropped. The releases between count as
+ * harming. */
+bool recon_version_divert_into_nothing_harms(const char *version);
 
 /* ---- operations ----------------------------------------------------
  * What a plan sends to one node, in order; the live wing runs them. */

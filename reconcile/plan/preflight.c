@@ -478,6 +478,11 @@ plan_preflight_queue_delete(struct plan_step *np,
 	if (np->nremoved > 0)
 		plan_step_warn(np,
 		    "if a removed divert is in this node's broker.xml, the broker creates it again at the next restart, and the queue can come back with it (a broker.xml divert cannot be told from a runtime one)");
+	if (np->nremoved > 0 &&
+	    !recon_version_divert_into_nothing_harms(n->broker_version))
+		plan_step_warn(np,
+		    "on Artemis %s a divert into an address that has lost its queue does not create it again, nor make sends to its source fail: the broker drops what it forwards (measured; ADR-0084 §17 measured both on 2.44); the divert is removed with the queue all the same, so that nothing forwards into an address that is gone",
+		    n->broker_version);
 	check_consumers(np, q, ctx);
 	op = plan_step_add_op(np, RECON_OP_DESTROY_QUEUE, queue);
 	op->remove_consumers = ctx->disconnect_consumers;

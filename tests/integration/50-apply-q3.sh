@@ -8,7 +8,8 @@
 # read from the broker's divert MBean with curl and compared with the
 # values it was created with). A control deletes only the
 # queue and its address through the client (no cascade) and sees the queue
-# come back, so this test can fail.
+# come back, so this test can fail (on 2.28 and 2.31, which drop what the
+# divert forwards, the control sees it stay away: docs/compatibility.md).
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -131,6 +132,13 @@ check_eq "control: divert" OK "$(jexec "$n1" create-divert "$c.d1" "$c.src" "$c.
 check_eq "control: destroy the queue only" OK "$(jexec "$n1" destroy-queue "$c.fwd")"
 check_eq "control: delete its address" OK "$(jexec "$n1" delete-address "$c.fwd")"
 check_eq "control: producer sends" OK "$(produce "$n1" "$c.src")"
-check_grep "control: the deleted queue came back (the damage)" "^$c\.fwd\$" <(broker_names "$n1" queues)
+# 2.28 and 2.31 drop what the divert forwards: no damage there
+# (docs/compatibility.md, measured by 90-versions too).
+if [[ $("$ARTEMIS" version) < 2.32 ]]; then
+	listing "$TMP/ctl" "$n1" queues
+	check_absent "control: the deleted queue does not come back on $("$ARTEMIS" version)" "^$c\.fwd\$" "$TMP/ctl" "^$c\.src\$"
+else
+	check_grep "control: the deleted queue came back (the damage)" "^$c\.fwd\$" <(broker_names "$n1" queues)
+fi
 janitor "$u."
 done_testing

@@ -5,7 +5,8 @@
 # declaration; after our apply (divert first) sends to src still succeed.
 # A control deletes the queue and its address through the client only
 # (the divert stays): sends to src then fail with AMQ229203, so this test
-# can fail.
+# can fail (on 2.28 and 2.31, which drop what the divert forwards, they
+# still succeed: docs/compatibility.md).
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -57,8 +58,14 @@ done
 check_eq "control: divert" OK "$(jexec "$n1" create-divert "$c.d1" "$c.src" "$c.fwd" routing-type=ANYCAST)"
 check_eq "control: destroy the queue only" OK "$(jexec "$n1" destroy-queue "$c.fwd")"
 check_eq "control: delete its address" OK "$(jexec "$n1" delete-address "$c.fwd")"
-check_eq "control: sends to src now fail (the damage)" \
-	"AMQ229203: Address Does Not Exist: $c.fwd" "$(produce "$n1" "$c.src")"
+# 2.28 and 2.31 drop what the divert forwards: no damage there
+# (docs/compatibility.md, measured by 90-versions too).
+if [[ $("$ARTEMIS" version) < 2.32 ]]; then
+	check_eq "control: sends to src still succeed on $("$ARTEMIS" version)" OK "$(produce "$n1" "$c.src")"
+else
+	check_eq "control: sends to src now fail (the damage)" \
+		"AMQ229203: Address Does Not Exist: $c.fwd" "$(produce "$n1" "$c.src")"
+fi
 
 janitor "$u."
 for n in "${NODES[@]}"; do

@@ -276,7 +276,58 @@ check_eq "... on 2.28.0 and 2.31.2 only" '["WOULD_APPLY", "WOULD_APPLY", "NO_CHA
 check_eq "2.28.0: deleted again" '<absent>' "$(dattr "$v228" "$u.d" Address)"
 check_eq "2.31.2: deleted again" '<absent>' "$(dattr "$v231" "$u.d" Address)"
 
-# ---- 6. CONFIG_MANAGED: each node's broker.xml held to its release's schema -
+# ---- 6. ADR-0084 §17 Q3/Q4 on each release -----------------------------------
+# A divert (ANYCAST) into an address whose queue and address were deleted:
+# with auto-create on (Q3) the next message it forwards creates them again,
+# with auto-create off (Q4) sends to its source fail -- on the releases
+# where recon_version_divert_into_nothing_harms holds (measured from 2.37);
+# on 2.28 and 2.31 neither (what the previews say on each).
+harms() { [[ ${VER[$1]} > 2.32 ]]; }
+vproduce() { # NODE ADDRESS: one message to anycast ADDRESS; OK or the AMQ error
+	local o
+	o=$(art "$1" cli node1 producer --destination "queue://$2" --message-count 1 2>&1)
+	if printf '%s' "$o" | grep -q 'Produced: 1 messages'; then echo OK; else
+		printf '%s\n' "$o" | grep -o 'AMQ[0-9]*: [^]]*' | head -1; fi
+}
+qnames() { # NODE: the broker's queue names, one per line
+	bj "$1" "{\"type\":\"read\",\"mbean\":\"$B\",\"attribute\":\"QueueNames\"}" |
+		python3 -c 'import json,sys; print("\n".join(sorted(json.load(sys.stdin).get("value") or [])))'
+}
+for n in "${NODES[@]}"; do
+	printf '#!/bin/sh\nexec env ARTEMIS_VERSION=%s ARTEMIS_RUN_DIR=%s ARTEMIS_PORT_BASE=%s %s "$@"\n' \
+		"${VER[$n]}" "${RUN[$n]}" "${PBASE[$n]}" "$ARTEMIS" >"$TMP/art-$n"
+	chmod +x "$TMP/art-$n"
+	check "$n: auto-create off for $u.q4f" env ARTEMIS="$TMP/art-$n" bash -c \
+		". '$AG_TOP/tests/lib.sh'; . '$AG_TOP/tests/integration/apply-lib.sh'; settings node1 '$u.q4f' '{\"autoCreateAddresses\":false,\"autoCreateQueues\":false}'"
+	for q in q3 q4; do
+		for a in "$u.${q}s" "$u.${q}f"; do
+			jx "$n" create-address "$a" anycast >/dev/null
+			jx "$n" create-queue "$a" "$a" anycast >/dev/null
+		done
+		check_eq "$n: $q divert (ANYCAST)" OK "$(jx "$n" create-divert "$u.${q}d" "$u.${q}s" "$u.${q}f" routing-type=ANYCAST)"
+		check_eq "$n: $q queue destroyed" OK "$(jx "$n" destroy-queue "$u.${q}f")"
+		check_eq "$n: $q address deleted" OK "$(jx "$n" delete-address "$u.${q}f")"
+	done
+	check_eq "$n: Q3 send" OK "$(vproduce "$n" "$u.q3s")"
+	back=$(qnames "$n" | grep -cxF "$u.q3f")
+	q4=$(vproduce "$n" "$u.q4s")
+	if harms "$n"; then
+		check_eq "${VER[$n]}: Q3 the divert brings the deleted queue back" 1 "$back"
+		check_eq "${VER[$n]}: Q4 sends to the source fail" AMQ229203 "${q4%%:*}"
+	else
+		check_eq "${VER[$n]}: Q3 the deleted queue does not come back" 0 "$back"
+		check_eq "${VER[$n]}: Q4 sends to the source still succeed" OK "$q4"
+	fi
+	for q in q3 q4; do
+		jx "$n" destroy-divert "$u.${q}d" >/dev/null
+		for a in "$u.${q}s" "$u.${q}f"; do
+			jx "$n" destroy-queue "$a" remove-consumers >/dev/null
+			jx "$n" delete-address "$a" >/dev/null
+		done
+	done
+done
+
+# ---- 7. CONFIG_MANAGED: each node's broker.xml held to its release's schema -
 # The schema folder holds 2.44.0's XSD and one folder per release; the
 # base broker.xml is the one `artemis create` of 2.28.0 writes (2.44.0's
 # own has max-redelivery-records, which no older schema knows), with an
@@ -308,7 +359,7 @@ sed -i '/global-max-size-percent-of-jvm-max-memory/d' "$TMP/cm/broker/broker.xml
 check_exit "CONFIG_MANAGED: without it, every node renders (the addresses are there: NO_CHANGE)" 0 plan_to "$TMP/pcm2" "$TMP/cm" --schema-dir "$xsd"
 check_eq "... and the plan is not refused" null "$(rj "$TMP/pcm2/plan.json" 'j["refusal"]')"
 
-# ---- 7. below the floor -------------------------------------------------------
+# ---- 8. below the floor -------------------------------------------------------
 if [ -n "${URL[$low]:-}" ]; then
 	NODES=("$v244" "$low")
 	CL=$u-floor

@@ -153,6 +153,11 @@ test_recon__versions(void **state)
 	assert_true(recon_version_divert_transformer_lost("2.36.0"));
 	assert_false(recon_version_divert_transformer_lost("2.37.0"));
 	assert_false(recon_version_divert_transformer_lost("junk"));
+	assert_false(recon_version_divert_into_nothing_harms("2.28.0"));
+	assert_false(recon_version_divert_into_nothing_harms("2.31.2"));
+	assert_true(recon_version_divert_into_nothing_harms("2.32.0"));
+	assert_true(recon_version_divert_into_nothing_harms("2.37.0"));
+	assert_true(recon_version_divert_into_nothing_harms("2.44.0"));
 }
 
 int

@@ -850,7 +850,9 @@ md (the positional overload: Artemis 2.28.0 has no createDivert(java.lang.String
 """, inventory=inv(["orders"], ["orders"]), exit=1)
 
 # A queue delete on 2.28: the dependent divert removed with it comes back at
-# the restart (2.28 keeps the record too), beside the broker.xml caveat.
+# the restart (2.28 keeps the record too), beside the broker.xml caveat; and
+# ADR-0084 §17's damage does not happen there (measured), which is said; on
+# 2.37 it does, and nothing more is said.
 case("113-versions-queue-delete-2-28", "delete-queue orders",
      cluster(ORDERS + AUDIT_IN),
      snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
@@ -858,7 +860,8 @@ case("113-versions-queue-delete-2-28", "delete-queue orders",
               node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
                    [dv("audit-copy", "audit-in", "orders")], version="2.37.0")),
      """
-json .actions[0].nodes[0].warnings|length 2
+json .actions[0].nodes[0].warnings|length 3
 json .actions[0].nodes[1].warnings|length 1
 md Artemis 2.28.0 does not remove a destroyed divert from its journal (ARTEMIS-4521, fixed in 2.32.0): divert 'audit-copy' comes back
+md on Artemis 2.28.0 a divert into an address that has lost its queue does not create it again, nor make sends to its source fail
 """, exit=2)
