@@ -222,18 +222,17 @@ node_schema_dir(const char *dir, const struct recon_snapshot *snap,
 /* One schema per node (loaded once per folder); -1 with diags on a
  * folder that does not load. */
 static int
-load_schemas(struct render_schema **schemas, char **dirs,
-    const char **versions, const struct decl_cluster *c,
-    const struct recon_snapshot *snap, const char *dir,
-    struct errlist *diags)
+load_schemas(struct render_schema **schemas, char **dirs, const char **versions,
+    const struct decl_cluster *c, const struct recon_snapshot *snap,
+    const char *dir, struct errlist *diags)
 {
 	struct err err = {0};
 	size_t i, j;
 	int rc = 0;
 
 	for (i = 0; i < c->nnodes; i++) {
-		dirs[i] = node_schema_dir(dir, snap, c->nodes[i].name,
-		    &versions[i]);
+		dirs[i] =
+		    node_schema_dir(dir, snap, c->nodes[i].name, &versions[i]);
 		for (j = 0; j < i; j++)
 			if (strcmp(dirs[j], dirs[i]) == 0)
 				break;
@@ -290,7 +289,7 @@ agent_render_plan(struct agent_render_set *out, struct plan *p,
 	bl = xcalloc(c->nnodes + 1, sizeof(size_t));
 	for (i = 0; i < c->nnodes; i++)
 		out->nodes[i] = xstrdup(c->nodes[i].name);
-	schemas = xcalloc(c->nnodes + 1, sizeof(*schemas));
+	schemas = xcalloc(c->nnodes + 1, sizeof(struct render_schema *));
 	dirs = xcalloc(c->nnodes + 1, sizeof(*dirs));
 	versions = xcalloc(c->nnodes + 1, sizeof(*versions));
 	if (load_schemas(schemas, dirs, versions, c, snap,

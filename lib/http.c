@@ -485,17 +485,19 @@ fail_curl(struct xfer *x, CURLcode rc)
 		where = endpoint(x->req->url);
 		if (x->req->cert_file == NULL)
 			set_fail(x->resp, HTTP_TLS_CLIENT,
-			    xasprintf("%s requires a TLS client certificate and "
-			              "none was given (it asked for one in the "
-			              "TLS handshake, then closed the connection: %s)",
+			    xasprintf(
+			        "%s requires a TLS client certificate and "
+			        "none was given (it asked for one in the "
+			        "TLS handshake, then closed the connection: %s)",
 			        where, text));
 		else
 			set_fail(x->resp, HTTP_TLS_CLIENT,
-			    xasprintf("%s refused the TLS client certificate '%s' "
-			              "(it closed the connection after the TLS "
-			              "handshake that asked for it, with no alert "
-			              "read: %s): is it signed by a CA the server "
-			              "trusts?",
+			    xasprintf(
+			        "%s refused the TLS client certificate '%s' "
+			        "(it closed the connection after the TLS "
+			        "handshake that asked for it, with no alert "
+			        "read: %s): is it signed by a CA the server "
+			        "trusts?",
 			        where, x->req->cert_file, text));
 		free(where);
 		return;

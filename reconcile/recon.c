@@ -388,8 +388,7 @@ recon_version_parse(const char *s, struct recon_version *out)
 }
 
 int
-recon_version_cmp(const struct recon_version *a,
-    const struct recon_version *b)
+recon_version_cmp(const struct recon_version *a, const struct recon_version *b)
 {
 	if (a->major != b->major)
 		return a->major < b->major ? -1 : 1;
@@ -451,8 +450,7 @@ recon_version_divert_json(const char *version)
 bool
 recon_version_divert_destroy_kept(const char *version)
 {
-	return supported(version) &&
-	       !at_least(version, 2, 32, 0);
+	return supported(version) && !at_least(version, 2, 32, 0);
 }
 
 bool
@@ -464,6 +462,5 @@ recon_version_divert_into_nothing_harms(const char *version)
 bool
 recon_version_divert_transformer_lost(const char *version)
 {
-	return supported(version) &&
-	       !at_least(version, 2, 37, 0);
+	return supported(version) && !at_least(version, 2, 37, 0);
 }

@@ -406,8 +406,9 @@ unsupported(struct plan *p)
 		p->message = xasprintf(
 		    "%zu nodes run a release the agent does not manage (each node's reason is under Nodes)",
 		    n);
-	p->next_step = xstrdup("upgrade the broker to Artemis " RECON_VERSION_FLOOR
-	                       " or later, or take the node out of the cluster's declaration, then plan again");
+	p->next_step = xstrdup(
+	    "upgrade the broker to Artemis " RECON_VERSION_FLOOR
+	    " or later, or take the node out of the cluster's declaration, then plan again");
 	return true;
 }
 

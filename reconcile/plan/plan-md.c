@@ -130,8 +130,7 @@ node_table(struct sbuf *b, const struct plan *p)
 /* A divert create or update on a release without the JSON overloads is
  * sent in the positional ones: said on its line. */
 static void
-op_md(struct sbuf *b, const struct recon_op *op, size_t i,
-    const char *version)
+op_md(struct sbuf *b, const struct recon_op *op, size_t i, const char *version)
 {
 	char *rt;
 

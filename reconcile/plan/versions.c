@@ -28,8 +28,9 @@ plan_step_not_read(struct plan_step *np, const struct recon_node_snapshot *n)
 	}
 	/* read, and refused: the agent does not act on that release */
 	np->outcome = PLAN_OUT_REFUSED;
-	np->next_step = xstrdup("upgrade the broker to Artemis " RECON_VERSION_FLOOR
-	                        " or later, or take the node out of the cluster's declaration");
+	np->next_step = xstrdup(
+	    "upgrade the broker to Artemis " RECON_VERSION_FLOOR
+	    " or later, or take the node out of the cluster's declaration");
 }
 
 /* Does the step create a divert of that name (a recreate)? */

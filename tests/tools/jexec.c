@@ -193,7 +193,8 @@ build(struct live_bulk *b, const char *broker, const char *op, char **a, int n,
 			return -1;
 		if (upd && !divert_json) {
 			/* never positional: it breaks the broker's restart */
-			fprintf(stderr, "jexec: no updateDivert(java.lang.String) on this broker\n");
+			fprintf(stderr,
+			    "jexec: no updateDivert(java.lang.String) on this broker\n");
 			return -1;
 		}
 		if (upd)
@@ -304,7 +305,8 @@ main(int argc, char **argv)
 	           strncmp(argv[i + 2], "destroy", 7) != 0) {
 		version = broker_version(&conf, broker);
 		if (version == NULL) {
-			fprintf(stderr, "jexec: cannot read the broker's Version\n");
+			fprintf(stderr,
+			    "jexec: cannot read the broker's Version\n");
 			free(creds);
 			return 1;
 		}

@@ -41,11 +41,17 @@ test_jolokia_ops__divert_overloads(void **state)
 	char dn[] = "d", src[] = "src", fw[] = "fw1,fw2", flt[] = "p > 1",
 	     tc[] = "T", en[] = "e", es[] = "s", ef[] = "f";
 	struct decl_kv props[] = {{k1, v1}, {k2, v2}};
-	struct recon_divert d = {.name = dn, .address = src,
-	    .forwarding_address = fw, .exclusive = true, .filter = flt,
-	    .routing_type = DECL_DIVERT_PASS, .transformer_class_name = tc,
-	    .transformer_properties = props, .ntransformer_properties = 2};
-	struct recon_divert plain = {.name = en, .address = es,
+	struct recon_divert d = {.name = dn,
+	    .address = src,
+	    .forwarding_address = fw,
+	    .exclusive = true,
+	    .filter = flt,
+	    .routing_type = DECL_DIVERT_PASS,
+	    .transformer_class_name = tc,
+	    .transformer_properties = props,
+	    .ntransformer_properties = 2};
+	struct recon_divert plain = {.name = en,
+	    .address = es,
 	    .forwarding_address = ef};
 
 	(void)state;
@@ -68,10 +74,10 @@ test_jolokia_ops__divert_overloads(void **state)
 	live_bulk_create_divert(&b, "n", &plain, true);
 	assert_non_null(strstr(sbuf_str(&b.body),
 	    "\"operation\":\"createDivert(java.lang.String)\""));
-	assert_non_null(strstr(sbuf_str(&b.body), "\\\"routing-name\\\":\\\"e\\\""));
+	assert_non_null(
+	    strstr(sbuf_str(&b.body), "\\\"routing-name\\\":\\\"e\\\""));
 	live_bulk_release(&b);
-	assert_string_equal(
-	    live_divert_signature(RECON_OP_UPDATE_DIVERT, true),
+	assert_string_equal(live_divert_signature(RECON_OP_UPDATE_DIVERT, true),
 	    "updateDivert(java.lang.String)");
 	assert_null(live_divert_signature(RECON_OP_DESTROY_DIVERT, false));
 	/* the positional updateDivert is never sent */

@@ -164,8 +164,7 @@ kept_record_case(const char *version_b, bool stays)
 }
 
 static void
-test_managed_update__divert_on_kept_record_release_stays_managed(
-    void **unused)
+test_managed_update__divert_on_kept_record_release_stays_managed(void **unused)
 {
 	(void)unused;
 	kept_record_case("2.31.2", true);
