@@ -101,7 +101,8 @@ plan_diff_versions(struct plan_diff *d)
 	for (i = 0; i < p->nactions; i++)
 		for (k = 0; k < p->actions[i].nnodes && k < d->decl->nnodes;
 		     k++)
-			if (plan_diff_reachable(d, k))
+			if (d->nodes[k] != NULL &&
+			    d->nodes[k]->refusal.kind == RECON_OK)
 				step_notes(&p->actions[i].nodes[k],
 				    p->actions[i].kind,
 				    d->nodes[k]->broker_version);
