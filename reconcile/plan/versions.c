@@ -33,26 +33,14 @@ plan_step_not_read(struct plan_step *np, const struct recon_node_snapshot *n)
 	    " or later, or take the node out of the cluster's declaration");
 }
 
-/* Does the step create a divert of that name (a recreate)? */
+/* Has the step an operation of that kind on that name? */
 static bool
-creates(const struct plan_step *np, const char *name)
+has_op(const struct plan_step *np, enum recon_op_kind kind, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < np->nops; i++)
-		if (np->ops[i].kind == RECON_OP_CREATE_DIVERT &&
-		    strcmp(np->ops[i].name, name) == 0)
-			return true;
-	return false;
-}
-
-static bool
-has_destroy(const struct plan_step *np, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < np->nops; i++)
-		if (np->ops[i].kind == RECON_OP_DESTROY_DIVERT &&
+		if (np->ops[i].kind == kind &&
 		    strcmp(np->ops[i].name, name) == 0)
 			return true;
 	return false;
@@ -71,7 +59,7 @@ step_notes(struct plan_step *np, enum plan_action_kind k, const char *version)
 		 * restart deploys), unless it has a transformer */
 		if (op->kind == RECON_OP_DESTROY_DIVERT &&
 		    recon_version_divert_destroy_kept(version) &&
-		    !creates(np, op->name))
+		    !has_op(np, RECON_OP_CREATE_DIVERT, op->name))
 			plan_step_warn(np,
 			    "Artemis %s does not remove a destroyed divert from its journal (ARTEMIS-4521, fixed in 2.32.0): divert '%s' comes back at this broker's next restart, and can bring back what it forwards to; %s, or upgrade the broker to 2.32.0 or later",
 			    version, op->name,
@@ -85,8 +73,8 @@ step_notes(struct plan_step *np, enum plan_action_kind k, const char *version)
 			    "Artemis %s does not write a divert with a transformer to its journal: divert '%s' is gone after this broker's next restart%s; declare it in broker.xml as well, or upgrade the broker to 2.37.0 or later",
 			    version, op->name,
 			    recon_version_divert_destroy_kept(version) &&
-			            creates(np, op->name) &&
-			            has_destroy(np, op->name)
+			            has_op(np, RECON_OP_DESTROY_DIVERT,
+			                op->name)
 			        ? ", and the configuration it replaces comes back in its place"
 			        : "");
 	}

@@ -61,6 +61,42 @@ test_managed_update__found_as_declared_enters_inventory(void **unused)
 	scen_free(&s);
 }
 
+/* Plan f against m, apply it on the fake broker (every node APPLIED) and
+ * update m: the managed-set half of a drift-free apply. */
+struct run {
+	struct plan *p;
+	struct apply_result *r;
+	struct fake k;
+};
+
+static void
+run_apply(struct run *x, struct fx *f, struct plan_managed *m)
+{
+	struct plan_opts opts = {.revision = "r2", .snapshot_source = "l"};
+	struct apply_io io;
+	struct err err = {0};
+
+	x->r = xcalloc(1, sizeof(*x->r));
+	x->p = plan_build(&f->c, m, &f->s, &opts);
+	assert_int_equal(x->p->outcome, PLAN_OUT_WOULD_APPLY);
+	memset(&x->k, 0, sizeof(x->k));
+	x->k.f = f;
+	fake_io(&io, &x->k);
+	assert_int_equal(apply_run(x->r, x->p, &f->c, &io, &err), 0);
+	assert_true(apply_result_ok(x->r));
+	apply_update_managed(m, x->p, x->r, &f->c);
+}
+
+static void
+run_free(struct run *x)
+{
+	apply_result_free(x->r);
+	plan_free(x->p);
+	sbuf_release(&x->k.log);
+	sbuf_release(&x->k.trace);
+	free(x->k.intent_row);
+}
+
 /* Issue 14.7: address fwd, no longer declared, is deleted on broker-a
  * and kept on broker-b, where an unmanaged queue is bound to it. The
  * inventory keeps it (a later plan deletes it once it is empty); the
@@ -68,13 +104,8 @@ test_managed_update__found_as_declared_enters_inventory(void **unused)
 static void
 test_managed_update__address_kept_on_a_node_stays_managed(void **unused)
 {
-	struct plan_opts opts = {.revision = "r2", .snapshot_source = "l"};
 	struct plan_managed m = {0};
-	struct apply_result *r = xcalloc(1, sizeof(*r));
-	struct apply_io io;
-	struct plan *p;
-	struct err err = {0};
-	struct fake k;
+	struct run x;
 	struct fx f;
 	size_t i;
 
@@ -89,27 +120,16 @@ test_managed_update__address_kept_on_a_node_stays_managed(void **unused)
 		fx_lqueue(&f, i, "fwd", "fwd", 0, 0);
 	}
 	fx_lqueue(&f, 1, "fwd", "theirs", 0, 0);
-	p = plan_build(&f.c, &m, &f.s, &opts);
-	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
-	memset(&k, 0, sizeof(k));
-	k.f = &f;
-	fake_io(&io, &k);
-	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
-	assert_true(apply_result_ok(r));
+	run_apply(&x, &f, &m);
 	assert_null(recon_node_find_address(&f.s.nodes[0], "fwd"));
 	assert_non_null(recon_node_find_address(&f.s.nodes[1], "fwd"));
-	apply_update_managed(&m, p, r, &f.c);
 	assert_true(plan_managed_has_address(&m, "fwd"));
 	assert_false(plan_managed_has_queue(&m, "fwd"));
 	assert_false(plan_managed_has_queue(&m, "theirs"));
 	assert_true(plan_managed_has_address(&m, "src"));
-	apply_result_free(r);
-	plan_free(p);
+	run_free(&x);
 	plan_managed_release(&m);
 	f.c.naddresses = 2; /* the fixture frees what it built */
-	sbuf_release(&k.log);
-	sbuf_release(&k.trace);
-	free(k.intent_row);
 	fx_free(&f);
 }
 
@@ -120,13 +140,8 @@ test_managed_update__address_kept_on_a_node_stays_managed(void **unused)
 static void
 kept_record_case(const char *version_b, bool stays)
 {
-	struct plan_opts opts = {.revision = "r2", .snapshot_source = "l"};
 	struct plan_managed m = {0};
-	struct apply_result *r = xcalloc(1, sizeof(*r));
-	struct apply_io io;
-	struct plan *p;
-	struct err err = {0};
-	struct fake k;
+	struct run x;
 	struct fx f;
 	size_t i;
 
@@ -141,25 +156,14 @@ kept_record_case(const char *version_b, bool stays)
 	}
 	free(f.s.nodes[1].broker_version);
 	f.s.nodes[1].broker_version = xstrdup(version_b);
-	p = plan_build(&f.c, &m, &f.s, &opts);
-	assert_int_equal(p->outcome, PLAN_OUT_WOULD_APPLY);
-	assert_int_equal(p->actions[0].kind, PLAN_ACT_DELETE_DIVERT);
-	memset(&k, 0, sizeof(k));
-	k.f = &f;
-	fake_io(&io, &k);
-	assert_int_equal(apply_run(r, p, &f.c, &io, &err), 0);
-	assert_true(apply_result_ok(r));
+	run_apply(&x, &f, &m);
+	assert_int_equal(x.p->actions[0].kind, PLAN_ACT_DELETE_DIVERT);
 	assert_null(recon_node_find_divert(&f.s.nodes[0], "d"));
 	assert_null(recon_node_find_divert(&f.s.nodes[1], "d"));
-	apply_update_managed(&m, p, r, &f.c);
 	assert_int_equal(plan_managed_has_divert(&m, "d"), stays);
-	apply_result_free(r);
-	plan_free(p);
+	run_free(&x);
 	plan_managed_release(&m);
 	f.c.ndiverts = 1; /* the fixture frees what it built */
-	sbuf_release(&k.log);
-	sbuf_release(&k.trace);
-	free(k.intent_row);
 	fx_free(&f);
 }
 
