@@ -112,7 +112,7 @@ wait "$hang" 2>/dev/null
 daemon_start
 check "restart: c3 planned for t71hang" wait_for 60 has_preview "$c3" t71hang
 check "restart: c3 marked seen" wait_for 30 grep -qx "head $c3" "$T/state/last-seen"
-check_grep "restart: t71hang's preview names the silent node" "\\| silent \\| UNREACHABLE" "$(preview_of "$c3" t71hang)/plan.md"
+check_grep "restart: t71hang's preview names the silent node" "\\| silent \\| - \\| UNREACHABLE" "$(preview_of "$c3" t71hang)/plan.md"
 # Its only node was never read: the posted headline is UNREACHABLE, never
 # NO_CHANGE (issue 14, defect 6).
 check_grep "restart: t71hang's headline is UNREACHABLE" "^# t71hang: UNREACHABLE — no node could be read \\(1 of 1\\)" "$(preview_of "$c3" t71hang)/plan.md"
