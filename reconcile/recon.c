@@ -409,14 +409,29 @@ at_least(const char *version, unsigned major, unsigned minor, unsigned micro)
 	       recon_version_cmp(&v, &w) >= 0;
 }
 
+/* Where version stands against the floor (v and floor filled when it
+ * parses). */
+enum verdict { SUPPORTED, NOT_A_RELEASE, OTHER_MAJOR, BELOW_FLOOR };
+
+static enum verdict
+verdict(const char *version, struct recon_version *v,
+    struct recon_version *floor)
+{
+	if (recon_version_parse(RECON_VERSION_FLOOR, floor) < 0)
+		abort();
+	if (recon_version_parse(version, v) < 0)
+		return NOT_A_RELEASE;
+	if (v->major != floor->major)
+		return OTHER_MAJOR;
+	return recon_version_cmp(v, floor) < 0 ? BELOW_FLOOR : SUPPORTED;
+}
+
 static bool
 supported(const char *version)
 {
-	char *why = recon_version_unsupported(version);
-	bool ok = why == NULL;
+	struct recon_version v, floor;
 
-	free(why);
-	return ok;
+	return verdict(version, &v, &floor) == SUPPORTED;
 }
 
 char *
@@ -424,20 +439,22 @@ recon_version_unsupported(const char *version)
 {
 	struct recon_version v, floor;
 
-	if (recon_version_parse(RECON_VERSION_FLOOR, &floor) < 0)
-		abort();
-	if (version == NULL || recon_version_parse(version, &v) < 0)
+	switch (verdict(version, &v, &floor)) {
+	case NOT_A_RELEASE:
 		return xasprintf(
 		    "the broker's Version '%.80s' is not an Artemis release number; the agent manages Artemis %s and later (docs/compatibility.md)",
 		    version != NULL ? version : "", RECON_VERSION_FLOOR);
-	if (v.major != floor.major)
+	case OTHER_MAJOR:
 		return xasprintf(
 		    "Artemis %.80s is not a %u.x release; the agent manages Artemis %s and later %u.x releases (docs/compatibility.md)",
 		    version, floor.major, RECON_VERSION_FLOOR, floor.major);
-	if (recon_version_cmp(&v, &floor) < 0)
+	case BELOW_FLOOR:
 		return xasprintf(
 		    "Artemis %.80s is older than %s, the oldest release the agent manages (docs/compatibility.md)",
 		    version, RECON_VERSION_FLOOR);
+	case SUPPORTED:
+		break;
+	}
 	return NULL;
 }
 

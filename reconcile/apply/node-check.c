@@ -357,12 +357,9 @@ static char *
 release_moved(const struct plan *p, const struct plan_step *np,
     const struct recon_node_snapshot *n)
 {
-	const char *planned = NULL, *now = n->broker_version;
-	size_t i;
+	const char *planned = plan_node_version(p, np->node),
+	           *now = n->broker_version;
 
-	for (i = 0; i < p->nnodes; i++)
-		if (strcmp(p->nodes[i].node, np->node) == 0)
-			planned = p->nodes[i].version;
 	if (planned == NULL || (now != NULL && strcmp(planned, now) == 0))
 		return NULL;
 	return xasprintf(

@@ -239,18 +239,6 @@ node_md(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np,
 	node_details(b, k, np, version);
 }
 
-/* The Version read on node, NULL when it was not read. */
-static const char *
-node_version(const struct plan *p, const char *node)
-{
-	size_t i;
-
-	for (i = 0; i < p->nnodes; i++)
-		if (strcmp(p->nodes[i].node, node) == 0)
-			return p->nodes[i].version;
-	return NULL;
-}
-
 static void
 action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
     size_t idx)
@@ -266,7 +254,7 @@ action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
 	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
 	for (i = 0; i < a->nnodes; i++)
 		node_md(b, a->kind, &a->nodes[i],
-		    node_version(p, a->nodes[i].node));
+		    plan_node_version(p, a->nodes[i].node));
 	sbuf_adds(b, "\n");
 }
 

@@ -357,3 +357,14 @@ plan_creates_only(const struct plan *p)
 			return false;
 	return p->nactions > 0;
 }
+
+const char *
+plan_node_version(const struct plan *p, const char *node)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (strcmp(p->nodes[i].node, node) == 0)
+			return p->nodes[i].version;
+	return NULL;
+}

@@ -323,6 +323,10 @@ struct plan {
 	size_t nbroker_xml;
 };
 
+/* The Artemis release node ran when p was planned; NULL when it was not
+ * read, is not one of p's nodes, or p predates the recorded versions. */
+const char *plan_node_version(const struct plan *p, const char *node);
+
 struct plan_opts {
 	bool disconnect_consumers;
 	const char *revision;        /* may be NULL */
