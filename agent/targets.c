@@ -11,20 +11,53 @@
 #include "creds.h"
 #include "log.h"
 
-/* Add node dn to t; -1 with err when its credentials cannot be read. */
+/* Add node dn to t (its members to t->members, reserved by the caller);
+ * -1 with err when a credentials file cannot be read. A member without a
+ * credentials file of its own uses the node's. */
 static int
 add(struct agent_targets *t, const struct decl_node *dn, const char *dir,
     struct err *err)
 {
+	struct live_target *v = &t->v[t->n];
+	struct live_member *m;
+	const char *file;
+	size_t j, first = t->nmembers;
+
 	if (dir == NULL)
 		return err_setf(err, NULL,
 		    "node '%s': no credentials folder is configured", dn->name);
-	if (agent_creds_read(&t->secrets[t->n], dir, dn->name, dn->credentials,
-	        err) < 0)
-		return -1;
-	t->v[t->n].node = dn->name;
-	t->v[t->n].url = dn->jolokia;
-	t->v[t->n].userpass = t->secrets[t->n];
+	if (dn->nmembers == 0) {
+		if (agent_creds_read(&t->secrets[t->n], dir, dn->name,
+		        dn->credentials, err) < 0)
+			return -1;
+		v->node = dn->name;
+		v->url = dn->jolokia;
+		v->userpass = t->secrets[t->n];
+		t->n++;
+		return 0;
+	}
+	for (j = 0; j < dn->nmembers; j++) {
+		m = &t->members[t->nmembers];
+		file = dn->members[j].credentials != NULL
+		           ? dn->members[j].credentials
+		           : dn->credentials;
+		if (agent_creds_read(&t->member_secrets[t->nmembers], dir,
+		        dn->name, file, err) < 0) {
+			while (t->nmembers > first) {
+				t->nmembers--;
+				agent_creds_free(t->member_secrets[t->nmembers]);
+				t->member_secrets[t->nmembers] = NULL;
+			}
+			return -1;
+		}
+		m->name = dn->members[j].name;
+		m->url = dn->members[j].jolokia;
+		m->userpass = t->member_secrets[t->nmembers];
+		t->nmembers++;
+	}
+	v->node = dn->name;
+	v->members = &t->members[first];
+	v->nmembers = dn->nmembers;
 	t->n++;
 	return 0;
 }
@@ -40,9 +73,15 @@ agent_targets_load(struct agent_targets *out, const struct decl_cluster *c,
 	struct err one = {0};
 	size_t i, n = names != NULL ? nnames : c->nnodes;
 
+	memset(&t, 0, sizeof(t));
 	t.v = xcalloc(n + 1, sizeof(*t.v));
 	t.secrets = xcalloc(n + 1, sizeof(*t.secrets));
-	t.n = 0;
+	/* room for every member of the cluster (a few per node) */
+	for (i = 0; i < c->nnodes; i++)
+		t.nmembers += c->nodes[i].nmembers;
+	t.members = xcalloc(t.nmembers + 1, sizeof(*t.members));
+	t.member_secrets = xcalloc(t.nmembers + 1, sizeof(*t.member_secrets));
+	t.nmembers = 0;
 	for (i = 0; i < n; i++) {
 		name = names != NULL ? names[i] : c->nodes[i].name;
 		dn = names != NULL ? decl_cluster_find_node(c, name)
@@ -65,17 +104,38 @@ agent_targets_load(struct agent_targets *out, const struct decl_cluster *c,
 	return 0;
 }
 
+/* The node a member of t belongs to. */
+static const char *
+member_node(const struct agent_targets *t, const struct live_member *m)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (m >= t->v[i].members &&
+		    m < t->v[i].members + t->v[i].nmembers)
+			return t->v[i].node;
+	return "?";
+}
+
 void
 agent_targets_warn_cleartext(const struct agent_targets *t, const char *cmd,
     struct strv *seen)
 {
 	const struct live_target *v;
+	struct live_target one;
 	char *key;
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
-		v = &t->v[i];
-		if (v->userpass == NULL || !http_url_is_cleartext(v->url))
+	for (i = 0; i < t->n + t->nmembers; i++) {
+		v = i < t->n ? &t->v[i] : NULL;
+		one = v != NULL ? *v
+		                : (struct live_target){.node = member_node(t,
+		                       &t->members[i - t->n]),
+		                      .url = t->members[i - t->n].url,
+		                      .userpass = t->members[i - t->n].userpass};
+		v = &one;
+		if (v->url == NULL || v->userpass == NULL ||
+		    !http_url_is_cleartext(v->url))
 			continue;
 		key = xasprintf("%s %s", v->node, v->url);
 		if (seen != NULL && strv_has(seen, key)) {
@@ -105,7 +165,11 @@ agent_targets_release(struct agent_targets *t)
 
 	for (i = 0; i < t->n; i++)
 		agent_creds_free(t->secrets[i]);
+	for (i = 0; i < t->nmembers; i++)
+		agent_creds_free(t->member_secrets[i]);
 	free(t->secrets);
+	free(t->member_secrets);
+	free(t->members);
 	free(t->v);
 	memset(t, 0, sizeof(*t));
 }

@@ -16,6 +16,11 @@ struct agent_targets {
 	struct live_target *v; /* node and url borrowed from the declaration */
 	char **secrets;        /* owned, wiped by agent_targets_release */
 	size_t n;
+	/* every HA node's members, v[i].members pointing in; their secrets,
+	 * owned and wiped like the nodes' */
+	struct live_member *members;
+	char **member_secrets;
+	size_t nmembers;
 };
 
 /* The targets of the nodes of c named in names[0..nnames), in that order

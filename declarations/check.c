@@ -265,9 +265,12 @@ decl_endpoint_key(const char *url)
 	return sbuf_take(&b);
 }
 
+/* One Jolokia endpoint of the cluster: a node's, or a member's. */
 struct endpoint {
 	char *key;
 	const struct decl_node *node;
+	const struct decl_member *member; /* NULL: the node's own */
+	size_t order;                     /* declaration order */
 };
 
 static int
@@ -278,46 +281,88 @@ endpoint_cmp(const void *a, const void *b)
 
 	if (c != 0)
 		return c;
-	return (x->node > y->node) - (x->node < y->node);
+	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Every later node on an endpoint already declared, naming the first. */
+static const char *
+endpoint_url(const struct endpoint *e)
+{
+	return e->member != NULL ? e->member->jolokia : e->node->jolokia;
+}
+
+static const struct pos *
+endpoint_pos(const struct endpoint *e)
+{
+	return e->member != NULL ? &e->member->pos : &e->node->pos;
+}
+
+/* "node 'n'" or "member 'm' of node 'n'", owned. */
+static char *
+endpoint_who(const struct endpoint *e)
+{
+	if (e->member != NULL)
+		return xasprintf("member '%s' of node '%s'", e->member->name,
+		    e->node->name);
+	return xasprintf("node '%s'", e->node->name);
+}
+
+/* Every later endpoint (of a node or of an HA node's member) already
+ * declared, naming the first. */
 static void
 check_endpoints(const struct decl_cluster *c, struct errlist *diags)
 {
-	struct endpoint *v = xcalloc(c->nnodes + 1, sizeof(*v));
+	struct endpoint *v;
 	const struct endpoint *first = NULL;
-	size_t i;
+	size_t i, j, n = 0;
+	char *who;
 
+	for (i = 0; i < c->nnodes; i++)
+		n += c->nodes[i].nmembers > 0 ? c->nodes[i].nmembers : 1;
+	v = xcalloc(n + 1, sizeof(*v));
+	n = 0;
 	for (i = 0; i < c->nnodes; i++) {
-		v[i].key = decl_endpoint_key(c->nodes[i].jolokia);
-		v[i].node = &c->nodes[i];
+		for (j = 0; j < c->nodes[i].nmembers; j++) {
+			v[n].node = &c->nodes[i];
+			v[n].member = &c->nodes[i].members[j];
+			v[n].order = n;
+			v[n].key = decl_endpoint_key(v[n].member->jolokia);
+			n++;
+		}
+		if (c->nodes[i].nmembers > 0)
+			continue;
+		v[n].node = &c->nodes[i];
+		v[n].order = n;
+		v[n].key = decl_endpoint_key(c->nodes[i].jolokia);
+		n++;
 	}
-	if (c->nnodes > 1)
-		qsort(v, c->nnodes, sizeof(*v), endpoint_cmp);
-	for (i = 0; i < c->nnodes; i++) {
-		const struct decl_node *n = v[i].node, *f;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), endpoint_cmp);
+	for (i = 0; i < n; i++) {
+		const struct endpoint *e = &v[i];
+		const struct pos *fp;
 
-		if (first == NULL || strcmp(first->key, v[i].key) != 0) {
-			first = &v[i];
+		if (first == NULL || strcmp(first->key, e->key) != 0) {
+			first = e;
 			continue;
 		}
-		f = first->node;
-		if (strcmp(f->jolokia, n->jolokia) == 0)
-			errlist_add(diags, DIAG_ERROR, &n->pos,
+		fp = endpoint_pos(first);
+		who = endpoint_who(first);
+		if (strcmp(endpoint_url(first), endpoint_url(e)) == 0)
+			errlist_add(diags, DIAG_ERROR, endpoint_pos(e),
 			    "duplicate jolokia URL '%s' (first declared at "
 			    "%s:%u:%u)",
-			    n->jolokia, f->pos.path, f->pos.line, f->pos.col);
+			    endpoint_url(e), fp->path, fp->line, fp->col);
 		else
-			errlist_add(diags, DIAG_ERROR, &n->pos,
-			    "jolokia URL '%s' is the endpoint of node '%s' "
+			errlist_add(diags, DIAG_ERROR, endpoint_pos(e),
+			    "jolokia URL '%s' is the endpoint of %s "
 			    "('%s', declared at %s:%u:%u): both reach %s, and "
 			    "two nodes on one endpoint would get every operation "
 			    "twice",
-			    n->jolokia, f->name, f->jolokia, f->pos.path,
-			    f->pos.line, f->pos.col, v[i].key);
+			    endpoint_url(e), who, endpoint_url(first),
+			    fp->path, fp->line, fp->col, e->key);
+		free(who);
 	}
-	for (i = 0; i < c->nnodes; i++)
+	for (i = 0; i < n; i++)
 		free(v[i].key);
 	free(v);
 }

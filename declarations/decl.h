@@ -30,6 +30,7 @@
 #define DECL_DUMP_FILE_MAX          ((size_t)512 * 1024 * 1024)
 #define DECL_FILES_MAX              256    /* YAML files per cluster */
 #define DECL_NODES_MAX              64     /* nodes per cluster */
+#define DECL_MEMBERS_MAX            4      /* brokers of one HA node */
 #define DECL_OBJECTS_MAX            200000 /* addresses + queues + diverts */
 #define DECL_DEFAULT_CAPTURE_PREFIX "__capture."
 #define DECL_DEFAULT_MAX_DESTROYED  1000 /* settings.max-destroyed-messages */
@@ -61,11 +62,27 @@ struct decl_kv {
 	char *value;
 };
 
+/* One broker of an HA node (docs/ha-pairs.md): a primary or a backup,
+ * of a shared-store or replication group that is one node of the cluster. */
+struct decl_member {
+	struct pos pos; /* the list item */
+	char *name;
+	char *jolokia;     /* http(s) URL of its Jolokia endpoint */
+	char *credentials; /* its own file; NULL: the node's */
+};
+
 struct decl_node {
 	struct pos pos; /* the list item */
 	char *name;
-	char *jolokia;     /* http(s) URL of the Jolokia endpoint */
-	char *credentials; /* a file name in the credentials folder */
+	char *jolokia;     /* http(s) URL of the Jolokia endpoint; NULL when
+	                      the node has members */
+	char *credentials; /* a file name in the credentials folder; NULL only
+	                      when every member names its own */
+	/* An HA node: 2..DECL_MEMBERS_MAX brokers sharing one NodeID, of
+	 * which the live one is planned against and acted on; 0 members: the
+	 * node is the one broker at jolokia. */
+	struct decl_member *members;
+	size_t nmembers;
 };
 
 struct decl_queue {

@@ -134,6 +134,51 @@ dump_lists(struct jsonw *w, const struct decl_cluster *c)
 	jsonw_arr_end(w);
 }
 
+/* A string member when set (the dump is read back as a declaration, and
+ * an absent key is what the loader takes for unset). */
+static void
+key_str_opt(struct jsonw *w, const char *key, const char *v)
+{
+	if (v == NULL)
+		return;
+	jsonw_key(w, key);
+	jsonw_str(w, v);
+}
+
+/* A node; its members only when it has some, so that the dump (and the
+ * digest) of a cluster without HA nodes is what it always was. */
+static void
+dump_node(struct jsonw *w, const struct decl_node *n, bool endpoints)
+{
+	size_t j;
+
+	jsonw_obj_begin(w);
+	if (endpoints) {
+		key_str_opt(w, "credentials", n->credentials);
+		key_str_opt(w, "jolokia", n->jolokia);
+	}
+	if (n->nmembers > 0) {
+		jsonw_key(w, "members");
+		jsonw_arr_begin(w);
+		for (j = 0; j < n->nmembers; j++) {
+			jsonw_obj_begin(w);
+			if (endpoints) {
+				key_str_opt(w, "credentials",
+				    n->members[j].credentials);
+				key_str_opt(w, "jolokia",
+				    n->members[j].jolokia);
+			}
+			jsonw_key(w, "name");
+			jsonw_str(w, n->members[j].name);
+			jsonw_obj_end(w);
+		}
+		jsonw_arr_end(w);
+	}
+	jsonw_key(w, "name");
+	jsonw_str(w, n->name);
+	jsonw_obj_end(w);
+}
+
 /* The whole model; endpoints false leaves out each node's jolokia URL and
  * credentials file (decl_cluster_digest). */
 static char *
@@ -151,18 +196,8 @@ dump(const struct decl_cluster *c, bool endpoints)
 	jsonw_str(&w, decl_mode_name(c->mode));
 	jsonw_key(&w, "nodes");
 	jsonw_arr_begin(&w);
-	for (i = 0; i < c->nnodes; i++) {
-		jsonw_obj_begin(&w);
-		if (endpoints) {
-			jsonw_key(&w, "credentials");
-			jsonw_str(&w, c->nodes[i].credentials);
-			jsonw_key(&w, "jolokia");
-			jsonw_str(&w, c->nodes[i].jolokia);
-		}
-		jsonw_key(&w, "name");
-		jsonw_str(&w, c->nodes[i].name);
-		jsonw_obj_end(&w);
-	}
+	for (i = 0; i < c->nnodes; i++)
+		dump_node(&w, &c->nodes[i], endpoints);
 	jsonw_arr_end(&w);
 	jsonw_key(&w, "settings");
 	jsonw_obj_begin(&w);

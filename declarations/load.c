@@ -42,10 +42,21 @@ struct load {
 		    nz, txt                                                    \
 	}
 
+/* jolokia and credentials are required of a node without members; with
+ * members the node has no endpoint of its own, and credentials is the
+ * default of the members that name none (load_members). */
 static const struct decl_field node_tab[] = {
     FLD(decl_node, "name", DECL_FIELD_FILENAME, name, true),
-    FLD(decl_node, "jolokia", DECL_FIELD_URL, jolokia, true),
-    FLD(decl_node, "credentials", DECL_FIELD_CREDENTIALS, credentials, true),
+    FLD(decl_node, "jolokia", DECL_FIELD_URL, jolokia, false),
+    FLD(decl_node, "credentials", DECL_FIELD_CREDENTIALS, credentials, false),
+    {"members", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+};
+
+static const struct decl_field member_tab[] = {
+    FLD(decl_member, "name", DECL_FIELD_FILENAME, name, true),
+    FLD(decl_member, "jolokia", DECL_FIELD_URL, jolokia, true),
+    FLD(decl_member, "credentials", DECL_FIELD_CREDENTIALS, credentials,
+        false),
 };
 
 static const struct decl_field address_tab[] = {
@@ -153,6 +164,63 @@ count_object(struct load *l, const struct decl_yaml_node *at)
 	return -1;
 }
 
+/* The members of node nd (map v): an HA node, or a node with an endpoint
+ * of its own; never both, never neither. */
+static void
+load_members(struct load *l, struct decl_node *nd,
+    const struct decl_yaml_node *v)
+{
+	const struct decl_yaml_node *ms = decl_yaml_map_get(v, "members");
+	const char *who = nd->name != NULL ? nd->name : "?";
+	struct decl_member *m;
+	size_t i, j;
+
+	if (ms == NULL) {
+		if (decl_yaml_map_get(v, "jolokia") == NULL)
+			errlist_add(l->diags, DIAG_ERROR, &v->pos,
+			    "missing required key 'jolokia' in node (or 'members', for an HA pair)");
+		if (decl_yaml_map_get(v, "credentials") == NULL)
+			errlist_add(l->diags, DIAG_ERROR, &v->pos,
+			    "missing required key 'credentials' in node");
+		return;
+	}
+	if (decl_yaml_map_get(v, "jolokia") != NULL) {
+		errlist_add(l->diags, DIAG_ERROR,
+		    &decl_yaml_map_get(v, "jolokia")->pos,
+		    "node '%s' has both 'jolokia' and 'members': an HA node is reached through its members' endpoints only",
+		    who);
+		return;
+	}
+	if (want_list(l, ms, "members") < 0)
+		return;
+	if (ms->n < 2 || ms->n > DECL_MEMBERS_MAX) {
+		errlist_add(l->diags, DIAG_ERROR, &ms->pos,
+		    "node '%s' has %zu member%s: an HA node has 2 to %d (a primary and its backups)",
+		    who, ms->n, ms->n == 1 ? "" : "s", DECL_MEMBERS_MAX);
+		return;
+	}
+	nd->members = xcalloc(ms->n, sizeof(*nd->members));
+	for (i = 0; i < ms->n; i++) {
+		m = &nd->members[nd->nmembers++];
+		m->pos = ms->vals[i]->pos;
+		if (decl_fields_parse(m, ms->vals[i], "member", member_tab,
+		        NELEM(member_tab), l->diags) < 0)
+			continue;
+		if (m->credentials == NULL && nd->credentials == NULL)
+			errlist_add(l->diags, DIAG_ERROR, &m->pos,
+			    "member '%s' of node '%s' has no 'credentials' and neither has the node",
+			    m->name, who);
+		for (j = 0; j + 1 < nd->nmembers; j++)
+			if (nd->members[j].name != NULL &&
+			    strcmp(nd->members[j].name, m->name) == 0)
+				errlist_add(l->diags, DIAG_ERROR, &m->pos,
+				    "duplicate member name '%s' in node '%s' (first declared at %s:%u:%u)",
+				    m->name, who, nd->members[j].pos.path,
+				    nd->members[j].pos.line,
+				    nd->members[j].pos.col);
+	}
+}
+
 static void
 load_nodes(struct load *l, const struct decl_yaml_node *v)
 {
@@ -174,8 +242,11 @@ load_nodes(struct load *l, const struct decl_yaml_node *v)
 		nd = &c->nodes[c->nnodes++];
 		memset(nd, 0, sizeof(*nd));
 		nd->pos = v->vals[i]->pos;
-		decl_fields_parse(nd, v->vals[i], "node", node_tab,
-		    NELEM(node_tab), l->diags);
+		if (decl_fields_parse(nd, v->vals[i], "node", node_tab,
+		        NELEM(node_tab), l->diags) < 0 &&
+		    v->vals[i]->kind != DECL_YAML_MAP)
+			continue;
+		load_members(l, nd, v->vals[i]);
 	}
 }
 

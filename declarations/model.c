@@ -46,7 +46,7 @@ divert_release(struct decl_divert *d)
 void
 decl_cluster_free(struct decl_cluster *c)
 {
-	size_t i;
+	size_t i, j;
 
 	if (c == NULL)
 		return;
@@ -54,6 +54,12 @@ decl_cluster_free(struct decl_cluster *c)
 		free(c->nodes[i].name);
 		free(c->nodes[i].jolokia);
 		free(c->nodes[i].credentials);
+		for (j = 0; j < c->nodes[i].nmembers; j++) {
+			free(c->nodes[i].members[j].name);
+			free(c->nodes[i].members[j].jolokia);
+			free(c->nodes[i].members[j].credentials);
+		}
+		free(c->nodes[i].members);
 	}
 	free(c->nodes);
 	for (i = 0; i < c->naddresses; i++)

@@ -22,6 +22,9 @@ static const char *const kind_names[] = {
     [RECON_BAD_RESPONSE] = "BAD_RESPONSE",
     [RECON_BROKER_ERROR] = "BROKER_ERROR",
     [RECON_UNSUPPORTED_VERSION] = "UNSUPPORTED_VERSION",
+    [RECON_PASSIVE] = "PASSIVE",
+    [RECON_SPLIT_BRAIN] = "SPLIT_BRAIN",
+    [RECON_NOT_A_PAIR] = "NOT_A_PAIR",
 };
 
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
@@ -55,6 +58,42 @@ recon_refusal_release(struct recon_refusal *r)
 		return;
 	free(r->text);
 	memset(r, 0, sizeof(*r));
+}
+
+void
+recon_ha_release(struct recon_ha *h)
+{
+	free(h->policy);
+	free(h->node_id);
+	memset(h, 0, sizeof(*h));
+	h->replica_sync = -1;
+}
+
+void
+recon_ha_copy(struct recon_ha *dst, const struct recon_ha *src)
+{
+	*dst = *src;
+	dst->policy = src->policy != NULL ? xstrdup(src->policy) : NULL;
+	dst->node_id = src->node_id != NULL ? xstrdup(src->node_id) : NULL;
+}
+
+void
+recon_member_release(struct recon_member *m)
+{
+	free(m->name);
+	free(m->url);
+	recon_refusal_release(&m->refusal);
+	free(m->broker_name);
+	free(m->broker_version);
+	recon_ha_release(&m->ha);
+	memset(m, 0, sizeof(*m));
+}
+
+const char *
+recon_member_state(const struct recon_member *m)
+{
+	return m->refusal.kind == RECON_OK ? "LIVE"
+	                                   : recon_kind_name(m->refusal.kind);
 }
 
 bool

@@ -32,6 +32,14 @@ enum recon_kind {
 	/* the broker's Version is older than RECON_VERSION_FLOOR, or not a
 	 * release number: the node is not managed (docs/compatibility.md) */
 	RECON_UNSUPPORTED_VERSION,
+	/* HA (docs/ha-pairs.md). A broker that is not active: a backup
+	 * waiting for its primary (or a primary waiting to fail back); read,
+	 * never acted on, never drift. */
+	RECON_PASSIVE,
+	/* more than one member of an HA node is active */
+	RECON_SPLIT_BRAIN,
+	/* the members of an HA node report different NodeIDs */
+	RECON_NOT_A_PAIR,
 };
 
 /* "HAS_CONSUMERS", ...; "OK" for RECON_OK. */
@@ -116,12 +124,48 @@ struct recon_address_settings {
  * and only node, url and refusal are meaningful. Arrays are sorted by name. */
 struct live_node_index;
 
+/* What a broker says of its high availability: the broker MBean's
+ * Active, Backup, HAPolicy, NodeID and ReplicaSync (docs/ha-pairs.md). */
+struct recon_ha {
+	bool known;       /* read (false: a snapshot or reply without them) */
+	bool active;      /* Active: serving clients, its journal loaded */
+	bool backup;      /* Backup: configured as (or now acting as) backup */
+	char *policy;     /* HAPolicy, e.g. "Shared Store Backup"; NULL: none */
+	char *node_id;    /* NodeID: the journal's id a pair shares; NULL */
+	int replica_sync; /* ReplicaSync: 1 in sync, 0 not, -1 not read */
+};
+void recon_ha_release(struct recon_ha *h);
+void recon_ha_copy(struct recon_ha *dst, const struct recon_ha *src);
+
+/* One member of an HA node as the snapshot read it. */
+struct recon_member {
+	char *name;                   /* declared member name */
+	char *url;                    /* its Jolokia URL */
+	struct recon_refusal refusal; /* RECON_OK: read and active; PASSIVE */
+	char *broker_name;
+	char *broker_version;
+	struct recon_ha ha;
+	unsigned requests;
+};
+void recon_member_release(struct recon_member *m);
+/* "LIVE" for a member read and active, else its refusal kind's name
+ * ("PASSIVE", "UNREACHABLE", ...). */
+const char *recon_member_state(const struct recon_member *m);
+
 struct recon_node_snapshot {
 	char *node;                   /* declared node name */
-	char *url;                    /* the Jolokia URL read */
+	char *url;                    /* the Jolokia URL read (an HA node's:
+	                                 the live member's, or NULL) */
 	struct recon_refusal refusal; /* kind RECON_OK when read */
 	char *broker_name;    /* discovered: the broker MBean's broker="…" */
 	char *broker_version; /* Version attribute */
+	struct recon_ha ha;   /* the broker read's HA attributes */
+	/* An HA node: every member's read, in declaration order, and the
+	 * live one's name (NULL when none is live); the node's contents are
+	 * that member's. nmembers 0: a node without members. */
+	char *member;
+	struct recon_member *members;
+	size_t nmembers;
 	struct recon_address *addresses;
 	size_t naddresses;
 	struct recon_queue *queues;

@@ -128,6 +128,12 @@ const char *apply_outcome_name(enum apply_outcome o);
 
 struct apply_node {
 	char *node;
+	/* An HA node (docs/ha-pairs.md): the member live when apply read the
+	 * node, the one every operation went to (NULL: none, or no members),
+	 * and the member the plan was made against when that is another (a
+	 * failover between plan and apply; NULL otherwise). */
+	char *member;
+	char *planned_member;
 	enum apply_outcome outcome;
 	char *detail; /* owned: why, one line for people */
 	char *kind;   /* REFUSED/FAILED/UNREACHABLE: "STALE", "HAS_CONSUMERS",

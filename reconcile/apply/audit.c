@@ -95,6 +95,10 @@ write_node(struct jsonw *w, const struct apply_node *n, bool outcome)
 		jsonw_key(w, "kind");
 		jsonw_str(w, n->kind);
 	}
+	if (n->member != NULL) {
+		jsonw_key(w, "member");
+		jsonw_str(w, n->member);
+	}
 	jsonw_key(w, "node");
 	jsonw_str(w, n->node);
 	jsonw_key(w, "notes");
@@ -111,6 +115,10 @@ write_node(struct jsonw *w, const struct apply_node *n, bool outcome)
 	jsonw_str(w, outcome || n->outcome != APPLY_APPLIED
 	                 ? apply_outcome_name(n->outcome)
 	                 : NULL);
+	if (n->planned_member != NULL) {
+		jsonw_key(w, "planned_member");
+		jsonw_str(w, n->planned_member);
+	}
 	jsonw_obj_end(w);
 }
 
@@ -314,8 +322,12 @@ read_node(struct json_reader *c, const struct json *o, const char *w,
 	size_t i = 0, nops = 0;
 	int rc = 0;
 
+	/* member, planned_member: HA nodes only */
 	if (json_read_str(c, o, w, "node", false, &n->node) < 0 ||
-	    json_read_str(c, o, w, "outcome", true, &outcome) < 0)
+	    json_read_str(c, o, w, "outcome", true, &outcome) < 0 ||
+	    json_read_optional(c, o, w, "member", &n->member) < 0 ||
+	    json_read_optional(c, o, w, "planned_member",
+	        &n->planned_member) < 0)
 		return -1;
 	if (outcome != NULL && outcome_parse(outcome, &n->outcome) < 0)
 		rc = json_read_fail(c, w, "outcome", "unknown outcome");

@@ -26,6 +26,22 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 
 	out->verdicts = xmalloc(p->nactions + 1);
 	memset(out->verdicts, -1, p->nactions + 1);
+	if (n->refusal.kind == RECON_PASSIVE && plan_node_passive(ns)) {
+		apply_node_set(out, APPLY_SKIPPED, NULL,
+		    xasprintf("passive, as when planned: nothing is applied on a passive broker (%s)",
+		        n->refusal.text != NULL ? n->refusal.text : "not active"));
+		return;
+	}
+	if (n->refusal.kind == RECON_SPLIT_BRAIN ||
+	    n->refusal.kind == RECON_NOT_A_PAIR) {
+		/* read, and refused as a whole: nothing is sent */
+		apply_node_set(out, APPLY_REFUSED,
+		    recon_kind_name(n->refusal.kind),
+		    xasprintf("%s: %s; nothing ran on this node",
+		        recon_kind_name(n->refusal.kind),
+		        n->refusal.text != NULL ? n->refusal.text : "refused"));
+		return;
+	}
 	if (n->refusal.kind != RECON_OK) {
 		apply_node_set(out, APPLY_UNREACHABLE,
 		    recon_kind_name(n->refusal.kind),
@@ -36,8 +52,10 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 	}
 	if (!ns->reachable) {
 		apply_node_set(out, APPLY_REFUSED, "STALE",
-		    xstrdup(
-		        "stale plan: the node was unreachable when the plan was made, so nothing was planned for it; plan again"));
+		    xasprintf(
+		        "stale plan: the node was %s when the plan was made, so nothing was planned for it; plan again",
+		        plan_node_passive(ns) ? "passive (it is live now)"
+		                              : "unreachable"));
 		return;
 	}
 	apply_ctx_init(&c, p, decl, ns->node);
@@ -144,8 +162,9 @@ after_ops(struct apply_result *r, const struct plan *p,
 		n = at[i] != (size_t)-1 ? &again[at[i]] : &r->seen[i];
 		if (unverified[i] && !apply_verify_creates(n, &r->nodes[i]))
 			continue;
-		if (pass && (r->nodes[i].outcome == APPLY_APPLIED ||
-		                r->nodes[i].outcome == APPLY_SKIPPED))
+		if (pass && n->refusal.kind == RECON_OK &&
+		    (r->nodes[i].outcome == APPLY_APPLIED ||
+		        r->nodes[i].outcome == APPLY_SKIPPED))
 			apply_capture_node(p, decl, io, n, &r->nodes[i]);
 	}
 	for (i = 0; i < k; i++)
@@ -153,6 +172,20 @@ after_ops(struct apply_result *r, const struct plan *p,
 	free(again);
 	free(names);
 	free(at);
+}
+
+/* An HA node's member now live, and the one planned against when that is
+ * another: the operations go to the member live now (reconcile/live), and
+ * every action is checked against what it holds, as on any node. */
+static void
+ha_member(struct apply_node *out, const struct plan_node_status *ns,
+    const struct recon_node_snapshot *n)
+{
+	if (n->member != NULL)
+		out->member = xstrdup(n->member);
+	if (ns->member != NULL && n->member != NULL &&
+	    strcmp(ns->member, n->member) != 0)
+		out->planned_member = xstrdup(ns->member);
 }
 
 /* The interrupted apply's entry for node, when it lists operations. */
@@ -200,6 +233,7 @@ apply_run_resume(struct apply_result *r, const struct plan *p,
 	}
 	for (i = 0; i < p->nnodes; i++) {
 		r->nodes[i].node = xstrdup(p->nodes[i].node);
+		ha_member(&r->nodes[i], &p->nodes[i], &r->seen[i]);
 		wn = was_node(was, p->nodes[i].node);
 		if (wn != NULL)
 			apply_resume_check(p, decl, &r->seen[i], wn,

@@ -107,6 +107,15 @@ node_section(struct sbuf *b, const struct apply_node *n)
 
 	sbuf_addf(b, "\n## %s: %s\n\n", n->node,
 	    apply_outcome_name(n->outcome));
+	if (n->member != NULL)
+		sbuf_addf(b, "HA member acted on: **%s** (the live one)%s%s%s\n\n",
+		    n->member,
+		    n->planned_member != NULL ? "; the plan was made against "
+		                              : "",
+		    n->planned_member != NULL ? n->planned_member : "",
+		    n->planned_member != NULL
+		        ? ": a failover since the plan, and every action was checked again against what the new live member holds"
+		        : "");
 	if (n->detail != NULL)
 		sbuf_addf(b, "%s\n", n->detail);
 	if (n->nnotes > 0)

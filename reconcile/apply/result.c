@@ -75,6 +75,8 @@ node_apply_release(struct apply_node *n)
 	free(n->run_notes);
 	free(n->ops);
 	free(n->node);
+	free(n->member);
+	free(n->planned_member);
 	free(n->detail);
 	free(n->kind);
 }

@@ -172,6 +172,21 @@ void live_node_from_reply(struct recon_node_snapshot *n,
  * becomes UNSUPPORTED_VERSION, keeping its broker name and version for
  * the preview: true then. False (n unchanged) for a supported version. */
 bool live_node_check_version(struct recon_node_snapshot *n);
+/* A node read from a broker that says it is not active (a passive backup,
+ * or a primary waiting to fail back) loses its contents and becomes
+ * PASSIVE, keeping its broker, version and HA state: true then. */
+bool live_node_check_passive(struct recon_node_snapshot *n);
+
+/* ---- ha.c: an HA node from its members' reads ------------------------ */
+
+/* out (zeroed by the function) becomes node: the reads[0..n) of its
+ * members[0..n) (taken: the live one's contents are moved into out, and
+ * each read stays for the caller to release), every member's state in
+ * out->members, and the node refused NOT_A_PAIR, SPLIT_BRAIN or, with no
+ * live member, UNREACHABLE (or the kind every member was refused with). */
+void live_node_choose(struct recon_node_snapshot *out, const char *node,
+    const struct live_member *members, struct recon_node_snapshot *reads,
+    size_t n);
 
 /* ---- snapshot-attrs.c: one MBean's attributes ------------------------ */
 struct live_attrs {

@@ -38,13 +38,25 @@ struct http_tick;
 /* ---- reading nodes (snapshot-fetch.c) ---------------------------------- */
 
 /* A node to read; strings are borrowed. */
+/* One broker of an HA node (docs/ha-pairs.md). */
+struct live_member {
+	const char *name;     /* declared member name */
+	const char *url;      /* its Jolokia endpoint */
+	const char *userpass; /* "user:password" for HTTP Basic */
+};
+
 struct live_target {
 	const char *node;     /* declared node name */
-	const char *url;      /* its Jolokia endpoint */
+	const char *url;      /* its Jolokia endpoint; NULL for an HA node */
 	const char *userpass; /* "user:password" for HTTP Basic */
 	/* Broker name to ask for address-settings (an exec cannot take a
 	 * pattern); NULL = node. A wrong hint only loses address_settings. */
 	const char *broker_hint;
+	/* An HA node: its brokers, each read in the same round, the one that
+	 * is active taken as the node (live_node_choose); 0: the node is the
+	 * one broker at url. Borrowed. */
+	const struct live_member *members;
+	size_t nmembers;
 };
 
 /* HTTP settings shared by every node; zero = defaults (Origin
@@ -153,6 +165,9 @@ struct live_nodes {
 	const struct live_http_opts *http;
 	char **brokers;  /* per target: the broker name last read; internal */
 	char **versions; /* per target: its Version then; internal */
+	/* per target: an HA node's member found live at the last read (its
+	 * index in members), which operations go to; internal */
+	size_t *live_member;
 };
 
 void live_nodes_init(struct live_nodes *nodes);

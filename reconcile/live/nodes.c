@@ -20,6 +20,18 @@ target_index(const struct live_nodes *live, const char *node)
 	return (size_t)-1;
 }
 
+/* The index of the member named name in t (0 when t has no members). */
+static size_t
+member_index(const struct live_target *t, const char *name)
+{
+	size_t j;
+
+	for (j = 0; name != NULL && j < t->nmembers; j++)
+		if (strcmp(t->members[j].name, name) == 0)
+			return j;
+	return 0;
+}
+
 /* Read the nodes names[] concurrently, one bulk POST each (the snapshot
  * fetch of plan), into out[]; remember each broker name read. */
 void
@@ -61,6 +73,12 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 			live->brokers[i] = xstrdup(out[j].broker_name);
 			free(live->versions[i]);
 			live->versions[i] = xstrdup(out[j].broker_version);
+			live->live_member[i] =
+			    member_index(&live->targets[i], out[j].member);
+		} else if (live->targets[i].nmembers > 0) {
+			/* no member is live now: nothing is sent */
+			free(live->brokers[i]);
+			live->brokers[i] = NULL;
 		}
 	}
 	if (s != NULL)
@@ -140,6 +158,12 @@ live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
 	memset(&conf, 0, sizeof(conf));
 	conf.url = live->targets[i].url;
 	conf.userpass = live->targets[i].userpass;
+	if (live->targets[i].nmembers > 0) {
+		/* an HA node: the member the last read found live */
+		conf.url = live->targets[i].members[live->live_member[i]].url;
+		conf.userpass =
+		    live->targets[i].members[live->live_member[i]].userpass;
+	}
 	conf.origin = live->http->origin;
 	conf.ca_file = live->http->ca_file;
 	conf.cert_file = live->http->cert_file;
@@ -181,6 +205,8 @@ live_nodes_init(struct live_nodes *live)
 {
 	live->brokers = xcalloc(live->ntargets + 1, sizeof(*live->brokers));
 	live->versions = xcalloc(live->ntargets + 1, sizeof(*live->versions));
+	live->live_member =
+	    xcalloc(live->ntargets + 1, sizeof(*live->live_member));
 }
 
 void
@@ -194,6 +220,8 @@ live_nodes_release(struct live_nodes *live)
 	}
 	free(live->brokers);
 	free(live->versions);
+	free(live->live_member);
 	live->brokers = NULL;
 	live->versions = NULL;
+	live->live_member = NULL;
 }

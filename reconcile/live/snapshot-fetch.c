@@ -10,11 +10,15 @@
 
 #include "../../lib/clock.h"
 #include "../../lib/json.h"
+#include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
 #define D "org.apache.activemq.artemis:"
 
-static const char *const broker_attrs[] = {"Version"};
+/* Version, and the broker's HA state (docs/ha-pairs.md); every release
+ * from 2.28.0 has them all (docs/compatibility.md). */
+static const char *const broker_attrs[] = {"Version", "Active", "Backup",
+    "HAPolicy", "NodeID", "ReplicaSync"};
 static const char *const address_attrs[] = {"Address", "RoutingTypes",
     "QueueNames", "BindingNames", "AutoCreated", "Internal"};
 static const char *const queue_attrs[] = {"Name", "Address", "RoutingType",
@@ -152,6 +156,33 @@ to_settings(struct recon_node_snapshot *n, const struct live_bulk_result *res)
 	json_doc_free(doc);
 }
 
+/* The HA attributes of the broker MBean c. Active and Backup must be
+ * booleans for the state to count as read (a broker without them is taken
+ * as the one broker of its node); the strings are kept when present. */
+static void
+read_ha(struct recon_ha *h, const struct json *c)
+{
+	const char *v;
+	bool b;
+
+	memset(h, 0, sizeof(*h));
+	h->replica_sync = -1;
+	if (json_bool(json_get(c, "Active"), &h->active) < 0 ||
+	    json_bool(json_get(c, "Backup"), &h->backup) < 0) {
+		h->active = h->backup = false;
+		return;
+	}
+	h->known = true;
+	v = json_str(json_get(c, "HAPolicy"));
+	if (v != NULL && *v != '\0')
+		h->policy = xstrdup(v);
+	v = json_str(json_get(c, "NodeID"));
+	if (v != NULL && *v != '\0')
+		h->node_id = xstrdup(v);
+	if (json_bool(json_get(c, "ReplicaSync"), &b) == 0)
+		h->replica_sync = b;
+}
+
 /* The broker name from the single broker MBean of the first element. */
 static char *
 find_broker(struct recon_node_snapshot *n, const struct json *value)
@@ -173,23 +204,56 @@ find_broker(struct recon_node_snapshot *n, const struct json *value)
 	if (v == NULL)
 		return xstrdup("the broker MBean has no Version string");
 	n->broker_version = xstrdup(v);
+	read_ha(&n->ha, c);
 	return NULL;
 }
 
+/* Free the objects of n; its name, endpoint, refusal, requests and HA
+ * state stay. */
 static void
 drop_contents(struct recon_node_snapshot *n)
 {
 	char *node = n->node, *url = n->url;
 	unsigned req = n->requests;
 	struct recon_refusal ref = n->refusal;
+	struct recon_ha ha = n->ha;
 
 	n->node = n->url = NULL;
 	memset(&n->refusal, 0, sizeof(n->refusal));
+	memset(&n->ha, 0, sizeof(n->ha));
 	live_node_release(n);
 	n->node = node;
 	n->url = url;
 	n->requests = req;
 	n->refusal = ref;
+	n->ha = ha;
+}
+
+bool
+live_node_check_passive(struct recon_node_snapshot *n)
+{
+	struct sbuf b;
+	char *name, *version;
+
+	if (n->refusal.kind != RECON_OK || !n->ha.known || n->ha.active)
+		return false;
+	sbuf_init(&b, SBUF_UNBOUNDED);
+	sbuf_addf(&b, "passive %s (HAPolicy '%s'", n->ha.backup ? "backup" : "broker",
+	    n->ha.policy != NULL ? n->ha.policy : "none");
+	if (n->ha.node_id != NULL)
+		sbuf_addf(&b, ", NodeID %s", n->ha.node_id);
+	if (n->ha.replica_sync >= 0)
+		sbuf_addf(&b, ", %s", n->ha.replica_sync ? "in sync with its live" : "not in sync with its live");
+	sbuf_adds(&b, "): it serves no client and holds no journal until it becomes live, so nothing is planned or applied on it");
+	name = n->broker_name;
+	version = n->broker_version;
+	n->broker_name = n->broker_version = NULL;
+	drop_contents(n);
+	n->broker_name = name;
+	n->broker_version = version;
+	n->refusal.kind = RECON_PASSIVE;
+	n->refusal.text = sbuf_take(&b);
+	return true;
 }
 
 bool
@@ -273,6 +337,8 @@ live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
 		why = find_broker(n, b->results[0].value);
 	if (why == NULL && live_node_check_version(n))
 		return;
+	if (why == NULL && live_node_check_passive(n))
+		return;
 	if (why == NULL)
 		why = walk(b->results[1].value, n->broker_name, "address",
 		    sizeof(*n->addresses), (void **)&n->addresses,
@@ -304,46 +370,89 @@ live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
 	to_settings(n, &b->results[4]);
 }
 
+/* One POST of a fetch: a node's endpoint, or one member's. */
+static void
+conf_of(struct live_jolokia_conf *c, const char *url, const char *userpass,
+    const struct live_http_opts *opts)
+{
+	c->url = url;
+	c->userpass = userpass;
+	c->origin = opts->origin;
+	c->ca_file = opts->ca_file;
+	c->cert_file = opts->cert_file;
+	c->key_pem = opts->key_pem;
+	c->connect_timeout_ms = opts->connect_timeout_ms;
+	c->timeout_ms = opts->timeout_ms;
+	c->max_response = opts->max_response;
+	c->tick = opts->tick;
+}
+
 struct recon_snapshot *
 live_snapshot_fetch(const char *cluster, const struct live_target *targets,
     size_t n, const struct live_http_opts *opts)
 {
 	struct recon_snapshot *s = xcalloc(1, sizeof(*s));
-	struct live_jolokia_conf *confs = xcalloc(n + 1, sizeof(*confs));
-	struct live_bulk *bulks = xcalloc(n + 1, sizeof(*bulks));
-	struct recon_refusal *outs = xcalloc(n + 1, sizeof(*outs));
-	size_t i;
+	struct live_jolokia_conf *confs;
+	struct live_bulk *bulks;
+	struct recon_refusal *outs;
+	struct recon_node_snapshot *reads;
+	size_t i, j, k, nreads = 0;
 
+	for (i = 0; i < n; i++)
+		nreads += targets[i].nmembers > 0 ? targets[i].nmembers : 1;
+	confs = xcalloc(nreads + 1, sizeof(*confs));
+	bulks = xcalloc(nreads + 1, sizeof(*bulks));
+	outs = xcalloc(nreads + 1, sizeof(*outs));
+	reads = xcalloc(nreads + 1, sizeof(*reads));
 	s->cluster = xstrdup(cluster);
 	s->taken_at = clock_rfc3339_now();
 	s->nodes = xcalloc(n + 1, sizeof(*s->nodes));
 	s->nnodes = n;
-	for (i = 0; i < n; i++) {
-		confs[i].url = targets[i].url;
-		confs[i].userpass = targets[i].userpass;
-		confs[i].origin = opts->origin;
-		confs[i].ca_file = opts->ca_file;
-		confs[i].cert_file = opts->cert_file;
-		confs[i].key_pem = opts->key_pem;
-		confs[i].connect_timeout_ms = opts->connect_timeout_ms;
-		confs[i].timeout_ms = opts->timeout_ms;
-		confs[i].max_response = opts->max_response;
-		confs[i].tick = opts->tick;
-		live_snapshot_build_request(&bulks[i],
-		    targets[i].broker_hint ? targets[i].broker_hint
-		                           : targets[i].node);
+	/* every member of every node in one round, each its one POST */
+	for (i = 0, k = 0; i < n; i++) {
+		const struct live_target *t = &targets[i];
+		const char *hint = t->broker_hint ? t->broker_hint : t->node;
+
+		if (t->nmembers == 0) {
+			conf_of(&confs[k], t->url, t->userpass, opts);
+			live_snapshot_build_request(&bulks[k++], hint);
+			continue;
+		}
+		/* each member's broker is asked for its address-settings by
+		 * the member's name (docs/ha-pairs.md) */
+		for (j = 0; j < t->nmembers; j++) {
+			conf_of(&confs[k], t->members[j].url,
+			    t->members[j].userpass, opts);
+			live_snapshot_build_request(&bulks[k++],
+			    t->members[j].name);
+		}
 	}
-	live_jolokia_post_all(confs, bulks, n, outs);
-	for (i = 0; i < n; i++) {
-		s->nodes[i].node = xstrdup(targets[i].node);
-		s->nodes[i].url = xstrdup(targets[i].url);
-		s->nodes[i].requests = bulks[i].requests;
-		if (outs[i].kind != RECON_OK)
-			s->nodes[i].refusal = outs[i];
+	live_jolokia_post_all(confs, bulks, nreads, outs);
+	for (k = 0; k < nreads; k++) {
+		reads[k].url = xstrdup(confs[k].url);
+		reads[k].requests = bulks[k].requests;
+		if (outs[k].kind != RECON_OK)
+			reads[k].refusal = outs[k];
 		else
-			live_node_from_reply(&s->nodes[i], &bulks[i]);
-		live_bulk_release(&bulks[i]);
+			live_node_from_reply(&reads[k], &bulks[k]);
+		live_bulk_release(&bulks[k]);
 	}
+	for (i = 0, k = 0; i < n; i++) {
+		const struct live_target *t = &targets[i];
+
+		if (t->nmembers == 0) {
+			s->nodes[i] = reads[k];
+			memset(&reads[k++], 0, sizeof(reads[0]));
+			s->nodes[i].node = xstrdup(t->node);
+			continue;
+		}
+		live_node_choose(&s->nodes[i], t->node, t->members,
+		    &reads[k], t->nmembers);
+		k += t->nmembers;
+	}
+	for (k = 0; k < nreads; k++)
+		live_node_release(&reads[k]);
+	free(reads);
 	free(confs);
 	free(bulks);
 	free(outs);

@@ -192,9 +192,12 @@ val_strv(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 typedef int (*field_fn)(struct jp *p, const struct jpath *at, size_t key,
     enum jsonr_tok t, void *out);
 
+/* An object of keys[0..nkeys), each required unless its bit is set in
+ * optional (keys added to the format later: absent in older snapshots). */
 static int
-read_object(struct jp *p, enum jsonr_tok t, const struct jpath *at,
-    const char *const *keys, size_t nkeys, field_fn field, void *out)
+read_object_opt(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *const *keys, size_t nkeys, uint32_t optional, field_fn field,
+    void *out)
 {
 	uint32_t seen = 0;
 	size_t hint = 0, k;
@@ -224,9 +227,16 @@ read_object(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 			return -1;
 	}
 	for (k = 0; k < nkeys; k++)
-		if (!(seen & (UINT32_C(1) << k)))
+		if (!((seen | optional) & (UINT32_C(1) << k)))
 			return fail(p, at, NULL, "missing key '%s'", keys[k]);
 	return 0;
+}
+
+static int
+read_object(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *const *keys, size_t nkeys, field_fn field, void *out)
+{
+	return read_object_opt(p, t, at, keys, nkeys, 0, field, out);
 }
 
 typedef int (*elem_fn)(struct jp *p, const struct jpath *at, enum jsonr_tok t,
@@ -586,6 +596,130 @@ parse_refusal(struct jp *p, enum jsonr_tok t, const struct jpath *node,
 	return rc;
 }
 
+/* ---- HA: a broker's state, an HA node's members ---- */
+
+static const char *const ha_keys[] = {"active", "backup", "node_id",
+    "policy", "replica_sync"};
+
+static int
+ha_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
+{
+	struct recon_ha *h = out;
+	bool b = false;
+
+	switch (k) {
+	case 0:
+		return val_bool(p, t, at, "active", &h->active);
+	case 1:
+		return val_bool(p, t, at, "backup", &h->backup);
+	case 2:
+		return val_str(p, t, at, "node_id", true, &h->node_id);
+	case 3:
+		return val_str(p, t, at, "policy", true, &h->policy);
+	default:
+		if (t == JSONR_NULL) {
+			h->replica_sync = -1;
+			return 0;
+		}
+		if (val_bool(p, t, at, "replica_sync", &b) < 0)
+			return -1;
+		h->replica_sync = b;
+		return 0;
+	}
+}
+
+static int
+parse_ha(struct jp *p, enum jsonr_tok t, const struct jpath *owner,
+    struct recon_ha *h)
+{
+	struct jpath at = {owner, "ha", -1};
+
+	if (read_object(p, t, &at, ha_keys, 5, ha_field, h) < 0)
+		return -1;
+	h->known = true;
+	return 0;
+}
+
+static const char *const member_keys[] = {"broker_name", "broker_version",
+    "ha", "name", "refusal", "requests", "url"};
+
+static int
+member_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
+    void *out)
+{
+	struct recon_member *m = out;
+	int64_t req = 0;
+
+	switch (k) {
+	case 0:
+		return val_str(p, t, at, "broker_name", true, &m->broker_name);
+	case 1:
+		return val_str(p, t, at, "broker_version", true,
+		    &m->broker_version);
+	case 2:
+		return parse_ha(p, t, at, &m->ha);
+	case 3:
+		return val_str(p, t, at, "name", false, &m->name);
+	case 4:
+		return parse_refusal(p, t, at, &m->refusal);
+	case 5:
+		if (val_int_in(p, t, at, "requests", 0, 1000000, &req) < 0)
+			return -1;
+		m->requests = (unsigned)req;
+		return 0;
+	default:
+		return val_str(p, t, at, "url", false, &m->url);
+	}
+}
+
+static int
+parse_member(struct jp *p, const struct jpath *at, enum jsonr_tok t,
+    void *out)
+{
+	struct recon_member *m = out;
+
+	m->ha.replica_sync = -1;
+	/* "ha" is absent for a member whose broker was not read */
+	return read_object_opt(p, t, at, member_keys, 7, UINT32_C(1) << 2,
+	    member_field, out);
+}
+
+/* An HA node's members and its live member agree: names unique, the live
+ * member (named when the node was read) a member whose state is LIVE, and
+ * no member LIVE but that one. */
+static int
+check_members(struct jp *p, const struct jpath *at,
+    const struct recon_node_snapshot *n)
+{
+	size_t i, j, live = 0;
+	bool named = false;
+
+	for (i = 0; i < n->nmembers; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(n->members[i].name, n->members[j].name) ==
+			    0)
+				return fail(p, at, "members",
+				    "member '%s' is listed twice",
+				    n->members[i].name);
+		if (n->members[i].refusal.kind == RECON_OK)
+			live++;
+		if (n->member != NULL &&
+		    strcmp(n->member, n->members[i].name) == 0)
+			named = true;
+	}
+	if (n->nmembers == 0 && n->member != NULL)
+		return fail(p, at, "member", "set, but the node has no members");
+	if (n->member != NULL && !named)
+		return fail(p, at, "member", "'%s' is not one of the members",
+		    n->member);
+	if (n->nmembers > 0 && n->refusal.kind == RECON_OK &&
+	    (n->member == NULL || live != 1))
+		return fail(p, at, "members",
+		    "the node was read, so exactly one member is live and named by 'member'");
+	return 0;
+}
+
 /* ---- nodes ---- */
 
 /* True when the array is sorted by the leading name, without repeats. */
@@ -610,8 +744,12 @@ sorted_unique(const void *arr, size_t n, size_t elsize)
 	read_array(p, t, at, key, sizeof(*(arr)), (void **)&(arr), &(n), fn)
 
 static const char *const node_keys[] = {"address_settings", "addresses",
-    "broker_name", "broker_version", "diverts", "node", "queues", "refusal",
-    "requests", "url"};
+    "broker_name", "broker_version", "diverts", "ha", "member", "members",
+    "node", "queues", "refusal", "requests", "url"};
+/* ha, member and members: absent for a node without members, or one read
+ * before they were */
+#define NODE_OPTIONAL                                                          \
+	((UINT32_C(1) << 5) | (UINT32_C(1) << 6) | (UINT32_C(1) << 7))
 
 static int
 node_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
@@ -636,13 +774,20 @@ node_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 		return READ_ARRAY(p, t, at, "diverts", n->diverts, n->ndiverts,
 		    parse_divert);
 	case 5:
-		return val_str(p, t, at, "node", false, &n->node);
+		return parse_ha(p, t, at, &n->ha);
 	case 6:
+		return val_str(p, t, at, "member", true, &n->member);
+	case 7:
+		return READ_ARRAY(p, t, at, "members", n->members, n->nmembers,
+		    parse_member);
+	case 8:
+		return val_str(p, t, at, "node", false, &n->node);
+	case 9:
 		return READ_ARRAY(p, t, at, "queues", n->queues, n->nqueues,
 		    parse_queue);
-	case 7:
+	case 10:
 		return parse_refusal(p, t, at, &n->refusal);
-	case 8:
+	case 11:
 		if (val_int(p, t, at, "requests", &req) < 0)
 			return -1;
 		if (req < 0 || req > 1000000)
@@ -650,7 +795,7 @@ node_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 		n->requests = (unsigned)req;
 		return 0;
 	default:
-		return val_str(p, t, at, "url", false, &n->url);
+		return val_str(p, t, at, "url", true, &n->url);
 	}
 }
 
@@ -659,8 +804,15 @@ parse_node(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 {
 	struct recon_node_snapshot *n = out;
 
-	if (read_object(p, t, at, node_keys, 10, node_field, n) < 0)
+	n->ha.replica_sync = -1;
+	if (read_object_opt(p, t, at, node_keys, 13, NODE_OPTIONAL, node_field,
+	        n) < 0)
 		return -1;
+	if (check_members(p, at, n) < 0)
+		return -1;
+	if (n->refusal.kind == RECON_OK && n->url == NULL)
+		return fail(p, at, "url",
+		    "null, but the node was read (its refusal is null)");
 	/* a node that was read names its broker and its version (the
 	 * writer's rule: only a refused node has them null) */
 	if (n->refusal.kind == RECON_OK && n->broker_name == NULL)
@@ -672,6 +824,9 @@ parse_node(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 	/* a recorded read of a broker the agent does not manage is planned
 	 * as a live one would be: UNSUPPORTED_VERSION */
 	if (n->refusal.kind == RECON_OK && live_node_check_version(n))
+		return 0;
+	/* and a recorded passive broker as PASSIVE */
+	if (n->refusal.kind == RECON_OK && live_node_check_passive(n))
 		return 0;
 	if (!sorted_unique(n->addresses, n->naddresses, sizeof(*n->addresses)))
 		return fail(p, at, NULL,

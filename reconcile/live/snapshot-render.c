@@ -124,6 +124,53 @@ render_refusal(struct jsonw *w, const struct recon_refusal *r)
 	jsonw_obj_end(w);
 }
 
+/* "ha": the broker's HA attributes, when they were read. */
+static void
+render_ha(struct jsonw *w, const struct recon_ha *h)
+{
+	if (!h->known)
+		return;
+	jsonw_key(w, "ha");
+	jsonw_obj_begin(w);
+	jsonw_key_bool(w, "active", h->active);
+	jsonw_key_bool(w, "backup", h->backup);
+	jsonw_key_str(w, "node_id", h->node_id);
+	jsonw_key_str(w, "policy", h->policy);
+	jsonw_key(w, "replica_sync");
+	if (h->replica_sync < 0)
+		jsonw_null(w);
+	else
+		jsonw_bool(w, h->replica_sync == 1);
+	jsonw_obj_end(w);
+}
+
+/* An HA node's "member" (the live one, or null) and "members". */
+static void
+render_members(struct jsonw *w, const struct recon_node_snapshot *n)
+{
+	const struct recon_member *m;
+	size_t i;
+
+	if (n->nmembers == 0)
+		return;
+	jsonw_key_str(w, "member", n->member);
+	jsonw_key(w, "members");
+	jsonw_arr_begin(w);
+	for (i = 0; i < n->nmembers; i++) {
+		m = &n->members[i];
+		jsonw_obj_begin(w);
+		jsonw_key_str(w, "broker_name", m->broker_name);
+		jsonw_key_str(w, "broker_version", m->broker_version);
+		render_ha(w, &m->ha);
+		jsonw_key_str(w, "name", m->name);
+		render_refusal(w, &m->refusal);
+		jsonw_key_int(w, "requests", m->requests);
+		jsonw_key_str(w, "url", m->url);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
 static void
 render_node(struct jsonw *w, const struct recon_node_snapshot *n)
 {
@@ -147,6 +194,8 @@ render_node(struct jsonw *w, const struct recon_node_snapshot *n)
 	for (i = 0; i < n->ndiverts; i++)
 		render_divert(w, &n->diverts[i]);
 	jsonw_arr_end(w);
+	render_ha(w, &n->ha);
+	render_members(w, n);
 	jsonw_key_str(w, "node", n->node);
 	jsonw_key(w, "queues");
 	jsonw_arr_begin(w);

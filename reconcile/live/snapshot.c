@@ -16,6 +16,11 @@ live_node_release(struct recon_node_snapshot *n)
 	recon_refusal_release(&n->refusal);
 	free(n->broker_name);
 	free(n->broker_version);
+	recon_ha_release(&n->ha);
+	free(n->member);
+	for (i = 0; i < n->nmembers; i++)
+		recon_member_release(&n->members[i]);
+	free(n->members);
 	for (i = 0; i < n->naddresses; i++)
 		recon_address_release(&n->addresses[i]);
 	free(n->addresses);

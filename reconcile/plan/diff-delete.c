@@ -382,34 +382,76 @@ refused_nodes(const struct plan *p)
  * plan is UNREACHABLE, not NO_CHANGE (docs/plan-format.md). Its refusal
  * is the reads' kind when they share one (TIMEOUT, ...), else
  * UNREACHABLE. */
-/* A node on a release the agent does not manage refuses the plan, even
- * when nothing would change elsewhere: UNSUPPORTED_VERSION, naming it. */
+/* A node read and refused as a whole refuses the plan, even when nothing
+ * would change elsewhere: a release the agent does not manage
+ * (UNSUPPORTED_VERSION), a split brain (SPLIT_BRAIN), members that are
+ * not one pair (NOT_A_PAIR). The plan's refusal is the nodes' kind when
+ * they share one, else NODE_REFUSED. */
+static bool
+node_refuses(const struct plan_node_status *pn, enum recon_kind *kind)
+{
+	if (pn->reachable || pn->refusal == NULL ||
+	    recon_kind_parse(pn->refusal, kind) < 0)
+		return false;
+	return *kind == RECON_UNSUPPORTED_VERSION ||
+	       plan_ha_next_step(*kind) != NULL;
+}
+
 static bool
 unsupported(struct plan *p)
 {
 	const struct plan_node_status *first = NULL;
+	enum recon_kind k, kind = RECON_OK;
+	bool same = true;
 	size_t i, n = 0;
 
-	for (i = 0; i < p->nnodes; i++)
-		if (!p->nodes[i].reachable && p->nodes[i].refusal != NULL &&
-		    strcmp(p->nodes[i].refusal, "UNSUPPORTED_VERSION") == 0 &&
-		    n++ == 0)
+	for (i = 0; i < p->nnodes; i++) {
+		if (!node_refuses(&p->nodes[i], &k))
+			continue;
+		if (n++ == 0) {
 			first = &p->nodes[i];
+			kind = k;
+		} else if (k != kind) {
+			same = false;
+		}
+	}
 	if (n == 0)
 		return false;
 	p->outcome = PLAN_OUT_REFUSED;
-	p->refusal = xstrdup("UNSUPPORTED_VERSION");
+	p->refusal = xstrdup(same ? recon_kind_name(kind) : "NODE_REFUSED");
 	if (n == 1)
-		p->message = xasprintf("node '%s' is not managed: %s",
-		    first->node, first->message);
-	else
+		p->message = xasprintf("node '%s' %s: %s", first->node,
+		    kind == RECON_UNSUPPORTED_VERSION ? "is not managed"
+		                                      : "is refused",
+		    first->message);
+	else if (same && kind == RECON_UNSUPPORTED_VERSION)
 		p->message = xasprintf(
 		    "%zu nodes run a release the agent does not manage (each node's reason is under Nodes)",
 		    n);
-	p->next_step = xstrdup(
-	    "upgrade the broker to Artemis " RECON_VERSION_FLOOR
-	    " or later, or take the node out of the cluster's declaration, then plan again");
+	else
+		p->message = xasprintf(
+		    "%zu nodes are refused as a whole (each node's reason is under Nodes)",
+		    n);
+	if (same && kind != RECON_UNSUPPORTED_VERSION)
+		p->next_step = xstrdup(plan_ha_next_step(kind));
+	else if (same)
+		p->next_step = xstrdup(
+		    "upgrade the broker to Artemis " RECON_VERSION_FLOOR
+		    " or later, or take the node out of the cluster's declaration, then plan again");
+	else
+		p->next_step = xstrdup(
+		    "follow each refused node's reason under Nodes, then plan again");
 	return true;
+}
+
+static size_t
+passive_nodes(const struct plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nnodes; i++)
+		n += plan_node_passive(&p->nodes[i]);
+	return n;
 }
 
 static void
@@ -424,7 +466,7 @@ unreachable(struct plan *p)
 		const char *k =
 		    pn->refusal != NULL ? pn->refusal : "UNREACHABLE";
 
-		if (pn->reachable)
+		if (pn->reachable || plan_node_passive(pn))
 			continue;
 		if (n++ == 0) {
 			first = pn;
@@ -445,9 +487,16 @@ unreachable(struct plan *p)
 	else
 		p->message = xasprintf(
 		    "%zu of %zu nodes could not be read, so they were not compared with the declaration",
-		    n, p->nnodes);
+		    n, p->nnodes - passive_nodes(p));
 	p->next_step = xstrdup(
 	    "plan again when every node answers (each node's reason is under Nodes)");
+}
+
+bool
+plan_node_passive(const struct plan_node_status *pn)
+{
+	return !pn->reachable && pn->refusal != NULL &&
+	       strcmp(pn->refusal, "PASSIVE") == 0;
 }
 
 static bool

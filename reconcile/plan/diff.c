@@ -231,6 +231,8 @@ diff_init(struct plan_diff *d, const struct decl_cluster *decl,
 		    n != NULL && n->refusal.kind == RECON_OK;
 		if (n != NULL && n->broker_version != NULL)
 			p->nodes[i].version = xstrdup(n->broker_version);
+		if (n != NULL)
+			plan_node_members(&p->nodes[i], n);
 		if (p->nodes[i].reachable)
 			continue;
 		p->nodes[i].refusal = xstrdup(recon_kind_name(

@@ -86,9 +86,21 @@ void plan_diff_finish(struct plan_diff *d);
 void plan_diff_versions(struct plan_diff *d);
 /* np on a node that was not read (n NULL: not in the snapshot):
  * UNREACHABLE with the read's kind and text; REFUSED, with the floor as
- * its next step, for a release the agent does not manage. */
+ * its next step, for a release the agent does not manage, and with what
+ * to do for a split brain or a false pair (ha.c); PASSIVE for a passive
+ * broker. */
 void plan_step_not_read(struct plan_step *np,
     const struct recon_node_snapshot *n);
+
+/* ---- ha.c: HA nodes (docs/ha-pairs.md) ------------------------------ */
+
+/* ns's member and members from an HA node's read n (nothing for a node
+ * without members). */
+void plan_node_members(struct plan_node_status *ns,
+    const struct recon_node_snapshot *n);
+/* What to do about a node refused SPLIT_BRAIN or NOT_A_PAIR; NULL for any
+ * other kind. */
+const char *plan_ha_next_step(enum recon_kind kind);
 
 /* ---- capture-diff.c: the capture pass over every reachable node, against
  * the state the plan's other actions leave ------------------------------ */

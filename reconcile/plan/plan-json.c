@@ -208,6 +208,36 @@ summary_json(struct jsonw *w, const struct plan *p)
 	jsonw_obj_end(w);
 }
 
+/* An HA node's "member" and "members" (none for a node without). */
+static void
+members_json(struct jsonw *w, const struct plan_node_status *ns)
+{
+	const struct plan_member *m;
+	size_t i;
+
+	if (ns->nmembers == 0)
+		return;
+	jsonw_key_str(w, "member", ns->member);
+	jsonw_key(w, "members");
+	jsonw_arr_begin(w);
+	for (i = 0; i < ns->nmembers; i++) {
+		m = &ns->members[i];
+		jsonw_obj_begin(w);
+		jsonw_key_str(w, "broker_version", m->version);
+		jsonw_key_str(w, "ha_policy", m->policy);
+		jsonw_key_str(w, "message", m->message);
+		jsonw_key_str(w, "name", m->name);
+		jsonw_key(w, "replica_sync");
+		if (m->replica_sync < 0)
+			jsonw_null(w);
+		else
+			jsonw_bool(w, m->replica_sync == 1);
+		jsonw_key_str(w, "state", m->state);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
 static void
 nodes_json(struct jsonw *w, const struct plan *p)
 {
@@ -218,6 +248,7 @@ nodes_json(struct jsonw *w, const struct plan *p)
 	for (i = 0; i < p->nnodes; i++) {
 		jsonw_obj_begin(w);
 		jsonw_key_str(w, "broker_version", p->nodes[i].version);
+		members_json(w, &p->nodes[i]);
 		jsonw_key_str(w, "message", p->nodes[i].message);
 		jsonw_key_str(w, "node", p->nodes[i].node);
 		jsonw_key_bool(w, "reachable", p->nodes[i].reachable);

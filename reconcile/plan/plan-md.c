@@ -19,7 +19,7 @@ unread_phrase(const struct plan *p)
 	size_t i, n = 0;
 
 	for (i = 0; i < p->nnodes; i++)
-		n += !p->nodes[i].reachable;
+		n += !p->nodes[i].reachable && !plan_node_passive(&p->nodes[i]);
 	if (n == p->nnodes)
 		return xasprintf("no node could be read (%zu of %zu)", n,
 		    p->nnodes);
@@ -88,16 +88,72 @@ header(struct sbuf *b, const struct plan *p)
 	}
 }
 
+/* What a node not read as a whole is, by its refusal kind. */
+static const char *
+unread_verb(const char *kind)
+{
+	if (strcmp(kind, "UNSUPPORTED_VERSION") == 0)
+		return "is not managed";
+	if (strcmp(kind, "PASSIVE") == 0)
+		return "is passive, and left alone";
+	if (strcmp(kind, "SPLIT_BRAIN") == 0 ||
+	    strcmp(kind, "NOT_A_PAIR") == 0)
+		return "is refused";
+	return "could not be read";
+}
+
+/* The HA nodes' members: which one is live (planned against, acted on)
+ * and what each other one is. */
+static void
+members_md(struct sbuf *b, const struct plan *p)
+{
+	const struct plan_member *m;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < p->nnodes; i++)
+		n += p->nodes[i].nmembers;
+	if (n == 0)
+		return;
+	sbuf_adds(b,
+	    "### HA members\n\n| node | member | state | HA policy | Artemis | replica in sync |\n|---|---|---|---|---|---|\n");
+	for (i = 0; i < p->nnodes; i++)
+		for (j = 0; j < p->nodes[i].nmembers; j++) {
+			m = &p->nodes[i].members[j];
+			sbuf_addf(b, "| %s | %s | %s%s | %s | %s | %s |\n",
+			    p->nodes[i].node, m->name, m->state,
+			    p->nodes[i].member != NULL &&
+			            strcmp(p->nodes[i].member, m->name) == 0
+			        ? " (planned against)"
+			        : "",
+			    m->policy != NULL ? m->policy : "-",
+			    m->version != NULL ? m->version : "-",
+			    m->replica_sync < 0   ? "-"
+			    : m->replica_sync > 0 ? "yes"
+			                          : "no");
+		}
+	sbuf_adds(b, "\n");
+	for (i = 0; i < p->nnodes; i++)
+		for (j = 0; j < p->nodes[i].nmembers; j++) {
+			m = &p->nodes[i].members[j];
+			if (m->message != NULL)
+				sbuf_addf(b, "- **%s/%s** %s: %s\n",
+				    p->nodes[i].node, m->name, m->state,
+				    m->message);
+		}
+	sbuf_adds(b,
+	    "\nOnly the live member of an HA node is planned against and acted on; a passive member gets no operation (docs/ha-pairs.md).\n\n");
+}
+
 /* NodeOutcomeSummary: per node, how many steps end how. */
 static void
 node_table(struct sbuf *b, const struct plan *p)
 {
-	size_t i, j, k, n[4];
+	size_t i, j, k, n[PLAN_OUT_PASSIVE + 1];
 
 	if (p->nnodes == 0)
 		return;
 	sbuf_adds(b,
-	    "## Nodes\n\n| node | Artemis | read | WOULD_APPLY | REFUSED | NO_CHANGE | UNREACHABLE |\n|---|---|---|---|---|---|---|\n");
+	    "## Nodes\n\n| node | Artemis | read | WOULD_APPLY | REFUSED | NO_CHANGE | UNREACHABLE | PASSIVE |\n|---|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < p->nnodes; i++) {
 		memset(n, 0, sizeof(n));
 		for (j = 0; j < p->nactions; j++)
@@ -105,26 +161,26 @@ node_table(struct sbuf *b, const struct plan *p)
 				if (strcmp(p->actions[j].nodes[k].node,
 				        p->nodes[i].node) == 0)
 					n[p->actions[j].nodes[k].outcome]++;
-		sbuf_addf(b, "| %s | %s | %s | %zu | %zu | %zu | %zu |\n",
+		sbuf_addf(b, "| %s | %s | %s | %zu | %zu | %zu | %zu | %zu |\n",
 		    p->nodes[i].node,
 		    p->nodes[i].version != NULL ? p->nodes[i].version : "-",
 		    p->nodes[i].reachable ? "ok" : p->nodes[i].refusal,
 		    n[PLAN_OUT_WOULD_APPLY], n[PLAN_OUT_REFUSED],
-		    n[PLAN_OUT_NO_CHANGE], n[PLAN_OUT_UNREACHABLE]);
+		    n[PLAN_OUT_NO_CHANGE], n[PLAN_OUT_UNREACHABLE],
+		    n[PLAN_OUT_PASSIVE]);
 	}
 	sbuf_adds(b, "\n");
 	for (i = 0, j = 0; i < p->nnodes; i++) {
 		if (p->nodes[i].reachable)
 			continue;
 		sbuf_addf(b, "- **%s** %s (%s): %s\n", p->nodes[i].node,
-		    strcmp(p->nodes[i].refusal, "UNSUPPORTED_VERSION") == 0
-		        ? "is not managed"
-		        : "could not be read",
-		    p->nodes[i].refusal, p->nodes[i].message);
+		    unread_verb(p->nodes[i].refusal), p->nodes[i].refusal,
+		    p->nodes[i].message);
 		j++;
 	}
 	if (j > 0)
 		sbuf_adds(b, "\n");
+	members_md(b, p);
 }
 
 /* A divert create or update on a release without the JSON overloads is
@@ -234,7 +290,8 @@ node_md(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np,
 	sbuf_adds(b, "\n");
 	if (np->next_step != NULL)
 		sbuf_addf(b, "  - **next step:** %s\n", np->next_step);
-	if (np->outcome == PLAN_OUT_UNREACHABLE)
+	if (np->outcome == PLAN_OUT_UNREACHABLE ||
+	    np->outcome == PLAN_OUT_PASSIVE)
 		return;
 	node_details(b, k, np, version);
 }

@@ -325,6 +325,56 @@ pactions(struct json_reader *c, const struct json *root, struct plan *p)
 	return 0;
 }
 
+/* An HA node's member and members (absent for other nodes, and in plans
+ * written before them). The live member must be one of the members. */
+static int
+pmembers(struct json_reader *c, const struct json *it,
+    struct plan_node_status *n)
+{
+	const struct json *arr, *m;
+	struct plan_member *pm;
+	const struct json *rs;
+	bool b = false;
+	size_t i = 0;
+
+	if (json_get(it, "members") == NULL)
+		return 0;
+	arr = json_read_array(c, it, "nodes[]", "members", &n->nmembers);
+	if (arr == NULL ||
+	    json_read_str(c, it, "nodes[]", "member", true, &n->member) < 0)
+		return -1;
+	n->members = xcalloc(n->nmembers + 1, sizeof(*n->members));
+	for (m = json_first(arr); m != NULL; m = json_next(m)) {
+		pm = &n->members[i++];
+		pm->replica_sync = -1;
+		if (json_read_str(c, m, "nodes[].members[]", "broker_version",
+		        true, &pm->version) < 0 ||
+		    json_read_str(c, m, "nodes[].members[]", "ha_policy", true,
+		        &pm->policy) < 0 ||
+		    json_read_str(c, m, "nodes[].members[]", "message", true,
+		        &pm->message) < 0 ||
+		    json_read_str(c, m, "nodes[].members[]", "name", false,
+		        &pm->name) < 0 ||
+		    json_read_str(c, m, "nodes[].members[]", "state", false,
+		        &pm->state) < 0)
+			return -1;
+		rs = json_read_member(c, m, "nodes[].members[]",
+		    "replica_sync");
+		if (rs == NULL)
+			return -1;
+		if (!json_is_null(rs)) {
+			if (json_bool(rs, &b) < 0)
+				return json_read_fail(c, "nodes[].members[]",
+				    "replica_sync", "expected true, false or null");
+			pm->replica_sync = b;
+		}
+	}
+	if (n->member != NULL && plan_node_live_member(n) == NULL)
+		return json_read_fail(c, "nodes[]", "member",
+		    "not one of the node's members");
+	return 0;
+}
+
 static int
 pnodes(struct json_reader *c, const struct json *root, struct plan *p)
 {
@@ -350,7 +400,8 @@ pnodes(struct json_reader *c, const struct json *root, struct plan *p)
 		    json_read_bool(c, it, "nodes[]", "reachable",
 		        &n->reachable) < 0 ||
 		    json_read_str(c, it, "nodes[]", "refusal", true,
-		        &n->refusal) < 0)
+		        &n->refusal) < 0 ||
+		    pmembers(c, it, n) < 0)
 			return -1;
 	}
 	return 0;

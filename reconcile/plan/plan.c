@@ -33,7 +33,7 @@ static const char *const act_names[PLAN_ACT_COUNT] = {
 };
 
 static const char *const outcome_names[] = {"NO_CHANGE", "WOULD_APPLY",
-    "REFUSED", "UNREACHABLE"};
+    "REFUSED", "UNREACHABLE", "PASSIVE"};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -212,9 +212,20 @@ action_release(struct plan_action *a)
 }
 
 void
+plan_member_release(struct plan_member *m)
+{
+	free(m->name);
+	free(m->state);
+	free(m->policy);
+	free(m->version);
+	free(m->message);
+	memset(m, 0, sizeof(*m));
+}
+
+void
 plan_free(struct plan *p)
 {
-	size_t i;
+	size_t i, j;
 
 	if (p == NULL)
 		return;
@@ -240,6 +251,10 @@ plan_free(struct plan *p)
 		free(p->nodes[i].version);
 		free(p->nodes[i].refusal);
 		free(p->nodes[i].message);
+		free(p->nodes[i].member);
+		for (j = 0; j < p->nodes[i].nmembers; j++)
+			plan_member_release(&p->nodes[i].members[j]);
+		free(p->nodes[i].members);
 	}
 	free(p->nodes);
 	for (i = 0; i < p->nactions; i++)

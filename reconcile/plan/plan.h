@@ -96,6 +96,9 @@ enum plan_outcome {
 	PLAN_OUT_WOULD_APPLY,
 	PLAN_OUT_REFUSED,
 	PLAN_OUT_UNREACHABLE,
+	/* the node is a passive broker (docs/ha-pairs.md): never an
+	 * operation, never drift */
+	PLAN_OUT_PASSIVE,
 };
 const char *plan_outcome_name(enum plan_outcome o); /* "WOULD_APPLY" */
 int plan_outcome_parse(const char *s, enum plan_outcome *out);
@@ -179,13 +182,35 @@ struct plan_unmanaged {
 	size_t nnodes;
 };
 
+/* One member of an HA node as the plan read it (docs/ha-pairs.md). */
+struct plan_member {
+	char *name;
+	char *state;      /* "LIVE", "PASSIVE", or its read's refusal kind */
+	char *policy;     /* HAPolicy; NULL when not read */
+	char *version;    /* Version; NULL when not read */
+	int replica_sync; /* ReplicaSync: 1, 0, or -1 not read */
+	char *message;    /* why, when it is not LIVE; NULL */
+};
+
 struct plan_node_status {
 	char *node;
 	char *version; /* the broker's Version when read; NULL when not */
 	bool reachable;
 	char *refusal; /* kind name when unreachable */
 	char *message;
+	/* An HA node: the member planned against (NULL when none is live)
+	 * and every member's state. */
+	char *member;
+	struct plan_member *members;
+	size_t nmembers;
 };
+/* Release what m holds. */
+void plan_member_release(struct plan_member *m);
+/* Is the node a passive broker, read and left alone (diff-delete.c)? */
+bool plan_node_passive(const struct plan_node_status *pn);
+/* The member an HA node was planned against, or NULL (ha.c). */
+const struct plan_member *plan_node_live_member(
+    const struct plan_node_status *ns);
 
 /* ---- the reload prediction (reload.c) ---------------------------------
  * What a broker does when it reloads a rendered

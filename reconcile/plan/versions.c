@@ -22,6 +22,17 @@ plan_step_not_read(struct plan_step *np, const struct recon_node_snapshot *n)
 	np->message = xstrdup(n != NULL && n->refusal.text != NULL
 	                          ? n->refusal.text
 	                          : "the node is not in the snapshot");
+	if (np->refusal_kind == RECON_PASSIVE) {
+		/* a passive broker: nothing is planned on it (ha.c) */
+		np->outcome = PLAN_OUT_PASSIVE;
+		return;
+	}
+	if (plan_ha_next_step(np->refusal_kind) != NULL) {
+		/* read, and refused: a split brain, or not one pair */
+		np->outcome = PLAN_OUT_REFUSED;
+		np->next_step = xstrdup(plan_ha_next_step(np->refusal_kind));
+		return;
+	}
 	if (np->refusal_kind != RECON_UNSUPPORTED_VERSION) {
 		np->outcome = PLAN_OUT_UNREACHABLE;
 		return;

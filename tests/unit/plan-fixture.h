@@ -46,9 +46,9 @@ static char v244[] = "2.44.0", v231[] = "2.31.2";
 
 /* Three nodes, node3 unreachable; node2 runs an older release. */
 static struct plan_node_status nodes[] = {
-    {n1, v244, true, NULL, NULL},
-    {n2, v231, true, NULL, NULL},
-    {n3, NULL, false, unreach, refused},
+    {n1, v244, true, NULL, NULL, NULL, NULL, 0},
+    {n2, v231, true, NULL, NULL, NULL, NULL, 0},
+    {n3, NULL, false, unreach, refused, NULL, NULL, 0},
 };
 
 static inline void
