@@ -251,6 +251,27 @@ agent_snapshot_refusal_line(FILE *f, const struct recon_node_snapshot *n)
 	free(text);
 }
 
+/* An HA node's members: each one's state, HA policy and endpoint. */
+static void
+members(FILE *f, const struct recon_node_snapshot *n)
+{
+	const struct recon_member *m;
+	char *a, *b, *c;
+	size_t i;
+
+	for (i = 0; i < n->nmembers; i++) {
+		m = &n->members[i];
+		a = agent_snapshot_escape(m->name);
+		b = agent_snapshot_escape(m->ha.policy);
+		c = agent_snapshot_escape(m->url);
+		fprintf(f, "  member %s  %s  HA policy %s  %s\n", a,
+		    recon_member_state(m), b, c);
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+
 void
 agent_snapshot_table(FILE *f, const struct recon_snapshot *s)
 {
@@ -273,6 +294,9 @@ agent_snapshot_table(FILE *f, const struct recon_snapshot *s)
 			    i ? "\n" : "", a, c,
 			    n->broker_version ? n->broker_version : "-", b);
 			free(c);
+		}
+		members(f, n);
+		if (n->refusal.kind == RECON_OK) {
 			queues(f, n);
 			addresses(f, n);
 			diverts(f, n);

@@ -307,6 +307,10 @@ struct plan;
 
 struct daemon_drift_counts {
 	size_t missing, changed, unmanaged, disagreeing, unreachable;
+	/* nodes read and refused as a whole: a split brain, members that
+	 * are not one pair (an error: nothing is applied there); passive
+	 * brokers (left alone, never drift) */
+	size_t refused, passive;
 };
 
 /* Count the findings of drift plan p. */

@@ -75,6 +75,15 @@ reachable_nodes(const struct plan *p)
 	return n;
 }
 
+/* Read and refused as a whole for its HA state: SPLIT_BRAIN, NOT_A_PAIR. */
+static bool
+node_refused(const struct plan_node_status *n)
+{
+	return !n->reachable && n->refusal != NULL &&
+	       (strcmp(n->refusal, "SPLIT_BRAIN") == 0 ||
+	           strcmp(n->refusal, "NOT_A_PAIR") == 0);
+}
+
 void
 daemon_drift_count(const struct plan *p, struct daemon_drift_counts *out)
 {
@@ -95,7 +104,16 @@ daemon_drift_count(const struct plan *p, struct daemon_drift_counts *out)
 	for (i = 0; i < p->nunmanaged; i++)
 		if (p->unmanaged[i].nnodes < reach)
 			out->disagreeing++;
-	out->unreachable = p->nnodes - reach;
+	for (i = 0; i < p->nnodes; i++) {
+		if (p->nodes[i].reachable)
+			continue;
+		if (plan_node_passive(&p->nodes[i]))
+			out->passive++;
+		else if (node_refused(&p->nodes[i]))
+			out->refused++;
+		else
+			out->unreachable++;
+	}
 }
 
 bool
@@ -221,14 +239,19 @@ json_unmanaged(struct jsonw *w, const struct plan *p)
 	jsonw_arr_end(w);
 }
 
+/* The nodes not read as a whole: unreachable ones, passive brokers, or
+ * those refused for their HA state. */
 static void
-json_unreachable(struct jsonw *w, const struct plan *p)
+json_unread(struct jsonw *w, const struct plan *p, bool want_passive,
+    bool want_refused)
 {
 	size_t i;
 
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->nnodes; i++) {
-		if (p->nodes[i].reachable)
+		if (p->nodes[i].reachable ||
+		    plan_node_passive(&p->nodes[i]) != want_passive ||
+		    (!want_passive && node_refused(&p->nodes[i]) != want_refused))
 			continue;
 		jsonw_obj_begin(w);
 		jsonw_key(w, "message");
@@ -237,6 +260,37 @@ json_unreachable(struct jsonw *w, const struct plan *p)
 		jsonw_str(w, p->nodes[i].node);
 		jsonw_key(w, "refusal");
 		jsonw_str(w, p->nodes[i].refusal);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+/* Every HA node: the member live now (null: none) and each member's
+ * state, so that a failover shows in the report. */
+static void
+json_ha(struct jsonw *w, const struct plan *p)
+{
+	const struct plan_node_status *n;
+	size_t i, j;
+
+	jsonw_arr_begin(w);
+	for (i = 0; i < p->nnodes; i++) {
+		n = &p->nodes[i];
+		if (n->nmembers == 0)
+			continue;
+		jsonw_obj_begin(w);
+		jsonw_key_str(w, "live_member", n->member);
+		jsonw_key(w, "members");
+		jsonw_arr_begin(w);
+		for (j = 0; j < n->nmembers; j++) {
+			jsonw_obj_begin(w);
+			jsonw_key_str(w, "ha_policy", n->members[j].policy);
+			jsonw_key_str(w, "name", n->members[j].name);
+			jsonw_key_str(w, "state", n->members[j].state);
+			jsonw_obj_end(w);
+		}
+		jsonw_arr_end(w);
+		jsonw_key_str(w, "node", n->node);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -268,14 +322,20 @@ daemon_drift_render_json(const struct plan *p, const char *head,
 	jsonw_bool(&w, daemon_drift_found(&c));
 	jsonw_key(&w, "format");
 	jsonw_int(&w, DAEMON_DRIFT_FORMAT);
+	jsonw_key(&w, "ha");
+	json_ha(&w, p);
 	jsonw_key(&w, "head");
 	jsonw_str(&w, head);
+	jsonw_key(&w, "passive");
+	json_unread(&w, p, true, false);
+	jsonw_key(&w, "refused");
+	json_unread(&w, p, false, true);
 	jsonw_key(&w, "missing");
 	json_actions(&w, p, F_MISSING);
 	jsonw_key(&w, "unmanaged");
 	json_unmanaged(&w, p);
 	jsonw_key(&w, "unreachable");
-	json_unreachable(&w, p);
+	json_unread(&w, p, false, false);
 	jsonw_obj_end(&w);
 	sbuf_addc(&b, '\n');
 	return sbuf_take(&b);
@@ -325,6 +385,34 @@ md_section(struct sbuf *b, const struct plan *p, enum finding f)
 		sbuf_adds(b, "None.\n");
 }
 
+/* The HA nodes: which member is live (what was checked), and the rest. */
+static void
+md_ha(struct sbuf *b, const struct plan *p)
+{
+	const struct plan_node_status *n;
+	size_t i, j, k = 0;
+
+	for (i = 0; i < p->nnodes; i++) {
+		n = &p->nodes[i];
+		if (n->nmembers == 0)
+			continue;
+		if (k++ == 0)
+			sbuf_adds(b, "\n## HA nodes\n\n");
+		if (n->member != NULL)
+			sbuf_addf(b, "- `%s`: live member **%s** (checked)",
+			    n->node, n->member);
+		else
+			sbuf_addf(b, "- `%s`: no live member (%s)", n->node,
+			    n->refusal != NULL ? n->refusal : "UNREACHABLE");
+		for (j = 0; j < n->nmembers; j++)
+			if (n->member == NULL ||
+			    strcmp(n->members[j].name, n->member) != 0)
+				sbuf_addf(b, "; %s %s", n->members[j].name,
+				    n->members[j].state);
+		sbuf_addc(b, '\n');
+	}
+}
+
 static void
 md_others(struct sbuf *b, const struct plan *p)
 {
@@ -360,12 +448,18 @@ md_others(struct sbuf *b, const struct plan *p)
 		             "only).\n");
 	for (i = 0; i < p->nnodes; i++)
 		if (!p->nodes[i].reachable)
-			sbuf_addf(b, "\nNode `%s` could not be read: %s (%s)\n",
+			sbuf_addf(b, "\nNode `%s` %s: %s (%s)\n",
 			    p->nodes[i].node,
+			    plan_node_passive(&p->nodes[i])
+			        ? "is passive (left alone, never drift)"
+			    : node_refused(&p->nodes[i])
+			        ? "is refused, and nothing is applied on it"
+			        : "could not be read",
 			    p->nodes[i].refusal != NULL ? p->nodes[i].refusal
 			                                : "UNREACHABLE",
 			    p->nodes[i].message != NULL ? p->nodes[i].message
 			                                : "");
+	md_ha(b, p);
 }
 
 char *
@@ -382,6 +476,10 @@ daemon_drift_render_md(const struct plan *p, const char *head,
 	    "applied (commit `%s`); the branch head is `%s`.\n\n",
 	    checked_at, p->revision != NULL ? p->revision : "unknown",
 	    head != NULL ? head : "unknown");
+	if (c.refused > 0)
+		sbuf_addf(&b,
+		    "**Error**: %zu node(s) refused for their HA state (a split brain, or members that are not one pair): nothing is applied on them until it is resolved (see below).\n",
+		    c.refused);
 	if (daemon_drift_found(&c))
 		sbuf_addf(&b,
 		    "**Drift**: %zu missing, %zu changed, %zu "

@@ -101,6 +101,15 @@ write_report(struct daemon *a, const struct plan *p)
 	else
 		log_info("cluster '%s': no drift (%s/drift.md)", p->cluster,
 		    dir);
+	if (c.refused > 0) {
+		log_err("cluster '%s': %zu node(s) refused for their HA state "
+		        "(split brain, or not one pair): nothing is applied "
+		        "on them (%s/drift.md)",
+		    p->cluster, c.refused, dir);
+		daemon_fail(a,
+		    "cluster '%s': %zu node(s) refused for their HA state",
+		    p->cluster, c.refused);
+	}
 	if (c.unreachable > 0) {
 		log_warn("cluster '%s': %zu node(s) could not be read for the "
 		         "drift check",
@@ -199,6 +208,7 @@ check_cluster(struct daemon *a, const char *name)
 	write_report(a, p);
 	daemon_drift_count(p, &dc);
 	if (a->conf->auto_apply_creates && dc.unreachable == 0 &&
+	    dc.refused == 0 &&
 	    dc.missing > 0 && plan_creates_only(p))
 		repair(a, p, ap.folder);
 	goto done;

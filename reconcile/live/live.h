@@ -84,7 +84,8 @@ struct live_http_opts {
 struct recon_snapshot *live_snapshot_fetch(const char *cluster,
     const struct live_target *targets, size_t n,
     const struct live_http_opts *opts);
-/* Number of nodes whose refusal kind is not RECON_OK. */
+/* Number of nodes whose refusal kind is not RECON_OK (a passive broker,
+ * read and left alone, is not counted). */
 size_t live_snapshot_unreadable(const struct recon_snapshot *s);
 
 /* A snapshot and its nodes, as the live wing made them (fetched, parsed or

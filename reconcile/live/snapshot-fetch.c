@@ -465,7 +465,8 @@ live_snapshot_unreadable(const struct recon_snapshot *s)
 	size_t i, k = 0;
 
 	for (i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].refusal.kind != RECON_OK)
+		if (s->nodes[i].refusal.kind != RECON_OK &&
+		    s->nodes[i].refusal.kind != RECON_PASSIVE)
 			k++;
 	return k;
 }

@@ -160,6 +160,51 @@ test_snapshot_fetch__below_the_floor(void **state)
 	live_node_release(&n);
 }
 
+/* A broker that says it is not active (a passive backup, as a real 2.44.0
+ * shared-store backup answers) is PASSIVE: read, its HA state kept, its
+ * contents dropped; an active one keeps its objects and its HA state. */
+static void
+test_snapshot_fetch__passive_backup(void **state)
+{
+	struct recon_node_snapshot n;
+
+	(void)state;
+	from_file(&n, NULL,
+	    "[{\"status\":200,\"value\":{\"d:broker=\\\"b\\\"\":{\"Version\":"
+	    "\"2.44.0\",\"Active\":false,\"Backup\":true,\"HAPolicy\":"
+	    "\"Shared Store Backup\",\"NodeID\":\"id-1\",\"ReplicaSync\":"
+	    "false}}},{\"status\":200,\"value\":{"
+	    "\"d:address=\\\"x\\\",broker=\\\"b\\\",component=addresses\":"
+	    "{\"Address\":\"x\",\"RoutingTypes\":[\"ANYCAST\"]}}},"
+	    "{\"status\":404,\"error\":\"x\"},{\"status\":404,"
+	    "\"error\":\"x\"},{\"status\":404,\"error\":\"x\"}]");
+	assert_int_equal(n.refusal.kind, RECON_PASSIVE);
+	assert_true(n.ha.known);
+	assert_false(n.ha.active);
+	assert_true(n.ha.backup);
+	assert_string_equal(n.ha.policy, "Shared Store Backup");
+	assert_string_equal(n.ha.node_id, "id-1");
+	assert_int_equal(n.ha.replica_sync, 0);
+	assert_string_equal(n.broker_version, "2.44.0");
+	assert_int_equal(n.naddresses, 0);
+	assert_non_null(strstr(n.refusal.text, "Shared Store Backup"));
+	live_node_release(&n);
+	from_file(&n, NULL,
+	    "[{\"status\":200,\"value\":{\"d:broker=\\\"a\\\"\":{\"Version\":"
+	    "\"2.44.0\",\"Active\":true,\"Backup\":false,\"HAPolicy\":"
+	    "\"Shared Store Primary\",\"NodeID\":\"id-1\"}}},"
+	    "{\"status\":200,\"value\":{"
+	    "\"d:address=\\\"x\\\",broker=\\\"a\\\",component=addresses\":"
+	    "{\"Address\":\"x\",\"RoutingTypes\":[\"ANYCAST\"]}}},"
+	    "{\"status\":404,\"error\":\"x\"},{\"status\":404,"
+	    "\"error\":\"x\"},{\"status\":404,\"error\":\"x\"}]");
+	assert_int_equal(n.refusal.kind, RECON_OK);
+	assert_true(n.ha.known && n.ha.active && !n.ha.backup);
+	assert_int_equal(n.ha.replica_sync, -1);
+	assert_int_equal(n.naddresses, 1);
+	live_node_release(&n);
+}
+
 static void
 test_snapshot_fetch__other_brokers_ignored(void **state)
 {
@@ -299,6 +344,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot_fetch__shape_errors),
 	    cmocka_unit_test(test_snapshot_fetch__other_brokers_ignored),
 	    cmocka_unit_test(test_snapshot_fetch__below_the_floor),
+	    cmocka_unit_test(test_snapshot_fetch__passive_backup),
 	    cmocka_unit_test(test_snapshot_fetch__counts_in_range),
 	    cmocka_unit_test(test_snapshot_fetch__tick_abandons_a_stalled_node),
 	};

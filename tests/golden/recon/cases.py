@@ -865,3 +865,178 @@ json .actions[0].nodes[1].warnings|length 1
 md Artemis 2.28.0 does not remove a destroyed divert from its journal (ARTEMIS-4521, fixed in 2.32.0): divert 'audit-copy' comes back
 md on Artemis 2.28.0 a divert into an address that has lost its queue does not create it again, nor make sends to its source fail
 """, exit=2)
+
+# ---- HA nodes (docs/ha-pairs.md) ----------------------------------------
+# node1 is an HA pair (a primary and its backup, members of one node);
+# node2 a broker of its own. Only the live member is planned against.
+HA_HEAD = """version: 1
+cluster: shop-eu
+mode: STUDIO_MANAGED
+nodes:
+  - name: node1
+    credentials: node1
+    members:
+      - name: primary
+        jolokia: http://localhost:8161/console/jolokia
+      - name: backup
+        jolokia: http://localhost:8261/console/jolokia
+  - name: node2
+    jolokia: http://localhost:8171/console/jolokia
+    credentials: node2
+settings:
+  capture-prefix: "__capture."
+  max-destroyed-messages: 1000
+"""
+
+HA_ID = "0b4f5c2e-c0de-11ef-9a1b-0242ac120002"
+
+
+def ha(active, backup, policy, node_id=HA_ID, sync=None):
+    return {"active": active, "backup": backup, "node_id": node_id,
+            "policy": policy, "replica_sync": sync}
+
+
+def member(name, state, policy=None, node_id=HA_ID, text=None, sync=None):
+    """A member's read: LIVE, PASSIVE, or a refusal kind."""
+    port = {"primary": 8161, "backup": 8261}[name]
+    m = {"broker_name": "node1-" + name, "broker_version": "2.44.0",
+         "name": name, "refusal": None, "requests": 1,
+         "url": "http://localhost:%d/console/jolokia" % port}
+    if state in ("LIVE", "PASSIVE"):
+        m["ha"] = ha(state == "LIVE", name == "backup", policy, node_id, sync)
+    if state == "PASSIVE":
+        m["refusal"] = {"http_status": 0, "kind": "PASSIVE", "status": 0,
+                        "text": text or "passive backup (HAPolicy '%s', NodeID %s): it serves no client and holds no journal until it becomes live, so nothing is planned or applied on it" % (policy, node_id)}
+    elif state != "LIVE":
+        m.update({"broker_name": None, "broker_version": None,
+                  "refusal": {"http_status": 0, "kind": state, "status": 0,
+                              "text": text or "Connection refused"}})
+    return m
+
+
+def ha_node(live, members, queues=(), diverts=(), refusal=None, kind=None):
+    """node1 as an HA node: the live member's read, and every member's."""
+    n = node("node1", queues, diverts, version="2.44.0")
+    n["members"] = members
+    n["member"] = live
+    if live is not None:
+        m = [x for x in members if x["name"] == live][0]
+        n["url"] = m["url"]
+        n["broker_name"] = m["broker_name"]
+        n["ha"] = m["ha"]
+    else:
+        n.update({"url": None, "broker_name": None, "broker_version": None,
+                  "addresses": [], "queues": [], "diverts": [],
+                  "refusal": {"http_status": 0, "kind": kind, "status": 0,
+                              "text": refusal}})
+    n["requests"] = len(members)
+    return n
+
+
+SSP, SSB = "Shared Store Primary", "Shared Store Backup"
+
+# The primary is live and its backup passive: planned against the primary
+# only; the backup gets no step of its own and no operation.
+case("120-ha-primary-live", "plan", HA_HEAD + ORDERS + AUDIT_IN,
+     snapshot(ha_node("primary", [member("primary", "LIVE", SSP),
+                                  member("backup", "PASSIVE", SSB)],
+                      [q("orders", "orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "WOULD_APPLY"
+json .nodes[0].member "primary"
+json [.nodes[0].members[]|.name+":"+.state] ["primary:LIVE","backup:PASSIVE"]
+json .nodes[0].members[1].ha_policy "Shared Store Backup"
+json [.actions[0].nodes[].outcome] ["WOULD_APPLY","WOULD_APPLY"]
+json [.actions[0].nodes[].node] ["node1","node2"]
+md | node1 | 2.44.0 | ok | 2 | 0 | 0 | 0 | 0 |
+md ### HA members
+md | node1 | primary | LIVE (planned against) | Shared Store Primary | 2.44.0 | - |
+md | node1 | backup | PASSIVE | Shared Store Backup | 2.44.0 | - |
+md Only the live member of an HA node is planned against and acted on
+""", inventory=inv(["orders"], ["orders"]), exit=2)
+
+# After a failover: the primary is gone, the backup is live and holds what
+# the primary had (the shared journal): nothing to do, not UNREACHABLE.
+case("121-ha-failed-over", "plan", HA_HEAD + ORDERS,
+     snapshot(ha_node("backup", [member("primary", "UNREACHABLE"),
+                                 member("backup", "LIVE", SSB)],
+                      [q("orders", "orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "NO_CHANGE"
+json .nodes[0].reachable true
+json .nodes[0].member "backup"
+json [.nodes[0].members[]|.name+":"+.state] ["primary:UNREACHABLE","backup:LIVE"]
+json .nodes[0].members[0].message "Connection refused"
+md | node1 | 2.44.0 | ok |
+md | node1 | backup | LIVE (planned against) | Shared Store Backup | 2.44.0 | - |
+md - **node1/primary** UNREACHABLE: Connection refused
+""", inventory=inv(["orders"], ["orders"]), exit=0)
+
+# Both members active: a split brain refuses the node and the plan.
+case("122-ha-split-brain", "plan", HA_HEAD + ORDERS + AUDIT_IN,
+     snapshot(ha_node(None, [member("primary", "LIVE", SSP),
+                             member("backup", "LIVE", SSB)],
+                      refusal="split brain: members 'primary' and 'backup' (NodeID %s) are all active, each serving clients from its own journal; nothing is applied on this node until one member is live" % HA_ID,
+                      kind="SPLIT_BRAIN"),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "SPLIT_BRAIN"
+json .nodes[0].refusal "SPLIT_BRAIN"
+json .nodes[0].member null
+json [.actions[0].nodes[].outcome] ["REFUSED","WOULD_APPLY"]
+json [.actions[0].nodes[0].operations[]] []
+md - **node1** is refused (SPLIT_BRAIN): split brain: members 'primary' and 'backup'
+md stop the member that should not be live
+""", inventory=inv(["orders"], ["orders"]), exit=1)
+
+# A passive backup declared as a node of its own: PASSIVE, never an
+# operation; the plan goes on with the other node.
+case("123-ha-passive-declared-node", "plan", cluster(ORDERS + AUDIT_IN),
+     snapshot(node("node1", [q("orders", "orders")]),
+              dict(node("node2", refusal="passive backup (HAPolicy 'Shared Store Backup', NodeID %s): it serves no client and holds no journal until it becomes live, so nothing is planned or applied on it" % HA_ID,
+                        kind="PASSIVE"),
+                   broker_name="node2", broker_version="2.44.0",
+                   ha=ha(False, True, SSB))),
+     """
+json .outcome "WOULD_APPLY"
+json .nodes[1].refusal "PASSIVE"
+json [.actions[0].nodes[].outcome] ["WOULD_APPLY","PASSIVE"]
+json [.actions[0].nodes[1].operations[]] []
+json .summary.unreachable_node_steps 0
+md | node2 | 2.44.0 | PASSIVE | 0 | 0 | 0 | 0 | 2 |
+md - **node2** is passive, and left alone (PASSIVE)
+nomd UNREACHABLE (
+""", inventory=inv(["orders"], ["orders"]), exit=2)
+
+# Members whose NodeIDs differ are two brokers, not one pair: refused,
+# naming both ids.
+case("124-ha-not-a-pair", "plan", HA_HEAD + ORDERS,
+     snapshot(ha_node(None, [member("primary", "LIVE", SSP),
+                             member("backup", "PASSIVE", SSB, node_id="7e57-other")],
+                      refusal="members 'primary' (NodeID %s) and 'backup' (NodeID 7e57-other) report different NodeIDs: the members of one HA node share their journal's NodeID, so they are not one pair; declare them as separate nodes, or fix the pair's HA configuration" % HA_ID,
+                      kind="NOT_A_PAIR"),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "NOT_A_PAIR"
+md 'backup' (NodeID 7e57-other)
+md declare each broker as its own node
+""", inventory=inv(["orders"], ["orders"]), exit=1)
+
+# No member live (the primary down, the backup not yet live): the node is
+# not read, with each member's state.
+case("125-ha-no-member-live", "plan", HA_HEAD + ORDERS,
+     snapshot(ha_node(None, [member("primary", "UNREACHABLE"),
+                             member("backup", "PASSIVE", SSB)],
+                      refusal="no member is live: 'primary' UNREACHABLE (Connection refused), 'backup' PASSIVE (Shared Store Backup)",
+                      kind="UNREACHABLE"),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "UNREACHABLE"
+json .nodes[0].refusal "UNREACHABLE"
+json .nodes[0].member null
+md no member is live: 'primary' UNREACHABLE (Connection refused), 'backup' PASSIVE (Shared Store Backup)
+""", inventory=inv(["orders"], ["orders"]), exit=1)

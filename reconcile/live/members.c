@@ -1,4 +1,4 @@
-/* reconcile/live/ha.c: an HA node from its members' reads
+/* reconcile/live/members.c: an HA node from its members' reads
  * (docs/ha-pairs.md). Each member of a node is read in the same round as
  * every other node, one bulk POST each; the member that is active is the
  * node: its contents are what is planned against, and it is the one acted
