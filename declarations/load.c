@@ -204,13 +204,12 @@ load_members(struct load *l, struct decl_node *nd,
 		m = &nd->members[nd->nmembers++];
 		m->pos = ms->vals[i]->pos;
 		if (decl_fields_parse(m, ms->vals[i], "member", member_tab,
-		        NELEM(member_tab), l->diags) < 0)
-			continue;
-		if (m->credentials == NULL && nd->credentials == NULL)
+		        NELEM(member_tab), l->diags) == 0 &&
+		    m->credentials == NULL && nd->credentials == NULL)
 			errlist_add(l->diags, DIAG_ERROR, &m->pos,
 			    "member '%s' of node '%s' has no 'credentials' and neither has the node",
 			    m->name, who);
-		for (j = 0; j + 1 < nd->nmembers; j++)
+		for (j = 0; m->name != NULL && j + 1 < nd->nmembers; j++)
 			if (nd->members[j].name != NULL &&
 			    strcmp(nd->members[j].name, m->name) == 0)
 				errlist_add(l->diags, DIAG_ERROR, &m->pos,
