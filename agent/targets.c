@@ -45,7 +45,8 @@ add(struct agent_targets *t, const struct decl_node *dn, const char *dir,
 		        dn->name, file, err) < 0) {
 			while (t->nmembers > first) {
 				t->nmembers--;
-				agent_creds_free(t->member_secrets[t->nmembers]);
+				agent_creds_free(
+				    t->member_secrets[t->nmembers]);
 				t->member_secrets[t->nmembers] = NULL;
 			}
 			return -1;
@@ -128,11 +129,12 @@ agent_targets_warn_cleartext(const struct agent_targets *t, const char *cmd,
 
 	for (i = 0; i < t->n + t->nmembers; i++) {
 		v = i < t->n ? &t->v[i] : NULL;
-		one = v != NULL ? *v
-		                : (struct live_target){.node = member_node(t,
-		                       &t->members[i - t->n]),
-		                      .url = t->members[i - t->n].url,
-		                      .userpass = t->members[i - t->n].userpass};
+		one = v != NULL
+		          ? *v
+		          : (struct live_target){
+		                .node = member_node(t, &t->members[i - t->n]),
+		                .url = t->members[i - t->n].url,
+		                .userpass = t->members[i - t->n].userpass};
 		v = &one;
 		if (v->url == NULL || v->userpass == NULL ||
 		    !http_url_is_cleartext(v->url))

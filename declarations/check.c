@@ -358,8 +358,8 @@ check_endpoints(const struct decl_cluster *c, struct errlist *diags)
 			    "('%s', declared at %s:%u:%u): both reach %s, and "
 			    "two nodes on one endpoint would get every operation "
 			    "twice",
-			    endpoint_url(e), who, endpoint_url(first),
-			    fp->path, fp->line, fp->col, e->key);
+			    endpoint_url(e), who, endpoint_url(first), fp->path,
+			    fp->line, fp->col, e->key);
 		free(who);
 	}
 	for (i = 0; i < n; i++)

@@ -55,8 +55,7 @@ static const struct decl_field node_tab[] = {
 static const struct decl_field member_tab[] = {
     FLD(decl_member, "name", DECL_FIELD_FILENAME, name, true),
     FLD(decl_member, "jolokia", DECL_FIELD_URL, jolokia, true),
-    FLD(decl_member, "credentials", DECL_FIELD_CREDENTIALS, credentials,
-        false),
+    FLD(decl_member, "credentials", DECL_FIELD_CREDENTIALS, credentials, false),
 };
 
 static const struct decl_field address_tab[] = {

@@ -251,7 +251,8 @@ json_unread(struct jsonw *w, const struct plan *p, bool want_passive,
 	for (i = 0; i < p->nnodes; i++) {
 		if (p->nodes[i].reachable ||
 		    plan_node_passive(&p->nodes[i]) != want_passive ||
-		    (!want_passive && node_refused(&p->nodes[i]) != want_refused))
+		    (!want_passive &&
+		        node_refused(&p->nodes[i]) != want_refused))
 			continue;
 		jsonw_obj_begin(w);
 		jsonw_key(w, "message");

@@ -208,8 +208,7 @@ check_cluster(struct daemon *a, const char *name)
 	write_report(a, p);
 	daemon_drift_count(p, &dc);
 	if (a->conf->auto_apply_creates && dc.unreachable == 0 &&
-	    dc.refused == 0 &&
-	    dc.missing > 0 && plan_creates_only(p))
+	    dc.refused == 0 && dc.missing > 0 && plan_creates_only(p))
 		repair(a, p, ap.folder);
 	goto done;
 stopped:

@@ -326,8 +326,8 @@ read_node(struct json_reader *c, const struct json *o, const char *w,
 	if (json_read_str(c, o, w, "node", false, &n->node) < 0 ||
 	    json_read_str(c, o, w, "outcome", true, &outcome) < 0 ||
 	    json_read_optional(c, o, w, "member", &n->member) < 0 ||
-	    json_read_optional(c, o, w, "planned_member",
-	        &n->planned_member) < 0)
+	    json_read_optional(c, o, w, "planned_member", &n->planned_member) <
+	        0)
 		return -1;
 	if (outcome != NULL && outcome_parse(outcome, &n->outcome) < 0)
 		rc = json_read_fail(c, w, "outcome", "unknown outcome");

@@ -28,8 +28,10 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 	memset(out->verdicts, -1, p->nactions + 1);
 	if (n->refusal.kind == RECON_PASSIVE && plan_node_passive(ns)) {
 		apply_node_set(out, APPLY_SKIPPED, NULL,
-		    xasprintf("passive, as when planned: nothing is applied on a passive broker (%s)",
-		        n->refusal.text != NULL ? n->refusal.text : "not active"));
+		    xasprintf(
+		        "passive, as when planned: nothing is applied on a passive broker (%s)",
+		        n->refusal.text != NULL ? n->refusal.text
+		                                : "not active"));
 		return;
 	}
 	if (n->refusal.kind == RECON_SPLIT_BRAIN ||

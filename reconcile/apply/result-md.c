@@ -108,7 +108,8 @@ node_section(struct sbuf *b, const struct apply_node *n)
 	sbuf_addf(b, "\n## %s: %s\n\n", n->node,
 	    apply_outcome_name(n->outcome));
 	if (n->member != NULL)
-		sbuf_addf(b, "HA member acted on: **%s** (the live one)%s%s%s\n\n",
+		sbuf_addf(b,
+		    "HA member acted on: **%s** (the live one)%s%s%s\n\n",
 		    n->member,
 		    n->planned_member != NULL ? "; the plan was made against "
 		                              : "",

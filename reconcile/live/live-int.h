@@ -177,7 +177,8 @@ bool live_node_check_version(struct recon_node_snapshot *n);
  * PASSIVE, keeping its broker, version and HA state: true then. */
 bool live_node_check_passive(struct recon_node_snapshot *n);
 
-/* ---- members.c: an HA node from its members' reads ------------------------ */
+/* ---- members.c: an HA node from its members' reads ------------------------
+ */
 
 /* out (zeroed by the function) becomes node: the reads[0..n) of its
  * members[0..n) (taken: the live one's contents are moved into out, and

@@ -69,7 +69,8 @@ member_states(struct sbuf *b, const struct recon_node_snapshot *out)
 		    recon_member_state(m));
 		if (m->refusal.kind == RECON_PASSIVE)
 			sbuf_addf(b, " (%s)",
-			    m->ha.policy != NULL ? m->ha.policy : "no HA policy");
+			    m->ha.policy != NULL ? m->ha.policy
+			                         : "no HA policy");
 		else if (m->refusal.text != NULL && *m->refusal.text != '\0')
 			sbuf_addf(b, " (%.200s)", m->refusal.text);
 	}
@@ -104,7 +105,7 @@ verdict(struct recon_node_snapshot *out)
 		for (i = 0, a = 0; i < out->nmembers; i++)
 			if (member_active(&out->members[i]))
 				sbuf_addf(&b, "%s'%s'",
-				    a++ == 0 ? ""
+				    a++ == 0       ? ""
 				    : a == nactive ? " and "
 				                   : ", ",
 				    out->members[i].name);
@@ -126,7 +127,8 @@ verdict(struct recon_node_snapshot *out)
 	member_states(&b, out);
 	/* every member refused alike (say UNAUTHORIZED): that kind, so the
 	 * preview's advice fits; otherwise the node is not read */
-	refuse(out, same && common != RECON_PASSIVE ? common : RECON_UNREACHABLE,
+	refuse(out,
+	    same && common != RECON_PASSIVE ? common : RECON_UNREACHABLE,
 	    sbuf_take(&b));
 	return -1;
 }

@@ -238,13 +238,17 @@ live_node_check_passive(struct recon_node_snapshot *n)
 	if (n->refusal.kind != RECON_OK || !n->ha.known || n->ha.active)
 		return false;
 	sbuf_init(&b, SBUF_UNBOUNDED);
-	sbuf_addf(&b, "passive %s (HAPolicy '%s'", n->ha.backup ? "backup" : "broker",
+	sbuf_addf(&b, "passive %s (HAPolicy '%s'",
+	    n->ha.backup ? "backup" : "broker",
 	    n->ha.policy != NULL ? n->ha.policy : "none");
 	if (n->ha.node_id != NULL)
 		sbuf_addf(&b, ", NodeID %s", n->ha.node_id);
 	if (n->ha.replica_sync >= 0)
-		sbuf_addf(&b, ", %s", n->ha.replica_sync ? "in sync with its live" : "not in sync with its live");
-	sbuf_adds(&b, "): it serves no client and holds no journal until it becomes live, so nothing is planned or applied on it");
+		sbuf_addf(&b, ", %s",
+		    n->ha.replica_sync ? "in sync with its live"
+		                       : "not in sync with its live");
+	sbuf_adds(&b,
+	    "): it serves no client and holds no journal until it becomes live, so nothing is planned or applied on it");
 	name = n->broker_name;
 	version = n->broker_version;
 	n->broker_name = n->broker_version = NULL;
@@ -446,8 +450,8 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 			s->nodes[i].node = xstrdup(t->node);
 			continue;
 		}
-		live_node_choose(&s->nodes[i], t->node, t->members,
-		    &reads[k], t->nmembers);
+		live_node_choose(&s->nodes[i], t->node, t->members, &reads[k],
+		    t->nmembers);
 		k += t->nmembers;
 	}
 	for (k = 0; k < nreads; k++)

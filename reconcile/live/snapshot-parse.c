@@ -598,8 +598,8 @@ parse_refusal(struct jp *p, enum jsonr_tok t, const struct jpath *node,
 
 /* ---- HA: a broker's state, an HA node's members ---- */
 
-static const char *const ha_keys[] = {"active", "backup", "node_id",
-    "policy", "replica_sync"};
+static const char *const ha_keys[] = {"active", "backup", "node_id", "policy",
+    "replica_sync"};
 
 static int
 ha_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
@@ -641,8 +641,8 @@ parse_ha(struct jp *p, enum jsonr_tok t, const struct jpath *owner,
 	return 0;
 }
 
-static const char *const member_keys[] = {"broker_name", "broker_version",
-    "ha", "name", "refusal", "requests", "url"};
+static const char *const member_keys[] = {"broker_name", "broker_version", "ha",
+    "name", "refusal", "requests", "url"};
 
 static int
 member_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
@@ -674,8 +674,7 @@ member_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 }
 
 static int
-parse_member(struct jp *p, const struct jpath *at, enum jsonr_tok t,
-    void *out)
+parse_member(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 {
 	struct recon_member *m = out;
 
@@ -697,8 +696,7 @@ check_members(struct jp *p, const struct jpath *at,
 
 	for (i = 0; i < n->nmembers; i++) {
 		for (j = 0; j < i; j++)
-			if (strcmp(n->members[i].name, n->members[j].name) ==
-			    0)
+			if (strcmp(n->members[i].name, n->members[j].name) == 0)
 				return fail(p, at, "members",
 				    "member '%s' is listed twice",
 				    n->members[i].name);
@@ -709,7 +707,8 @@ check_members(struct jp *p, const struct jpath *at,
 			named = true;
 	}
 	if (n->nmembers == 0 && n->member != NULL)
-		return fail(p, at, "member", "set, but the node has no members");
+		return fail(p, at, "member",
+		    "set, but the node has no members");
 	if (n->member != NULL && !named)
 		return fail(p, at, "member", "'%s' is not one of the members",
 		    n->member);

@@ -96,8 +96,7 @@ unread_verb(const char *kind)
 		return "is not managed";
 	if (strcmp(kind, "PASSIVE") == 0)
 		return "is passive, and left alone";
-	if (strcmp(kind, "SPLIT_BRAIN") == 0 ||
-	    strcmp(kind, "NOT_A_PAIR") == 0)
+	if (strcmp(kind, "SPLIT_BRAIN") == 0 || strcmp(kind, "NOT_A_PAIR") == 0)
 		return "is refused";
 	return "could not be read";
 }

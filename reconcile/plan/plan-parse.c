@@ -358,14 +358,15 @@ pmembers(struct json_reader *c, const struct json *it,
 		    json_read_str(c, m, "nodes[].members[]", "state", false,
 		        &pm->state) < 0)
 			return -1;
-		rs = json_read_member(c, m, "nodes[].members[]",
-		    "replica_sync");
+		rs =
+		    json_read_member(c, m, "nodes[].members[]", "replica_sync");
 		if (rs == NULL)
 			return -1;
 		if (!json_is_null(rs)) {
 			if (json_bool(rs, &b) < 0)
 				return json_read_fail(c, "nodes[].members[]",
-				    "replica_sync", "expected true, false or null");
+				    "replica_sync",
+				    "expected true, false or null");
 			pm->replica_sync = b;
 		}
 	}

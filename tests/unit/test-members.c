@@ -42,8 +42,8 @@ read_of(struct recon_node_snapshot *r, enum recon_kind kind, bool active,
 	r->ha.known = true;
 	r->ha.active = active;
 	r->ha.backup = !active;
-	r->ha.policy = xstrdup(active ? "Shared Store Primary"
-	                              : "Shared Store Backup");
+	r->ha.policy =
+	    xstrdup(active ? "Shared Store Primary" : "Shared Store Backup");
 	r->ha.node_id = node_id != NULL ? xstrdup(node_id) : NULL;
 	r->ha.replica_sync = -1;
 	if (kind == RECON_PASSIVE) {

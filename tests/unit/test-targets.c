@@ -47,15 +47,15 @@ test_targets__cleartext_warned_once(void **state)
 	        NULL, 0},
 	    {"local", "http://localhost:8161/console/jolokia", "u:p", NULL,
 	        NULL, 0},
-	    {"loop", "http://127.0.0.1:8161/console/jolokia", "u:p", NULL,
-	        NULL, 0},
-	    {"tls", "https://192.0.2.2:8443/console/jolokia", "u:p", NULL,
-	        NULL, 0},
+	    {"loop", "http://127.0.0.1:8161/console/jolokia", "u:p", NULL, NULL,
+	        0},
+	    {"tls", "https://192.0.2.2:8443/console/jolokia", "u:p", NULL, NULL,
+	        0},
 	    {"anon", "http://192.0.2.3:8161/console/jolokia", NULL, NULL, NULL,
 	        0},
 	};
-	struct agent_targets t = {v, NULL, sizeof(v) / sizeof(v[0]), NULL,
-	    NULL, 0};
+	struct agent_targets t = {v, NULL, sizeof(v) / sizeof(v[0]), NULL, NULL,
+	    0};
 	struct strv seen = {0};
 	FILE *f = tmpfile();
 	char *got;
