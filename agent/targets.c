@@ -105,17 +105,32 @@ agent_targets_load(struct agent_targets *out, const struct decl_cluster *c,
 	return 0;
 }
 
-/* The node a member of t belongs to. */
-static const char *
-member_node(const struct agent_targets *t, const struct live_member *m)
+/* Warn about one endpoint of node (see agent_targets_warn_cleartext). */
+static void
+warn_one(const char *node, const char *url, const char *userpass,
+    const char *cmd, struct strv *seen)
 {
-	size_t i;
+	char *key;
 
-	for (i = 0; i < t->n; i++)
-		if (m >= t->v[i].members &&
-		    m < t->v[i].members + t->v[i].nmembers)
-			return t->v[i].node;
-	return "?";
+	if (url == NULL || userpass == NULL || !http_url_is_cleartext(url))
+		return;
+	key = xasprintf("%s %s", node, url);
+	if (seen != NULL && strv_has(seen, key)) {
+		free(key);
+		return;
+	}
+	if (seen != NULL)
+		strv_add(seen, key);
+	free(key);
+	if (cmd != NULL)
+		fprintf(stderr,
+		    "artemis-gitops %s: warning: node '%s': its credentials go unencrypted to %s (plain http:// to a host that is not loopback): use https://\n",
+		    cmd, node, url);
+	else
+		log_warn("node '%s': its credentials go unencrypted to %s "
+		         "(plain http:// to a host that is not loopback): "
+		         "use https://",
+		    node, url);
 }
 
 void
@@ -123,40 +138,15 @@ agent_targets_warn_cleartext(const struct agent_targets *t, const char *cmd,
     struct strv *seen)
 {
 	const struct live_target *v;
-	struct live_target one;
-	char *key;
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < t->n + t->nmembers; i++) {
-		v = i < t->n ? &t->v[i] : NULL;
-		one = v != NULL
-		          ? *v
-		          : (struct live_target){
-		                .node = member_node(t, &t->members[i - t->n]),
-		                .url = t->members[i - t->n].url,
-		                .userpass = t->members[i - t->n].userpass};
-		v = &one;
-		if (v->url == NULL || v->userpass == NULL ||
-		    !http_url_is_cleartext(v->url))
-			continue;
-		key = xasprintf("%s %s", v->node, v->url);
-		if (seen != NULL && strv_has(seen, key)) {
-			free(key);
-			continue;
-		}
-		if (seen != NULL)
-			strv_add(seen, key);
-		free(key);
-		if (cmd != NULL)
-			fprintf(stderr,
-			    "artemis-gitops %s: warning: node '%s': its credentials go unencrypted to %s (plain http:// to a host that is not loopback): use https://\n",
-			    cmd, v->node, v->url);
-		else
-			log_warn(
-			    "node '%s': its credentials go unencrypted to %s "
-			    "(plain http:// to a host that is not loopback): "
-			    "use https://",
-			    v->node, v->url);
+	for (i = 0; i < t->n; i++) {
+		v = &t->v[i];
+		if (v->nmembers == 0)
+			warn_one(v->node, v->url, v->userpass, cmd, seen);
+		for (j = 0; j < v->nmembers; j++)
+			warn_one(v->node, v->members[j].url,
+			    v->members[j].userpass, cmd, seen);
 	}
 }
 

@@ -48,9 +48,9 @@ check "preview 3 folder named" test -n "$p3" -a -d "$p3"
 c1=$(sed -n 's/^commit //p' "$p1/commit.txt")
 c2=$(sed -n 's/^commit //p' "$p2/commit.txt")
 c3=$(sed -n 's/^commit //p' "$p3/commit.txt")
-check_eq "preview 1 is of the first commit" "$(git -C "$d/origin.git" rev-parse main~2)" "$c1"
-check_eq "preview 2 is of the second commit" "$(git -C "$d/origin.git" rev-parse main~1)" "$c2"
-check_eq "preview 3 is of the head" "$(git -C "$d/origin.git" rev-parse main)" "$c3"
+check_eq "preview 1 is of the first commit" "$(git -C "$d/origin.git" rev-parse main~3)" "$c1"
+check_eq "preview 2 is of the second commit" "$(git -C "$d/origin.git" rev-parse main~2)" "$c2"
+check_eq "preview 3 is of the third commit" "$(git -C "$d/origin.git" rev-parse main~1)" "$c3"
 check_eq "plan folders are <time>-<commit12>" "${c1:0:12}" "${p1##*-}"
 
 # 1: creates, applied (by auto-apply-creates on fresh brokers, else approved)
@@ -114,6 +114,19 @@ check_grep "drift.md: billing row" '^\| queue \| `billing` \| node1 \|' "$ob/dri
 check_grep "drift.md: the nodes disagree" '^- queue `billing`: differs on node1, as applied on node2$' "$ob/drift/drift.md"
 check_grep "log: drift warning line" "warning drift: cluster 'shop-eu': drift: 1 missing" "$log"
 check_absent "no drift repair after auto-apply-creates went off" 'drift-repair' "$log" "warning drift: cluster 'shop-eu': drift: 1 missing"
+# 6: the HA pair as one node: applied on the primary, the drift report
+# after kill -9 of the primary names the backup, and finds no drift
+p4=$(sed -n 's/^ *HA pair: *\([^ ]*\) (applied).*/\1/p' "$out")
+check "preview 4 folder named" test -n "$p4" -a -d "$p4"
+check_eq "preview 4 is of the head" "$(git -C "$d/origin.git" rev-parse main)" "$(sed -n 's/^commit //p' "$p4/commit.txt")"
+check_grep "plan 4: the backup PASSIVE" '^\| ha1 \| pair1-backup \| PASSIVE \| Shared Store Backup \|' "$p4/plan.md"
+check_grep "plan 4: planned against the primary" '^\| ha1 \| pair1-primary \| LIVE \(planned against\) \|' "$p4/plan.md"
+check_grep "result 4: done by the primary" '"member": "pair1-primary"' "$p4/result.json"
+hd=$d/state/outbox/shop-ha/drift
+check_grep "HA drift: the backup is the live member" '"live_member": "pair1-backup"' "$hd/drift.json"
+check_eq "HA drift: nothing missing or changed" "0 0" \
+	"$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(len(j["missing"]), len(j["changed"]))' "$hd/drift.json")"
+check_grep "HA drift.md: names it" '^- `ha1`: live member \*\*pair1-backup\*\* \(checked\); pair1-primary UNREACHABLE' "$hd/drift.md"
 check_grep "log: SIGHUP reload" "notice loop: configuration reloaded" "$log"
 check_grep "log: SIGTERM" "notice loop: signal 15: stopping" "$log"
 check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$log" 'notice loop: signal 15: stopping'
