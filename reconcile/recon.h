@@ -132,7 +132,8 @@ struct recon_ha {
 	bool backup;      /* Backup: configured as (or now acting as) backup */
 	char *policy;     /* HAPolicy, e.g. "Shared Store Backup"; NULL: none */
 	char *node_id;    /* NodeID: the journal's id a pair shares; NULL */
-	int replica_sync; /* ReplicaSync: 1 in sync, 0 not, -1 not read */
+	int replica_sync; /* ReplicaSync: 1 in sync, 0 not, -1 not read (or
+	                     not a replication policy) */
 };
 void recon_ha_release(struct recon_ha *h);
 void recon_ha_copy(struct recon_ha *dst, const struct recon_ha *src);

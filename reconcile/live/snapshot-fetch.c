@@ -179,7 +179,11 @@ read_ha(struct recon_ha *h, const struct json *c)
 	v = json_str(json_get(c, "NodeID"));
 	if (v != NULL && *v != '\0')
 		h->node_id = xstrdup(v);
-	if (json_bool(json_get(c, "ReplicaSync"), &b) == 0)
+	/* ReplicaSync means something under a replication policy only
+	 * ("Replication Primary w/quorum voting", 2.28's "Replicated" and
+	 * "Replica"); a shared-store broker says false, always */
+	if (h->policy != NULL && strstr(h->policy, "Replica") != NULL &&
+	    json_bool(json_get(c, "ReplicaSync"), &b) == 0)
 		h->replica_sync = b;
 }
 

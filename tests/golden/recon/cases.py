@@ -914,9 +914,10 @@ def member(name, state, policy=None, node_id=HA_ID, text=None, sync=None):
     return m
 
 
-def ha_node(live, members, queues=(), diverts=(), refusal=None, kind=None):
+def ha_node(live, members, queues=(), diverts=(), refusal=None, kind=None,
+            addresses=()):
     """node1 as an HA node: the live member's read, and every member's."""
-    n = node("node1", queues, diverts, version="2.44.0")
+    n = node("node1", queues, diverts, addresses, version="2.44.0")
     n["members"] = members
     n["member"] = live
     if live is not None:
@@ -957,11 +958,14 @@ md Only the live member of an HA node is planned against and acted on
 """, inventory=inv(["orders"], ["orders"]), exit=2)
 
 # After a failover: the primary is gone, the backup is live and holds what
-# the primary had (the shared journal): nothing to do, not UNREACHABLE.
+# the primary had (the shared journal): nothing to do, not UNREACHABLE. The
+# MQTT sessions address comes back without its internal flag (measured on
+# 2.44.0): not unmanaged.
 case("121-ha-failed-over", "plan", HA_HEAD + ORDERS,
      snapshot(ha_node("backup", [member("primary", "UNREACHABLE"),
                                  member("backup", "LIVE", SSB)],
-                      [q("orders", "orders")]),
+                      [q("orders", "orders")],
+                      addresses=["$sys.mqtt.sessions"]),
               node("node2", [q("orders", "orders")])),
      """
 json .outcome "NO_CHANGE"
@@ -969,6 +973,7 @@ json .nodes[0].reachable true
 json .nodes[0].member "backup"
 json [.nodes[0].members[]|.name+":"+.state] ["primary:UNREACHABLE","backup:LIVE"]
 json .nodes[0].members[0].message "Connection refused"
+json .unmanaged []
 md | node1 | 2.44.0 | ok |
 md | node1 | backup | LIVE (planned against) | Shared Store Backup | 2.44.0 | - |
 md - **node1/primary** UNREACHABLE: Connection refused
