@@ -23,9 +23,10 @@
 #      NodeIDs named; a passive backup declared as a node of its own is
 #      PASSIVE: no step applies there, and the plan goes on;
 #   8. both members of the replication pair active (a real split brain:
-#      scripts/artemis split-brain): the plan is refused SPLIT_BRAIN, and an
+#      scripts/artemis split-brain, the primary stopped until the backup
+#      takes over, then resumed): the plan is refused SPLIT_BRAIN, and an
 #      approved plan's apply refuses the node with nothing sent to either
-#      member.
+#      member (both behind proxies); ended by restarting the backup.
 # Truth is read with curl (brokers.sh's broker_jolokia), never through the
 # agent's client.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
@@ -333,5 +334,40 @@ check_eq "its steps are PASSIVE" "WOULD_APPLY PASSIVE" "$(rj "$TMP/p7b/plan.json
 check_eq "and have no operation" 0 "$(rj "$TMP/p7b/plan.json" 'len(j["actions"][0]["nodes"][1]["operations"])')"
 check_grep "plan.md: passive, and left alone" "^- \*\*passive\*\* is passive, and left alone \(PASSIVE\): passive backup \(HAPolicy 'Shared Store Backup'" "$TMP/p7b/plan.md"
 check_eq "nothing was sent to it but the read" "1 0" "$(reads "$LOG1") $(execs "$LOG1")"
+
+# ---- 8. a real split brain of the replication pair ---------------------------
+hadecl "$TMP/c8" "$NOORDERS
+  - name: $u.sb
+    routing: [anycast]
+    queues: [{name: $u.sb}]"
+check_exit "plan a create before the split brain" 2 plan_to "$TMP/p8" "$TMP/c8"
+check "approve it" approve_ok "$TMP/p8"
+# the primary too behind a proxy now, to count what reaches either member
+opproxy_start "$P2"
+PX2=$OPX_URL LOGP2=$OPX_LOG
+sed -i "s|jolokia: ${URL[$P2]}\$|jolokia: $PX2|" "$TMP/c8/cluster.yaml"
+check "both members of pair2 active (scripts/artemis split-brain)" art split-brain pair2 90
+check_eq "both read Active true" "true true" "$(battr "$P2" Active) $(battr "$B2" Active)"
+: >"$LOG2"
+: >"$LOGP2"
+check_exit "plan during the split brain: refused" 1 plan_to "$TMP/p8b" "$TMP/c8"
+check_eq "SPLIT_BRAIN" SPLIT_BRAIN "$(rj "$TMP/p8b/plan.json" 'j["refusal"]')"
+check_eq "the node refused, both members LIVE" "SPLIT_BRAIN LIVE LIVE" \
+	"$(rj "$TMP/p8b/plan.json" '" ".join([j["nodes"][1]["refusal"]] + [m["state"] for m in j["nodes"][1]["members"]])')"
+check_grep "plan.md names both members" "is refused \(SPLIT_BRAIN\): split brain: members '$P2' and '$B2' \(NodeID" "$TMP/p8b/plan.md"
+check_exit "the approved plan's apply: refused on the split node" 1 apply_to "$TMP/p8" "$TMP/c8"
+check_eq "rep refused SPLIT_BRAIN, ss applied" "ss:APPLIED rep:REFUSED" \
+	"$(rj "$TMP/p8/result.json" '" ".join(n["node"] + ":" + n["outcome"] for n in j["nodes"])')"
+check_eq "its kind" SPLIT_BRAIN "$(rj "$TMP/p8/result.json" '[n["kind"] for n in j["nodes"] if n["node"] == "rep"][0]')"
+check_eq "nothing sent to either member of the split pair" "0 0" "$(execs "$LOG2") $(execs "$LOGP2")"
+check_unlisted "$P2 did not get the queue" "$P2" queues "$u.sb" "$u.audit"
+check_unlisted "$B2 did not get the queue" "$B2" queues "$u.sb" "$u.audit"
+check_listed "ss got it" "$P1" queues "$u.sb"
+# end it: the backup restarts, resyncs and is passive
+check "end the split brain: stop the backup" art stop "$B2"
+check "and start it again" art start "$B2" 120
+check "the replication backup is passive again" wait_passive "$B2" 60
+check_exit "plan after the split brain: the node is read again" 2 plan_to "$TMP/p8c" "$TMP/c8"
+check_eq "planned against the primary" "$P2" "$(rj "$TMP/p8c/plan.json" 'j["nodes"][1]["member"]')"
 
 done_testing
