@@ -26,12 +26,17 @@
 #      scripts/artemis split-brain, the primary stopped until the backup
 #      takes over, then resumed): the plan is refused SPLIT_BRAIN, and an
 #      approved plan's apply refuses the node with nothing sent to either
-#      member (both behind proxies); ended by restarting the backup.
+#      member (both behind proxies); ended by restarting the backup;
+#   9. three runs of the failover loop (ha-loop-lib.sh): an apply with a
+#      kill -9 of a live member at a random point, the member restarted,
+#      plan and apply converging, exactly the declaration left (the long
+#      run: tests/soak/ha-failover-loop.sh).
 # Truth is read with curl (brokers.sh's broker_jolokia), never through the
 # agent's client.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
+. "$AG_TOP/tests/integration/ha-loop-lib.sh"
 
 TMP=$(mktemp -d)
 CREDDIR=$TMP/creds
@@ -369,5 +374,13 @@ check "and start it again" art start "$B2" 120
 check "the replication backup is passive again" wait_passive "$B2" 60
 check_exit "plan after the split brain: the node is read again" 2 plan_to "$TMP/p8c" "$TMP/c8"
 check_eq "planned against the primary" "$P2" "$(rj "$TMP/p8c/plan.json" 'j["nodes"][1]["member"]')"
+
+# ---- 9. the failover loop, short (the long one: tests/soak/ha-failover-loop.sh)
+HL=$u-loop
+for k in 1 2 3; do
+	ha_loop_run "$k"
+done
+ha_loop_summary
+check_eq "the loop deleted nothing unplanned" 0 "$HL_UNPLANNED"
 
 done_testing
