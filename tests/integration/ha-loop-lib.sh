@@ -19,7 +19,8 @@
 #                    declared objects of the loop ($HL.keep, run K's),
 #                    nothing else of the loop's
 #   ha_loop_summary  TAP comment lines: runs, the first apply's outcomes,
-#                    converging applies, unplanned deletions (must be 0)
+#                    the converging applies and what they did, unplanned
+#                    deletions (must be 0)
 HL=${HL:-hl-$$}
 HL_MAX_DELAY=${HL_MAX_DELAY:-0.6}
 HL_RUNS=0 HL_UNPLANNED=0 HL_AGAIN=0 HL_KILLED_DURING=0
@@ -111,7 +112,7 @@ hl_apply() { # OUT DIR
 }
 
 ha_loop_run() {
-	local k=$1 dir=$TMP/hl-$1 out pair victim delay rc apid outc p want got tries
+	local k=$1 dir=$TMP/hl-$1 out pair victim delay rc apid outc p want got tries o
 	HL_RUNS=$((HL_RUNS + 1))
 	hl_decl "$dir" "$k"
 	out=$TMP/hl-$k-p
@@ -145,6 +146,8 @@ ha_loop_run() {
 		[ "$rc" -eq 0 ] && break
 		if [ "$rc" -eq 2 ] && hl_approve "$TMP/hl-$k-c"; then
 			HL_AGAIN=$((HL_AGAIN + 1))
+			o="again: $(rj "$TMP/hl-$k-c/plan.json" '" ".join(sorted(set(a["kind"] + "@" + s["node"] for a in j["actions"] for s in a["nodes"] if s["outcome"] == "WOULD_APPLY")))')"
+			HL_OUTCOMES[$o]=$((${HL_OUTCOMES[$o]:-0} + 1))
 			hl_apply "$TMP/hl-$k-c" "$dir"
 		else
 			sleep 2
@@ -170,6 +173,9 @@ ha_loop_summary() {
 	local o
 	echo "# HA failover loop: $HL_RUNS runs, $HL_KILLED_DURING killed while the apply ran, $HL_AGAIN converging applies, $HL_UNPLANNED unplanned deletions"
 	for o in "${!HL_OUTCOMES[@]}"; do
-		echo "#   first apply $o: ${HL_OUTCOMES[$o]}"
+		case $o in
+		again:*) echo "#   converging apply ${o#again: }: ${HL_OUTCOMES[$o]}" ;;
+		*) echo "#   first apply $o: ${HL_OUTCOMES[$o]}" ;;
+		esac
 	done
 }
