@@ -24,7 +24,8 @@
 #include "../render-plan.h"
 
 /* Log every node that could not be read (a failure of --once); returns
- * how many. */
+ * how many. A passive broker was read, and is left alone: said, never a
+ * failure, never a reason to plan again (docs/ha-pairs.md). */
 static size_t
 log_unreadable(struct daemon *a, const struct plan *p)
 {
@@ -35,6 +36,14 @@ log_unreadable(struct daemon *a, const struct plan *p)
 	for (i = 0; i < p->nnodes; i++) {
 		if (p->nodes[i].reachable)
 			continue;
+		if (plan_node_passive(&p->nodes[i])) {
+			log_info("cluster '%s': node '%s' is passive, left "
+			         "alone (%s)",
+			    p->cluster, p->nodes[i].node,
+			    p->nodes[i].message != NULL ? p->nodes[i].message
+			                                : "");
+			continue;
+		}
 		n++;
 		kind = p->nodes[i].refusal != NULL ? p->nodes[i].refusal
 		                                   : "UNREACHABLE";

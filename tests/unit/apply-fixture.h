@@ -35,7 +35,11 @@ struct fake {
 	 * do nothing and fail (as if never sent) */
 	bool crash;
 	size_t crash_after, nexec;
-	const char *down;   /* a node whose reads fail */
+	const char *down; /* a node whose reads fail */
+	/* an HA node: its reads name member ha_member as live, or (ha_kind
+	 * not RECON_OK) are refused so: PASSIVE, SPLIT_BRAIN */
+	const char *ha_node, *ha_member;
+	enum recon_kind ha_kind;
 	bool ignore_divert; /* createDivert silently does nothing */
 	bool refuse_intent;
 	char *intent_row;
@@ -82,6 +86,14 @@ read_one(struct fake *k, const char *node, struct recon_node_snapshot *out)
 		out->refusal.kind = RECON_UNREACHABLE;
 		out->refusal.text = xstrdup("connection refused");
 		return;
+	}
+	if (k->ha_node != NULL && strcmp(k->ha_node, node) == 0) {
+		if (k->ha_kind != RECON_OK) {
+			out->refusal.kind = k->ha_kind;
+			out->refusal.text = xstrdup("the HA state");
+			return;
+		}
+		out->member = xstrdup(k->ha_member);
 	}
 	out->broker_name = xstrdup(node);
 	if (n->broker_version != NULL)

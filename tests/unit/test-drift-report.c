@@ -1,6 +1,7 @@
 /* tests/unit/test-drift-report.c: agent/daemon/drift-report.c, the drift
  * report (counts, drift.md, drift.json), on plans assembled by hand
- * (plan-fixture.h). */
+ * (plan-fixture.h); HA nodes: the live member named, a passive broker not
+ * unreachable, a split brain an error. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,11 +159,62 @@ test_drift_report__capture_actions_are_not_drift(void **state)
 	free(json);
 }
 
+/* node1 an HA pair failed over to its backup, node2 a passive broker
+ * declared as a node, node3 a split brain. */
+static void
+test_drift_report__ha_nodes(void **state)
+{
+	static char pm[] = "node1-primary", bm[] = "node1-backup",
+	            live[] = "LIVE", unr[] = "UNREACHABLE",
+	            ssb[] = "Shared Store Backup", cr[] = "connection refused",
+	            pas[] = "PASSIVE", pmsg[] = "passive backup",
+	            sb[] = "SPLIT_BRAIN",
+	            sbmsg[] = "split brain: members 'a' and 'b'";
+	struct plan_member mem[] = {
+	    {pm, unr, NULL, NULL, -1, cr},
+	    {bm, live, ssb, v244, -1, NULL},
+	};
+	struct plan_node_status ns[] = {
+	    {n1, v244, true, NULL, NULL, bm, mem, 2},
+	    {n2, v244, false, pas, pmsg, NULL, NULL, 0},
+	    {n3, NULL, false, sb, sbmsg, NULL, NULL, 0},
+	};
+	struct plan p;
+	struct daemon_drift_counts c;
+	char *md, *json;
+
+	(void)state;
+	plan_init(&p, NULL, 0, NULL, 0);
+	p.nodes = ns;
+	daemon_drift_count(&p, &c);
+	assert_false(daemon_drift_found(&c));
+	assert_int_equal(c.unreachable, 0);
+	assert_int_equal(c.passive, 1);
+	assert_int_equal(c.refused, 1);
+	md = daemon_drift_render_md(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(
+	    strstr(md, "**Error**: 1 node(s) refused for their HA state"));
+	assert_non_null(strstr(md,
+	    "- `node1`: live member **node1-backup** (checked); node1-primary UNREACHABLE\n"));
+	assert_non_null(strstr(md,
+	    "Node `node2` is passive (left alone, never drift): PASSIVE"));
+	assert_non_null(strstr(md,
+	    "Node `node3` is refused, and nothing is applied on it: SPLIT_BRAIN"));
+	json = daemon_drift_render_json(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(json, "\"live_member\": \"node1-backup\""));
+	assert_non_null(strstr(json, "\"unreachable\": []"));
+	assert_non_null(strstr(json,
+	    "\"node\": \"node2\",\n      \"refusal\": \"PASSIVE\""));
+	free(md);
+	free(json);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_drift_report__no_drift),
+	    cmocka_unit_test(test_drift_report__ha_nodes),
 	    cmocka_unit_test(
 	        test_drift_report__missing_changed_unmanaged_disagreeing),
 	    cmocka_unit_test(test_drift_report__capture_actions_are_not_drift),

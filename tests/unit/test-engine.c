@@ -106,6 +106,89 @@ test_engine__unreachable_node_others_go_on(void **unused)
 	scen_free(&s);
 }
 
+/* An HA node (docs/ha-pairs.md): planned against one member, another live
+ * at apply (a failover since the plan): checked and applied there, the
+ * result naming both. */
+static void
+test_engine__ha_failover_since_the_plan(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	s.p->nodes[0].member = xstrdup("primary");
+	s.k.ha_node = "broker-a";
+	s.k.ha_member = "backup";
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_APPLIED);
+	assert_string_equal(s.r->nodes[0].member, "backup");
+	assert_string_equal(s.r->nodes[0].planned_member, "primary");
+	assert_null(s.r->nodes[1].member);
+	/* the same member live: no planned_member */
+	scen_free(&s);
+	scen_init(&s, false);
+	s.p->nodes[0].member = xstrdup("primary");
+	s.k.ha_node = "broker-a";
+	s.k.ha_member = "primary";
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_string_equal(s.r->nodes[0].member, "primary");
+	assert_null(s.r->nodes[0].planned_member);
+	scen_free(&s);
+}
+
+/* A split brain at apply refuses the node with nothing sent to it; the
+ * other node goes on. */
+static void
+test_engine__ha_split_brain_refused(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	s.k.ha_node = "broker-a";
+	s.k.ha_kind = RECON_SPLIT_BRAIN;
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[0].kind, "SPLIT_BRAIN");
+	assert_int_equal(s.r->nodes[0].nops, 0);
+	assert_null(strstr(sbuf_str(&s.k.log), "broker-a "));
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	scen_free(&s);
+}
+
+/* A broker passive when planned and at apply is SKIPPED: nothing sent, no
+ * capture pass; passive when planned and live now: STALE (plan again). */
+static void
+test_engine__ha_passive_node(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	s.p->nodes[0].reachable = false;
+	s.p->nodes[0].refusal = xstrdup("PASSIVE");
+	s.k.ha_node = "broker-a";
+	s.k.ha_kind = RECON_PASSIVE;
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_SKIPPED);
+	assert_non_null(
+	    strstr(s.r->nodes[0].detail, "passive, as when planned"));
+	assert_null(strstr(sbuf_str(&s.k.log), "broker-a "));
+	scen_free(&s);
+	scen_init(&s, false);
+	s.p->nodes[0].reachable = false;
+	s.p->nodes[0].refusal = xstrdup("PASSIVE");
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[0].kind, "STALE");
+	assert_non_null(
+	    strstr(s.r->nodes[0].detail, "passive (it is live now)"));
+	scen_free(&s);
+}
+
 static void
 test_engine__refused_intent_runs_nothing(void **unused)
 {
@@ -322,6 +405,9 @@ main(void)
 	    cmocka_unit_test(test_engine__divert_first_then_queue),
 	    cmocka_unit_test(test_engine__repointed_divert_not_dependent),
 	    cmocka_unit_test(test_engine__unreachable_node_others_go_on),
+	    cmocka_unit_test(test_engine__ha_failover_since_the_plan),
+	    cmocka_unit_test(test_engine__ha_split_brain_refused),
+	    cmocka_unit_test(test_engine__ha_passive_node),
 	    cmocka_unit_test(test_engine__refused_intent_runs_nothing),
 	    cmocka_unit_test(
 	        test_engine__cap_past_on_apply_refuses_whole_apply),
