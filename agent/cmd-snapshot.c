@@ -1,8 +1,9 @@
 /* agent/cmd-snapshot.c: `artemis-gitops snapshot CLUSTER_DIR`: read every
- * node of a cluster (one Jolokia request per node, all concurrently) and
- * print the live state as tables, or as versioned JSON with --json
- * (docs/snapshot-format.md). Exit 1 when a node could not be read; the
- * others are still printed. */
+ * node of a cluster (one Jolokia request per node, or per member of an HA
+ * node, all concurrently) and print the live state as tables, or as
+ * versioned JSON with --json (docs/snapshot-format.md). Exit 1 when a node
+ * could not be read (a passive broker was read); the others are still
+ * printed. */
 #include "agent.h"
 
 #include <stdio.h>
@@ -180,7 +181,9 @@ const struct agent_cmd_entry agent_cmd_snapshot_entry = {
     .description =
         "Read the live state of every node of the cluster declared in "
         "CLUSTER_DIR\n(one Jolokia request per node, all nodes at once) "
-        "and print it per node:\nqueues, addresses and diverts.",
+        "and print it per node:\nqueues, addresses and diverts. An HA node "
+        "(docs/ha-pairs.md) is read on\nevery member, one request each; "
+        "its live member's objects are printed, and\neach member's state.",
     .options = snapshot_options,
     .help_col = 22,
     .exit_codes = "Exit codes: 0 every node read, 1 a node could not be "

@@ -233,11 +233,25 @@ drop_contents(struct recon_node_snapshot *n)
 	n->ha = ha;
 }
 
+/* A node read and refused as a whole (kind, why: owned): its objects
+ * dropped, its broker name, version and HA state kept for the preview. */
+static void
+refuse_read(struct recon_node_snapshot *n, enum recon_kind kind, char *why)
+{
+	char *name = n->broker_name, *version = n->broker_version;
+
+	n->broker_name = n->broker_version = NULL;
+	drop_contents(n);
+	n->broker_name = name;
+	n->broker_version = version;
+	n->refusal.kind = kind;
+	n->refusal.text = why;
+}
+
 bool
 live_node_check_passive(struct recon_node_snapshot *n)
 {
 	struct sbuf b;
-	char *name, *version;
 
 	if (n->refusal.kind != RECON_OK || !n->ha.known || n->ha.active)
 		return false;
@@ -253,14 +267,7 @@ live_node_check_passive(struct recon_node_snapshot *n)
 		                       : "not in sync with its live");
 	sbuf_adds(&b,
 	    "): it serves no client and holds no journal until it becomes live, so nothing is planned or applied on it");
-	name = n->broker_name;
-	version = n->broker_version;
-	n->broker_name = n->broker_version = NULL;
-	drop_contents(n);
-	n->broker_name = name;
-	n->broker_version = version;
-	n->refusal.kind = RECON_PASSIVE;
-	n->refusal.text = sbuf_take(&b);
+	refuse_read(n, RECON_PASSIVE, sbuf_take(&b));
 	return true;
 }
 
@@ -268,18 +275,10 @@ bool
 live_node_check_version(struct recon_node_snapshot *n)
 {
 	char *why = recon_version_unsupported(n->broker_version);
-	char *name, *version;
 
 	if (why == NULL)
 		return false;
-	name = n->broker_name;
-	version = n->broker_version;
-	n->broker_name = n->broker_version = NULL;
-	drop_contents(n);
-	n->broker_name = name;
-	n->broker_version = version;
-	n->refusal.kind = RECON_UNSUPPORTED_VERSION;
-	n->refusal.text = why;
+	refuse_read(n, RECON_UNSUPPORTED_VERSION, why);
 	return true;
 }
 

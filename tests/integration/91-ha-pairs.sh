@@ -36,6 +36,7 @@
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
+. "$AG_TOP/tests/integration/daemon-lib.sh"
 . "$AG_TOP/tests/integration/ha-loop-lib.sh"
 
 TMP=$(mktemp -d)
@@ -78,24 +79,11 @@ done < <(cat "$TMP/up1.txt" "$TMP/up2.txt")
 	exit 1
 }
 
-# battr MEMBER ATTR: the broker MBean's attribute (JSON).
-battr() {
-	broker_jolokia "$1" "{\"type\":\"read\",\"mbean\":\"org.apache.activemq.artemis:broker=\\\"$1\\\"\",\"attribute\":\"$2\"}" |
-		python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin).get("value")))'
-}
-# wait_passive MEMBER SECONDS: until its broker says Active false, Backup true
-wait_passive() {
-	local deadline=$((SECONDS + $2))
-	until [ "$(battr "$1" Active)" = false ] && [ "$(battr "$1" Backup)" = true ]; do
-		[ $SECONDS -lt "$deadline" ] || return 1
-		sleep 0.5
-	done
-}
-check_eq "pair1: the backup is passive" false "$(battr "$B1" Active)"
-check_eq "pair2: the backup is passive" false "$(battr "$B2" Active)"
-id1=$(battr "$P1" NodeID)
-id2=$(battr "$P2" NodeID)
-check_eq "pair1: one NodeID" "$id1" "$(battr "$B1" NodeID)"
+check_eq "pair1: the backup is passive" false "$(hl_attr "$B1" Active)"
+check_eq "pair2: the backup is passive" false "$(hl_attr "$B2" Active)"
+id1=$(hl_attr "$P1" NodeID)
+id2=$(hl_attr "$P2" NodeID)
+check_eq "pair1: one NodeID" "$id1" "$(hl_attr "$B1" NodeID)"
 
 # Each backup behind opproxy: every request to it is logged.
 opproxy_start "$B1"
@@ -175,7 +163,15 @@ check_eq "no operation went to the shared-store backup" 0 "$(execs "$LOG1")"
 check_eq "no operation went to the replication backup" 0 "$(execs "$LOG2")"
 check_eq "each backup was read by plan and apply (one read each, and apply's read back)" \
 	yes "$([ "$(reads "$LOG1")" -ge 2 ] && [ "$(reads "$LOG2")" -ge 2 ] && echo yes || echo no)"
-check_eq "the passive backups still list nothing" '[]' "$(battr "$B1" QueueNames)"
+check_eq "the passive backups still list nothing" '[]' "$(hl_attr "$B1" QueueNames)"
+"$AG_BIN" snapshot "$TMP/c1" --credentials "$CREDDIR" >"$TMP/snap.txt" 2>"$TMP/snap.err"
+check_eq "snapshot: exit 0 (a passive member is read, not a failure)" 0 "$?"
+check_grep "snapshot: each member's state" "^  member $B1  PASSIVE  HA policy Shared Store Backup  " "$TMP/snap.txt"
+check_grep "snapshot: the live member" "^  member $P2  LIVE  HA policy Replication Primary" "$TMP/snap.txt"
+"$AG_BIN" snapshot "$TMP/c1" --credentials "$CREDDIR" --json >"$TMP/snap.json" 2>/dev/null
+check_eq "snapshot --json: the live member and the members' reads" "$P1 LIVE,PASSIVE $P2 LIVE,PASSIVE" \
+	"$(rj "$TMP/snap.json" '" ".join(n["member"] + " " + ",".join("LIVE" if m["refusal"] is None else m["refusal"]["kind"] for m in n["members"]) for n in j["nodes"])')"
+check_eq "snapshot --json: one request per member" "2 2" "$(rj "$TMP/snap.json" '" ".join(str(n["requests"]) for n in j["nodes"])')"
 
 # ---- the daemon: its cluster applied by `run --once` ---------------------------
 D=$TMP/daemon
@@ -263,8 +259,8 @@ done
 # ---- 5. fail back ----------------------------------------------------------------
 check "the shared-store primary starts again and takes over" art start "$P1" 120
 check "the replication primary starts again and takes over" art start "$P2" 120
-check "the shared-store backup is passive again" wait_passive "$B1" 60
-check "the replication backup is passive again" wait_passive "$B2" 60
+check "the shared-store backup is passive again" wait_for 60 hl_passive "$B1"
+check "the replication backup is passive again" wait_for 60 hl_passive "$B2"
 check_exit "plan after failback: NO_CHANGE (no drift)" 0 plan_to "$TMP/p5" "$TMP/c3"
 check_eq "planned against the primaries again" "$P1 $P2" "$(rj "$TMP/p5/plan.json" '" ".join(n["member"] for n in j["nodes"])')"
 for p in "$P1" "$P2"; do
@@ -295,7 +291,7 @@ check_eq "the operations went to the new live (through its proxy)" yes "$([ "$(e
 check_eq "the audit row names the member and the planned one" "$B1 $P1" \
 	"$(audit_rows result | tail -1 | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); n=[x for x in r["nodes"] if x["node"]=="ss"][0]; print(n.get("member"), n.get("planned_member"))')"
 check "the shared-store primary fails back" art start "$P1" 120
-check "the shared-store backup is passive again" wait_passive "$B1" 60
+check "the shared-store backup is passive again" wait_for 60 hl_passive "$B1"
 
 # ---- 7. not a pair; a passive backup declared as a node ---------------------
 mkdir -p "$TMP/c7"
@@ -352,7 +348,7 @@ opproxy_start "$P2"
 PX2=$OPX_URL LOGP2=$OPX_LOG
 sed -i "s|jolokia: ${URL[$P2]}\$|jolokia: $PX2|" "$TMP/c8/cluster.yaml"
 check "both members of pair2 active (scripts/artemis split-brain)" art split-brain pair2 90
-check_eq "both read Active true" "true true" "$(battr "$P2" Active) $(battr "$B2" Active)"
+check_eq "both read Active true" "true true" "$(hl_attr "$P2" Active) $(hl_attr "$B2" Active)"
 : >"$LOG2"
 : >"$LOGP2"
 check_exit "plan during the split brain: refused" 1 plan_to "$TMP/p8b" "$TMP/c8"
@@ -371,7 +367,7 @@ check_listed "ss got it" "$P1" queues "$u.sb"
 # end it: the backup restarts, resyncs and is passive
 check "end the split brain: stop the backup" art stop "$B2"
 check "and start it again" art start "$B2" 120
-check "the replication backup is passive again" wait_passive "$B2" 60
+check "the replication backup is passive again" wait_for 60 hl_passive "$B2"
 check_exit "plan after the split brain: the node is read again" 2 plan_to "$TMP/p8c" "$TMP/c8"
 check_eq "planned against the primary" "$P2" "$(rj "$TMP/p8c/plan.json" 'j["nodes"][1]["member"]')"
 

@@ -1,10 +1,17 @@
+# shellcheck shell=bash
 # tests/integration/ha-loop-lib.sh: the failover loop of HA pairs (not a
 # test itself: tests/run runs only NN-*.sh), shared by
 # tests/integration/91-ha-pairs.sh (a short run) and
 # tests/soak/ha-failover-loop.sh (the long proof). Source it after
-# tests/lib.sh, brokers.sh and apply-lib.sh, with the pairs pair1
-# (shared store) and pair2 (replication) started by `art up-pair`, their
-# members' URL[] and CRED[] set, CREDDIR, STATE and art() defined.
+# tests/lib.sh, brokers.sh, apply-lib.sh and daemon-lib.sh (wait_for),
+# with the pairs pair1 (shared store) and pair2 (replication) started by
+# `art up-pair`, their members' URL[] and CRED[] set, CREDDIR, STATE and
+# art() defined.
+#
+#   hl_attr MEMBER ATTR   the broker MBean's attribute, as JSON
+#   hl_live PAIR          the member of PAIR that is active
+#   hl_passive MEMBER     MEMBER reads Active false, Backup true
+#   hl_settled PAIR       one member active, the other passive
 #
 #   ha_loop_run K    one run: a plan that creates queue $HL.qK with a divert
 #                    into it from $HL.keep's address and deletes run K-1's
@@ -41,20 +48,16 @@ hl_live() {
 	done
 	return 1
 }
-# hl_settled PAIR: one member active, the other passive (Backup true)
-hl_settled() {
-	local l o
-	l=$(hl_live "$1") || return 1
-	case $l in *-primary) o=$1-backup ;; *) o=$1-primary ;; esac
-	[ "$(hl_attr "$o" Active)" = false ] && [ "$(hl_attr "$o" Backup)" = true ]
+hl_passive() {
+	[ "$(hl_attr "$1" Active)" = false ] && [ "$(hl_attr "$1" Backup)" = true ]
 }
-hl_wait() { # SECONDS CMD...
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ $SECONDS -lt $deadline ] || return 1
-		sleep 0.5
-	done
+hl_settled() {
+	local l
+	l=$(hl_live "$1") || return 1
+	case $l in
+	*-primary) hl_passive "$1-backup" ;;
+	*) hl_passive "$1-primary" ;;
+	esac
 }
 
 # hl_decl DIR K: the loop's cluster at run K.
@@ -112,7 +115,7 @@ hl_apply() { # OUT DIR
 }
 
 ha_loop_run() {
-	local k=$1 dir=$TMP/hl-$1 out pair victim delay rc apid outc p want got tries o
+	local k=$1 dir=$TMP/hl-$1 out pair victim delay rc apid outc p want got o
 	HL_RUNS=$((HL_RUNS + 1))
 	hl_decl "$dir" "$k"
 	out=$TMP/hl-$k-p
@@ -135,12 +138,12 @@ ha_loop_run() {
 	HL_OUTCOMES[$outc]=$((${HL_OUTCOMES[$outc]:-0} + 1))
 	# the killed member comes back (it fails back, or waits as the backup)
 	if [ -n "$victim" ]; then
-		hl_wait 60 hl_live "$pair" || not_ok "run $k: $pair has a live member after killing $victim"
+		wait_for 60 hl_live "$pair" || not_ok "run $k: $pair has a live member after killing $victim"
 		art start "$victim" 120 >/dev/null 2>&1
-		hl_wait 120 hl_settled "$pair" || not_ok "run $k: $pair settles (one live, one passive) after $victim restarted"
+		wait_for 120 hl_settled "$pair" || not_ok "run $k: $pair settles (one live, one passive) after $victim restarted"
 	fi
 	# converge: plan and apply until nothing is left to do
-	for tries in 1 2 3; do
+	for _ in 1 2 3; do
 		hl_plan "$TMP/hl-$k-c" "$dir"
 		rc=$?
 		[ "$rc" -eq 0 ] && break

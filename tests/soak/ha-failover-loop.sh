@@ -14,6 +14,7 @@
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
+. "$AG_TOP/tests/integration/daemon-lib.sh"
 . "$AG_TOP/tests/integration/ha-loop-lib.sh"
 
 runs=${SOAK_HA_RUNS:-30}

@@ -184,7 +184,8 @@ test_snapshot_fetch__passive_backup(void **state)
 	assert_true(n.ha.backup);
 	assert_string_equal(n.ha.policy, "Shared Store Backup");
 	assert_string_equal(n.ha.node_id, "id-1");
-	assert_int_equal(n.ha.replica_sync, 0);
+	/* a shared-store broker's ReplicaSync (always false) means nothing */
+	assert_int_equal(n.ha.replica_sync, -1);
 	assert_string_equal(n.broker_version, "2.44.0");
 	assert_int_equal(n.naddresses, 0);
 	assert_non_null(strstr(n.refusal.text, "Shared Store Backup"));
@@ -202,6 +203,18 @@ test_snapshot_fetch__passive_backup(void **state)
 	assert_true(n.ha.known && n.ha.active && !n.ha.backup);
 	assert_int_equal(n.ha.replica_sync, -1);
 	assert_int_equal(n.naddresses, 1);
+	live_node_release(&n);
+	/* a replication backup in sync (2.28.0 names its policy "Replica") */
+	from_file(&n, NULL,
+	    "[{\"status\":200,\"value\":{\"d:broker=\\\"b\\\"\":{\"Version\":"
+	    "\"2.28.0\",\"Active\":false,\"Backup\":true,\"HAPolicy\":"
+	    "\"Replica\",\"NodeID\":\"id-1\",\"ReplicaSync\":true}}},"
+	    "{\"status\":404,\"error\":\"x\"},{\"status\":404,"
+	    "\"error\":\"x\"},{\"status\":404,\"error\":\"x\"},{\"status\":404,"
+	    "\"error\":\"x\"}]");
+	assert_int_equal(n.refusal.kind, RECON_PASSIVE);
+	assert_int_equal(n.ha.replica_sync, 1);
+	assert_non_null(strstr(n.refusal.text, "in sync with its live"));
 	live_node_release(&n);
 }
 
