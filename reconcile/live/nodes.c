@@ -75,8 +75,14 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 			live->versions[i] = xstrdup(out[j].broker_version);
 			live->live_member[i] =
 			    member_index(&live->targets[i], out[j].member);
-		} else if (live->targets[i].nmembers > 0) {
-			/* no member is live now: nothing is sent */
+		} else if (live->targets[i].nmembers > 0 ||
+		           out[j].refusal.kind == RECON_PASSIVE ||
+		           out[j].refusal.kind == RECON_SPLIT_BRAIN ||
+		           out[j].refusal.kind == RECON_NOT_A_PAIR) {
+			/* no member is live now, or the broker is passive
+			 * (a passive replication backup accepts writes, and
+			 * then fails to become live: docs/ha-pairs.md):
+			 * nothing is sent until a read finds it live */
 			free(live->brokers[i]);
 			live->brokers[i] = NULL;
 		}
