@@ -60,6 +60,12 @@ recon_refusal_release(struct recon_refusal *r)
 	memset(r, 0, sizeof(*r));
 }
 
+bool
+recon_kind_ha_refusal(enum recon_kind k)
+{
+	return k == RECON_SPLIT_BRAIN || k == RECON_NOT_A_PAIR;
+}
+
 void
 recon_ha_release(struct recon_ha *h)
 {

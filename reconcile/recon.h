@@ -42,6 +42,10 @@ enum recon_kind {
 	RECON_NOT_A_PAIR,
 };
 
+/* Is k a node's HA state that refuses it as a whole: SPLIT_BRAIN or
+ * NOT_A_PAIR (docs/ha-pairs.md)? Nothing is planned or sent there. */
+bool recon_kind_ha_refusal(enum recon_kind k);
+
 /* "HAS_CONSUMERS", ...; "OK" for RECON_OK. */
 const char *recon_kind_name(enum recon_kind k);
 int recon_kind_parse(const char *s, enum recon_kind *out);

@@ -75,15 +75,6 @@ reachable_nodes(const struct plan *p)
 	return n;
 }
 
-/* Read and refused as a whole for its HA state: SPLIT_BRAIN, NOT_A_PAIR. */
-static bool
-node_refused(const struct plan_node_status *n)
-{
-	return !n->reachable && n->refusal != NULL &&
-	       (strcmp(n->refusal, "SPLIT_BRAIN") == 0 ||
-	           strcmp(n->refusal, "NOT_A_PAIR") == 0);
-}
-
 void
 daemon_drift_count(const struct plan *p, struct daemon_drift_counts *out)
 {
@@ -109,7 +100,7 @@ daemon_drift_count(const struct plan *p, struct daemon_drift_counts *out)
 			continue;
 		if (plan_node_passive(&p->nodes[i]))
 			out->passive++;
-		else if (node_refused(&p->nodes[i]))
+		else if (plan_node_ha_refused(&p->nodes[i]))
 			out->refused++;
 		else
 			out->unreachable++;
@@ -252,7 +243,7 @@ json_unread(struct jsonw *w, const struct plan *p, bool want_passive,
 		if (p->nodes[i].reachable ||
 		    plan_node_passive(&p->nodes[i]) != want_passive ||
 		    (!want_passive &&
-		        node_refused(&p->nodes[i]) != want_refused))
+		        plan_node_ha_refused(&p->nodes[i]) != want_refused))
 			continue;
 		jsonw_obj_begin(w);
 		jsonw_key(w, "message");
@@ -453,7 +444,7 @@ md_others(struct sbuf *b, const struct plan *p)
 			    p->nodes[i].node,
 			    plan_node_passive(&p->nodes[i])
 			        ? "is passive (left alone, never drift)"
-			    : node_refused(&p->nodes[i])
+			    : plan_node_ha_refused(&p->nodes[i])
 			        ? "is refused, and nothing is applied on it"
 			        : "could not be read",
 			    p->nodes[i].refusal != NULL ? p->nodes[i].refusal

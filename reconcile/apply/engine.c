@@ -34,8 +34,7 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 		                                : "not active"));
 		return;
 	}
-	if (n->refusal.kind == RECON_SPLIT_BRAIN ||
-	    n->refusal.kind == RECON_NOT_A_PAIR) {
+	if (recon_kind_ha_refusal(n->refusal.kind)) {
 		/* read, and refused as a whole: nothing is sent */
 		apply_node_set(out, APPLY_REFUSED,
 		    recon_kind_name(n->refusal.kind),

@@ -77,8 +77,7 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 			    member_index(&live->targets[i], out[j].member);
 		} else if (live->targets[i].nmembers > 0 ||
 		           out[j].refusal.kind == RECON_PASSIVE ||
-		           out[j].refusal.kind == RECON_SPLIT_BRAIN ||
-		           out[j].refusal.kind == RECON_NOT_A_PAIR) {
+		           recon_kind_ha_refusal(out[j].refusal.kind)) {
 			/* no member is live now, or the broker is passive
 			 * (a passive replication backup accepts writes, and
 			 * then fails to become live: docs/ha-pairs.md):

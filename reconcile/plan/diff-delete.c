@@ -398,11 +398,11 @@ node_refuses(const struct plan_node_status *pn, enum recon_kind *kind)
 	    recon_kind_parse(pn->refusal, kind) < 0)
 		return false;
 	return *kind == RECON_UNSUPPORTED_VERSION ||
-	       plan_ha_next_step(*kind) != NULL;
+	       recon_kind_ha_refusal(*kind);
 }
 
 static bool
-unsupported(struct plan *p)
+nodes_refuse_plan(struct plan *p)
 {
 	const struct plan_node_status *first = NULL;
 	enum recon_kind k, kind = RECON_OK;
@@ -496,13 +496,6 @@ unreachable(struct plan *p)
 	    "plan again when every node answers (each node's reason is under Nodes)");
 }
 
-bool
-plan_node_passive(const struct plan_node_status *pn)
-{
-	return !pn->reachable && pn->refusal != NULL &&
-	       strcmp(pn->refusal, "PASSIVE") == 0;
-}
-
 static bool
 any_step_applies(const struct plan *p)
 {
@@ -541,8 +534,8 @@ plan_diff_finish(struct plan_diff *d)
 		p->next_step = xasprintf(
 		    "consume or move the messages first and plan again, or raise settings.max-destroyed-messages to at least %lld in the cluster's declaration",
 		    (long long)p->destroyed_messages);
-	} else if (unsupported(p)) {
-		/* refused as a whole: UNSUPPORTED_VERSION */
+	} else if (nodes_refuse_plan(p)) {
+		/* refused as a whole: UNSUPPORTED_VERSION, SPLIT_BRAIN, … */
 	} else if (nref > 0) {
 		p->outcome = PLAN_OUT_REFUSED;
 		p->refusal = xstrdup("NODE_REFUSED");

@@ -40,6 +40,29 @@ plan_node_members(struct plan_node_status *ns,
 	}
 }
 
+/* The node status's refusal is kind (its name, as plan.json holds it). */
+static bool
+refused_as(const struct plan_node_status *pn, enum recon_kind kind)
+{
+	enum recon_kind k;
+
+	return !pn->reachable && pn->refusal != NULL &&
+	       recon_kind_parse(pn->refusal, &k) == 0 && k == kind;
+}
+
+bool
+plan_node_passive(const struct plan_node_status *pn)
+{
+	return refused_as(pn, RECON_PASSIVE);
+}
+
+bool
+plan_node_ha_refused(const struct plan_node_status *pn)
+{
+	return refused_as(pn, RECON_SPLIT_BRAIN) ||
+	       refused_as(pn, RECON_NOT_A_PAIR);
+}
+
 const char *
 plan_ha_next_step(enum recon_kind kind)
 {

@@ -90,13 +90,13 @@ header(struct sbuf *b, const struct plan *p)
 
 /* What a node not read as a whole is, by its refusal kind. */
 static const char *
-unread_verb(const char *kind)
+unread_verb(const struct plan_node_status *pn)
 {
-	if (strcmp(kind, "UNSUPPORTED_VERSION") == 0)
+	if (strcmp(pn->refusal, "UNSUPPORTED_VERSION") == 0)
 		return "is not managed";
-	if (strcmp(kind, "PASSIVE") == 0)
+	if (plan_node_passive(pn))
 		return "is passive, and left alone";
-	if (strcmp(kind, "SPLIT_BRAIN") == 0 || strcmp(kind, "NOT_A_PAIR") == 0)
+	if (plan_node_ha_refused(pn))
 		return "is refused";
 	return "could not be read";
 }
@@ -173,7 +173,7 @@ node_table(struct sbuf *b, const struct plan *p)
 		if (p->nodes[i].reachable)
 			continue;
 		sbuf_addf(b, "- **%s** %s (%s): %s\n", p->nodes[i].node,
-		    unread_verb(p->nodes[i].refusal), p->nodes[i].refusal,
+		    unread_verb(&p->nodes[i]), p->nodes[i].refusal,
 		    p->nodes[i].message);
 		j++;
 	}

@@ -206,8 +206,10 @@ struct plan_node_status {
 };
 /* Release what m holds. */
 void plan_member_release(struct plan_member *m);
-/* Is the node a passive broker, read and left alone (diff-delete.c)? */
+/* Is the node a passive broker, read and left alone? Refused for its HA
+ * state (SPLIT_BRAIN, NOT_A_PAIR)? (ha.c) */
 bool plan_node_passive(const struct plan_node_status *pn);
+bool plan_node_ha_refused(const struct plan_node_status *pn);
 /* The member an HA node was planned against, or NULL (ha.c). */
 const struct plan_member *plan_node_live_member(
     const struct plan_node_status *ns);

@@ -27,7 +27,7 @@ plan_step_not_read(struct plan_step *np, const struct recon_node_snapshot *n)
 		np->outcome = PLAN_OUT_PASSIVE;
 		return;
 	}
-	if (plan_ha_next_step(np->refusal_kind) != NULL) {
+	if (recon_kind_ha_refusal(np->refusal_kind)) {
 		/* read, and refused: a split brain, or not one pair */
 		np->outcome = PLAN_OUT_REFUSED;
 		np->next_step = xstrdup(plan_ha_next_step(np->refusal_kind));
