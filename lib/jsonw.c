@@ -198,3 +198,13 @@ jsonw_key_bool(struct jsonw *w, const char *key, bool v)
 	jsonw_key(w, key);
 	jsonw_bool(w, v);
 }
+
+void
+jsonw_key_bool_opt(struct jsonw *w, const char *key, int v)
+{
+	jsonw_key(w, key);
+	if (v < 0)
+		jsonw_null(w);
+	else
+		jsonw_bool(w, v != 0);
+}

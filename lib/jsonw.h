@@ -37,6 +37,8 @@ void jsonw_null(struct jsonw *w);
 void jsonw_key_str(struct jsonw *w, const char *key, const char *s);
 void jsonw_key_int(struct jsonw *w, const char *key, int64_t v);
 void jsonw_key_bool(struct jsonw *w, const char *key, bool v);
+/* A boolean that may be unknown: v < 0 writes null, 0 false, else true. */
+void jsonw_key_bool_opt(struct jsonw *w, const char *key, int v);
 /* Append s as a quoted JSON string to out (no separators). */
 void jsonw_quote(struct sbuf *out, const char *s);
 

@@ -136,11 +136,7 @@ render_ha(struct jsonw *w, const struct recon_ha *h)
 	jsonw_key_bool(w, "backup", h->backup);
 	jsonw_key_str(w, "node_id", h->node_id);
 	jsonw_key_str(w, "policy", h->policy);
-	jsonw_key(w, "replica_sync");
-	if (h->replica_sync < 0)
-		jsonw_null(w);
-	else
-		jsonw_bool(w, h->replica_sync == 1);
+	jsonw_key_bool_opt(w, "replica_sync", h->replica_sync);
 	jsonw_obj_end(w);
 }
 

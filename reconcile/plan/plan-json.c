@@ -227,11 +227,7 @@ members_json(struct jsonw *w, const struct plan_node_status *ns)
 		jsonw_key_str(w, "ha_policy", m->policy);
 		jsonw_key_str(w, "message", m->message);
 		jsonw_key_str(w, "name", m->name);
-		jsonw_key(w, "replica_sync");
-		if (m->replica_sync < 0)
-			jsonw_null(w);
-		else
-			jsonw_bool(w, m->replica_sync == 1);
+		jsonw_key_bool_opt(w, "replica_sync", m->replica_sync);
 		jsonw_key_str(w, "state", m->state);
 		jsonw_obj_end(w);
 	}
