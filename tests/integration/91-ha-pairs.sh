@@ -94,34 +94,9 @@ BX2=$OPX_URL LOG2=$OPX_LOG
 execs() { awk '$2 != "read"' "$1" | wc -l; }
 reads() { awk '$2 == "read"' "$1" | wc -l; }
 
-# hadecl DIR BODY: the cluster: ss (pair1) and rep (pair2), each backup
-# through its proxy, then BODY.
-hadecl() {
-	mkdir -p "$1"
-	cat >"$1/cluster.yaml" <<EOC
-version: 1
-cluster: $CL
-mode: STUDIO_MANAGED
-nodes:
-  - name: ss
-    credentials: $P1
-    members:
-      - name: $P1
-        jolokia: ${URL[$P1]}
-      - name: $B1
-        jolokia: $BX1
-        credentials: $B1
-  - name: rep
-    credentials: $P2
-    members:
-      - name: $P2
-        jolokia: ${URL[$P2]}
-      - name: $B2
-        jolokia: $BX2
-        credentials: $B2
-$2
-EOC
-}
+# hadecl DIR BODY [MEMBER=URL ...]: the cluster: ss (pair1) and rep
+# (pair2), each backup through its proxy, then BODY.
+hadecl() { ha_cluster "$1" "$CL" "$2" "$B1=$BX1" "$B2=$BX2" "${@:3}"; }
 FULL="addresses:
   - name: $u.orders
     routing: [anycast]
@@ -337,16 +312,17 @@ check_grep "plan.md: passive, and left alone" "^- \*\*passive\*\* is passive, an
 check_eq "nothing was sent to it but the read" "1 0" "$(reads "$LOG1") $(execs "$LOG1")"
 
 # ---- 8. a real split brain of the replication pair ---------------------------
-hadecl "$TMP/c8" "$NOORDERS
+SB="$NOORDERS
   - name: $u.sb
     routing: [anycast]
     queues: [{name: $u.sb}]"
+hadecl "$TMP/c8" "$SB"
 check_exit "plan a create before the split brain" 2 plan_to "$TMP/p8" "$TMP/c8"
 check "approve it" approve_ok "$TMP/p8"
 # the primary too behind a proxy now, to count what reaches either member
 opproxy_start "$P2"
 PX2=$OPX_URL LOGP2=$OPX_LOG
-sed -i "s|jolokia: ${URL[$P2]}\$|jolokia: $PX2|" "$TMP/c8/cluster.yaml"
+hadecl "$TMP/c8" "$SB" "$P2=$PX2"
 check "both members of pair2 active (scripts/artemis split-brain)" art split-brain pair2 90
 check_eq "both read Active true" "true true" "$(hl_attr "$P2" Active) $(hl_attr "$B2" Active)"
 : >"$LOG2"

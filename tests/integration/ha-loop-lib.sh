@@ -8,6 +8,10 @@
 # `art up-pair`, their members' URL[] and CRED[] set, CREDDIR, STATE and
 # art() defined.
 #
+#   ha_cluster DIR NAME BODY [MEMBER=URL ...]
+#                         DIR/cluster.yaml: cluster NAME of the HA nodes ss
+#                         (pair1) and rep (pair2), each member at URL[]
+#                         unless given (a proxy), then BODY (YAML)
 #   hl_attr MEMBER ATTR   the broker MBean's attribute, as JSON
 #   hl_live PAIR          the member of PAIR that is active
 #   hl_passive MEMBER     MEMBER reads Active false, Backup true
@@ -60,25 +64,30 @@ hl_settled() {
 	esac
 }
 
+ha_cluster() {
+	local dir=$1 name=$2 body=$3 n m kv
+	local -A at=()
+	shift 3
+	for kv in "$@"; do
+		at[${kv%%=*}]=${kv#*=}
+	done
+	mkdir -p "$dir"
+	{
+		printf 'version: 1\ncluster: %s\nmode: STUDIO_MANAGED\nnodes:\n' "$name"
+		for n in ss:pair1 rep:pair2; do
+			printf '  - name: %s\n    credentials: %s-primary\n    members:\n' "${n%%:*}" "${n#*:}"
+			for m in "${n#*:}-primary" "${n#*:}-backup"; do
+				printf '      - name: %s\n        jolokia: %s\n' "$m" "${at[$m]:-${URL[$m]}}"
+				[ "${m%-backup}" = "$m" ] || printf '        credentials: %s\n' "$m"
+			done
+		done
+		printf '%s\n' "$body"
+	} >"$dir/cluster.yaml"
+}
+
 # hl_decl DIR K: the loop's cluster at run K.
 hl_decl() {
-	mkdir -p "$1"
-	cat >"$1/cluster.yaml" <<EOC
-version: 1
-cluster: $HL
-mode: STUDIO_MANAGED
-nodes:
-  - name: ss
-    credentials: pair1-primary
-    members:
-      - {name: pair1-primary, jolokia: "${URL[pair1-primary]}"}
-      - {name: pair1-backup, jolokia: "${URL[pair1-backup]}", credentials: pair1-backup}
-  - name: rep
-    credentials: pair2-primary
-    members:
-      - {name: pair2-primary, jolokia: "${URL[pair2-primary]}"}
-      - {name: pair2-backup, jolokia: "${URL[pair2-backup]}", credentials: pair2-backup}
-addresses:
+	ha_cluster "$1" "$HL" "addresses:
   - name: $HL.keep
     routing: [anycast]
     queues: [{name: $HL.keep}]
@@ -89,8 +98,7 @@ diverts:
   - name: $HL.d$2
     address: $HL.keep
     forwarding-address: $HL.q$2
-    exclusive: false
-EOC
+    exclusive: false"
 }
 
 # hl_objects MEMBER: the loop's queues and diverts on MEMBER, sorted, one
