@@ -234,6 +234,63 @@ char *decl_cluster_dump_objects(const struct decl_cluster *c);
  * covers the declaration apply records as managed. */
 void decl_cluster_digest(const struct decl_cluster *c, char hex[SHA256_HEX]);
 
+/* Building a model in memory (build.c): what `import` makes from brokers
+ * or broker.xml files (docs/import.md). Each add copies what it is given;
+ * nothing is validated: emit the model and parse the files back for that.
+ * A built cluster is freed with decl_cluster_free. */
+struct decl_cluster *decl_cluster_new(const char *name, enum decl_mode mode);
+/* q and d with every field at its default (names NULL). */
+void decl_queue_init(struct decl_queue *q);
+void decl_divert_init(struct decl_divert *d);
+void decl_cluster_set_settings(struct decl_cluster *c,
+    const struct decl_settings *s);
+void decl_cluster_add_node(struct decl_cluster *c, const struct decl_node *n);
+/* The new address's index in c->addresses. */
+size_t decl_cluster_add_address(struct decl_cluster *c, const char *name,
+    unsigned routing);
+/* A copy of q into address ai (q->address is ignored: the address's). */
+void decl_cluster_add_queue(struct decl_cluster *c, size_t ai,
+    const struct decl_queue *q);
+void decl_cluster_add_divert(struct decl_cluster *c,
+    const struct decl_divert *d);
+/* Is every setting of a and b the same (names and addresses included;
+ * NULL and "" alike; a divert's routing name defaults to its name)? */
+bool decl_queue_same(const struct decl_queue *a, const struct decl_queue *b);
+bool decl_divert_same(const struct decl_divert *a,
+    const struct decl_divert *b);
+/* Why name cannot be an object's name in a declaration (owned: "contains
+ * ','", ...), or NULL when it can: the loader's own rule. */
+char *decl_object_name_problem(const char *name);
+
+/* Writing a model as YAML (emit.c). */
+#define DECL_EMIT_PER_FILE   1000               /* addresses or diverts */
+#define DECL_EMIT_FILE_BYTES ((size_t)256 * 1024) /* a file's soft size */
+struct decl_emit_opts {
+	size_t addresses_per_file; /* 0: DECL_EMIT_PER_FILE */
+	const char *header;        /* comment lines atop cluster.yaml, or NULL */
+};
+struct decl_emit_file {
+	char *name; /* "cluster.yaml", "addresses.yaml", "diverts-002.yaml" */
+	char *text;
+	size_t len;
+};
+/* c as the files of a cluster folder: cluster.yaml (version, cluster,
+ * mode, nodes, and settings and captures where they differ from their
+ * defaults), then addresses*.yaml and diverts*.yaml, every list sorted by
+ * name and every setting written only where it differs from its default.
+ * Deterministic: the same model gives the same bytes. -1 (err set) when
+ * one object alone outgrows DECL_FILE_MAX or the files outnumber
+ * DECL_FILES_MAX. */
+struct sbuf;
+int decl_cluster_emit(const struct decl_cluster *c,
+    const struct decl_emit_opts *o, struct decl_emit_file **out, size_t *nout,
+    struct err *err);
+void decl_emit_files_free(struct decl_emit_file *f, size_t n);
+/* s as a YAML scalar the loader reads back as s: plain when that is
+ * unambiguous (a letter or '_', then letters, digits and "_.-/", and not
+ * a word such as true or null), else double-quoted with escapes. */
+void decl_yaml_scalar(struct sbuf *b, const char *s);
+
 /* Names and parsing of the enums, shared with reconcile/. */
 const char *decl_mode_name(enum decl_mode m);
 /* One routing type as declarations and snapshots spell it ("anycast",
