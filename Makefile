@@ -41,7 +41,7 @@ BASE_CFLAGS += -DAGENT_VERSION='"$(VERSION)"'
 LIB_SRC   := $(sort $(wildcard lib/*.c))
 DECL_SRC  := $(sort $(wildcard declarations/*.c declarations/render/*.c))
 RECON_SRC := $(sort $(wildcard reconcile/*.c reconcile/live/*.c \
-               reconcile/plan/*.c reconcile/apply/*.c))
+               reconcile/plan/*.c reconcile/import/*.c reconcile/apply/*.c))
 AGENT_SRC := $(filter-out agent/main.c,$(sort $(wildcard agent/*.c \
                agent/daemon/*.c)))
 CORE_SRC  := $(LIB_SRC) $(DECL_SRC) $(RECON_SRC) $(AGENT_SRC)

@@ -91,6 +91,7 @@ int agent_cli_main(const struct agent_cmd_entry *const *cmds, size_t ncmds,
 extern const struct agent_cmd_entry agent_cmd_validate_entry;
 extern const struct agent_cmd_entry agent_cmd_render_entry;
 extern const struct agent_cmd_entry agent_cmd_snapshot_entry;
+extern const struct agent_cmd_entry agent_cmd_import_entry;
 extern const struct agent_cmd_entry agent_cmd_plan_entry;
 extern const struct agent_cmd_entry agent_cmd_delete_queue_entry;
 extern const struct agent_cmd_entry agent_cmd_approve_entry;

@@ -7,6 +7,7 @@ static const struct agent_cmd_entry *const cmds[] = {
     &agent_cmd_validate_entry,
     &agent_cmd_render_entry,
     &agent_cmd_snapshot_entry,
+    &agent_cmd_import_entry,
     &agent_cmd_plan_entry,
     &agent_cmd_delete_queue_entry,
     &agent_cmd_approve_entry,

@@ -51,9 +51,9 @@ void
 decl_cluster_set_settings(struct decl_cluster *c, const struct decl_settings *s)
 {
 	free(c->settings.capture_prefix);
-	c->settings.capture_prefix = xstrdup(s->capture_prefix != NULL
-	        ? s->capture_prefix
-	        : DECL_DEFAULT_CAPTURE_PREFIX);
+	c->settings.capture_prefix =
+	    xstrdup(s->capture_prefix != NULL ? s->capture_prefix
+	                                      : DECL_DEFAULT_CAPTURE_PREFIX);
 	c->settings.max_destroyed_messages = s->max_destroyed_messages;
 }
 
@@ -106,7 +106,8 @@ decl_cluster_add_queue(struct decl_cluster *c, size_t ai,
 	struct decl_address *a = &c->addresses[ai];
 	struct decl_queue *d;
 
-	a->queues = xreallocarray(a->queues, a->nqueues + 1, sizeof(*a->queues));
+	a->queues =
+	    xreallocarray(a->queues, a->nqueues + 1, sizeof(*a->queues));
 	d = &a->queues[a->nqueues++];
 	*d = *q;
 	d->name = xstrdup(q->name);
@@ -151,7 +152,8 @@ static bool
 str_eq(const char *a, const char *b)
 {
 	if (a == NULL || b == NULL)
-		return (a == NULL || a[0] == '\0') && (b == NULL || b[0] == '\0');
+		return (a == NULL || a[0] == '\0') &&
+		       (b == NULL || b[0] == '\0');
 	return strcmp(a, b) == 0;
 }
 

@@ -256,18 +256,17 @@ void decl_cluster_add_divert(struct decl_cluster *c,
 /* Is every setting of a and b the same (names and addresses included;
  * NULL and "" alike; a divert's routing name defaults to its name)? */
 bool decl_queue_same(const struct decl_queue *a, const struct decl_queue *b);
-bool decl_divert_same(const struct decl_divert *a,
-    const struct decl_divert *b);
+bool decl_divert_same(const struct decl_divert *a, const struct decl_divert *b);
 /* Why name cannot be an object's name in a declaration (owned: "contains
  * ','", ...), or NULL when it can: the loader's own rule. */
 char *decl_object_name_problem(const char *name);
 
 /* Writing a model as YAML (emit.c). */
-#define DECL_EMIT_PER_FILE   1000               /* addresses or diverts */
+#define DECL_EMIT_PER_FILE   1000                 /* addresses or diverts */
 #define DECL_EMIT_FILE_BYTES ((size_t)256 * 1024) /* a file's soft size */
 struct decl_emit_opts {
 	size_t addresses_per_file; /* 0: DECL_EMIT_PER_FILE */
-	const char *header;        /* comment lines atop cluster.yaml, or NULL */
+	const char *header; /* comment lines atop cluster.yaml, or NULL */
 };
 struct decl_emit_file {
 	char *name; /* "cluster.yaml", "addresses.yaml", "diverts-002.yaml" */

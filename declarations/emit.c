@@ -182,7 +182,8 @@ emit_queue(struct sbuf *b, const struct decl_address *a,
 		key_int(b, in, "consumers-before-dispatch",
 		    q->consumers_before_dispatch);
 	if (q->delay_before_dispatch != -1)
-		key_int(b, in, "delay-before-dispatch", q->delay_before_dispatch);
+		key_int(b, in, "delay-before-dispatch",
+		    q->delay_before_dispatch);
 }
 
 static void
@@ -318,7 +319,8 @@ emit_cluster_file(struct sbuf *bp, const struct decl_cluster *c,
 		sbuf_addc(&b, '\n');
 		key_str(&b, "    ", "pattern", c->captures[i].pattern);
 		if (c->captures[i].ring_size != DECL_DEFAULT_CAPTURE_RING)
-			key_int(&b, "    ", "ring-size", c->captures[i].ring_size);
+			key_int(&b, "    ", "ring-size",
+			    c->captures[i].ring_size);
 	}
 	*bp = b;
 }
@@ -357,15 +359,16 @@ emit_chunks(struct files *f, const char *stem, const char *key, size_t n,
 		sbuf_reset(&item);
 		one(&item, items[i]);
 		if (item.len + 64 > DECL_FILE_MAX) {
-			err_setf(err, NULL, "%s %zu alone would take %zu bytes, "
-			    "more than a file may hold (%zu)", key, i + 1,
-			    item.len, DECL_FILE_MAX);
+			err_setf(err, NULL,
+			    "%s %zu alone would take %zu bytes, "
+			    "more than a file may hold (%zu)",
+			    key, i + 1, item.len, DECL_FILE_MAX);
 			sbuf_release(&item);
 			sbuf_release(&b);
 			return -1;
 		}
-		if (k > 0 && (k == per || b.len + item.len >
-		                              DECL_EMIT_FILE_BYTES)) {
+		if (k > 0 &&
+		    (k == per || b.len + item.len > DECL_EMIT_FILE_BYTES)) {
 			files_add(f, xasprintf("%s-%03zu.yaml", stem, ++nchunk),
 			    &b);
 			k = 0;
@@ -403,8 +406,8 @@ decl_cluster_emit(const struct decl_cluster *c, const struct decl_emit_opts *o,
 	struct files f = {0};
 	const void **items;
 	size_t i, per = o != NULL && o->addresses_per_file > 0
-	    ? o->addresses_per_file
-	    : DECL_EMIT_PER_FILE;
+	                    ? o->addresses_per_file
+	                    : DECL_EMIT_PER_FILE;
 	struct sbuf b;
 	int rc = 0;
 
@@ -426,8 +429,10 @@ decl_cluster_emit(const struct decl_cluster *c, const struct decl_emit_opts *o,
 	}
 	free(items);
 	if (rc == 0 && f.n > DECL_FILES_MAX) {
-		err_setf(err, NULL, "%zu files, more than a cluster may have "
-		    "(%d)", f.n, DECL_FILES_MAX);
+		err_setf(err, NULL,
+		    "%zu files, more than a cluster may have "
+		    "(%d)",
+		    f.n, DECL_FILES_MAX);
 		rc = -1;
 	}
 	if (rc < 0) {

@@ -87,6 +87,7 @@ struct recon_queue {
 	bool configuration_managed;
 	bool auto_created;
 	bool internal;
+	bool temporary; /* a client's temporary queue (Temporary) */
 	int64_t consumer_count;
 	int64_t message_count;
 };

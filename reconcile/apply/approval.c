@@ -206,7 +206,7 @@ apply_approval_check_plan(const struct plan *p, const char *confirm,
 		    p->refusal != NULL ? p->refusal : "UNREACHABLE",
 		    p->message != NULL ? p->message : "no detail",
 		    p->next_step != NULL ? p->next_step : "plan again");
-	if (p->outcome != PLAN_OUT_WOULD_APPLY)
+	if (!plan_approvable(p))
 		return err_setf(err, NULL,
 		    "the plan has no changes; there is nothing to approve");
 	want = plan_confirmation(p);

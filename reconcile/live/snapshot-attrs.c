@@ -187,6 +187,7 @@ live_attrs_queue(struct live_attrs *r, const char *mbean, const struct json *o,
 	q->configuration_managed = rd_bool(r, o, "ConfigurationManaged", false);
 	q->auto_created = rd_bool(r, o, "AutoCreated", false);
 	q->internal = rd_bool(r, o, "InternalQueue", false);
+	q->temporary = rd_bool(r, o, "Temporary", false);
 	q->consumer_count =
 	    rd_int_in(r, o, "ConsumerCount", 0, 0, LIVE_CONSUMERS_MAX);
 	q->message_count = rd_int_in(r, o, "MessageCount", 0, 0, LIVE_INT_MAX);

@@ -25,7 +25,7 @@ static const char *const queue_attrs[] = {"Name", "Address", "RoutingType",
     "Durable", "Filter", "MaxConsumers", "PurgeOnNoConsumers", "Exclusive",
     "RingSize", "Enabled", "LastValueKey", "ConsumersBeforeDispatch",
     "DelayBeforeDispatch", "ConfigurationManaged", "AutoCreated",
-    "InternalQueue", "ConsumerCount", "MessageCount"};
+    "InternalQueue", "Temporary", "ConsumerCount", "MessageCount"};
 static const char *const divert_attrs[] = {"UniqueName", "RoutingName",
     "Address", "ForwardingAddress", "Exclusive", "Filter", "RoutingType",
     "TransformerClassName", "TransformerProperties"};

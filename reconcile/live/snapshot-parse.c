@@ -339,7 +339,7 @@ static const char *const queue_keys[] = {"address", "auto_created",
     "configuration_managed", "consumer_count", "consumers_before_dispatch",
     "delay_before_dispatch", "durable", "enabled", "exclusive", "filter",
     "internal", "last_value_key", "max_consumers", "message_count", "name",
-    "purge_on_no_consumers", "ring_size", "routing"};
+    "purge_on_no_consumers", "ring_size", "routing", "temporary"};
 
 static int
 queue_routing(struct jp *p, enum jsonr_tok t, const struct jpath *at,
@@ -404,15 +404,19 @@ queue_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 		    &q->purge_on_no_consumers);
 	case 16:
 		return val_int(p, t, at, "ring_size", &q->ring_size);
-	default:
+	case 17:
 		return queue_routing(p, t, at, q);
+	default:
+		return val_bool(p, t, at, "temporary", &q->temporary);
 	}
 }
 
 static int
 parse_queue(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 {
-	return read_object(p, t, at, queue_keys, 18, queue_field, out);
+	/* temporary: written only when true (issue 17) */
+	return read_object_opt(p, t, at, queue_keys, 19, UINT32_C(1) << 18,
+	    queue_field, out);
 }
 
 /* ---- diverts ---- */

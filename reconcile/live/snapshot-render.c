@@ -70,6 +70,8 @@ render_queue(struct jsonw *w, const struct recon_queue *q)
 	jsonw_key_bool(w, "purge_on_no_consumers", q->purge_on_no_consumers);
 	jsonw_key_int(w, "ring_size", q->ring_size);
 	jsonw_key_str(w, "routing", decl_routing_name(q->routing));
+	if (q->temporary) /* absent when false: older readers' format */
+		jsonw_key_bool(w, "temporary", true);
 	jsonw_obj_end(w);
 }
 

@@ -265,6 +265,52 @@ diff_done(struct plan_diff *d)
 	return p;
 }
 
+/* Is the declared object named name (a queue when q, a divert when v,
+ * else an address) on a node read? */
+static bool
+on_some_node(const struct plan_diff *d, const char *name, bool q, bool v)
+{
+	size_t i;
+
+	for (i = 0; i < d->decl->nnodes; i++) {
+		if (!plan_diff_reachable(d, i))
+			continue;
+		if (q   ? recon_node_find_queue(d->nodes[i], name) != NULL
+		    : v ? recon_node_find_divert(d->nodes[i], name) != NULL
+		        : recon_node_find_address(d->nodes[i], name) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/* What an apply adds to the managed set without creating it: the
+ * declared objects found on a node (apply_update_managed's "found as
+ * declared"), counted for the preview. */
+static void
+plan_diff_adopts(struct plan_diff *d)
+{
+	const struct decl_cluster *c = d->decl;
+	struct plan *p = d->plan;
+	size_t i, j;
+
+	for (i = 0; i < c->naddresses; i++) {
+		const struct decl_address *a = &c->addresses[i];
+
+		if (!plan_managed_has_address(d->managed, a->name) &&
+		    on_some_node(d, a->name, false, false))
+			p->adopts_addresses++;
+		for (j = 0; j < a->nqueues; j++)
+			if (!plan_managed_has_queue(d->managed,
+			        a->queues[j].name) &&
+			    on_some_node(d, a->queues[j].name, true, false))
+				p->adopts_queues++;
+	}
+	for (i = 0; i < c->ndiverts; i++)
+		if (!plan_managed_has_divert(d->managed, c->diverts[i].name) &&
+		    on_some_node(d, c->diverts[i].name, false, true))
+			p->adopts_diverts++;
+}
+
 struct plan *
 plan_build(const struct decl_cluster *decl, const struct plan_managed *managed,
     const struct recon_snapshot *snap, const struct plan_opts *opts)
@@ -290,6 +336,7 @@ plan_build(const struct decl_cluster *decl, const struct plan_managed *managed,
 	plan_diff_deletes(&d);
 	plan_diff_captures(&d);
 	plan_diff_unmanaged(&d);
+	plan_diff_adopts(&d);
 	return diff_done(&d);
 }
 

@@ -282,6 +282,14 @@ head_json(struct jsonw *w, const struct plan *p)
 	for (i = 0; i < p->nactions; i++)
 		action_json(w, &p->actions[i]);
 	jsonw_arr_end(w);
+	if (plan_adopts(p) > 0) { /* absent when none: older plans' format */
+		jsonw_key(w, "adopts");
+		jsonw_obj_begin(w);
+		jsonw_key_int(w, "addresses", (int64_t)p->adopts_addresses);
+		jsonw_key_int(w, "diverts", (int64_t)p->adopts_diverts);
+		jsonw_key_int(w, "queues", (int64_t)p->adopts_queues);
+		jsonw_obj_end(w);
+	}
 	jsonw_key(w, "base");
 	jsonw_obj_begin(w);
 	jsonw_key_str(w, "revision", p->base_revision);
@@ -350,13 +358,17 @@ plan_confirmation(const struct plan *p)
 	struct plan_summary s;
 	char hex[SHA256_HEX], *body, *phrase, *text;
 
-	if (p->outcome != PLAN_OUT_WOULD_APPLY)
+	if (!plan_approvable(p))
 		return xstrdup("");
 	body = render(p, NULL);
 	sha256_hex(body, strlen(body), hex);
 	hex[PLAN_CONFIRM_HEX] = '\0';
 	plan_summarize(p, &s);
-	phrase = plan_summary_phrase(&s);
+	if (p->outcome == PLAN_OUT_WOULD_APPLY)
+		phrase = plan_summary_phrase(&s);
+	else
+		phrase = xasprintf("adopt %zu object%s", plan_adopts(p),
+		    plan_adopts(p) == 1 ? "" : "s");
 	text = xasprintf("%s on %s %s", phrase, p->cluster, hex);
 	free(phrase);
 	free(body);

@@ -71,6 +71,15 @@ header(struct sbuf *b, const struct plan *p)
 	    p->snapshot_taken_at != NULL ? p->snapshot_taken_at : "");
 	sbuf_addf(b, "- disconnect consumers: %s\n\n",
 	    p->disconnect_consumers ? "yes (--disconnect-consumers)" : "no");
+	if (plan_adopts(p) > 0)
+		sbuf_addf(b,
+		    "**Adopts %zu object%s** (%zu addresses, %zu queues, %zu "
+		    "diverts): declared, already on the brokers and not yet "
+		    "managed. Applying this plan records them in the "
+		    "inventory, sending nothing to a broker for them; removing "
+		    "one from the declaration later is planned as a delete.\n\n",
+		    plan_adopts(p), plan_adopts(p) == 1 ? "" : "s",
+		    p->adopts_addresses, p->adopts_queues, p->adopts_diverts);
 	if (p->refusal != NULL)
 		sbuf_addf(b, "**%s (%s):** %s.\n**Next step:** %s.\n\n",
 		    p->outcome == PLAN_OUT_UNREACHABLE ? "Not compared"
@@ -340,7 +349,7 @@ approve_md(struct sbuf *b, const struct plan *p, const char *dir)
 	char *c;
 
 	sbuf_adds(b, "## Approve\n\n");
-	if (p->outcome == PLAN_OUT_NO_CHANGE) {
+	if (p->outcome == PLAN_OUT_NO_CHANGE && !plan_approvable(p)) {
 		sbuf_adds(b,
 		    "Nothing to approve: the cluster is as declared.\n");
 		return;
@@ -352,7 +361,7 @@ approve_md(struct sbuf *b, const struct plan *p, const char *dir)
 		                       : "a node could not be read");
 		return;
 	}
-	if (p->outcome != PLAN_OUT_WOULD_APPLY) {
+	if (!plan_approvable(p)) {
 		sbuf_addf(b,
 		    "This plan is refused and cannot be approved: %s.\n",
 		    p->message != NULL ? p->message : "see above");

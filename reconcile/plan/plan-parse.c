@@ -475,6 +475,29 @@ is_sha256_hex(const char *s)
 	return i == SHA256_HEX - 1;
 }
 
+/* "adopts": optional (absent when the plan adopts nothing). */
+static int
+read_adopts(struct json_reader *c, const struct json *root, struct plan *p)
+{
+	const struct json *a = json_read_object(c, root, "", "adopts", false);
+	int64_t n[3];
+
+	if (a == NULL ||
+	    json_read_int(c, a, "adopts", "addresses", &n[0]) < 0 ||
+	    json_read_int(c, a, "adopts", "diverts", &n[1]) < 0 ||
+	    json_read_int(c, a, "adopts", "queues", &n[2]) < 0)
+		return -1;
+	if (n[0] < 0 || n[1] < 0 || n[2] < 0) {
+		json_read_fail(c, "adopts", "addresses",
+		    "expected counts of 0 or more");
+		return -1;
+	}
+	p->adopts_addresses = (size_t)n[0];
+	p->adopts_diverts = (size_t)n[1];
+	p->adopts_queues = (size_t)n[2];
+	return 0;
+}
+
 static int
 pheader(struct json_reader *c, const struct json *root, struct plan *p)
 {
@@ -493,6 +516,8 @@ pheader(struct json_reader *c, const struct json *root, struct plan *p)
 		    "; plan again)");
 		goto done;
 	}
+	if (json_get(root, "adopts") != NULL && read_adopts(c, root, p) < 0)
+		goto done;
 	b = json_read_object(c, root, "", "base", false);
 	s = json_read_object(c, root, "", "snapshot", false);
 	if (b == NULL || s == NULL ||

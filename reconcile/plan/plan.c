@@ -360,6 +360,8 @@ plan_creates_only(const struct plan *p)
 {
 	size_t i;
 
+	if (p->outcome == PLAN_OUT_NO_CHANGE)
+		return plan_approvable(p); /* adopts: nothing sent */
 	if (p->outcome != PLAN_OUT_WOULD_APPLY)
 		return false;
 	for (i = 0; i < p->nactions; i++)
@@ -371,6 +373,22 @@ plan_creates_only(const struct plan *p)
 		    p->actions[i].kind != PLAN_ACT_CREATE_TAP)
 			return false;
 	return p->nactions > 0;
+}
+
+size_t
+plan_adopts(const struct plan *p)
+{
+	return p->adopts_addresses + p->adopts_queues + p->adopts_diverts;
+}
+
+bool
+plan_approvable(const struct plan *p)
+{
+	if (p->outcome == PLAN_OUT_WOULD_APPLY)
+		return true;
+	return p->outcome == PLAN_OUT_NO_CHANGE && p->refusal == NULL &&
+	       p->nactions == 0 && strcmp(p->kind, "plan") == 0 &&
+	       plan_adopts(p) > 0;
 }
 
 const char *

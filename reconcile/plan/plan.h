@@ -335,6 +335,11 @@ struct plan {
 	char *message;
 	char *next_step;
 	int64_t destroyed_messages; /* summed across nodes (D7) */
+	/* Declared objects not yet managed that a node read holds already:
+	 * an apply of this plan adopts them, recording them in the managed
+	 * set ("found as declared", docs/state.md) so that removing one
+	 * later is planned as a delete (docs/import.md). */
+	size_t adopts_addresses, adopts_queues, adopts_diverts;
 	struct plan_node_status *nodes;
 	size_t nnodes;
 	struct plan_action *actions;
@@ -385,9 +390,15 @@ void plan_add_diagnostics(struct plan *p, const struct errlist *diags);
 void plan_free(struct plan *p); /* NULL is a no-op */
 
 /* True for a plan that would apply and only creates (or widens) objects,
- * a capture's address, ring and taps included: what auto-apply-creates may
- * apply without an approval. */
+ * a capture's address, ring and taps included, or that changes nothing
+ * and adopts objects (plan_adopts): what auto-apply-creates may apply
+ * without an approval. */
 bool plan_creates_only(const struct plan *p);
+/* The objects an apply of p adopts (the three adopts_ counts summed). */
+size_t plan_adopts(const struct plan *p);
+/* May p be approved: it would apply, or it changes nothing on any broker
+ * and adopts objects (an imported cluster's first plan, docs/import.md)? */
+bool plan_approvable(const struct plan *p);
 
 /* ---- the queue-delete preflight (ADR-0084 D1-D6) ------------------------
  * One pure function for the preview and for apply: apply calls it again
