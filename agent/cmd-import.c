@@ -63,8 +63,9 @@ read_live(struct import_result *r, const struct import_cli *o,
 	int rc = -1;
 
 	if (dir == NULL) {
-		fprintf(stderr, "artemis-gitops %s: no credentials folder: use "
-		                "--credentials DIR or set CREDENTIALS_DIRECTORY\n",
+		fprintf(stderr,
+		    "artemis-gitops %s: no credentials folder: use "
+		    "--credentials DIR or set CREDENTIALS_DIRECTORY\n",
 		    CMD);
 		return -1;
 	}
@@ -80,8 +81,9 @@ read_live(struct import_result *r, const struct import_cli *o,
 	http.timeout_ms = o->timeout_ms;
 	if (o->timeout_ms > 0 && o->timeout_ms < 5000)
 		http.connect_timeout_ms = o->timeout_ms;
-	fprintf(stderr, "artemis-gitops %s: reading %zu node(s) of cluster "
-	                "'%s'\n",
+	fprintf(stderr,
+	    "artemis-gitops %s: reading %zu node(s) of cluster "
+	    "'%s'\n",
 	    CMD, t.n, shell->name);
 	s = live_snapshot_fetch(shell->name, t.v, t.n, &http);
 	for (i = 0; i < s->nnodes; i++)
@@ -162,7 +164,8 @@ import_exec(const struct agent_cmd_args *args)
 	if (args->opt[IMPORT_TIMEOUT] != NULL)
 		o.timeout_ms = timeout_parse(args->opt[IMPORT_TIMEOUT]);
 	if (o.from_live == NULL)
-		return agent_usage_error(CMD, "expected --from-live NODES_FILE");
+		return agent_usage_error(CMD,
+		    "expected --from-live NODES_FILE");
 	if (o.out == NULL)
 		return agent_usage_error(CMD, "expected --out DIR");
 	if (args->argc > 0)

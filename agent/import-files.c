@@ -22,8 +22,7 @@ import_owned(const char *name, bool is_dir)
 {
 	if (is_dir)
 		return strcmp(name, "broker") == 0;
-	return decl_is_yaml_name(name) ||
-	       strcmp(name, IMPORT_REPORT_MD) == 0 ||
+	return decl_is_yaml_name(name) || strcmp(name, IMPORT_REPORT_MD) == 0 ||
 	       strcmp(name, IMPORT_REPORT_JSON) == 0;
 }
 
@@ -45,8 +44,9 @@ agent_import_out_check(const char *out, bool force, const char *cmd)
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "artemis-gitops %s: --out %s: %s, not a folder\n",
-		    cmd, out, afile_mode_name(st.st_mode));
+		fprintf(stderr,
+		    "artemis-gitops %s: --out %s: %s, not a folder\n", cmd, out,
+		    afile_mode_name(st.st_mode));
 		return -1;
 	}
 	d = opendir(out);
@@ -204,9 +204,8 @@ parent_of(const char *out)
 /* Parse the emitted files back: they must validate, and give the model
  * that was emitted (the dump without endpoints compares them). */
 static int
-check_round_trip(const struct import_result *r,
-    const struct decl_emit_file *f, size_t n, const char *out,
-    const char *cmd)
+check_round_trip(const struct import_result *r, const struct decl_emit_file *f,
+    size_t n, const char *out, const char *cmd)
 {
 	struct decl_file *files = xcalloc(n, sizeof(*files));
 	char **paths = xcalloc(n, sizeof(*paths));
@@ -257,9 +256,8 @@ done:
 }
 
 int
-agent_import_write(const struct import_result *r, const char *out,
-    bool force, const char *cmd, const struct agent_import_extra *extra,
-    size_t nextra)
+agent_import_write(const struct import_result *r, const char *out, bool force,
+    const char *cmd, const struct agent_import_extra *extra, size_t nextra)
 {
 	struct decl_emit_opts eo = {0};
 	struct decl_emit_file *f = NULL;
@@ -292,8 +290,9 @@ agent_import_write(const struct import_result *r, const char *out,
 	tmp = xasprintf("%s/.artemis-gitops-import.XXXXXX", parent);
 	free(parent);
 	if (mkdtemp(tmp) == NULL) {
-		fprintf(stderr, "artemis-gitops %s: cannot make a folder beside "
-		                "%s: %s\n",
+		fprintf(stderr,
+		    "artemis-gitops %s: cannot make a folder beside "
+		    "%s: %s\n",
 		    cmd, out, strerror(errno));
 		free(tmp);
 		tmp = NULL;

@@ -45,7 +45,14 @@ decl_name_problem(const char *s)
 		return xstrdup("is longer than 255 bytes");
 	if (strchr(s, ',') != NULL)
 		return xstrdup("contains ','");
-	why = utf8_find(s, utf8_name_problem, &at, &cp);
+	/* A plain space shows, between other characters and one at a time
+	 * (a leading, trailing or doubled one does not: "orders " and
+	 * "orders", "a  b" and "a b" would look alike). */
+	if (s[0] == ' ' || s[strlen(s) - 1] == ' ')
+		return xstrdup("starts or ends with a space");
+	if (strstr(s, "  ") != NULL)
+		return xstrdup("contains two spaces in a row");
+	why = utf8_find(s, echo_escaped, &at, &cp);
 	if (why == NULL)
 		return NULL;
 	if (cp <= 0x20 || cp == 0x7f)

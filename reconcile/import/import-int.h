@@ -8,8 +8,7 @@
 /* An entry left out on one node: kind, name, why, the node and what it
  * says (state), appended to *v. */
 void import_left_add1(struct import_left **v, size_t *n, enum import_kind kind,
-    const char *name, enum import_why why, const char *node,
-    const char *state);
+    const char *name, enum import_why why, const char *node, const char *state);
 /* The settings of an object as one line (for the report), owned. */
 char *import_queue_text(const struct decl_queue *q);
 char *import_divert_text(const struct decl_divert *d);

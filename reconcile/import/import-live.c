@@ -13,8 +13,7 @@ static int
 queue_rule(const struct recon_queue *q, const struct decl_settings *s,
     const struct import_opts *o)
 {
-	if (strncmp(q->name, s->capture_prefix, strlen(s->capture_prefix)) ==
-	    0)
+	if (strncmp(q->name, s->capture_prefix, strlen(s->capture_prefix)) == 0)
 		return IMPORT_CAPTURE;
 	if (q->internal || strncmp(q->address, "$sys.", 5) == 0 ||
 	    strcmp(q->address, "activemq.notifications") == 0)
@@ -58,8 +57,7 @@ shipped_address(const struct recon_node_snapshot *n,
 static int
 address_rule(const struct recon_address *a, const struct decl_settings *s)
 {
-	if (strncmp(a->name, s->capture_prefix, strlen(s->capture_prefix)) ==
-	    0)
+	if (strncmp(a->name, s->capture_prefix, strlen(s->capture_prefix)) == 0)
 		return IMPORT_CAPTURE;
 	if (a->internal || strncmp(a->name, "$sys.", 5) == 0 ||
 	    strcmp(a->name, "activemq.notifications") == 0)
@@ -117,10 +115,10 @@ add_queue(struct decl_cluster *c, size_t ai, const struct recon_queue *q)
 	d.exclusive = q->exclusive;
 	d.ring_size = q->ring_size;
 	d.enabled = q->enabled;
-	d.last_value_key = q->last_value_key != NULL &&
-	                           q->last_value_key[0] != '\0'
-	                       ? q->last_value_key
-	                       : NULL;
+	d.last_value_key =
+	    q->last_value_key != NULL && q->last_value_key[0] != '\0'
+	        ? q->last_value_key
+	        : NULL;
 	d.consumers_before_dispatch = q->consumers_before_dispatch;
 	d.delay_before_dispatch = q->delay_before_dispatch;
 	decl_cluster_add_queue(c, ai, &d);
@@ -154,7 +152,7 @@ import_node_from_live(struct import_node *out,
     const struct import_opts *o, struct import_left **ex, size_t *nex)
 {
 	int *qwhy = xcalloc(n->nqueues + 1, sizeof(*qwhy));
-	size_t i, j, k, ncand, ntemp;
+	size_t i, j, k, ntemp;
 	int why;
 
 	memset(out, 0, sizeof(*out));
@@ -170,7 +168,7 @@ import_node_from_live(struct import_node *out,
 		const struct recon_queue *q;
 
 		why = address_rule(a, s);
-		ncand = ntemp = 0;
+		ntemp = 0;
 		for (j = 0; j < a->nqueue_names; j++) {
 			q = recon_node_find_queue(n, a->queue_names[j]);
 			if (q == NULL)
@@ -178,15 +176,16 @@ import_node_from_live(struct import_node *out,
 			k = (size_t)(q - n->queues);
 			if (why >= 0 && qwhy[k] < 0)
 				qwhy[k] = why; /* a queue of the broker's own */
-			ncand += qwhy[k] < 0;
 			ntemp += qwhy[k] == IMPORT_TEMPORARY;
 		}
 		if (why < 0 && shipped_address(n, a))
 			why = IMPORT_BROKER_OWN;
-		/* an auto-created address stays when it holds a queue that
-		 * is declared; a temporary queue's address goes with it */
-		if (why < 0 && a->auto_created && !o->include_auto_created &&
-		    ncand == 0)
+		/* An auto-created address and its queues: the queue MBean
+		 * does not say whether a queue was auto-created (QueueControl
+		 * has no AutoCreated in 2.40 and 2.44), so a queue is taken
+		 * for auto-created when its address is. A temporary queue's
+		 * address goes with it. */
+		if (why < 0 && a->auto_created && !o->include_auto_created)
 			why = IMPORT_AUTO_CREATED;
 		if (why < 0 && ntemp > 0 && ntemp == a->nqueue_names)
 			why = IMPORT_TEMPORARY;

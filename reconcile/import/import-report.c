@@ -65,8 +65,8 @@ import_report_json(const struct import_result *r)
 			order[i] = i;
 		}
 		for (i = 1; i < IMPORT_NWHY; i++)
-			for (k = i; k > 0 &&
-			            strcmp(names[order[k - 1]], names[order[k]]) > 0;
+			for (k = i; k > 0 && strcmp(names[order[k - 1]],
+			                         names[order[k]]) > 0;
 			     k--) {
 				size_t t = order[k];
 				order[k] = order[k - 1];
@@ -178,11 +178,12 @@ decisions(struct sbuf *b, const struct import_result *r)
 		n += !import_why_is_rule(r->left[i].why);
 	if (n == 0)
 		return;
-	sbuf_addf(b, "## Left out for you to decide (%zu)\n\n"
-	             "Each of these is on the brokers but not in the "
-	             "declaration. Until it is declared, the agent leaves it "
-	             "alone (unmanaged); declare it once it is alike on every "
-	             "node.\n\n",
+	sbuf_addf(b,
+	    "## Left out for you to decide (%zu)\n\n"
+	    "Each of these is on the brokers but not in the "
+	    "declaration. Until it is declared, the agent leaves it "
+	    "alone (unmanaged); declare it once it is alike on every "
+	    "node.\n\n",
 	    n);
 	for (i = 0; i < r->nleft; i++) {
 		const struct import_left *l = &r->left[i];

@@ -28,15 +28,14 @@ static const struct {
         "auto-created by a client (--include-auto-created declares them)",
         true},
     [IMPORT_TEMPORARY] = {"TEMPORARY", "a client's temporary queue", true},
-    [IMPORT_CAPTURE] = {"CAPTURE",
-        "inside the capture prefix: a capture's tap", true},
-    [IMPORT_NOT_EVERYWHERE] = {"NOT_ON_EVERY_NODE",
-        "held by some nodes only", false},
+    [IMPORT_CAPTURE] = {"CAPTURE", "inside the capture prefix: a capture's tap",
+        true},
+    [IMPORT_NOT_EVERYWHERE] = {"NOT_ON_EVERY_NODE", "held by some nodes only",
+        false},
     [IMPORT_DIFFERS] = {"DIFFERS", "held by every node, not alike", false},
-    [IMPORT_BAD_NAME] = {"BAD_NAME",
-        "a name a declaration cannot hold", false},
-    [IMPORT_ADDRESS_OUT] = {"ADDRESS_LEFT_OUT",
-        "its address is left out", false},
+    [IMPORT_BAD_NAME] = {"BAD_NAME", "a name a declaration cannot hold", false},
+    [IMPORT_ADDRESS_OUT] = {"ADDRESS_LEFT_OUT", "its address is left out",
+        false},
     [IMPORT_NOTHING_CONSUMES] = {"NOTHING_CONSUMES",
         "a divert into an address where nothing declared consumes", false},
     [IMPORT_NOT_DECLARABLE] = {"NOT_DECLARABLE",
@@ -69,8 +68,7 @@ import_why_is_rule(enum import_why w)
 
 void
 import_left_add1(struct import_left **v, size_t *n, enum import_kind kind,
-    const char *name, enum import_why why, const char *node,
-    const char *state)
+    const char *name, enum import_why why, const char *node, const char *state)
 {
 	struct import_left *l;
 
@@ -280,7 +278,8 @@ queue_diff(struct sbuf *b, const struct decl_queue *x,
 	do {                                                                   \
 		t = *x;                                                        \
 		t.f = y->f;                                                    \
-		if (!decl_queue_same(&t, x) && strstr(sbuf_str(b), key) == NULL) \
+		if (!decl_queue_same(&t, x) &&                                 \
+		    strstr(sbuf_str(b), key) == NULL)                          \
 			sbuf_addf(b, "%s%s", b->len > 0 ? ", " : "", key);     \
 	} while (0)
 	Q_FIELD(address, "address");
@@ -324,7 +323,8 @@ divert_diff(struct sbuf *b, const struct decl_divert *x,
 	t.transformer_properties = y->transformer_properties;
 	t.ntransformer_properties = y->ntransformer_properties;
 	if (!decl_divert_same(&t, x))
-		sbuf_addf(b, "%stransformer-properties", b->len > 0 ? ", " : "");
+		sbuf_addf(b, "%stransformer-properties",
+		    b->len > 0 ? ", " : "");
 }
 
 static bool
@@ -476,12 +476,14 @@ divert_problem(const struct merge *m, const struct decl_divert *d,
 		at = len > 0 ? find_sorted_address(c, name) : -1;
 		if (len == 0) {
 			*why = IMPORT_NOT_DECLARABLE;
-			msg = xstrdup("an empty entry in its forwarding-address");
+			msg =
+			    xstrdup("an empty entry in its forwarding-address");
 		} else if (at < 0) {
 			*why = IMPORT_ADDRESS_OUT;
-			msg = xasprintf("forwards to address '%s', which is not "
-			                "declared",
-			    name);
+			msg =
+			    xasprintf("forwards to address '%s', which is not "
+			              "declared",
+			        name);
 		} else if (c->mode == DECL_STUDIO_MANAGED &&
 		           !decl_address_consumes(&c->addresses[at],
 		               d->routing_type)) {
@@ -527,8 +529,7 @@ merge_group(struct merge *m, const struct cell *g, size_t k,
 	}
 	p = name_problem(m, g[0].kind, g[0].name);
 	if (p != NULL) {
-		left_out(m, g, k, IMPORT_BAD_NAME,
-		    xasprintf("the name %s", p));
+		left_out(m, g, k, IMPORT_BAD_NAME, xasprintf("the name %s", p));
 		free(p);
 		return;
 	}
@@ -575,8 +576,7 @@ merge_group(struct merge *m, const struct cell *g, size_t k,
 }
 
 static void
-add_cells(struct cell **v, size_t *n, const struct import_node *nd,
-    size_t node)
+add_cells(struct cell **v, size_t *n, const struct import_node *nd, size_t node)
 {
 	const struct decl_cluster *c = nd->objects;
 	size_t i, j;
@@ -633,7 +633,8 @@ import_merge(struct import_result *r, const struct decl_cluster *shell,
 		r->nodes[i] = xstrdup(nodes[i].node);
 		r->versions[i] =
 		    nodes[i].version ? xstrdup(nodes[i].version) : NULL;
-		r->sources[i] = nodes[i].source ? xstrdup(nodes[i].source) : NULL;
+		r->sources[i] =
+		    nodes[i].source ? xstrdup(nodes[i].source) : NULL;
 		add_cells(&cells, &ncells, &nodes[i], i);
 	}
 	cells = xreallocarray(cells, ncells + nex + 1, sizeof(*cells));
@@ -657,8 +658,8 @@ import_merge(struct import_result *r, const struct decl_cluster *shell,
 			for (k = 0; k < r->decl->naddresses; k++)
 				for (size_t q = 0;
 				     q < r->decl->addresses[k].nqueues; q++)
-					qs[nq++] = &r->decl->addresses[k]
-					                .queues[q];
+					qs[nq++] =
+					    &r->decl->addresses[k].queues[q];
 			qsort(qs, nq, sizeof(*qs), qptr_cmp);
 		}
 		merge_group(&m, &cells[i], j - i, qs, nq);

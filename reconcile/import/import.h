@@ -46,9 +46,9 @@ enum import_why {
 };
 #define IMPORT_NWHY 10
 
-const char *import_kind_name(enum import_kind k);  /* "address", ... */
-const char *import_why_name(enum import_why w);    /* "BROKER_OWN", ... */
-const char *import_why_text(enum import_why w);    /* a short sentence */
+const char *import_kind_name(enum import_kind k); /* "address", ... */
+const char *import_why_name(enum import_why w);   /* "BROKER_OWN", ... */
+const char *import_why_text(enum import_why w);   /* a short sentence */
 /* Is w one of the kinds left out by rule and only counted (BROKER_OWN,
  * AUTO_CREATED, TEMPORARY, CAPTURE), rather than an object an operator
  * must decide on? */
@@ -56,10 +56,10 @@ bool import_why_is_rule(enum import_why w);
 
 /* One node's objects, before the nodes are compared. */
 struct import_node {
-	char *node;                  /* the declared node's name */
+	char *node;                   /* the declared node's name */
 	struct decl_cluster *objects; /* candidates (decl_cluster_new) */
-	char *version;               /* the broker's release; NULL unknown */
-	char *source;                /* "live" read's URL or broker.xml path */
+	char *version;                /* the broker's release; NULL unknown */
+	char *source;                 /* "live" read's URL or broker.xml path */
 };
 
 /* What one node says of an object left out. */
@@ -78,9 +78,9 @@ struct import_left {
 };
 
 struct import_result {
-	const char *source;         /* "live" or "broker-xml" (static) */
-	struct decl_cluster *decl;  /* the declaration (owned) */
-	struct import_left *left;   /* sorted: kind, then name */
+	const char *source;        /* "live" or "broker-xml" (static) */
+	struct decl_cluster *decl; /* the declaration (owned) */
+	struct import_left *left;  /* sorted: kind, then name */
 	size_t nleft;
 	size_t declared[IMPORT_NKINDS];
 	size_t left_by_why[IMPORT_NWHY];
