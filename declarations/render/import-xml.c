@@ -436,6 +436,7 @@ checked_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
 	const char *p = url;
 	char *unesc, *real;
 	const struct vfile *f = NULL;
+	xmlParserInputPtr in;
 
 	(void)id;
 	if (url == NULL || loader_rd == NULL)
@@ -452,27 +453,52 @@ checked_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
 	free(real);
 	if (f == NULL)
 		return NULL;
-	return xmlNewStringInputStream(ctxt, (const xmlChar *)f->data);
+	in = xmlNewStringInputStream(ctxt, (const xmlChar *)f->data);
+	/* its URL is the base of the includes it holds itself */
+	if (in != NULL)
+		in->filename = (const char *)xmlStrdup((const xmlChar *)url);
+	return in;
+}
+
+/* libxml2's XInclude errors, kept (the first) instead of printed. */
+static void
+on_xi_error(void *ctx, xmlErrorPtr e)
+{
+	struct err *err = ctx;
+	struct pos pos = {e->file, e->line > 0 ? (unsigned)e->line : 0, 0};
+	char *m;
+
+	if (e->level < XML_ERR_ERROR)
+		return;
+	m = render_trim_msg(e->message);
+	err_setf(err, &pos, "the xi:includes could not be expanded: %s", m);
+	free(m);
 }
 
 static void
 expand_includes(struct rd *r)
 {
 	xmlExternalEntityLoader prev = xmlGetExternalEntityLoader();
+	xmlStructuredErrorFunc prev_fn = xmlStructuredError;
+	void *prev_ctx = xmlStructuredErrorContext;
+	struct err err = {0};
 	int n;
 
 	loader_rd = r;
 	xmlSetExternalEntityLoader(checked_loader);
+	xmlSetStructuredErrorFunc(&err, on_xi_error);
 	n = xmlXIncludeProcessFlags(r->doc, XI_OPTS);
+	xmlSetStructuredErrorFunc(prev_ctx, prev_fn);
 	xmlSetExternalEntityLoader(prev);
 	loader_rd = NULL;
-	if (n < 0) {
-		const xmlError *e = xmlGetLastError();
-		char *m = render_trim_msg(e != NULL ? e->message : NULL);
-
-		rd_err(r, r->top, e != NULL ? e->line : 0, 0,
-		    "the xi:includes could not be expanded: %s", m);
-		free(m);
+	if (n < 0 || err_is_set(&err)) {
+		if (!err_is_set(&err))
+			err_setf(&err, NULL,
+			    "the xi:includes could not be "
+			    "expanded");
+		if (err.path == NULL)
+			err.path = xstrdup(r->top);
+		errlist_add_err(r->diags, &err);
 		return;
 	}
 	r->expanded = true;

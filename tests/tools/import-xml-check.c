@@ -171,10 +171,10 @@ main(int argc, char **argv)
 			if (expect_ok)
 				rc = 1;
 		} else {
-			for (j = 0; j < im.nnotes; j++)
-				printf("    note: %s\n", im.notes[j]);
 			if (round_trip(argv[i], &im, schema) != 0)
 				rc = 1;
+			for (j = 0; j < im.nnotes; j++)
+				printf("    note: %s\n", im.notes[j]);
 		}
 		render_import_release(&im);
 		errlist_release(&diags);
