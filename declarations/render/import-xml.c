@@ -60,6 +60,7 @@ struct rd {
 	size_t nfiles;
 	size_t nincludes, total; /* instances, bytes with repetition */
 	bool expanded;
+	const char *vetting; /* the file whose includes are checked */
 	xmlDocPtr doc;
 	struct strv hrefs; /* as written, for the note */
 	struct strv props; /* ${...} outside the imported elements */
@@ -100,6 +101,8 @@ node_file(const struct rd *r, const xmlNode *n)
 	xmlChar *b;
 	char *s;
 
+	if (r->vetting != NULL)
+		return xstrdup(r->vetting);
 	if (!r->expanded)
 		return xstrdup(r->top);
 	b = xmlNodeGetBase(r->doc, n);
@@ -186,6 +189,16 @@ line_of(const char *text, size_t off)
 	return line;
 }
 
+/* A parser error, the first one copied into ctx (an xmlError). */
+static void
+on_parse_error(void *ctx, xmlErrorPtr e)
+{
+	xmlError *first = ctx;
+
+	if (first->code == 0 && e->level >= XML_ERR_ERROR)
+		(void)xmlCopyError(e, first);
+}
+
 /* Parse one file's bytes. NULL (diagnosed at path) when it is not
  * well-formed UTF-8 XML or its DOCTYPE declares or loads anything. */
 static xmlDocPtr
@@ -196,6 +209,9 @@ parse_bytes(struct rd *r, const char *path, const char *data, size_t len)
 	xmlDocPtr doc;
 	const char *dt;
 	char *m;
+	xmlError first = {0};
+	xmlStructuredErrorFunc prev_fn = xmlStructuredError;
+	void *prev_ctx = xmlStructuredErrorContext;
 
 	if (memchr(data, '\0', len) != NULL ||
 	    (len >= 2 && ((u[0] == 0xFE && u[1] == 0xFF) ||
@@ -206,17 +222,22 @@ parse_bytes(struct rd *r, const char *path, const char *data, size_t len)
 	ctxt = xmlNewParserCtxt();
 	if (ctxt == NULL)
 		abort();
+	/* the first error says where it went wrong; lastError, the last */
+	xmlSetStructuredErrorFunc(&first, on_parse_error);
 	doc = xmlCtxtReadMemory(ctxt, data, (int)len, path, NULL, READ_OPTS);
+	xmlSetStructuredErrorFunc(prev_ctx, prev_fn);
 	if (doc == NULL) {
-		const xmlError *e = &ctxt->lastError;
+		const xmlError *e = first.code != 0 ? &first : &ctxt->lastError;
 
 		m = render_trim_msg(e->message);
 		rd_err(r, path, e->line, e->int2 > 0 ? (unsigned)e->int2 : 0,
 		    "not well-formed XML: %s", m);
 		free(m);
+		xmlResetError(&first);
 		xmlFreeParserCtxt(ctxt);
 		return NULL;
 	}
+	xmlResetError(&first);
 	xmlFreeParserCtxt(ctxt);
 	dt = strstr(data, "<!DOCTYPE");
 	if (doc->intSubset != NULL && (doc->intSubset->children != NULL ||
@@ -417,7 +438,9 @@ vet_tree(struct rd *r, xmlNodePtr n, const char *path, const char *dir_real,
 		return;
 	if ((ns_is(n, XI_NS) || ns_is(n, XI_NS_2003)) &&
 	    strcmp((const char *)n->name, "include") == 0) {
+		r->vetting = path;
 		vet_include(r, n, path, dir_real, stack);
+		r->vetting = NULL;
 		return;
 	}
 	for (k = n->children; k != NULL && !failed(r); k = k->next)
