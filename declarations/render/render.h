@@ -87,4 +87,49 @@ int render_config_delete(const char *text, size_t len,
 char *render_udiff(const char *a, size_t alen, const char *b, size_t blen,
     const char *label_a, const char *label_b);
 
+/* One node's broker.xml read for `import --from-broker-xml` (import-xml.c;
+ * docs/import-broker-xml-notes.md has the decisions and their evidence).
+ *
+ * The file is read through afile (at most RENDER_BASE_MAX bytes), parsed
+ * without network, DTD or entity expansion (a DOCTYPE that declares
+ * anything or names an external DTD is refused), and must be Artemis's:
+ * <configuration> in urn:activemq with one <core> in urn:activemq:core.
+ * Its xi:includes (XInclude 2001, parse="xml") are expanded only when each
+ * href, nested ones too, names an existing regular file inside the top
+ * file's folder (after realpath). ${...} references in <addresses>,
+ * <diverts> and <queues> are refused (the broker substitutes them at
+ * start); elsewhere they stay as written and a note names them. Every
+ * setting the model has no field for is refused unless it holds Artemis's
+ * default, as is every value the schema and Artemis would read apart
+ * ("1" as a boolean, " 5" as a number). Legacy <queues> holding queues are
+ * refused; an address without <anycast> or <multicast> is refused. */
+struct render_import {
+	/* The addresses (each with its queues), and the diverts of <core>,
+	 * in file order; built with decl_cluster_new (named "imported",
+	 * CONFIG_MANAGED, no nodes: the caller names it). Positions point
+	 * at the broker.xml (or the included file) and its lines. */
+	struct decl_cluster *objects;
+	/* What render_broker_xml should splice into: the file's bytes as
+	 * they were, or, when it had xi:includes, the document with them
+	 * expanded as libxml2 writes it (expanded true). NUL-terminated. */
+	char *base;
+	size_t base_len;
+	bool expanded;
+	/* One line each for the import report: what was expanded, the
+	 * ${...} kept as written, settings that give queues defaults, an
+	 * empty legacy <queues>. */
+	char **notes;
+	size_t nnotes;
+};
+
+/* Read path into *out. Every problem is appended to diags as
+ * `path:line: message` (the included file's path for what came from one;
+ * a column only for malformed XML); all problems are reported, not just
+ * the first. Returns 0 and fills *out (release it with
+ * render_import_release); otherwise -1 and *out is untouched. */
+int render_import_read(struct render_import *out, const char *path,
+    struct errlist *diags);
+/* Free what *r holds and zero it; NULL and a zeroed one are no-ops. */
+void render_import_release(struct render_import *r);
+
 #endif
