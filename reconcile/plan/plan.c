@@ -378,6 +378,12 @@ plan_creates_only(const struct plan *p)
 size_t
 plan_adopts(const struct plan *p)
 {
+	/* a plan that cannot be approved adopts nothing */
+	if (p->outcome != PLAN_OUT_WOULD_APPLY &&
+	    p->outcome != PLAN_OUT_NO_CHANGE)
+		return 0;
+	if (p->refusal != NULL)
+		return 0;
 	return p->adopts_addresses + p->adopts_queues + p->adopts_diverts;
 }
 
@@ -386,9 +392,8 @@ plan_approvable(const struct plan *p)
 {
 	if (p->outcome == PLAN_OUT_WOULD_APPLY)
 		return true;
-	return p->outcome == PLAN_OUT_NO_CHANGE && p->refusal == NULL &&
-	       p->nactions == 0 && strcmp(p->kind, "plan") == 0 &&
-	       plan_adopts(p) > 0;
+	return p->outcome == PLAN_OUT_NO_CHANGE && p->nactions == 0 &&
+	       strcmp(p->kind, "plan") == 0 && plan_adopts(p) > 0;
 }
 
 const char *

@@ -307,7 +307,9 @@ json .base.source "none"
 json [.unmanaged[].name] ["orders","orders"]
 md - revision: (working tree); base: none
 md - queue `orders` on node1
-md Nothing to approve: the cluster is as declared.
+json .adopts {"addresses":1,"diverts":0,"queues":1}
+md **Adopts 2 objects** (1 addresses, 1 queues, 0 diverts)
+md --confirm 'adopt 2 objects on shop-eu
 nomd ## Actions
 """, exit=0)
 
