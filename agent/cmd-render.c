@@ -16,9 +16,8 @@
 #include "../reconcile/live/live.h"
 #include "../reconcile/plan/plan.h"
 #include "preview.h"
+#include "render-plan.h"
 #include "tls.h"
-
-#define SCHEMA_DEV_DIR ".cache/artemis/schema" /* scripts/artemis-schema */
 
 struct render_opts {
 	const char *out, *schema_dir, *prev;
@@ -78,10 +77,7 @@ load_schema(struct render_schema **out, const char *dir)
 	struct err err = {0};
 	char *msg;
 
-	if (dir == NULL)
-		dir = getenv(RENDER_SCHEMA_ENV);
-	if (dir == NULL || dir[0] == '\0')
-		dir = SCHEMA_DEV_DIR;
+	dir = agent_render_schema_dir(dir);
 	if (render_schema_load(out, dir, &err) == 0)
 		return 0;
 	msg = err_render(&err);
@@ -335,7 +331,7 @@ static const struct agent_cmd_option render_options[] = {
     [RENDER_SCHEMA_DIR] = {"schema-dir", 's', "DIR",
         "folder holding artemis-configuration.xsd and xml.xsd\n"
         "(default: $" RENDER_SCHEMA_ENV ",\n"
-        "else ./" SCHEMA_DEV_DIR ")",
+        "else ./.cache/artemis/schema)",
         NULL},
     [RENDER_DIFF_AGAINST] = {"diff-against", 'd', "DIR",
         "print, instead of the list of written files, each\n"

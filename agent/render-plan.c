@@ -110,8 +110,8 @@ render_all(char **texts, size_t *lens, const struct decl_cluster *c,
 	}
 }
 
-static const char *
-schema_dir_of(const char *dir)
+const char *
+agent_render_schema_dir(const char *dir)
 {
 	if (dir == NULL)
 		dir = getenv(RENDER_SCHEMA_ENV);
@@ -293,7 +293,7 @@ agent_render_plan(struct agent_render_set *out, struct plan *p,
 	dirs = xcalloc(c->nnodes + 1, sizeof(*dirs));
 	versions = xcalloc(c->nnodes + 1, sizeof(*versions));
 	if (load_schemas(schemas, dirs, versions, c, snap,
-	        schema_dir_of(schema_dir), &diags) == 0) {
+	        agent_render_schema_dir(schema_dir), &diags) == 0) {
 		render_all(out->texts, out->lens, c, bases, schemas, dirs,
 		    versions, &diags);
 		befores(bt, bl, c, before, bases, schemas);

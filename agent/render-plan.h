@@ -36,6 +36,10 @@ void agent_render_plan(struct agent_render_set *out, struct plan *p,
     const char *before_label, const struct recon_snapshot *snap,
     const struct agent_render_bases *bases, const char *schema_dir);
 
+/* The schema folder: dir, else $ARTEMIS_GITOPS_SCHEMA_DIR, else
+ * ./.cache/artemis/schema (render, plan and import alike). */
+const char *agent_render_schema_dir(const char *dir);
+
 /* Write dir/broker/<node>/broker.xml for each rendered node. */
 int agent_render_write(const struct agent_render_set *r, const char *dir,
     struct err *err);

@@ -132,7 +132,9 @@ decl_cluster_add_divert(struct decl_cluster *c, const struct decl_divert *dv)
 	d->address = dup_opt(dv->address);
 	d->forwarding_address = dup_opt(dv->forwarding_address);
 	d->filter = dup_opt(dv->filter);
-	d->routing_name = dup_opt(dv->routing_name);
+	/* normalised as the loader does: no routing name is the name */
+	d->routing_name =
+	    xstrdup(dv->routing_name != NULL ? dv->routing_name : dv->name);
 	d->transformer_class_name = dup_opt(dv->transformer_class_name);
 	d->transformer_properties = NULL;
 	if (dv->ntransformer_properties > 0)

@@ -178,13 +178,20 @@ decisions(struct sbuf *b, const struct import_result *r)
 		n += !import_why_is_rule(r->left[i].why);
 	if (n == 0)
 		return;
-	sbuf_addf(b,
-	    "## Left out for you to decide (%zu)\n\n"
-	    "Each of these is on the brokers but not in the "
-	    "declaration. Until it is declared, the agent leaves it "
-	    "alone (unmanaged); declare it once it is alike on every "
-	    "node.\n\n",
-	    n);
+	sbuf_addf(b, "## Left out for you to decide (%zu)\n\n", n);
+	if (strcmp(r->source, "live") == 0)
+		sbuf_adds(b,
+		    "Each of these is on the brokers but not in the "
+		    "declaration. Until it is declared, the agent "
+		    "leaves it alone (unmanaged); declare it once it is "
+		    "alike on every node.\n\n");
+	else
+		sbuf_adds(b,
+		    "Each of these is in a node's broker.xml but not in "
+		    "the declaration. `render` writes `<addresses>` and "
+		    "`<diverts>` whole, so a rendered broker.xml no "
+		    "longer holds them: declare each one (alike on every "
+		    "node) or decide to drop it before rendering.\n\n");
 	for (i = 0; i < r->nleft; i++) {
 		const struct import_left *l = &r->left[i];
 
