@@ -35,17 +35,26 @@ struct import_cli {
 	long timeout_ms;
 };
 
+/* Each diagnostic once (nodes sharing a broker.xml give the same ones). */
 static void
 print_diags(const struct errlist *l)
 {
-	size_t i;
-	char *line;
+	char **seen = xcalloc(l->n + 1, sizeof(*seen));
+	size_t i, j, n = 0;
 
 	for (i = 0; i < l->n; i++) {
-		line = errlist_render_item(l, i);
-		fprintf(stderr, "%s\n", line);
-		free(line);
+		seen[n] = errlist_render_item(l, i);
+		for (j = 0; j < n && strcmp(seen[j], seen[n]) != 0; j++)
+			;
+		if (j < n) {
+			free(seen[n]);
+			continue;
+		}
+		fprintf(stderr, "%s\n", seen[n++]);
 	}
+	for (j = 0; j < n; j++)
+		free(seen[j]);
+	free(seen);
 }
 
 /* Read every node; -1 (and nothing imported) when one could not be read:

@@ -2,6 +2,7 @@
  * --from-broker-xml` over broker.xml files (not part of the agent).
  *
  *   import-xml-check [--schema DIR] [--expect-ok] FILE...
+ *   import-xml-check --dump FILE
  *
  * For each FILE: read it with render_import_read; render the objects into
  * the base it gave (validated against DIR/artemis-configuration.xsd with
@@ -11,7 +12,8 @@
  * refused" (the diagnostics follow, indented), "FILE: render failed",
  * "FILE: differs: ...". Notes are printed indented with "note:". Exit 1
  * when a rendering fails or differs (or, with --expect-ok, a file is
- * refused), else 0. */
+ * refused), else 0. --dump prints the objects FILE declares as
+ * decl_cluster_dump_objects writes them (for tests comparing two files). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +142,23 @@ main(int argc, char **argv)
 	int i = 1, rc = 0;
 	size_t j;
 
+	if (argc == 3 && strcmp(argv[1], "--dump") == 0) {
+		struct render_import im = {0};
+		struct errlist diags = {0};
+		char *d;
+
+		if (render_import_read(&im, argv[2], &diags) != 0) {
+			print_diags(&diags);
+			errlist_release(&diags);
+			return 1;
+		}
+		d = decl_cluster_dump_objects(im.objects);
+		fputs(d, stdout);
+		free(d);
+		render_import_release(&im);
+		errlist_release(&diags);
+		return 0;
+	}
 	for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
 		if (strcmp(argv[i], "--schema") == 0 && i + 1 < argc) {
 			struct err err = {0};
