@@ -287,6 +287,10 @@ agent_import_write(const struct import_result *r, const char *out, bool force,
 	md = import_report_md(r);
 	json = import_report_json(r);
 	parent = parent_of(out);
+	if (afile_mkdirs(parent, 0755, &err) < 0) { /* --out a/b/c: a/b made */
+		free(parent);
+		goto failed;
+	}
 	tmp = xasprintf("%s/.artemis-gitops-import.XXXXXX", parent);
 	free(parent);
 	if (mkdtemp(tmp) == NULL) {
