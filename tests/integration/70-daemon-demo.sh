@@ -127,6 +127,16 @@ check_grep "HA drift: the backup is the live member" '"live_member": "pair1-back
 check_eq "HA drift: nothing missing or changed" "0 0" \
 	"$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(len(j["missing"]), len(j["changed"]))' "$hd/drift.json")"
 check_grep "HA drift.md: names it" '^- `ha1`: live member \*\*pair1-backup\*\* \(checked\); pair1-primary UNREACHABLE' "$hd/drift.md"
+# 7: the brokers imported as the cluster legacy; its first plan adopts
+imp=$d/import/legacy
+check_grep "import: the legacy divert declared with its filter" 'filter: "amount > 100"' "$imp/diverts.yaml"
+check_eq "import: legacy.scratch and billing left out, on one node only" \
+	'["billing NOT_ON_EVERY_NODE", "legacy.scratch NOT_ON_EVERY_NODE"]' \
+	"$(python3 -c 'import json,sys; print(json.dumps(sorted(x["name"]+" "+x["reason"] for x in json.load(open(sys.argv[1]))["left_out"] if x["reason"] not in ("BROKER_OWN","CAPTURE","AUTO_CREATED","TEMPORARY") and x["name"] in ("billing", "legacy.scratch"))))' "$imp/import-report.json")"
+check_exit "import: the folder validates" 0 "$AG_BIN" validate "$imp"
+check_eq "import: its first plan is NO_CHANGE and adopts" '["NO_CHANGE", true]' \
+	"$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps([j["outcome"], sum(j.get("adopts", {}).values()) > 0]))' "$d/import/plan/plan.json")"
+check_grep "demo shows the adoption" '\*\*Adopts [0-9]* objects\*\*' "$out"
 check_grep "log: SIGHUP reload" "notice loop: configuration reloaded" "$log"
 check_grep "log: SIGTERM" "notice loop: signal 15: stopping" "$log"
 check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$log" 'notice loop: signal 15: stopping'

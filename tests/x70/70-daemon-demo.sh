@@ -1,0 +1,1 @@
+../integration/70-daemon-demo.sh
