@@ -47,6 +47,10 @@ yaml_printable(uint32_t cp)
 		return false;
 	if (cp >= 0x20 && cp <= 0x7e)
 		return true;
+	/* U+2028 and U+2029 are line breaks to YAML: folded into a space
+	 * inside a quoted scalar unless escaped */
+	if (cp == 0x2028 || cp == 0x2029)
+		return false;
 	if (cp >= 0xa0 && cp <= 0xd7ff)
 		return true;
 	if (cp >= 0xe000 && cp <= 0xfffd && cp != 0xfeff)
