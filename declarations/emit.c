@@ -193,7 +193,7 @@ emit_queue(struct sbuf *b, const struct decl_address *a,
 static void
 emit_address(struct sbuf *b, const struct decl_address *a)
 {
-	const struct decl_queue **qs;
+	const void **qs; /* struct decl_queue *: void * for the sizeof */
 	unsigned r = 0;
 	size_t i;
 	bool first = true;
@@ -222,7 +222,7 @@ static void
 emit_divert(struct sbuf *b, const struct decl_divert *d)
 {
 	const char *in = "    ";
-	const struct decl_kv **kv;
+	const void **kv; /* struct decl_kv * */
 	size_t i;
 
 	sbuf_adds(b, "  - name: ");
@@ -252,9 +252,11 @@ emit_divert(struct sbuf *b, const struct decl_divert *d)
 	qsort(kv, d->ntransformer_properties, sizeof(*kv), cmp_kv);
 	for (i = 0; i < d->ntransformer_properties; i++) {
 		sbuf_adds(b, "      ");
-		decl_yaml_scalar(b, kv[i]->key);
+		const struct decl_kv *e = kv[i];
+
+		decl_yaml_scalar(b, e->key);
 		sbuf_adds(b, ": ");
-		decl_yaml_scalar(b, kv[i]->value != NULL ? kv[i]->value : "");
+		decl_yaml_scalar(b, e->value != NULL ? e->value : "");
 		sbuf_addc(b, '\n');
 	}
 	free(kv);

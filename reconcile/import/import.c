@@ -272,7 +272,7 @@ static void
 queue_diff(struct sbuf *b, const struct decl_queue *x,
     const struct decl_queue *y)
 {
-	struct decl_queue t = *x;
+	struct decl_queue t;
 
 #define Q_FIELD(f, key)                                                        \
 	do {                                                                   \
@@ -412,18 +412,16 @@ left_out(struct merge *m, const struct cell *g, size_t k, enum import_why why,
 	fill_seen(m, l, g, k);
 }
 
-/* Is the queue named name declared in c (a scan of the address's)? */
+/* Is name among sorted[0..n) (the declared queues' names)? */
 static bool
-has_queue_named(const struct decl_cluster *c, const char *name,
-    const struct decl_queue *const *sorted, size_t n)
+has_queue_named(const char *name, const char *const *sorted, size_t n)
 {
 	size_t lo = 0, hi = n, mid;
 	int d;
 
-	(void)c;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		d = strcmp(sorted[mid]->name, name);
+		d = strcmp(sorted[mid], name);
 		if (d == 0)
 			return true;
 		if (d < 0)
@@ -435,23 +433,22 @@ has_queue_named(const struct decl_cluster *c, const char *name,
 }
 
 static int
-qptr_cmp(const void *x, const void *y)
+name_cmp(const void *x, const void *y)
 {
-	return strcmp((*(const struct decl_queue *const *)x)->name,
-	    (*(const struct decl_queue *const *)y)->name);
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 /* Why divert d cannot be declared in the declaration so far, or NULL. */
 static char *
 divert_problem(const struct merge *m, const struct decl_divert *d,
-    enum import_why *why, const struct decl_queue *const *qs, size_t nq)
+    enum import_why *why, const char *const *qs, size_t nq)
 {
 	const struct decl_cluster *c = m->r->decl;
 	const char *s = d->forwarding_address, *e;
 	long at;
 	char *name, *msg = NULL;
 
-	if (has_queue_named(c, d->name, qs, nq)) {
+	if (has_queue_named(d->name, qs, nq)) {
 		*why = IMPORT_NOT_DECLARABLE;
 		return xstrdup("a declared queue has its name");
 	}
@@ -502,7 +499,7 @@ divert_problem(const struct merge *m, const struct decl_divert *d,
 
 static void
 merge_group(struct merge *m, const struct cell *g, size_t k,
-    const struct decl_queue *const *qs, size_t nq)
+    const char *const *qs, size_t nq)
 {
 	enum import_why why = IMPORT_NOT_DECLARABLE;
 	size_t j, ncand = 0;
@@ -615,7 +612,7 @@ import_merge(struct import_result *r, const struct decl_cluster *shell,
 {
 	struct merge m = {r, shell, nodes, n};
 	struct cell *cells = NULL;
-	const struct decl_queue **qs = NULL;
+	const char **qs = NULL; /* the declared queues' names, sorted */
 	size_t ncells = 0, i, j, k, nq = 0;
 	bool diverts_started = false;
 
@@ -658,9 +655,10 @@ import_merge(struct import_result *r, const struct decl_cluster *shell,
 			for (k = 0; k < r->decl->naddresses; k++)
 				for (size_t q = 0;
 				     q < r->decl->addresses[k].nqueues; q++)
-					qs[nq++] =
-					    &r->decl->addresses[k].queues[q];
-			qsort(qs, nq, sizeof(*qs), qptr_cmp);
+					qs[nq++] = r->decl->addresses[k]
+					               .queues[q]
+					               .name;
+			qsort(qs, nq, sizeof(*qs), name_cmp);
 		}
 		merge_group(&m, &cells[i], j - i, qs, nq);
 	}

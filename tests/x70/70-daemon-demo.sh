@@ -1,1 +1,0 @@
-../integration/70-daemon-demo.sh
