@@ -258,7 +258,7 @@ daemon_run_approvals(struct daemon *a)
 }
 
 void
-daemon_auto_apply(struct daemon *a, const char *dir)
+daemon_auto_apply(struct daemon *a, const char *dir, const char *what)
 {
 	struct agent_plan_dir ap;
 	struct apply_approval ra = {0};
@@ -284,9 +284,8 @@ daemon_auto_apply(struct daemon *a, const char *dir)
 		daemon_fail(a, "auto-apply %s: %s", dir, err.msg);
 		goto done;
 	}
-	log_notice("auto-apply-creates: %s only creates objects, applying "
-	           "without an approval",
-	    dir);
+	log_notice("auto-apply-creates: %s %s, applying without an approval",
+	    dir, what);
 	apply_dir(a, dir, true);
 done:
 	free(text);

@@ -225,7 +225,11 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 		if (dir != NULL && bad == 0 && a->conf->auto_apply_creates &&
 		    a->head.event != DAEMON_WATCH_REWRITE &&
 		    plan_creates_only(p))
-			daemon_auto_apply(a, dir);
+			daemon_auto_apply(a, dir,
+			    p->outcome == PLAN_OUT_NO_CHANGE
+			        ? "only adopts objects (nothing is sent to a "
+			          "broker)"
+			        : "only creates objects");
 	}
 	agent_render_release(&rs);
 	plan_free(p);

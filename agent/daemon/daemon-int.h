@@ -431,9 +431,10 @@ int daemon_approval_check(const struct agent_conf *conf,
 
 /* Apply every approved preview not handled yet. */
 void daemon_run_approvals(struct daemon *a);
-/* Approve dir (a preview that only creates) as the daemon itself and
- * apply it, when auto-apply-creates allows. */
-void daemon_auto_apply(struct daemon *a, const char *dir);
+/* Approve dir (a preview that only creates, or only adopts: what says
+ * which, for the log) as the daemon itself and apply it, when
+ * auto-apply-creates allows. */
+void daemon_auto_apply(struct daemon *a, const char *dir, const char *what);
 
 /* ==== capture-pass.c ==== */
 

@@ -148,7 +148,7 @@ repair(struct daemon *a, const struct plan *p,
 	} else {
 		log_notice("cluster '%s': repairing missing objects (%s)",
 		    p->cluster, dir);
-		daemon_auto_apply(a, dir);
+		daemon_auto_apply(a, dir, "only creates objects");
 	}
 	err_release(&err);
 	free(dir);

@@ -22,6 +22,7 @@
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
+. "$AG_TOP/tests/integration/daemon-lib.sh"
 
 TMP=$(mktemp -d)
 # Port base: ARTEMIS_PORT_BASE + 400 (node1 +400, node2 +410): clear of the
@@ -221,4 +222,22 @@ check_eq "an unreachable node fails the import" 1 "$?"
 check_grep "... naming the node and its refusal" 'node2.*UNREACHABLE' "$TMP/o3.err"
 check "... and nothing is written" test ! -e "$TMP/o3"
 check_eq "... not even a temporary folder" "" "$(ls -A "$TMP" | grep '^\.artemis-gitops-import' || true)"
+# The daemon's first cycle adopts an imported cluster (auto-apply-creates:
+# the adoption changes no broker), into a state folder of its own.
+daemon_setup local
+trap 'daemon_cleanup; cleanup' EXIT
+rm -rf "$T/work/clusters/local"
+cp -r "$TMP/imported" "$T/work/clusters/local"
+echo "auto-apply-creates: true" >>"$T/agent.yaml"
+c=$(daemon_commit "the imported cluster")
+daemon_start
+inv_count() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(len(j["queues"]), len(j["addresses"]), len(j["diverts"]))' "$T/state/local/inventory.json" 2>/dev/null; }
+adopted() { [ "$(inv_count)" = "1027 228 102" ]; }
+check "the daemon adopts the imported cluster on its first cycle" wait_for 60 adopted
+check_eq "... every declared object in its inventory" "1027 228 102" "$(inv_count)"
+check_grep "... applied without an approval, nothing sent to a broker" 'only adopts objects .nothing is sent to a broker., applying without an approval' "$T/agent.log"
+pv=$(preview_of "$c")
+check_grep "... its preview said it adopts" 'Adopts 1357 objects' "$pv/plan.md"
+daemon_stop
+check_eq "the daemon exits 0" 0 "$RC"
 done_testing
