@@ -361,7 +361,8 @@ def cmd_load(a):
 def cmd_bulk_body(a):
     """The body reconcile/snapshot-fetch.c sends (same elements, order)."""
     attrs = {
-        "broker=*": ["Version"],
+        "broker=*": ["Version", "Active", "Backup", "HAPolicy", "NodeID",
+                     "ReplicaSync"],
         "broker=*,component=addresses,address=*":
             ["Address", "RoutingTypes", "QueueNames", "BindingNames",
              "AutoCreated", "Internal"],
@@ -371,7 +372,8 @@ def cmd_bulk_body(a):
              "MaxConsumers", "PurgeOnNoConsumers", "Exclusive", "RingSize",
              "Enabled", "LastValueKey", "ConsumersBeforeDispatch",
              "DelayBeforeDispatch", "ConfigurationManaged", "AutoCreated",
-             "InternalQueue", "ConsumerCount", "MessageCount"],
+             "InternalQueue", "Temporary", "ConsumerCount",
+             "MessageCount"],
         "broker=*,component=addresses,address=*,subcomponent=diverts,"
         "divert=*":
             ["UniqueName", "RoutingName", "Address", "ForwardingAddress",
