@@ -75,6 +75,10 @@ struct agent_cmd_entry {
 int agent_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* An option's value in seconds, (0, max], as milliseconds; -1 when arg is
+ * not such a number (--timeout of snapshot and import). */
+long agent_seconds_ms(const char *arg, double max);
+
 /* Parse argv (argv[0] is the command's name) against e into *args. Returns
  * AGENT_CMD_CONTINUE when *args is ready for e->exec, else the exit code
  * to end with: --help and --version (printed on out), an option's

@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef AGENT_VERSION
@@ -50,6 +51,17 @@ usage_error(FILE *f, const char *cmd, const char *fmt, ...)
 	code = usage_verror(f, cmd, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+long
+agent_seconds_ms(const char *arg, double max)
+{
+	char *end;
+	double secs = strtod(arg, &end);
+
+	if (end == arg || *end != '\0' || !(secs > 0) || secs > max)
+		return -1;
+	return (long)(secs * 1000.0 + 0.5);
 }
 
 int

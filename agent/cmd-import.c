@@ -317,21 +317,10 @@ enum {
 	IMPORT_ORIGIN = IMPORT_TLS + AGENT_TLS_NOPTIONS,
 };
 
-static long
-timeout_parse(const char *arg)
-{
-	char *end;
-	double secs = strtod(arg, &end);
-
-	if (end == arg || *end != '\0' || !(secs > 0) || secs > 3600)
-		return -1;
-	return (long)(secs * 1000.0 + 0.5);
-}
-
 static int
 timeout_check(const char *arg)
 {
-	if (timeout_parse(arg) < 0)
+	if (agent_seconds_ms(arg, 3600) < 0)
 		return agent_usage_error(CMD,
 		    "--timeout: expected seconds in (0, 3600], got '%s'", arg);
 	return AGENT_CMD_CONTINUE;
@@ -356,7 +345,8 @@ import_exec(const struct agent_cmd_args *args)
 	o.origin = args->opt[IMPORT_ORIGIN];
 	o.schema_dir = args->opt[IMPORT_SCHEMA_DIR];
 	if (args->opt[IMPORT_TIMEOUT] != NULL)
-		o.timeout_ms = timeout_parse(args->opt[IMPORT_TIMEOUT]);
+		o.timeout_ms =
+		    agent_seconds_ms(args->opt[IMPORT_TIMEOUT], 3600);
 	if ((o.from_live == NULL) == (o.from_xml == NULL))
 		return agent_usage_error(CMD,
 		    "expected one of --from-live NODES_FILE and "

@@ -100,22 +100,10 @@ enum {
 	SNAPSHOT_ORIGIN = SNAPSHOT_TLS + AGENT_TLS_NOPTIONS,
 };
 
-/* --timeout S in milliseconds, or -1 when S is not seconds in (0, 3600]. */
-static long
-timeout_parse(const char *arg)
-{
-	char *end;
-	double secs = strtod(arg, &end);
-
-	if (end == arg || *end != '\0' || !(secs > 0) || secs > 3600)
-		return -1;
-	return (long)(secs * 1000.0 + 0.5);
-}
-
 static int
 timeout_check(const char *arg)
 {
-	if (timeout_parse(arg) < 0)
+	if (agent_seconds_ms(arg, 3600) < 0)
 		return agent_usage_error("snapshot",
 		    "--timeout: expected seconds in (0, 3600], got '%s'", arg);
 	return AGENT_CMD_CONTINUE;
@@ -134,7 +122,8 @@ snapshot_exec(const struct agent_cmd_args *args)
 	o.node = args->opt[SNAPSHOT_NODE];
 	o.origin = args->opt[SNAPSHOT_ORIGIN];
 	if (args->opt[SNAPSHOT_TIMEOUT] != NULL)
-		o.timeout_ms = timeout_parse(args->opt[SNAPSHOT_TIMEOUT]);
+		o.timeout_ms =
+		    agent_seconds_ms(args->opt[SNAPSHOT_TIMEOUT], 3600);
 	code = agent_tls_from_args(&o.tls, "snapshot", args, SNAPSHOT_TLS);
 	if (code != AGENT_CMD_CONTINUE)
 		goto done;

@@ -80,26 +80,6 @@ rule_state(int why)
 	}
 }
 
-/* The address named name among c's, added in name order; -1 if none. */
-static long
-find_sorted(const struct decl_cluster *c, const char *name)
-{
-	size_t lo = 0, hi = c->naddresses, mid;
-	int d;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		d = strcmp(c->addresses[mid].name, name);
-		if (d == 0)
-			return (long)mid;
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 static void
 add_queue(struct decl_cluster *c, size_t ai, const struct recon_queue *q)
 {
@@ -211,7 +191,7 @@ import_node_from_live(struct import_node *out,
 			    rule_state(qwhy[i]));
 			continue;
 		}
-		at = find_sorted(out->objects, q->address);
+		at = import_find_address(out->objects, q->address);
 		if (at < 0) {
 			import_left_add1(ex, nex, IMPORT_QUEUE, q->name,
 			    IMPORT_ADDRESS_OUT, n->node,

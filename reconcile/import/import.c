@@ -365,8 +365,8 @@ differs_text(const struct cell *g, size_t k)
 	}
 }
 
-static long
-find_sorted_address(const struct decl_cluster *c, const char *name)
+long
+import_find_address(const struct decl_cluster *c, const char *name)
 {
 	size_t lo = 0, hi = c->naddresses, mid;
 	int d;
@@ -452,7 +452,7 @@ divert_problem(const struct merge *m, const struct decl_divert *d,
 		*why = IMPORT_NOT_DECLARABLE;
 		return xstrdup("a declared queue has its name");
 	}
-	if (find_sorted_address(c, d->address) < 0) {
+	if (import_find_address(c, d->address) < 0) {
 		*why = IMPORT_ADDRESS_OUT;
 		return xasprintf("reads from address '%s', which is not "
 		                 "declared",
@@ -470,7 +470,7 @@ divert_problem(const struct merge *m, const struct decl_divert *d,
 		while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
 			len--;
 		name = xstrndup(s, len);
-		at = len > 0 ? find_sorted_address(c, name) : -1;
+		at = len > 0 ? import_find_address(c, name) : -1;
 		if (len == 0) {
 			*why = IMPORT_NOT_DECLARABLE;
 			msg =
@@ -545,7 +545,7 @@ merge_group(struct merge *m, const struct cell *g, size_t k,
 	case IMPORT_QUEUE: {
 		const struct decl_queue *q = g[0].obj;
 
-		at = find_sorted_address(m->r->decl, q->address);
+		at = import_find_address(m->r->decl, q->address);
 		if (at < 0) {
 			left_out(m, g, k, IMPORT_ADDRESS_OUT,
 			    xasprintf("its address '%s' is left out",

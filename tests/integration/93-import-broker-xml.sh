@@ -19,8 +19,8 @@ FIX=$AG_TOP/tests/fixtures/broker-xml
 CHECK=$AG_TOP/build/asan/tools/import-xml-check
 SCHEMA=${ARTEMIS_GITOPS_SCHEMA_DIR:-$AG_TOP/.cache/artemis/schema}
 export ARTEMIS_GITOPS_SCHEMA_DIR=$SCHEMA
-NODES=$TMP/nodes.yaml
-cat >"$NODES" <<EOF
+NF=$TMP/nodes.yaml
+cat >"$NF" <<EOF
 version: 1
 cluster: cm
 mode: CONFIG_MANAGED
@@ -59,13 +59,13 @@ PY
 
 roundtrip() {
 	local name=$1 file=$2 out=$TMP/imp-$1
-	check_exit "$name: import" 0 "$AG_BIN" import --from-broker-xml "$NODES" "n1=$file" "n2=$file" --out "$out"
+	check_exit "$name: import" 0 "$AG_BIN" import --from-broker-xml "$NF" "n1=$file" "n2=$file" --out "$out"
 	check_exit "$name: the folder validates" 0 "$AG_BIN" validate "$out"
 	check "$name: one base for both nodes" test -f "$out/broker/broker.xml" -a ! -e "$out/broker/nodes"
 	check_exit "$name: render into the recorded base" 0 "$AG_BIN" render "$out" --out "$TMP/r-$name"
 	check "$name: the rendered broker.xml declares the same objects, less what was left out" \
 		same "$file" "$TMP/r-$name/n1/broker.xml" "$out/import-report.json"
-	check_exit "$name: import again" 0 "$AG_BIN" import --from-broker-xml "$NODES" "n1=$file" "n2=$file" --out "$TMP/again-$name"
+	check_exit "$name: import again" 0 "$AG_BIN" import --from-broker-xml "$NF" "n1=$file" "n2=$file" --out "$TMP/again-$name"
 	check "$name: byte for byte the same folder" diff -r "$out" "$TMP/again-$name"
 }
 
@@ -84,7 +84,7 @@ check_grep "crlf: the divert into an undeclared address is left out, and said" '
 # Two nodes, two files: a base each, the differences reported.
 sed -e 's/max-consumers="1"/max-consumers="2"/' -e 's|<address name="orders">|<address name="only.n2"><anycast><queue name="only.n2"/></anycast></address><address name="orders">|' \
 	"$FIX/examples-style/broker.xml" >"$TMP/n2.xml"
-check_exit "two different files import" 0 "$AG_BIN" import --from-broker-xml "$NODES" "n1=$FIX/examples-style/broker.xml" "n2=$TMP/n2.xml" --out "$TMP/two"
+check_exit "two different files import" 0 "$AG_BIN" import --from-broker-xml "$NF" "n1=$FIX/examples-style/broker.xml" "n2=$TMP/n2.xml" --out "$TMP/two"
 check "a base per node" test -f "$TMP/two/broker/nodes/n1.xml" -a -f "$TMP/two/broker/nodes/n2.xml" -a ! -e "$TMP/two/broker/broker.xml"
 check "n2's base is n2's file" cmp "$TMP/two/broker/nodes/n2.xml" "$TMP/n2.xml"
 check_eq "the report: the queue that differs and the address on n2 only" '["address only.n2 NOT_ON_EVERY_NODE", "queue only.n2 NOT_ON_EVERY_NODE", "queue sportSubscriber DIFFERS"]' \
@@ -95,7 +95,7 @@ check "n1's rendered file: the same objects, less what was left out" same "$FIX/
 # Bad input: refused at the file and line, nothing written.
 bad() {
 	local name=$1 want=$2 file=$3
-	"$AG_BIN" import --from-broker-xml "$NODES" "n1=$file" "n2=$FIX/crlf/broker.xml" --out "$TMP/bad" 2>"$TMP/bad.err"
+	"$AG_BIN" import --from-broker-xml "$NF" "n1=$file" "n2=$FIX/crlf/broker.xml" --out "$TMP/bad" 2>"$TMP/bad.err"
 	check_eq "$name: refused" 1 "$?"
 	check_grep "$name: said where" "$want" "$TMP/bad.err"
 	check "$name: nothing written" test ! -e "$TMP/bad"
@@ -112,9 +112,9 @@ bad "an xi:include of a missing file" 'missing.xml:3.*gone.xml' "$TMP/missing.xm
 printf '<?xml version="1.0"?>\n<configuration xmlns="urn:activemq"><core xmlns="urn:activemq:core"><addresses>\n<address name="${env.QUEUE}"><anycast><queue name="q"/></anycast></address>\n</addresses></core></configuration>\n' >"$TMP/prop.xml"
 bad "\${...} in an address" 'prop.xml:3.*env.QUEUE' "$TMP/prop.xml"
 bad "legacy <queues>" 'legacy-queues/broker.xml:[0-9]*: legacy <queues>' "$FIX/legacy-queues/broker.xml"
-sed 's/CONFIG_MANAGED/STUDIO_MANAGED/' "$NODES" >"$TMP/studio.yaml"
+sed 's/CONFIG_MANAGED/STUDIO_MANAGED/' "$NF" >"$TMP/studio.yaml"
 check_exit "a STUDIO_MANAGED nodes file is refused" 1 "$AG_BIN" import --from-broker-xml "$TMP/studio.yaml" "n1=$FIX/crlf/broker.xml" "n2=$FIX/crlf/broker.xml" --out "$TMP/bad"
-check_exit "a node without its file is a usage error" 64 "$AG_BIN" import --from-broker-xml "$NODES" "n1=$FIX/crlf/broker.xml" --out "$TMP/bad"
-check_exit "an unknown node is a usage error" 64 "$AG_BIN" import --from-broker-xml "$NODES" "n1=$FIX/crlf/broker.xml" "n3=$FIX/crlf/broker.xml" --out "$TMP/bad"
+check_exit "a node without its file is a usage error" 64 "$AG_BIN" import --from-broker-xml "$NF" "n1=$FIX/crlf/broker.xml" --out "$TMP/bad"
+check_exit "an unknown node is a usage error" 64 "$AG_BIN" import --from-broker-xml "$NF" "n1=$FIX/crlf/broker.xml" "n3=$FIX/crlf/broker.xml" --out "$TMP/bad"
 check "... nothing written" test ! -e "$TMP/bad"
 done_testing

@@ -27,6 +27,8 @@
 # asked with the test PKI's CA and client certificate (the run folder's
 # tls/, beside its credentials/).
 #   broker_jolokia NODE JSON one request, POSTed with curl; prints the reply
+#   broker_bulk NODE PYTHON  the exec requests PYTHON prints (with op, addr,
+#                           queue, divert helpers), one POST; OK or why not
 #   broker_read NODE MBEAN [ATTR]
 #                            a read's value as JSON (sorted keys); exit 1,
 #                            the reply on stderr, unless the status is 200;
@@ -177,6 +179,28 @@ broker_jolokia() {
 	curl -s --max-time 20 "${tlsargs[@]}" -H 'Origin: http://localhost' \
 		-H 'Content-Type: application/json' \
 		-K <(printf 'user = "%s"\n' "$(cat "$cred")") -d "$body" "$url"
+}
+
+# broker_bulk NODE PYTHON: POST the Jolokia operations PYTHON prints (a JSON list
+# of exec requests, B being the broker's MBean) to NODE; every one must
+# answer 200.
+broker_bulk() {
+	local node=$1 body
+	body=$(python3 -c "
+import json
+B = 'org.apache.activemq.artemis:broker=\"$node\"'
+def op(o, *a): return {'type': 'exec', 'mbean': B, 'operation': o, 'arguments': list(a)}
+def addr(n, r='ANYCAST'): return op('createAddress(java.lang.String,java.lang.String)', n, r)
+def queue(**c):
+    c.setdefault('routing-type', 'ANYCAST'); c.setdefault('auto-create-address', False)
+    return op('createQueue(java.lang.String)', json.dumps(c))
+def divert(**c): return op('createDivert(java.lang.String)', json.dumps(c))
+$2")
+	broker_jolokia "$node" "$body" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+bad = [x.get("error") for x in r if x.get("status") != 200]
+print("OK" if not bad else "%d failed, first: %s" % (len(bad), bad[0]))'
 }
 
 broker_read() {

@@ -61,27 +61,6 @@ RUNDIR=$run
 NODESFILE=$run/cluster/cluster.yaml
 STATE=$TMP/state
 
-# bulk NODE PYTHON: POST the Jolokia operations PYTHON prints (a JSON list
-# of exec requests, B being the broker's MBean) to NODE; every one must
-# answer 200 (as 92-import-live's).
-bulk() {
-	local node=$1 body
-	body=$(python3 -c "
-import json
-B = 'org.apache.activemq.artemis:broker=\"$node\"'
-def op(o, *a): return {'type': 'exec', 'mbean': B, 'operation': o, 'arguments': list(a)}
-def addr(n, r='ANYCAST'): return op('createAddress(java.lang.String,java.lang.String)', n, r)
-def queue(**c):
-    c.setdefault('routing-type', 'ANYCAST'); c.setdefault('auto-create-address', False)
-    return op('createQueue(java.lang.String)', json.dumps(c))
-def divert(**c): return op('createDivert(java.lang.String)', json.dumps(c))
-$2")
-	broker_jolokia "$node" "$body" | python3 -c '
-import json, sys
-r = json.load(sys.stdin)
-bad = [x.get("error") for x in r if x.get("status") != 200]
-print("OK" if not bad else "%d failed, first: %s" % (len(bad), bad[0]))'
-}
 
 t0=$(date +%s)
 pids=()
@@ -100,7 +79,7 @@ echo "# load: $(($(date +%s) - t0)) s for $nq queues on each of ${#NODES[@]} nod
 for n in "${NODES[@]}"; do
 	# An explicit routing name: without one each broker draws its own
 	# and the divert differs between the nodes (92-import-live).
-	check_eq "$n: fan.in, a divert fan.d into the multicast fan.out, its queue fan.sub" OK "$(bulk "$n" "
+	check_eq "$n: fan.in, a divert fan.d into the multicast fan.out, its queue fan.sub" OK "$(broker_bulk "$n" "
 print(json.dumps([addr('fan.in'), queue(name='fan.in', address='fan.in'),
     addr('fan.out', 'MULTICAST'), queue(name='fan.sub', address='fan.out', **{'routing-type': 'MULTICAST'}),
     divert(name='fan.d', address='fan.in', **{'forwarding-address': 'fan.out', 'routing-type': 'MULTICAST', 'routing-name': 'fan.d'})]))")"
