@@ -461,6 +461,22 @@ audit_failed(struct run *x, struct err *err)
 	free(why);
 }
 
+/* What this apply adopts, for its result row (the inventory as it is
+ * before the update; unreadable: 0, and the update says why). */
+static void
+count_adopted(struct run *x)
+{
+	struct plan_managed m;
+	struct err e = {0};
+
+	memset(&m, 0, sizeof(m));
+	if (agent_inventory_load(&m, agent_state_dir(x->st),
+	        x->ap.plan->cluster, &e) == 0)
+		x->r->adopted = apply_count_adopted(&m, x->r, x->decl);
+	plan_managed_release(&m);
+	err_release(&e);
+}
+
 /* Audit row, inventory, result files: in that order, so nothing is
  * reported that the audit log does not hold. -2: the result row could not
  * be appended (nothing else was done). */
@@ -471,6 +487,7 @@ record(struct run *x, struct err *err)
 	char *row, *json, *md, *jp, *mp;
 	int rc;
 
+	count_adopted(x);
 	row = apply_audit_render_result(x->r);
 	rc = agent_state_audit_append(x->st, row, err);
 	free(row);

@@ -179,6 +179,10 @@ struct apply_result {
 	/* What apply read of each node before acting (nnodes; a node that
 	 * could not be read carries its refusal). */
 	struct recon_node_snapshot *seen;
+	/* Declared objects a node held before apply acted and the managed
+	 * set did not: adopted (apply_count_adopted; the result row's
+	 * "adopted", docs/import.md). */
+	size_t adopted;
 };
 
 void apply_result_free(struct apply_result *r); /* NULL ok */
@@ -269,6 +273,11 @@ int apply_capture_pass(struct apply_result *r, const struct plan *p,
  * capture pass did not finish on every node (it is removed again by the
  * next plan). */
 void apply_update_managed(struct plan_managed *m, const struct plan *p,
+    const struct apply_result *r, const struct decl_cluster *decl);
+/* How many objects of decl apply_update_managed adds to m because a node
+ * held them before apply acted (not because this apply created them):
+ * the objects the apply adopts. */
+size_t apply_count_adopted(const struct plan_managed *m,
     const struct apply_result *r, const struct decl_cluster *decl);
 
 /* ---- rendering --------------------------------------------------------- */

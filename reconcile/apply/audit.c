@@ -133,6 +133,10 @@ render(const struct apply_result *r, const char *event, bool result, int indent)
 	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, indent);
 	jsonw_obj_begin(&w);
+	if (result && r->adopted > 0) { /* absent when none */
+		jsonw_key(&w, "adopted");
+		jsonw_int(&w, (int64_t)r->adopted);
+	}
 	jsonw_key(&w, "apply_id");
 	jsonw_str(&w, r->apply_id);
 	jsonw_key(&w, "approved_at");

@@ -226,6 +226,29 @@ seen_somewhere(const struct apply_result *r, char **const *v,
 	return false;
 }
 
+size_t
+apply_count_adopted(const struct plan_managed *m, const struct apply_result *r,
+    const struct decl_cluster *decl)
+{
+	struct plan_managed declared;
+	size_t i, n = 0;
+
+	if (decl == NULL)
+		return 0;
+	plan_managed_from_decl(&declared, decl, "declaration", NULL);
+	for (i = 0; i < declared.naddresses; i++)
+		n += !plan_managed_has_address(m, declared.addresses[i]) &&
+		     seen_somewhere(r, &m->addresses, m, declared.addresses[i]);
+	for (i = 0; i < declared.nqueues; i++)
+		n += !plan_managed_has_queue(m, declared.queues[i]) &&
+		     seen_somewhere(r, &m->queues, m, declared.queues[i]);
+	for (i = 0; i < declared.ndiverts; i++)
+		n += !plan_managed_has_divert(m, declared.diverts[i]) &&
+		     seen_somewhere(r, &m->diverts, m, declared.diverts[i]);
+	plan_managed_release(&declared);
+	return n;
+}
+
 /* Declared objects found on some node enter the set ("found as declared",
  * docs/state.md); the captures become the declared ones. */
 static void

@@ -163,6 +163,13 @@ apply_result_render_md(const struct apply_result *r)
 		    "**%zu node(s) did not apply** (nothing is rolled back; "
 		    "see each node below).\n\n",
 		    bad);
+	if (r->adopted > 0)
+		sbuf_addf(&b,
+		    "**Adopted %zu object%s**: declared and already on the "
+		    "brokers, now in the inventory (nothing was sent for "
+		    "them); removing one from the declaration is now planned "
+		    "as a delete.\n\n",
+		    r->adopted, r->adopted == 1 ? "" : "s");
 	summary(&b, r);
 	for (i = 0; i < r->nnodes; i++)
 		node_section(&b, &r->nodes[i]);

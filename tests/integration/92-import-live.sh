@@ -161,7 +161,8 @@ ok = ok and "with space" in inv["queues"] and "tx.d" in inv["diverts"]
 print("true" if ok else "false: %d %d %d" % (len(inv["queues"]), len(inv["addresses"]), len(inv["diverts"])))
 PY
 )"
-check_eq "the audit row of the adoption" '[0, "local"]' "$(audit_rows result | tail -1 | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); print(json.dumps([r["exit"], r["cluster"]]))')"
+check_eq "the audit row of the adoption: exit 0, 1357 objects adopted" '[0, "local", 1357]' "$(audit_rows result | tail -1 | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); print(json.dumps([r["exit"], r["cluster"], r.get("adopted")]))')"
+check_grep "result.md says so" '^\*\*Adopted 1357 objects\*\*' "$TMP/p1/result.md"
 check_exit "then the plan is NO_CHANGE and adopts nothing" 0 plan_to "$TMP/p2" "$OUT"
 check_eq "nothing left to adopt" '["NO_CHANGE", false]' "$(rj "$TMP/p2/plan.json" '[j["outcome"], "adopts" in j]')"
 

@@ -61,6 +61,34 @@ test_managed_update__found_as_declared_enters_inventory(void **unused)
 	scen_free(&s);
 }
 
+/* What is adopted is exactly what the update adds because a node held it
+ * before the apply acted: "pre" (found) and not "ghost" (found nowhere),
+ * nor anything already managed; counted before the update, zero after. */
+static void
+test_managed_update__adopted_counted_before_the_update(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+	size_t n;
+
+	(void)unused;
+	scen_init(&s, false);
+	fx_queue(&s.f, "src", "pre");
+	fx_queue(&s.f, "src", "ghost");
+	fx_lqueue(&s.f, 1, "src", "pre", 0, 0);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	n = apply_count_adopted(&s.m, s.r, &s.f.c);
+	assert_false(plan_managed_has_queue(&s.m, "pre"));
+	apply_update_managed(&s.m, s.p, s.r, &s.f.c);
+	assert_true(plan_managed_has_queue(&s.m, "pre"));
+	/* the managed set was the declaration before "pre" and "ghost" were
+	 * declared: only "pre", held by node 2, is adopted */
+	assert_int_equal(n, 1);
+	assert_int_equal(apply_count_adopted(&s.m, s.r, &s.f.c), 0);
+	assert_int_equal(apply_count_adopted(&s.m, s.r, NULL), 0);
+	scen_free(&s);
+}
+
 /* Plan f against m, apply it on the fake broker (every node APPLIED) and
  * update m: the managed-set half of a drift-free apply. */
 struct run {
@@ -241,6 +269,8 @@ main(void)
 	        test_managed_update__managed_set_only_what_was_applied),
 	    cmocka_unit_test(
 	        test_managed_update__found_as_declared_enters_inventory),
+	    cmocka_unit_test(
+	        test_managed_update__adopted_counted_before_the_update),
 	    cmocka_unit_test(
 	        test_managed_update__address_kept_on_a_node_stays_managed),
 	    cmocka_unit_test(
