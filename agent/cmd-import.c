@@ -387,6 +387,11 @@ import_exec(const struct agent_cmd_args *args)
 	}
 	if (read_live(&r, &o, shell) < 0)
 		goto done;
+	if (shell->mode == DECL_CONFIG_MANAGED)
+		import_note(&r,
+		    "mode CONFIG_MANAGED: render needs the nodes' base "
+		    "broker.xml under broker/ (docs/config-managed.md); "
+		    "import --from-broker-xml records it");
 	code = agent_import_write(&r, o.out, o.force, CMD, NULL, 0);
 done:
 	import_result_release(&r);

@@ -277,6 +277,19 @@ agent_import_write(const struct import_result *r, const char *out, bool force,
 	    r->declared[IMPORT_ADDRESS], r->declared[IMPORT_QUEUE],
 	    r->declared[IMPORT_DIVERT], total, IMPORT_REPORT_MD);
 	eo.header = header;
+	if (r->declared[IMPORT_ADDRESS] + r->declared[IMPORT_QUEUE] +
+	        r->declared[IMPORT_DIVERT] >
+	    DECL_OBJECTS_MAX) {
+		fprintf(stderr,
+		    "artemis-gitops %s: cluster '%s' holds %zu addresses, "
+		    "queues and diverts alike on every node, more than one "
+		    "declaration may hold (%d); nothing written\n",
+		    cmd, r->decl->name,
+		    r->declared[IMPORT_ADDRESS] + r->declared[IMPORT_QUEUE] +
+		        r->declared[IMPORT_DIVERT],
+		    DECL_OBJECTS_MAX);
+		goto done;
+	}
 	if (decl_cluster_emit(r->decl, &eo, &f, &nf, &err) < 0) {
 		fprintf(stderr, "artemis-gitops %s: %s; nothing written\n", cmd,
 		    err.msg);

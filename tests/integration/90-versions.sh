@@ -210,6 +210,25 @@ for n in "${NODES[@]}"; do
 done
 check_exit "create: nothing left to do" 0 plan_to "$TMP/p1b" "$TMP/c"
 
+# ---- 1b. import from every release --------------------------------------------
+# The five releases' brokers imported as one cluster (docs/import.md): each
+# release reads its objects alike, so what the agent created is declared
+# once, and the imported folder plans NO_CHANGE, adopting it.
+decl "$TMP/nodes-only" ""
+check_exit "import: five releases in one cluster" 0 "$AG_BIN" import --from-live "$TMP/nodes-only/cluster.yaml" \
+	--out "$TMP/imp" --credentials "$CREDDIR"
+check_exit "import: the folder validates" 0 "$AG_BIN" validate "$TMP/imp"
+check_eq "import: the declared queues and diverts, alike on every release" "[\"$u.fwd\", \"$u.src\"] [\"$u.d\", \"$u.tx\"]" \
+	"$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(json.dumps(sorted(q["name"] for a in d["addresses"] for q in a["queues"] if q["name"].startswith(sys.argv[1]))), json.dumps(sorted(v["name"] for v in d["diverts"] if v["name"].startswith(sys.argv[1]))))' "$u." < <("$AG_BIN" validate --dump "$TMP/imp"))"
+check_eq "import: nothing left out for the operator to decide" '[]' \
+	"$(rj "$TMP/imp/import-report.json" '[x["kind"] + " " + x["name"] + " " + x["reason"] for x in j["left_out"] if x["reason"] not in ("BROKER_OWN", "CAPTURE", "AUTO_CREATED", "TEMPORARY")]')"
+STATE0=$STATE
+STATE=$TMP/imp-state
+check_exit "import: its first plan changes nothing (exit 0)" 0 plan_to "$TMP/pimp" "$TMP/imp"
+check_eq "import: NO_CHANGE on every release, adopting" '["NO_CHANGE", 0, true]' \
+	"$(rj "$TMP/pimp/plan.json" '[j["outcome"], len(j["actions"]), sum(j.get("adopts", {}).values()) > 0]')"
+STATE=$STATE0
+
 # ---- 2. drift repair ---------------------------------------------------------
 for n in "${NODES[@]}"; do
 	check_eq "$n: divert destroyed by hand" OK "$(jx "$n" destroy-divert "$u.d")"

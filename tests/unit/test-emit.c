@@ -901,10 +901,76 @@ test_emit__line_and_paragraph_separators_round_trip(void **state)
 	free(read);
 }
 
+/* The nodes file's side: an HA node's members (one with credentials of
+ * its own), a node of one broker, settings away from their defaults; the
+ * whole dump (endpoints and credentials too) comes back. */
+static void
+test_emit__nodes_members_settings_round_trip(void **state)
+{
+	struct decl_cluster *c = decl_cluster_new("ha-x", DECL_STUDIO_MANAGED);
+	struct decl_member m[2] = {{{0}, NULL, NULL, NULL},
+	    {{0}, NULL, NULL, NULL}};
+	struct decl_node ha = {{0}, NULL, NULL, NULL, NULL, 0};
+	struct decl_node one = {{0}, NULL, NULL, NULL, NULL, 0};
+	struct decl_settings st = {NULL, 0};
+	struct decl_emit_file *f = NULL;
+	struct decl_file in[4];
+	struct decl_cluster *back = NULL;
+	struct errlist l = {0};
+	struct err err = {0};
+	char n1[] = "ha1", n2[] = "plain-2", c1[] = "shared", c2[] = "own.cred";
+	char m1[] = "ha1-primary", m2[] = "ha1-backup";
+	char u1[] = "https://b1.example:8443/console/jolokia?x=1#f";
+	char u2[] = "http://[::1]:8161/console/jolokia";
+	char u3[] = "http://localhost:8171/console/jolokia";
+	char pfx[] = "cap: #";
+	char *want, *got;
+	size_t nf = 0, i;
+
+	(void)state;
+	m[0].name = m1;
+	m[0].jolokia = u1;
+	m[1].name = m2;
+	m[1].jolokia = u2;
+	m[1].credentials = c2;
+	ha.name = n1;
+	ha.credentials = c1;
+	ha.members = m;
+	ha.nmembers = 2;
+	decl_cluster_add_node(c, &ha);
+	one.name = n2;
+	one.jolokia = u3;
+	one.credentials = c1;
+	decl_cluster_add_node(c, &one);
+	st.capture_prefix = pfx;
+	st.max_destroyed_messages = 12;
+	decl_cluster_set_settings(c, &st);
+	assert_int_equal(decl_cluster_emit(c, NULL, &f, &nf, &err), 0);
+	assert_int_equal(nf, 1); /* no object: cluster.yaml alone */
+	for (i = 0; i < nf; i++) {
+		in[i].path = f[i].name;
+		in[i].data = f[i].text;
+		in[i].len = f[i].len;
+	}
+	assert_int_equal(decl_cluster_parse(&back, "ha-x", in, nf, &l), 0);
+	want = decl_cluster_dump(c);
+	got = decl_cluster_dump(back);
+	assert_string_equal(want, got);
+	assert_non_null(strstr(f[0].text, "    members:\n"));
+	assert_non_null(strstr(f[0].text, "  capture-prefix: \"cap: #\"\n"));
+	free(want);
+	free(got);
+	decl_cluster_free(back);
+	decl_cluster_free(c);
+	errlist_release(&l);
+	decl_emit_files_free(f, nf);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_emit__nodes_members_settings_round_trip),
 	    cmocka_unit_test(test_emit__tricky_names_round_trip),
 	    cmocka_unit_test(test_emit__random_names_round_trip),
 	    cmocka_unit_test(test_emit__defaults_are_left_out),
