@@ -148,6 +148,22 @@ check_eq "snapshot --json: the live member and the members' reads" "$P1 LIVE,PAS
 	"$(rj "$TMP/snap.json" '" ".join(n["member"] + " " + ",".join("LIVE" if m["refusal"] is None else m["refusal"]["kind"] for m in n["members"]) for n in j["nodes"])')"
 check_eq "snapshot --json: one request per member" "2 2" "$(rj "$TMP/snap.json" '" ".join(str(n["requests"]) for n in j["nodes"])')"
 
+# import of the two pairs (docs/import.md): each node read on its live
+# member, the members kept in the nodes, what was applied declared once
+hadecl "$TMP/nodes-ha" ""
+check_exit "import: two HA pairs, each read on its live member" 0 "$AG_BIN" import \
+	--from-live "$TMP/nodes-ha/cluster.yaml" --out "$TMP/imp" --credentials "$CREDDIR"
+check_eq "import: both nodes keep their members" 2 "$(grep -c '^    members:$' "$TMP/imp/cluster.yaml")"
+check_eq "import: the applied queues and divert declared" "[\"$u.audit\", \"$u.orders\"] [\"$u.copy\"]" \
+	"$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(json.dumps(sorted(q["name"] for a in d["addresses"] for q in a["queues"] if q["name"].startswith(sys.argv[1]))), json.dumps(sorted(v["name"] for v in d["diverts"] if v["name"].startswith(sys.argv[1]))))' "$u." < <("$AG_BIN" validate --dump "$TMP/imp"))"
+STATE0=$STATE
+STATE=$TMP/imp-state
+check_exit "import: its first plan changes nothing" 0 plan_to "$TMP/pimp" "$TMP/imp"
+check_eq "import: NO_CHANGE, planned against the primaries, adopting" "[\"NO_CHANGE\", \"$P1 $P2\", true]" \
+	"$(rj "$TMP/pimp/plan.json" '[j["outcome"], " ".join(n["member"] for n in j["nodes"]), sum(j.get("adopts", {}).values()) > 0]')"
+STATE=$STATE0
+check_eq "the import sent no operation to a backup" "0 0" "$(execs "$LOG1") $(execs "$LOG2")"
+
 # ---- the daemon: its cluster applied by `run --once` ---------------------------
 D=$TMP/daemon
 git init -q --bare -b main "$D/origin.git"
