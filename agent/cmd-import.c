@@ -249,7 +249,7 @@ read_xml(struct import_result *r, const struct import_cli *o,
 	struct import_node *nodes = xcalloc(shell->nnodes + 1, sizeof(*nodes));
 	struct agent_import_extra *extra = NULL;
 	struct errlist diags = {0};
-	size_t i, j, nextra = 0;
+	size_t i, j, nextra = 0, bad = 0;
 	int code;
 
 	code = node_files(files, shell, args);
@@ -257,15 +257,13 @@ read_xml(struct import_result *r, const struct import_cli *o,
 		goto done;
 	code = AGENT_EXIT_FAIL;
 	for (i = 0; i < shell->nnodes; i++)
-		if (render_import_read(&x[i], files[i], &diags) < 0)
-			code = -2;
-	if (code == -2) {
+		bad += render_import_read(&x[i], files[i], &diags) < 0;
+	if (bad > 0) {
 		print_diags(&diags);
 		fprintf(stderr,
 		    "artemis-gitops %s: a broker.xml could not be "
 		    "imported; nothing written\n",
 		    CMD);
-		code = AGENT_EXIT_FAIL;
 		goto done;
 	}
 	for (i = 0; i < shell->nnodes; i++) {

@@ -101,13 +101,20 @@ errlist_add(struct errlist *l, enum diag_severity sev, const struct pos *pos,
     const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
+	int rc;
 
 	va_start(ap, fmt);
-	msg = vformat(fmt, ap);
+	rc = errlist_vadd(l, sev, pos, fmt, ap);
 	va_end(ap);
+	return rc;
+}
+
+int
+errlist_vadd(struct errlist *l, enum diag_severity sev, const struct pos *pos,
+    const char *fmt, va_list ap)
+{
 	push(l, sev, pos ? pos->path : NULL, pos ? pos->line : 0,
-	    pos ? pos->col : 0, msg);
+	    pos ? pos->col : 0, vformat(fmt, ap));
 	return sev == DIAG_ERROR ? -1 : 0;
 }
 

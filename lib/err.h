@@ -7,6 +7,7 @@
 #ifndef LIB_ERR_H
 #define LIB_ERR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -61,6 +62,10 @@ struct errlist {
 int errlist_add(struct errlist *l, enum diag_severity sev,
     const struct pos *pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same with the arguments as a va_list, for wrappers. */
+int errlist_vadd(struct errlist *l, enum diag_severity sev,
+    const struct pos *pos, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 /* Move the recorded error of err (if any) into l as DIAG_ERROR and release
  * err. */
 void errlist_add_err(struct errlist *l, struct err *err);

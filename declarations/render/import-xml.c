@@ -77,14 +77,10 @@ rd_err(struct rd *r, const char *path, long line, unsigned col, const char *fmt,
 {
 	struct pos pos = {path, line > 0 ? (unsigned)line : 0, col};
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
+	(void)errlist_vadd(r->diags, DIAG_ERROR, &pos, fmt, ap);
 	va_end(ap);
-	errlist_add(r->diags, DIAG_ERROR, &pos, "%s", msg);
-	free(msg);
 }
 
 static bool
@@ -483,21 +479,6 @@ checked_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
 	return in;
 }
 
-/* libxml2's XInclude errors, kept (the first) instead of printed. */
-static void
-on_xi_error(void *ctx, xmlErrorPtr e)
-{
-	struct err *err = ctx;
-	struct pos pos = {e->file, e->line > 0 ? (unsigned)e->line : 0, 0};
-	char *m;
-
-	if (e->level < XML_ERR_ERROR)
-		return;
-	m = render_trim_msg(e->message);
-	err_setf(err, &pos, "the xi:includes could not be expanded: %s", m);
-	free(m);
-}
-
 static void
 expand_includes(struct rd *r)
 {
@@ -505,11 +486,14 @@ expand_includes(struct rd *r)
 	xmlStructuredErrorFunc prev_fn = xmlStructuredError;
 	void *prev_ctx = xmlStructuredErrorContext;
 	struct err err = {0};
+	struct render_xml_sink sink = {&err,
+	    "the xi:includes could not be expanded"};
 	int n;
 
 	loader_rd = r;
 	xmlSetExternalEntityLoader(checked_loader);
-	xmlSetStructuredErrorFunc(&err, on_xi_error);
+	/* libxml2's XInclude errors, kept instead of printed */
+	xmlSetStructuredErrorFunc(&sink, render_on_xml_error);
 	n = xmlXIncludeProcessFlags(r->doc, XI_OPTS);
 	xmlSetStructuredErrorFunc(prev_ctx, prev_fn);
 	xmlSetExternalEntityLoader(prev);
@@ -1035,23 +1019,6 @@ read_address(struct rd *r, xmlNodePtr n)
 	xmlFree(name);
 }
 
-static void
-read_addresses(struct rd *r, xmlNodePtr n)
-{
-	xmlNodePtr k;
-
-	check_text(r, n, "<addresses>");
-	for (k = n->children; k != NULL; k = k->next) {
-		if (k->type != XML_ELEMENT_NODE || !ns_is(k, RENDER_CORE_NS))
-			continue;
-		if (is_el(k, "address"))
-			read_address(r, k);
-		else
-			at(r, k, "unknown element <%s> in <addresses>",
-			    (const char *)k->name);
-	}
-}
-
 /* ---- diverts ---- */
 
 static int
@@ -1245,21 +1212,26 @@ done:
 	xmlFree(name);
 }
 
+/* Each <item> of <list> (<addresses>, <diverts>) read by one; anything
+ * else in it refused. */
 static void
-read_diverts(struct rd *r, xmlNodePtr n)
+read_list(struct rd *r, xmlNodePtr n, const char *list, const char *item,
+    void (*one)(struct rd *, xmlNodePtr))
 {
 	xmlNodePtr k;
+	char *what = xasprintf("<%s>", list);
 
-	check_text(r, n, "<diverts>");
+	check_text(r, n, what);
 	for (k = n->children; k != NULL; k = k->next) {
 		if (k->type != XML_ELEMENT_NODE || !ns_is(k, RENDER_CORE_NS))
 			continue;
-		if (is_el(k, "divert"))
-			read_divert(r, k);
+		if (is_el(k, item))
+			one(r, k);
 		else
-			at(r, k, "unknown element <%s> in <diverts>",
-			    (const char *)k->name);
+			at(r, k, "unknown element <%s> in %s",
+			    (const char *)k->name, what);
 	}
+	free(what);
 }
 
 /* ---- the document ---- */
@@ -1394,9 +1366,9 @@ read_core(struct rd *r, xmlNodePtr core)
 	if (failed(r))
 		return;
 	if (own[0] != NULL)
-		read_addresses(r, own[0]);
+		read_list(r, own[0], "addresses", "address", read_address);
 	if (own[1] != NULL)
-		read_diverts(r, own[1]);
+		read_list(r, own[1], "diverts", "divert", read_divert);
 }
 
 static void

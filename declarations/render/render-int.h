@@ -79,6 +79,15 @@ struct render_map {
  * the declared object or the base file's line. Returns 0 or -1. */
 /* A libxml2 message without its trailing newline ("?" for NULL); owned. */
 char *render_trim_msg(const char *msg);
+/* A structured error handler for libxml2 (xmlStructuredErrorFunc; its
+ * error is a struct _xmlError): an error of level ERROR or worse is set
+ * in sink->err as "<what>: <message>" at the error's file and line. */
+struct _xmlError;
+struct render_xml_sink {
+	struct err *err;
+	const char *what; /* "cannot load the Artemis schema", ... */
+};
+void render_on_xml_error(void *sink, struct _xmlError *e);
 
 int render_validate(const struct render_schema *schema, const char *text,
     size_t len, const struct render_map *map, struct errlist *diags);

@@ -37,18 +37,17 @@ render_trim_msg(const char *m)
 	return xstrndup(m, n);
 }
 
-/* Structured error sink for schema parsing: keep the first error. */
-static void
-on_schema_error(void *ctx, xmlErrorPtr e)
+void
+render_on_xml_error(void *ctx, xmlErrorPtr e)
 {
-	struct err *err = ctx;
+	const struct render_xml_sink *sink = ctx;
 	struct pos pos = {e->file, e->line > 0 ? (unsigned)e->line : 0, 0};
 	char *m;
 
 	if (e->level < XML_ERR_ERROR)
 		return;
 	m = render_trim_msg(e->message);
-	err_setf(err, &pos, "cannot load the Artemis schema: %s", m);
+	err_setf(sink->err, &pos, "%s: %s", sink->what, m);
 	free(m);
 }
 
@@ -56,6 +55,7 @@ int
 render_schema_load(struct render_schema **out, const char *dir, struct err *err)
 {
 	char *path = xasprintf("%s/%s", dir, RENDER_SCHEMA_FILE);
+	struct render_xml_sink sink = {err, "cannot load the Artemis schema"};
 	xmlSchemaParserCtxtPtr pctx = NULL;
 	xmlSchemaPtr schema = NULL;
 	int fd = -1, rc = -1;
@@ -71,7 +71,7 @@ render_schema_load(struct render_schema **out, const char *dir, struct err *err)
 		goto done;
 	(void)close(fd);
 	pctx = xmlSchemaNewParserCtxt(path);
-	xmlSchemaSetParserStructuredErrors(pctx, on_schema_error, err);
+	xmlSchemaSetParserStructuredErrors(pctx, render_on_xml_error, &sink);
 	schema = xmlSchemaParse(pctx);
 	if (schema == NULL) {
 		err_setf(err, NULL, "cannot load the Artemis schema '%s'",

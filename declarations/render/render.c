@@ -39,14 +39,10 @@ base_err(struct errlist *diags, const struct render_base *b, long line,
 {
 	struct pos pos = {b->path, line > 0 ? (unsigned)line : 0, 0};
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
+	(void)errlist_vadd(diags, DIAG_ERROR, &pos, fmt, ap);
 	va_end(ap);
-	errlist_add(diags, DIAG_ERROR, &pos, "%s", msg);
-	free(msg);
 	return -1;
 }
 

@@ -43,33 +43,14 @@ if ! art up 2 >"$TMP/nodes.txt" 2>"$TMP/up.err"; then
 	exit 1
 fi
 AG_NODES_FILE=$TMP/nodes.txt
-while read -r name url cred; do
-	[ -n "$name" ] || continue
-	NODES+=("$name")
-	URL[$name]=$url
-	CRED[$name]=$cred
-done <"$AG_NODES_FILE"
-CREDDIR=$(dirname "${CRED[node1]}")
-RUNDIR=$run
+brokers_read "$AG_NODES_FILE"
 NODESFILE=$run/cluster/cluster.yaml
 STATE=$TMP/state
 CL=local
 
-# produce NODE ADDRESS: one message sent by a real producer (the broker's
-# own CLI) to ADDRESS, which nobody created: the broker auto-creates it.
-produce() {
-	local node=$1 addr=$2 cred o
-	cred=$(cat "${CRED[$node]}")
-	o=$("$run/$node/bin/artemis" producer --destination "queue://$addr" \
-		--url "tcp://localhost:$(art port "$node")" \
-		--user "${cred%%:*}" --password "${cred#*:}" \
-		--message-count 1 2>&1)
-	if printf '%s' "$o" | grep -q 'Produced: 1 messages'; then
-		echo OK
-	else
-		printf '%s\n' "$o" | grep -o 'AMQ[0-9]*: [^]]*' | head -1
-	fi
-}
+# apply-lib's produce (a real producer: the broker auto-creates what it
+# sends to) reaches these brokers on their own ports
+broker_port() { art port "$1"; }
 
 
 # The odd names, written by python so that no shell quoting stands between.

@@ -115,7 +115,7 @@ produce() {
 	local node=$1 addr=$2 cred o
 	cred=$(cat "${CRED[$node]}")
 	o=$("$RUNDIR/$node/bin/artemis" producer --destination "queue://$addr" \
-		--url "tcp://localhost:$("$ARTEMIS" port "$node")" \
+		--url "tcp://localhost:$(broker_port "$node")" \
 		--user "${cred%%:*}" --password "${cred#*:}" \
 		--message-count 1 2>&1)
 	if printf '%s' "$o" | grep -q 'Produced: 1 messages'; then

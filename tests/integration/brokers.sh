@@ -27,6 +27,7 @@
 # asked with the test PKI's CA and client certificate (the run folder's
 # tls/, beside its credentials/).
 #   broker_jolokia NODE JSON one request, POSTed with curl; prints the reply
+#   broker_port NODE         its core port, for a client (apply-lib's produce)
 #   broker_bulk NODE PYTHON  the exec requests PYTHON prints (with op, addr,
 #                           queue, divert helpers), one POST; OK or why not
 #   broker_read NODE MBEAN [ATTR]
@@ -78,7 +79,6 @@ _brokers_cleanup() {
 }
 
 brokers_setup() {
-	local name url cred
 	TMP=$(mktemp -d)
 	trap _brokers_cleanup EXIT
 	if [ -z "${AG_NODES_FILE:-}" ]; then
@@ -91,12 +91,20 @@ brokers_setup() {
 		}
 		AG_NODES_FILE=$TMP/nodes.txt
 	fi
+	brokers_read "$AG_NODES_FILE"
+}
+
+# brokers_read FILE: the nodes `scripts/artemis up` printed into FILE, as
+# NODES, URL, CRED, CREDDIR and RUNDIR (for scripts that start brokers of
+# their own).
+brokers_read() {
+	local name url cred
 	while read -r name url cred; do
 		[ -n "$name" ] || continue
 		NODES+=("$name")
 		URL[$name]=$url
 		CRED[$name]=$cred
-	done <"$AG_NODES_FILE"
+	done <"$1"
 	CREDDIR=$(dirname "${CRED[${NODES[0]}]}")
 	RUNDIR=$(dirname "$CREDDIR")
 }
@@ -180,6 +188,10 @@ broker_jolokia() {
 		-H 'Content-Type: application/json' \
 		-K <(printf 'user = "%s"\n' "$(cat "$cred")") -d "$body" "$url"
 }
+
+# broker_port NODE: its core (client) port; a script whose brokers are its
+# own (another port base) redefines it.
+broker_port() { "$ARTEMIS" port "$1"; }
 
 # broker_bulk NODE PYTHON: POST the Jolokia operations PYTHON prints (a JSON list
 # of exec requests, B being the broker's MBean) to NODE; every one must

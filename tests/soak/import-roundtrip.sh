@@ -36,11 +36,12 @@ trap cleanup EXIT
 timed() {
 	local var=$1 t0 t1 rc
 	shift
-	t0=$(date +%s.%N)
+	t0=$(date +%s%N)
 	"$@" >"$TMP/$var.out" 2>&1
 	rc=$?
-	t1=$(date +%s.%N)
-	printf -v "$var" '%.2f' "$(echo "$t1 - $t0" | bc)"
+	t1=$(date +%s%N)
+	t1=$(((t1 - t0) / 10000000)) # hundredths of a second
+	printf -v "$var" '%d.%02d' $((t1 / 100)) $((t1 % 100))
 	return $rc
 }
 
@@ -50,14 +51,7 @@ if ! art up 2 >"$TMP/nodes.txt" 2>"$TMP/up.err"; then
 	exit 1
 fi
 AG_NODES_FILE=$TMP/nodes.txt
-while read -r name url cred; do
-	[ -n "$name" ] || continue
-	NODES+=("$name")
-	URL[$name]=$url
-	CRED[$name]=$cred
-done <"$AG_NODES_FILE"
-CREDDIR=$(dirname "${CRED[node1]}")
-RUNDIR=$run
+brokers_read "$AG_NODES_FILE"
 NODESFILE=$run/cluster/cluster.yaml
 STATE=$TMP/state
 
