@@ -20,15 +20,16 @@
 #   make bench      benchmarks (bench/)
 
 CC      ?= cc
-PKGS     = yaml-0.1 libgit2 libcurl libcjson libxml-2.0 libsystemd
+PKGS     = yaml-0.1 libgit2 libcurl libcjson libxml-2.0 libsystemd \
+           libmicrohttpd md4c-html
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARN     = -Wall -Wextra -Wshadow -Wconversion -Wformat=2 -Wstrict-prototypes \
            -Wmissing-prototypes -Wold-style-definition -Wpointer-arith -Wcast-qual \
            -Wwrite-strings -Wvla -Wundef
-BASE_CFLAGS = -std=gnu17 -D_GNU_SOURCE -g $(WARN) $(PKG_CFLAGS) -MMD -MP
+BASE_CFLAGS = -std=gnu17 -D_GNU_SOURCE -pthread -g $(WARN) $(PKG_CFLAGS) -MMD -MP
 REL_CFLAGS  = $(BASE_CFLAGS) -O2 -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 DBG_CFLAGS  = $(BASE_CFLAGS) -O0 -Werror -fsanitize=address,undefined \
               -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -43,7 +44,7 @@ DECL_SRC  := $(sort $(wildcard declarations/*.c declarations/render/*.c))
 RECON_SRC := $(sort $(wildcard reconcile/*.c reconcile/live/*.c \
                reconcile/plan/*.c reconcile/import/*.c reconcile/apply/*.c))
 AGENT_SRC := $(filter-out agent/main.c,$(sort $(wildcard agent/*.c \
-               agent/daemon/*.c)))
+               agent/web/*.c agent/daemon/*.c)))
 CORE_SRC  := $(LIB_SRC) $(DECL_SRC) $(RECON_SRC) $(AGENT_SRC)
 UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz-*.c))

@@ -3,6 +3,7 @@
 #include "conf-int.h"
 #include "conf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -138,4 +139,34 @@ agent_conf_resolve_path(const char *basedir, const char *v)
 	while (n > 1 && r[n - 1] == '/')
 		r[--n] = '\0';
 	return r;
+}
+
+bool
+agent_conf_listen_ok(const char *s)
+{
+	const char *colon, *p;
+	long port = 0;
+
+	if (s[0] == '[') {
+		p = strchr(s, ']');
+		if (p == NULL || p == s + 1 || p[1] != ':')
+			return false;
+		colon = p + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (colon == NULL || memchr(s, ':', (size_t)(colon - s)) != NULL)
+			return false;
+		for (p = s; p < colon; p++)
+			if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
+				return false;
+	}
+	p = colon + 1;
+	if (*p == '\0' || strlen(p) > 5)
+		return false;
+	for (; *p != '\0'; p++) {
+		if (!isdigit((unsigned char)*p))
+			return false;
+		port = port * 10 + (*p - '0');
+	}
+	return port <= 65535;
 }

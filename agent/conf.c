@@ -26,6 +26,9 @@ enum conf_type {
 	CT_FILENAME, /* a file name in the credentials folder */
 	CT_LOGLEVEL,
 	CT_NAMES, /* a list of user names and @group names */
+	CT_FILES, /* a list of file names in the credentials folder */
+	CT_LISTEN, /* host:port */
+	CT_HEADER, /* an HTTP header name */
 };
 
 struct conf_key {
@@ -117,6 +120,37 @@ static const struct conf_key keys[] = {
         "by one of them, or by a member of one of the groups (default: "
         "any user; every approval must still be owned by the uid it "
         "records)"),
+    KEY("http.listen", CT_LISTEN, http_listen, 0, 0, NULL, false,
+        "the web server's address: `127.0.0.1:8080`, `[::1]:8080`, "
+        "`:8080` (every address); unset: no server (docs/http-api.md)"),
+    KEY("http.viewer-tokens", CT_FILES, http_viewer_tokens, 0, 0, NULL, false,
+        "files in the credentials folder, each holding one token of the "
+        "`viewer` role (read); the token's name is the file name without "
+        "`.token`"),
+    KEY("http.approver-tokens", CT_FILES, http_approver_tokens, 0, 0, NULL,
+        false,
+        "likewise, tokens of the `approver` role (read, approve, post an "
+        "operator's delete-queue preview)"),
+    KEY("http.anonymous-read", CT_BOOL, http_anonymous_read, 0, 0, "false",
+        false,
+        "serve the page and the API's reads without a token (approving "
+        "always takes one)"),
+    KEY("http.tls-cert-file", CT_PATH, http_tls_cert, 0, 0, NULL, false,
+        "serve HTTPS: the server's certificate (PEM, its chain after it), "
+        "with `http.tls-key-file`"),
+    KEY("http.tls-key-file", CT_FILENAME, http_tls_key_file, 0, 0, NULL, false,
+        "its private key, a file in the credentials folder"),
+    KEY("http.client-address-header", CT_HEADER, http_client_header, 0, 0,
+        NULL, false,
+        "behind a reverse proxy: the header that carries the client's "
+        "address (`X-Forwarded-For`: its last entry), logged in place of "
+        "the proxy's"),
+    KEY("http.session-ttl", CT_DURATION, http_session_ttl, 60, 604800, "8h",
+        false, "a browser's sign-in expires after this long"),
+    KEY("http.ready-intervals", CT_INT, http_ready_intervals, 1, 100, "3",
+        false,
+        "`/readyz` fails when the last good fetch or cycle is older than "
+        "this many poll intervals"),
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -133,6 +167,9 @@ static const char *const type_names[] = {
     "file name",
     "log level",
     "list of users and @groups",
+    "list of file names",
+    "host:port",
+    "header name",
 };
 
 struct loader {
@@ -165,6 +202,62 @@ static struct agent_conf_approvers *
 names_field(struct agent_conf *c, const struct conf_key *k)
 {
 	return (struct agent_conf_approvers *)(void *)((char *)c + k->off);
+}
+
+static int check_line(struct loader *L, const struct conf_key *k,
+    const char *v, const struct pos *pos);
+
+static struct strv *
+strv_field(struct agent_conf *c, const struct conf_key *k)
+{
+	return (struct strv *)(void *)((char *)c + k->off);
+}
+
+/* A list of file names of the credentials folder (http.*-tokens). */
+static void
+set_files(struct loader *L, const struct conf_key *k,
+    const struct decl_yaml_node *vn)
+{
+	struct strv *v = strv_field(L->c, k);
+	const struct decl_yaml_node *it;
+	size_t i;
+
+	if (vn->kind != DECL_YAML_SEQ) {
+		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
+		    "'%s' must be a list of file names in the credentials "
+		    "folder, not %s",
+		    k->name,
+		    decl_yaml_node_is_null(vn) ? "empty"
+		                               : decl_yaml_kind_name(vn));
+		return;
+	}
+	for (i = 0; i < vn->n; i++) {
+		it = vn->vals[i];
+		if (it->kind != DECL_YAML_SCALAR ||
+		    decl_yaml_node_is_null(it)) {
+			errlist_add(L->diags, DIAG_ERROR, &it->pos,
+			    "'%s' must list file names, not %s", k->name,
+			    decl_yaml_node_is_null(it)
+			        ? "an empty entry"
+			        : decl_yaml_kind_name(it));
+			continue;
+		}
+		if (check_line(L, k, it->str, &it->pos) < 0)
+			continue;
+		if (!agent_conf_filename_ok(it->str)) {
+			errlist_add(L->diags, DIAG_ERROR, &it->pos,
+			    "'%s': '%s' must be a file name in the credentials "
+			    "folder, without '/'",
+			    k->name, it->str);
+			continue;
+		}
+		if (strv_has(v, it->str)) {
+			errlist_add(L->diags, DIAG_ERROR, &it->pos,
+			    "'%s': '%s' is listed twice", k->name, it->str);
+			continue;
+		}
+		strv_add(v, it->str);
+	}
 }
 
 /* A user or group name as written: no white space, ':' or ','. */
@@ -237,7 +330,8 @@ static bool
 is_string_type(enum conf_type t)
 {
 	return t == CT_STR || t == CT_URL || t == CT_BRANCH ||
-	       t == CT_RELPATH || t == CT_PATH || t == CT_FILENAME;
+	       t == CT_RELPATH || t == CT_PATH || t == CT_FILENAME ||
+	       t == CT_LISTEN || t == CT_HEADER;
 }
 
 static int
@@ -332,6 +426,19 @@ check_string(struct loader *L, const struct conf_key *k, const char *v,
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must be a relative path inside the repository "
 		    "without '..': '%s'",
+		    k->name, v);
+	if (k->type == CT_LISTEN && !agent_conf_listen_ok(v))
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' must be host:port, [v6]:port or :port with a port "
+		    "from 0 to 65535, not '%s'",
+		    k->name, v);
+	if (k->type == CT_HEADER && strspn(v,
+	                                "abcdefghijklmnopqrstuvwxyz"
+	                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                                "0123456789-") != strlen(v))
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' must be an HTTP header name (letters, digits and "
+		    "'-'), not '%s'",
 		    k->name, v);
 	if (k->type == CT_FILENAME && !agent_conf_filename_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
@@ -448,6 +555,9 @@ walk_entry(struct loader *L, const struct decl_yaml_node *kn,
 	} else if (k->type == CT_NAMES) {
 		set_names(L, k, vn);
 		L->seen[idx] = true;
+	} else if (k->type == CT_FILES) {
+		set_files(L, k, vn);
+		L->seen[idx] = true;
 	} else if (vn->kind != DECL_YAML_SCALAR || decl_yaml_node_is_null(vn)) {
 		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
 		    "'%s' must be a %s, not %s", name, type_names[k->type],
@@ -559,6 +669,25 @@ cross_check(struct loader *L, const struct pos *root)
 		    "'tls.client-key-file' is configured but there is no "
 		    "credentials folder (set 'credentials' or "
 		    "$CREDENTIALS_DIRECTORY)");
+	if ((c->http_tls_cert == NULL) != (c->http_tls_key_file == NULL))
+		errlist_add(L->diags, DIAG_ERROR, root, "'%s' needs '%s'",
+		    c->http_tls_cert != NULL ? "http.tls-cert-file"
+		                             : "http.tls-key-file",
+		    c->http_tls_cert != NULL ? "http.tls-key-file"
+		                             : "http.tls-cert-file");
+	if ((c->http_viewer_tokens.n > 0 || c->http_approver_tokens.n > 0 ||
+	        c->http_tls_key_file != NULL) &&
+	    c->credentials == NULL)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "http tokens or 'http.tls-key-file' are configured but "
+		    "there is no credentials folder (set 'credentials' or "
+		    "$CREDENTIALS_DIRECTORY)");
+	if (c->http_listen != NULL && c->http_viewer_tokens.n == 0 &&
+	    c->http_approver_tokens.n == 0 && !c->http_anonymous_read)
+		errlist_add(L->diags, DIAG_WARNING, root,
+		    "'http.listen' is set without tokens and without "
+		    "'http.anonymous-read': every request but /healthz, "
+		    "/readyz and /metrics gets 401");
 	if (c->tls_insecure)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'tls.insecure' is on: the git server's TLS certificate "
@@ -698,6 +827,9 @@ agent_conf_free(struct agent_conf *c)
 	for (i = 0; i < NKEYS; i++)
 		if (is_string_type(keys[i].type))
 			free(*str_field(c, &keys[i]));
+	for (i = 0; i < NKEYS; i++)
+		if (keys[i].type == CT_FILES)
+			strv_release(strv_field(c, &keys[i]));
 	for (i = 0; i < c->approvers.n; i++)
 		free(c->approvers.v[i].name);
 	free(c->approvers.v);

@@ -17,6 +17,7 @@
 
 #include "../lib/err.h"
 #include "../lib/sbuf.h"
+#include "../lib/strv.h"
 #include "log.h"
 
 #define AGENT_CONF_VERSION_MAX 1 /* newest format this build reads */
@@ -60,7 +61,21 @@ struct agent_conf {
 	bool auto_apply_creates;
 	long log_level; /* enum agent_log_prio */
 	struct agent_conf_approvers approvers;
+	/* http.*: the web server (agent/web/, docs/http-api.md) */
+	char *http_listen;          /* NULL: no server */
+	struct strv http_viewer_tokens;   /* file names, credentials folder */
+	struct strv http_approver_tokens; /* likewise */
+	bool http_anonymous_read;
+	char *http_tls_cert;        /* absolute, or NULL: plain HTTP */
+	char *http_tls_key_file;    /* a file name, credentials folder */
+	char *http_client_header;   /* a reverse proxy's, e.g. X-Forwarded-For */
+	long http_session_ttl;      /* seconds */
+	long http_ready_intervals;  /* /readyz: within this many intervals */
 };
+
+/* Is s an http.listen address: "host:port", "[v6]:port" or ":port" (every
+ * address), port 0-65535? */
+bool agent_conf_listen_ok(const char *s);
 
 /* Parse a configuration held in memory. path names it in diagnostics;
  * relative paths in it are taken relative to basedir (the config file's

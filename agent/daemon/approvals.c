@@ -35,7 +35,7 @@ refuse(struct daemon *a, const char *dir, const char *why)
 
 	log_warn("approval in %s not applied: %s", dir, why);
 	daemon_fail(a, "approval in %s not applied: %s", dir, why);
-	if (daemon_outbox_put(dir, DAEMON_OUTBOX_REFUSED, text, &err) < 0) {
+	if (agent_outbox_put(dir, AGENT_OUTBOX_REFUSED, text, &err) < 0) {
 		log_err("%s", err.msg);
 		err_release(&err);
 	}
@@ -95,14 +95,25 @@ is_approver(const struct agent_conf *conf, uid_t uid)
 
 /* An approval the agent wrote itself (auto-apply-creates), found again
  * after a restart (its apply interrupted): owned by the agent's own uid,
- * approver DAEMON_OWN_APPROVER_PREFIX. Only that uid (or root) can own
+ * approver AGENT_OWN_APPROVER_PREFIX. Only that uid (or root) can own
  * such a file, and it controls the agent anyway. */
 static bool
 agents_own(const struct apply_approval *ap, const struct stat *st)
 {
 	return st->st_uid == getuid() && ap->approved_by != NULL &&
-	       strncmp(ap->approved_by, DAEMON_OWN_APPROVER_PREFIX,
-	           strlen(DAEMON_OWN_APPROVER_PREFIX)) == 0;
+	       strncmp(ap->approved_by, AGENT_OWN_APPROVER_PREFIX,
+	           strlen(AGENT_OWN_APPROVER_PREFIX)) == 0;
+}
+
+/* An approval the web server wrote for a token of the approver role
+ * (agent/web/approve.c): the role was checked there, and only the agent's
+ * own uid (or root) can write a file it owns. `approvers:` lists Unix
+ * users, which a token is not. */
+static bool
+web_approval(const struct apply_approval *ap, const struct stat *st)
+{
+	return st->st_uid == getuid() && ap->via != NULL &&
+	       strcmp(ap->via, APPLY_APPROVAL_VIA_HTTP) == 0;
 }
 
 int
@@ -130,7 +141,8 @@ daemon_approval_check(const struct agent_conf *conf,
 		    "again",
 		    (unsigned long)st->st_uid, owner,
 		    (unsigned long)st->st_nlink);
-	} else if (!own && !agents_own(ap, st) && conf->approvers.n > 0 &&
+	} else if (!own && !agents_own(ap, st) && !web_approval(ap, st) &&
+	           conf->approvers.n > 0 &&
 	           !is_approver(conf, st->st_uid)) {
 		for (i = 0; i < conf->approvers.n; i++)
 			sbuf_addf(&list, "%s%s", i > 0 ? ", " : "",
@@ -184,7 +196,7 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 		agent_tls_release(&tls);
 		return;
 	}
-	decl = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
+	decl = xasprintf("%s/%s", dir, AGENT_OUTBOX_DECLARATION);
 	/* an apply is never abandoned: it runs to its end, each
 	 * call bounded by the HTTP timeouts */
 	daemon_tick_init(&tick, a, false);
@@ -240,21 +252,21 @@ daemon_run_approvals(struct daemon *a)
 	size_t n = 0, i;
 	struct err err = {0};
 
-	if (daemon_outbox_list_approved(&list, &n, a->conf->outbox, &err) < 0) {
+	if (agent_outbox_list_approved(&list, &n, a->conf->outbox, &err) < 0) {
 		log_err("%s", err.msg);
 		daemon_fail(a, "approvals: %s", err.msg);
 		err_release(&err);
 		return;
 	}
 	for (i = 0; i < n && !daemon_stopping(a); i++) {
-		if (daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED))
+		if (agent_outbox_has(list[i], AGENT_OUTBOX_SUPERSEDED))
 			refuse(a, list[i],
 			    "this preview was superseded by a newer commit (see "
 			    "its 'superseded' file); approve the newer preview");
 		else
 			apply_dir(a, list[i], false);
 	}
-	daemon_outbox_list_free(list, n);
+	agent_outbox_list_free(list, n);
 }
 
 void
@@ -274,12 +286,12 @@ daemon_auto_apply(struct daemon *a, const char *dir, const char *what)
 	ra.plan_digest = xstrdup(ap.digest);
 	ra.confirmation = plan_confirmation(ap.plan);
 	ra.approved_by =
-	    xstrdup(DAEMON_OWN_APPROVER_PREFIX "auto-apply-creates)");
+	    xstrdup(AGENT_OWN_APPROVER_PREFIX "auto-apply-creates)");
 	ra.approved_at = clock_rfc3339_now();
 	ra.approved_uid = (int64_t)getuid();
 	ra.approved_user = user_name(getuid());
 	text = apply_approval_render(&ra);
-	if (daemon_outbox_put(dir, DAEMON_OUTBOX_APPROVAL, text, &err) < 0) {
+	if (agent_outbox_put(dir, AGENT_OUTBOX_APPROVAL, text, &err) < 0) {
 		log_err("auto-apply %s: %s", dir, err.msg);
 		daemon_fail(a, "auto-apply %s: %s", dir, err.msg);
 		goto done;

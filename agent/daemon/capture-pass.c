@@ -26,7 +26,7 @@
 #include "../log.h"
 #include "../state.h"
 
-#define CAPTURE_APPROVER DAEMON_OWN_APPROVER_PREFIX "capture pass)"
+#define CAPTURE_APPROVER AGENT_OWN_APPROVER_PREFIX "capture pass)"
 
 /* True when some node of p has a step to run; a refused step (a ring
  * queue with consumers, ...) is logged and left for the next cycle. */

@@ -100,7 +100,7 @@ post_plan(struct daemon *a, const struct plan *p,
 	char *dir = NULL, *text, *why;
 	int n;
 
-	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster,
+	if (agent_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster,
 	        a->head.head, &err) < 0 ||
 	    agent_plan_dir_write(p, dir, digest, &err) < 0) {
 		log_err("cluster '%s': cannot post the preview: %s", p->cluster,
@@ -111,7 +111,7 @@ post_plan(struct daemon *a, const struct plan *p,
 	}
 	text = commit_text(a, folder);
 	if (agent_render_write(rs, dir, &err) < 0 ||
-	    daemon_outbox_put(dir, DAEMON_OUTBOX_COMMIT, text, &err) < 0 ||
+	    agent_outbox_put(dir, AGENT_OUTBOX_COMMIT, text, &err) < 0 ||
 	    daemon_post_declaration(dir, wc, &err) < 0) {
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 		daemon_fail(a, "cluster '%s': %s", p->cluster, err.msg);
@@ -120,7 +120,7 @@ post_plan(struct daemon *a, const struct plan *p,
 	free(text);
 	if (a->head.event == DAEMON_WATCH_REWRITE) {
 		text = rewrite_text(a);
-		if (daemon_outbox_put(dir, DAEMON_OUTBOX_REWRITE, text, &err) <
+		if (agent_outbox_put(dir, AGENT_OUTBOX_REWRITE, text, &err) <
 		    0) {
 			log_err("cluster '%s': %s", p->cluster, err.msg);
 			daemon_fail(a, "cluster '%s': %s", p->cluster, err.msg);
@@ -129,7 +129,7 @@ post_plan(struct daemon *a, const struct plan *p,
 		free(text);
 	}
 	why = xasprintf("superseded by %s (commit %s)\n", dir, a->head.head);
-	n = daemon_outbox_supersede_others(a->conf->outbox, p->cluster, dir,
+	n = agent_outbox_supersede_others(a->conf->outbox, p->cluster, dir,
 	    why, &err);
 	if (n < 0) {
 		log_err("cluster '%s': %s", p->cluster, err.msg);

@@ -28,7 +28,9 @@
 #include "../conf.h"
 #include "../git.h"
 #include "../targets.h"
+#include "../outbox.h"
 #include "../tls.h"
+#include "../web/web.h"
 #include "daemon.h"
 
 /* ==== signal.c: signals through a signalfd ==== */
@@ -160,63 +162,6 @@ int daemon_hostkey_url_port(const char *url);
 int daemon_hostkey_check(enum daemon_hostkey_result *out, const char *path,
     const char *host, int port, const unsigned char *key, size_t len,
     struct err *err);
-
-/* ==== outbox.c: where the daemon posts what it found ==== */
-
-/* where the daemon posts what it found (docs/daemon.md).
- *
- *   OUTBOX/<cluster>/<plan-id>/plan.json, plan.md   the preview (reconcile/)
- *                             commit.txt            the commit it came from
- *                             declaration/          its YAML files, as planned
- *                             history-rewrite.txt   the branch was rewritten
- *                             superseded            a newer preview exists:
- *                                                   this one is never applied
- *                             approval.json         written by `approve`
- *                             approval-refused.txt  why the daemon did not
- *                                                   act on the approval
- *                             result.json, .md      written by the apply
- *   OUTBOX/<cluster>/drift/drift.md, drift.json     the last drift report
- *
- * A plan id is `<UTC time>-<12 hex of the commit>`, e.g.
- * `20261129T201500Z-0123456789ab`, so folders sort by age. Every file is
- * written atomically.
- */
-
-#define DAEMON_OUTBOX_COMMIT      "commit.txt"
-#define DAEMON_OUTBOX_DECLARATION "declaration"
-#define DAEMON_OUTBOX_REWRITE     "history-rewrite.txt"
-#define DAEMON_OUTBOX_SUPERSEDED  "superseded"
-#define DAEMON_OUTBOX_APPROVAL    "approval.json"
-#define DAEMON_OUTBOX_REFUSED     "approval-refused.txt"
-#define DAEMON_OUTBOX_RESULT      "result.json"
-/* how the agent's own approvals name their approver */
-#define DAEMON_OWN_APPROVER_PREFIX "artemis-gitops ("
-#define DAEMON_OUTBOX_DRIFT        "drift"
-
-/* Create a new, empty plan folder OUTBOX/<cluster>/<plan-id> for commit
- * (NULL: "drift" plans use "drift-repair" in place of the commit). *out
- * owns its path. */
-int daemon_outbox_new_plan_dir(char **out, const char *outbox,
-    const char *cluster, const char *commit, struct err *err);
-
-/* Write text to DIR/name atomically (mode 0640). */
-int daemon_outbox_put(const char *dir, const char *name, const char *text,
-    struct err *err);
-/* True when DIR/name exists. */
-bool daemon_outbox_has(const char *dir, const char *name);
-
-/* Mark every preview of cluster except keep_dir superseded (a file naming
- * the newer one), unless it was applied (has a result) or is already
- * marked. Returns how many were marked, or -1. */
-int daemon_outbox_supersede_others(const char *outbox, const char *cluster,
-    const char *keep_dir, const char *reason, struct err *err);
-
-/* Plan folders of every cluster holding an approval the daemon has not
- * handled yet (no result, no approval-refused.txt), oldest first. *out is
- * an owned array of owned paths. */
-int daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
-    struct err *err);
-void daemon_outbox_list_free(char **list, size_t n);
 
 /* ==== watch.c: the git watcher ==== */
 
@@ -357,6 +302,10 @@ struct daemon {
 	/* `node url` of the nodes warned about for credentials sent in
 	 * clear: once per node and endpoint per run */
 	struct strv cleartext_warned;
+	/* what the web server reads and the metrics (always there, served
+	 * only with http.listen); the server itself, or NULL */
+	struct web_board *board;
+	struct web *web;
 };
 
 /* WATCHDOG=1 (the daemon is between two steps), then read pending signals;

@@ -181,7 +181,7 @@ int
 daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,
     struct err *err)
 {
-	char *ddir = xasprintf("%s/%s", dir, DAEMON_OUTBOX_DECLARATION);
+	char *ddir = xasprintf("%s/%s", dir, AGENT_OUTBOX_DECLARATION);
 	const char *base;
 	size_t i;
 	int r;
@@ -190,7 +190,7 @@ daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,
 	for (i = 0; i < wc->nfiles && r == 0; i++) {
 		base = strrchr(wc->files[i].path, '/');
 		base = base != NULL ? base + 1 : wc->files[i].path;
-		r = daemon_outbox_put(ddir, base, wc->files[i].data, err);
+		r = agent_outbox_put(ddir, base, wc->files[i].data, err);
 	}
 	free(ddir);
 	return r;

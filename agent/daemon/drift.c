@@ -77,7 +77,7 @@ static void
 write_report(struct daemon *a, const struct plan *p)
 {
 	char *dir = xasprintf("%s/%s/%s", a->conf->outbox, p->cluster,
-	    DAEMON_OUTBOX_DRIFT);
+	    AGENT_OUTBOX_DRIFT);
 	char *now = clock_rfc3339_now();
 	char *json = daemon_drift_render_json(p, a->head.head, now);
 	char *md = daemon_drift_render_md(p, a->head.head, now);
@@ -86,8 +86,8 @@ write_report(struct daemon *a, const struct plan *p)
 
 	daemon_drift_count(p, &c);
 	if (afile_mkdirs(dir, 0750, &err) < 0 ||
-	    daemon_outbox_put(dir, "drift.json", json, &err) < 0 ||
-	    daemon_outbox_put(dir, "drift.md", md, &err) < 0) {
+	    agent_outbox_put(dir, "drift.json", json, &err) < 0 ||
+	    agent_outbox_put(dir, "drift.md", md, &err) < 0) {
 		log_err("cluster '%s': cannot write the drift report: %s",
 		    p->cluster, err.msg);
 		daemon_fail(a, "cluster '%s': drift report not written: %s",
@@ -137,7 +137,7 @@ repair(struct daemon *a, const struct plan *p,
 	char digest[SHA256_HEX];
 	char *dir = NULL;
 
-	if (daemon_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, NULL,
+	if (agent_outbox_new_plan_dir(&dir, a->conf->outbox, p->cluster, NULL,
 	        &err) < 0 ||
 	    agent_plan_dir_write(p, dir, digest, &err) < 0 ||
 	    daemon_post_declaration(dir, folder, &err) < 0) {

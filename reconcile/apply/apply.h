@@ -62,7 +62,12 @@ struct apply_approval {
 	char *approved_at; /* RFC 3339 UTC */
 	int64_t approved_uid;
 	char *approved_user;
+	/* NULL: written by `artemis-gitops approve`; APPLY_APPROVAL_VIA_HTTP:
+	 * by the daemon's web server for a signed-in token, whose name is
+	 * approved_by (the file is then the daemon's own uid's) */
+	char *via;
 };
+#define APPLY_APPROVAL_VIA_HTTP "http"
 
 void apply_approval_release(struct apply_approval *a);
 /* approval.json: canonical, 2-space indent, trailing newline. Owned. */

@@ -24,6 +24,7 @@ apply_approval_release(struct apply_approval *a)
 	free(a->approved_by);
 	free(a->approved_at);
 	free(a->approved_user);
+	free(a->via);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -49,13 +50,18 @@ apply_approval_render(const struct apply_approval *a)
 	jsonw_int(&w, APPLY_APPROVAL_FORMAT);
 	jsonw_key(&w, "plan_digest");
 	jsonw_str(&w, a->plan_digest);
+	if (a->via != NULL) {
+		jsonw_key(&w, "via");
+		jsonw_str(&w, a->via);
+	}
 	jsonw_obj_end(&w);
 	sbuf_addc(&b, '\n');
 	return sbuf_take(&b);
 }
 
 static const char *const approval_keys[] = {"approved_at", "approved_by",
-    "approved_uid", "approved_user", "confirmation", "format", "plan_digest"};
+    "approved_uid", "approved_user", "confirmation", "format", "plan_digest",
+    "via"};
 
 /* The string member key of root, or NULL after setting err. */
 static const char *
@@ -141,7 +147,7 @@ apply_approval_parse(struct apply_approval *out, const char *path,
     const char *text, size_t len, struct err *err)
 {
 	struct pos pos = {path, 0, 0};
-	const char *d, *c, *by, *at, *user;
+	const char *d, *c, *by, *at, *user, *via = NULL;
 	struct json_doc *doc = NULL;
 	const struct json *root, *uid;
 	int64_t u = -1;
@@ -174,6 +180,17 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 		err_setf(err, &pos,
 		    "plan_digest: expected 64 lower-case hex digits");
 		goto done;
+	}
+	if (json_get(root, "via") != NULL) {
+		via = member_str(root, path, "via", err);
+		if (via == NULL)
+			goto done;
+		if (strcmp(via, APPLY_APPROVAL_VIA_HTTP) != 0) {
+			err_setf(err, &pos, "via: expected \"%s\", not \"%s\"",
+			    APPLY_APPROVAL_VIA_HTTP, via);
+			goto done;
+		}
+		out->via = xstrdup(via);
 	}
 	out->plan_digest = xstrdup(d);
 	out->confirmation = xstrdup(c);

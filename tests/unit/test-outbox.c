@@ -1,4 +1,4 @@
-/* tests/unit/test-outbox.c: agent/daemon/outbox.c, the daemon's posting
+/* tests/unit/test-outbox.c: agent/outbox.c, the daemon's posting
  * folder. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,8 +44,8 @@ post(const char *outbox, const char *cluster, const char *commit)
 	char *dir = NULL;
 
 	assert_int_equal(
-	    daemon_outbox_new_plan_dir(&dir, outbox, cluster, commit, &err), 0);
-	assert_int_equal(daemon_outbox_put(dir, "plan.json", "{}\n", &err), 0);
+	    agent_outbox_new_plan_dir(&dir, outbox, cluster, commit, &err), 0);
+	assert_int_equal(agent_outbox_put(dir, "plan.json", "{}\n", &err), 0);
 	return dir;
 }
 
@@ -66,8 +66,8 @@ test_outbox__plan_ids_are_time_and_commit(void **state)
 	assert_string_equal(id + 16, "-0123456789ab");
 	/* the same second and commit: a second folder, never a shared one */
 	assert_string_not_equal(a, b);
-	assert_true(daemon_outbox_has(a, "plan.json"));
-	assert_false(daemon_outbox_has(a, "approval.json"));
+	assert_true(agent_outbox_has(a, "plan.json"));
+	assert_false(agent_outbox_has(a, "approval.json"));
 	free(a);
 	free(b);
 	free(ob);
@@ -83,18 +83,18 @@ test_outbox__supersede_spares_applied_and_newest(void **state)
 	(void)state;
 	p1 = post(ob, "eu", "1111111111111111111111111111111111111111");
 	p2 = post(ob, "eu", "2222222222222222222222222222222222222222");
-	assert_int_equal(daemon_outbox_put(p2, "result.json", "{}\n", &err), 0);
+	assert_int_equal(agent_outbox_put(p2, "result.json", "{}\n", &err), 0);
 	other = post(ob, "us", "4444444444444444444444444444444444444444");
 	p3 = post(ob, "eu", "3333333333333333333333333333333333333333");
-	assert_int_equal(daemon_outbox_supersede_others(ob, "eu", p3,
+	assert_int_equal(agent_outbox_supersede_others(ob, "eu", p3,
 	                     "superseded by p3\n", &err),
 	    1);
-	assert_true(daemon_outbox_has(p1, "superseded"));
-	assert_false(daemon_outbox_has(p2, "superseded"));
-	assert_false(daemon_outbox_has(p3, "superseded"));
-	assert_false(daemon_outbox_has(other, "superseded"));
+	assert_true(agent_outbox_has(p1, "superseded"));
+	assert_false(agent_outbox_has(p2, "superseded"));
+	assert_false(agent_outbox_has(p3, "superseded"));
+	assert_false(agent_outbox_has(other, "superseded"));
 	assert_int_equal(
-	    daemon_outbox_supersede_others(ob, "eu", p3, "again\n", &err), 0);
+	    agent_outbox_supersede_others(ob, "eu", p3, "again\n", &err), 0);
 	path = xasprintf("%s/superseded", p1);
 	assert_int_equal(afile_read(&text, NULL, path, 100, &err), 0);
 	assert_string_equal(text, "superseded by p3\n");
@@ -116,30 +116,30 @@ test_outbox__approved_plans_not_yet_handled(void **state)
 	struct err err = {0};
 
 	(void)state;
-	assert_int_equal(daemon_outbox_list_approved(&list, &n, ob, &err), 0);
+	assert_int_equal(agent_outbox_list_approved(&list, &n, ob, &err), 0);
 	assert_int_equal(n, 0);
 	a = post(ob, "eu", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
 	b = post(ob, "eu", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
 	c = post(ob, "us", "cccccccccccccccccccccccccccccccccccccccc");
 	d = post(ob, "us", "dddddddddddddddddddddddddddddddddddddddd");
-	assert_int_equal(daemon_outbox_put(a, "approval.json", "{}\n", &err),
+	assert_int_equal(agent_outbox_put(a, "approval.json", "{}\n", &err),
 	    0);
-	assert_int_equal(daemon_outbox_put(c, "approval.json", "{}\n", &err),
+	assert_int_equal(agent_outbox_put(c, "approval.json", "{}\n", &err),
 	    0);
-	assert_int_equal(daemon_outbox_put(d, "approval.json", "{}\n", &err),
+	assert_int_equal(agent_outbox_put(d, "approval.json", "{}\n", &err),
 	    0);
 	assert_int_equal(
-	    daemon_outbox_put(d, "approval-refused.txt", "x\n", &err), 0);
-	assert_int_equal(daemon_outbox_list_approved(&list, &n, ob, &err), 0);
+	    agent_outbox_put(d, "approval-refused.txt", "x\n", &err), 0);
+	assert_int_equal(agent_outbox_list_approved(&list, &n, ob, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(list[0], a);
 	assert_string_equal(list[1], c);
-	daemon_outbox_list_free(list, n);
-	assert_int_equal(daemon_outbox_put(a, "result.json", "{}\n", &err), 0);
-	assert_int_equal(daemon_outbox_list_approved(&list, &n, ob, &err), 0);
+	agent_outbox_list_free(list, n);
+	assert_int_equal(agent_outbox_put(a, "result.json", "{}\n", &err), 0);
+	assert_int_equal(agent_outbox_list_approved(&list, &n, ob, &err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(list[0], c);
-	daemon_outbox_list_free(list, n);
+	agent_outbox_list_free(list, n);
 	free(a);
 	free(b);
 	free(c);

@@ -1,6 +1,5 @@
-/* agent/daemon/outbox.c: the outbox (daemon-int.h, "outbox.c"). */
-
-#include "daemon-int.h"
+/* agent/outbox.c: the outbox (outbox.h). */
+#include "outbox.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,14 +9,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../../lib/afile.h"
-#include "../../lib/xalloc.h"
-#include "../apply-plan.h"
+#include "../lib/afile.h"
+#include "../lib/xalloc.h"
+#include "apply-plan.h"
 
-#define DAEMON_OUTBOX_SCAN_MAX 10000 /* folders looked at per cluster */
+#define AGENT_OUTBOX_SCAN_MAX 10000 /* folders looked at per cluster */
 
 int
-daemon_outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
+agent_outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
     const char *commit, struct err *err)
 {
 	char stamp[32];
@@ -60,7 +59,7 @@ daemon_outbox_new_plan_dir(char **out, const char *outbox, const char *cluster,
 }
 
 int
-daemon_outbox_put(const char *dir, const char *name, const char *text,
+agent_outbox_put(const char *dir, const char *name, const char *text,
     struct err *err)
 {
 	char *path = xasprintf("%s/%s", dir, name);
@@ -72,7 +71,7 @@ daemon_outbox_put(const char *dir, const char *name, const char *text,
 }
 
 bool
-daemon_outbox_has(const char *dir, const char *name)
+agent_outbox_has(const char *dir, const char *name)
 {
 	struct stat st;
 	char *path = xasprintf("%s/%s", dir, name);
@@ -107,15 +106,15 @@ plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
 		           ? 0
 		           : err_setf(err, NULL, "cannot read '%s': %s", dir,
 		                 strerror(errno));
-	while (n < DAEMON_OUTBOX_SCAN_MAX) {
+	while (n < AGENT_OUTBOX_SCAN_MAX) {
 		e = readdir(d);
 		if (e == NULL)
 			break;
 		if (e->d_name[0] == '.' ||
-		    strcmp(e->d_name, DAEMON_OUTBOX_DRIFT) == 0)
+		    strcmp(e->d_name, AGENT_OUTBOX_DRIFT) == 0)
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
-		if (!daemon_outbox_has(p, "plan.json")) {
+		if (!agent_outbox_has(p, "plan.json")) {
 			free(p);
 			continue;
 		}
@@ -131,7 +130,7 @@ plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
 }
 
 int
-daemon_outbox_supersede_others(const char *outbox, const char *cluster,
+agent_outbox_supersede_others(const char *outbox, const char *cluster,
     const char *keep_dir, const char *reason, struct err *err)
 {
 	char *cdir = xasprintf("%s/%s", outbox, cluster);
@@ -145,17 +144,17 @@ daemon_outbox_supersede_others(const char *outbox, const char *cluster,
 	}
 	for (i = 0; i < n && marked >= 0; i++) {
 		if (strcmp(list[i], keep_dir) == 0 ||
-		    daemon_outbox_has(list[i], DAEMON_OUTBOX_RESULT) ||
-		    daemon_outbox_has(list[i], DAEMON_OUTBOX_SUPERSEDED) ||
-		    daemon_outbox_has(list[i], AGENT_APPLY_BEGUN))
+		    agent_outbox_has(list[i], AGENT_OUTBOX_RESULT) ||
+		    agent_outbox_has(list[i], AGENT_OUTBOX_SUPERSEDED) ||
+		    agent_outbox_has(list[i], AGENT_APPLY_BEGUN))
 			continue;
-		if (daemon_outbox_put(list[i], DAEMON_OUTBOX_SUPERSEDED, reason,
+		if (agent_outbox_put(list[i], AGENT_OUTBOX_SUPERSEDED, reason,
 		        err) < 0)
 			marked = -1;
 		else
 			marked++;
 	}
-	daemon_outbox_list_free(list, n);
+	agent_outbox_list_free(list, n);
 	free(cdir);
 	return marked;
 }
@@ -178,7 +177,7 @@ cluster_dirs(char ***out, size_t *nout, const char *outbox, struct err *err)
 		           ? 0
 		           : err_setf(err, NULL, "cannot read '%s': %s", outbox,
 		                 strerror(errno));
-	while (n < DAEMON_OUTBOX_SCAN_MAX) {
+	while (n < AGENT_OUTBOX_SCAN_MAX) {
 		e = readdir(d);
 		if (e == NULL)
 			break;
@@ -201,7 +200,7 @@ cluster_dirs(char ***out, size_t *nout, const char *outbox, struct err *err)
 }
 
 int
-daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
+agent_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
     struct err *err)
 {
 	char **clusters = NULL, **plans = NULL, **list = NULL;
@@ -213,21 +212,21 @@ daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
 	for (i = 0; i < nc && r == 0; i++) {
 		r = plan_dirs(&plans, &np, clusters[i], err);
 		for (j = 0; j < np && r == 0; j++) {
-			if (!daemon_outbox_has(plans[j],
-			        DAEMON_OUTBOX_APPROVAL) ||
-			    daemon_outbox_has(plans[j], DAEMON_OUTBOX_RESULT) ||
-			    daemon_outbox_has(plans[j], DAEMON_OUTBOX_REFUSED))
+			if (!agent_outbox_has(plans[j],
+			        AGENT_OUTBOX_APPROVAL) ||
+			    agent_outbox_has(plans[j], AGENT_OUTBOX_RESULT) ||
+			    agent_outbox_has(plans[j], AGENT_OUTBOX_REFUSED))
 				continue;
 			xgrow(&list, &cap, n + 1, sizeof(*list));
 			list[n++] = plans[j];
 			plans[j] = xstrdup("");
 		}
-		daemon_outbox_list_free(plans, np);
+		agent_outbox_list_free(plans, np);
 		plans = NULL;
 	}
-	daemon_outbox_list_free(clusters, nc);
+	agent_outbox_list_free(clusters, nc);
 	if (r < 0) {
-		daemon_outbox_list_free(list, n);
+		agent_outbox_list_free(list, n);
 		return -1;
 	}
 	*out = list;
@@ -236,7 +235,7 @@ daemon_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
 }
 
 void
-daemon_outbox_list_free(char **list, size_t n)
+agent_outbox_list_free(char **list, size_t n)
 {
 	size_t i;
 

@@ -1,0 +1,66 @@
+/* agent/outbox.h: the outbox, where the daemon posts what it found and
+ * the web server (agent/web/) reads it (agent/outbox.c). */
+#ifndef AGENT_OUTBOX_H
+#define AGENT_OUTBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../lib/err.h"
+
+/* where the daemon posts what it found (docs/daemon.md).
+ *
+ *   OUTBOX/<cluster>/<plan-id>/plan.json, plan.md   the preview (reconcile/)
+ *                             commit.txt            the commit it came from
+ *                             declaration/          its YAML files, as planned
+ *                             history-rewrite.txt   the branch was rewritten
+ *                             superseded            a newer preview exists:
+ *                                                   this one is never applied
+ *                             approval.json         written by `approve`
+ *                             approval-refused.txt  why the daemon did not
+ *                                                   act on the approval
+ *                             result.json, .md      written by the apply
+ *   OUTBOX/<cluster>/drift/drift.md, drift.json     the last drift report
+ *
+ * A plan id is `<UTC time>-<12 hex of the commit>`, e.g.
+ * `20261129T201500Z-0123456789ab`, so folders sort by age. Every file is
+ * written atomically.
+ */
+
+#define AGENT_OUTBOX_COMMIT      "commit.txt"
+#define AGENT_OUTBOX_DECLARATION "declaration"
+#define AGENT_OUTBOX_REWRITE     "history-rewrite.txt"
+#define AGENT_OUTBOX_SUPERSEDED  "superseded"
+#define AGENT_OUTBOX_APPROVAL    "approval.json"
+#define AGENT_OUTBOX_REFUSED     "approval-refused.txt"
+#define AGENT_OUTBOX_RESULT      "result.json"
+/* how the agent's own approvals name their approver */
+#define AGENT_OWN_APPROVER_PREFIX "artemis-gitops ("
+#define AGENT_OUTBOX_DRIFT        "drift"
+
+/* Create a new, empty plan folder OUTBOX/<cluster>/<plan-id> for commit
+ * (NULL: "drift" plans use "drift-repair" in place of the commit). *out
+ * owns its path. */
+int agent_outbox_new_plan_dir(char **out, const char *outbox,
+    const char *cluster, const char *commit, struct err *err);
+
+/* Write text to DIR/name atomically (mode 0640). */
+int agent_outbox_put(const char *dir, const char *name, const char *text,
+    struct err *err);
+/* True when DIR/name exists. */
+bool agent_outbox_has(const char *dir, const char *name);
+
+/* Mark every preview of cluster except keep_dir superseded (a file naming
+ * the newer one), unless it was applied (has a result) or is already
+ * marked. Returns how many were marked, or -1. */
+int agent_outbox_supersede_others(const char *outbox, const char *cluster,
+    const char *keep_dir, const char *reason, struct err *err);
+
+/* Plan folders of every cluster holding an approval the daemon has not
+ * handled yet (no result, no approval-refused.txt), oldest first. *out is
+ * an owned array of owned paths. */
+int agent_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
+    struct err *err);
+void agent_outbox_list_free(char **list, size_t n);
+
+#endif
