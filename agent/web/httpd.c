@@ -427,6 +427,7 @@ web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
 	    o->client_header != NULL ? xstrdup(o->client_header) : NULL;
 	if (o->cert_pem != NULL)
 		h->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
+		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 		    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		    MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_CONN_MAX,
 		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_ip_max,
@@ -434,11 +435,11 @@ web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
 		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, WEB_CONN_MEMORY,
 		    MHD_OPTION_THREAD_STACK_SIZE, WEB_STACK_SIZE,
 		    MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 		    MHD_OPTION_HTTPS_MEM_CERT, o->cert_pem,
 		    MHD_OPTION_HTTPS_MEM_KEY, o->key_pem, MHD_OPTION_END);
 	else
 		h->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
+		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 		    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		    MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_CONN_MAX,
 		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_ip_max,
@@ -446,7 +447,6 @@ web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
 		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, WEB_CONN_MEMORY,
 		    MHD_OPTION_THREAD_STACK_SIZE, WEB_STACK_SIZE,
 		    MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 		    MHD_OPTION_END);
 	(void)sslen;
 	if (h->d == NULL) {
