@@ -122,12 +122,9 @@ test_outbox__approved_plans_not_yet_handled(void **state)
 	b = post(ob, "eu", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
 	c = post(ob, "us", "cccccccccccccccccccccccccccccccccccccccc");
 	d = post(ob, "us", "dddddddddddddddddddddddddddddddddddddddd");
-	assert_int_equal(agent_outbox_put(a, "approval.json", "{}\n", &err),
-	    0);
-	assert_int_equal(agent_outbox_put(c, "approval.json", "{}\n", &err),
-	    0);
-	assert_int_equal(agent_outbox_put(d, "approval.json", "{}\n", &err),
-	    0);
+	assert_int_equal(agent_outbox_put(a, "approval.json", "{}\n", &err), 0);
+	assert_int_equal(agent_outbox_put(c, "approval.json", "{}\n", &err), 0);
+	assert_int_equal(agent_outbox_put(d, "approval.json", "{}\n", &err), 0);
 	assert_int_equal(
 	    agent_outbox_put(d, "approval-refused.txt", "x\n", &err), 0);
 	assert_int_equal(agent_outbox_list_approved(&list, &n, ob, &err), 0);
