@@ -103,9 +103,10 @@ web_html_begin(struct sbuf *out, const char *title, const struct web_who *who)
 		web_html_esc(out, web_role_name(who->role));
 		sbuf_adds(out, ")</span>");
 		if (who->session) {
-			sbuf_adds(out, "<form method=\"post\" action=\"/logout\">"
-			               "<input type=\"hidden\" name=\"csrf\" "
-			               "value=\"");
+			sbuf_adds(out,
+			    "<form method=\"post\" action=\"/logout\">"
+			    "<input type=\"hidden\" name=\"csrf\" "
+			    "value=\"");
 			web_html_esc(out, who->csrf);
 			sbuf_adds(out, "\"><button type=\"submit\">Sign "
 			               "out</button></form>");

@@ -17,7 +17,8 @@
 #include <md4c-html.h>
 #include <md4c.h>
 
-#define MD_PARSER_FLAGS (MD_FLAG_NOHTML | MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH)
+#define MD_PARSER_FLAGS                                                        \
+	(MD_FLAG_NOHTML | MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH)
 
 static void
 md_out(const MD_CHAR *text, MD_SIZE size, void *userdata)

@@ -35,8 +35,8 @@
 #include "../../lib/utf8.h"
 #include "../../lib/xalloc.h"
 
-#define PAGE_CSP                                                             \
-	"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; " \
+#define PAGE_CSP                                                               \
+	"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "  \
 	"frame-ancestors 'none'"
 #define PAGE_PATH_MAX  1024  /* bytes of a page path */
 #define PAGE_SEGS      6     /* segments of a page path */
@@ -60,8 +60,8 @@ page_start(struct web_resp *out, int status)
 	strv_add(&out->headers, "Content-Security-Policy: " PAGE_CSP);
 	strv_add(&out->headers, "X-Content-Type-Options: nosniff");
 	strv_add(&out->headers, "Cache-Control: no-store");
-	strv_add(&out->headers, "Referrer-Policy: no-referrer");
-	strv_add(&out->headers, "X-Frame-Options: DENY");
+	/* server.c adds Referrer-Policy: no-referrer and X-Frame-Options:
+	 * DENY to every response */
 }
 
 /* loc is built from checked ids only: no header injection. */
@@ -248,8 +248,9 @@ login_post(struct web_ctx *c, const struct web_req *r, struct web_resp *out)
 		free(token);
 	}
 	if (!ok) {
-		login_form(out, 401, "wrong token: not a viewer or approver "
-		                     "token of this agent");
+		login_form(out, 401,
+		    "wrong token: not a viewer or approver "
+		    "token of this agent");
 		return;
 	}
 	hdr = web_auth_cookie_header(c->auth, cookie, r->tls);
@@ -315,24 +316,25 @@ applies_load(const struct web_view *v, struct apply_row **out,
 		ev = json_str(json_get(o, "event"));
 		if (ev != NULL && strcmp(ev, "result") == 0 &&
 		    json_str(json_get(o, "cluster")) != NULL) {
-			a[n].cluster = xstrdup(json_str(json_get(o, "cluster")));
-			a[n].finished = xstrdup(
-			    json_str(json_get(o, "finished_at")) != NULL
-			        ? json_str(json_get(o, "finished_at"))
-			        : "");
-			a[n].revision = xstrdup(
-			    json_str(json_get(o, "revision")) != NULL
-			        ? json_str(json_get(o, "revision"))
-			        : "");
-			a[n].approver = xstrdup(
-			    json_str(json_get(o, "approver")) != NULL
-			        ? json_str(json_get(o, "approver"))
-			        : "");
+			a[n].cluster =
+			    xstrdup(json_str(json_get(o, "cluster")));
+			a[n].finished =
+			    xstrdup(json_str(json_get(o, "finished_at")) != NULL
+			                ? json_str(json_get(o, "finished_at"))
+			                : "");
+			a[n].revision =
+			    xstrdup(json_str(json_get(o, "revision")) != NULL
+			                ? json_str(json_get(o, "revision"))
+			                : "");
+			a[n].approver =
+			    xstrdup(json_str(json_get(o, "approver")) != NULL
+			                ? json_str(json_get(o, "approver"))
+			                : "");
 			dir = json_get(o, "plan_dir");
 			if (json_str(dir) != NULL) {
 				slash = strrchr(json_str(dir), '/');
-				slash = slash != NULL ? slash + 1
-				                      : json_str(dir);
+				slash =
+				    slash != NULL ? slash + 1 : json_str(dir);
 				if (web_id_ok(slash))
 					a[n].plan_id = xstrdup(slash);
 			}
@@ -377,11 +379,13 @@ status_agent(struct sbuf *b, const struct web_view *v)
 	sbuf_adds(b, "</p>\n<p>Last good fetch: ");
 	add_time(b, v->fetch_ok_at);
 	if (v->fetch_failed)
-		sbuf_adds(b, " <span class=\"down\">the last fetch failed</span>");
+		sbuf_adds(b,
+		    " <span class=\"down\">the last fetch failed</span>");
 	sbuf_adds(b, "; last good cycle: ");
 	add_time(b, v->cycle_ok_at);
 	if (v->cycle_failed)
-		sbuf_adds(b, " <span class=\"down\">the last cycle failed</span>");
+		sbuf_adds(b,
+		    " <span class=\"down\">the last cycle failed</span>");
 	sbuf_addf(b, "; state lock %s.</p></section>\n",
 	    v->locked ? "held" : "<span class=\"down\">not held</span>");
 }
@@ -446,7 +450,7 @@ static void
 status_drift(struct sbuf *b, const struct web_view *v, const char *cluster)
 {
 	static const char *const kinds[] = {"missing", "changed", "unmanaged",
-		"disagreeing", "unreachable", "refused"};
+	    "disagreeing", "unreachable", "refused"};
 	struct json_doc *d = NULL;
 	struct err err = {0};
 	const struct json *o;
@@ -499,8 +503,7 @@ status_previews(struct sbuf *b, const struct web_view *v, const char *cluster)
 	struct err err = {0};
 	size_t n = 0, i, pending = 0;
 
-	if (web_model_previews(v, cluster, PREVIEWS_SHOWN, &pv, &n, &err) <
-	    0) {
+	if (web_model_previews(v, cluster, PREVIEWS_SHOWN, &pv, &n, &err) < 0) {
 		sbuf_adds(b, "<p class=\"msg error\">previews unreadable: ");
 		web_html_esc(b, err.msg);
 		sbuf_adds(b, "</p>\n");
@@ -539,8 +542,8 @@ status_previews(struct sbuf *b, const struct web_view *v, const char *cluster)
 }
 
 static void
-status_applies(struct sbuf *b, const char *cluster,
-    const struct apply_row *a, size_t n)
+status_applies(struct sbuf *b, const char *cluster, const struct apply_row *a,
+    size_t n)
 {
 	size_t i, shown = 0;
 
@@ -554,8 +557,9 @@ status_applies(struct sbuf *b, const char *cluster,
 			             "<th>preview</th></tr>\n");
 		sbuf_adds(b, "<tr><td>");
 		web_html_esc(b, a[i].finished);
-		sbuf_addf(b, "</td><td><span class=\"%s\">%s</span></td><td>"
-		             "<code>",
+		sbuf_addf(b,
+		    "</td><td><span class=\"%s\">%s</span></td><td>"
+		    "<code>",
 		    a[i].ok ? "up" : "down", a[i].ok ? "ok" : "failed");
 		web_html_esc(b, a[i].revision);
 		sbuf_adds(b, "</code></td><td>");
@@ -574,7 +578,8 @@ status_delete_form(struct sbuf *b, const struct web_who *who,
 {
 	sbuf_adds(b, "<h3>Delete a queue</h3>\n");
 	if (who->role != WEB_APPROVER) {
-		sbuf_adds(b, "<p>Posting a delete needs the approver role.</p>\n");
+		sbuf_adds(b,
+		    "<p>Posting a delete needs the approver role.</p>\n");
 		return;
 	}
 	sbuf_adds(b, "<form method=\"post\" action=\"/clusters/");
@@ -596,8 +601,7 @@ status_delete_form(struct sbuf *b, const struct web_who *who,
 }
 
 static void
-status_page(struct web_ctx *c, const struct web_who *who,
-    struct web_resp *out)
+status_page(struct web_ctx *c, const struct web_who *who, struct web_resp *out)
 {
 	struct sbuf *b = &out->body, problem = {0};
 	struct web_view v = {0};
@@ -715,9 +719,8 @@ preview_approve_form(struct sbuf *b, const struct web_who *who,
 }
 
 static void
-preview_page(struct web_ctx *c, const struct web_who *who,
-    struct web_resp *out, const char *cluster, const char *id, int status,
-    const char *msg)
+preview_page(struct web_ctx *c, const struct web_who *who, struct web_resp *out,
+    const char *cluster, const char *id, int status, const char *msg)
 {
 	struct sbuf *b = &out->body, title = {0};
 	struct web_preview p = {0};
@@ -799,8 +802,8 @@ approve_post(struct web_ctx *c, const struct web_req *r,
 	}
 	confirm = web_req_form(r, "confirmation");
 	web_board_view(c->board, &v);
-	st = web_approve(&v, cluster, id, confirm != NULL ? confirm : "",
-	    who, &msg);
+	st = web_approve(&v, cluster, id, confirm != NULL ? confirm : "", who,
+	    &msg);
 	web_view_release(&v);
 	free(confirm);
 	if (st == 200) {
@@ -933,8 +936,8 @@ job_page(struct web_ctx *c, const struct web_who *who, struct web_resp *out,
 }
 
 static void
-drift_page(struct web_ctx *c, const struct web_who *who,
-    struct web_resp *out, const char *cluster)
+drift_page(struct web_ctx *c, const struct web_who *who, struct web_resp *out,
+    const char *cluster)
 {
 	struct web_view v = {0};
 	struct sbuf title = {0};
@@ -1037,15 +1040,15 @@ method_ok(const struct web_req *r, enum route rt, struct web_resp *out)
 		return true;
 	page_message(out, NULL, 405, "Method not allowed",
 	    "this page does not take that method", "/");
-	strv_add(&out->headers, rt == R_LOGIN   ? "Allow: GET, POST"
+	strv_add(&out->headers, rt == R_LOGIN    ? "Allow: GET, POST"
 	                        : route_post(rt) ? "Allow: POST"
 	                                         : "Allow: GET");
 	return false;
 }
 
 bool
-web_page(struct web_ctx *c, const struct web_req *r,
-    const struct web_who *who, struct web_resp *out)
+web_page(struct web_ctx *c, const struct web_req *r, const struct web_who *who,
+    struct web_resp *out)
 {
 	char buf[PAGE_PATH_MAX], *seg[PAGE_SEGS] = {0};
 	struct sbuf back = {0};
@@ -1067,8 +1070,8 @@ web_page(struct web_ctx *c, const struct web_req *r,
 		return true;
 	}
 	if (rt >= R_PREVIEW && rt <= R_DRIFT &&
-	    (!web_id_ok(seg[1]) || (rt >= R_PREVIEW && rt <= R_APPROVE &&
-	                               !web_id_ok(seg[3])))) {
+	    (!web_id_ok(seg[1]) ||
+	        (rt >= R_PREVIEW && rt <= R_APPROVE && !web_id_ok(seg[3])))) {
 		page_message(out, who, 404, "Not found",
 		    "no such cluster or preview", "/");
 		return true;

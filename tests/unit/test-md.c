@@ -40,8 +40,9 @@ assert_lacks(const char *html, const char *bad)
 static void
 test_md__golden_plan(void **state)
 {
-	const char *path = "tests/golden/recon/"
-	                   "103-recreate-moved-removes-dependent/expect/plan.md";
+	const char *path =
+	    "tests/golden/recon/"
+	    "103-recreate-moved-removes-dependent/expect/plan.md";
 	char buf[16384], *html;
 	size_t n;
 	FILE *f;
@@ -57,7 +58,8 @@ test_md__golden_plan(void **state)
 	assert_has(html, "<th>node</th>");
 	assert_has(html, "<td>node1</td>");
 	assert_has(html, "<h2>Nodes</h2>");
-	assert_has(html, "removed with the queue: divert <code>audit-copy</code>");
+	assert_has(html,
+	    "removed with the queue: divert <code>audit-copy</code>");
 	assert_has(html, "kept: divert <code>orders-archive</code>");
 	assert_has(html, "<pre><code>artemis-gitops approve plan --confirm "
 	                 "'create 1, recreate 1, delete 1 divert on shop-eu "
@@ -163,12 +165,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_md__golden_plan),
-		cmocka_unit_test(test_md__names_escaped),
-		cmocka_unit_test(test_md__raw_html_is_text),
-		cmocka_unit_test(test_md__no_autolinks),
-		cmocka_unit_test(test_md__appends),
-		cmocka_unit_test(test_md__ceiling),
+	    cmocka_unit_test(test_md__golden_plan),
+	    cmocka_unit_test(test_md__names_escaped),
+	    cmocka_unit_test(test_md__raw_html_is_text),
+	    cmocka_unit_test(test_md__no_autolinks),
+	    cmocka_unit_test(test_md__appends),
+	    cmocka_unit_test(test_md__ceiling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
