@@ -6,7 +6,14 @@
  */
 #include "web-int.h"
 
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#define PAGE_CSP                                                               \
+	"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "  \
+	"frame-ancestors 'none'"
 
 #ifndef AGENT_VERSION
 #define AGENT_VERSION "0.0.0"
@@ -122,4 +129,132 @@ web_html_end(struct sbuf *out)
 {
 	sbuf_adds(out, "</main>\n<footer>artemis-gitops " AGENT_VERSION
 	               "</footer>\n</body>\n</html>\n");
+}
+
+/* ---- pieces of the pages ------------------------------------------------ */
+
+void
+web_html_page(struct web_resp *out, int status)
+{
+	out->status = status;
+	out->type = "text/html; charset=utf-8";
+	strv_add(&out->headers, "Content-Security-Policy: " PAGE_CSP);
+	strv_add(&out->headers, "X-Content-Type-Options: nosniff");
+	strv_add(&out->headers, "Cache-Control: no-store");
+	sbuf_reset(&out->body);
+	/* server.c adds Referrer-Policy: no-referrer and X-Frame-Options:
+	 * DENY to every response */
+}
+
+/* loc is built from checked ids only: no header injection. */
+void
+web_html_redirect(struct web_resp *out, const char *loc)
+{
+	web_html_page(out, 303);
+	strv_addf(&out->headers, "Location: %s", loc);
+	sbuf_reset(&out->body);
+	sbuf_adds(&out->body, "<!DOCTYPE html>\n<p>See <a href=\"");
+	web_html_esc(&out->body, loc);
+	sbuf_adds(&out->body, "\">");
+	web_html_esc(&out->body, loc);
+	sbuf_adds(&out->body, "</a>.</p>\n");
+}
+
+/* A page of one message: an error or what happened, with a way back. */
+void
+web_html_message(struct web_resp *out, const struct web_who *who, int status,
+    const char *title, const char *msg, const char *back)
+{
+	web_html_page(out, status);
+	sbuf_reset(&out->body);
+	web_html_begin(&out->body, title, who);
+	sbuf_addf(&out->body, "<p class=\"msg%s\">",
+	    status >= 400 ? " error" : "");
+	if (status >= 400)
+		sbuf_addf(&out->body, "<b>%d</b> ", status);
+	web_html_esc(&out->body, msg);
+	sbuf_adds(&out->body, "</p>\n");
+	if (back != NULL) {
+		sbuf_adds(&out->body, "<p><a href=\"");
+		web_html_esc(&out->body, back);
+		sbuf_adds(&out->body, "\">Back</a></p>\n");
+	}
+	web_html_end(&out->body);
+}
+
+void
+web_html_time(struct sbuf *b, int64_t t)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	char s[32];
+
+	if (t <= 0 || gmtime_r(&tt, &tm) == NULL ||
+	    strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
+		sbuf_adds(b, "never");
+		return;
+	}
+	sbuf_adds(b, s);
+	if (time(NULL) >= tt)
+		sbuf_addf(b, " (%" PRId64 " s ago)", (int64_t)time(NULL) - t);
+}
+
+void
+web_html_csrf(struct sbuf *b, const struct web_who *who)
+{
+	sbuf_adds(b, "<input type=\"hidden\" name=\"csrf\" value=\"");
+	web_html_esc(b, who->csrf);
+	sbuf_adds(b, "\">");
+}
+
+void
+web_html_state(struct sbuf *b, const char *state)
+{
+	sbuf_adds(b, "<span class=\"state state-");
+	web_html_esc(b, state);
+	sbuf_adds(b, "\">");
+	web_html_esc(b, state);
+	sbuf_adds(b, "</span>");
+}
+
+void
+web_html_preview_link(struct sbuf *b, const char *cluster, const char *id)
+{
+	sbuf_adds(b, "<a href=\"/clusters/");
+	web_html_esc(b, cluster);
+	sbuf_adds(b, "/previews/");
+	web_html_esc(b, id);
+	sbuf_adds(b, "\"><code>");
+	web_html_esc(b, id);
+	sbuf_adds(b, "</code></a>");
+}
+
+void
+web_html_md_file(struct sbuf *b, const struct web_view *v, const char *cluster,
+    const char *id, const char *name)
+{
+	struct err err = {0};
+	char *md = NULL;
+	size_t len = 0;
+	int rc = web_model_file(v, cluster, id, name, &md, &len, &err);
+
+	if (rc == 1) {
+		sbuf_adds(b, "<p>");
+		web_html_esc(b, name);
+		sbuf_adds(b, " is not there.</p>\n");
+	} else if (rc < 0) {
+		sbuf_adds(b, "<p class=\"msg error\">");
+		web_html_esc(b, err.msg);
+		sbuf_adds(b, "</p>\n");
+	} else {
+		sbuf_adds(b, "<div class=\"plan\">\n");
+		if (web_md_html(md, len, b) < 0) {
+			sbuf_adds(b, "<pre>");
+			web_html_esc(b, md);
+			sbuf_adds(b, "</pre>\n");
+		}
+		sbuf_adds(b, "</div>\n");
+	}
+	err_release(&err);
+	free(md);
 }

@@ -12,7 +12,8 @@
  *              them: clusters, previews and their state, drift, audit
  *   approve.c  an approval from the web, written as approval.json
  *   api.c      the JSON API (/api/v1/...)
- *   page.c     the HTML pages
+ *   page-status.c, page-preview.c   the status page, a preview
+ *   page.c     the HTML pages: routing, forms, sign-in, delete-queue
  *   server.c   web_start: routing, who may do what, the health endpoints
  */
 #ifndef AGENT_WEB_WEB_INT_H
@@ -100,6 +101,30 @@ struct web_who;
 void web_html_begin(struct sbuf *out, const char *title,
     const struct web_who *who);
 void web_html_end(struct sbuf *out);
+/* Start out as an HTML page of status: Content-Type and the pages'
+ * headers (Content-Security-Policy: no script, no external resource,
+ * forms to this server only; nosniff; no-store), an empty body. */
+void web_html_page(struct web_resp *out, int status);
+/* A 303 to loc (a path built from checked ids only). */
+void web_html_redirect(struct web_resp *out, const char *loc);
+/* A whole page of one message (an error from 400 on) and a link back
+ * (NULL: none). */
+void web_html_message(struct web_resp *out, const struct web_who *who,
+    int status, const char *title, const char *msg, const char *back);
+/* Unix seconds as RFC 3339 UTC and how long ago; "never" for 0. */
+void web_html_time(struct sbuf *b, int64_t t);
+/* The hidden csrf field of a form, who's session's token. */
+void web_html_csrf(struct sbuf *b, const struct web_who *who);
+/* A preview's state (web_preview_state_name) as a badge; a link to a
+ * preview's page. */
+void web_html_state(struct sbuf *b, const char *state);
+void web_html_preview_link(struct sbuf *b, const char *cluster,
+    const char *id);
+struct web_view;
+/* A Markdown file of a preview (or of the drift report: id "drift") as
+ * HTML; its absence or the error that kept it from being read, said. */
+void web_html_md_file(struct sbuf *b, const struct web_view *v,
+    const char *cluster, const char *id, const char *name);
 
 /* ==== metrics.c ==== */
 
@@ -278,6 +303,31 @@ bool web_api(struct web_ctx *c, const struct web_req *r,
 /* Handle r when it is one of the page's paths (true). */
 bool web_page(struct web_ctx *c, const struct web_req *r,
     const struct web_who *who, struct web_resp *out);
+/* ==== page-status.c, page-preview.c: the pages page.c routes to ==== */
+
+#define WEB_QUEUE_MAX 1024 /* bytes of a queue name in the delete form */
+
+/* GET /: every cluster (nodes, head, applied revision, drift, previews,
+ * last applies, the delete-queue form). */
+void web_page_status(struct web_ctx *c, const struct web_who *who,
+    struct web_resp *out);
+/* GET /clusters/C/drift: drift.md as HTML. */
+void web_page_status_drift(struct web_ctx *c, const struct web_who *who,
+    struct web_resp *out, const char *cluster);
+/* Is cluster one of the configuration's? */
+bool web_page_status_cluster_known(struct web_ctx *c, const char *cluster);
+/* GET /clusters/C/previews/ID, with status and msg (NULL: none) above
+ * it: the state, plan.md as HTML, the approve form. */
+void web_page_preview(struct web_ctx *c, const struct web_who *who,
+    struct web_resp *out, const char *cluster, const char *id, int status,
+    const char *msg);
+/* The approve form's POST, its CSRF token and Origin already checked
+ * (page.c): the approver role, web_approve, then a 303 to back (the
+ * preview) or the preview again with the refusal and its status. */
+void web_page_preview_approve(struct web_ctx *c, const struct web_req *r,
+    const struct web_who *who, struct web_resp *out, const char *cluster,
+    const char *id, const char *back);
+
 /* A JSON error body {"error": {"status": N, "message": "..."}}. */
 void web_json_error(struct web_resp *out, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# Approval from a real browser (issue 18): Debian's chromium, headless,
+# driven through the Chrome DevTools Protocol (puppeteer-core, pinned by
+# tests/browser/package-lock.json, installed by scripts/browser-deps)
+# against `artemis-gitops run` with its web server on, two real brokers,
+# and tokens in files of its credentials folder: an approver (alice) and a
+# viewer (grafana).
+#
+# A commit removes a declared queue whose address is the forwarding address
+# of a runtime divert (removed with it: ADR-0084's dependent divert) and the
+# source address of another (kept), on both brokers; the daemon posts a
+# pending delete preview. The browser signs in with the token typed into
+# the form, finds the preview on the status page, reads its blast radius
+# per node (the divert removed, the divert kept and why), types the
+# confirmation the page shows, submits, and the daemon applies it: both
+# brokers, read with curl through Jolokia (never through the agent), no
+# longer have the queue nor the dependent divert, and keep the other.
+#
+# Before that, what must be refused is tried from the same browser and
+# changes nothing (the queue and both diverts still on both brokers, no
+# approval.json): a wrong token (401), the viewer's approval (403), a wrong
+# confirmation (422), a form without its CSRF token (403).
+#
+# Screenshots (PNG) of every step are kept under
+# $AG_OUT/95-web-browser/ (tests/run's logs folder; tests/out by default).
+. "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "$AG_TOP/tests/integration/brokers.sh"
+. "$AG_TOP/tests/integration/apply-lib.sh"
+. "$AG_TOP/tests/integration/daemon-lib.sh"
+cd "$AG_TOP" || exit 1
+brokers_setup
+u=t95-$$
+daemon_setup t95
+trap 'janitor "$u"; daemon_cleanup; _brokers_cleanup' EXIT
+shots=${AG_OUT:-$AG_TOP/tests/out}/95-web-browser
+rm -rf "$shots"
+mkdir -p "$shots"
+port=$((${ARTEMIS_PORT_BASE:-100} + 510))
+base=http://127.0.0.1:$port
+chromium=${AG_CHROMIUM:-/usr/bin/chromium}
+
+if ! [ -x "$chromium" ] || ! mods=$(scripts/browser-deps 2>"$T/browser-deps.log"); then
+	not_ok "a browser and its CDP client (chromium at $chromium, scripts/browser-deps)" "$(cat "$T/browser-deps.log")"
+	done_testing
+	exit 1
+fi
+ok "chromium and puppeteer-core ($mods)"
+
+# The credentials folder: the brokers' credentials and two tokens, each a
+# file of mode 0600.
+creds=$T/creds
+mkdir -m 0700 "$creds"
+cp -p "$CREDS"/* "$creds/"
+newtoken() { (umask 077 && head -c 24 /dev/urandom | base64 | tr -d '/+=\n' >"$creds/$1" && echo >>"$creds/$1"); }
+newtoken alice.token
+newtoken grafana.token
+sed -i "s|^credentials: .*|credentials: $creds|" "$T/agent.yaml"
+cat >>"$T/agent.yaml" <<EOC
+auto-apply-creates: true
+http:
+  listen: 127.0.0.1:$port
+  approver-tokens: [alice.token]
+  viewer-tokens: [grafana.token]
+EOC
+
+# v1: three addresses, each with its queue; applied on its own (creates)
+addr() { echo "  - {name: $u.$1, routing: [anycast], queues: [{name: $u.$1}]}"; }
+{
+	echo "version: 1"
+	echo "addresses:"
+	addr a
+	addr s
+	addr x
+} >"$T/work/clusters/t95/addresses.yaml"
+c1=$(daemon_commit "t95: queues a, s, x")
+daemon_start
+check "the daemon answers /healthz on $base" wait_for 60 curl -fsS "$base/healthz"
+check "v1 applied by auto-apply-creates" wait_for 120 test -f "$(preview_of "$c1")/result.json"
+p1=$(preview_of "$c1")
+check_applied "v1: every node APPLIED" "$p1"
+
+# runtime diverts on both brokers: d (s -> a) depends on the queue a (the
+# last queue of its forwarding address), k (a -> x) is sourced at a's
+# address and stays
+for n in "${NODES[@]}"; do
+	check_eq "$n: runtime divert $u.d ($u.s -> $u.a)" OK "$(jexec "$n" create-divert "$u.d" "$u.s" "$u.a" routing-type=ANYCAST)"
+	check_eq "$n: runtime divert $u.k ($u.a -> $u.x)" OK "$(jexec "$n" create-divert "$u.k" "$u.a" "$u.x" routing-type=ANYCAST)"
+done
+
+# v2: the queue a leaves the declaration (its address stays)
+{
+	echo "version: 1"
+	echo "addresses:"
+	echo "  - {name: $u.a, routing: [anycast]}"
+	addr s
+	addr x
+} >"$T/work/clusters/t95/addresses.yaml"
+c2=$(daemon_commit "t95: queue a removed")
+check "v2 previewed" wait_for 120 has_preview "$c2"
+p2=$(preview_of "$c2")
+check_eq "v2 would apply (plan.json)" WOULD_APPLY "$(rj "$p2/plan.json" 'j["outcome"]')"
+check_eq "v2 deletes the queue a" "[\"delete-queue:$u.a\"]" "$(rj "$p2/plan.json" '[a["kind"] + ":" + a["name"] for a in j["actions"]]')"
+C=$(confirm_of "$p2")
+check "v2 is pending: no approval" test ! -e "$p2/approval.json"
+
+# brokers_state: what both brokers hold of the three objects, read with curl
+brokers_state() {
+	local n
+	for n in "${NODES[@]}"; do
+		printf '%s: queue %s, divert d %s, divert k %s\n' "$n" \
+			"$(broker_names "$n" queues | grep -cx "$u.a")" \
+			"$(broker_names "$n" diverts | grep -cx "$u.d")" \
+			"$(broker_names "$n" diverts | grep -cx "$u.k")"
+	done
+}
+before=$(brokers_state)
+check_eq "before: both brokers have the queue and both diverts (curl)" \
+	"$(printf '%s: queue 1, divert d 1, divert k 1\n' "${NODES[@]}")" "$before"
+
+# the browser
+rel=${p2#"$T/state/outbox/"}
+cat >"$T/browser.json" <<EOC
+{"base": "$base", "cluster": "t95", "node_modules": "$mods/node_modules",
+ "viewer_token_file": "$creds/grafana.token",
+ "approver_token_file": "$creds/alice.token",
+ "confirmation": $(printf '%s' "$C" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))'),
+ "shots": "$shots", "out": "$T/seen.json", "ready": "$T/ready", "go": "$T/go",
+ "chromium": "$chromium"}
+EOC
+(cd "$mods" && timeout 300 node "$AG_TOP/tests/browser/approve-delete.mjs" "$T/browser.json") >"$T/node.log" 2>&1 &
+npid=$!
+wait_for 200 test -f "$T/ready" || true
+s() { jq -r "$1" "$T/seen.json" 2>/dev/null; }
+check "the browser reached the refusals (see $T/node.log)" test -f "$T/ready"
+check_grep "a headless chromium: --headless=new, --no-sandbox" '"--headless=new"' "$T/seen.json"
+check_eq "nobody: / sends the browser to /login (303)" "303 $base/login" "$(s '"\(.anonymous.redirects[0]) \(.anonymous.url)"')"
+check_eq "the page's headers: CSP, nosniff, no-store, no-referrer" \
+	"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'|nosniff|no-store|no-referrer" \
+	"$(s '[.login_headers.csp, .login_headers.nosniff, .login_headers.cache, .login_headers.referrer] | join("|")')"
+check_eq "a wrong token: the form again, 401, 'wrong token'" "401 true" "$(s '"\(.wrong_token.status) \(.wrong_token.says)"')"
+check_eq "the viewer signs in: 303 to the status page" "303 $base/ signed in as grafana (viewer)" \
+	"$(s '"\(.viewer_login.redirects[0]) \(.viewer_login.url) \(.viewer_login.says)"')"
+check_eq "the viewer finds the preview" "/clusters/t95/previews/${rel#t95/}" "$(s .viewer_found)"
+check_eq "the viewer's preview page has no approve form, and says why" "200 false true" \
+	"$(s '"\(.viewer_preview.status) \(.viewer_preview.has_form) \(.viewer_preview.says)"')"
+check_eq "the viewer's approval (its CSRF token, the right text): 403" "403 true" "$(s '"\(.viewer_approve.status) \(.viewer_approve.says)"')"
+check_eq "sign out: 303 to /login" "303 $base/login" "$(s '"\(.viewer_logout.redirects[0]) \(.viewer_logout.url)"')"
+check_eq "the approver signs in" "303 $base/ signed in as alice (approver)" \
+	"$(s '"\(.approver_login.redirects[0]) \(.approver_login.url) \(.approver_login.says)"')"
+check_eq "the status page lists the pending delete preview" "/clusters/t95/previews/${rel#t95/}" "$(s .found)"
+s .status_text >"$T/status.txt"
+for n in "${NODES[@]}"; do
+	check_grep "the status page: $n up" "^$n	up	" "$T/status.txt"
+done
+check_grep "the status page: the applied revision is v1" "Applied revision: $c1" "$T/status.txt"
+check_grep "the status page: the delete-queue form's caveat" "may reconnect and re-create an auto-created queue" "$T/status.txt"
+check_eq "the preview page: 200, the plan's tables, no script" "200 2 0" "$(s '"\(.preview.status) \(.preview.tables) \(.preview.scripts)"')"
+check_eq "the preview page shows the confirmation to type" "$C" "$(s .preview.confirmation)"
+for n in "${NODES[@]}"; do
+	check_eq "blast radius on $n: divert d removed with the queue" \
+		"removed with the queue: divert $u.d (source $u.s, forwarding to $u.a)" \
+		"$(s ".preview.nodes[\"$n\"][] | select(startswith(\"removed with the queue\"))")"
+	check_eq "blast radius on $n: divert k kept, and why" \
+		"kept: divert $u.k (source $u.a, forwarding to $u.x): its source is the queue's address" \
+		"$(s ".preview.nodes[\"$n\"][] | select(startswith(\"kept:\"))" | sed 's/\(address\): .*/\1/')"
+done
+check_eq "a wrong confirmation: 422 and the page says so" "422" "$(s .wrong_confirmation.status)"
+check_grep "the 422 page names the expected text" "confirmation" <(s .wrong_confirmation.message)
+check_eq "no CSRF token: 403" "403 true" "$(s '"\(.no_csrf.status) \(.no_csrf.says)"')"
+check "after the refusals: no approval.json" test ! -e "$p2/approval.json"
+check "after the refusals: no result.json" test ! -e "$p2/result.json"
+check_eq "after the refusals: both brokers unchanged (curl)" "$before" "$(brokers_state)"
+touch "$T/go"
+wait "$npid"
+nrc=$?
+check_eq "the browser's run ends cleanly (exit 0, no error)" "0 null" "$nrc $(s .error)"
+[ "$(s .error)" = null ] || sed 's/^/# /' "$T/node.log"
+check_eq "approve: 303 back to the preview" "303 $base/clusters/t95/previews/${rel#t95/}" \
+	"$(s '"\(.approve.redirects[0]) \(.approve.url)"')"
+check_eq "the preview page says approved" approved "$(s .approve.state)"
+check_grep "approval.json names the token's name" '"approved_by": "alice"' "$p2/approval.json"
+check_grep "approval.json: via http" '"via": "http"' "$p2/approval.json"
+check "the daemon applies it" wait_for 120 test -f "$p2/result.json"
+check_applied "v2: every node APPLIED" "$p2"
+check_eq "the page shows it applied" applied "$(s .applied.state)"
+# the brokers' word, read with curl until both agree (the apply is done)
+gone() { [ "$(brokers_state)" = "$(printf '%s: queue 0, divert d 0, divert k 1\n' "${NODES[@]}")" ]; }
+check "both brokers: the queue and its dependent divert gone, the other divert kept (curl)" wait_for 60 gone
+brokers_state | sed 's/^/# /'
+for n in "${NODES[@]}"; do
+	check_listed "$n: the address $u.a stays" "$n" addresses "$u.a"
+done
+check_grep "audit: the result row names alice" "\"approver\":\"alice\".*\"event\":\"result\".*\"plan_dir\":\"$p2\"" "$T/state/audit.jsonl"
+check_nogrep "no token in the daemon's log" "$(head -n 1 "$creds/alice.token")|$(head -n 1 "$creds/grafana.token")" "$T/agent.log"
+check "screenshots kept ($shots)" test "$(find "$shots" -name '*.png' | wc -l)" -ge 10
+daemon_stop
+check_eq "the daemon stops cleanly on SIGTERM" 0 "$RC"
+check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$T/agent.log" 'signal 15: stopping'
+done_testing
