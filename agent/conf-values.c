@@ -154,10 +154,12 @@ agent_conf_listen_ok(const char *s)
 		colon = p + 1;
 	} else {
 		colon = strrchr(s, ':');
-		if (colon == NULL || memchr(s, ':', (size_t)(colon - s)) != NULL)
+		if (colon == NULL ||
+		    memchr(s, ':', (size_t)(colon - s)) != NULL)
 			return false;
 		for (p = s; p < colon; p++)
-			if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-')
+			if (!isalnum((unsigned char)*p) && *p != '.' &&
+			    *p != '-')
 				return false;
 	}
 	p = colon + 1;

@@ -25,8 +25,8 @@ enum conf_type {
 	CT_PATH,     /* a local path; relative to the config file's folder */
 	CT_FILENAME, /* a file name in the credentials folder */
 	CT_LOGLEVEL,
-	CT_NAMES, /* a list of user names and @group names */
-	CT_FILES, /* a list of file names in the credentials folder */
+	CT_NAMES,  /* a list of user names and @group names */
+	CT_FILES,  /* a list of file names in the credentials folder */
 	CT_LISTEN, /* host:port */
 	CT_HEADER, /* an HTTP header name */
 };
@@ -140,8 +140,8 @@ static const struct conf_key keys[] = {
         "with `http.tls-key-file`"),
     KEY("http.tls-key-file", CT_FILENAME, http_tls_key_file, 0, 0, NULL, false,
         "its private key, a file in the credentials folder"),
-    KEY("http.client-address-header", CT_HEADER, http_client_header, 0, 0,
-        NULL, false,
+    KEY("http.client-address-header", CT_HEADER, http_client_header, 0, 0, NULL,
+        false,
         "behind a reverse proxy: the header that carries the client's "
         "address (`X-Forwarded-For`: its last entry), logged in place of "
         "the proxy's"),
@@ -204,8 +204,8 @@ names_field(struct agent_conf *c, const struct conf_key *k)
 	return (struct agent_conf_approvers *)(void *)((char *)c + k->off);
 }
 
-static int check_line(struct loader *L, const struct conf_key *k,
-    const char *v, const struct pos *pos);
+static int check_line(struct loader *L, const struct conf_key *k, const char *v,
+    const struct pos *pos);
 
 static struct strv *
 strv_field(struct agent_conf *c, const struct conf_key *k)
@@ -432,10 +432,9 @@ check_string(struct loader *L, const struct conf_key *k, const char *v,
 		    "'%s' must be host:port, [v6]:port or :port with a port "
 		    "from 0 to 65535, not '%s'",
 		    k->name, v);
-	if (k->type == CT_HEADER && strspn(v,
-	                                "abcdefghijklmnopqrstuvwxyz"
-	                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	                                "0123456789-") != strlen(v))
+	if (k->type == CT_HEADER && strspn(v, "abcdefghijklmnopqrstuvwxyz"
+	                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                                      "0123456789-") != strlen(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must be an HTTP header name (letters, digits and "
 		    "'-'), not '%s'",

@@ -62,15 +62,15 @@ struct agent_conf {
 	long log_level; /* enum agent_log_prio */
 	struct agent_conf_approvers approvers;
 	/* http.*: the web server (agent/web/, docs/http-api.md) */
-	char *http_listen;          /* NULL: no server */
+	char *http_listen;                /* NULL: no server */
 	struct strv http_viewer_tokens;   /* file names, credentials folder */
 	struct strv http_approver_tokens; /* likewise */
 	bool http_anonymous_read;
-	char *http_tls_cert;        /* absolute, or NULL: plain HTTP */
-	char *http_tls_key_file;    /* a file name, credentials folder */
-	char *http_client_header;   /* a reverse proxy's, e.g. X-Forwarded-For */
-	long http_session_ttl;      /* seconds */
-	long http_ready_intervals;  /* /readyz: within this many intervals */
+	char *http_tls_cert;       /* absolute, or NULL: plain HTTP */
+	char *http_tls_key_file;   /* a file name, credentials folder */
+	char *http_client_header;  /* a reverse proxy's, e.g. X-Forwarded-For */
+	long http_session_ttl;     /* seconds */
+	long http_ready_intervals; /* /readyz: within this many intervals */
 };
 
 /* Is s an http.listen address: "host:port", "[v6]:port" or ":port" (every

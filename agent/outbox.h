@@ -20,6 +20,9 @@
  *                             approval-refused.txt  why the daemon did not
  *                                                   act on the approval
  *                             result.json, .md      written by the apply
+ *                             request.txt           an operator's
+ *                                                   delete-queue from the
+ *                                                   web: who asked, when
  *   OUTBOX/<cluster>/drift/drift.md, drift.json     the last drift report
  *
  * A plan id is `<UTC time>-<12 hex of the commit>`, e.g.
@@ -37,6 +40,8 @@
 #define AGENT_OUTBOX_APPROVAL    "approval.json"
 #define AGENT_OUTBOX_REFUSED     "approval-refused.txt"
 #define AGENT_OUTBOX_RESULT      "result.json"
+/* an operator's delete-queue posted through the web server: who, when */
+#define AGENT_OUTBOX_REQUEST "request.txt"
 /* how the agent's own approvals name their approver */
 #define AGENT_OWN_APPROVER_PREFIX "artemis-gitops ("
 #define AGENT_OUTBOX_DRIFT        "drift"

@@ -24,7 +24,7 @@
 
 #include "sbuf.h"
 
-#define METRICS_LABELS_MAX 4     /* label names of a family */
+#define METRICS_LABELS_MAX  4    /* label names of a family */
 #define METRICS_BUCKETS_MAX 16   /* bucket bounds of a histogram (+Inf added) */
 #define METRICS_SERIES_MAX  4096 /* series of one family */
 
@@ -52,10 +52,10 @@ int metrics_family(struct metrics *m, const char *name, enum metrics_type t,
  * family has label names; NULL when it has none). A name that was never
  * declared, or a call of the wrong type, is ignored (a programming error,
  * caught by the unit tests, never a crash in production). */
-void metrics_add(struct metrics *m, const char *name,
-    const char *const *values, double v); /* counter += v (v >= 0) */
-void metrics_set(struct metrics *m, const char *name,
-    const char *const *values, double v); /* gauge = v */
+void metrics_add(struct metrics *m, const char *name, const char *const *values,
+    double v); /* counter += v (v >= 0) */
+void metrics_set(struct metrics *m, const char *name, const char *const *values,
+    double v); /* gauge = v */
 void metrics_observe(struct metrics *m, const char *name,
     const char *const *values, double v); /* histogram */
 /* Create the series with value 0 if it does not exist yet, so that a

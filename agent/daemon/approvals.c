@@ -142,8 +142,7 @@ daemon_approval_check(const struct agent_conf *conf,
 		    (unsigned long)st->st_uid, owner,
 		    (unsigned long)st->st_nlink);
 	} else if (!own && !agents_own(ap, st) && !web_approval(ap, st) &&
-	           conf->approvers.n > 0 &&
-	           !is_approver(conf, st->st_uid)) {
+	           conf->approvers.n > 0 && !is_approver(conf, st->st_uid)) {
 		for (i = 0; i < conf->approvers.n; i++)
 			sbuf_addf(&list, "%s%s", i > 0 ? ", " : "",
 			    conf->approvers.v[i].name);

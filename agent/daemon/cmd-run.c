@@ -37,7 +37,8 @@ load_conf(struct agent_conf **out, const char *path)
 	return r;
 }
 
-/* Lock the state folder, open the signalfd and the watcher. */
+/* Lock the state folder, open the signalfd and the watcher, start the web
+ * server (not with --once: it would stop again at once). */
 static int
 start(struct daemon *a, const char *config)
 {
@@ -47,10 +48,23 @@ start(struct daemon *a, const char *config)
 
 	if (agent_state_open(&a->state, a->conf->state, what, &err) < 0 ||
 	    daemon_signal_open(&a->sigfd, &err) < 0 ||
-	    daemon_watch_open(&a->watch, a->conf, &err) < 0)
+	    daemon_watch_open(&a->watch, a->conf, &err) < 0) {
 		log_err("%s", err.msg);
-	else
+	} else {
+		web_board_set_locked(a->board, true);
 		r = 0;
+	}
+	if (r == 0 && !a->once &&
+	    web_start(&a->web, a->conf, a->board, &err) < 0) {
+		log_err("web server: %s", err.msg);
+		r = -1;
+	} else if (r == 0 && a->web != NULL) {
+		log_notice("web server on %s (port %u)%s", a->conf->http_listen,
+		    web_port(a->web),
+		    a->conf->http_tls_cert != NULL ? ", TLS" : "");
+	} else if (r == 0 && a->once && a->conf->http_listen != NULL) {
+		log_info("--once: the web server (http.listen) is not started");
+	}
 	err_release(&err);
 	free(what);
 	return r;
@@ -90,10 +104,16 @@ run_exec(const struct agent_cmd_args *args)
 		return AGENT_EXIT_FAIL;
 	}
 	agent_log_set_level((enum agent_log_prio)a.conf->log_level);
+	a.board = web_board_new();
+	web_board_set_conf(a.board, a.conf);
 	if (start(&a, config) < 0)
 		code = AGENT_EXIT_FAIL;
 	else
 		code = daemon_loop_run(&a);
+	/* the server's threads read the board and the state folder: they
+	 * end first */
+	web_stop(a.web);
+	web_board_free(a.board);
 	daemon_watch_free(a.watch);
 	if (a.sigfd >= 0)
 		daemon_signal_close(a.sigfd);

@@ -129,8 +129,8 @@ post_plan(struct daemon *a, const struct plan *p,
 		free(text);
 	}
 	why = xasprintf("superseded by %s (commit %s)\n", dir, a->head.head);
-	n = agent_outbox_supersede_others(a->conf->outbox, p->cluster, dir,
-	    why, &err);
+	n = agent_outbox_supersede_others(a->conf->outbox, p->cluster, dir, why,
+	    &err);
 	if (n < 0) {
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 		daemon_fail(a, "cluster '%s': %s", p->cluster, err.msg);

@@ -11,6 +11,7 @@
  *   approvals.c     approvals found in the outbox, applied; auto-apply
  *   drift.c         drift detection (drift-report.c renders it)
  *   capture-pass.c  the capture pass of every drift cycle
+ *   web-jobs.c      what the web server asks of the loop
  *   cmd-run.c       the `run` command: configuration, state lock, loop
  */
 #ifndef AGENT_DAEMON_DAEMON_INT_H
@@ -27,8 +28,8 @@
 #include "../../lib/strv.h"
 #include "../conf.h"
 #include "../git.h"
-#include "../targets.h"
 #include "../outbox.h"
+#include "../targets.h"
 #include "../tls.h"
 #include "../web/web.h"
 #include "daemon.h"
@@ -406,6 +407,12 @@ void daemon_drift(struct daemon *a);
 /* Fetch and plan new commits; replan clusters whose nodes could not all
  * be read. 0, or -1 when git failed (retried with backoff). */
 int daemon_cycle(struct daemon *a);
+
+/* ==== web-jobs.c ==== */
+
+/* Run the jobs the web server posted (an operator's delete-queue
+ * previews) and, when it wrote an approval, the approvals. */
+void daemon_web_jobs(struct daemon *a);
 
 /* ==== loop.c ==== */
 

@@ -1,6 +1,9 @@
 /* agent/daemon/loop.c: the daemon's one loop (style.md 2.9). poll() waits on
- * the signalfd until the next timer (git poll, drift) or half the watchdog
- * interval; signals become flags handled between steps. */
+ * the signalfd and the web server's job descriptor (web-jobs.c) until the
+ * next timer (git poll, drift) or half the watchdog interval; signals
+ * become flags handled between steps. The web server itself runs in its
+ * own threads (agent/web/httpd.c): nothing a client does reaches this
+ * loop but a job. */
 #define LOG_MODULE "loop"
 
 #include "daemon-int.h"
@@ -32,6 +35,43 @@ log_diags(const struct errlist *d)
 	}
 }
 
+static bool
+same_str(const char *x, const char *y)
+{
+	return (x == NULL && y == NULL) ||
+	       (x != NULL && y != NULL && strcmp(x, y) == 0);
+}
+
+static bool
+same_strv(const struct strv *x, const struct strv *y)
+{
+	size_t i;
+
+	if (x->n != y->n)
+		return false;
+	for (i = 0; i < x->n; i++)
+		if (strcmp(x->v[i], y->v[i]) != 0)
+			return false;
+	return true;
+}
+
+/* The web server keeps its address, tokens and TLS until a restart. */
+static void
+warn_http_changed(const struct agent_conf *o, const struct agent_conf *n)
+{
+	if (!same_str(o->http_listen, n->http_listen) ||
+	    !same_strv(&o->http_viewer_tokens, &n->http_viewer_tokens) ||
+	    !same_strv(&o->http_approver_tokens, &n->http_approver_tokens) ||
+	    o->http_anonymous_read != n->http_anonymous_read ||
+	    !same_str(o->http_tls_cert, n->http_tls_cert) ||
+	    !same_str(o->http_tls_key_file, n->http_tls_key_file) ||
+	    !same_str(o->http_client_header, n->http_client_header) ||
+	    o->http_session_ttl != n->http_session_ttl ||
+	    o->http_ready_intervals != n->http_ready_intervals)
+		log_warn("the http.* keys changed: the web server keeps the "
+		         "running ones until the agent is restarted");
+}
+
 /* SIGHUP: load the file again; keep the old configuration unless the new
  * one loads cleanly. The state folder (and its lock) cannot move. */
 static void
@@ -61,6 +101,8 @@ reload(struct daemon *a)
 		log_diags(&d);
 		daemon_watch_free(a->watch);
 		a->watch = nw;
+		warn_http_changed(a->conf, nc);
+		web_board_set_conf(a->board, nc);
 		agent_conf_free(a->conf);
 		a->conf = nc;
 		nc = NULL;
@@ -143,7 +185,7 @@ int
 daemon_loop_run(struct daemon *a)
 {
 	int64_t now;
-	struct pollfd pfd;
+	struct pollfd pfd[2];
 
 	a->next_poll = clock_monotonic_ms();
 	a->next_drift = clock_monotonic_ms();
@@ -174,9 +216,14 @@ daemon_loop_run(struct daemon *a)
 		}
 		if (a->once)
 			break;
-		pfd.fd = a->sigfd;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, sleep_ms(a)) < 0 && errno != EINTR)
+		daemon_web_jobs(a);
+		if (daemon_stopping(a))
+			break;
+		pfd[0].fd = a->sigfd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = a->web != NULL ? web_board_job_fd(a->board) : -1;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, 2, sleep_ms(a)) < 0 && errno != EINTR)
 			log_err("poll: %m");
 	}
 	daemon_notify_stopping();

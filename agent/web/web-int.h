@@ -59,17 +59,17 @@ struct web_resp {
 	struct strv headers; /* "Name: value" each */
 };
 
-typedef void (*web_handler_fn)(void *ctx, const struct web_req *r,
-    struct web_resp *out);
+typedef void (
+    *web_handler_fn)(void *ctx, const struct web_req *r, struct web_resp *out);
 
 struct web_httpd_opts {
-	const char *listen;     /* "host:port", "[v6]:port", ":port" */
-	const char *cert_pem;   /* TLS when both are set */
+	const char *listen;   /* "host:port", "[v6]:port", ":port" */
+	const char *cert_pem; /* TLS when both are set */
 	const char *key_pem;
 	const char *client_header; /* a reverse proxy's client address header
 	                              (e.g. X-Forwarded-For), or NULL */
-	unsigned timeout_s;     /* an idle connection is closed after */
-	unsigned per_ip_max;    /* connections from one address */
+	unsigned timeout_s;        /* an idle connection is closed after */
+	unsigned per_ip_max;       /* connections from one address */
 };
 
 struct web_httpd; /* opaque */
@@ -78,6 +78,8 @@ int web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
     web_handler_fn fn, void *ctx, struct err *err);
 void web_httpd_stop(struct web_httpd *h);
 unsigned web_httpd_port(const struct web_httpd *h);
+/* Connections open now (for artemis_gitops_http_connections). */
+unsigned web_httpd_connections(const struct web_httpd *h);
 
 /* ==== md.c: md4c ==== */
 
@@ -99,6 +101,10 @@ void web_html_end(struct sbuf *out);
 
 /* Declare every family of docs/http-api.md "Metrics" in m. */
 void web_metrics_declare(struct metrics *m);
+struct web_view;
+/* Set artemis_gitops_previews{cluster,state} from the outbox (at scrape
+ * time). */
+void web_metrics_previews(struct metrics *m, const struct web_view *v);
 
 /* ==== board.c ==== */
 
@@ -120,8 +126,8 @@ struct web_view {
 	long poll_interval, drift_interval;
 	bool conf_loaded, locked;
 	int64_t fetch_ok_at, cycle_ok_at; /* Unix seconds, 0: never */
-	bool fetch_failed, cycle_failed; /* the last one failed */
-	char *head, *head_summary;       /* the branch head, or NULL */
+	bool fetch_failed, cycle_failed;  /* the last one failed */
+	char *head, *head_summary;        /* the branch head, or NULL */
 	struct web_cluster_view *clusters;
 	size_t nclusters;
 };
@@ -146,9 +152,9 @@ enum web_role {
 };
 const char *web_role_name(enum web_role r);
 
-#define WEB_TOKEN_MIN     16 /* characters of a token */
+#define WEB_TOKEN_MIN      16 /* characters of a token */
 #define WEB_SESSION_COOKIE "ag_session"
-#define WEB_SESSIONS_MAX  1024
+#define WEB_SESSIONS_MAX   1024
 
 struct web_auth; /* opaque, thread-safe */
 
@@ -162,9 +168,9 @@ void web_auth_free(struct web_auth *a);
 
 struct web_who {
 	enum web_role role;
-	char name[128];   /* the token's name; "anonymous" */
-	bool session;     /* by the session cookie (a browser) */
-	char csrf[65];    /* the session's CSRF token (hex), "" without one */
+	char name[128]; /* the token's name; "anonymous" */
+	bool session;   /* by the session cookie (a browser) */
+	char csrf[65];  /* the session's CSRF token (hex), "" without one */
 };
 /* Who sent r: a bearer token (Authorization: Bearer T), else a session
  * cookie, else anonymous (WEB_VIEWER when http.anonymous-read, else
@@ -176,8 +182,11 @@ void web_auth_who(struct web_auth *a, const struct web_req *r,
 bool web_auth_login(struct web_auth *a, const char *token, char cookie[65],
     struct web_who *who);
 void web_auth_logout(struct web_auth *a, const char *cookie);
-/* The Set-Cookie header's value for cookie (HttpOnly, SameSite=Strict,
- * Path=/, Max-Age, Secure when tls). Owned. */
+/* Sessions alive now (at most WEB_SESSIONS_MAX). */
+size_t web_auth_sessions(struct web_auth *a);
+/* The whole "Set-Cookie: ..." header line for cookie (HttpOnly,
+ * SameSite=Strict, Path=/, Max-Age, Secure when tls; NULL or "": one that
+ * clears the cookie, for signing out), for web_resp.headers. Owned. */
 char *web_auth_cookie_header(const struct web_auth *a, const char *cookie,
     bool tls);
 /* Does the form's csrf field match who's session? (Constant time.) */
@@ -200,10 +209,10 @@ struct web_preview {
 	char *cluster, *id; /* OUTBOX/<cluster>/<id> */
 	char *dir;
 	enum web_preview_state state;
-	char *commit;     /* commit.txt's first line, or NULL */
-	char *created;    /* plan.json's created time, or NULL */
-	char *outcome;    /* the plan's outcome */
-	char *summary;    /* one line: "1 delete, 2 creates" */
+	char *commit;       /* commit.txt's first line, or NULL */
+	char *created;      /* plan.json's created time, or NULL */
+	char *outcome;      /* the plan's outcome */
+	char *summary;      /* one line: "1 delete, 2 creates" */
 	char *confirmation; /* the text to type, NULL when not approvable */
 	char *refused_why;  /* approval-refused.txt, or NULL */
 	char *result;       /* result.json's result, or NULL */
@@ -229,8 +238,7 @@ int web_model_preview(const struct web_view *v, const char *cluster,
  * approval-refused.txt) or of the drift report (id "drift": drift.json,
  * drift.md); 1 when absent. */
 int web_model_file(const struct web_view *v, const char *cluster,
-    const char *id, const char *name, char **out, size_t *len,
-    struct err *err);
+    const char *id, const char *name, char **out, size_t *len, struct err *err);
 /* A cluster's applied revision and its time (inventory.json), owned, or
  * NULL; and its drift (drift.json's counts as JSON, owned, or NULL). */
 char *web_model_applied(const struct web_view *v, const char *cluster,

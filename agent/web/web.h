@@ -49,11 +49,11 @@ void web_board_cycled(struct web_board *b, bool ok);
 /* One node's last read, as the page and /api/v1/clusters show it. */
 struct web_node_read {
 	const char *cluster, *node;
-	bool up;              /* read and usable (live, or a passive pair) */
-	const char *refusal;  /* NULL when up; else its refusal kind's name */
-	const char *member;   /* an HA node's live member, or NULL */
-	const char *version;  /* the broker's release, or NULL */
-	double seconds;       /* how long the read took */
+	bool up;             /* read and usable (live, or a passive pair) */
+	const char *refusal; /* NULL when up; else its refusal kind's name */
+	const char *member;  /* an HA node's live member, or NULL */
+	const char *version; /* the broker's release, or NULL */
+	double seconds;      /* how long the read took */
 };
 void web_board_node_read(struct web_board *b, const struct web_node_read *r);
 
@@ -69,7 +69,8 @@ struct web_job {
 	char *by; /* the token's name */
 	/* filled in by the daemon */
 	bool done;
-	int status;    /* an HTTP status: 201 posted, 200 nothing to do, 4xx, 5xx */
+	int status; /* an HTTP status: 201 posted, 200 nothing to do, 4xx, 5xx
+	             */
 	char *preview; /* the preview's id (its folder's name), or NULL */
 	char *message; /* what happened, one line */
 };
