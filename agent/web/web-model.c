@@ -495,6 +495,7 @@ static const char *const preview_files[] = {
     AGENT_OUTBOX_REFUSED,
     AGENT_OUTBOX_APPROVAL,
     AGENT_OUTBOX_COMMIT,
+    AGENT_OUTBOX_REQUEST,
     NULL,
 };
 static const char *const drift_files[] = {
