@@ -23,8 +23,8 @@
 static const double steps[] = {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
     60, 120, 300, 600};
 /* Seconds: one node read (one bulk POST, or an HA node's members). */
-static const double reads[] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
-    2.5, 5, 10, 30};
+static const double reads[] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+    5, 10, 30};
 
 static const char *const no_labels[] = {NULL};
 static const char *const l_version[] = {"version", NULL};
@@ -41,6 +41,9 @@ static const char *const l_code[] = {"code", NULL};
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Previews counted at a scrape, at most (the outbox keeps every one). */
+#define PREVIEWS_MAX ((size_t)1 << 16)
+
 static const struct family {
 	const char *name;
 	enum metrics_type type;
@@ -50,65 +53,66 @@ static const struct family {
 	size_t nbuckets;
 } families[] = {
     {"artemis_gitops_build_info", METRICS_GAUGE,
-	"The agent's version, as a label; always 1.", l_version, NULL, 0},
+        "The agent's version, as a label; always 1.", l_version, NULL, 0},
     {"artemis_gitops_cycles_total", METRICS_COUNTER,
-	"Cycles run (fetch, plan new commits, replan), by result: ok, or "
-	"failed (the fetch failed, a commit's folders could not be read, or "
-	"a preview could not be posted).",
-	l_result, NULL, 0},
+        "Cycles run (fetch, plan new commits, replan), by result: ok, or "
+        "failed (the fetch failed, a commit's folders could not be read, or "
+        "a preview could not be posted).",
+        l_result, NULL, 0},
     {"artemis_gitops_cycle_duration_seconds", METRICS_HISTOGRAM,
-	"How long a cycle took, fetch included.", no_labels, steps, N(steps)},
+        "How long a cycle took, fetch included.", no_labels, steps, N(steps)},
     {"artemis_gitops_fetch_duration_seconds", METRICS_HISTOGRAM,
-	"How long a fetch of the watched branch took, failed ones included.",
-	no_labels, steps, N(steps)},
+        "How long a fetch of the watched branch took, failed ones included.",
+        no_labels, steps, N(steps)},
     {"artemis_gitops_plan_duration_seconds", METRICS_HISTOGRAM,
-	"How long planning one cluster folder took: validating it, reading "
-	"its nodes, planning and posting the preview.",
-	l_cluster, steps, N(steps)},
+        "How long planning one cluster folder took: validating it, reading "
+        "its nodes, planning and posting the preview.",
+        l_cluster, steps, N(steps)},
     {"artemis_gitops_apply_duration_seconds", METRICS_HISTOGRAM,
-	"How long applying an approved preview took.", l_cluster, steps,
-	N(steps)},
+        "How long applying an approved preview took.", l_cluster, steps,
+        N(steps)},
     {"artemis_gitops_previews", METRICS_GAUGE,
-	"Previews in the outbox by cluster and state (pending, approved, "
-	"applied, refused, superseded, nothing), counted at scrape time.",
-	l_cluster_state, NULL, 0},
+        "Previews in the outbox by cluster and state (pending, approved, "
+        "applied, refused, superseded, nothing), counted at scrape time.",
+        l_cluster_state, NULL, 0},
     {"artemis_gitops_applies_total", METRICS_COUNTER,
-	"Applies by cluster and result (result.json's result; "
-	"approval_refused when the approval was not acted on).",
-	l_cluster_result, NULL, 0},
+        "Applies by cluster and result: ok (every node applied or "
+        "skipped), failed (some node not), refused (the approval was not "
+        "acted on: approval-refused.txt says why).",
+        l_cluster_result, NULL, 0},
     {"artemis_gitops_node_up", METRICS_GAUGE,
-	"1 when the node's last read worked (live, or a passive HA pair), "
-	"else 0.",
-	l_node, NULL, 0},
+        "1 when the node's last read worked (live, or a passive HA pair), "
+        "else 0.",
+        l_node, NULL, 0},
     {"artemis_gitops_node_read_duration_seconds", METRICS_HISTOGRAM,
-	"How long a read of the node took (its HA members read at once: the "
-	"slowest).",
-	l_node, reads, N(reads)},
+        "How long a read of the node took (its HA members read at once: the "
+        "slowest).",
+        l_node, reads, N(reads)},
     {"artemis_gitops_node_last_read_timestamp_seconds", METRICS_GAUGE,
-	"Unix time of the node's last read that worked.", l_node, NULL, 0},
+        "Unix time of the node's last read that worked.", l_node, NULL, 0},
     {"artemis_gitops_node_requests_total", METRICS_COUNTER,
-	"HTTP requests sent to read the node, by the read's refusal kind "
-	"(none for a read that worked, else the kind in lower case: "
-	"unreachable, unauthorized, timeout, ...).",
-	l_node_refusal, NULL, 0},
+        "HTTP requests sent to read the node, by the read's refusal kind "
+        "(none for a read that worked, else the kind in lower case: "
+        "unreachable, unauthorized, timeout, ...).",
+        l_node_refusal, NULL, 0},
     {"artemis_gitops_drift_objects", METRICS_GAUGE,
-	"Objects found drifted at the last drift check, by cluster and kind "
-	"(missing, changed, unmanaged, disagreeing).",
-	l_cluster_kind, NULL, 0},
+        "Objects found drifted at the last drift check, by cluster and kind "
+        "(missing, changed, unmanaged, disagreeing).",
+        l_cluster_kind, NULL, 0},
     {"artemis_gitops_last_apply_success_timestamp_seconds", METRICS_GAUGE,
-	"Unix time of the cluster's last apply that succeeded.", l_cluster,
-	NULL, 0},
+        "Unix time of the cluster's last apply that succeeded.", l_cluster,
+        NULL, 0},
     {"artemis_gitops_notifications_sent_total", METRICS_COUNTER,
-	"Notifications sent, by channel.", l_channel, NULL, 0},
+        "Notifications sent, by channel.", l_channel, NULL, 0},
     {"artemis_gitops_notifications_dropped_total", METRICS_COUNTER,
-	"Notifications given up (the channel failed or its queue was full), "
-	"by channel.",
-	l_channel, NULL, 0},
+        "Notifications given up (the channel failed or its queue was full), "
+        "by channel.",
+        l_channel, NULL, 0},
     {"artemis_gitops_http_requests_total", METRICS_COUNTER,
-	"Requests the web server answered, by HTTP status code.", l_code, NULL,
-	0},
+        "Requests the web server answered, by HTTP status code.", l_code, NULL,
+        0},
     {"artemis_gitops_http_connections", METRICS_GAUGE,
-	"Connections the web server holds open now.", no_labels, NULL, 0},
+        "Connections the web server holds open now.", no_labels, NULL, 0},
 };
 
 void
@@ -128,8 +132,7 @@ web_metrics_declare(struct metrics *m)
 			abort(); /* the table is wrong: caught by the tests */
 		}
 	metrics_set(m, "artemis_gitops_build_info", version, 1);
-	metrics_touch(m, "artemis_gitops_cycles_total",
-	    (const char *[]){"ok"});
+	metrics_touch(m, "artemis_gitops_cycles_total", (const char *[]){"ok"});
 	metrics_touch(m, "artemis_gitops_cycles_total",
 	    (const char *[]){"failed"});
 	metrics_touch(m, "artemis_gitops_cycle_duration_seconds", NULL);
@@ -166,8 +169,7 @@ web_metrics_previews(struct metrics *m, const struct web_view *v)
 	const char *values[2];
 	size_t np = 0, nt = 0, cap = 0, i, s;
 
-	if (web_model_previews(v, NULL, WEB_METRICS_PREVIEWS_MAX, &p, &np,
-	        &err) < 0) {
+	if (web_model_previews(v, NULL, PREVIEWS_MAX, &p, &np, &err) < 0) {
 		/* the gauges keep their last values; the page says why */
 		err_release(&err);
 		return;
