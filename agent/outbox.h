@@ -38,7 +38,7 @@
 #define AGENT_OUTBOX_REFUSED     "approval-refused.txt"
 #define AGENT_OUTBOX_RESULT      "result.json"
 /* an operator's delete-queue posted through the web server: who, when */
-#define AGENT_OUTBOX_REQUEST     "request.txt"
+#define AGENT_OUTBOX_REQUEST "request.txt"
 /* how the agent's own approvals name their approver */
 #define AGENT_OWN_APPROVER_PREFIX "artemis-gitops ("
 #define AGENT_OUTBOX_DRIFT        "drift"

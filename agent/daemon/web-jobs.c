@@ -133,7 +133,8 @@ run_job(struct daemon *a, struct web_job *j)
 		goto done;
 	}
 	prefix = c->settings.capture_prefix;
-	if (prefix[0] != '\0' && strncmp(j->queue, prefix, strlen(prefix)) == 0) {
+	if (prefix[0] != '\0' &&
+	    strncmp(j->queue, prefix, strlen(prefix)) == 0) {
 		status = 422;
 		sbuf_addf(&msg,
 		    "'%s' has the reserved capture prefix '%s': it belongs to a "
@@ -154,7 +155,8 @@ run_job(struct daemon *a, struct web_job *j)
 	p = plan_delete_queue(c, j->queue, snap, &po);
 	if (p->nactions == 0 && p->outcome != PLAN_OUT_REFUSED) {
 		status = 200;
-		sbuf_addf(&msg, "nothing to do: no reachable node has queue '%s'",
+		sbuf_addf(&msg,
+		    "nothing to do: no reachable node has queue '%s'",
 		    j->queue);
 		goto done;
 	}
@@ -165,8 +167,8 @@ run_job(struct daemon *a, struct web_job *j)
 	    plan_outcome_name(p->outcome), p->nactions);
 done:
 	if (status >= 500)
-		log_err("delete-queue '%s' on cluster '%s' for %s: %s", j->queue,
-		    j->cluster, j->by, sbuf_str(&msg));
+		log_err("delete-queue '%s' on cluster '%s' for %s: %s",
+		    j->queue, j->cluster, j->by, sbuf_str(&msg));
 	else
 		log_notice("delete-queue '%s' on cluster '%s' for %s: %s",
 		    j->queue, j->cluster, j->by, sbuf_str(&msg));
@@ -186,7 +188,8 @@ daemon_web_jobs(struct daemon *a)
 
 	if (a->board == NULL)
 		return;
-	while (!daemon_stopping(a) && (j = web_board_job_take(a->board)) != NULL)
+	while (
+	    !daemon_stopping(a) && (j = web_board_job_take(a->board)) != NULL)
 		run_job(a, j);
 	if (!a->sig.stop && web_board_wanted(a->board))
 		daemon_run_approvals(a);

@@ -185,9 +185,12 @@ web_auth_free(struct web_auth *a)
 {
 	if (a == NULL)
 		return;
-	explicit_bzero(a->tokens, a->ntokens * sizeof(*a->tokens));
+	if (a->tokens != NULL)
+		explicit_bzero(a->tokens, a->ntokens * sizeof(*a->tokens));
 	free(a->tokens);
-	explicit_bzero(a->sessions, a->nsessions * sizeof(*a->sessions));
+	if (a->sessions != NULL)
+		explicit_bzero(a->sessions,
+		    a->nsessions * sizeof(*a->sessions));
 	free(a->sessions);
 	pthread_mutex_destroy(&a->mu);
 	free(a);
@@ -298,8 +301,8 @@ web_auth_login(struct web_auth *a, const char *token, char cookie[65],
 				oldest = i;
 		a->sessions[oldest] = a->sessions[--a->nsessions];
 	}
-	a->sessions = xreallocarray(a->sessions, a->nsessions + 1,
-	    sizeof(*a->sessions));
+	a->sessions =
+	    xreallocarray(a->sessions, a->nsessions + 1, sizeof(*a->sessions));
 	s = &a->sessions[a->nsessions++];
 	memset(s, 0, sizeof(*s));
 	random_hex(cookie, 32);
@@ -341,8 +344,9 @@ char *
 web_auth_cookie_header(const struct web_auth *a, const char *cookie, bool tls)
 {
 	if (cookie == NULL || cookie[0] == '\0')
-		return xasprintf("Set-Cookie: %s=; Path=/; Max-Age=0; HttpOnly; "
-		                 "SameSite=Strict%s",
+		return xasprintf(
+		    "Set-Cookie: %s=; Path=/; Max-Age=0; HttpOnly; "
+		    "SameSite=Strict%s",
 		    WEB_SESSION_COOKIE, tls ? "; Secure" : "");
 	return xasprintf("Set-Cookie: %s=%s; Path=/; Max-Age=%ld; HttpOnly; "
 	                 "SameSite=Strict%s",
@@ -357,4 +361,16 @@ web_auth_csrf_ok(const struct web_who *who, const char *csrf)
 		return false;
 	return same((const unsigned char *)who->csrf,
 	    (const unsigned char *)csrf, 64);
+}
+
+size_t
+web_auth_sessions(struct web_auth *a)
+{
+	size_t n;
+
+	pthread_mutex_lock(&a->mu);
+	drop_expired(a, mono_s());
+	n = a->nsessions;
+	pthread_mutex_unlock(&a->mu);
+	return n;
 }

@@ -14,7 +14,7 @@
 
 #include "../../lib/xalloc.h"
 
-#define WEB_JOBS_KEPT 64 /* finished jobs remembered for GET /jobs/ID */
+#define WEB_JOBS_KEPT    64 /* finished jobs remembered for GET /jobs/ID */
 #define WEB_JOBS_WAITING 16 /* jobs waiting at once (more: 503) */
 
 struct node_entry {
@@ -190,8 +190,8 @@ web_board_node_read(struct web_board *b, const struct web_node_read *r)
 		    strcmp(b->nodes[i].v.node, r->node) == 0)
 			e = &b->nodes[i];
 	if (e == NULL) {
-		b->nodes = xreallocarray(b->nodes, b->nnodes + 1,
-		    sizeof(*b->nodes));
+		b->nodes =
+		    xreallocarray(b->nodes, b->nnodes + 1, sizeof(*b->nodes));
 		e = &b->nodes[b->nnodes++];
 		memset(e, 0, sizeof(*e));
 		e->cluster = xstrdup(r->cluster);

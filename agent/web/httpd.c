@@ -30,7 +30,7 @@
 #include "../../lib/xalloc.h"
 #include "../log.h"
 
-#define WEB_STACK_SIZE ((size_t)256 * 1024)
+#define WEB_STACK_SIZE  ((size_t)256 * 1024)
 #define WEB_CONN_MEMORY ((size_t)64 * 1024) /* headers and buffers */
 
 struct web_httpd {
@@ -52,22 +52,22 @@ struct conn_state {
 const char *
 web_req_header(const struct web_req *r, const char *name)
 {
-	return MHD_lookup_connection_value(
-	    (struct MHD_Connection *)r->conn, MHD_HEADER_KIND, name);
+	return MHD_lookup_connection_value((struct MHD_Connection *)r->conn,
+	    MHD_HEADER_KIND, name);
 }
 
 const char *
 web_req_cookie(const struct web_req *r, const char *name)
 {
-	return MHD_lookup_connection_value(
-	    (struct MHD_Connection *)r->conn, MHD_COOKIE_KIND, name);
+	return MHD_lookup_connection_value((struct MHD_Connection *)r->conn,
+	    MHD_COOKIE_KIND, name);
 }
 
 const char *
 web_req_query(const struct web_req *r, const char *name)
 {
-	return MHD_lookup_connection_value(
-	    (struct MHD_Connection *)r->conn, MHD_GET_ARGUMENT_KIND, name);
+	return MHD_lookup_connection_value((struct MHD_Connection *)r->conn,
+	    MHD_GET_ARGUMENT_KIND, name);
 }
 
 static int
@@ -148,7 +148,8 @@ send_resp(struct MHD_Connection *conn, struct web_resp *out)
 
 	if (body == NULL)
 		body = xstrdup("");
-	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	resp =
+	    MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (resp == NULL) {
 		free(body);
 		return MHD_NO;
@@ -164,7 +165,8 @@ send_resp(struct MHD_Connection *conn, struct web_resp *out)
 			continue;
 		name = xstrndup(out->headers.v[i],
 		    (size_t)(colon - out->headers.v[i]));
-		MHD_add_response_header(resp, name, colon + 1 + (colon[1] == ' '));
+		MHD_add_response_header(resp, name,
+		    colon + 1 + (colon[1] == ' '));
 		free(name);
 	}
 	rc = MHD_queue_response(conn, (unsigned)out->status, resp);
@@ -185,8 +187,7 @@ plain(struct web_resp *out, int status, const char *msg)
 /* The client's address: the peer's, or the last entry of the proxy's
  * header when http.client-address-header is set. */
 static void
-client_of(const struct web_httpd *h, struct MHD_Connection *conn,
-    char out[64])
+client_of(const struct web_httpd *h, struct MHD_Connection *conn, char out[64])
 {
 	const union MHD_ConnectionInfo *ci;
 	const char *v, *last;
@@ -267,7 +268,8 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url,
 			return MHD_YES;
 		}
 		if (st->body.len + *upload_size > WEB_BODY_MAX) {
-			/* chunked, longer than it may be: answer 413 and close */
+			/* chunked, longer than it may be: answer 413 and close
+			 */
 			st->too_big = true;
 			*upload_size = 0;
 			return MHD_YES;
@@ -331,8 +333,8 @@ on_mhd_log(void *cls, const char *fmt, va_list ap)
 /* Parse "host:port", "[v6]:port" or ":port" into ss (numeric hosts, or a
  * name resolved once at start). */
 static int
-parse_listen(const char *listen, struct sockaddr_storage *ss,
-    socklen_t *sslen, bool *v6, struct err *err)
+parse_listen(const char *listen, struct sockaddr_storage *ss, socklen_t *sslen,
+    bool *v6, struct err *err)
 {
 	struct addrinfo hints, *res = NULL;
 	char host[256], port[8];
@@ -343,22 +345,24 @@ parse_listen(const char *listen, struct sockaddr_storage *ss,
 	if (listen[0] == '[') {
 		colon = strchr(listen, ']');
 		if (colon == NULL || colon[1] != ':')
-			return err_setf(err, NULL, "http.listen '%s': bad address",
-			    listen);
+			return err_setf(err, NULL,
+			    "http.listen '%s': bad address", listen);
 		n = (size_t)(colon - listen - 1);
 		colon++;
 		if (n >= sizeof(host))
-			return err_setf(err, NULL, "http.listen: name too long");
+			return err_setf(err, NULL,
+			    "http.listen: name too long");
 		memcpy(host, listen + 1, n);
 		host[n] = '\0';
 	} else {
 		colon = strrchr(listen, ':');
 		if (colon == NULL)
-			return err_setf(err, NULL,
-			    "http.listen '%s': no port", listen);
+			return err_setf(err, NULL, "http.listen '%s': no port",
+			    listen);
 		n = (size_t)(colon - listen);
 		if (n >= sizeof(host))
-			return err_setf(err, NULL, "http.listen: name too long");
+			return err_setf(err, NULL,
+			    "http.listen: name too long");
 		memcpy(host, listen, n);
 		host[n] = '\0';
 	}
@@ -427,6 +431,7 @@ web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
 	    o->client_header != NULL ? xstrdup(o->client_header) : NULL;
 	if (o->cert_pem != NULL)
 		h->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
+		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 		    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		    MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_CONN_MAX,
 		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_ip_max,
@@ -434,11 +439,11 @@ web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
 		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, WEB_CONN_MEMORY,
 		    MHD_OPTION_THREAD_STACK_SIZE, WEB_STACK_SIZE,
 		    MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 		    MHD_OPTION_HTTPS_MEM_CERT, o->cert_pem,
 		    MHD_OPTION_HTTPS_MEM_KEY, o->key_pem, MHD_OPTION_END);
 	else
 		h->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
+		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 		    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		    MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_CONN_MAX,
 		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_ip_max,
@@ -446,7 +451,6 @@ web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
 		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, WEB_CONN_MEMORY,
 		    MHD_OPTION_THREAD_STACK_SIZE, WEB_STACK_SIZE,
 		    MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 		    MHD_OPTION_END);
 	(void)sslen;
 	if (h->d == NULL) {
@@ -482,8 +486,8 @@ web_httpd_port(const struct web_httpd *h)
 unsigned
 web_httpd_connections(const struct web_httpd *h)
 {
-	const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->d,
-	    MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+	const union MHD_DaemonInfo *di =
+	    MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
 
 	return di != NULL ? di->num_connections : 0;
 }

@@ -221,8 +221,8 @@ handle(void *ctx, const struct web_req *r, struct web_resp *out)
 }
 
 int
-web_start(struct web **out, const struct agent_conf *conf,
-    struct web_board *b, struct err *err)
+web_start(struct web **out, const struct agent_conf *conf, struct web_board *b,
+    struct err *err)
 {
 	struct web *s;
 	struct web_httpd_opts o;

@@ -182,6 +182,8 @@ void web_auth_who(struct web_auth *a, const struct web_req *r,
 bool web_auth_login(struct web_auth *a, const char *token, char cookie[65],
     struct web_who *who);
 void web_auth_logout(struct web_auth *a, const char *cookie);
+/* Sessions alive now (at most WEB_SESSIONS_MAX). */
+size_t web_auth_sessions(struct web_auth *a);
 /* The whole "Set-Cookie: ..." header line for cookie (HttpOnly,
  * SameSite=Strict, Path=/, Max-Age, Secure when tls; NULL or "": one that
  * clears the cookie, for signing out), for web_resp.headers. Owned. */

@@ -504,6 +504,73 @@ test_conf__load_looks_approvers_up(void **state)
 }
 
 static void
+test_conf__http_keys(void **state)
+{
+	struct agent_conf *c;
+
+	(void)state;
+	c = parse_ok("version: 1\nrepository: {url: file:///r}\n"
+	             "state: /s\ncredentials: /c\n"
+	             "http:\n  listen: '[::1]:8080'\n"
+	             "  viewer-tokens: [grafana.token, ci.token]\n"
+	             "  approver-tokens: [alice.token]\n"
+	             "  tls-cert-file: tls/cert.pem\n"
+	             "  tls-key-file: http-key.pem\n"
+	             "  client-address-header: X-Forwarded-For\n");
+	assert_string_equal(c->http_listen, "[::1]:8080");
+	assert_int_equal(c->http_viewer_tokens.n, 2);
+	assert_string_equal(c->http_viewer_tokens.v[1], "ci.token");
+	assert_string_equal(c->http_approver_tokens.v[0], "alice.token");
+	assert_string_equal(c->http_tls_cert, "/etc/ag/tls/cert.pem");
+	assert_string_equal(c->http_client_header, "X-Forwarded-For");
+	assert_int_equal(c->http_session_ttl, 8 * 3600);
+	assert_int_equal(c->http_ready_intervals, 3);
+	assert_false(c->http_anonymous_read);
+	agent_conf_free(c);
+	c = parse_ok("version: 1\nrepository: {url: file:///r}\nstate: /s\n");
+	assert_null(c->http_listen);
+	assert_int_equal(c->http_viewer_tokens.n, 0);
+	agent_conf_free(c);
+	T_BAD("version: 1\nrepository: {url: file:///r}\nstate: /s\n"
+	      "credentials: /c\n"
+	      "http:\n"
+	      "  listen: 'localhost'\n"
+	      "  viewer-tokens: [a.token, a.token, ../b, {x: 1}]\n"
+	      "  approver-tokens: alice.token\n"
+	      "  tls-cert-file: /cert.pem\n"
+	      "  client-address-header: 'X Forwarded'\n"
+	      "  session-ttl: 1s\n",
+	    "c.yaml:1:1: 'http.tls-cert-file' needs 'http.tls-key-file'\n"
+	    "c.yaml:6:11: 'http.listen' must be host:port, [v6]:port or :port "
+	    "with a port from 0 to 65535, not 'localhost'\n"
+	    "c.yaml:7:28: 'http.viewer-tokens': 'a.token' is listed twice\n"
+	    "c.yaml:7:37: 'http.viewer-tokens': '../b' must be a file name in "
+	    "the credentials folder, without '/'\n"
+	    "c.yaml:7:43: 'http.viewer-tokens' must list file names, not a "
+	    "mapping\n"
+	    "c.yaml:8:20: 'http.approver-tokens' must be a list of file names "
+	    "in the credentials folder, not a scalar\n"
+	    "c.yaml:10:26: 'http.client-address-header' must be an HTTP header "
+	    "name (letters, digits and '-'), not 'X Forwarded'\n"
+	    "c.yaml:11:16: 'http.session-ttl' must be between 60s and 604800s, "
+	    "not 1s\n");
+	T_BAD("version: 1\nrepository: {url: file:///r}\nstate: /s\n"
+	      "http: {listen: ':99999', viewer-tokens: [v.token]}\n",
+	    "c.yaml:1:1: http tokens or 'http.tls-key-file' are configured but "
+	    "there is no credentials folder (set 'credentials' or "
+	    "$CREDENTIALS_DIRECTORY)\n"
+	    "c.yaml:4:16: 'http.listen' must be host:port, [v6]:port or :port "
+	    "with a port from 0 to 65535, not ':99999'\n");
+	assert_true(agent_conf_listen_ok("127.0.0.1:8080"));
+	assert_true(agent_conf_listen_ok(":0"));
+	assert_true(agent_conf_listen_ok("agent.example.org:443"));
+	assert_false(agent_conf_listen_ok("[::1]8080"));
+	assert_false(agent_conf_listen_ok("::1:8080"));
+	assert_false(agent_conf_listen_ok("host:"));
+	assert_false(agent_conf_listen_ok("host:80a"));
+}
+
+static void
 test_conf__docs_match_the_table(void **state)
 {
 	struct sbuf b = {0};
@@ -533,6 +600,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_conf__defaults),
+	    cmocka_unit_test(test_conf__http_keys),
 	    cmocka_unit_test(test_conf__every_key),
 	    cmocka_unit_test(test_conf__systemd_environment_defaults),
 	    cmocka_unit_test(test_conf__missing_required_keys),

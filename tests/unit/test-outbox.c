@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../agent/daemon/daemon-int.h"
+#include "../../agent/outbox.h"
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
 

@@ -1,0 +1,363 @@
+/* tests/unit/test-server.c: agent/web/server.c and httpd.c through a real
+ * socket: web_start with a configuration, requests sent with lib/http
+ * (libcurl), the health endpoints, who may read /metrics and the API,
+ * the bounds (body, headers), tokens refused at start. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../agent/conf.h"
+#include "../../agent/log.h"
+#include "../../agent/web/web.h"
+#include "../../lib/afile.h"
+#include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
+
+#define VIEWER   "viewer-token-0123456789abcdef"
+#define APPROVER "approver-token-0123456789abcdef"
+
+static char tmp[64];
+
+static void
+put(const char *name, const char *text, mode_t mode)
+{
+	char *p = xasprintf("%s/creds/%s", tmp, name);
+	struct err err = {0};
+
+	assert_int_equal(afile_write(p, text, strlen(text), mode, &err), 0);
+	assert_int_equal(chmod(p, mode), 0);
+	free(p);
+}
+
+static int
+setup(void **state)
+{
+	char *d;
+
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/test-server-XXXXXX");
+	if (mkdtemp(tmp) == NULL)
+		return -1;
+	d = xasprintf("%s/creds", tmp);
+	if (mkdir(d, 0700) < 0)
+		return -1;
+	free(d);
+	put("grafana.token", VIEWER "\n", 0600);
+	put("alice.token", APPROVER "\n", 0600);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char *cmd = xasprintf("rm -rf %s", tmp);
+	int r;
+
+	(void)state;
+	r = system(cmd);
+	free(cmd);
+	return r == 0 ? 0 : -1;
+}
+
+static struct agent_conf *
+conf_with(const char *extra)
+{
+	struct agent_conf *c = NULL;
+	struct errlist d = {0};
+	char *text = xasprintf("version: 1\n"
+	                       "repository:\n  url: file:///nowhere\n"
+	                       "state: %s/state\n"
+	                       "credentials: %s/creds\n"
+	                       "http:\n  listen: 127.0.0.1:0\n%s",
+	    tmp, tmp, extra);
+
+	if (agent_conf_parse(&c, "agent.yaml", tmp, text, strlen(text), &d) <
+	    0) {
+		char *line = d.n > 0 ? errlist_render_item(&d, 0) : NULL;
+
+		fail_msg("configuration refused: %s", line ? line : "?");
+	}
+	errlist_release(&d);
+	free(text);
+	return c;
+}
+
+struct got {
+	int status;
+	char *body;
+};
+
+/* One request over a plain socket (lib/http refuses an Authorization
+ * header by design: its credentials go in userpass), Connection: close,
+ * the whole answer read. */
+static struct got
+req(unsigned port, const char *method, const char *path, const char *token,
+    const char *body, const char *const *hdrs, size_t nh)
+{
+	struct sockaddr_in sa;
+	struct sbuf q = {0}, a = {0};
+	char buf[4096];
+	const char *p;
+	ssize_t n;
+	size_t i, off = 0;
+	struct got g = {0, NULL};
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	sbuf_addf(&q, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+	              "Connection: close\r\n",
+	    method, path);
+	if (token != NULL)
+		sbuf_addf(&q, "Authorization: Bearer %s\r\n", token);
+	for (i = 0; i < nh; i++)
+		sbuf_addf(&q, "%s\r\n", hdrs[i]);
+	if (body != NULL)
+		sbuf_addf(&q, "Content-Length: %zu\r\n", strlen(body));
+	sbuf_adds(&q, "\r\n");
+	if (body != NULL)
+		sbuf_adds(&q, body);
+	while (off < q.len) {
+		n = send(fd, q.buf + off, q.len - off, MSG_NOSIGNAL);
+		if (n <= 0)
+			break; /* the server answered early and closed */
+		off += (size_t)n;
+	}
+	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
+		sbuf_add(&a, buf, (size_t)n);
+	close(fd);
+	p = sbuf_str(&a);
+	if (p != NULL && strncmp(p, "HTTP/1.1 ", 9) == 0)
+		g.status = atoi(p + 9);
+	p = p != NULL ? strstr(p, "\r\n\r\n") : NULL;
+	g.body = xstrdup(p != NULL ? p + 4 : "");
+	sbuf_release(&q);
+	sbuf_release(&a);
+	return g;
+}
+
+static void
+check(unsigned port, const char *method, const char *path, const char *token,
+    int status, const char *needle)
+{
+	struct got g = req(port, method, path, token, NULL, NULL, 0);
+
+	if (g.status != status)
+		fail_msg("%s %s: %d, expected %d (%s)", method, path, g.status,
+		    status, g.body);
+	if (needle != NULL && strstr(g.body, needle) == NULL)
+		fail_msg("%s %s: '%s' not in: %s", method, path, needle,
+		    g.body);
+	free(g.body);
+}
+
+static void
+test_server__health_metrics_and_who(void **state)
+{
+	struct agent_conf *c = conf_with(
+	    "  viewer-tokens: [grafana.token]\n"
+	    "  approver-tokens: [alice.token]\n");
+	struct web_board *b = web_board_new();
+	struct web *w = NULL;
+	struct err err = {0};
+	unsigned port;
+
+	(void)state;
+	web_board_set_conf(b, c);
+	assert_int_equal(web_start(&w, c, b, &err), 0);
+	assert_non_null(w);
+	port = web_port(w);
+	assert_true(port > 0);
+	check(port, "GET", "/healthz", NULL, 200, "ok");
+	/* not ready: no lock, no fetch, no cycle; each check says why */
+	check(port, "GET", "/readyz", NULL, 503, "no fetch has succeeded yet");
+	web_board_set_locked(b, true);
+	web_board_fetched(b, true, "0123456789abcdef0123456789abcdef01234567",
+	    "a commit");
+	check(port, "GET", "/readyz", NULL, 503, "no cycle has succeeded yet");
+	web_board_cycled(b, true);
+	check(port, "GET", "/readyz", NULL, 200, "\"ready\": true");
+	/* /metrics: a viewer token at least */
+	check(port, "GET", "/metrics", NULL, 401, "viewer token");
+	check(port, "GET", "/metrics", "wrong-token-0123456789", 401, NULL);
+	check(port, "GET", "/metrics", VIEWER, 200,
+	    "# TYPE artemis_gitops_http_requests_total counter");
+	check(port, "GET", "/metrics", APPROVER, 200,
+	    "artemis_gitops_http_requests_total{code=\"401\"} 2");
+	check(port, "POST", "/metrics", VIEWER, 405, NULL);
+	/* the API: 401 without a token, a wrong one, or a token that is
+	 * nearly right */
+	check(port, "GET", "/api/v1/clusters", NULL, 401, "valid token");
+	check(port, "GET", "/api/v1/clusters", VIEWER "x", 401, NULL);
+	check(port, "GET", "/api/v2/clusters", VIEWER, 404, "/api/v1/");
+	web_stop(w);
+	web_board_free(b);
+	agent_conf_free(c);
+}
+
+static void
+test_server__bounds(void **state)
+{
+	struct agent_conf *c = conf_with("  viewer-tokens: [grafana.token]\n");
+	struct web_board *b = web_board_new();
+	struct web *w = NULL;
+	struct err err = {0};
+	const char *many[150];
+	char *names[150], *big;
+	struct got g;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(web_start(&w, c, b, &err), 0);
+	big = xmalloc(70000);
+	memset(big, 'a', 69999);
+	big[69999] = '\0';
+	g = req(web_port(w), "POST", "/api/v1/clusters", VIEWER, big, NULL, 0);
+	assert_int_equal(g.status, 413);
+	assert_non_null(strstr(g.body, "larger than 65536 bytes"));
+	free(g.body);
+	for (i = 0; i < 150; i++) {
+		names[i] = xasprintf("X-Flood-%zu: v", i);
+		many[i] = names[i];
+	}
+	g = req(web_port(w), "GET", "/healthz", NULL, NULL, many, 150);
+	assert_int_equal(g.status, 431);
+	free(g.body);
+	/* and it still answers */
+	check(web_port(w), "GET", "/healthz", NULL, 200, "ok");
+	for (i = 0; i < 150; i++)
+		free(names[i]);
+	free(big);
+	web_stop(w);
+	web_board_free(b);
+	agent_conf_free(c);
+}
+
+/* A token file its group can read, one too short, one twice: the server
+ * does not start, and says which file and why. */
+static void
+test_server__tokens_refused(void **state)
+{
+	struct agent_conf *c;
+	struct web_board *b = web_board_new();
+	struct web *w = NULL;
+	struct err err = {0};
+
+	(void)state;
+	put("loose.token", "loose-token-0123456789abcdef\n", 0644);
+	c = conf_with("  viewer-tokens: [loose.token]\n");
+	assert_int_equal(web_start(&w, c, b, &err), -1);
+	assert_null(w);
+	assert_non_null(strstr(err.msg, "loose.token"));
+	assert_non_null(strstr(err.msg, "mode 0644"));
+	err_release(&err);
+	agent_conf_free(c);
+
+	put("short.token", "short\n", 0600);
+	c = conf_with("  approver-tokens: [short.token]\n");
+	assert_int_equal(web_start(&w, c, b, &err), -1);
+	assert_non_null(strstr(err.msg, "at least 16"));
+	assert_null(strstr(err.msg, "short\n"));
+	err_release(&err);
+	agent_conf_free(c);
+
+	put("copy.token", VIEWER "\n", 0600);
+	c = conf_with("  viewer-tokens: [grafana.token]\n"
+	              "  approver-tokens: [copy.token]\n");
+	assert_int_equal(web_start(&w, c, b, &err), -1);
+	assert_non_null(strstr(err.msg, "the same token as 'grafana'"));
+	err_release(&err);
+	agent_conf_free(c);
+
+	c = conf_with("  viewer-tokens: [missing.token]\n");
+	assert_int_equal(web_start(&w, c, b, &err), -1);
+	assert_non_null(strstr(err.msg, "missing.token"));
+	err_release(&err);
+	agent_conf_free(c);
+	web_board_free(b);
+}
+
+/* Anonymous reads: the API without a token, never with a wrong one. */
+static void
+test_server__anonymous_read(void **state)
+{
+	struct agent_conf *c = conf_with("  anonymous-read: true\n");
+	struct web_board *b = web_board_new();
+	struct web *w = NULL;
+	struct err err = {0};
+
+	(void)state;
+	assert_int_equal(web_start(&w, c, b, &err), 0);
+	check(web_port(w), "GET", "/metrics", NULL, 200, "# TYPE");
+	check(web_port(w), "GET", "/metrics", "wrong-token-0123456789", 401,
+	    NULL);
+	web_stop(w);
+	web_board_free(b);
+	agent_conf_free(c);
+}
+
+/* No http.listen: no server, and nothing fails. An address in use: a
+ * clear error. */
+static void
+test_server__off_and_address_in_use(void **state)
+{
+	struct agent_conf *c;
+	struct agent_conf *c2;
+	struct web_board *b = web_board_new();
+	struct web *w = NULL, *w2 = NULL;
+	struct err err = {0};
+	char *extra;
+
+	(void)state;
+	c = conf_with("");
+	free(c->http_listen);
+	c->http_listen = NULL;
+	assert_int_equal(web_start(&w, c, b, &err), 0);
+	assert_null(w);
+	agent_conf_free(c);
+
+	c = conf_with("  anonymous-read: true\n");
+	assert_int_equal(web_start(&w, c, b, &err), 0);
+	extra = xasprintf("  anonymous-read: true\n");
+	c2 = conf_with(extra);
+	free(c2->http_listen);
+	c2->http_listen = xasprintf("127.0.0.1:%u", web_port(w));
+	assert_int_equal(web_start(&w2, c2, b, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot listen"));
+	err_release(&err);
+	free(extra);
+	web_stop(w);
+	web_board_free(b);
+	agent_conf_free(c);
+	agent_conf_free(c2);
+}
+
+int
+main(void)
+{
+	agent_log_set_level(AGENT_LOG_ERR);
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_server__health_metrics_and_who),
+	    cmocka_unit_test(test_server__bounds),
+	    cmocka_unit_test(test_server__tokens_refused),
+	    cmocka_unit_test(test_server__anonymous_read),
+	    cmocka_unit_test(test_server__off_and_address_in_use),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
