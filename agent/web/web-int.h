@@ -92,9 +92,13 @@ int web_md_html(const char *md, size_t len, struct sbuf *out);
 
 /* s escaped for HTML text and attribute values (& < > " '). */
 void web_html_esc(struct sbuf *out, const char *s);
-/* The page's head (title escaped, the style sheet) and header; the
- * signed-in user's name and role, or NULL. */
-void web_html_begin(struct sbuf *out, const char *title, const char *who);
+struct web_who;
+/* The page's head (title escaped, the style sheet) and header: who is
+ * signed in (name and role) and, for a session, a sign-out form carrying
+ * its CSRF token; nothing of who when NULL or WEB_NOBODY. Then the title
+ * as the page's heading. */
+void web_html_begin(struct sbuf *out, const char *title,
+    const struct web_who *who);
 void web_html_end(struct sbuf *out);
 
 /* ==== metrics.c ==== */
