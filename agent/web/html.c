@@ -139,11 +139,10 @@ web_html_page(struct web_resp *out, int status)
 	out->status = status;
 	out->type = "text/html; charset=utf-8";
 	strv_add(&out->headers, "Content-Security-Policy: " PAGE_CSP);
-	strv_add(&out->headers, "X-Content-Type-Options: nosniff");
-	strv_add(&out->headers, "Cache-Control: no-store");
 	sbuf_reset(&out->body);
-	/* server.c adds Referrer-Policy: no-referrer and X-Frame-Options:
-	 * DENY to every response */
+	/* every response has X-Content-Type-Options: nosniff and
+	 * Cache-Control: no-store (httpd.c), Referrer-Policy: no-referrer
+	 * and X-Frame-Options: DENY (server.c) */
 }
 
 /* loc is built from checked ids only: no header injection. */
@@ -257,4 +256,12 @@ web_html_md_file(struct sbuf *b, const struct web_view *v, const char *cluster,
 	}
 	err_release(&err);
 	free(md);
+}
+
+const char *
+web_html_commit(const char *commit)
+{
+	if (commit != NULL && strncmp(commit, "commit ", 7) == 0)
+		return commit + 7;
+	return commit;
 }

@@ -27,7 +27,8 @@ preview_approve_form(struct sbuf *b, const struct web_who *who,
 {
 	if (p->state != WEB_PENDING || p->confirmation == NULL)
 		return;
-	sbuf_adds(b, "<section id=\"approve\"><h2>Approve</h2>\n");
+	sbuf_adds(b,
+	    "<section id=\"approve\"><h2>Approve from this page</h2>\n");
 	if (who->role != WEB_APPROVER) {
 		sbuf_adds(b, "<p>Approving needs the approver role; you are "
 		             "signed in as a ");
@@ -86,7 +87,7 @@ web_page_preview(struct web_ctx *c, const struct web_who *who,
 	sbuf_adds(b, "</td></tr>\n");
 	add_row(b, "outcome", p.outcome, false);
 	add_row(b, "summary", p.summary, false);
-	add_row(b, "commit", p.commit, true);
+	add_row(b, "commit", web_html_commit(p.commit), true);
 	add_row(b, "created", p.created, false);
 	add_row(b, "approved by", p.approved_by, false);
 	add_row(b, "result", p.result, false);

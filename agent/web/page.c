@@ -38,17 +38,27 @@
 
 /* ---- forms --------------------------------------------------------------- */
 
-/* The Origin a browser sends with a form POST names this host (Host, or
- * the proxy's X-Forwarded-Host); none at all is allowed (older browsers,
- * curl). A cross-site form cannot set either header. */
+/* A form POST comes from this server's own pages. A browser says where a
+ * request comes from in Sec-Fetch-Site (Chromium, Firefox, Safari): only
+ * "same-origin" (or "none": typed by the user) is taken. Without it, an
+ * Origin must name this host (Host, or the proxy's X-Forwarded-Host);
+ * none at all is taken (curl, older browsers), "null" is not. Under
+ * Referrer-Policy: no-referrer, which every response carries, Chromium
+ * sends "Origin: null" even from the page's own forms: Sec-Fetch-Site is
+ * what tells them apart there. A cross-site form can set neither header;
+ * the CSRF token and the SameSite=Strict cookie are the other two locks. */
 static bool
 origin_ok(const struct web_req *r)
 {
+	const char *site = web_req_header(r, "Sec-Fetch-Site");
 	const char *o = web_req_header(r, "Origin");
 	const char *host = web_req_header(r, "Host");
 	const char *fwd = web_req_header(r, "X-Forwarded-Host");
 	const char *h;
 
+	if (site != NULL)
+		return strcmp(site, "same-origin") == 0 ||
+		       strcmp(site, "none") == 0;
 	if (o == NULL)
 		return true;
 	if (strncasecmp(o, "http://", 7) == 0)
@@ -72,8 +82,9 @@ form_guard(const struct web_req *r, const struct web_who *who,
 
 	if (!origin_ok(r)) {
 		web_html_message(out, who, 403, "Refused",
-		    "the form was sent from another site (its Origin header "
-		    "does not name this server): nothing was done",
+		    "the form was sent from another site (its Sec-Fetch-Site "
+		    "or Origin header does not name this server): nothing was "
+		    "done",
 		    back);
 		return false;
 	}
@@ -115,6 +126,17 @@ login_form(struct web_resp *out, int status, const char *msg)
 	web_html_end(b);
 }
 
+/* web_auth_cookie_header's text, whole header ("Set-Cookie: ...") or its
+ * value alone. */
+static void
+add_set_cookie(struct web_resp *out, const char *hdr)
+{
+	if (strncasecmp(hdr, "Set-Cookie:", 11) == 0)
+		strv_add(&out->headers, hdr);
+	else
+		strv_addf(&out->headers, "Set-Cookie: %s", hdr);
+}
+
 static void
 login_post(struct web_ctx *c, const struct web_req *r, struct web_resp *out)
 {
@@ -124,8 +146,8 @@ login_post(struct web_ctx *c, const struct web_req *r, struct web_resp *out)
 
 	if (!origin_ok(r)) {
 		login_form(out, 403,
-		    "the form was sent from another site (its Origin header "
-		    "does not name this server)");
+		    "the form was sent from another site (its Sec-Fetch-Site "
+		    "or Origin header does not name this server)");
 		return;
 	}
 	token = web_req_form(r, "token");
@@ -143,7 +165,7 @@ login_post(struct web_ctx *c, const struct web_req *r, struct web_resp *out)
 	hdr = web_auth_cookie_header(c->auth, cookie, r->tls);
 	explicit_bzero(cookie, sizeof(cookie));
 	web_html_redirect(out, "/");
-	strv_addf(&out->headers, "Set-Cookie: %s", hdr);
+	add_set_cookie(out, hdr);
 	free(hdr);
 }
 
@@ -152,16 +174,16 @@ logout_post(struct web_ctx *c, const struct web_req *r,
     const struct web_who *who, struct web_resp *out)
 {
 	const char *cookie = web_req_cookie(r, WEB_SESSION_COOKIE);
+	char *hdr;
 
 	if (who->session && !form_guard(r, who, out, "/"))
 		return;
 	if (cookie != NULL)
 		web_auth_logout(c->auth, cookie);
 	web_html_redirect(out, "/login");
-	strv_addf(&out->headers,
-	    "Set-Cookie: " WEB_SESSION_COOKIE
-	    "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict%s",
-	    r->tls ? "; Secure" : "");
+	hdr = web_auth_cookie_header(c->auth, NULL, r->tls); /* expired */
+	add_set_cookie(out, hdr);
+	free(hdr);
 }
 
 /* ---- delete-queue jobs --------------------------------------------------- */

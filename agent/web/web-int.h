@@ -102,8 +102,8 @@ void web_html_begin(struct sbuf *out, const char *title,
     const struct web_who *who);
 void web_html_end(struct sbuf *out);
 /* Start out as an HTML page of status: Content-Type and the pages'
- * headers (Content-Security-Policy: no script, no external resource,
- * forms to this server only; nosniff; no-store), an empty body. */
+ * Content-Security-Policy (no script, no external resource, forms to
+ * this server only), an empty body. */
 void web_html_page(struct web_resp *out, int status);
 /* A 303 to loc (a path built from checked ids only). */
 void web_html_redirect(struct web_resp *out, const char *loc);
@@ -120,6 +120,8 @@ void web_html_csrf(struct sbuf *b, const struct web_who *who);
 void web_html_state(struct sbuf *b, const char *state);
 void web_html_preview_link(struct sbuf *b, const char *cluster,
     const char *id);
+/* A commit as shown: commit.txt's first line without its "commit ". */
+const char *web_html_commit(const char *commit);
 struct web_view;
 /* A Markdown file of a preview (or of the drift report: id "drift") as
  * HTML; its absence or the error that kept it from being read, said. */

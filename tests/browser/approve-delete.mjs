@@ -193,6 +193,19 @@ try {
 	};
 	await snap(page, 'preview');
 
+	// 4b. a name is user data: the v1 preview created a queue whose name
+	// is markup; its page shows the name as text, parses none of it
+	if (cfg.v1_href) {
+		r = await open(page, cfg.v1_href);
+		seen.hostile = await page.evaluate((name) => ({
+			shown: document.body.textContent.includes(name),
+			elements: document.querySelectorAll('main i, main img, main script').length,
+			scripts: document.scripts.length,
+		}), cfg.hostile);
+		await snap(page, 'hostile-name');
+		await open(page, href);
+	}
+
 	// 5. a wrong confirmation: 422, the page says so, nothing written
 	await page.type('input[name=confirmation]', 'delete everything please');
 	r = await submit(page, 'form[action$="/approve"] button');
@@ -219,14 +232,14 @@ try {
 	await open(page, href);
 	await page.type('input[name=confirmation]', seen.preview.confirmation || '');
 	r = await submit(page, 'form[action$="/approve"] button');
-	seen.approve = { status: r.status, redirects: r.redirects, url: r.url, state: await page.evaluate(() => document.querySelector('.state')?.innerText ?? null) };
+	seen.approve = { status: r.status, redirects: r.redirects, url: r.url, state: await page.evaluate(() => document.querySelector('.state')?.textContent ?? null) };
 	await snap(page, 'approved');
 
 	// 9. the daemon applies it: the page shows the result once it has one
 	let state = null;
 	for (let i = 0; i < 120; i++) {
 		r = await open(page, href);
-		state = await page.evaluate(() => document.querySelector('.state')?.innerText ?? null);
+		state = await page.evaluate(() => document.querySelector('.state')?.textContent ?? null);
 		if (/applied/i.test(state || '')) break;
 		await sleep(500);
 	}
@@ -239,5 +252,6 @@ try {
 	seen.error = String(e && e.stack ? e.stack : e);
 } finally {
 	save();
+	if (!existsSync(cfg.ready)) writeFileSync(cfg.ready, 'failed\n');
 	await browser.close();
 }

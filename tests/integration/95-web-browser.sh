@@ -65,17 +65,25 @@ EOC
 
 # v1: three addresses, each with its queue; applied on its own (creates)
 addr() { echo "  - {name: $u.$1, routing: [anycast], queues: [{name: $u.$1}]}"; }
+# and a queue whose name is markup: the pages must show it as text
+hostile="$u.<i>x</i>&amp;\"q'"
+hostile_yaml() {
+	local q=${hostile//\"/\\\"}
+	echo "  - {name: \"$q\", routing: [anycast], queues: [{name: \"$q\"}]}"
+}
 {
 	echo "version: 1"
 	echo "addresses:"
 	addr a
 	addr s
 	addr x
+	hostile_yaml
 } >"$T/work/clusters/t95/addresses.yaml"
 c1=$(daemon_commit "t95: queues a, s, x")
 daemon_start
 check "the daemon answers /healthz on $base" wait_for 60 curl -fsS "$base/healthz"
-check "v1 applied by auto-apply-creates" wait_for 120 test -f "$(preview_of "$c1")/result.json"
+applied() { [ -f "$(preview_of "$1")/result.json" ]; }
+check "v1 applied by auto-apply-creates" wait_for 120 applied "$c1"
 p1=$(preview_of "$c1")
 check_applied "v1: every node APPLIED" "$p1"
 
@@ -94,6 +102,7 @@ done
 	echo "  - {name: $u.a, routing: [anycast]}"
 	addr s
 	addr x
+	hostile_yaml
 } >"$T/work/clusters/t95/addresses.yaml"
 c2=$(daemon_commit "t95: queue a removed")
 check "v2 previewed" wait_for 120 has_preview "$c2"
@@ -124,6 +133,8 @@ cat >"$T/browser.json" <<EOC
  "viewer_token_file": "$creds/grafana.token",
  "approver_token_file": "$creds/alice.token",
  "confirmation": $(printf '%s' "$C" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))'),
+ "hostile": $(printf '%s' "$hostile" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))'),
+ "v1_href": "/clusters/t95/previews/${p1##*/}",
  "shots": "$shots", "out": "$T/seen.json", "ready": "$T/ready", "go": "$T/go",
  "chromium": "$chromium"}
 EOC
@@ -154,7 +165,7 @@ for n in "${NODES[@]}"; do
 done
 check_grep "the status page: the applied revision is v1" "Applied revision: $c1" "$T/status.txt"
 check_grep "the status page: the delete-queue form's caveat" "may reconnect and re-create an auto-created queue" "$T/status.txt"
-check_eq "the preview page: 200, the plan's tables, no script" "200 2 0" "$(s '"\(.preview.status) \(.preview.tables) \(.preview.scripts)"')"
+check_eq "the preview page: 200, the plan's node table, no script" "200 1 0" "$(s '"\(.preview.status) \(.preview.tables) \(.preview.scripts)"')"
 check_eq "the preview page shows the confirmation to type" "$C" "$(s .preview.confirmation)"
 for n in "${NODES[@]}"; do
 	check_eq "blast radius on $n: divert d removed with the queue" \
@@ -164,6 +175,8 @@ for n in "${NODES[@]}"; do
 		"kept: divert $u.k (source $u.a, forwarding to $u.x): its source is the queue's address" \
 		"$(s ".preview.nodes[\"$n\"][] | select(startswith(\"kept:\"))" | sed 's/\(address\): .*/\1/')"
 done
+check_eq "a queue named $hostile: shown as text, no element parsed from it, no script" \
+	"true 0 0" "$(s '"\(.hostile.shown) \(.hostile.elements) \(.hostile.scripts)"')"
 check_eq "a wrong confirmation: 422 and the page says so" "422" "$(s .wrong_confirmation.status)"
 check_grep "the 422 page names the expected text" "confirmation" <(s .wrong_confirmation.message)
 check_eq "no CSRF token: 403" "403 true" "$(s '"\(.no_csrf.status) \(.no_csrf.says)"')"
