@@ -248,6 +248,44 @@ try {
 	r = await open(page, '/');
 	seen.status_after = r.text;
 	await snap(page, 'status-after');
+
+	// 10. the operator's delete of a queue nobody declared, from the
+	// cluster's form: the disconnect box is unticked unless ticked, the
+	// caveat beside it; the daemon plans it into a new preview, approved
+	// like any other
+	if (cfg.dq_queue) {
+		const form = `#cluster-${cfg.cluster} form[action$="/delete-queue"]`;
+		seen.dq_form = await page.evaluate((sel) => {
+			const f = document.querySelector(sel);
+			const box = f && f.querySelector('input[name=disconnect_consumers]');
+			return {
+				found: !!f,
+				checkbox: box ? box.type : null,
+				checked: box ? box.checked : null,
+				caveat: f ? f.innerText.includes('may reconnect and re-create an auto-created queue') : false,
+			};
+		}, form);
+		await page.type(`${form} input[name=queue]`, cfg.dq_queue);
+		await snap(page, 'delete-queue-form');
+		r = await submit(page, `${form} button`);
+		seen.dq_post = { status: r.status, redirects: r.redirects, url: r.url, text: r.text };
+		await snap(page, 'delete-queue-preview');
+		const conf = await page.evaluate(() => document.getElementById('confirmation')?.innerText ?? null);
+		seen.dq_post.confirmation = conf;
+		if (conf) {
+			await page.type('input[name=confirmation]', conf);
+			r = await submit(page, 'form[action$="/approve"] button');
+			seen.dq_approve = { status: r.status, redirects: r.redirects, url: r.url };
+			for (let i = 0; i < 120; i++) {
+				r = await open(page, new URL(seen.dq_post.url).pathname);
+				state = await page.evaluate(() => document.querySelector('.state')?.textContent ?? null);
+				if (/applied/i.test(state || '')) break;
+				await sleep(500);
+			}
+			seen.dq_applied = state;
+			await snap(page, 'delete-queue-applied');
+		}
+	}
 } catch (e) {
 	seen.error = String(e && e.stack ? e.stack : e);
 } finally {

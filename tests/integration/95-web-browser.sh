@@ -126,6 +126,11 @@ before=$(brokers_state)
 check_eq "before: both brokers have the queue and both diverts (curl)" \
 	"$(printf '%s: queue 1, divert d 1, divert k 1\n' "${NODES[@]}")" "$before"
 
+# a queue nobody declared, for the delete-queue form
+for n in "${NODES[@]}"; do
+	check_eq "$n: an undeclared queue $u.z" OK "$(jexec "$n" create-address "$u.z" anycast >/dev/null && jexec "$n" create-queue "$u.z" "$u.z" anycast)"
+done
+
 # the browser
 rel=${p2#"$T/state/outbox/"}
 cat >"$T/browser.json" <<EOC
@@ -135,6 +140,7 @@ cat >"$T/browser.json" <<EOC
  "confirmation": $(printf '%s' "$C" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))'),
  "hostile": $(printf '%s' "$hostile" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))'),
  "v1_href": "/clusters/t95/previews/${p1##*/}",
+ "dq_queue": "$u.z",
  "shots": "$shots", "out": "$T/seen.json", "ready": "$T/ready", "go": "$T/go",
  "chromium": "$chromium"}
 EOC
@@ -203,6 +209,17 @@ brokers_state | sed 's/^/# /'
 for n in "${NODES[@]}"; do
 	check_listed "$n: the address $u.a stays" "$n" addresses "$u.a"
 done
+# the delete-queue form
+check_eq "the delete-queue form: its box unticked, the caveat beside it" "true checkbox false true" \
+	"$(s '"\(.dq_form.found) \(.dq_form.checkbox) \(.dq_form.checked) \(.dq_form.caveat)"')"
+check_eq "the delete-queue form: 303 to the new preview" "303" "$(s '.dq_post.redirects[0]')"
+dq=$(s '.dq_post.url' | sed 's|.*/previews/||')
+check "the new preview is in the outbox" test -n "$dq" -a -f "$T/state/outbox/t95/$dq/plan.json"
+check_eq "its plan: delete-queue $u.z, consumers not disconnected" "[\"delete-queue:$u.z\"] false" \
+	"$(rj "$T/state/outbox/t95/$dq/plan.json" '[a["kind"] + ":" + a["name"] for a in j["actions"]]') $(rj "$T/state/outbox/t95/$dq/plan.json" 'j["disconnect_consumers"]')"
+check_eq "approved from its page, then applied" "303 applied" "$(s '"\(.dq_approve.redirects[0]) \(.dq_applied)"' | tr 'A-Z' 'a-z')"
+zgone() { local n; for n in "${NODES[@]}"; do ! broker_names "$n" queues | grep -qx "$u.z" || return 1; broker_names "$n" queues | grep -qx "$u.s" || return 1; done; }
+check "both brokers: $u.z gone (curl)" wait_for 60 zgone
 check_grep "audit: the result row names alice" "\"approver\":\"alice\".*\"event\":\"result\".*\"plan_dir\":\"$p2\"" "$T/state/audit.jsonl"
 check_nogrep "no token in the daemon's log" "$(head -n 1 "$creds/alice.token")|$(head -n 1 "$creds/grafana.token")" "$T/agent.log"
 check "screenshots kept ($shots)" test "$(find "$shots" -name '*.png' | wc -l)" -ge 10
