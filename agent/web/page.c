@@ -25,6 +25,7 @@
 #include "web-int.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -297,12 +298,12 @@ job_page(struct web_ctx *c, const struct web_who *who, struct web_resp *out,
 static size_t
 split(const char *path, char *buf, size_t bufsz, char **seg)
 {
-	size_t n = 0;
+	size_t n = 0, len = strlen(path);
 	char *p;
 
-	if (path[0] != '/' || strlen(path) >= bufsz)
+	if (path[0] != '/' || len >= bufsz)
 		return 0;
-	strcpy(buf, path + 1);
+	(void)snprintf(buf, bufsz, "%s", path + 1);
 	for (p = buf; n < PAGE_SEGS;) {
 		char *slash = strchr(p, '/');
 
