@@ -220,6 +220,25 @@ try {
 	seen.no_csrf = { status: r.status, says: /CSRF token is missing/.test(r.text) };
 	await snap(page, 'missing-csrf');
 
+	// 6b. another origin of the same site (127.0.0.1, another port: the
+	// SameSite=Strict cookie goes along) posts the approve form, even with
+	// this session's CSRF token and the right text: refused by where it
+	// comes from (Sec-Fetch-Site)
+	if (cfg.evil_dir) {
+		await open(page, href);
+		const csrf = await page.evaluate(() => document.querySelector('form[action$="/approve"] input[name=csrf]').value);
+		const esc = (t) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+		writeFileSync(`${cfg.evil_dir}/index.html`, `<!DOCTYPE html><title>another site</title>
+<form method="post" action="${esc(cfg.base + href)}/approve">
+<input type="hidden" name="csrf" value="${esc(csrf)}">
+<input type="hidden" name="confirmation" value="${esc(seen.preview.confirmation || '')}">
+<button id="go">win a prize</button></form>`);
+		await page.goto(cfg.evil_base + '/index.html', { waitUntil: 'load' });
+		r = await submit(page, '#go');
+		seen.cross_origin = { status: r.status, says: /sent from another site/.test(r.text) };
+		await snap(page, 'cross-origin-refused');
+	}
+
 	// 7. the shell reads the brokers and the outbox, then says go
 	save();
 	writeFileSync(cfg.ready, 'ready\n');

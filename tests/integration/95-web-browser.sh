@@ -19,7 +19,9 @@
 # Before that, what must be refused is tried from the same browser and
 # changes nothing (the queue and both diverts still on both brokers, no
 # approval.json): a wrong token (401), the viewer's approval (403), a wrong
-# confirmation (422), a form without its CSRF token (403).
+# confirmation (422), a form without its CSRF token (403), a form posted
+# from another origin of the same site, which the browser sends with the
+# session cookie, even carrying the right CSRF token (403).
 #
 # Screenshots (PNG) of every step are kept under
 # $AG_OUT/95-web-browser/ (tests/run's logs folder; tests/out by default).
@@ -131,6 +133,13 @@ for n in "${NODES[@]}"; do
 	check_eq "$n: an undeclared queue $u.z" OK "$(jexec "$n" create-address "$u.z" anycast >/dev/null && jexec "$n" create-queue "$u.z" "$u.z" anycast)"
 done
 
+# another origin of the same site, serving what the browser writes there
+mkdir "$T/evil"
+evil_port=$((port + 1))
+python3 -m http.server --bind 127.0.0.1 --directory "$T/evil" "$evil_port" >"$T/evil.log" 2>&1 &
+evil_pid=$!
+trap 'kill "$evil_pid" 2>/dev/null; janitor "$u"; daemon_cleanup; _brokers_cleanup' EXIT
+
 # the browser
 rel=${p2#"$T/state/outbox/"}
 cat >"$T/browser.json" <<EOC
@@ -141,6 +150,7 @@ cat >"$T/browser.json" <<EOC
  "hostile": $(printf '%s' "$hostile" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))'),
  "v1_href": "/clusters/t95/previews/${p1##*/}",
  "dq_queue": "$u.z",
+ "evil_dir": "$T/evil", "evil_base": "http://127.0.0.1:$evil_port",
  "shots": "$shots", "out": "$T/seen.json", "ready": "$T/ready", "go": "$T/go",
  "chromium": "$chromium"}
 EOC
@@ -186,6 +196,8 @@ check_eq "a queue named $hostile: shown as text, no element parsed from it, no s
 check_eq "a wrong confirmation: 422 and the page says so" "422" "$(s .wrong_confirmation.status)"
 check_grep "the 422 page names the expected text" "confirmation" <(s .wrong_confirmation.message)
 check_eq "no CSRF token: 403" "403 true" "$(s '"\(.no_csrf.status) \(.no_csrf.says)"')"
+check_eq "a form of another origin (127.0.0.1:$evil_port), with the session's cookie and CSRF token: 403" "403 true" \
+	"$(s '"\(.cross_origin.status) \(.cross_origin.says)"')"
 check "after the refusals: no approval.json" test ! -e "$p2/approval.json"
 check "after the refusals: no result.json" test ! -e "$p2/result.json"
 check_eq "after the refusals: both brokers unchanged (curl)" "$before" "$(brokers_state)"
