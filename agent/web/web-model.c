@@ -281,6 +281,37 @@ first_line(char *s)
 	return s;
 }
 
+/* The commit a preview came from: commit.txt's `commit SHA` line (its
+ * first line when it has none), else request.txt's (an operator's
+ * delete-queue from the web); NULL when neither says. */
+static char *
+commit_of(const char *dir)
+{
+	static const char *const files[] = {AGENT_OUTBOX_COMMIT,
+	    AGENT_OUTBOX_REQUEST};
+	char *text, *line, *r = NULL;
+	size_t i;
+
+	for (i = 0; i < 2 && r == NULL; i++) {
+		text = small_file(dir, files[i]);
+		if (text == NULL)
+			continue;
+		line = strncmp(text, "commit ", 7) == 0
+		           ? text
+		           : strstr(text, "\ncommit ");
+		if (line != NULL)
+			r = xstrdup(first_line(line + (line == text ? 7 : 8)));
+		else if (i == 0)
+			r = xstrdup(first_line(text));
+		free(text);
+	}
+	if (r != NULL && r[0] == '\0') {
+		free(r);
+		r = NULL;
+	}
+	return r;
+}
+
 /* result.json's `result`, or NULL. */
 static char *
 result_of(const char *dir)
@@ -364,7 +395,7 @@ preview_fill(const struct web_view *v, const char *cluster, const char *id,
 	out->summary = pi.summary;
 	out->created = pi.created;
 	pi.outcome = pi.summary = pi.created = NULL;
-	out->commit = first_line(small_file(dir, AGENT_OUTBOX_COMMIT));
+	out->commit = commit_of(dir);
 	out->approved_by = approver_of(dir);
 	if (agent_outbox_has(dir, AGENT_OUTBOX_SUPERSEDED)) {
 		out->state = WEB_SUPERSEDED;

@@ -81,7 +81,8 @@ post(const char *outbox, const char *id, enum plan_outcome outcome)
 		s.p->message = xstrdup("too many messages");
 	}
 	assert_int_equal(agent_plan_dir_write(s.p, dir, NULL, &err), 0);
-	put(dir, AGENT_OUTBOX_COMMIT, "0123456789abcdef\n");
+	put(dir, AGENT_OUTBOX_COMMIT,
+	    "commit 0123456789abcdef\nbranch main\nfolder clusters/shop-eu\n");
 	scen_free(&s);
 	return dir;
 }
@@ -145,6 +146,12 @@ test_web_model__states(void **state)
 	d[5] = post(ob, "20261201T000005Z-555555555555", PLAN_OUT_REFUSED);
 	d[6] = post(ob, "20261201T000006Z-666666666666", PLAN_OUT_NO_CHANGE);
 	d[7] = post(ob, "20261201T000007Z-777777777777", PLAN_OUT_WOULD_APPLY);
+	/* an operator's delete-queue: no commit.txt, request.txt says */
+	edit = xasprintf("%s/%s", d[5], AGENT_OUTBOX_COMMIT);
+	assert_int_equal(unlink(edit), 0);
+	free(edit);
+	put(d[5], AGENT_OUTBOX_REQUEST,
+	    "delete-queue q\nrequested-by alice\nvia http\ncommit feedface\n");
 	put(d[0], AGENT_OUTBOX_SUPERSEDED, "20261201T000007Z-777777777777\n");
 	put(d[1], AGENT_OUTBOX_RESULT, "{\"result\": \"APPLIED\"}\n");
 	put(d[2], AGENT_OUTBOX_REFUSED, "uid 1 may not approve\n");
@@ -183,6 +190,7 @@ test_web_model__states(void **state)
 	assert_int_equal(pv[2].state, WEB_REFUSED);
 	assert_string_equal(pv[2].outcome, "REFUSED");
 	assert_string_equal(pv[2].refused_why, "BULK_CAP: too many messages");
+	assert_string_equal(pv[2].commit, "feedface");
 	assert_null(pv[2].confirmation);
 	assert_int_equal(pv[3].state, WEB_PENDING);
 	assert_int_equal(pv[4].state, WEB_APPROVED);
