@@ -188,9 +188,9 @@ bool web_auth_login(struct web_auth *a, const char *token, char cookie[65],
 void web_auth_logout(struct web_auth *a, const char *cookie);
 /* Sessions alive now (at most WEB_SESSIONS_MAX). */
 size_t web_auth_sessions(struct web_auth *a);
-/* The whole "Set-Cookie: ..." header line for cookie (HttpOnly,
- * SameSite=Strict, Path=/, Max-Age, Secure when tls; NULL or "": one that
- * clears the cookie, for signing out), for web_resp.headers. Owned. */
+/* The Set-Cookie header's value for cookie (HttpOnly, SameSite=Strict,
+ * Path=/, Max-Age, Secure when tls; NULL or "": one that clears the
+ * cookie, for signing out). Owned. */
 char *web_auth_cookie_header(const struct web_auth *a, const char *cookie,
     bool tls);
 /* Does the form's csrf field match who's session? (Constant time.) */

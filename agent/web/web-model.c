@@ -159,8 +159,7 @@ info_copy(struct plan_info *to, const struct plan_info *from)
 }
 
 static bool
-info_matches(const struct plan_info *pi, const char *dir,
-    const struct stat *st)
+info_matches(const struct plan_info *pi, const char *dir, const struct stat *st)
 {
 	return pi->dir != NULL && strcmp(pi->dir, dir) == 0 &&
 	       pi->dev == st->st_dev && pi->ino == st->st_ino &&
@@ -228,8 +227,7 @@ plan_info_get(struct plan_info *out, const char *dir, const struct stat *st)
 	info_copy(out, &fresh);
 	pthread_mutex_lock(&cache.mu);
 	for (i = 0; i < WEB_MODEL_CACHE_N && slot == WEB_MODEL_CACHE_N; i++)
-		if (cache.v[i].dir == NULL ||
-		    strcmp(cache.v[i].dir, dir) == 0)
+		if (cache.v[i].dir == NULL || strcmp(cache.v[i].dir, dir) == 0)
 			slot = i;
 	if (slot == WEB_MODEL_CACHE_N) {
 		slot = cache.next;
@@ -396,8 +394,8 @@ preview_fill(const struct web_view *v, const char *cluster, const char *id,
 }
 
 int
-web_model_preview(const struct web_view *v, const char *cluster,
-    const char *id, struct web_preview *out, struct err *err)
+web_model_preview(const struct web_view *v, const char *cluster, const char *id,
+    struct web_preview *out, struct err *err)
 {
 	(void)err;
 	return preview_fill(v, cluster, id, out);
@@ -418,8 +416,8 @@ cmp_ref(const void *a, const void *b)
 }
 
 int
-web_model_previews(const struct web_view *v, const char *cluster,
-    size_t max, struct web_preview **out, size_t *nout, struct err *err)
+web_model_previews(const struct web_view *v, const char *cluster, size_t max,
+    struct web_preview **out, size_t *nout, struct err *err)
 {
 	char **clusters = NULL, **ids = NULL;
 	size_t nc = 0, ni = 0, i, j, n = 0, cap = 0, nv = 0;
@@ -443,8 +441,8 @@ web_model_previews(const struct web_view *v, const char *cluster,
 	for (i = 0; i < nc && rc == 0; i++) {
 		if (!web_id_ok(clusters[i]))
 			continue;
-		if (agent_outbox_plans(&ids, &ni, v->outbox, clusters[i],
-		        err) < 0) {
+		if (agent_outbox_plans(&ids, &ni, v->outbox, clusters[i], err) <
+		    0) {
 			rc = -1;
 			break;
 		}
@@ -515,9 +513,8 @@ listed(const char *const *list, const char *name)
 }
 
 int
-web_model_file(const struct web_view *v, const char *cluster,
-    const char *id, const char *name, char **out, size_t *len,
-    struct err *err)
+web_model_file(const struct web_view *v, const char *cluster, const char *id,
+    const char *name, char **out, size_t *len, struct err *err)
 {
 	bool drift = id != NULL && strcmp(id, AGENT_OUTBOX_DRIFT) == 0;
 	char *cdir, *dir, *path;

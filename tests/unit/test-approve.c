@@ -127,13 +127,13 @@ test_approve__checks_and_statuses(void **state)
 	    "approver");
 	expect(web_approve(&v, "shop-eu", id, c, NULL, &msg), 403, &msg,
 	    "approver");
-	expect(web_approve(&v, "shop-eu", id, "delete 1 queue", &approver,
-	           &msg),
+	expect(
+	    web_approve(&v, "shop-eu", id, "delete 1 queue", &approver, &msg),
 	    422, &msg, "the confirmation text does not match");
 	expect(web_approve(&v, "shop-eu", id, "", &approver, &msg), 422, &msg,
 	    "empty");
-	expect(web_approve(&v, "shop-eu", "2026-nope", c, &approver, &msg),
-	    404, &msg, "no such preview");
+	expect(web_approve(&v, "shop-eu", "2026-nope", c, &approver, &msg), 404,
+	    &msg, "no such preview");
 	expect(web_approve(&v, "shop-eu", "../shop-eu/x", c, &approver, &msg),
 	    404, &msg, "no such preview");
 	expect(web_approve(&v, "..", id, c, &approver, &msg), 404, &msg,
@@ -164,13 +164,11 @@ test_approve__checks_and_statuses(void **state)
 	expect(web_approve(&v, "shop-eu", id, c, &approver, &msg), 200, &msg,
 	    "approved by alice-token");
 	path = xasprintf("%s/%s", d, AGENT_OUTBOX_APPROVAL);
-	assert_int_equal(afile_read_nofollow(&text, &len, &st, path, 1 << 20,
-	                     &err),
-	    0);
+	assert_int_equal(
+	    afile_read_nofollow(&text, &len, &st, path, 1 << 20, &err), 0);
 	assert_int_equal(st.st_mode & 0777, 0640);
 	assert_int_equal(st.st_uid, getuid());
-	assert_int_equal(
-	    apply_approval_parse(&a, path, text, len, &err), 0);
+	assert_int_equal(apply_approval_parse(&a, path, text, len, &err), 0);
 	assert_string_equal(a.approved_by, "alice-token");
 	assert_string_equal(a.via, "http");
 	assert_string_equal(a.confirmation, c);

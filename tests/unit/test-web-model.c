@@ -176,8 +176,7 @@ test_web_model__states(void **state)
 	assert_string_equal(pv[0].commit, "0123456789abcdef");
 	assert_non_null(pv[0].confirmation);
 	assert_true(strncmp(pv[0].confirmation,
-	                "delete 1 queue, 1 divert on shop-eu ",
-	                36) == 0);
+	                "delete 1 queue, 1 divert on shop-eu ", 36) == 0);
 	assert_null(pv[0].refused_why);
 	assert_int_equal(pv[1].state, WEB_NOTHING);
 	assert_null(pv[1].confirmation);
@@ -286,9 +285,8 @@ test_web_model__files(void **state)
 	                     "20261201T000000Z-000000000000", "../../../etc",
 	                     &text, &len, &err),
 	    1);
-	assert_int_equal(web_model_file(&v, "..", "..", "plan.json", &text,
-	                     &len, &err),
-	    1);
+	assert_int_equal(
+	    web_model_file(&v, "..", "..", "plan.json", &text, &len, &err), 1);
 	assert_int_equal(web_model_file(&v, "shop-eu", "drift", "plan.json",
 	                     &text, &len, &err),
 	    1);
