@@ -185,7 +185,7 @@ format-check:
 
 # scripts/demo installs the packages first, then builds: no $(BIN) prerequisite.
 demo:
-	scripts/demo
+	scripts/demo $(DEMO_ARGS)
 
 bench: $(BIN)
 	bench/run

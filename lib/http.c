@@ -530,6 +530,9 @@ xfer_finish(struct xfer *x, CURLcode rc)
 	long code = 0;
 
 	x->done = true;
+	if (curl_easy_getinfo(x->easy, CURLINFO_TOTAL_TIME,
+	        &x->resp->seconds) != CURLE_OK)
+		x->resp->seconds = 0;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code);
 		x->resp->fail = HTTP_OK;

@@ -84,6 +84,8 @@ struct http_response {
 	struct sbuf body; /* the body (on HTTP_OK) */
 	char *error;      /* owned: why it failed (curl's words, or "response
 	                     larger than N bytes"); NULL on HTTP_OK */
+	double seconds;   /* how long it took, answered or not (curl's total
+	                     time); 0 when it was never sent */
 };
 
 /* "HTTP_OK", "HTTP_REFUSED", ... */

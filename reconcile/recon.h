@@ -181,6 +181,10 @@ struct recon_node_snapshot {
 	struct recon_address_settings *address_settings;
 	size_t naddress_settings;
 	unsigned requests; /* HTTP requests this read took (expected: 1) */
+	/* How long the read took, in seconds (an HA node's: its slowest
+	 * member's, all read at once); 0 in a recorded snapshot. Not data:
+	 * never written to snapshot JSON. */
+	double read_seconds;
 	/* Lookups by address (reconcile/live/node-index.c), built once the node
 	 * is complete; NULL in a snapshot assembled by hand. Not data. */
 	struct live_node_index *index;

@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../lib/clock.h"
+#include "../../lib/metrics.h"
 #include "../../lib/xalloc.h"
 #include "../../reconcile/apply/apply.h"
 #include "../apply-plan.h"
@@ -24,6 +26,34 @@
 #include "../plan-dir.h"
 #include "../state.h"
 #include "../tls.h"
+
+/* The cluster of preview dir (OUTBOX/<cluster>/<id>), for a label. Owned. */
+static char *
+cluster_of(const char *dir)
+{
+	const char *end = strrchr(dir, '/'), *start;
+
+	if (end == NULL)
+		return xstrdup(dir);
+	for (start = end; start > dir && start[-1] != '/'; start--)
+		;
+	return xstrndup(start, (size_t)(end - start));
+}
+
+/* An apply of dir ended with result (ok, failed, refused). */
+static void
+count_apply(struct daemon *a, const char *dir, const char *result)
+{
+	char *cluster = cluster_of(dir);
+
+	metrics_add(daemon_metrics(a), "artemis_gitops_applies_total",
+	    (const char *[]){cluster, result}, 1);
+	if (strcmp(result, "ok") == 0)
+		metrics_set(daemon_metrics(a),
+		    "artemis_gitops_last_apply_success_timestamp_seconds",
+		    (const char *[]){cluster}, (double)time(NULL));
+	free(cluster);
+}
 
 /* Record why an approval is not acted on, once (the file stops the
  * daemon from looking at it again). */
@@ -33,6 +63,7 @@ refuse(struct daemon *a, const char *dir, const char *why)
 	struct err err = {0};
 	char *text = xasprintf("%s\n", why);
 
+	count_apply(a, dir, "refused");
 	log_warn("approval in %s not applied: %s", dir, why);
 	daemon_fail(a, "approval in %s not applied: %s", dir, why);
 	if (agent_outbox_put(dir, AGENT_OUTBOX_REFUSED, text, &err) < 0) {
@@ -185,8 +216,9 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	struct check_ctx cc = {a, own};
 	struct daemon_tick tick;
 	struct err err = {0};
-	char *decl;
+	char *decl, *cluster;
 	bool recorded = false;
+	int64_t t0;
 	int code;
 
 	if (agent_tls_from_conf(&tls, a->conf, &err) < 0) {
@@ -213,9 +245,18 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	o.quiet = true;
 	o.record_completed = &recorded;
 	log_info("applying %s", dir);
+	t0 = clock_monotonic_ms();
 	code = agent_apply_plan_run(&o, &err);
 	agent_tls_release(&tls);
 	free(decl);
+	if (code >= 0) {
+		cluster = cluster_of(dir);
+		metrics_observe(daemon_metrics(a),
+		    "artemis_gitops_apply_duration_seconds",
+		    (const char *[]){cluster}, daemon_seconds_since(t0));
+		free(cluster);
+		count_apply(a, dir, code == 0 ? "ok" : "failed");
+	}
 	if (code < 0 && recorded) {
 		/* applied before, killed after its result row: not a refusal */
 		log_notice("%s: %s", dir, err.msg);

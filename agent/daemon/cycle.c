@@ -11,6 +11,7 @@
 
 #include "../../lib/afile.h"
 #include "../../lib/clock.h"
+#include "../../lib/metrics.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
@@ -143,9 +144,10 @@ post_plan(struct daemon *a, const struct plan *p,
 }
 
 /* Plan one cluster folder of the head commit and post the preview. False
- * when SIGTERM/SIGINT gave the read of its nodes up: nothing was posted. */
+ * when SIGTERM/SIGINT gave the read of its nodes up: nothing was posted.
+ * *failed is set when the preview could not be posted. */
 static bool
-plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
+plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 {
 	struct decl_cluster *c = NULL;
 	struct errlist diags = {0};
@@ -159,6 +161,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 	size_t bad;
 	char *dir;
 	bool planned = true;
+	int64_t t0 = clock_monotonic_ms();
 
 	po.revision = a->head.head;
 	po.snapshot_source = "live";
@@ -201,10 +204,12 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    plan_outcome_name(p->outcome), p->nactions);
-		if (dir == NULL)
+		if (dir == NULL) {
+			*failed = true;
 			daemon_fail(a,
 			    "cluster '%s': the preview was not posted",
 			    p->cluster);
+		}
 		if (p->outcome == PLAN_OUT_REFUSED && p->refusal != NULL &&
 		    strcmp(p->refusal, "INVALID_DECLARATION") != 0)
 			daemon_fail(a,
@@ -231,6 +236,10 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 			          "broker)"
 			        : "only creates objects");
 	}
+	if (p != NULL && planned)
+		metrics_observe(daemon_metrics(a),
+		    "artemis_gitops_plan_duration_seconds",
+		    (const char *[]){p->cluster}, daemon_seconds_since(t0));
 	agent_render_release(&rs);
 	plan_free(p);
 	live_snapshot_free(snap);
@@ -243,9 +252,10 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc)
 
 /* Plan the cluster folders of the head commit; only those named in only
  * (when not NULL) are planned. 0, 1 when SIGTERM/SIGINT stopped it before
- * every one was planned, -1 when the commit's folders cannot be read. */
+ * every one was planned, -1 when the commit's folders cannot be read.
+ * *failed is set when a preview could not be posted. */
 static int
-plan_head(struct daemon *a, const char *only)
+plan_head(struct daemon *a, const char *only, bool *failed)
 {
 	struct agent_git_folder *cs = NULL;
 	struct err err = {0};
@@ -267,7 +277,7 @@ plan_head(struct daemon *a, const char *only)
 	for (i = 0; i < n && r == 0; i++) {
 		if (only != NULL && strcmp(cs[i].dir, only) != 0)
 			continue;
-		if (daemon_stopping(a) || !plan_cluster(a, &cs[i]))
+		if (daemon_stopping(a) || !plan_cluster(a, &cs[i], failed))
 			r = 1;
 	}
 	agent_git_folders_free(cs, n);
@@ -275,9 +285,9 @@ plan_head(struct daemon *a, const char *only)
 }
 
 /* Clusters whose nodes could not all be read are planned again, with
- * backoff, until every node answers. */
+ * backoff, until every node answers. *failed as plan_head's. */
 static void
-replan_due(struct daemon *a)
+replan_due(struct daemon *a, bool *failed)
 {
 	int64_t now = clock_monotonic_ms();
 	size_t i;
@@ -290,7 +300,8 @@ replan_due(struct daemon *a)
 		log_info("cluster '%s': planning commit %.12s again",
 		    a->clusters[i].name, a->head.head);
 		dir = xstrdup(a->clusters[i].dir);
-		plan_head(a, dir);
+		if (plan_head(a, dir, failed) < 0)
+			*failed = true;
 		free(dir);
 	}
 }
@@ -330,17 +341,38 @@ log_head(const struct daemon *a)
 		    u->summary != NULL ? u->summary : "", u->ncommits);
 }
 
-int
-daemon_cycle(struct daemon *a)
+/* Fetch the branch: daemon_watch_poll, timed, and told to the board. */
+static int
+fetch(struct daemon *a, struct daemon_watch_update *u, struct err *err)
+{
+	struct daemon_child_wait cw = {a->sigfd, &a->sig,
+	    a->conf->fetch_timeout};
+	int64_t t0 = clock_monotonic_ms();
+	int r;
+
+	r = daemon_watch_poll(a->watch, &cw, u, err);
+	if (r == DAEMON_CHILD_ESTOPPED)
+		return r; /* given up: says nothing of the repository */
+	metrics_observe(daemon_metrics(a),
+	    "artemis_gitops_fetch_duration_seconds", NULL,
+	    daemon_seconds_since(t0));
+	if (a->board != NULL)
+		web_board_fetched(a->board, r == 0, r == 0 ? u->head : NULL,
+		    r == 0 ? u->summary : NULL);
+	return r;
+}
+
+/* The cycle; *failed is set when a step failed without making it -1 (a
+ * preview not posted). */
+static int
+cycle_run(struct daemon *a, bool *failed)
 {
 	struct daemon_watch_update u;
 	struct err err = {0};
-	struct daemon_child_wait cw = {a->sigfd, &a->sig,
-	    a->conf->fetch_timeout};
 	size_t n;
 	int r;
 
-	r = daemon_watch_poll(a->watch, &cw, &u, &err);
+	r = fetch(a, &u, &err);
 	if (r == DAEMON_CHILD_ESTOPPED) {
 		log_info("git: %s", err.msg);
 		err_release(&err);
@@ -360,13 +392,16 @@ daemon_cycle(struct daemon *a)
 		if (a->head.head[0] == '\0')
 			snprintf(a->head.head, sizeof(a->head.head), "%s",
 			    daemon_watch_last_seen(a->watch));
-		replan_due(a);
+		replan_due(a, failed);
 		return 0;
 	}
 	daemon_watch_update_release(&a->head);
 	a->head = u;
 	log_head(a);
-	if (plan_head(a, NULL) > 0) {
+	r = plan_head(a, NULL, failed);
+	if (r < 0)
+		*failed = true;
+	if (r > 0) {
 		/* not marked seen: the next start plans it again, whole */
 		log_info("commit %.12s: stopped before every cluster was "
 		         "planned; it is planned again at the next start",
@@ -383,6 +418,7 @@ daemon_cycle(struct daemon *a)
 		return 0;
 	}
 	if (daemon_watch_mark_seen(a->watch, a->head.head, &err) < 0) {
+		*failed = true;
 		log_err("%s", err.msg);
 		daemon_fail(a, "%s", err.msg);
 		err_release(&err);
@@ -390,4 +426,25 @@ daemon_cycle(struct daemon *a)
 	daemon_notify_status("commit %.12s planned (%s)", a->head.head,
 	    daemon_watch_event_name(a->head.event));
 	return 0;
+}
+
+int
+daemon_cycle(struct daemon *a)
+{
+	int64_t t0 = clock_monotonic_ms();
+	bool failed = false;
+	int r;
+
+	r = cycle_run(a, &failed);
+	if (a->sig.stop)
+		return r; /* cut short: neither a result nor a duration */
+	failed = failed || r < 0;
+	metrics_observe(daemon_metrics(a),
+	    "artemis_gitops_cycle_duration_seconds", NULL,
+	    daemon_seconds_since(t0));
+	metrics_add(daemon_metrics(a), "artemis_gitops_cycles_total",
+	    (const char *[]){failed ? "failed" : "ok"}, 1);
+	if (a->board != NULL)
+		web_board_cycled(a->board, !failed);
+	return r;
 }

@@ -309,6 +309,13 @@ struct daemon {
 	struct web *web;
 };
 
+/* The board's metrics registry (docs/http-api.md "Metrics"), or NULL
+ * without a board (unit tests): every metrics_* call takes NULL as a
+ * no-op. */
+struct metrics *daemon_metrics(struct daemon *a);
+/* Seconds since t0_ms, a clock_monotonic_ms() reading. */
+double daemon_seconds_since(int64_t t0_ms);
+
 /* WATCHDOG=1 (the daemon is between two steps), then read pending signals;
  * true when SIGTERM/SIGINT arrived (finish the step in progress and
  * return). */
@@ -356,7 +363,8 @@ bool daemon_tls(struct daemon *a, const char *cluster, struct agent_tls *out);
 /* Read every node of c (its targets, as above, and daemon_tls; none when
  * that fails: the plan shows every node UNREACHABLE), with an abandoning
  * tick: when a->sig.stop is set afterwards the read may have been given
- * up, and the snapshot must not be used. */
+ * up, and the snapshot must not be used. Each declared node's read goes
+ * to the metrics (artemis_gitops_node_*) and the board (the page). */
 struct recon_snapshot *daemon_read_live(struct daemon *a,
     const struct decl_cluster *c);
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a

@@ -5,6 +5,7 @@
 #define LOG_MODULE "daemon"
 #include "daemon-int.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,23 @@
 #include <time.h>
 
 #include "../../lib/afile.h"
+#include "../../lib/clock.h"
+#include "../../lib/metrics.h"
 #include "../../lib/xalloc.h"
+#include "../../reconcile/recon.h"
 #include "../log.h"
+
+struct metrics *
+daemon_metrics(struct daemon *a)
+{
+	return a->board != NULL ? web_board_metrics(a->board) : NULL;
+}
+
+double
+daemon_seconds_since(int64_t t0_ms)
+{
+	return (double)(clock_monotonic_ms() - t0_ms) / 1000.0;
+}
 
 bool
 daemon_stopping(struct daemon *a)
@@ -156,6 +172,56 @@ daemon_tls(struct daemon *a, const char *cluster, struct agent_tls *out)
 	return false;
 }
 
+/* kind's name in lower case ("none" for RECON_OK), for a label. */
+static void
+refusal_label(char out[32], enum recon_kind k)
+{
+	const char *name = k == RECON_OK ? "none" : recon_kind_name(k);
+	size_t i;
+
+	for (i = 0; name[i] != '\0' && i < 31; i++)
+		out[i] = (char)tolower((unsigned char)name[i]);
+	out[i] = '\0';
+}
+
+/* One declared node's read: its metrics and what the page shows. A node
+ * missing from s (its credentials could not be read) was not read: the
+ * plan says UNREACHABLE, so do they. */
+static void
+record_read(struct daemon *a, const char *cluster,
+    const struct recon_node_snapshot *n, const char *node)
+{
+	struct metrics *m = daemon_metrics(a);
+	enum recon_kind k = n != NULL ? n->refusal.kind : RECON_UNREACHABLE;
+	bool up = k == RECON_OK || k == RECON_PASSIVE;
+	struct web_node_read r = {0};
+	const char *labels[3] = {cluster, node, NULL};
+	char refusal[32];
+
+	refusal_label(refusal, k);
+	metrics_set(m, "artemis_gitops_node_up", labels, up ? 1 : 0);
+	if (n != NULL)
+		metrics_observe(m, "artemis_gitops_node_read_duration_seconds",
+		    labels, n->read_seconds);
+	if (up)
+		metrics_set(m,
+		    "artemis_gitops_node_last_read_timestamp_seconds", labels,
+		    (double)time(NULL));
+	labels[2] = refusal;
+	metrics_add(m, "artemis_gitops_node_requests_total", labels,
+	    n != NULL ? (double)n->requests : 0);
+	if (a->board == NULL)
+		return;
+	r.cluster = cluster;
+	r.node = node;
+	r.up = up;
+	r.refusal = up ? NULL : recon_kind_name(k);
+	r.member = n != NULL ? n->member : NULL;
+	r.version = n != NULL ? n->broker_version : NULL;
+	r.seconds = n != NULL ? n->read_seconds : 0;
+	web_board_node_read(a->board, &r);
+}
+
 /* The live snapshot of c. */
 struct recon_snapshot *
 daemon_read_live(struct daemon *a, const struct decl_cluster *c)
@@ -165,6 +231,7 @@ daemon_read_live(struct daemon *a, const struct decl_cluster *c)
 	struct agent_tls tls;
 	struct daemon_tick tick;
 	struct recon_snapshot *s;
+	size_t i;
 
 	daemon_tick_init(&tick, a, true);
 	if (daemon_tls(a, c->name, &tls))
@@ -172,6 +239,11 @@ daemon_read_live(struct daemon *a, const struct decl_cluster *c)
 	agent_tls_http(&tls, &ho);
 	ho.tick = &tick.http;
 	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
+	/* a read given up on a stop says nothing of the nodes */
+	for (i = 0; i < c->nnodes && !a->sig.stop; i++)
+		record_read(a, c->name,
+		    recon_snapshot_find_node(s, c->nodes[i].name),
+		    c->nodes[i].name);
 	agent_targets_release(&t);
 	agent_tls_release(&tls);
 	return s;

@@ -14,6 +14,7 @@
 
 #include "../../lib/afile.h"
 #include "../../lib/clock.h"
+#include "../../lib/metrics.h"
 #include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
 #include "../../reconcile/live/live.h"
@@ -73,6 +74,22 @@ applied_load(struct applied *ap, struct daemon *a, const char *rev,
 	return ap->decl != NULL ? 0 : -1;
 }
 
+/* artemis_gitops_drift_objects{cluster,kind} from a drift check's counts. */
+static void
+count_drift(struct daemon *a, const char *cluster,
+    const struct daemon_drift_counts *c)
+{
+	struct metrics *m = daemon_metrics(a);
+	const char *kind[] = {"missing", "changed", "unmanaged", "disagreeing"};
+	const size_t n[] = {c->missing, c->changed, c->unmanaged,
+	    c->disagreeing};
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		metrics_set(m, "artemis_gitops_drift_objects",
+		    (const char *[]){cluster, kind[i]}, (double)n[i]);
+}
+
 static void
 write_report(struct daemon *a, const struct plan *p)
 {
@@ -85,6 +102,7 @@ write_report(struct daemon *a, const struct plan *p)
 	struct daemon_drift_counts c;
 
 	daemon_drift_count(p, &c);
+	count_drift(a, p->cluster, &c);
 	if (afile_mkdirs(dir, 0750, &err) < 0 ||
 	    agent_outbox_put(dir, "drift.json", json, &err) < 0 ||
 	    agent_outbox_put(dir, "drift.md", md, &err) < 0) {

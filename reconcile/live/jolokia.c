@@ -84,6 +84,7 @@ finish(struct live_bulk *b, const struct http_response *resp,
 {
 	size_t i;
 
+	b->seconds += resp->seconds;
 	if (resp->fail == HTTP_OK) {
 		(void)live_bulk_parse_reply(b, resp->status,
 		    sbuf_str(&resp->body), resp->body.len, out);

@@ -76,6 +76,7 @@ struct live_bulk {
 	struct json_doc *reply;           /* the parsed reply (owned) */
 	int http_status;                  /* of the reply; 0 before */
 	unsigned requests; /* HTTP requests sent for this bulk (by post) */
+	double seconds;    /* how long they took (lib/http's), summed */
 };
 
 void live_bulk_release(struct live_bulk *b); /* leaves it zeroed */

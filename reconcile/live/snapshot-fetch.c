@@ -438,6 +438,7 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 	for (k = 0; k < nreads; k++) {
 		reads[k].url = xstrdup(confs[k].url);
 		reads[k].requests = bulks[k].requests;
+		reads[k].read_seconds = bulks[k].seconds;
 		if (outs[k].kind != RECON_OK)
 			reads[k].refusal = outs[k];
 		else
@@ -446,6 +447,7 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 	}
 	for (i = 0, k = 0; i < n; i++) {
 		const struct live_target *t = &targets[i];
+		double slowest = 0;
 
 		if (t->nmembers == 0) {
 			s->nodes[i] = reads[k];
@@ -453,8 +455,12 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 			s->nodes[i].node = xstrdup(t->node);
 			continue;
 		}
+		for (j = 0; j < t->nmembers; j++)
+			if (reads[k + j].read_seconds > slowest)
+				slowest = reads[k + j].read_seconds;
 		live_node_choose(&s->nodes[i], t->node, t->members, &reads[k],
 		    t->nmembers);
+		s->nodes[i].read_seconds = slowest;
 		k += t->nmembers;
 	}
 	for (k = 0; k < nreads; k++)
