@@ -31,9 +31,9 @@
 #include "../plan-dir.h"
 #include "../state.h"
 
-#define WEB_ID_MAX        128  /* bytes of an id or a cluster name */
-#define WEB_SMALL_MAX     4096 /* bytes of commit.txt, superseded, ... */
-#define WEB_MODEL_CACHE_N 512  /* plans whose summary is kept */
+#define WEB_ID_MAX        128            /* bytes of an id or a cluster name */
+#define WEB_SMALL_MAX     ((size_t)4096) /* bytes of commit.txt, ... */
+#define WEB_MODEL_CACHE_N 512            /* plans whose summary is kept */
 
 static const char *const state_names[WEB_PREVIEW_STATES] = {
     [WEB_PENDING] = "pending",
