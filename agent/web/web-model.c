@@ -33,7 +33,8 @@
 
 #define WEB_ID_MAX        128            /* bytes of an id or a cluster name */
 #define WEB_SMALL_MAX     ((size_t)4096) /* bytes of commit.txt, ... */
-#define WEB_MODEL_CACHE_N 512            /* plans whose summary is kept */
+#define WEB_MODEL_CACHE_N 4096           /* plans whose summary is kept */
+#define WEB_MODEL_PROBE   8 /* slots a plan may take, from its hash's */
 
 static const char *const state_names[WEB_PREVIEW_STATES] = {
     [WEB_PENDING] = "pending",
@@ -122,11 +123,23 @@ struct plan_info {
 	char *refused_why;  /* a refused plan's refusal and message */
 };
 
+/* A plan's folder has WEB_MODEL_PROBE slots from its hash's on: a look-up
+ * compares at most that many, whatever the outbox holds. */
 static struct {
 	pthread_mutex_t mu;
 	struct plan_info v[WEB_MODEL_CACHE_N];
-	size_t next; /* the slot replaced next when none is free */
+	size_t next; /* which of a full window's slots is replaced next */
 } cache = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static size_t
+slot_of(const char *dir)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	for (; *dir != '\0'; dir++)
+		h = (h ^ (unsigned char)*dir) * 1099511628211ULL;
+	return (size_t)(h % WEB_MODEL_CACHE_N);
+}
 
 static void
 info_release(struct plan_info *pi)
@@ -211,12 +224,13 @@ static void
 plan_info_get(struct plan_info *out, const char *dir, const struct stat *st)
 {
 	struct plan_info fresh;
-	size_t i, slot = WEB_MODEL_CACHE_N;
+	size_t i, k, at = slot_of(dir), slot = WEB_MODEL_CACHE_N;
 
 	pthread_mutex_lock(&cache.mu);
-	for (i = 0; i < WEB_MODEL_CACHE_N; i++) {
-		if (info_matches(&cache.v[i], dir, st)) {
-			info_copy(out, &cache.v[i]);
+	for (i = 0; i < WEB_MODEL_PROBE; i++) {
+		k = (at + i) % WEB_MODEL_CACHE_N;
+		if (info_matches(&cache.v[k], dir, st)) {
+			info_copy(out, &cache.v[k]);
 			pthread_mutex_unlock(&cache.mu);
 			return;
 		}
@@ -226,12 +240,20 @@ plan_info_get(struct plan_info *out, const char *dir, const struct stat *st)
 	info_load(&fresh, dir, st);
 	info_copy(out, &fresh);
 	pthread_mutex_lock(&cache.mu);
-	for (i = 0; i < WEB_MODEL_CACHE_N && slot == WEB_MODEL_CACHE_N; i++)
-		if (cache.v[i].dir == NULL || strcmp(cache.v[i].dir, dir) == 0)
-			slot = i;
+	/* its old version's slot, else a free one, else one in turn */
+	for (i = 0; i < WEB_MODEL_PROBE && slot == WEB_MODEL_CACHE_N; i++) {
+		k = (at + i) % WEB_MODEL_CACHE_N;
+		if (cache.v[k].dir != NULL && strcmp(cache.v[k].dir, dir) == 0)
+			slot = k;
+	}
+	for (i = 0; i < WEB_MODEL_PROBE && slot == WEB_MODEL_CACHE_N; i++) {
+		k = (at + i) % WEB_MODEL_CACHE_N;
+		if (cache.v[k].dir == NULL)
+			slot = k;
+	}
 	if (slot == WEB_MODEL_CACHE_N) {
-		slot = cache.next;
-		cache.next = (cache.next + 1) % WEB_MODEL_CACHE_N;
+		slot = (at + cache.next) % WEB_MODEL_CACHE_N;
+		cache.next = (cache.next + 1) % WEB_MODEL_PROBE;
 	}
 	info_release(&cache.v[slot]);
 	cache.v[slot] = fresh;

@@ -415,6 +415,45 @@ test_web_model__audit(void **state)
 	free(st);
 }
 
+/* Many plans, read twice (the second time from the cache): the same
+ * states and confirmations. */
+static void
+test_web_model__many_plans_cached(void **state)
+{
+	struct web_view v = {0};
+	struct web_preview *a = NULL, *b = NULL;
+	struct err err = {0};
+	char *ob = xasprintf("%s/many", tmp), *d, id[64];
+	size_t na = 0, nb = 0, i;
+
+	(void)state;
+	v.outbox = ob;
+	for (i = 0; i < 30; i++) {
+		snprintf(id, sizeof(id), "20261201T0000%02zuZ-%012zu", i, i);
+		d = post(ob, id,
+		    i % 3 == 0 ? PLAN_OUT_NO_CHANGE : PLAN_OUT_WOULD_APPLY);
+		free(d);
+	}
+	assert_int_equal(web_model_previews(&v, NULL, SIZE_MAX, &a, &na, &err),
+	    0);
+	assert_int_equal(web_model_previews(&v, NULL, SIZE_MAX, &b, &nb, &err),
+	    0);
+	assert_int_equal(na, 30);
+	assert_int_equal(nb, 30);
+	for (i = 0; i < na; i++) {
+		assert_string_equal(a[i].id, b[i].id);
+		assert_int_equal(a[i].state, b[i].state);
+		assert_int_equal(a[i].state,
+		    (29 - i) % 3 == 0 ? WEB_NOTHING : WEB_PENDING);
+		if (a[i].state == WEB_PENDING)
+			assert_string_equal(a[i].confirmation,
+			    b[i].confirmation);
+	}
+	web_model_previews_free(a, na);
+	web_model_previews_free(b, nb);
+	free(ob);
+}
+
 int
 main(void)
 {
@@ -424,6 +463,7 @@ main(void)
 	    cmocka_unit_test(test_web_model__files),
 	    cmocka_unit_test(test_web_model__applied),
 	    cmocka_unit_test(test_web_model__audit),
+	    cmocka_unit_test(test_web_model__many_plans_cached),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
