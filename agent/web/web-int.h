@@ -215,9 +215,9 @@ bool web_auth_login(struct web_auth *a, const char *token, char cookie[65],
 void web_auth_logout(struct web_auth *a, const char *cookie);
 /* Sessions alive now (at most WEB_SESSIONS_MAX). */
 size_t web_auth_sessions(struct web_auth *a);
-/* The whole "Set-Cookie: ..." header line for cookie (HttpOnly,
- * SameSite=Strict, Path=/, Max-Age, Secure when tls; NULL or "": one that
- * clears the cookie, for signing out), for web_resp.headers. Owned. */
+/* The Set-Cookie header's value for cookie (HttpOnly, SameSite=Strict,
+ * Path=/, Max-Age, Secure when tls; NULL or "": one that clears the
+ * cookie, for signing out). Owned. */
 char *web_auth_cookie_header(const struct web_auth *a, const char *cookie,
     bool tls);
 /* Does the form's csrf field match who's session? (Constant time.) */
@@ -240,7 +240,7 @@ struct web_preview {
 	char *cluster, *id; /* OUTBOX/<cluster>/<id> */
 	char *dir;
 	enum web_preview_state state;
-	char *commit;       /* commit.txt's first line, or NULL */
+	char *commit;       /* the commit (commit.txt, request.txt), or NULL */
 	char *created;      /* plan.json's created time, or NULL */
 	char *outcome;      /* the plan's outcome */
 	char *summary;      /* one line: "1 delete, 2 creates" */
