@@ -257,11 +257,3 @@ web_html_md_file(struct sbuf *b, const struct web_view *v, const char *cluster,
 	err_release(&err);
 	free(md);
 }
-
-const char *
-web_html_commit(const char *commit)
-{
-	if (commit != NULL && strncmp(commit, "commit ", 7) == 0)
-		return commit + 7;
-	return commit;
-}

@@ -87,7 +87,7 @@ web_page_preview(struct web_ctx *c, const struct web_who *who,
 	sbuf_adds(b, "</td></tr>\n");
 	add_row(b, "outcome", p.outcome, false);
 	add_row(b, "summary", p.summary, false);
-	add_row(b, "commit", web_html_commit(p.commit), true);
+	add_row(b, "commit", p.commit, true);
 	add_row(b, "created", p.created, false);
 	add_row(b, "approved by", p.approved_by, false);
 	add_row(b, "result", p.result, false);

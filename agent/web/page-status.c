@@ -269,7 +269,7 @@ status_previews(struct sbuf *b, const struct web_view *v, const char *cluster)
 		sbuf_adds(b, "</td><td>");
 		web_html_esc(b, pv[i].created);
 		sbuf_adds(b, "</td><td><code>");
-		web_html_esc(b, web_html_commit(pv[i].commit));
+		web_html_esc(b, pv[i].commit);
 		sbuf_adds(b, "</code></td><td>");
 		web_html_esc(b, pv[i].summary);
 		sbuf_adds(b, "</td><td>");

@@ -120,8 +120,6 @@ void web_html_csrf(struct sbuf *b, const struct web_who *who);
 void web_html_state(struct sbuf *b, const char *state);
 void web_html_preview_link(struct sbuf *b, const char *cluster,
     const char *id);
-/* A commit as shown: commit.txt's first line without its "commit ". */
-const char *web_html_commit(const char *commit);
 struct web_view;
 /* A Markdown file of a preview (or of the drift report: id "drift") as
  * HTML; its absence or the error that kept it from being read, said. */
