@@ -5,7 +5,7 @@
  *              TLS, limits, a request in and a response out
  *   md.c       md4c, the one file that includes it: plan.md as HTML
  *   html.c     escaping, the page's frame (head, style, header, footer)
- *   metrics.c  the metric families (names, help, labels, buckets)
+ *   web-metrics.c the metric families (names, help, labels, buckets)
  *   board.c    what the daemon and the server share (web.h)
  *   auth.c     tokens, sessions, CSRF
  *   model.c    the outbox and the state folder as the API and page show
@@ -97,7 +97,7 @@ void web_html_esc(struct sbuf *out, const char *s);
 void web_html_begin(struct sbuf *out, const char *title, const char *who);
 void web_html_end(struct sbuf *out);
 
-/* ==== metrics.c ==== */
+/* ==== web-metrics.c (not metrics.c: lib/ has one) ==== */
 
 /* Declare every family of docs/http-api.md "Metrics" in m. */
 void web_metrics_declare(struct metrics *m);
