@@ -4,18 +4,16 @@
  * ConfirmByTyping; design.md section 5). */
 #include "agent.h"
 
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/afile.h"
-#include "../lib/clock.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 #include "../reconcile/apply/apply.h"
+#include "approve-write.h"
 #include "plan-dir.h"
 #include "state.h"
 
@@ -38,12 +36,11 @@ state_of(const struct approve_opts *o)
 }
 
 /* The approver's name: $SUDO_USER, $USER, the login name, or the user
- * id's name; owned. */
+ * id's name (its number when it has none); owned. */
 static char *
 approver_default(void)
 {
 	const char *s = getenv("SUDO_USER");
-	struct passwd *pw;
 
 	if (s == NULL || s[0] == '\0')
 		s = getenv("USER");
@@ -51,21 +48,7 @@ approver_default(void)
 		s = getlogin();
 	if (s != NULL && s[0] != '\0')
 		return xstrdup(s);
-	pw = getpwuid(getuid());
-	if (pw != NULL && pw->pw_name != NULL)
-		return xstrdup(pw->pw_name);
-	return xasprintf("uid %ld", (long)getuid());
-}
-
-/* The name of uid, or its decimal value when it has none; owned. */
-static char *
-user_of(uid_t uid)
-{
-	struct passwd *pw = getpwuid(uid);
-
-	if (pw != NULL && pw->pw_name != NULL && pw->pw_name[0] != '\0')
-		return xstrdup(pw->pw_name);
-	return xasprintf("%lu", (unsigned long)uid);
+	return agent_user_name(getuid());
 }
 
 static int
@@ -73,30 +56,19 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
     struct err *err)
 {
 	struct apply_approval a;
-	char *json, *path;
+	char *by = o->by != NULL ? xstrdup(o->by) : approver_default();
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	/* the real uid: the agent attributes the approval to it, and acts on
-	 * it only when approval.json is owned by that uid */
-	a.approved_uid = (int64_t)getuid();
-	a.approved_user = user_of(getuid());
-	a.plan_digest = xstrdup(ap->digest);
-	a.confirmation = xstrdup(o->confirm);
-	a.approved_by = o->by != NULL ? xstrdup(o->by) : approver_default();
-	a.approved_at = clock_rfc3339_now();
-	json = apply_approval_render(&a);
-	path = xasprintf("%s/approval.json", ap->dir);
-	rc = afile_write(path, json, strlen(json), 0644, err);
+	rc = agent_approve_write(ap, o->confirm, by, NULL, 0644, &a, err);
 	if (rc == 0)
 		printf("approved: %s (plan.json SHA-256 %s) by %s (uid %lld "
 		       "%s)\n"
 		       "apply it with: artemis-gitops apply %s\n",
 		    ap->dir, ap->digest, a.approved_by,
 		    (long long)a.approved_uid, a.approved_user, ap->dir);
-	free(path);
-	free(json);
 	apply_approval_release(&a);
+	free(by);
 	return rc;
 }
 

@@ -88,10 +88,11 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of the sub-folders of dir holding a plan.json; a missing
- * dir is empty. */
+/* Sorted paths (names when names) of the sub-folders of dir holding a
+ * plan.json; a missing dir is empty. */
 static int
-plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
+plan_dirs_as(char ***out, size_t *nout, const char *dir, bool names,
+    struct err *err)
 {
 	DIR *d;
 	struct dirent *e;
@@ -118,6 +119,10 @@ plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
 			free(p);
 			continue;
 		}
+		if (names) {
+			free(p);
+			p = xstrdup(e->d_name);
+		}
 		xgrow(&list, &cap, n + 1, sizeof(*list));
 		list[n++] = p;
 	}
@@ -127,6 +132,12 @@ plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
 	*out = list;
 	*nout = n;
 	return 0;
+}
+
+static int
+plan_dirs(char ***out, size_t *nout, const char *dir, struct err *err)
+{
+	return plan_dirs_as(out, nout, dir, false, err);
 }
 
 int
@@ -159,9 +170,10 @@ agent_outbox_supersede_others(const char *outbox, const char *cluster,
 	return marked;
 }
 
-/* Sorted names of the cluster folders of outbox. */
+/* Sorted paths (names when names) of the cluster folders of outbox. */
 static int
-cluster_dirs(char ***out, size_t *nout, const char *outbox, struct err *err)
+cluster_dirs_as(char ***out, size_t *nout, const char *outbox, bool names,
+    struct err *err)
 {
 	DIR *d;
 	struct dirent *e;
@@ -188,6 +200,10 @@ cluster_dirs(char ***out, size_t *nout, const char *outbox, struct err *err)
 			free(p);
 			continue;
 		}
+		if (names) {
+			free(p);
+			p = xstrdup(e->d_name);
+		}
 		xgrow(&list, &cap, n + 1, sizeof(*list));
 		list[n++] = p;
 	}
@@ -197,6 +213,31 @@ cluster_dirs(char ***out, size_t *nout, const char *outbox, struct err *err)
 	*out = list;
 	*nout = n;
 	return 0;
+}
+
+static int
+cluster_dirs(char ***out, size_t *nout, const char *outbox, struct err *err)
+{
+	return cluster_dirs_as(out, nout, outbox, false, err);
+}
+
+int
+agent_outbox_clusters(char ***out, size_t *nout, const char *outbox,
+    struct err *err)
+{
+	return cluster_dirs_as(out, nout, outbox, true, err);
+}
+
+int
+agent_outbox_plans(char ***out, size_t *nout, const char *outbox,
+    const char *cluster, struct err *err)
+{
+	char *cdir = xasprintf("%s/%s", outbox, cluster);
+	int r;
+
+	r = plan_dirs_as(out, nout, cdir, true, err);
+	free(cdir);
+	return r;
 }
 
 int

@@ -30,6 +30,9 @@
  * written atomically.
  */
 
+#define AGENT_OUTBOX_PLAN        "plan.json"
+#define AGENT_OUTBOX_PLAN_MD     "plan.md"
+#define AGENT_OUTBOX_RESULT_MD   "result.md"
 #define AGENT_OUTBOX_COMMIT      "commit.txt"
 #define AGENT_OUTBOX_DECLARATION "declaration"
 #define AGENT_OUTBOX_REWRITE     "history-rewrite.txt"
@@ -67,5 +70,19 @@ int agent_outbox_supersede_others(const char *outbox, const char *cluster,
 int agent_outbox_list_approved(char ***out, size_t *nout, const char *outbox,
     struct err *err);
 void agent_outbox_list_free(char **list, size_t n);
+
+/* The names of the cluster folders of outbox (none when it does not
+ * exist), sorted; release with agent_outbox_list_free. */
+int agent_outbox_clusters(char ***out, size_t *nout, const char *outbox,
+    struct err *err);
+/* The names (plan ids) of cluster's plan folders, those holding a
+ * plan.json, sorted, so oldest first; the drift report's folder is not
+ * one. Release with agent_outbox_list_free. */
+int agent_outbox_plans(char ***out, size_t *nout, const char *outbox,
+    const char *cluster, struct err *err);
+
+/* The drift report's files in OUTBOX/<cluster>/drift/ */
+#define AGENT_OUTBOX_DRIFT_JSON "drift.json"
+#define AGENT_OUTBOX_DRIFT_MD   "drift.md"
 
 #endif

@@ -323,7 +323,15 @@ agent_state_audit_each(const struct agent_state *st,
     int (*fn)(void *ctx, const char *row, size_t len), void *ctx,
     struct err *err)
 {
-	char *path = agent_state_path(st, AGENT_STATE_AUDIT);
+	return agent_state_audit_each_dir(agent_state_dir(st), fn, ctx, err);
+}
+
+int
+agent_state_audit_each_dir(const char *dir,
+    int (*fn)(void *ctx, const char *row, size_t len), void *ctx,
+    struct err *err)
+{
+	char *path = xasprintf("%s/%s", dir, AGENT_STATE_AUDIT);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;

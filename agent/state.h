@@ -75,6 +75,14 @@ int agent_state_audit_each(const struct agent_state *st,
     int (*fn)(void *ctx, const char *row, size_t len), void *ctx,
     struct err *err);
 
+/* The same for the state folder dir, without its lock: a reader that
+ * does not change the state (the web server). Rows are appended whole
+ * (O_APPEND, fsync), so a concurrent append shows as a whole row or a
+ * torn last line, which is not a row. */
+int agent_state_audit_each_dir(const char *dir,
+    int (*fn)(void *ctx, const char *row, size_t len), void *ctx,
+    struct err *err);
+
 /* Who holds the lock of dir, as written by the holder ("pid N (COMMAND,
  * since TIME)"), or NULL when the lock is free or dir has no lock file.
  * Owned by the caller. Does not take the lock. */

@@ -208,3 +208,10 @@ jsonw_key_bool_opt(struct jsonw *w, const char *key, int v)
 	else
 		jsonw_bool(w, v != 0);
 }
+
+void
+jsonw_raw(struct jsonw *w, const char *json)
+{
+	sep(w);
+	sbuf_adds(w->out, json);
+}

@@ -39,6 +39,10 @@ void jsonw_key_int(struct jsonw *w, const char *key, int64_t v);
 void jsonw_key_bool(struct jsonw *w, const char *key, bool v);
 /* A boolean that may be unknown: v < 0 writes null, 0 false, else true. */
 void jsonw_key_bool_opt(struct jsonw *w, const char *key, int v);
+/* A value that is JSON text already (one value, e.g. a row of a JSON
+ * Lines file the caller has parsed), written as it is, with the
+ * separator before it. */
+void jsonw_raw(struct jsonw *w, const char *json);
 /* Append s as a quoted JSON string to out (no separators). */
 void jsonw_quote(struct sbuf *out, const char *s);
 

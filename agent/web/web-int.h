@@ -8,7 +8,7 @@
  *   web-metrics.c the metric families (names, help, labels, buckets)
  *   board.c    what the daemon and the server share (web.h)
  *   auth.c     tokens, sessions, CSRF
- *   model.c    the outbox and the state folder as the API and page show
+ *   web-model.c the outbox and the state folder as the API and page show
  *              them: clusters, previews and their state, drift, audit
  *   approve.c  an approval from the web, written as approval.json
  *   api.c      the JSON API (/api/v1/...)
@@ -192,7 +192,7 @@ char *web_auth_cookie_header(const struct web_auth *a, const char *cookie,
 /* Does the form's csrf field match who's session? (Constant time.) */
 bool web_auth_csrf_ok(const struct web_who *who, const char *csrf);
 
-/* ==== model.c ==== */
+/* ==== web-model.c (not model.c: declarations/ has one) ==== */
 
 enum web_preview_state {
 	WEB_PENDING = 0, /* waiting for an approval */

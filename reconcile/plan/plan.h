@@ -399,6 +399,9 @@ size_t plan_adopts(const struct plan *p);
 /* May p be approved: it would apply, or it changes nothing on any broker
  * and adopts objects (an imported cluster's first plan, docs/import.md)? */
 bool plan_approvable(const struct plan *p);
+/* The plan's summary line, as its confirmation text starts: "create 2,
+ * delete 1 queue, 2 diverts", "no changes". Owned. */
+char *plan_summary_line(const struct plan *p);
 
 /* ---- the queue-delete preflight (ADR-0084 D1-D6) ------------------------
  * One pure function for the preview and for apply: apply calls it again

@@ -116,3 +116,12 @@ plan_summary_phrase(const struct plan_summary *s)
 		sbuf_adds(&b, "no changes");
 	return sbuf_take(&b);
 }
+
+char *
+plan_summary_line(const struct plan *p)
+{
+	struct plan_summary s;
+
+	plan_summarize(p, &s);
+	return plan_summary_phrase(&s);
+}

@@ -144,6 +144,42 @@ test_outbox__approved_plans_not_yet_handled(void **state)
 	free(ob);
 }
 
+static void
+test_outbox__clusters_and_plans_by_name(void **state)
+{
+	char *ob = xasprintf("%s/names", tmp);
+	char *a, *b, *c, *drift, **list = NULL;
+	size_t n = 0;
+	struct err err = {0};
+
+	(void)state;
+	assert_int_equal(agent_outbox_clusters(&list, &n, ob, &err), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(agent_outbox_plans(&list, &n, ob, "eu", &err), 0);
+	assert_int_equal(n, 0);
+	b = post(ob, "us", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+	a = post(ob, "eu", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	c = post(ob, "eu", "cccccccccccccccccccccccccccccccccccccccc");
+	drift = xasprintf("%s/eu/drift", ob);
+	assert_int_equal(afile_mkdirs(drift, 0750, &err), 0);
+	assert_int_equal(agent_outbox_put(drift, "plan.json", "{}\n", &err), 0);
+	assert_int_equal(agent_outbox_clusters(&list, &n, ob, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[0], "eu");
+	assert_string_equal(list[1], "us");
+	agent_outbox_list_free(list, n);
+	assert_int_equal(agent_outbox_plans(&list, &n, ob, "eu", &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[0], strrchr(a, '/') + 1);
+	assert_string_equal(list[1], strrchr(c, '/') + 1);
+	agent_outbox_list_free(list, n);
+	free(a);
+	free(b);
+	free(c);
+	free(drift);
+	free(ob);
+}
+
 int
 main(void)
 {
@@ -151,6 +187,7 @@ main(void)
 	    cmocka_unit_test(test_outbox__plan_ids_are_time_and_commit),
 	    cmocka_unit_test(test_outbox__supersede_spares_applied_and_newest),
 	    cmocka_unit_test(test_outbox__approved_plans_not_yet_handled),
+	    cmocka_unit_test(test_outbox__clusters_and_plans_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

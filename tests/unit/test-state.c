@@ -276,6 +276,12 @@ test_state__audit_each_reads_rows(void **unused)
 	assert_int_equal(agent_state_audit_each(st, collect, &b, &err), 0);
 	assert_string_equal(sbuf_str(&b),
 	    "[{\"a\":1}][{\"b\":2}][{\"torn\":][stop]");
+	/* the same rows by the folder's path, without its lock (which this
+	 * handle holds) */
+	sbuf_reset(&b);
+	assert_int_equal(agent_state_audit_each_dir(dir, collect, &b, &err), 0);
+	assert_string_equal(sbuf_str(&b),
+	    "[{\"a\":1}][{\"b\":2}][{\"torn\":][stop]");
 	sbuf_release(&b);
 	free(path);
 	agent_state_close(st);

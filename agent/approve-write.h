@@ -1,0 +1,28 @@
+/* agent/approve-write.h: approval.json written for a loaded plan folder,
+ * bound to plan.json's digest: one writer for `artemis-gitops approve`
+ * (agent/cmd-approve.c) and the web server (agent/web/approve.c), which
+ * both check the plan first (agent/plan-dir.h, apply_approval_check_plan).
+ */
+#ifndef AGENT_APPROVE_WRITE_H
+#define AGENT_APPROVE_WRITE_H
+
+#include <sys/types.h>
+
+#include "../lib/err.h"
+#include "../reconcile/apply/apply.h"
+#include "plan-dir.h"
+
+/* The name of uid (getpwuid_r: safe in any thread), or its decimal value
+ * when it has none. Owned. */
+char *agent_user_name(uid_t uid);
+
+/* Write ap->dir/approval.json atomically (mode) for the typed confirm:
+ * the plan's digest, approved_by by, the real uid and its name, now, and
+ * via (NULL for the command line, APPLY_APPROVAL_VIA_HTTP). On success
+ * *out (when not NULL) holds what was written (release with
+ * apply_approval_release). */
+int agent_approve_write(const struct agent_plan_dir *ap, const char *confirm,
+    const char *by, const char *via, mode_t mode, struct apply_approval *out,
+    struct err *err);
+
+#endif
