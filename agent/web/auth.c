@@ -348,7 +348,7 @@ web_auth_cookie_header(const struct web_auth *a, const char *cookie, bool tls)
 		    "Set-Cookie: %s=; Path=/; Max-Age=0; HttpOnly; "
 		    "SameSite=Strict%s",
 		    WEB_SESSION_COOKIE, tls ? "; Secure" : "");
-	return xasprintf("Set-Cookie: %s=%s; Path=/; Max-Age=%ld; HttpOnly; "
+	return xasprintf("%s=%s; Path=/; Max-Age=%ld; HttpOnly; "
 	                 "SameSite=Strict%s",
 	    WEB_SESSION_COOKIE, cookie, a->ttl, tls ? "; Secure" : "");
 }

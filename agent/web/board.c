@@ -22,6 +22,10 @@ struct node_entry {
 	struct web_node_view v;
 };
 
+struct job_slot {
+	struct web_job *j;
+};
+
 struct web_board {
 	pthread_mutex_t mu;
 	pthread_cond_t job_cv;
@@ -38,7 +42,7 @@ struct web_board {
 	struct node_entry *nodes;
 	size_t nnodes;
 	/* jobs: waiting ones first in, and the last finished ones */
-	struct web_job **jobs;
+	struct job_slot *jobs;
 	size_t njobs;
 	uint64_t next_job;
 	bool wanted;
@@ -94,8 +98,8 @@ web_board_free(struct web_board *b)
 	}
 	free(b->nodes);
 	for (i = 0; i < b->njobs; i++) {
-		web_job_release(b->jobs[i]);
-		free(b->jobs[i]);
+		web_job_release(b->jobs[i].j);
+		free(b->jobs[i].j);
 	}
 	free(b->jobs);
 	strv_release(&b->clusters);
@@ -343,16 +347,16 @@ trim_jobs(struct web_board *b)
 	size_t i, done = 0;
 
 	for (i = 0; i < b->njobs; i++)
-		done += b->jobs[i]->done;
+		done += b->jobs[i].j->done;
 	for (i = 0; i < b->njobs && done > WEB_JOBS_KEPT;) {
-		if (!b->jobs[i]->done) {
+		if (!b->jobs[i].j->done) {
 			i++;
 			continue;
 		}
-		web_job_release(b->jobs[i]);
-		free(b->jobs[i]);
+		web_job_release(b->jobs[i].j);
+		free(b->jobs[i].j);
 		memmove(&b->jobs[i], &b->jobs[i + 1],
-		    (b->njobs - i - 1) * sizeof(b->jobs[0]));
+		    (b->njobs - i - 1) * sizeof(*b->jobs));
 		b->njobs--;
 		done--;
 	}
@@ -364,8 +368,8 @@ find_job(struct web_board *b, uint64_t id)
 	size_t i;
 
 	for (i = 0; i < b->njobs; i++)
-		if (b->jobs[i]->id == id)
-			return b->jobs[i];
+		if (b->jobs[i].j->id == id)
+			return b->jobs[i].j;
 	return NULL;
 }
 
@@ -391,7 +395,7 @@ web_board_job_post(struct web_board *b, struct web_job *j, int wait_ms,
 	}
 	pthread_mutex_lock(&b->mu);
 	for (i = 0; i < b->njobs; i++)
-		waiting += !b->jobs[i]->done;
+		waiting += !b->jobs[i].j->done;
 	if (waiting >= WEB_JOBS_WAITING) {
 		pthread_mutex_unlock(&b->mu);
 		mine->done = true;
@@ -405,7 +409,7 @@ web_board_job_post(struct web_board *b, struct web_job *j, int wait_ms,
 	mine->id = id = b->next_job++;
 	mine->done = false;
 	b->jobs = xreallocarray(b->jobs, b->njobs + 1, sizeof(*b->jobs));
-	b->jobs[b->njobs++] = mine;
+	b->jobs[b->njobs++].j = mine;
 	kick(b);
 	for (;;) {
 		mine = find_job(b, id);
@@ -447,8 +451,8 @@ web_board_job_take(struct web_board *b)
 	pthread_mutex_lock(&b->mu);
 	drain(b);
 	for (i = 0; i < b->njobs; i++) {
-		if (!b->jobs[i]->done && b->jobs[i]->status == 0) {
-			j = b->jobs[i];
+		if (!b->jobs[i].j->done && b->jobs[i].j->status == 0) {
+			j = b->jobs[i].j;
 			j->status = -1; /* taken */
 			break;
 		}

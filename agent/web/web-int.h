@@ -92,9 +92,13 @@ int web_md_html(const char *md, size_t len, struct sbuf *out);
 
 /* s escaped for HTML text and attribute values (& < > " '). */
 void web_html_esc(struct sbuf *out, const char *s);
-/* The page's head (title escaped, the style sheet) and header; the
- * signed-in user's name and role, or NULL. */
-void web_html_begin(struct sbuf *out, const char *title, const char *who);
+struct web_who;
+/* The page's head (title escaped, the style sheet) and header: who is
+ * signed in (name and role) and, for a session, a sign-out form carrying
+ * its CSRF token; nothing of who when NULL or WEB_NOBODY. Then the title
+ * as the page's heading. */
+void web_html_begin(struct sbuf *out, const char *title,
+    const struct web_who *who);
 void web_html_end(struct sbuf *out);
 
 /* ==== web-metrics.c (not metrics.c: lib/ has one) ==== */
@@ -184,9 +188,9 @@ bool web_auth_login(struct web_auth *a, const char *token, char cookie[65],
 void web_auth_logout(struct web_auth *a, const char *cookie);
 /* Sessions alive now (at most WEB_SESSIONS_MAX). */
 size_t web_auth_sessions(struct web_auth *a);
-/* The whole "Set-Cookie: ..." header line for cookie (HttpOnly,
- * SameSite=Strict, Path=/, Max-Age, Secure when tls; NULL or "": one that
- * clears the cookie, for signing out), for web_resp.headers. Owned. */
+/* The Set-Cookie header's value for cookie (HttpOnly, SameSite=Strict,
+ * Path=/, Max-Age, Secure when tls; NULL or "": one that clears the
+ * cookie, for signing out). Owned. */
 char *web_auth_cookie_header(const struct web_auth *a, const char *cookie,
     bool tls);
 /* Does the form's csrf field match who's session? (Constant time.) */

@@ -1,12 +1,12 @@
 /* tests/unit/test-board.c: agent/web/board.c: what the loop and the
  * server's threads share: the view's copies, jobs posted from a thread
  * and done by the loop, a job that outlives its wait, the wake-up. */
+#include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,8 @@
  * socket: web_start with a configuration, requests sent with lib/http
  * (libcurl), the health endpoints, who may read /metrics and the API,
  * the bounds (body, headers), tokens refused at start. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +21,7 @@
 #include "../../agent/log.h"
 #include "../../agent/web/web.h"
 #include "../../lib/afile.h"
+#include "../../lib/http.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
 
@@ -120,8 +121,9 @@ req(unsigned port, const char *method, const char *path, const char *token,
 	sa.sin_port = htons((uint16_t)port);
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	sbuf_addf(&q, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-	              "Connection: close\r\n",
+	sbuf_addf(&q,
+	    "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+	    "Connection: close\r\n",
 	    method, path);
 	if (token != NULL)
 		sbuf_addf(&q, "Authorization: Bearer %s\r\n", token);
@@ -169,9 +171,8 @@ check(unsigned port, const char *method, const char *path, const char *token,
 static void
 test_server__health_metrics_and_who(void **state)
 {
-	struct agent_conf *c = conf_with(
-	    "  viewer-tokens: [grafana.token]\n"
-	    "  approver-tokens: [alice.token]\n");
+	struct agent_conf *c = conf_with("  viewer-tokens: [grafana.token]\n"
+	                                 "  approver-tokens: [alice.token]\n");
 	struct web_board *b = web_board_new();
 	struct web *w = NULL;
 	struct err err = {0};
@@ -347,6 +348,110 @@ test_server__off_and_address_in_use(void **state)
 	agent_conf_free(c2);
 }
 
+/* TLS served directly: a certificate made here with openssl, checked by
+ * libcurl (lib/http) against itself; the key is a credentials file. */
+static void
+test_server__tls(void **state)
+{
+	struct agent_conf *c;
+	struct web_board *b = web_board_new();
+	struct web *w = NULL;
+	struct err err = {0};
+	struct http_request r;
+	struct http_response resp;
+	char *cmd, *url, *ca;
+	struct got g;
+	int rc;
+
+	(void)state;
+	cmd =
+	    xasprintf("openssl req -x509 -newkey rsa:2048 -nodes -days 2 "
+	              "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 "
+	              "-keyout %s/creds/http-key.pem -out %s/cert.pem "
+	              ">/dev/null 2>&1 && chmod 600 %s/creds/http-key.pem",
+	        tmp, tmp, tmp);
+	rc = system(cmd);
+	free(cmd);
+	assert_int_equal(rc, 0);
+	c = conf_with("  tls-cert-file: cert.pem\n"
+	              "  tls-key-file: http-key.pem\n");
+	assert_int_equal(web_start(&w, c, b, &err), 0);
+	memset(&r, 0, sizeof(r));
+	memset(&resp, 0, sizeof(resp));
+	url = xasprintf("https://127.0.0.1:%u/healthz", web_port(w));
+	ca = xasprintf("%s/cert.pem", tmp);
+	r.method = "GET";
+	r.url = url;
+	r.ca_file = ca;
+	r.connect_timeout_ms = 2000;
+	r.timeout_ms = 5000;
+	r.max_response = 4096;
+	assert_int_equal(http_send(&r, &resp), 0);
+	assert_int_equal(resp.status, 200);
+	assert_string_equal(sbuf_str(&resp.body), "ok\n");
+	http_response_release(&resp);
+	/* plain HTTP to the TLS port gets no answer */
+	g = req(web_port(w), "GET", "/healthz", NULL, NULL, NULL, 0);
+	assert_int_not_equal(g.status, 200);
+	free(g.body);
+	free(url);
+	free(ca);
+	web_stop(w);
+	agent_conf_free(c);
+	/* a key its group can read: refused, naming the setting */
+	cmd = xasprintf("chmod 640 %s/creds/http-key.pem", tmp);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	c = conf_with("  tls-cert-file: cert.pem\n"
+	              "  tls-key-file: http-key.pem\n");
+	assert_int_equal(web_start(&w, c, b, &err), -1);
+	assert_non_null(strstr(err.msg, "http.tls-key-file"));
+	err_release(&err);
+	agent_conf_free(c);
+	web_board_free(b);
+}
+
+/* Behind a reverse proxy: the logged client is the header's last entry,
+ * and a header that is not an address is ignored. */
+static void
+test_server__client_address_header(void **state)
+{
+	struct agent_conf *c =
+	    conf_with("  client-address-header: X-Forwarded-For\n");
+	struct web_board *b = web_board_new();
+	struct web *w = NULL;
+	struct err err = {0};
+	const char *h1[] = {"X-Forwarded-For: 198.51.100.7, 10.1.2.3"};
+	const char *h2[] = {"X-Forwarded-For: <script>"};
+	FILE *f = tmpfile();
+	char buf[4096];
+	size_t n;
+	struct got g;
+
+	(void)state;
+	assert_non_null(f);
+	agent_log_set_output(f, false);
+	agent_log_set_level(AGENT_LOG_DEBUG);
+	assert_int_equal(web_start(&w, c, b, &err), 0);
+	g = req(web_port(w), "GET", "/nowhere", NULL, NULL, h1, 1);
+	free(g.body);
+	g = req(web_port(w), "GET", "/nowhere", NULL, NULL, h2, 1);
+	free(g.body);
+	web_stop(w);
+	agent_log_set_output(stderr, false);
+	agent_log_set_level(AGENT_LOG_ERR);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "10.1.2.3 GET /nowhere"));
+	assert_null(strstr(buf, "198.51.100.7 GET"));
+	assert_null(strstr(buf, "<script>"));
+	assert_non_null(strstr(buf, "127.0.0.1 GET /nowhere"));
+	web_board_free(b);
+	agent_conf_free(c);
+}
+
 int
 main(void)
 {
@@ -357,6 +462,8 @@ main(void)
 	    cmocka_unit_test(test_server__tokens_refused),
 	    cmocka_unit_test(test_server__anonymous_read),
 	    cmocka_unit_test(test_server__off_and_address_in_use),
+	    cmocka_unit_test(test_server__tls),
+	    cmocka_unit_test(test_server__client_address_header),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
