@@ -30,19 +30,48 @@
 #include "../outbox.h"
 #include "../state.h"
 
-#define API_PREFIX         "/api/v1/"
-#define API_SEGS_MAX       6
-#define API_PREVIEWS_MAX   1000 /* previews in one list */
-#define API_LATEST         20   /* a cluster's latest previews */
-#define API_LAST_APPLIES   5    /* a cluster's last applies */
-#define API_AUDIT_DEFAULT  50
-#define API_AUDIT_MAX      500
-#define API_QUEUE_MAX      255 /* bytes of a queue name */
-#define API_JOB_WAIT_MS    30000
-#define API_GET            "Allow: GET, HEAD"
-#define API_POST           "Allow: POST"
+#define API_PREFIX        "/api/v1/"
+#define API_SEGS_MAX      6
+#define API_PREVIEWS_MAX  1000 /* previews in one list */
+#define API_LATEST        20   /* a cluster's latest previews */
+#define API_LAST_APPLIES  5    /* a cluster's last applies */
+#define API_AUDIT_DEFAULT 50
+#define API_AUDIT_MAX     500
+#define API_QUEUE_MAX     255 /* bytes of a queue name */
+#define API_JOB_WAIT_MS   30000
+#define API_GET           "Allow: GET, HEAD"
+#define API_POST          "Allow: POST"
 
 /* ---- responses ------------------------------------------------------- */
+
+/* (here, not in server.c, which calls web_api: one direction) */
+void
+web_json_error(struct web_resp *out, int status, const char *fmt, ...)
+{
+	struct jsonw w;
+	char *msg;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	out->status = status;
+	out->type = "application/json";
+	sbuf_reset(&out->body);
+	jsonw_init(&w, &out->body, 0);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "error");
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "message");
+	jsonw_str(&w, msg != NULL ? msg : "out of memory");
+	jsonw_key(&w, "status");
+	jsonw_int(&w, status);
+	jsonw_obj_end(&w);
+	jsonw_obj_end(&w);
+	sbuf_addc(&out->body, '\n');
+	free(msg);
+}
 
 static void
 begin(struct web_resp *out, struct jsonw *w, int status)
@@ -105,8 +134,7 @@ key_seconds(struct jsonw *w, double s)
 	jsonw_raw(w, buf);
 }
 
-static void
-key_link(struct jsonw *w, const char *key, const char *fmt, ...)
+static void key_link(struct jsonw *w, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void
@@ -169,8 +197,8 @@ state_filter(const struct web_req *r)
 	if (s == NULL)
 		return -1;
 	for (i = 0; i < WEB_PREVIEW_STATES; i++)
-		if (strcmp(s, web_preview_state_name(
-		                  (enum web_preview_state)i)) == 0)
+		if (strcmp(s,
+		        web_preview_state_name((enum web_preview_state)i)) == 0)
 			return i;
 	return -2;
 }
@@ -395,8 +423,8 @@ cluster_json(struct jsonw *w, const struct web_view *v, const char *name,
 	char *applied, *at = NULL;
 	bool ok = web_id_ok(name);
 
-	if (ok && web_model_previews(v, name, API_PREVIEWS_MAX, &pv, &n,
-	              &err) < 0)
+	if (ok &&
+	    web_model_previews(v, name, API_PREVIEWS_MAX, &pv, &n, &err) < 0)
 		err_release(&err);
 	for (i = 0; i < n; i++)
 		counts[pv[i].state]++;
@@ -431,10 +459,11 @@ cluster_json(struct jsonw *w, const struct web_view *v, const char *name,
 	if (ok) {
 		jsonw_key(w, "links");
 		jsonw_obj_begin(w);
-		key_link(w, "delete_queue", API_PREFIX "clusters/%s/delete-queue",
-		    name);
+		key_link(w, "delete_queue",
+		    API_PREFIX "clusters/%s/delete-queue", name);
 		key_link(w, "drift", API_PREFIX "clusters/%s/drift", name);
-		key_link(w, "previews", API_PREFIX "clusters/%s/previews", name);
+		key_link(w, "previews", API_PREFIX "clusters/%s/previews",
+		    name);
 		key_link(w, "self", API_PREFIX "clusters/%s", name);
 		jsonw_obj_end(w);
 	}
@@ -532,8 +561,7 @@ query_size(const struct web_req *r, const char *name, size_t def, size_t max,
 }
 
 static void
-audit(const struct web_view *v, const struct web_req *r,
-    struct web_resp *out)
+audit(const struct web_view *v, const struct web_req *r, struct web_resp *out)
 {
 	struct json_doc *doc = NULL;
 	struct strv rows = {0};
@@ -615,8 +643,9 @@ body_members(const struct web_req *r, struct member *m, size_t n,
 		return false;
 	}
 	if (r->body_len == 0) {
-		web_json_error(out, 400, "the request has no body: a JSON "
-		                         "object is expected");
+		web_json_error(out, 400,
+		    "the request has no body: a JSON "
+		    "object is expected");
 		return false;
 	}
 	if (json_parse(doc, "request body", r->body, r->body_len, &err) < 0) {
@@ -628,7 +657,8 @@ body_members(const struct web_req *r, struct member *m, size_t n,
 	}
 	root = json_doc_root(*doc);
 	if (!json_is_object(root)) {
-		web_json_error(out, 400, "request body: expected a JSON object");
+		web_json_error(out, 400,
+		    "request body: expected a JSON object");
 		goto fail;
 	}
 	for (it = json_first(root); it != NULL; it = json_next(it)) {
@@ -647,8 +677,7 @@ body_members(const struct web_req *r, struct member *m, size_t n,
 			if (!m[i].required)
 				continue;
 			web_json_error(out, 400,
-			    "request body: member '%s' is required",
-			    m[i].key);
+			    "request body: member '%s' is required", m[i].key);
 			goto fail;
 		}
 		if ((m[i].type == M_STRING && !json_is_string(m[i].v)) ||
@@ -678,8 +707,9 @@ may_post(const struct web_who *who, const char *what, struct web_resp *out)
 		return false;
 	}
 	if (who->role != WEB_APPROVER) {
-		web_json_error(out, 403, "%s takes an approver's token; %s is a %s",
-		    what, who->name, web_role_name(who->role));
+		web_json_error(out, 403,
+		    "%s takes an approver's token; %s is a %s", what, who->name,
+		    web_role_name(who->role));
 		return false;
 	}
 	return true;
@@ -871,12 +901,13 @@ job_one(struct web_ctx *c, const char *id, struct web_resp *out)
 static bool
 split(const char *rest, char *buf, size_t bufsz, char **seg, size_t *n)
 {
+	size_t len = strlen(rest);
 	char *p, *slash;
 
 	*n = 0;
-	if (strlen(rest) >= bufsz)
+	if (len >= bufsz)
 		return false;
-	strcpy(buf, rest);
+	memcpy(buf, rest, len + 1);
 	p = buf;
 	for (;;) {
 		if (*n == API_SEGS_MAX || *p == '\0')
@@ -904,10 +935,10 @@ id_check(const char *what, const char *s, struct web_resp *out)
 
 static void
 route_cluster(struct web_ctx *c, const struct web_view *v,
-    const struct web_req *r, const struct web_who *who, char **seg,
-    size_t n, struct web_resp *out)
+    const struct web_req *r, const struct web_who *who, char **seg, size_t n,
+    struct web_resp *out)
 {
-	const char *cl = seg[1], *id, *f;
+	const char *cl = n >= 2 ? seg[1] : NULL, *id, *f;
 
 	if (!id_check("cluster name", cl, out))
 		return;
@@ -966,9 +997,9 @@ route_cluster(struct web_ctx *c, const struct web_view *v,
 			approve(c, v, r, who, cl, id, out);
 		return;
 	}
-	if (n == 5 && (strcmp(f, "plan.json") == 0 ||
-	                  strcmp(f, "plan.md") == 0 ||
-	                  strcmp(f, "result") == 0)) {
+	if (n == 5 &&
+	    (strcmp(f, "plan.json") == 0 || strcmp(f, "plan.md") == 0 ||
+	        strcmp(f, "result") == 0)) {
 		if (!is_get(r))
 			method_not_allowed(out, r, API_GET);
 		else if (strcmp(f, "plan.json") == 0)
@@ -988,10 +1019,10 @@ route_cluster(struct web_ctx *c, const struct web_view *v,
 }
 
 bool
-web_api(struct web_ctx *c, const struct web_req *r,
-    const struct web_who *who, struct web_resp *out)
+web_api(struct web_ctx *c, const struct web_req *r, const struct web_who *who,
+    struct web_resp *out)
 {
-	char buf[1024], *seg[API_SEGS_MAX];
+	char buf[1024], *seg[API_SEGS_MAX] = {NULL};
 	struct web_view v;
 	size_t n = 0;
 

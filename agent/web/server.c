@@ -27,34 +27,6 @@ struct web {
 	struct web_ctx ctx;
 };
 
-void
-web_json_error(struct web_resp *out, int status, const char *fmt, ...)
-{
-	struct jsonw w;
-	char *msg;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	out->status = status;
-	out->type = "application/json";
-	sbuf_reset(&out->body);
-	jsonw_init(&w, &out->body, 0);
-	jsonw_obj_begin(&w);
-	jsonw_key(&w, "error");
-	jsonw_obj_begin(&w);
-	jsonw_key(&w, "message");
-	jsonw_str(&w, msg != NULL ? msg : "out of memory");
-	jsonw_key(&w, "status");
-	jsonw_int(&w, status);
-	jsonw_obj_end(&w);
-	jsonw_obj_end(&w);
-	sbuf_addc(&out->body, '\n');
-	free(msg);
-}
-
 static void
 age(struct jsonw *w, const char *what, int64_t at, int64_t now, bool failed,
     int64_t window)

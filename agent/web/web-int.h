@@ -213,7 +213,7 @@ struct web_preview {
 	char *cluster, *id; /* OUTBOX/<cluster>/<id> */
 	char *dir;
 	enum web_preview_state state;
-	char *commit;       /* commit.txt's first line, or NULL */
+	char *commit;       /* the commit (commit.txt, request.txt), or NULL */
 	char *created;      /* plan.json's created time, or NULL */
 	char *outcome;      /* the plan's outcome */
 	char *summary;      /* one line: "1 delete, 2 creates" */

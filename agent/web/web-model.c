@@ -31,9 +31,10 @@
 #include "../plan-dir.h"
 #include "../state.h"
 
-#define WEB_ID_MAX        128  /* bytes of an id or a cluster name */
-#define WEB_SMALL_MAX     4096 /* bytes of commit.txt, superseded, ... */
-#define WEB_MODEL_CACHE_N 512  /* plans whose summary is kept */
+#define WEB_ID_MAX        128            /* bytes of an id or a cluster name */
+#define WEB_SMALL_MAX     ((size_t)4096) /* bytes of commit.txt, ... */
+#define WEB_MODEL_CACHE_N 4096           /* plans whose summary is kept */
+#define WEB_MODEL_PROBE   8 /* slots a plan may take, from its hash's */
 
 static const char *const state_names[WEB_PREVIEW_STATES] = {
     [WEB_PENDING] = "pending",
@@ -122,11 +123,23 @@ struct plan_info {
 	char *refused_why;  /* a refused plan's refusal and message */
 };
 
+/* A plan's folder has WEB_MODEL_PROBE slots from its hash's on: a look-up
+ * compares at most that many, whatever the outbox holds. */
 static struct {
 	pthread_mutex_t mu;
 	struct plan_info v[WEB_MODEL_CACHE_N];
-	size_t next; /* the slot replaced next when none is free */
+	size_t next; /* which of a full window's slots is replaced next */
 } cache = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static size_t
+slot_of(const char *dir)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	for (; *dir != '\0'; dir++)
+		h = (h ^ (unsigned char)*dir) * 1099511628211ULL;
+	return (size_t)(h % WEB_MODEL_CACHE_N);
+}
 
 static void
 info_release(struct plan_info *pi)
@@ -211,12 +224,13 @@ static void
 plan_info_get(struct plan_info *out, const char *dir, const struct stat *st)
 {
 	struct plan_info fresh;
-	size_t i, slot = WEB_MODEL_CACHE_N;
+	size_t i, k, at = slot_of(dir), slot = WEB_MODEL_CACHE_N;
 
 	pthread_mutex_lock(&cache.mu);
-	for (i = 0; i < WEB_MODEL_CACHE_N; i++) {
-		if (info_matches(&cache.v[i], dir, st)) {
-			info_copy(out, &cache.v[i]);
+	for (i = 0; i < WEB_MODEL_PROBE; i++) {
+		k = (at + i) % WEB_MODEL_CACHE_N;
+		if (info_matches(&cache.v[k], dir, st)) {
+			info_copy(out, &cache.v[k]);
 			pthread_mutex_unlock(&cache.mu);
 			return;
 		}
@@ -226,12 +240,20 @@ plan_info_get(struct plan_info *out, const char *dir, const struct stat *st)
 	info_load(&fresh, dir, st);
 	info_copy(out, &fresh);
 	pthread_mutex_lock(&cache.mu);
-	for (i = 0; i < WEB_MODEL_CACHE_N && slot == WEB_MODEL_CACHE_N; i++)
-		if (cache.v[i].dir == NULL || strcmp(cache.v[i].dir, dir) == 0)
-			slot = i;
+	/* its old version's slot, else a free one, else one in turn */
+	for (i = 0; i < WEB_MODEL_PROBE && slot == WEB_MODEL_CACHE_N; i++) {
+		k = (at + i) % WEB_MODEL_CACHE_N;
+		if (cache.v[k].dir != NULL && strcmp(cache.v[k].dir, dir) == 0)
+			slot = k;
+	}
+	for (i = 0; i < WEB_MODEL_PROBE && slot == WEB_MODEL_CACHE_N; i++) {
+		k = (at + i) % WEB_MODEL_CACHE_N;
+		if (cache.v[k].dir == NULL)
+			slot = k;
+	}
 	if (slot == WEB_MODEL_CACHE_N) {
-		slot = cache.next;
-		cache.next = (cache.next + 1) % WEB_MODEL_CACHE_N;
+		slot = (at + cache.next) % WEB_MODEL_CACHE_N;
+		cache.next = (cache.next + 1) % WEB_MODEL_PROBE;
 	}
 	info_release(&cache.v[slot]);
 	cache.v[slot] = fresh;
@@ -279,6 +301,37 @@ first_line(char *s)
 		n--;
 	s[n] = '\0';
 	return s;
+}
+
+/* The commit a preview came from: commit.txt's `commit SHA` line (its
+ * first line when it has none), else request.txt's (an operator's
+ * delete-queue from the web); NULL when neither says. */
+static char *
+commit_of(const char *dir)
+{
+	static const char *const files[] = {AGENT_OUTBOX_COMMIT,
+	    AGENT_OUTBOX_REQUEST};
+	char *text, *line, *r = NULL;
+	size_t i;
+
+	for (i = 0; i < 2 && r == NULL; i++) {
+		text = small_file(dir, files[i]);
+		if (text == NULL)
+			continue;
+		line = strncmp(text, "commit ", 7) == 0
+		           ? text
+		           : strstr(text, "\ncommit ");
+		if (line != NULL)
+			r = xstrdup(first_line(line + (line == text ? 7 : 8)));
+		else if (i == 0)
+			r = xstrdup(first_line(text));
+		free(text);
+	}
+	if (r != NULL && r[0] == '\0') {
+		free(r);
+		r = NULL;
+	}
+	return r;
 }
 
 /* result.json's `result`, or NULL. */
@@ -364,7 +417,7 @@ preview_fill(const struct web_view *v, const char *cluster, const char *id,
 	out->summary = pi.summary;
 	out->created = pi.created;
 	pi.outcome = pi.summary = pi.created = NULL;
-	out->commit = first_line(small_file(dir, AGENT_OUTBOX_COMMIT));
+	out->commit = commit_of(dir);
 	out->approved_by = approver_of(dir);
 	if (agent_outbox_has(dir, AGENT_OUTBOX_SUPERSEDED)) {
 		out->state = WEB_SUPERSEDED;

@@ -81,7 +81,8 @@ post(const char *outbox, const char *id, enum plan_outcome outcome)
 		s.p->message = xstrdup("too many messages");
 	}
 	assert_int_equal(agent_plan_dir_write(s.p, dir, NULL, &err), 0);
-	put(dir, AGENT_OUTBOX_COMMIT, "0123456789abcdef\n");
+	put(dir, AGENT_OUTBOX_COMMIT,
+	    "commit 0123456789abcdef\nbranch main\nfolder clusters/shop-eu\n");
 	scen_free(&s);
 	return dir;
 }
@@ -145,6 +146,12 @@ test_web_model__states(void **state)
 	d[5] = post(ob, "20261201T000005Z-555555555555", PLAN_OUT_REFUSED);
 	d[6] = post(ob, "20261201T000006Z-666666666666", PLAN_OUT_NO_CHANGE);
 	d[7] = post(ob, "20261201T000007Z-777777777777", PLAN_OUT_WOULD_APPLY);
+	/* an operator's delete-queue: no commit.txt, request.txt says */
+	edit = xasprintf("%s/%s", d[5], AGENT_OUTBOX_COMMIT);
+	assert_int_equal(unlink(edit), 0);
+	free(edit);
+	put(d[5], AGENT_OUTBOX_REQUEST,
+	    "delete-queue q\nrequested-by alice\nvia http\ncommit feedface\n");
 	put(d[0], AGENT_OUTBOX_SUPERSEDED, "20261201T000007Z-777777777777\n");
 	put(d[1], AGENT_OUTBOX_RESULT, "{\"result\": \"APPLIED\"}\n");
 	put(d[2], AGENT_OUTBOX_REFUSED, "uid 1 may not approve\n");
@@ -183,6 +190,7 @@ test_web_model__states(void **state)
 	assert_int_equal(pv[2].state, WEB_REFUSED);
 	assert_string_equal(pv[2].outcome, "REFUSED");
 	assert_string_equal(pv[2].refused_why, "BULK_CAP: too many messages");
+	assert_string_equal(pv[2].commit, "feedface");
 	assert_null(pv[2].confirmation);
 	assert_int_equal(pv[3].state, WEB_PENDING);
 	assert_int_equal(pv[4].state, WEB_APPROVED);
@@ -407,6 +415,45 @@ test_web_model__audit(void **state)
 	free(st);
 }
 
+/* Many plans, read twice (the second time from the cache): the same
+ * states and confirmations. */
+static void
+test_web_model__many_plans_cached(void **state)
+{
+	struct web_view v = {0};
+	struct web_preview *a = NULL, *b = NULL;
+	struct err err = {0};
+	char *ob = xasprintf("%s/many", tmp), *d, id[64];
+	size_t na = 0, nb = 0, i;
+
+	(void)state;
+	v.outbox = ob;
+	for (i = 0; i < 30; i++) {
+		snprintf(id, sizeof(id), "20261201T0000%02zuZ-%012zu", i, i);
+		d = post(ob, id,
+		    i % 3 == 0 ? PLAN_OUT_NO_CHANGE : PLAN_OUT_WOULD_APPLY);
+		free(d);
+	}
+	assert_int_equal(web_model_previews(&v, NULL, SIZE_MAX, &a, &na, &err),
+	    0);
+	assert_int_equal(web_model_previews(&v, NULL, SIZE_MAX, &b, &nb, &err),
+	    0);
+	assert_int_equal(na, 30);
+	assert_int_equal(nb, 30);
+	for (i = 0; i < na; i++) {
+		assert_string_equal(a[i].id, b[i].id);
+		assert_int_equal(a[i].state, b[i].state);
+		assert_int_equal(a[i].state,
+		    (29 - i) % 3 == 0 ? WEB_NOTHING : WEB_PENDING);
+		if (a[i].state == WEB_PENDING)
+			assert_string_equal(a[i].confirmation,
+			    b[i].confirmation);
+	}
+	web_model_previews_free(a, na);
+	web_model_previews_free(b, nb);
+	free(ob);
+}
+
 int
 main(void)
 {
@@ -416,6 +463,7 @@ main(void)
 	    cmocka_unit_test(test_web_model__files),
 	    cmocka_unit_test(test_web_model__applied),
 	    cmocka_unit_test(test_web_model__audit),
+	    cmocka_unit_test(test_web_model__many_plans_cached),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
