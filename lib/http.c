@@ -601,6 +601,9 @@ tick_all(CURLM *m, struct xfer *xs, size_t n)
 		for (j = i; j < n; j++) {
 			if (!in_flight(&xs[j]) || xs[j].req->tick != t)
 				continue;
+			if (curl_easy_getinfo(xs[j].easy, CURLINFO_TOTAL_TIME,
+			        &xs[j].resp->seconds) != CURLE_OK)
+				xs[j].resp->seconds = 0;
 			curl_multi_remove_handle(m, xs[j].easy);
 			xs[j].done = true;
 			set_fail(xs[j].resp, HTTP_FAILED,

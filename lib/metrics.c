@@ -435,11 +435,11 @@ static void
 fmt_double(char buf[40], double v)
 {
 	if (isnan(v)) {
-		strcpy(buf, "NaN");
+		snprintf(buf, 40, "NaN");
 		return;
 	}
 	if (isinf(v)) {
-		strcpy(buf, v > 0 ? "+Inf" : "-Inf");
+		snprintf(buf, 40, "%s", v > 0 ? "+Inf" : "-Inf");
 		return;
 	}
 	snprintf(buf, 40, "%.15g", v);

@@ -176,12 +176,11 @@ daemon_tls(struct daemon *a, const char *cluster, struct agent_tls *out)
 static void
 refusal_label(char out[32], enum recon_kind k)
 {
-	const char *name = k == RECON_OK ? "none" : recon_kind_name(k);
 	size_t i;
 
-	for (i = 0; name[i] != '\0' && i < 31; i++)
-		out[i] = (char)tolower((unsigned char)name[i]);
-	out[i] = '\0';
+	snprintf(out, 32, "%s", k == RECON_OK ? "none" : recon_kind_name(k));
+	for (i = 0; out[i] != '\0'; i++)
+		out[i] = (char)tolower((unsigned char)out[i]);
 }
 
 /* One declared node's read: its metrics and what the page shows. A node

@@ -5,7 +5,7 @@
  *              TLS, limits, a request in and a response out
  *   md.c       md4c, the one file that includes it: plan.md as HTML
  *   html.c     escaping, the page's frame (head, style, header, footer)
- *   metrics.c  the metric families (names, help, labels, buckets)
+ *   web-metrics.c the metric families (names, help, labels, buckets)
  *   board.c    what the daemon and the server share (web.h)
  *   auth.c     tokens, sessions, CSRF
  *   web-model.c the outbox and the state folder as the API and page show
@@ -126,7 +126,7 @@ struct web_view;
 void web_html_md_file(struct sbuf *b, const struct web_view *v,
     const char *cluster, const char *id, const char *name);
 
-/* ==== metrics.c ==== */
+/* ==== web-metrics.c (not metrics.c: lib/ has one) ==== */
 
 /* Declare every family of docs/http-api.md "Metrics" in m. */
 void web_metrics_declare(struct metrics *m);

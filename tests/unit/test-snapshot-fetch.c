@@ -344,6 +344,10 @@ test_snapshot_fetch__tick_abandons_a_stalled_node(void **state)
 	assert_int_equal(s->nodes[0].refusal.kind, RECON_UNREACHABLE);
 	assert_string_equal(s->nodes[0].refusal.text,
 	    "abandoned by the caller");
+	/* the read's time is kept, given up or not: a tick at the start,
+	 * the one 50 ms later gives it up */
+	assert_true(s->nodes[0].read_seconds > 0.02);
+	assert_true(s->nodes[0].read_seconds < 30);
 	live_snapshot_free(s);
 	close(fd);
 	free(u);

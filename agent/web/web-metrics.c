@@ -1,6 +1,7 @@
-/* agent/web/metrics.c: the metric families of docs/http-api.md "Metrics",
- * one table (names, types, help, labels, buckets; base units), and the
- * gauges computed at scrape time from the outbox (the previews by state).
+/* agent/web/web-metrics.c (not metrics.c: lib/ has one): the metric
+ * families of docs/http-api.md "Metrics", one table (names, types, help,
+ * labels, buckets; base units), and the gauges computed at scrape time
+ * from the outbox (the previews by state).
  *
  * The daemon records the others where they happen (agent/daemon/cycle.c,
  * daemon.c, approvals.c, drift.c) with metrics_add & co. and these names;
