@@ -708,6 +708,9 @@ agent_conf_parse(struct agent_conf **out, const char *path, const char *basedir,
 		return -1;
 	L.c = xcalloc(1, sizeof(*L.c));
 	L.c->path = xstrdup(path);
+	L.c->basedir = xstrdup(basedir);
+	L.c->text = xstrndup(text, len);
+	L.c->text_len = strlen(L.c->text);
 	L.basedir = basedir;
 	L.diags = diags;
 	if (root->kind != DECL_YAML_MAP)
@@ -833,6 +836,8 @@ agent_conf_free(struct agent_conf *c)
 		free(c->approvers.v[i].name);
 	free(c->approvers.v);
 	free(c->path);
+	free(c->basedir);
+	free(c->text);
 	free(c);
 }
 

@@ -38,6 +38,10 @@ struct agent_conf_approvers {
 
 struct agent_conf {
 	char *path; /* the file it was loaded from */
+	/* what it was parsed from, for a child process that parses it again
+	 * (the daemon's fetch: agent/daemon/child.c) */
+	char *basedir, *text;
+	size_t text_len;
 	long version;
 	char *repo_url;            /* repository.url */
 	char *branch;              /* repository.branch */

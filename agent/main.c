@@ -1,6 +1,9 @@
 /* agent/main.c: artemis-gitops, the table of commands (agent/cli.c does
  * the rest). */
 #include "agent.h"
+
+#include <string.h>
+
 #include "daemon/daemon.h"
 
 static const struct agent_cmd_entry *const cmds[] = {
@@ -18,5 +21,7 @@ static const struct agent_cmd_entry *const cmds[] = {
 int
 main(int argc, char **argv)
 {
+	if (argc >= 2 && strcmp(argv[1], DAEMON_CHILD_ARGV1) == 0)
+		return daemon_child_exec_main(argc, argv);
 	return agent_cli_main(cmds, sizeof(cmds) / sizeof(cmds[0]), argc, argv);
 }

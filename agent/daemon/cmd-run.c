@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../lib/afile.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
@@ -70,6 +71,35 @@ start(struct daemon *a, const char *config)
 	return r;
 }
 
+int
+daemon_child_exec_main(int argc, char **argv)
+{
+	struct sbuf msg = {0};
+	struct err err = {0};
+	char *text = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	daemon_child_step_begin();
+	agent_log_init();
+	sbuf_init(&msg, DAEMON_CHILD_MSG_MAX);
+	if (argc != 3) {
+		sbuf_adds(&msg, "the step process wants one step name");
+	} else if (afile_read_fd(&text, &len, 0, "the step's input",
+	               AGENT_CONF_FILE_MAX + 8192, &err) < 0) {
+		sbuf_adds(&msg, err.msg);
+	} else if (strcmp(argv[2], "fetch") == 0) {
+		rc = daemon_watch_fetch_step(text, len, &msg);
+	} else {
+		sbuf_addf(&msg, "no step '%s'", argv[2]);
+	}
+	daemon_child_step_report(rc, &msg);
+	free(text);
+	sbuf_release(&msg);
+	err_release(&err);
+	return rc == 0 ? 0 : 1;
+}
+
 enum { RUN_CONFIG, RUN_ONCE, RUN_DESCRIBE_CONFIG };
 
 /* --describe-config: the table, then the command ends (as --help does). */
@@ -104,6 +134,9 @@ run_exec(const struct agent_cmd_args *args)
 		return AGENT_EXIT_FAIL;
 	}
 	agent_log_set_level((enum agent_log_prio)a.conf->log_level);
+	/* git fetches re-execute the binary: the web server's threads make a
+	 * plain fork unsafe (daemon-int.h, "child.c") */
+	daemon_child_use_exec(true);
 	a.board = web_board_new();
 	web_board_set_conf(a.board, a.conf);
 	if (start(&a, config) < 0)

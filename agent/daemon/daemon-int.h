@@ -114,12 +114,37 @@ struct daemon_child_wait {
  * child; whatever it changes in memory is lost, only files remain. */
 typedef int (*daemon_child_fn)(void *arg, struct sbuf *msg);
 
-/* Run fn(arg) in a child. 0 when it returned 0; -1 with its message in
+/* A step's exec form. Once the web server runs, the daemon has threads,
+ * and a fork copies only the forking one: a lock another thread held at
+ * that moment (the allocator's under ASan, stdio's, a resolver's) stays
+ * held in the child forever, and the child hangs until its deadline. So
+ * the run command (daemon_child_use_exec) has the forked child re-execute
+ * the binary at once, `artemis-gitops DAEMON_CHILD_ARGV1 STEP`, with
+ * input on its standard input (an anonymous file) and the result pipe on
+ * DAEMON_CHILD_RESULT_FD: a fresh process with one thread, which runs the
+ * step (daemon_child_exec_main in cmd-run.c) and reports as child_main
+ * does. Without daemon_child_use_exec (unit tests, whose binary is not
+ * artemis-gitops) fn runs in the fork, as before. */
+#define DAEMON_CHILD_RESULT_FD 3
+struct daemon_child_exec {
+	const char *step;  /* "fetch" */
+	const char *input; /* what the step reads on its standard input */
+	size_t len;
+};
+void daemon_child_use_exec(bool on);
+
+/* Run fn(arg) in a child (or, with ex and daemon_child_use_exec, the
+ * binary again for step ex). 0 when it returned 0; -1 with its message in
  * err when it failed (or died); DAEMON_CHILD_ESTOPPED or DAEMON_CHILD_ETIMEOUT
  * (err set) when it was killed. The child's pid is logged nowhere: it lives
  * only as long as this call. */
 int daemon_child_run(daemon_child_fn fn, void *arg,
-    const struct daemon_child_wait *cw, struct err *err);
+    const struct daemon_child_exec *ex, const struct daemon_child_wait *cw,
+    struct err *err);
+/* In the re-executed child: SIGTERM and SIGINT kill it again; then its
+ * outcome and message on DAEMON_CHILD_RESULT_FD. */
+void daemon_child_step_begin(void);
+void daemon_child_step_report(int rc, const struct sbuf *msg);
 
 /* ==== hostkey.c: SSH host keys ==== */
 
@@ -224,6 +249,11 @@ void daemon_watch_free(struct daemon_watch *w); /* NULL is a no-op */
 int daemon_watch_poll(struct daemon_watch *w,
     const struct daemon_child_wait *cw, struct daemon_watch_update *u,
     struct err *err);
+/* The fetch as an exec step (child.c): input is what
+ * daemon_watch_poll hands the child: the configuration's path, its
+ * folder and its text, each parsed again there. */
+int daemon_watch_fetch_step(const char *input, size_t len, struct sbuf *msg);
+
 /* Record oid as handled (STATE/last-seen, written atomically). */
 int daemon_watch_mark_seen(struct daemon_watch *w, const char *oid,
     struct err *err);

@@ -359,6 +359,48 @@ fetch_child(void *arg, struct sbuf *msg)
 	return rc;
 }
 
+int
+daemon_watch_fetch_step(const char *input, size_t len, struct sbuf *msg)
+{
+	const char *nl1 = memchr(input, '\n', len), *nl2;
+	struct agent_conf *conf = NULL;
+	struct daemon_watch *w = NULL;
+	struct errlist d = {0};
+	struct err err = {0};
+	char *path, *base, *line;
+	int rc = -1;
+
+	nl2 = nl1 != NULL ? memchr(nl1 + 1, '\n',
+	                        len - (size_t)(nl1 + 1 - input))
+	                  : NULL;
+	if (nl2 == NULL) {
+		sbuf_adds(msg, "the fetch process got no configuration");
+		return -1;
+	}
+	path = xstrndup(input, (size_t)(nl1 - input));
+	base = xstrndup(nl1 + 1, (size_t)(nl2 - nl1 - 1));
+	if (agent_conf_parse(&conf, path, base, nl2 + 1,
+	        len - (size_t)(nl2 + 1 - input), &d) < 0) {
+		line = d.n > 0 ? errlist_render_item(&d, 0) : NULL;
+		sbuf_addf(msg, "the fetch process cannot read the configuration: %s",
+		    line != NULL ? line : "?");
+		free(line);
+	} else if (daemon_watch_open(&w, conf, &err) < 0 ||
+	           open_repo(w, &err) < 0) {
+		sbuf_adds(msg, err.msg);
+	} else {
+		agent_log_set_level((enum agent_log_prio)conf->log_level);
+		rc = fetch_child(w, msg);
+	}
+	daemon_watch_free(w);
+	agent_conf_free(conf);
+	errlist_release(&d);
+	err_release(&err);
+	free(path);
+	free(base);
+	return rc;
+}
+
 /* Fetch in a child with a deadline, then read the branch head from the
  * clone, opened afresh: the child wrote new refs and packs. */
 static int
@@ -366,10 +408,24 @@ fetch(struct daemon_watch *w, const struct daemon_child_wait *cw,
     char head[AGENT_GIT_OID_HEX + 1], struct err *err)
 {
 	struct err cerr = {0};
-	char *ref;
+	struct daemon_child_exec ex;
+	char *ref, *input, *full = NULL;
 	int r;
 
-	r = daemon_child_run(fetch_child, w, cw, &cerr);
+	memset(&ex, 0, sizeof(ex));
+	input = xasprintf("%s\n%s\n", w->conf->path,
+	    w->conf->basedir != NULL ? w->conf->basedir : ".");
+	ex.step = "fetch";
+	ex.input = NULL;
+	if (w->conf->text != NULL) {
+		full = xasprintf("%s%s", input, w->conf->text);
+		ex.input = full;
+		ex.len = strlen(full);
+	}
+	r = daemon_child_run(fetch_child, w, ex.input != NULL ? &ex : NULL, cw,
+	    &cerr);
+	free(full);
+	free(input);
 	agent_git_close(w->repo);
 	w->repo = NULL;
 	if (r == DAEMON_CHILD_ESTOPPED) {
