@@ -88,11 +88,30 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted paths (names when names) of the sub-folders of dir holding a
- * plan.json; a missing dir is empty. */
+/* A plan folder: holds a plan.json (the drift folder never does). */
+static bool
+is_plan_dir(const char *path, const char *name)
+{
+	return strcmp(name, AGENT_OUTBOX_DRIFT) != 0 &&
+	       agent_outbox_has(path, "plan.json");
+}
+
+/* A cluster folder: any folder of the outbox. */
+static bool
+is_folder(const char *path, const char *name)
+{
+	struct stat st;
+
+	(void)name;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Sorted paths (names when names) of the entries of dir that keep
+ * accepts, at most AGENT_OUTBOX_SCAN_MAX; none starting with '.'; a
+ * missing dir is empty. */
 static int
-plan_dirs_as(char ***out, size_t *nout, const char *dir, bool names,
-    struct err *err)
+scan(char ***out, size_t *nout, const char *dir, bool names,
+    bool (*keep)(const char *path, const char *name), struct err *err)
 {
 	DIR *d;
 	struct dirent *e;
@@ -111,11 +130,10 @@ plan_dirs_as(char ***out, size_t *nout, const char *dir, bool names,
 		e = readdir(d);
 		if (e == NULL)
 			break;
-		if (e->d_name[0] == '.' ||
-		    strcmp(e->d_name, AGENT_OUTBOX_DRIFT) == 0)
+		if (e->d_name[0] == '.')
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
-		if (!agent_outbox_has(p, "plan.json")) {
+		if (!keep(p, e->d_name)) {
 			free(p);
 			continue;
 		}
@@ -132,6 +150,13 @@ plan_dirs_as(char ***out, size_t *nout, const char *dir, bool names,
 	*out = list;
 	*nout = n;
 	return 0;
+}
+
+static int
+plan_dirs_as(char ***out, size_t *nout, const char *dir, bool names,
+    struct err *err)
+{
+	return scan(out, nout, dir, names, is_plan_dir, err);
 }
 
 static int
@@ -175,44 +200,7 @@ static int
 cluster_dirs_as(char ***out, size_t *nout, const char *outbox, bool names,
     struct err *err)
 {
-	DIR *d;
-	struct dirent *e;
-	struct stat st;
-	char **list = NULL, *p;
-	size_t n = 0, cap = 0;
-
-	*out = NULL;
-	*nout = 0;
-	d = opendir(outbox);
-	if (d == NULL)
-		return errno == ENOENT
-		           ? 0
-		           : err_setf(err, NULL, "cannot read '%s': %s", outbox,
-		                 strerror(errno));
-	while (n < AGENT_OUTBOX_SCAN_MAX) {
-		e = readdir(d);
-		if (e == NULL)
-			break;
-		if (e->d_name[0] == '.')
-			continue;
-		p = xasprintf("%s/%s", outbox, e->d_name);
-		if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			free(p);
-			continue;
-		}
-		if (names) {
-			free(p);
-			p = xstrdup(e->d_name);
-		}
-		xgrow(&list, &cap, n + 1, sizeof(*list));
-		list[n++] = p;
-	}
-	closedir(d);
-	if (n > 0)
-		qsort(list, n, sizeof(*list), cmp_str);
-	*out = list;
-	*nout = n;
-	return 0;
+	return scan(out, nout, outbox, names, is_folder, err);
 }
 
 static int

@@ -97,7 +97,9 @@ daemon_child_exec_main(int argc, char **argv)
 	free(text);
 	sbuf_release(&msg);
 	err_release(&err);
-	return rc == 0 ? 0 : 1;
+	/* as the forked child does (child.c): no atexit handlers, nothing of
+	 * libgit2's or libssh2's torn down on the way out */
+	_exit(rc == 0 ? 0 : 1);
 }
 
 enum { RUN_CONFIG, RUN_ONCE, RUN_DESCRIBE_CONFIG };

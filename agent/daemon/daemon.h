@@ -12,6 +12,6 @@ extern const struct agent_cmd_entry daemon_cmd_run_entry;
  * it starts with one thread (daemon-int.h, "child.c"); not a command
  * anyone types, never listed. main() hands it argv when argv[1] is this. */
 #define DAEMON_CHILD_ARGV1 "__daemon-step"
-int daemon_child_exec_main(int argc, char **argv);
+int daemon_child_exec_main(int argc, char **argv) __attribute__((noreturn));
 
 #endif

@@ -370,9 +370,9 @@ daemon_watch_fetch_step(const char *input, size_t len, struct sbuf *msg)
 	char *path, *base, *line;
 	int rc = -1;
 
-	nl2 = nl1 != NULL ? memchr(nl1 + 1, '\n',
-	                        len - (size_t)(nl1 + 1 - input))
-	                  : NULL;
+	nl2 = nl1 != NULL
+	          ? memchr(nl1 + 1, '\n', len - (size_t)(nl1 + 1 - input))
+	          : NULL;
 	if (nl2 == NULL) {
 		sbuf_adds(msg, "the fetch process got no configuration");
 		return -1;
@@ -382,7 +382,8 @@ daemon_watch_fetch_step(const char *input, size_t len, struct sbuf *msg)
 	if (agent_conf_parse(&conf, path, base, nl2 + 1,
 	        len - (size_t)(nl2 + 1 - input), &d) < 0) {
 		line = d.n > 0 ? errlist_render_item(&d, 0) : NULL;
-		sbuf_addf(msg, "the fetch process cannot read the configuration: %s",
+		sbuf_addf(msg,
+		    "the fetch process cannot read the configuration: %s",
 		    line != NULL ? line : "?");
 		free(line);
 	} else if (daemon_watch_open(&w, conf, &err) < 0 ||

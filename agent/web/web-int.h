@@ -118,8 +118,7 @@ void web_html_csrf(struct sbuf *b, const struct web_who *who);
 /* A preview's state (web_preview_state_name) as a badge; a link to a
  * preview's page. */
 void web_html_state(struct sbuf *b, const char *state);
-void web_html_preview_link(struct sbuf *b, const char *cluster,
-    const char *id);
+void web_html_preview_link(struct sbuf *b, const char *cluster, const char *id);
 struct web_view;
 /* A Markdown file of a preview (or of the drift report: id "drift") as
  * HTML; its absence or the error that kept it from being read, said. */

@@ -20,9 +20,10 @@
 #include "../../agent/web/web.h"
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
+#include "web-fixture.h"
 
-#define VIEWER   "viewer-token-0123456789abcdef"
-#define APPROVER "approver-token-0123456789abcdef"
+#define VIEWER   WEB_FIXTURE_VIEWER
+#define APPROVER WEB_FIXTURE_APPROVER
 #define ID       "20261201T000000Z-0123456789ab"
 #define PV       "/api/v1/clusters/shop-eu/previews/" ID
 
@@ -43,29 +44,19 @@ put(const char *dir, const char *name, const char *text, mode_t mode)
 static int
 setup(void **state)
 {
-	char *d;
-
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/test-api-XXXXXX");
-	if (mkdtemp(tmp) == NULL)
+	if (web_fixture_setup(tmp, "api", false) < 0)
 		return -1;
-	d = xasprintf("%s/creds", tmp);
-	put(d, "vera.token", VIEWER "\n", 0600);
-	put(d, "alice.token", APPROVER "\n", 0600);
-	free(d);
+	web_fixture_put(tmp, "vera.token", VIEWER "\n", 0600);
+	web_fixture_put(tmp, "alice.token", APPROVER "\n", 0600);
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	char *cmd = xasprintf("rm -rf %s", tmp);
-	int r;
-
 	(void)state;
-	r = system(cmd);
-	free(cmd);
-	return r == 0 ? 0 : -1;
+	return web_fixture_teardown(tmp);
 }
 
 static struct agent_conf *
@@ -89,67 +80,22 @@ conf_new(void)
 	return c;
 }
 
-struct got {
-	int status;
-	char *head, *body;
-};
-
-static void
-got_free(struct got *g)
-{
-	free(g->head);
-	free(g->body);
-}
-
-/* One request over a plain socket, Connection: close, the whole answer
- * read; ct the body's Content-Type (NULL: application/json). */
-static struct got
+/* A request with a bearer token (or none); ct the body's Content-Type
+ * (NULL: application/json). */
+static struct web_got
 req(unsigned port, const char *method, const char *path, const char *token,
     const char *body, const char *ct)
 {
-	struct sockaddr_in sa;
-	struct sbuf q = {0}, a = {0};
-	char buf[4096];
-	const char *p, *e;
-	ssize_t n;
-	size_t off = 0;
-	struct got g = {0, NULL, NULL};
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sbuf h = {0};
+	struct web_got g;
 
-	assert_true(fd >= 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons((uint16_t)port);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	sbuf_addf(&q,
-	    "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n",
-	    method, path);
 	if (token != NULL)
-		sbuf_addf(&q, "Authorization: Bearer %s\r\n", token);
+		sbuf_addf(&h, "Authorization: Bearer %s\r\n", token);
 	if (body != NULL)
-		sbuf_addf(&q, "Content-Type: %s\r\nContent-Length: %zu\r\n",
-		    ct != NULL ? ct : "application/json", strlen(body));
-	sbuf_adds(&q, "\r\n");
-	if (body != NULL)
-		sbuf_adds(&q, body);
-	while (off < q.len) {
-		n = send(fd, q.buf + off, q.len - off, MSG_NOSIGNAL);
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
-		sbuf_add(&a, buf, (size_t)n);
-	close(fd);
-	p = sbuf_str(&a);
-	if (strncmp(p, "HTTP/1.1 ", 9) == 0)
-		g.status = atoi(p + 9);
-	e = strstr(p, "\r\n\r\n");
-	g.head = e != NULL ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
-	g.body = xstrdup(e != NULL ? e + 4 : "");
-	sbuf_release(&q);
-	sbuf_release(&a);
+		sbuf_addf(&h, "Content-Type: %s\r\n",
+		    ct != NULL ? ct : "application/json");
+	g = web_fixture_http(port, method, path, sbuf_str(&h), body);
+	sbuf_release(&h);
 	return g;
 }
 
@@ -158,7 +104,7 @@ static void
 expect(unsigned port, const char *method, const char *path, const char *token,
     const char *body, int status, const char *part, const char *head_part)
 {
-	struct got g = req(port, method, path, token, body, NULL);
+	struct web_got g = req(port, method, path, token, body, NULL);
 
 	if (g.status != status)
 		fail_msg("%s %s: %d, expected %d: %s", method, path, g.status,
@@ -168,7 +114,7 @@ expect(unsigned port, const char *method, const char *path, const char *token,
 	if (head_part != NULL && strstr(g.head, head_part) == NULL)
 		fail_msg("%s %s: '%s' not in the head: %s", method, path,
 		    head_part, g.head);
-	got_free(&g);
+	web_got_release(&g);
 }
 
 struct env {
@@ -227,7 +173,7 @@ static void
 test_api__routes_methods_and_ids(void **state)
 {
 	struct env e;
-	struct got g;
+	struct web_got g;
 	char *text = NULL, *path;
 	size_t len = 0;
 	struct err err = {0};
@@ -256,7 +202,7 @@ test_api__routes_methods_and_ids(void **state)
 	g = req(e.port, "GET", PV "/plan.json", VIEWER, NULL, NULL);
 	assert_int_equal(g.status, 200);
 	assert_string_equal(g.body, text);
-	got_free(&g);
+	web_got_release(&g);
 	free(text);
 	free(path);
 	expect(e.port, "HEAD", PV "/plan.md", VIEWER, NULL, 200, NULL,
@@ -325,11 +271,11 @@ test_api__approve(void **state)
 	expect(e.port, "POST", PV "/approve", APPROVER, "", 400, "no body",
 	    NULL);
 	{
-		struct got g = req(e.port, "POST", PV "/approve", APPROVER, ok,
-		    "text/plain");
+		struct web_got g = req(e.port, "POST", PV "/approve", APPROVER,
+		    ok, "text/plain");
 
 		assert_int_equal(g.status, 415);
-		got_free(&g);
+		web_got_release(&g);
 	}
 	expect(e.port, "POST", PV "/approve", APPROVER,
 	    "{\"confirmation\": \"nope\"}", 422,

@@ -25,54 +25,28 @@
 #include "../../lib/afile.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
+#include "web-fixture.h"
 
-#define VIEWER   "viewer-token-0123456789abcdef"
-#define APPROVER "approver-token-0123456789abcdef"
+#define VIEWER   WEB_FIXTURE_VIEWER
+#define APPROVER WEB_FIXTURE_APPROVER
 #define CSP                                                                    \
 	"Content-Security-Policy: default-src 'none'; style-src "              \
 	"'unsafe-inline'; form-action 'self'; frame-ancestors 'none'\r\n"
 
 static char tmp[64];
 
-static void
-put(const char *name, const char *text)
-{
-	char *p = xasprintf("%s/creds/%s", tmp, name);
-	struct err err = {0};
-
-	assert_int_equal(afile_write(p, text, strlen(text), 0600, &err), 0);
-	assert_int_equal(chmod(p, 0600), 0);
-	free(p);
-}
-
 static int
 setup(void **state)
 {
-	char *d;
-
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/test-page-XXXXXX");
-	if (mkdtemp(tmp) == NULL)
-		return -1;
-	d = xasprintf("%s/creds", tmp);
-	if (mkdir(d, 0700) < 0)
-		return -1;
-	free(d);
-	put("grafana.token", VIEWER "\n");
-	put("alice.token", APPROVER "\n");
-	return 0;
+	return web_fixture_setup(tmp, "page", true);
 }
 
 static int
 teardown(void **state)
 {
-	char *cmd = xasprintf("rm -rf %s", tmp);
-	int r;
-
 	(void)state;
-	r = system(cmd);
-	free(cmd);
-	return r == 0 ? 0 : -1;
+	return web_fixture_teardown(tmp);
 }
 
 struct srv {
@@ -122,71 +96,26 @@ srv_stop(struct srv *s)
 	agent_conf_free(s->conf);
 }
 
-struct got {
-	int status;
-	char *head, *body;
-};
-
-static void
-got_release(struct got *g)
-{
-	free(g->head);
-	free(g->body);
-}
-
-/* One request (Host: 127.0.0.1, Connection: close), hdrs "\r\n" each. */
-static struct got
+/* One request (Host: 127.0.0.1, Connection: close), hdrs "\r\n" each;
+ * a body is a form. */
+static struct web_got
 req(const struct srv *s, const char *method, const char *path, const char *hdrs,
     const char *body)
 {
-	struct sockaddr_in sa;
-	struct sbuf q = {0}, a = {0};
-	char buf[4096];
-	const char *p, *end;
-	ssize_t n;
-	size_t off = 0;
-	struct got g = {0};
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sbuf h = {0};
+	struct web_got g;
 
-	assert_true(fd >= 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons((uint16_t)s->port);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	sbuf_addf(&q,
-	    "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s",
-	    method, path, hdrs != NULL ? hdrs : "");
+	sbuf_adds(&h, hdrs != NULL ? hdrs : "");
 	if (body != NULL)
-		sbuf_addf(&q,
-		    "Content-Type: application/x-www-form-urlencoded\r\n"
-		    "Content-Length: %zu\r\n",
-		    strlen(body));
-	sbuf_adds(&q, "\r\n");
-	if (body != NULL)
-		sbuf_adds(&q, body);
-	while (off < q.len) {
-		n = send(fd, q.buf + off, q.len - off, MSG_NOSIGNAL);
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
-		sbuf_add(&a, buf, (size_t)n);
-	close(fd);
-	p = sbuf_str(&a);
-	if (strncmp(p, "HTTP/1.1 ", 9) == 0)
-		g.status = atoi(p + 9);
-	end = strstr(p, "\r\n\r\n");
-	g.head = end != NULL ? strndup(p, (size_t)(end - p + 2)) : xstrdup(p);
-	g.body = xstrdup(end != NULL ? end + 4 : "");
-	sbuf_release(&q);
-	sbuf_release(&a);
+		sbuf_adds(&h,
+		    "Content-Type: application/x-www-form-urlencoded\r\n");
+	g = web_fixture_http(s->port, method, path, sbuf_str(&h), body);
+	sbuf_release(&h);
 	return g;
 }
 
 static void
-expect(const struct got *g, int status, const char *in_head,
+expect(const struct web_got *g, int status, const char *in_head,
     const char *in_body)
 {
 	if (g->status != status)
@@ -203,10 +132,10 @@ call(const struct srv *s, const char *method, const char *path,
     const char *hdrs, const char *body, int status, const char *in_head,
     const char *in_body)
 {
-	struct got g = req(s, method, path, hdrs, body);
+	struct web_got g = req(s, method, path, hdrs, body);
 
 	expect(&g, status, in_head, in_body);
-	got_release(&g);
+	web_got_release(&g);
 }
 
 /* Sign in with token: the Cookie header line for the session, and its
@@ -215,7 +144,7 @@ static char *
 sign_in(const struct srv *s, const char *token, char csrf[65])
 {
 	char *body = xasprintf("token=%s", token), *cookie, *hdr;
-	struct got g = req(s, "POST", "/login", NULL, body);
+	struct web_got g = req(s, "POST", "/login", NULL, body);
 	const char *c, *v;
 
 	expect(&g, 303, "Location: /\r\n", NULL);
@@ -225,13 +154,13 @@ sign_in(const struct srv *s, const char *token, char csrf[65])
 	assert_true(strspn(c + 23, "0123456789abcdef") == 64);
 	cookie = strndup(c + 12, 11 + 64);
 	hdr = xasprintf("Cookie: %s\r\n", cookie);
-	got_release(&g);
+	web_got_release(&g);
 	g = req(s, "GET", "/", hdr, NULL);
 	expect(&g, 200, CSP, "signed in as <b>");
 	v = strstr(g.body, "name=\"csrf\" value=\"");
 	assert_non_null(v);
 	snprintf(csrf, 65, "%.64s", v + 19);
-	got_release(&g);
+	web_got_release(&g);
 	free(cookie);
 	free(body);
 	return hdr;
@@ -279,7 +208,7 @@ test_page__approver_forms(void **state)
 {
 	struct srv s;
 	char csrf[65], *ck, *h, *b;
-	struct got g;
+	struct web_got g;
 
 	(void)state;
 	srv_start(&s);
@@ -297,7 +226,7 @@ test_page__approver_forms(void **state)
 	assert_null(strstr(g.body, "checked"));
 	assert_non_null(strstr(g.body, "may reconnect and re-create an "
 	                               "auto-created queue"));
-	got_release(&g);
+	web_got_release(&g);
 	/* no CSRF token, a wrong one, from another site with the right one */
 	call(&s, "POST", "/clusters/c1/delete-queue", ck, "queue=q", 403, NULL,
 	    "CSRF token is missing");

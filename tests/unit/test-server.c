@@ -24,51 +24,31 @@
 #include "../../lib/http.h"
 #include "../../lib/sbuf.h"
 #include "../../lib/xalloc.h"
+#include "web-fixture.h"
 
-#define VIEWER   "viewer-token-0123456789abcdef"
-#define APPROVER "approver-token-0123456789abcdef"
+#define VIEWER   WEB_FIXTURE_VIEWER
+#define APPROVER WEB_FIXTURE_APPROVER
 
 static char tmp[64];
 
 static void
 put(const char *name, const char *text, mode_t mode)
 {
-	char *p = xasprintf("%s/creds/%s", tmp, name);
-	struct err err = {0};
-
-	assert_int_equal(afile_write(p, text, strlen(text), mode, &err), 0);
-	assert_int_equal(chmod(p, mode), 0);
-	free(p);
+	web_fixture_put(tmp, name, text, mode);
 }
 
 static int
 setup(void **state)
 {
-	char *d;
-
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/test-server-XXXXXX");
-	if (mkdtemp(tmp) == NULL)
-		return -1;
-	d = xasprintf("%s/creds", tmp);
-	if (mkdir(d, 0700) < 0)
-		return -1;
-	free(d);
-	put("grafana.token", VIEWER "\n", 0600);
-	put("alice.token", APPROVER "\n", 0600);
-	return 0;
+	return web_fixture_setup(tmp, "server", true);
 }
 
 static int
 teardown(void **state)
 {
-	char *cmd = xasprintf("rm -rf %s", tmp);
-	int r;
-
 	(void)state;
-	r = system(cmd);
-	free(cmd);
-	return r == 0 ? 0 : -1;
+	return web_fixture_teardown(tmp);
 }
 
 static struct agent_conf *
@@ -99,57 +79,25 @@ struct got {
 	char *body;
 };
 
-/* One request over a plain socket (lib/http refuses an Authorization
- * header by design: its credentials go in userpass), Connection: close,
- * the whole answer read. */
+/* A request with a bearer token (or none) and header lines hdrs. */
 static struct got
 req(unsigned port, const char *method, const char *path, const char *token,
     const char *body, const char *const *hdrs, size_t nh)
 {
-	struct sockaddr_in sa;
-	struct sbuf q = {0}, a = {0};
-	char buf[4096];
-	const char *p;
-	ssize_t n;
-	size_t i, off = 0;
-	struct got g = {0, NULL};
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sbuf h = {0};
+	struct web_got w;
+	struct got g;
+	size_t i;
 
-	assert_true(fd >= 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons((uint16_t)port);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	sbuf_addf(&q,
-	    "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-	    "Connection: close\r\n",
-	    method, path);
 	if (token != NULL)
-		sbuf_addf(&q, "Authorization: Bearer %s\r\n", token);
+		sbuf_addf(&h, "Authorization: Bearer %s\r\n", token);
 	for (i = 0; i < nh; i++)
-		sbuf_addf(&q, "%s\r\n", hdrs[i]);
-	if (body != NULL)
-		sbuf_addf(&q, "Content-Length: %zu\r\n", strlen(body));
-	sbuf_adds(&q, "\r\n");
-	if (body != NULL)
-		sbuf_adds(&q, body);
-	while (off < q.len) {
-		n = send(fd, q.buf + off, q.len - off, MSG_NOSIGNAL);
-		if (n <= 0)
-			break; /* the server answered early and closed */
-		off += (size_t)n;
-	}
-	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
-		sbuf_add(&a, buf, (size_t)n);
-	close(fd);
-	p = sbuf_str(&a);
-	if (p != NULL && strncmp(p, "HTTP/1.1 ", 9) == 0)
-		g.status = atoi(p + 9);
-	p = p != NULL ? strstr(p, "\r\n\r\n") : NULL;
-	g.body = xstrdup(p != NULL ? p + 4 : "");
-	sbuf_release(&q);
-	sbuf_release(&a);
+		sbuf_addf(&h, "%s\r\n", hdrs[i]);
+	w = web_fixture_http(port, method, path, sbuf_str(&h), body);
+	g.status = w.status;
+	g.body = w.body;
+	free(w.head);
+	sbuf_release(&h);
 	return g;
 }
 
