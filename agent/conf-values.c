@@ -147,6 +147,9 @@ agent_conf_listen_ok(const char *s)
 	const char *colon, *p;
 	long port = 0;
 
+	/* a bare port: the loopback address (conf.c, http.listen) */
+	if (s[0] != '\0' && strspn(s, "0123456789") == strlen(s))
+		return strlen(s) <= 5 && strtol(s, NULL, 10) <= 65535;
 	if (s[0] == '[') {
 		p = strchr(s, ']');
 		if (p == NULL || p == s + 1 || p[1] != ':')

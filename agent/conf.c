@@ -121,8 +121,9 @@ static const struct conf_key keys[] = {
         "any user; every approval must still be owned by the uid it "
         "records)"),
     KEY("http.listen", CT_LISTEN, http_listen, 0, 0, NULL, false,
-        "the web server's address: `127.0.0.1:8080`, `[::1]:8080`, "
-        "`:8080` (every address); unset: no server (docs/http-api.md)"),
+        "the web server's address: `8080` (the loopback address, "
+        "127.0.0.1), `127.0.0.1:8080`, `[::1]:8080`, `:8080` (every "
+        "address); unset: no server (docs/http-api.md)"),
     KEY("http.viewer-tokens", CT_FILES, http_viewer_tokens, 0, 0, NULL, false,
         "files in the credentials folder, each holding one token of the "
         "`viewer` role (read); the token's name is the file name without "
@@ -429,8 +430,8 @@ check_string(struct loader *L, const struct conf_key *k, const char *v,
 		    k->name, v);
 	if (k->type == CT_LISTEN && !agent_conf_listen_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
-		    "'%s' must be host:port, [v6]:port or :port with a port "
-		    "from 0 to 65535, not '%s'",
+		    "'%s' must be port, host:port, [v6]:port or :port with a "
+		    "port from 0 to 65535, not '%s'",
 		    k->name, v);
 	if (k->type == CT_HEADER && strspn(v, "abcdefghijklmnopqrstuvwxyz"
 	                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

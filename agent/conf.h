@@ -77,8 +77,8 @@ struct agent_conf {
 	long http_ready_intervals; /* /readyz: within this many intervals */
 };
 
-/* Is s an http.listen address: "host:port", "[v6]:port" or ":port" (every
- * address), port 0-65535? */
+/* Is s an http.listen address: "host:port", "[v6]:port", ":port" (every
+ * address) or a bare "port" (the loopback address), port 0-65535? */
 bool agent_conf_listen_ok(const char *s);
 
 /* Parse a configuration held in memory. path names it in diagnostics;

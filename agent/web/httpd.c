@@ -338,11 +338,16 @@ parse_listen(const char *listen, struct sockaddr_storage *ss, socklen_t *sslen,
 {
 	struct addrinfo hints, *res = NULL;
 	char host[256], port[8];
-	const char *colon;
+	const char *colon, *ps = NULL;
 	size_t n;
 	int e;
 
-	if (listen[0] == '[') {
+	if (listen[0] != '\0' &&
+	    strspn(listen, "0123456789") == strlen(listen)) {
+		/* a bare port: the loopback address, the safe default */
+		snprintf(host, sizeof(host), "127.0.0.1");
+		ps = listen;
+	} else if (listen[0] == '[') {
 		colon = strchr(listen, ']');
 		if (colon == NULL || colon[1] != ':')
 			return err_setf(err, NULL,
@@ -366,7 +371,9 @@ parse_listen(const char *listen, struct sockaddr_storage *ss, socklen_t *sslen,
 		memcpy(host, listen, n);
 		host[n] = '\0';
 	}
-	snprintf(port, sizeof(port), "%s", colon + 1);
+	if (ps == NULL)
+		ps = colon + 1;
+	snprintf(port, sizeof(port), "%s", ps);
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;

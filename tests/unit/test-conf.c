@@ -541,8 +541,8 @@ test_conf__http_keys(void **state)
 	      "  client-address-header: 'X Forwarded'\n"
 	      "  session-ttl: 1s\n",
 	    "c.yaml:1:1: 'http.tls-cert-file' needs 'http.tls-key-file'\n"
-	    "c.yaml:6:11: 'http.listen' must be host:port, [v6]:port or :port "
-	    "with a port from 0 to 65535, not 'localhost'\n"
+	    "c.yaml:6:11: 'http.listen' must be port, host:port, [v6]:port or "
+	    ":port with a port from 0 to 65535, not 'localhost'\n"
 	    "c.yaml:7:28: 'http.viewer-tokens': 'a.token' is listed twice\n"
 	    "c.yaml:7:37: 'http.viewer-tokens': '../b' must be a file name in "
 	    "the credentials folder, without '/'\n"
@@ -559,10 +559,13 @@ test_conf__http_keys(void **state)
 	    "c.yaml:1:1: http tokens or 'http.tls-key-file' are configured but "
 	    "there is no credentials folder (set 'credentials' or "
 	    "$CREDENTIALS_DIRECTORY)\n"
-	    "c.yaml:4:16: 'http.listen' must be host:port, [v6]:port or :port "
-	    "with a port from 0 to 65535, not ':99999'\n");
+	    "c.yaml:4:16: 'http.listen' must be port, host:port, [v6]:port or "
+	    ":port with a port from 0 to 65535, not ':99999'\n");
 	assert_true(agent_conf_listen_ok("127.0.0.1:8080"));
 	assert_true(agent_conf_listen_ok(":0"));
+	assert_true(agent_conf_listen_ok("8080"));
+	assert_false(agent_conf_listen_ok("99999"));
+	assert_false(agent_conf_listen_ok("123456"));
 	assert_true(agent_conf_listen_ok("agent.example.org:443"));
 	assert_false(agent_conf_listen_ok("[::1]8080"));
 	assert_false(agent_conf_listen_ok("::1:8080"));

@@ -280,6 +280,16 @@ test_server__off_and_address_in_use(void **state)
 	assert_null(w);
 	agent_conf_free(c);
 
+	/* a bare port listens on the loopback address */
+	c = conf_with("  anonymous-read: true\n");
+	free(c->http_listen);
+	c->http_listen = xstrdup("0");
+	assert_int_equal(web_start(&w, c, b, &err), 0);
+	check(web_port(w), "GET", "/healthz", NULL, 200, "ok");
+	web_stop(w);
+	w = NULL;
+	agent_conf_free(c);
+
 	c = conf_with("  anonymous-read: true\n");
 	assert_int_equal(web_start(&w, c, b, &err), 0);
 	extra = xasprintf("  anonymous-read: true\n");
