@@ -20,6 +20,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +415,7 @@ web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
 	                 MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
 	                 MHD_USE_ERROR_LOG;
 	const union MHD_DaemonInfo *di;
+	struct MHD_OptionItem tls[3];
 	uint16_t port;
 
 	memset(&ss, 0, sizeof(ss));
@@ -436,29 +438,25 @@ web_httpd_start(struct web_httpd **out, const struct web_httpd_opts *o,
 	h->tls = o->cert_pem != NULL;
 	h->client_header =
 	    o->client_header != NULL ? xstrdup(o->client_header) : NULL;
-	if (o->cert_pem != NULL)
-		h->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
-		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
-		    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-		    MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_CONN_MAX,
-		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_ip_max,
-		    MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
-		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, WEB_CONN_MEMORY,
-		    MHD_OPTION_THREAD_STACK_SIZE, WEB_STACK_SIZE,
-		    MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		    MHD_OPTION_HTTPS_MEM_CERT, o->cert_pem,
-		    MHD_OPTION_HTTPS_MEM_KEY, o->key_pem, MHD_OPTION_END);
-	else
-		h->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
-		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
-		    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-		    MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_CONN_MAX,
-		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_ip_max,
-		    MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
-		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, WEB_CONN_MEMORY,
-		    MHD_OPTION_THREAD_STACK_SIZE, WEB_STACK_SIZE,
-		    MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		    MHD_OPTION_END);
+	/* the certificate and key when serving TLS, else nothing */
+	memset(tls, 0, sizeof(tls));
+	tls[0].option = MHD_OPTION_END;
+	if (o->cert_pem != NULL) {
+		tls[0].option = MHD_OPTION_HTTPS_MEM_CERT;
+		tls[0].ptr_value = (void *)(uintptr_t)o->cert_pem;
+		tls[1].option = MHD_OPTION_HTTPS_MEM_KEY;
+		tls[1].ptr_value = (void *)(uintptr_t)o->key_pem;
+		tls[2].option = MHD_OPTION_END;
+	}
+	h->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
+	    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
+	    (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned)WEB_CONN_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    o->per_ip_max, MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, WEB_CONN_MEMORY,
+	    MHD_OPTION_THREAD_STACK_SIZE, WEB_STACK_SIZE,
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_ARRAY,
+	    tls, MHD_OPTION_END);
 	(void)sslen;
 	if (h->d == NULL) {
 		free(h->client_header);
