@@ -592,6 +592,10 @@ agent_apply_plan_run(const struct agent_apply_plan_opts *o, struct err *err)
 		code = 1;
 	if (rc != -2 && !o->quiet)
 		print_summary(x.r);
+	if (o->result != NULL) {
+		*o->result = x.r;
+		x.r = NULL;
+	}
 done:
 	run_release(&x);
 	return code;

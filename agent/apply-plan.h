@@ -10,6 +10,7 @@
 struct agent_state;
 struct agent_tls;
 struct apply_approval;
+struct apply_result;
 struct http_tick;
 struct stat;
 struct strv;
@@ -42,6 +43,10 @@ struct agent_apply_plan_opts {
 	 * this run only completed its record (an apply killed after its
 	 * result row); the run still returns -1, saying so in err */
 	bool *record_completed;
+	/* out, may be NULL: the result of an apply that ran (0 or 1), owned
+	 * by the caller; untouched otherwise (the notifications: which nodes
+	 * failed, and with what) */
+	struct apply_result **result;
 };
 
 /* The file an apply writes into PLAN_DIR just before its intent row (it

@@ -4,6 +4,11 @@
 
 #include <stdbool.h>
 
+#include "../declarations/yaml-tree.h"
+#include "../lib/err.h"
+
+struct agent_conf_targets;
+
 /* A repository URL: file://, https://, http://, ssh:// or user@host:path. */
 bool agent_conf_url_ok(const char *s);
 /* True for an ssh:// or scp-like (user@host:path) URL. */
@@ -19,5 +24,13 @@ bool agent_conf_filename_ok(const char *s);
 /* v made absolute against basedir (unless absolute), trailing '/'
  * removed; owned by the caller. */
 char *agent_conf_resolve_path(const char *basedir, const char *v);
+
+/* conf-notify.c: `notifications.targets`, a list of mappings (name, url or
+ * url-file, secret-file, format, events, clusters, ca-file), each problem
+ * added to diags at its position; relative paths against basedir. */
+void agent_conf_targets_parse(struct agent_conf_targets *out,
+    const struct decl_yaml_node *vn, const char *basedir,
+    struct errlist *diags);
+void agent_conf_targets_release(struct agent_conf_targets *t);
 
 #endif

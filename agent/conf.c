@@ -29,6 +29,8 @@ enum conf_type {
 	CT_FILES,  /* a list of file names in the credentials folder */
 	CT_LISTEN, /* host:port */
 	CT_HEADER, /* an HTTP header name */
+	CT_TARGETS, /* notifications.targets (conf-notify.c) */
+	CT_HTTPURL, /* an http:// or https:// URL */
 };
 
 struct conf_key {
@@ -152,6 +154,33 @@ static const struct conf_key keys[] = {
         false,
         "`/readyz` fails when the last good fetch or cycle is older than "
         "this many poll intervals"),
+    KEY("notifications.targets", CT_TARGETS, targets, 0, 0, NULL, false,
+        "webhook targets, each a mapping: `name`, `url` (or `url-file`, a "
+        "file in the credentials folder holding it), `secret-file` (the "
+        "HMAC-SHA256 key, credentials folder), `format` (`json` or "
+        "`slack`), `events` (default `[\"*\"]`), `clusters` (default: "
+        "all), `ca-file` (default `tls.ca-file`) (docs/notifications.md)"),
+    KEY("notifications.timeout", CT_DURATION, notify_timeout, 1, 300, "10s",
+        false, "one delivery attempt is given up after this long"),
+    KEY("notifications.max-attempts", CT_INT, notify_attempts, 1, 100, "8",
+        false,
+        "attempts of one delivery before it is dropped (counted in "
+        "`artemis_gitops_notifications_dropped_total`, logged once)"),
+    KEY("notifications.retry-initial", CT_DURATION, notify_retry_initial, 1,
+        3600, "10s", false,
+        "the delay before the first retry; doubled after each failed "
+        "attempt, with jitter"),
+    KEY("notifications.retry-max", CT_DURATION, notify_retry_max, 1, 86400,
+        "10m", false, "the ceiling of the retry delay"),
+    KEY("notifications.spool-max", CT_INT, notify_spool_max, 1, 100000,
+        "1000", false,
+        "deliveries kept per target (`STATE/notifications/`); past it the "
+        "oldest is dropped"),
+    KEY("notifications.page-url", CT_HTTPURL, notify_page_url, 0, 0, NULL,
+        false,
+        "the web page's address as people open it "
+        "(`https://gitops.example.com/`): messages link to the preview's "
+        "page"),
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -171,6 +200,8 @@ static const char *const type_names[] = {
     "list of file names",
     "host:port",
     "header name",
+    "list of targets",
+    "http(s) URL",
 };
 
 struct loader {
@@ -332,7 +363,7 @@ is_string_type(enum conf_type t)
 {
 	return t == CT_STR || t == CT_URL || t == CT_BRANCH ||
 	       t == CT_RELPATH || t == CT_PATH || t == CT_FILENAME ||
-	       t == CT_LISTEN || t == CT_HEADER;
+	       t == CT_LISTEN || t == CT_HEADER || t == CT_HTTPURL;
 }
 
 static int
@@ -427,6 +458,11 @@ check_string(struct loader *L, const struct conf_key *k, const char *v,
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must be a relative path inside the repository "
 		    "without '..': '%s'",
+		    k->name, v);
+	if (k->type == CT_HTTPURL && !agent_conf_http_url_ok(v))
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' must be an http:// or https:// URL with a host and "
+		    "without a user or password, not '%s'",
 		    k->name, v);
 	if (k->type == CT_LISTEN && !agent_conf_listen_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
@@ -558,6 +594,10 @@ walk_entry(struct loader *L, const struct decl_yaml_node *kn,
 	} else if (k->type == CT_FILES) {
 		set_files(L, k, vn);
 		L->seen[idx] = true;
+	} else if (k->type == CT_TARGETS) {
+		agent_conf_targets_parse(&L->c->targets, vn, L->basedir,
+		    L->diags);
+		L->seen[idx] = true;
 	} else if (vn->kind != DECL_YAML_SCALAR || decl_yaml_node_is_null(vn)) {
 		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
 		    "'%s' must be a %s, not %s", name, type_names[k->type],
@@ -688,6 +728,16 @@ cross_check(struct loader *L, const struct pos *root)
 		    "'http.listen' is set without tokens and without "
 		    "'http.anonymous-read': every request but /healthz, "
 		    "/readyz and /metrics gets 401");
+	if (c->targets.n > 0 && c->credentials == NULL)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'notifications.targets' are configured but there is no "
+		    "credentials folder for their secrets (set 'credentials' "
+		    "or $CREDENTIALS_DIRECTORY)");
+	if (c->notify_retry_max < c->notify_retry_initial)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'notifications.retry-max' (%lds) is shorter than "
+		    "'notifications.retry-initial' (%lds)",
+		    c->notify_retry_max, c->notify_retry_initial);
 	if (c->tls_insecure)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'tls.insecure' is on: the git server's TLS certificate "
@@ -833,6 +883,7 @@ agent_conf_free(struct agent_conf *c)
 	for (i = 0; i < NKEYS; i++)
 		if (keys[i].type == CT_FILES)
 			strv_release(strv_field(c, &keys[i]));
+	agent_conf_targets_release(&c->targets);
 	for (i = 0; i < c->approvers.n; i++)
 		free(c->approvers.v[i].name);
 	free(c->approvers.v);

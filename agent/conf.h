@@ -36,6 +36,34 @@ struct agent_conf_approvers {
 	size_t n; /* 0: the key is absent, any user may approve */
 };
 
+/* The body a webhook target is sent (docs/notifications.md). */
+enum agent_conf_body {
+	AGENT_CONF_BODY_JSON = 0, /* ours, versioned */
+	AGENT_CONF_BODY_SLACK,    /* Slack's incoming webhooks (Mattermost,
+	                             Rocket.Chat) */
+};
+
+/* One entry of `notifications.targets`. */
+struct agent_conf_target {
+	char *name;        /* [A-Za-z0-9._-], unique: metrics, spool, logs */
+	char *url;         /* http:// or https://, or NULL with url_file */
+	char *url_file;    /* a file of the credentials folder holding it */
+	char *secret_file; /* the HMAC key's file, credentials folder */
+	char *ca_file;     /* absolute, or NULL: tls.ca-file */
+	enum agent_conf_body body;
+	struct strv events;   /* patterns (agent_event_pattern_ok); never
+	                         empty: "*" when not given */
+	struct strv clusters; /* empty: every cluster */
+	unsigned line, col;   /* where, in the configuration file */
+};
+
+struct agent_conf_targets {
+	struct agent_conf_target *v;
+	size_t n;
+};
+
+#define AGENT_CONF_TARGETS_MAX 32 /* entries of notifications.targets */
+
 struct agent_conf {
 	char *path; /* the file it was loaded from */
 	/* what it was parsed from, for a child process that parses it again
@@ -75,11 +103,23 @@ struct agent_conf {
 	char *http_client_header;  /* a reverse proxy's, e.g. X-Forwarded-For */
 	long http_session_ttl;     /* seconds */
 	long http_ready_intervals; /* /readyz: within this many intervals */
+	/* notifications.*: webhooks (agent/webhook/, docs/notifications.md) */
+	struct agent_conf_targets targets;
+	long notify_timeout;       /* seconds: one delivery attempt */
+	long notify_attempts;      /* attempts before a delivery is dropped */
+	long notify_retry_initial; /* seconds: the first retry's delay */
+	long notify_retry_max;     /* seconds: the backoff's ceiling */
+	long notify_spool_max;     /* deliveries kept per target */
+	char *notify_page_url;     /* where people open the page, or NULL */
 };
 
 /* Is s an http.listen address: "host:port", "[v6]:port", ":port" (every
  * address) or a bare "port" (the loopback address), port 0-65535? */
 bool agent_conf_listen_ok(const char *s);
+
+/* Is s an http:// or https:// URL with a host and no user part (a
+ * webhook's, notifications.page-url)? */
+bool agent_conf_http_url_ok(const char *s);
 
 /* Parse a configuration held in memory. path names it in diagnostics;
  * relative paths in it are taken relative to basedir (the config file's

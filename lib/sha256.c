@@ -173,14 +173,57 @@ sha256_final(struct sha256 *s, unsigned char out[SHA256_LEN])
 void
 sha256_hex(const void *data, size_t len, char hex[SHA256_HEX])
 {
-	static const char digits[] = "0123456789abcdef";
 	unsigned char md[SHA256_LEN];
 	struct sha256 s;
-	size_t i;
 
 	sha256_init(&s);
 	sha256_update(&s, data, len);
 	sha256_final(&s, md);
+	sha256_to_hex(md, hex);
+}
+
+void
+sha256_hmac(const void *key, size_t keylen, const void *msg, size_t len,
+    unsigned char out[SHA256_LEN])
+{
+	unsigned char kb[64], pad[64], inner[SHA256_LEN];
+	struct sha256 s;
+	size_t i;
+
+	/* RFC 2104: a key longer than the block is hashed first, a shorter
+	 * one padded with zeros */
+	memset(kb, 0, sizeof(kb));
+	if (keylen > sizeof(kb)) {
+		sha256_init(&s);
+		sha256_update(&s, key, keylen);
+		sha256_final(&s, kb);
+	} else if (keylen > 0) {
+		memcpy(kb, key, keylen);
+	}
+	for (i = 0; i < sizeof(pad); i++)
+		pad[i] = (unsigned char)(kb[i] ^ 0x36);
+	sha256_init(&s);
+	sha256_update(&s, pad, sizeof(pad));
+	sha256_update(&s, msg, len);
+	sha256_final(&s, inner);
+	for (i = 0; i < sizeof(pad); i++)
+		pad[i] = (unsigned char)(kb[i] ^ 0x5c);
+	sha256_init(&s);
+	sha256_update(&s, pad, sizeof(pad));
+	sha256_update(&s, inner, sizeof(inner));
+	sha256_final(&s, out);
+	/* the key is a secret: leave no copy of it on the stack */
+	explicit_bzero(kb, sizeof(kb));
+	explicit_bzero(pad, sizeof(pad));
+	explicit_bzero(&s, sizeof(s));
+}
+
+void
+sha256_to_hex(const unsigned char md[SHA256_LEN], char hex[SHA256_HEX])
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
 	for (i = 0; i < SHA256_LEN; i++) {
 		hex[2 * i] = digits[md[i] >> 4];
 		hex[2 * i + 1] = digits[md[i] & 15];

@@ -1,4 +1,5 @@
-/* lib/sha256.h: SHA-256 (FIPS 180-4), for plan digests.
+/* lib/sha256.h: SHA-256 (FIPS 180-4), for plan digests, and HMAC-SHA256
+ * (RFC 2104), for the signatures of webhook notifications.
  *
  * Self-contained so that lib/ links nothing; checked against the FIPS
  * test vectors in tests/unit/test-sha256.c.
@@ -24,5 +25,11 @@ void sha256_update(struct sha256 *s, const void *data, size_t len);
 void sha256_final(struct sha256 *s, unsigned char out[SHA256_LEN]);
 /* One-shot digest of data as lower-case hex into hex (SHA256_HEX bytes). */
 void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX]);
+/* md as lower-case hex into hex (SHA256_HEX bytes). */
+void sha256_to_hex(const unsigned char md[SHA256_LEN], char hex[SHA256_HEX]);
+/* HMAC-SHA256 (RFC 2104) of msg under key into out; checked against the
+ * RFC 4231 test vectors. Nothing of the key is left on the stack. */
+void sha256_hmac(const void *key, size_t keylen, const void *msg, size_t len,
+    unsigned char out[SHA256_LEN]);
 
 #endif

@@ -61,10 +61,12 @@ static void
 refuse(struct daemon *a, const char *dir, const char *why)
 {
 	struct err err = {0};
-	char *text = xasprintf("%s\n", why);
+	char *text = xasprintf("%s\n", why), *cluster = cluster_of(dir);
 
 	count_apply(a, dir, "refused");
 	log_warn("approval in %s not applied: %s", dir, why);
+	daemon_event_approval_refused(a, dir, cluster, why);
+	free(cluster);
 	daemon_fail(a, "approval in %s not applied: %s", dir, why);
 	if (agent_outbox_put(dir, AGENT_OUTBOX_REFUSED, text, &err) < 0) {
 		log_err("%s", err.msg);
@@ -215,6 +217,7 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	struct agent_tls tls;
 	struct check_ctx cc = {a, own};
 	struct daemon_tick tick;
+	struct apply_result *res = NULL;
 	struct err err = {0};
 	char *decl, *cluster;
 	bool recorded = false;
@@ -244,6 +247,7 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	o.cluster = decl;
 	o.quiet = true;
 	o.record_completed = &recorded;
+	o.result = &res;
 	log_info("applying %s", dir);
 	t0 = clock_monotonic_ms();
 	code = agent_apply_plan_run(&o, &err);
@@ -257,6 +261,9 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 		free(cluster);
 		count_apply(a, dir, code == 0 ? "ok" : "failed");
 	}
+	if (res != NULL)
+		daemon_event_applied(a, dir, res);
+	apply_result_free(res);
 	if (code < 0 && recorded) {
 		/* applied before, killed after its result row: not a refusal */
 		log_notice("%s: %s", dir, err.msg);

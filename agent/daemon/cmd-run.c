@@ -16,6 +16,7 @@
 #include "../conf.h"
 #include "../log.h"
 #include "../state.h"
+#include "../webhook/webhook.h"
 
 static int
 load_conf(struct agent_conf **out, const char *path)
@@ -65,6 +66,14 @@ start(struct daemon *a, const char *config)
 		    a->conf->http_tls_cert != NULL ? ", TLS" : "");
 	} else if (r == 0 && a->once && a->conf->http_listen != NULL) {
 		log_info("--once: the web server (http.listen) is not started");
+	}
+	if (r == 0 &&
+	    webhook_start(&a->hooks, a->conf, daemon_metrics(a), &err) < 0) {
+		log_err("notifications: %s", err.msg);
+		r = -1;
+	} else if (r == 0 && a->hooks != NULL) {
+		log_notice("notifications: %zu target(s)", a->conf->targets.n);
+		daemon_events_start(a);
 	}
 	err_release(&err);
 	free(what);
@@ -145,6 +154,13 @@ run_exec(const struct agent_cmd_args *args)
 		code = AGENT_EXIT_FAIL;
 	else
 		code = daemon_loop_run(&a);
+	/* --once: what is due goes out before the exit (what fails waits in
+	 * the spool for the next run); a signal stops at once */
+	if (a.once && !a.sig.stop)
+		webhook_drain(a.hooks, 1000 * a.conf->notify_timeout + 1000);
+	webhook_stop(a.hooks);
+	strv_release(&a.told_down);
+	strv_release(&a.told_drift);
 	/* the server's threads read the board and the state folder: they
 	 * end first */
 	web_stop(a.web);

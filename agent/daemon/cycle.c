@@ -93,11 +93,11 @@ rewrite_text(const struct daemon *a)
  * ones. Returns the folder (owned) or NULL. */
 static char *
 post_plan(struct daemon *a, const struct plan *p,
-    const struct agent_git_folder *wc, const struct agent_render_set *rs)
+    const struct agent_git_folder *wc, const struct agent_render_set *rs,
+    char digest[SHA256_HEX])
 {
 	const char *folder = wc->dir;
 	struct err err = {0};
-	char digest[SHA256_HEX];
 	char *dir = NULL, *text, *why;
 	int n;
 
@@ -159,7 +159,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 	struct daemon_cluster *mem;
 	struct err err = {0};
 	size_t bad;
-	char *dir;
+	char *dir, digest[SHA256_HEX];
 	bool planned = true;
 	int64_t t0 = clock_monotonic_ms();
 
@@ -200,10 +200,12 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 		free(mem->dir);
 		mem->dir = xstrdup(wc->dir);
 		bad = log_unreadable(a, p);
-		dir = post_plan(a, p, wc, &rs);
+		dir = post_plan(a, p, wc, &rs, digest);
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    plan_outcome_name(p->outcome), p->nactions);
+		if (dir != NULL)
+			daemon_event_preview(a, p, dir, digest);
 		if (dir == NULL) {
 			*failed = true;
 			daemon_fail(a,
@@ -398,6 +400,8 @@ cycle_run(struct daemon *a, bool *failed)
 	daemon_watch_update_release(&a->head);
 	a->head = u;
 	log_head(a);
+	if (a->head.event == DAEMON_WATCH_REWRITE)
+		daemon_event_rewrite(a);
 	r = plan_head(a, NULL, failed);
 	if (r < 0)
 		*failed = true;

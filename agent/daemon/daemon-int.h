@@ -11,6 +11,7 @@
  *   approvals.c     approvals found in the outbox, applied; auto-apply
  *   drift.c         drift detection (drift-report.c renders it)
  *   capture-pass.c  the capture pass of every drift cycle
+ *   events.c        what the notification targets are told
  *   web-jobs.c      what the web server asks of the loop
  *   cmd-run.c       the `run` command: configuration, state lock, loop
  */
@@ -314,6 +315,7 @@ struct daemon_cluster {
 	bool retry;          /* the last plan could not read every node */
 	unsigned fails;      /* consecutive cycles with unreadable nodes */
 	int64_t retry_at;    /* monotonic ms of the next replan */
+	char *told_digest;   /* the last preview told (events.c), or NULL */
 };
 
 struct daemon {
@@ -337,6 +339,11 @@ struct daemon {
 	 * only with http.listen); the server itself, or NULL */
 	struct web_board *board;
 	struct web *web;
+	/* webhook notifications (agent/webhook/), or NULL without targets;
+	 * what was told of nodes down and of drift ("cluster\tnode",
+	 * "cluster\tfingerprint": events.c) */
+	struct webhook *hooks;
+	struct strv told_down, told_drift;
 };
 
 /* The board's metrics registry (docs/http-api.md "Metrics"), or NULL
@@ -439,6 +446,33 @@ bool daemon_capture_pass(struct daemon *a, const struct decl_cluster *decl,
 /* Compare live state with the last applied declaration of every cluster
  * and write OUTBOX/<cluster>/drift/. */
 void daemon_drift(struct daemon *a);
+
+/* ==== events.c ==== */
+
+struct apply_result;
+
+/* Read what an earlier run told (STATE/notifications/memory.json). */
+void daemon_events_start(struct daemon *a);
+/* A preview posted in dir (plan.json's SHA-256 digest): preview.posted
+ * when it has something to approve, preview.refused when refused; not
+ * when it is the same plan as the last one told for its cluster. */
+void daemon_event_preview(struct daemon *a, const struct plan *p,
+    const char *dir, const char *digest);
+/* The branch's history was rewritten (a->head). */
+void daemon_event_rewrite(struct daemon *a);
+/* The apply of dir ended with r. */
+void daemon_event_applied(struct daemon *a, const char *dir,
+    const struct apply_result *r);
+/* The approval in dir was not acted on, and why. */
+void daemon_event_approval_refused(struct daemon *a, const char *dir,
+    const char *cluster, const char *why);
+/* A drift check's plan p and its drift.json: told when what drifted
+ * changed since the last one told (and every node was read). */
+void daemon_event_drift(struct daemon *a, const struct plan *p,
+    const char *drift_json);
+/* One read of node: told when it stops or starts answering. */
+void daemon_event_node(struct daemon *a, const char *cluster, const char *node,
+    bool up, const char *kind, const char *message);
 
 /* ==== cycle.c ==== */
 

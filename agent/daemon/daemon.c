@@ -102,6 +102,7 @@ daemon_clusters_free(struct daemon *a)
 		free(a->clusters[i].name);
 		free(a->clusters[i].dir);
 		free(a->clusters[i].last_plan_dir);
+		free(a->clusters[i].told_digest);
 	}
 	free(a->clusters);
 	a->clusters = NULL;
@@ -209,6 +210,8 @@ record_read(struct daemon *a, const char *cluster,
 	labels[2] = refusal;
 	metrics_add(m, "artemis_gitops_node_requests_total", labels,
 	    n != NULL ? (double)n->requests : 0);
+	daemon_event_node(a, cluster, node, up, recon_kind_name(k),
+	    n != NULL ? n->refusal.text : "its credentials could not be read");
 	if (a->board == NULL)
 		return;
 	r.cluster = cluster;

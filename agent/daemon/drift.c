@@ -103,6 +103,7 @@ write_report(struct daemon *a, const struct plan *p)
 
 	daemon_drift_count(p, &c);
 	count_drift(a, p->cluster, &c);
+	daemon_event_drift(a, p, json);
 	if (afile_mkdirs(dir, 0750, &err) < 0 ||
 	    agent_outbox_put(dir, "drift.json", json, &err) < 0 ||
 	    agent_outbox_put(dir, "drift.md", md, &err) < 0) {

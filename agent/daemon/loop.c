@@ -18,6 +18,7 @@
 #include "../../lib/xalloc.h"
 #include "../log.h"
 #include "../state.h"
+#include "../webhook/webhook.h"
 
 static void
 log_diags(const struct errlist *d)
@@ -72,6 +73,26 @@ warn_http_changed(const struct agent_conf *o, const struct agent_conf *n)
 		         "running ones until the agent is restarted");
 }
 
+/* The webhook threads again with the reloaded targets (their secrets read
+ * anew: a rotated secret takes effect); the spools stay on disk. */
+static void
+restart_hooks(struct daemon *a)
+{
+	struct err err = {0};
+	bool had = a->hooks != NULL;
+
+	webhook_stop(a->hooks);
+	a->hooks = NULL;
+	if (webhook_start(&a->hooks, a->conf, daemon_metrics(a), &err) < 0) {
+		log_err("notifications: %s: none are sent until the next "
+		        "reload",
+		    err.msg);
+		err_release(&err);
+	} else if (a->hooks != NULL && !had) {
+		daemon_events_start(a);
+	}
+}
+
 /* SIGHUP: load the file again; keep the old configuration unless the new
  * one loads cleanly. The state folder (and its lock) cannot move. */
 static void
@@ -94,9 +115,12 @@ reload(struct daemon *a)
 		    "to '%s' (restart the agent to move its state), keeping "
 		    "the running one",
 		    a->conf_path, a->conf->state, nc->state);
-	} else if (daemon_watch_open(&nw, nc, &err) < 0) {
+	} else if (daemon_watch_open(&nw, nc, &err) < 0 ||
+	           webhook_check(nc, &err) < 0) {
 		log_err("configuration %s refused: %s, keeping the running one",
 		    a->conf_path, err.msg);
+		daemon_watch_free(nw);
+		nw = NULL;
 	} else {
 		log_diags(&d);
 		daemon_watch_free(a->watch);
@@ -106,6 +130,7 @@ reload(struct daemon *a)
 		agent_conf_free(a->conf);
 		a->conf = nc;
 		nc = NULL;
+		restart_hooks(a);
 		agent_log_set_level((enum agent_log_prio)a->conf->log_level);
 		a->next_poll = clock_monotonic_ms();
 		a->git_fails = 0;

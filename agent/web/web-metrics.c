@@ -104,10 +104,21 @@ static const struct family {
         "Unix time of the cluster's last apply that succeeded.", l_cluster,
         NULL, 0},
     {"artemis_gitops_notifications_sent_total", METRICS_COUNTER,
-        "Notifications sent, by channel.", l_channel, NULL, 0},
+        "Webhook deliveries the receiver accepted (2xx), by channel (the "
+        "target's name).",
+        l_channel, NULL, 0},
     {"artemis_gitops_notifications_dropped_total", METRICS_COUNTER,
-        "Notifications given up (the channel failed or its queue was full), "
-        "by channel.",
+        "Webhook deliveries given up, by channel: every attempt failed "
+        "(notifications.max-attempts), the receiver refused it (4xx), its "
+        "spool was full or could not be written.",
+        l_channel, NULL, 0},
+    {"artemis_gitops_notifications_failed_attempts_total", METRICS_COUNTER,
+        "Webhook delivery attempts that failed (each retry counts), by "
+        "channel.",
+        l_channel, NULL, 0},
+    {"artemis_gitops_notifications_pending", METRICS_GAUGE,
+        "Webhook deliveries waiting in the channel's spool, the one being "
+        "sent included.",
         l_channel, NULL, 0},
     {"artemis_gitops_http_requests_total", METRICS_COUNTER,
         "Requests the web server answered, by HTTP status code.", l_code, NULL,

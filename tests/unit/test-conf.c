@@ -14,6 +14,7 @@
 #include "../../agent/conf.h"
 #include "../../lib/afile.h"
 #include "../../lib/xalloc.h"
+#include "conf-fixture.h"
 
 static int
 setup(void **state)
@@ -23,58 +24,6 @@ setup(void **state)
 	unsetenv("CREDENTIALS_DIRECTORY");
 	return 0;
 }
-
-static struct agent_conf *
-parse_ok(const char *text)
-{
-	struct agent_conf *c = NULL;
-	struct errlist d = {0};
-	size_t i;
-	char *s;
-
-	if (agent_conf_parse(&c, "c.yaml", "/etc/ag", text, strlen(text), &d) <
-	    0) {
-		for (i = 0; i < d.n; i++) {
-			s = errlist_render_item(&d, i);
-			print_message("%s\n", s);
-			free(s);
-		}
-		fail_msg("parse failed");
-	}
-	errlist_release(&d);
-	return c;
-}
-
-/* Parse text expecting failure; the rendered diagnostics, one a line. */
-static char *
-parse_bad(const char *text)
-{
-	struct agent_conf *c = NULL;
-	struct errlist d = {0};
-	struct sbuf b = {0};
-	size_t i;
-	char *s;
-
-	assert_int_equal(
-	    agent_conf_parse(&c, "c.yaml", "/etc/ag", text, strlen(text), &d),
-	    -1);
-	assert_null(c);
-	errlist_sort(&d);
-	for (i = 0; i < d.n; i++) {
-		s = errlist_render_item(&d, i);
-		sbuf_addf(&b, "%s\n", s);
-		free(s);
-	}
-	errlist_release(&d);
-	return sbuf_take(&b);
-}
-
-#define T_BAD(text, expect)                                                    \
-	do {                                                                   \
-		char *got_ = parse_bad(text);                                  \
-		assert_string_equal(got_, expect);                             \
-		free(got_);                                                    \
-	} while (0)
 
 static void
 test_conf__defaults(void **state)

@@ -69,6 +69,68 @@ test_sha256__million_a_in_pieces(void **state)
 	    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
+/* hmac(key, msg) as hex */
+static void
+hmac_hex(const void *key, size_t klen, const void *msg, size_t mlen,
+    char hex[SHA256_HEX])
+{
+	unsigned char md[SHA256_LEN];
+
+	sha256_hmac(key, klen, msg, mlen, md);
+	sha256_to_hex(md, hex);
+}
+
+/* RFC 4231, test cases 1-4: keys shorter than the block */
+static void
+test_sha256__hmac_rfc4231_short_keys(void **state)
+{
+	unsigned char k[25], m[50];
+	char hex[SHA256_HEX];
+	size_t i;
+
+	(void)state;
+	memset(k, 0x0b, 20);
+	hmac_hex(k, 20, "Hi There", 8, hex);
+	assert_string_equal(hex,
+	    "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+	hmac_hex("Jefe", 4, "what do ya want for nothing?", 28, hex);
+	assert_string_equal(hex,
+	    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	memset(k, 0xaa, 20);
+	memset(m, 0xdd, 50);
+	hmac_hex(k, 20, m, 50, hex);
+	assert_string_equal(hex,
+	    "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe");
+	for (i = 0; i < 25; i++)
+		k[i] = (unsigned char)(i + 1);
+	memset(m, 0xcd, 50);
+	hmac_hex(k, 25, m, 50, hex);
+	assert_string_equal(hex,
+	    "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b");
+}
+
+/* RFC 4231, test cases 6 and 7: a 131-byte key is hashed first */
+static void
+test_sha256__hmac_rfc4231_long_key(void **state)
+{
+	const char *m6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+	const char *m7 =
+	    "This is a test using a larger than block-size key and a larger "
+	    "than block-size data. The key needs to be hashed before being "
+	    "used by the HMAC algorithm.";
+	unsigned char k[131];
+	char hex[SHA256_HEX];
+
+	(void)state;
+	memset(k, 0xaa, sizeof(k));
+	hmac_hex(k, sizeof(k), m6, strlen(m6), hex);
+	assert_string_equal(hex,
+	    "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+	hmac_hex(k, sizeof(k), m7, strlen(m7), hex);
+	assert_string_equal(hex,
+	    "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
+}
+
 int
 main(void)
 {
@@ -77,6 +139,8 @@ main(void)
 	    cmocka_unit_test(test_sha256__abc),
 	    cmocka_unit_test(test_sha256__two_blocks),
 	    cmocka_unit_test(test_sha256__million_a_in_pieces),
+	    cmocka_unit_test(test_sha256__hmac_rfc4231_short_keys),
+	    cmocka_unit_test(test_sha256__hmac_rfc4231_long_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,8 @@ static const char *const contract[][2] = {
     {"artemis_gitops_last_apply_success_timestamp_seconds", "gauge"},
     {"artemis_gitops_notifications_sent_total", "counter"},
     {"artemis_gitops_notifications_dropped_total", "counter"},
+    {"artemis_gitops_notifications_failed_attempts_total", "counter"},
+    {"artemis_gitops_notifications_pending", "gauge"},
     {"artemis_gitops_http_requests_total", "counter"},
     {"artemis_gitops_http_connections", "gauge"},
 };
