@@ -7,6 +7,8 @@ struct agent_cmd_entry;
 
 /* `artemis-gitops run --config FILE [--once]` (agent/agent.h). */
 extern const struct agent_cmd_entry daemon_cmd_run_entry;
+/* `artemis-gitops notify-test --config FILE [--target NAME]`. */
+extern const struct agent_cmd_entry daemon_cmd_notify_test_entry;
 
 /* The daemon's own child, re-executed for one step (a git fetch) so that
  * it starts with one thread (daemon-int.h, "child.c"); not a command

@@ -567,3 +567,60 @@ webhook_stop(struct webhook *w)
 	pthread_mutex_destroy(&w->mu);
 	free(w);
 }
+
+/* One `test` delivery to t, reported. */
+static void
+send_test(struct wh_target *t, const struct webhook_sender *from, long tmo,
+    void (*report)(void *ctx, const char *target, bool sent, const char *why),
+    void *ctx)
+{
+	struct webhook_attempt at = {t->url, t->secret, t->secret_len,
+	    t->ca_file, t->body, tmo * 1000, from, NULL};
+	struct webhook_spooled s;
+	enum webhook_verdict v;
+	char *why = NULL;
+
+	memset(&s, 0, sizeof(s));
+	webhook_new_id(s.id);
+	s.event = agent_event_new(AGENT_EVENT_TEST, NULL,
+	    "a test notification (artemis-gitops notify-test)");
+	agent_event_addf(s.event, "target '%s' of %s", t->name, from->host);
+	v = webhook_deliver(&at, &s, &why);
+	report(ctx, t->name, v == WEBHOOK_SENT, why != NULL ? why : "");
+	free(why);
+	webhook_spooled_release(&s);
+}
+
+int
+webhook_send_test(const struct agent_conf *conf, const char *only,
+    void (*report)(void *ctx, const char *target, bool sent, const char *why),
+    void *ctx, struct err *err)
+{
+	struct webhook_sender from = {NULL, AGENT_VERSION};
+	struct wh_target t;
+	char host[256] = "unknown";
+	size_t i, n = 0;
+	int rc = 0;
+
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		strcpy(host, "unknown");
+	from.host = host;
+	for (i = 0; i < conf->targets.n && rc == 0; i++) {
+		if (only != NULL && strcmp(conf->targets.v[i].name, only) != 0)
+			continue;
+		memset(&t, 0, sizeof(t));
+		rc = load_target(&t, conf, &conf->targets.v[i], err);
+		if (rc == 0)
+			send_test(&t, &from, conf->notify_timeout, report, ctx);
+		target_release(&t);
+		n++;
+	}
+	if (rc == 0 && n == 0)
+		rc = err_setf(err, NULL, "%s", only != NULL
+		                                   ? "no target of "
+		                                     "notifications.targets "
+		                                     "has that name"
+		                                   : "notifications.targets "
+		                                     "lists no target");
+	return rc;
+}

@@ -49,6 +49,15 @@ void webhook_post(struct webhook *w, const struct agent_event *e);
  * or its first delivery waiting for a retry (`run --once`). */
 void webhook_drain(struct webhook *w, long timeout_ms);
 
+/* `artemis-gitops notify-test`: send one `test` event to every target of
+ * conf (or to the one named only), now, one attempt each, without the
+ * spool (a running agent owns it); each outcome through report(ctx,
+ * target, sent, why). 0 when it could try; -1 with err when a target's
+ * secret or URL cannot be read, or no target is named only. */
+int webhook_send_test(const struct agent_conf *conf, const char *only,
+    void (*report)(void *ctx, const char *target, bool sent, const char *why),
+    void *ctx, struct err *err);
+
 /* Stop the threads (an attempt in flight is given up within a fraction
  * of a second and stays spooled, not counted as an attempt), wipe the
  * secrets, free. NULL is a no-op. */

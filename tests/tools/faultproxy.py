@@ -18,7 +18,8 @@ MODE: pass      forward the request, return the broker's answer
                 says, e.g. sub/"MessageCount":[0-9]+/"MessageCount":-5
 UPSTREAM: http://localhost:PORT. With FAULTPROXY_TLS_CERT and
 FAULTPROXY_TLS_KEY set (PEM files) the proxy speaks HTTPS. The proxy listens on 127.0.0.1 (or the
-address FAULTPROXY_BIND names) on a free port, writes the port to PORTFILE, and appends one line per request
+address FAULTPROXY_BIND names) on a free port (FAULTPROXY_PORT: that one, so that a
+proxy killed for an outage comes back where the agent expects it), writes the port to PORTFILE, and appends one line per request
 (`<method> <path> <body-bytes>`) to LOGFILE. Runs until killed.
 """
 import http.client
@@ -114,7 +115,8 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 def main():
-    srv = Server((os.environ.get("FAULTPROXY_BIND", "127.0.0.1"), 0), Handler)
+    srv = Server((os.environ.get("FAULTPROXY_BIND", "127.0.0.1"),
+                  int(os.environ.get("FAULTPROXY_PORT", "0"))), Handler)
     cert = os.environ.get("FAULTPROXY_TLS_CERT")
     if cert:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
