@@ -96,8 +96,8 @@ static const struct conf_key keys[] = {
     KEY("credentials", CT_PATH, credentials, 0, 0, "$CREDENTIALS_DIRECTORY",
         false, "folder of broker and git secrets (systemd: `LoadCredential=`)"),
     KEY("tls.ca-file", CT_PATH, tls_ca_file, 0, 0, NULL, false,
-        "PEM bundle trusted for HTTPS to brokers and git (default: the "
-        "system store)"),
+        "PEM bundle trusted for HTTPS to brokers, git and webhook targets "
+        "(default: the system store)"),
     KEY("tls.client-cert-file", CT_PATH, tls_client_cert, 0, 0, NULL, false,
         "brokers only: the client certificate (PEM, its chain after it) "
         "sent to brokers whose Jolokia requires mutual TLS; with "
