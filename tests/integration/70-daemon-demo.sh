@@ -127,7 +127,15 @@ check_grep "HA drift: the backup is the live member" '"live_member": "pair1-back
 check_eq "HA drift: nothing missing or changed" "0 0" \
 	"$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(len(j["missing"]), len(j["changed"]))' "$hd/drift.json")"
 check_grep "HA drift.md: names it" '^- `ha1`: live member \*\*pair1-backup\*\* \(checked\); pair1-primary UNREACHABLE' "$hd/drift.md"
-# 7: the brokers imported as the cluster legacy; its first plan adopts
+# 8: the webhook receiver got the steps' events, every one signed
+nj=$d/notifications.jsonl
+for ev in preview.posted preview.refused apply.succeeded drift.detected test; do
+	check_grep "notifications: $ev received" "\"event\": \"$ev\"" "$nj"
+done
+check_eq "notifications: every signature and stamp verified" 0 \
+	"$(grep -c '"sig_ok": false\|"stamp_ok": false' "$nj")"
+check_grep "demo lists them" '^    \| drift.detected +signed ' "$out"
+# 9: the brokers imported as the cluster legacy; its first plan adopts
 imp=$d/import/legacy
 check_grep "import: the legacy divert declared with its filter" 'filter: "amount > 100"' "$imp/diverts.yaml"
 check_eq "import: legacy.scratch and billing left out, on one node only" \
