@@ -7,8 +7,8 @@
 #                   against real Artemis brokers (started by scripts/artemis)
 #   make unit | golden | integration | corpus   one stage, sanitizer build
 #   make compat     the broker-facing integration scripts again on older
-#                   Artemis releases (AG_COMPAT_VERSIONS, default 2.28.0
-#                   2.37.0; part of make check)
+#                   Artemis releases (AG_COMPAT_VERSIONS, default 2.28.0;
+#                   part of make check; make soak adds 2.31.2 2.37.0 2.40.0)
 #   make soak       the long proofs (tests/soak/*.sh, each printing TAP and
 #                   counted like the other stages) against real brokers:
 #                   the kill -9 loop of apply resumption (about 20 minutes)

@@ -281,6 +281,22 @@ add_actions(struct agent_event *e, const struct plan *p)
 	sbuf_release(&b);
 }
 
+/* One line per node that could not be read, and why. */
+static void
+add_unread(struct agent_event *e, const struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (!p->nodes[i].reachable && !plan_node_passive(&p->nodes[i]))
+			agent_event_addf(e, "node '%s': %s (%s)",
+			    p->nodes[i].node,
+			    p->nodes[i].refusal != NULL ? p->nodes[i].refusal
+			                                : "UNREACHABLE",
+			    p->nodes[i].message != NULL ? p->nodes[i].message
+			                                : "");
+}
+
 static void
 add_refusals(struct agent_event *e, const struct plan *p)
 {
@@ -294,14 +310,7 @@ add_refusals(struct agent_event *e, const struct plan *p)
 	if (p->ndiagnostics > LIST_MAX)
 		agent_event_addf(e, "and %zu more diagnostic(s)",
 		    p->ndiagnostics - LIST_MAX);
-	for (i = 0; i < p->nnodes; i++)
-		if (!p->nodes[i].reachable && !plan_node_passive(&p->nodes[i]))
-			agent_event_addf(e, "node '%s': %s (%s)",
-			    p->nodes[i].node,
-			    p->nodes[i].refusal != NULL ? p->nodes[i].refusal
-			                                : "UNREACHABLE",
-			    p->nodes[i].message != NULL ? p->nodes[i].message
-			                                : "");
+	add_unread(e, p);
 }
 
 static char *
@@ -342,6 +351,18 @@ preview_data(const struct daemon *a, const struct plan *p, const char *dir,
 	return sbuf_take(&b);
 }
 
+/* Nodes p could not read (passive ones are read, and left alone). */
+static size_t
+unread(const struct plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (!p->nodes[i].reachable && !plan_node_passive(&p->nodes[i]))
+			n++;
+	return n;
+}
+
 void
 daemon_event_preview(struct daemon *a, const struct plan *p, const char *dir,
     const char *digest)
@@ -369,6 +390,10 @@ daemon_event_preview(struct daemon *a, const struct plan *p, const char *dir,
 	else if (refused)
 		title = xasprintf("commit %.12s: the plan is refused (%s)",
 		    a->head.head, p->refusal != NULL ? p->refusal : "REFUSED");
+	else if (unread(p) > 0)
+		title = xasprintf("commit %.12s: %s; %zu node(s) could not be "
+		                  "read, planned again once they answer",
+		    a->head.head, summary, unread(p));
 	else
 		title = xasprintf("commit %.12s: %s, waiting for approval",
 		    a->head.head, summary);
@@ -378,10 +403,12 @@ daemon_event_preview(struct daemon *a, const struct plan *p, const char *dir,
 	agent_event_addf(e, "commit %.12s by %s: %s", a->head.head,
 	    a->head.author != NULL ? a->head.author : "?",
 	    a->head.summary != NULL ? a->head.summary : "");
-	if (refused)
+	if (refused) {
 		add_refusals(e, p);
-	else
+	} else {
 		add_actions(e, p);
+		add_unread(e, p);
+	}
 	agent_event_addf(e, "preview: %s", dir);
 	link = page_link(a, p->cluster, plan_id(dir));
 	agent_event_set_link(e, link);
