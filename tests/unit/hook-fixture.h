@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ struct hook_rx {
 	size_t nscript;
 	struct hook_req got[HOOK_MAX];
 	size_t ngot;
-	volatile int stop;
+	atomic_int stop;
 };
 
 /* The value of header name in head (owned), or NULL. */
