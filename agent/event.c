@@ -88,19 +88,6 @@ agent_event_pattern_ok(const char *s)
 	return false;
 }
 
-struct agent_event *
-agent_event_new(enum agent_event_kind k, const char *cluster, const char *title)
-{
-	struct agent_event *e = xcalloc(1, sizeof(*e));
-
-	e->kind = k;
-	e->cluster = cluster != NULL ? xstrdup(cluster) : NULL;
-	e->occurred_at = clock_rfc3339_now();
-	e->title = utf8_escape(title, utf8_line_problem);
-	e->data = xstrdup("{}");
-	return e;
-}
-
 /* s cut to at most max bytes, never inside a UTF-8 sequence. */
 static void
 cut_utf8(char *s, size_t max)
@@ -113,6 +100,20 @@ cut_utf8(char *s, size_t max)
 	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 		n--;
 	s[n] = '\0';
+}
+
+struct agent_event *
+agent_event_new(enum agent_event_kind k, const char *cluster, const char *title)
+{
+	struct agent_event *e = xcalloc(1, sizeof(*e));
+
+	e->kind = k;
+	e->cluster = cluster != NULL ? xstrdup(cluster) : NULL;
+	e->occurred_at = clock_rfc3339_now();
+	e->title = utf8_escape(title, utf8_line_problem);
+	cut_utf8(e->title, AGENT_EVENT_LINE_MAX);
+	e->data = xstrdup("{}");
+	return e;
 }
 
 void

@@ -67,7 +67,8 @@ bool agent_event_pattern_ok(const char *s);
 bool agent_event_pattern_matches(const char *pattern, enum agent_event_kind k);
 
 /* A new event of kind k at the current time, cluster (may be NULL) and
- * title copied; data "{}" until agent_event_set_data. */
+ * title copied (as a detail line is: one line, at most
+ * AGENT_EVENT_LINE_MAX bytes); data "{}" until agent_event_set_data. */
 struct agent_event *agent_event_new(enum agent_event_kind k,
     const char *cluster, const char *title);
 /* Add one detail line (formatted): control characters become spaces, a

@@ -5,6 +5,7 @@
 #define LOG_MODULE "notify"
 #include "webhook-int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -376,6 +377,33 @@ target_release(struct wh_target *t)
 	free(t->q);
 }
 
+/* Spools of targets no longer configured (renamed, removed) are left
+ * alone, and said once at start: their deliveries wait for the name. */
+static void
+say_orphans(const struct agent_conf *conf)
+{
+	char *dir = xasprintf("%s/notifications/spool", conf->state);
+	struct dirent *de;
+	size_t i;
+	bool known;
+	DIR *d = opendir(dir);
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		known = false;
+		for (i = 0; i < conf->targets.n && !known; i++)
+			known = strcmp(conf->targets.v[i].name, de->d_name) == 0;
+		if (!known)
+			log_warn("%s/%s: the spool of a target that is not "
+			         "configured now, left alone",
+			    dir, de->d_name);
+	}
+	if (d != NULL)
+		closedir(d);
+	free(dir);
+}
+
 int
 webhook_start(struct webhook **out, const struct agent_conf *conf,
     struct metrics *m, struct err *err)
@@ -412,6 +440,7 @@ webhook_start(struct webhook **out, const struct agent_conf *conf,
 		    load_spool(&w->t[i], err) < 0)
 			goto fail;
 	}
+	say_orphans(conf);
 	for (i = 0; i < w->n; i++) {
 		if (pthread_create(&w->t[i].thread, NULL, target_main,
 		        &w->t[i]) != 0) {
