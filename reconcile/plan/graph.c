@@ -157,8 +157,10 @@ absent_note(const struct plan_step *np)
 }
 
 /* The edges of one divert: to each target of its forwarding address
- * (a comma-separated list, trimmed as Artemis trims it), at most
- * TARGETS_MAX, the rest counted in one MORE vertex. */
+ * (a comma-separated list, trimmed as Artemis trims it), in name order
+ * (the order of a list does not change where a divert forwards, so it
+ * does not part two nodes' drawings), at most TARGETS_MAX, the rest
+ * counted in one MORE vertex. */
 #define TARGETS_MAX 4
 
 static void
@@ -166,36 +168,29 @@ divert_edges(struct draw *dr, enum plan_graph_mark mark, const char *name,
     const char *source, const char *forwarding, const char *note)
 {
 	const char *p = forwarding, *t;
-	size_t s, n, drawn = 0, rest = 0;
-	char *target;
+	struct strv targets = {0};
+	size_t s, n, i, rest;
 
 	s = vertex(dr, PLAN_GRAPH_ADDRESS, source, PLAN_GRAPH_PLAIN, NULL);
-	while (live_forward_target(&p, &t, &n)) {
-		if (n == 0)
-			continue;
-		if (drawn == TARGETS_MAX) {
-			rest++;
-			continue;
-		}
-		target = xasprintf("%.*s", (int)n, t);
+	while (live_forward_target(&p, &t, &n))
+		if (n > 0)
+			strv_addf(&targets, "%.*s", (int)n, t);
+	if (targets.n == 0)
+		strv_add(&targets, forwarding != NULL ? forwarding : "");
+	strv_sort(&targets);
+	for (i = 0; i < targets.n && i < TARGETS_MAX; i++)
 		edge(dr, PLAN_GRAPH_DIVERT, mark, s,
-		    vertex(dr, PLAN_GRAPH_ADDRESS, target, PLAN_GRAPH_PLAIN,
-		        NULL),
+		    vertex(dr, PLAN_GRAPH_ADDRESS, targets.v[i],
+		        PLAN_GRAPH_PLAIN, NULL),
 		    name, xstrdup(note));
-		free(target);
-		drawn++;
-	}
-	if (drawn == 0)
-		edge(dr, PLAN_GRAPH_DIVERT, mark, s,
-		    vertex(dr, PLAN_GRAPH_ADDRESS, forwarding, PLAN_GRAPH_PLAIN,
-		        NULL),
-		    name, xstrdup(note));
+	rest = targets.n - i;
 	if (rest > 0)
 		edge(dr, PLAN_GRAPH_DIVERT, mark, s,
 		    vertex(dr, PLAN_GRAPH_MORE, NULL, PLAN_GRAPH_PLAIN,
 		        xasprintf("and %zu more target%s", rest,
 		            rest == 1 ? "" : "s")),
 		    name, xstrdup(note));
+	strv_release(&targets);
 }
 
 static void
