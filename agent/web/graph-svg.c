@@ -193,7 +193,7 @@ build(const struct plan_graph *pg, const char *id)
 	set(g, "rankdir", "LR");
 	set(g, "bgcolor", "transparent");
 	set(g, "nodesep", "0.3");
-	nodes = xcalloc(pg->nv + 1, sizeof(*nodes));
+	nodes = xcalloc(pg->nv + 1, sizeof(Agnode_t *));
 	for (i = 0; i < pg->nv; i++)
 		nodes[i] = add_vertex(g, &pg->v[i], i);
 	for (i = 0; i < pg->ne; i++)

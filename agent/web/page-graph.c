@@ -41,9 +41,10 @@ graphs_load(struct page_graphs *pg, const struct plan *p)
 	for (i = 0; i < p->nactions; i++) {
 		plan_graphs_build(&pg->sets[pg->nsets], &p->actions[i]);
 		for (j = 0; j < pg->sets[pg->nsets].n; j++) {
-			pg->g = xreallocarray(pg->g, pg->n + 1, sizeof(*pg->g));
-			pg->text = xreallocarray(pg->text, pg->n + 1,
-			    sizeof(*pg->text));
+			pg->g = xreallocarray(pg->g, pg->n + 1,
+			    sizeof(const struct plan_graph *));
+			pg->text =
+			    xreallocarray(pg->text, pg->n + 1, sizeof(char *));
 			pg->g[pg->n] = &pg->sets[pg->nsets].v[j];
 			pg->text[pg->n] =
 			    plan_graph_mermaid(&pg->sets[pg->nsets].v[j]);

@@ -282,6 +282,7 @@ draw_step(struct draw *dr, const struct plan_action *a,
     const struct plan_step *np)
 {
 	const char *address = a->address;
+	enum plan_graph_mark mark;
 	size_t q[3], addr, queue;
 
 	if (np->observed.queue != NULL && np->observed.queue->address != NULL)
@@ -292,17 +293,16 @@ draw_step(struct draw *dr, const struct plan_action *a,
 		    absent_note(np));
 		return;
 	}
+	mark = np->outcome == PLAN_OUT_REFUSED ? PLAN_GRAPH_REFUSED
+	                                       : PLAN_GRAPH_GOES;
 	addr = vertex(dr, PLAN_GRAPH_ADDRESS, address != NULL ? address : "",
 	    PLAN_GRAPH_PLAIN, NULL);
-	queue = vertex(dr, PLAN_GRAPH_QUEUE, a->name,
-	    np->outcome == PLAN_OUT_REFUSED ? PLAN_GRAPH_REFUSED
-	                                    : PLAN_GRAPH_GOES,
+	queue = vertex(dr, PLAN_GRAPH_QUEUE, a->name, mark,
 	    np->outcome == PLAN_OUT_REFUSED
 	        ? short_reason("refused",
 	              np->refusal != NULL ? np->refusal : "REFUSED")
 	        : xstrdup("deleted"));
-	edge(dr, PLAN_GRAPH_BINDING, dr->g->v[queue].mark, addr, queue, NULL,
-	    NULL);
+	edge(dr, PLAN_GRAPH_BINDING, mark, addr, queue, NULL, NULL);
 	quotas(np, q);
 	draw_removed(dr, np, q[0]);
 	draw_kept(dr, np, q[1]);
