@@ -21,9 +21,13 @@
 
 CC      ?= cc
 PKGS     = yaml-0.1 libgit2 libcurl libcjson libxml-2.0 libsystemd \
-           libmicrohttpd md4c-html
+           libmicrohttpd md4c-html libgvc
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread
+# Graphviz's dot layout and core renderers, linked in (agent/web/graph-svg.c)
+GV_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread \
+              -L$(GV_PLUGINS) -Wl,-rpath,$(GV_PLUGINS) -lgvplugin_dot_layout \
+              -lgvplugin_core
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARN     = -Wall -Wextra -Wshadow -Wconversion -Wformat=2 -Wstrict-prototypes \

@@ -74,6 +74,8 @@ static const char style[] =
     "section{background:#fff;border:1px solid #ddd;border-radius:4px;"
     "padding:.5em 1em;margin:1em 0}"
     ".plan{background:#fff;border:1px solid #ddd;padding:0 1em}"
+    ".graph{margin:.5em 0;overflow-x:auto}"
+    ".graph svg{max-width:100%;height:auto}"
     ".up{color:#11722c;font-weight:bold}"
     ".down{color:#b00020;font-weight:bold}"
     ".state{font-weight:bold;text-transform:uppercase;font-size:.85em;"

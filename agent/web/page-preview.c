@@ -1,6 +1,7 @@
 /* agent/web/page-preview.c: one preview (GET /clusters/C/previews/ID):
  * its state, what its folder says (commit, approval, result, a refusal),
- * plan.md as HTML (its per-node table and blast radius are plan.md's own),
+ * plan.md as HTML (its per-node table and blast radius are plan.md's own;
+ * its Mermaid blocks drawn as SVG by page-graph.c),
  * result.md once applied, and the approve form asking for the typed
  * confirmation; and the approve form's POST, after page.c's checks.
  */
@@ -98,7 +99,7 @@ web_page_preview(struct web_ctx *c, const struct web_who *who,
 		web_html_esc(b, p.refused_why);
 		sbuf_adds(b, "</pre></section>\n");
 	}
-	web_html_md_file(b, &v, cluster, id, "plan.md");
+	web_page_graph_plan_md(b, &v, cluster, id);
 	if (p.state == WEB_APPLIED) {
 		sbuf_adds(b, "<h2>Result</h2>\n");
 		web_html_md_file(b, &v, cluster, id, "result.md");

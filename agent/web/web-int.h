@@ -4,6 +4,8 @@
  *   httpd.c    libmicrohttpd, the one file that includes it: listening,
  *              TLS, limits, a request in and a response out
  *   md.c       md4c, the one file that includes it: plan.md as HTML
+ *   graph-svg.c Graphviz, the one file that includes it: a blast-radius
+ *              graph as inline SVG
  *   html.c     escaping, the page's frame (head, style, header, footer)
  *   web-metrics.c the metric families (names, help, labels, buckets)
  *   board.c    what the daemon and the server share (web.h)
@@ -13,6 +15,7 @@
  *   approve.c  an approval from the web, written as approval.json
  *   api.c      the JSON API (/api/v1/...)
  *   page-status.c, page-preview.c   the status page, a preview
+ *   page-graph.c plan.md of a preview with its Mermaid blocks drawn as SVG
  *   page.c     the HTML pages: routing, forms, sign-in, delete-queue
  *   server.c   web_start: routing, who may do what, the health endpoints
  */
@@ -88,6 +91,17 @@ unsigned web_httpd_connections(const struct web_httpd *h);
  * with GitHub tables, raw HTML disabled (shown as text), every character
  * of the text escaped. -1 when md4c fails (out then holds nothing new). */
 int web_md_html(const char *md, size_t len, struct sbuf *out);
+
+/* ==== graph-svg.c: Graphviz ==== */
+
+struct plan_graph;
+/* g (reconcile/plan/plan.h) drawn by Graphviz's dot as one <svg> element
+ * appended to out: no XML declaration, no DOCTYPE, no script, no link;
+ * every name escaped; its element ids prefixed with id (unique in the
+ * page). Calls into Graphviz are serialized (it is not thread-safe). -1
+ * with err when Graphviz fails (out then holds nothing new). */
+int web_graph_svg(struct sbuf *out, const struct plan_graph *g, const char *id,
+    struct err *err);
 
 /* ==== html.c ==== */
 
@@ -326,6 +340,16 @@ void web_page_preview(struct web_ctx *c, const struct web_who *who,
 void web_page_preview_approve(struct web_ctx *c, const struct web_req *r,
     const struct web_who *who, struct web_resp *out, const char *cluster,
     const char *id, const char *back);
+
+/* ==== page-graph.c ==== */
+
+/* plan.md of preview cluster/id as HTML (as web_html_md_file), each of
+ * its ```mermaid blocks replaced by the same graph drawn as SVG
+ * (web_graph_svg) from plan.json: the block whose text is the Mermaid of
+ * one of plan.json's delete-queue graphs. A block that matches none, or
+ * whose drawing fails, stays a code block. */
+void web_page_graph_plan_md(struct sbuf *b, const struct web_view *v,
+    const char *cluster, const char *id);
 
 /* A JSON error body {"error": {"status": N, "message": "..."}}. */
 void web_json_error(struct web_resp *out, int status, const char *fmt, ...)

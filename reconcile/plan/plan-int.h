@@ -140,6 +140,12 @@ void plan_capture_tap_remove(struct plan_capture_node *c,
  * ring queue and its capture address. */
 void plan_capture_removed(struct plan_capture_node *c, const char *name);
 
+/* ---- plan-mermaid.c: the blast-radius graphs in plan.md ---------------- */
+
+/* Per graph of a (plan_graphs_build): a line naming its nodes and its
+ * ```mermaid block; nothing for an action that is not a queue delete. */
+void plan_graph_md(struct sbuf *b, const struct plan_action *a);
+
 /* ---- broker-xml.c, broker-xml-json.c: the broker_xml section ----------- */
 
 void plan_broker_xml_md(struct sbuf *b, const struct plan *p);

@@ -1,7 +1,8 @@
 /* reconcile/plan/plan-md.c: plan.md, the preview for people and pull-request
  * comments: the summary line first, then per action and per node what
- * happens, what is removed with it, what is kept and why, every warning,
- * and the exact text to type to approve. Past PLAN_MD_MAX characters
+ * happens, what is removed with it, what is kept and why (for a queue
+ * delete also drawn: plan-mermaid.c), every warning, and the exact text
+ * to type to approve. Past PLAN_MD_MAX characters
  * the actions are cut with a pointer to plan.json. */
 #include "plan-int.h"
 
@@ -317,6 +318,7 @@ action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
 	if (a->destroys_messages)
 		sbuf_adds(b, " — **destroys messages**");
 	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
+	plan_graph_md(b, a);
 	for (i = 0; i < a->nnodes; i++)
 		node_md(b, a->kind, &a->nodes[i],
 		    plan_node_version(p, a->nodes[i].node));

@@ -551,6 +551,94 @@ void plan_add_broker_xml(struct plan *p, const struct decl_cluster *decl,
  * in p->diagnostics. */
 void plan_refuse_render(struct plan *p, const struct errlist *diags);
 
+/* ---- the blast radius of a queue delete as a graph (graph.c) ----------
+ * What one delete-queue action does around its queue, per node: the queue
+ * and its address, each divert removed with it (source -> forwarding
+ * address), each divert kept (and why, shortened), each capture tap (its
+ * capture and its fate), or why nothing happens there (refused, not on
+ * the node, not read). Nodes whose drawings are the same share one graph.
+ *
+ * One model, two renderings: plan.md's Mermaid flowchart (plan-mermaid.c)
+ * and the web page's SVG (agent/web/graph-svg.c, Graphviz). The model
+ * decides what is drawn: labels hold names as they are shown (bounded to
+ * PLAN_GRAPH_NAME_MAX characters, every character utf8_name_problem
+ * refuses written as <U+XXXX>, so nothing invisible or reordering reaches
+ * a picture), and at most PLAN_GRAPH_EDGES_MAX diverts and taps are drawn,
+ * the rest counted in one "and N more" vertex. The renderers only escape
+ * for their syntax and pick shapes and colours by kind and mark. Built
+ * equally from a plan of plan_build / plan_delete_queue and from one
+ * parsed back from plan.json (the web page's). */
+#define PLAN_GRAPH_EDGES_MAX 16 /* diverts and taps drawn in one graph */
+#define PLAN_GRAPH_NAME_MAX  40 /* characters of a name in a label */
+#define PLAN_GRAPH_NOTE_MAX  44 /* characters of a reason in a label */
+
+enum plan_graph_vkind {
+	PLAN_GRAPH_ADDRESS = 0,
+	PLAN_GRAPH_QUEUE,   /* the queue the action deletes */
+	PLAN_GRAPH_CAPTURE, /* a capture subscription (its address, ring) */
+	PLAN_GRAPH_MORE,    /* what is not drawn: "and N more ..." */
+};
+
+/* What happens to a vertex or an edge. */
+enum plan_graph_mark {
+	PLAN_GRAPH_PLAIN = 0, /* only there to connect the others */
+	PLAN_GRAPH_GOES,      /* deleted, removed */
+	PLAN_GRAPH_STAYS,     /* kept */
+	PLAN_GRAPH_REFUSED,   /* the node is refused: nothing happens */
+	PLAN_GRAPH_ABSENT,    /* not on the node, or the node not read */
+};
+
+struct plan_graph_vertex {
+	enum plan_graph_vkind kind;
+	enum plan_graph_mark mark;
+	char *name; /* shown form (see above); NULL for MORE */
+	char *note; /* a line under the name; NULL */
+};
+
+enum plan_graph_ekind {
+	PLAN_GRAPH_BINDING = 0, /* an address to its queue */
+	PLAN_GRAPH_DIVERT,      /* source address to forwarding address */
+	PLAN_GRAPH_TAP,         /* the queue's address to a capture */
+	PLAN_GRAPH_ELIDED,      /* the queue's address to the MORE vertex */
+};
+
+struct plan_graph_edge {
+	enum plan_graph_ekind kind;
+	enum plan_graph_mark mark;
+	size_t from, to; /* vertex indexes */
+	char *name;      /* the divert or tap, shown form; NULL */
+	char *note;      /* "removed with the queue", "kept: ..."; NULL */
+};
+
+/* One drawing, and the nodes (names, in the plan's order) it is of. */
+struct plan_graph {
+	char **nodes;
+	size_t nnodes;
+	struct plan_graph_vertex *v;
+	size_t nv;
+	struct plan_graph_edge *e;
+	size_t ne;
+};
+
+struct plan_graphs {
+	struct plan_graph *v; /* in the order of each one's first node */
+	size_t n;
+};
+
+/* The graphs of action a (a delete-queue action; none for another kind),
+ * one per distinct drawing. *out is owned by the caller. */
+void plan_graphs_build(struct plan_graphs *out, const struct plan_action *a);
+void plan_graphs_release(struct plan_graphs *g); /* leaves it zeroed */
+/* The word a vertex kind is labelled with: "address", "queue", ... */
+const char *plan_graph_vkind_word(enum plan_graph_vkind k);
+
+/* g as a Mermaid flowchart (`flowchart LR`, node ids n0, n1, ...), the
+ * text of plan.md's ```mermaid block without the fences. Every label is
+ * written with Mermaid's entity codes for each character outside a small
+ * safe set, so no name can end a label, a statement, the block or the
+ * Markdown around it. Owned (plan-mermaid.c). */
+char *plan_graph_mermaid(const struct plan_graph *g);
+
 /* ---- preview files ----------------------------------------------------- */
 
 /* plan.json, canonical (sorted keys, 2-space indent, trailing newline),

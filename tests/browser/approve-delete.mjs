@@ -190,6 +190,13 @@ try {
 		}),
 		tables: await page.evaluate(() => document.querySelectorAll('.plan table').length),
 		scripts: await page.evaluate(() => document.scripts.length),
+		// the blast radius drawn by the server (Graphviz SVG where plan.md's
+		// Mermaid block stands): each drawing's texts and width on screen
+		graphs: await page.evaluate(() => [...document.querySelectorAll('.plan figure.graph > svg')].map((g) => ({
+			texts: [...g.querySelectorAll('text')].map((t) => t.textContent),
+			width: Math.round(g.getBoundingClientRect().width),
+		}))),
+		mermaid_code: await page.evaluate(() => document.querySelectorAll('.plan code.language-mermaid').length),
 	};
 	await snap(page, 'preview');
 

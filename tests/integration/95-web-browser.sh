@@ -11,7 +11,8 @@
 # source address of another (kept), on both brokers; the daemon posts a
 # pending delete preview. The browser signs in with the token typed into
 # the form, finds the preview on the status page, reads its blast radius
-# per node (the divert removed, the divert kept and why), types the
+# per node (the divert removed, the divert kept and why; drawn as one SVG
+# by the server, since both nodes agree), types the
 # confirmation the page shows, submits, and the daemon applies it: both
 # brokers, read with curl through Jolokia (never through the agent), no
 # longer have the queue nor the dependent divert, and keep the other.
@@ -191,6 +192,10 @@ for n in "${NODES[@]}"; do
 		"kept: divert $u.k (source $u.a, forwarding to $u.x): its source is the queue's address" \
 		"$(s ".preview.nodes[\"$n\"][] | select(startswith(\"kept:\"))" | sed 's/\(address\): .*/\1/')"
 done
+check_eq "the blast radius drawn as one SVG for both nodes, no Mermaid code left" "1 0 true" \
+	"$(s '"\(.preview.graphs | length) \(.preview.mermaid_code) \((.preview.graphs[0].width // 0) > 100)"')"
+check_eq "the drawing: the queue deleted, divert d removed, divert k kept" "true true true" \
+	"$(s "[.preview.graphs[0].texts // [] | (index(\"$u.a\") != null), (index(\"divert $u.d\") != null), (index(\"divert $u.k\") != null)] | map(tostring) | join(\" \")")"
 check_eq "a queue named $hostile: shown as text, no element parsed from it, no script" \
 	"true 0 0" "$(s '"\(.hostile.shown) \(.hostile.elements) \(.hostile.scripts)"')"
 check_eq "a wrong confirmation: 422 and the page says so" "422" "$(s .wrong_confirmation.status)"
