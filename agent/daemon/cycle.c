@@ -205,7 +205,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    plan_outcome_name(p->outcome), p->nactions);
 		if (dir != NULL)
-			daemon_event_preview(a, p, dir, digest);
+			daemon_event_preview(a, mem, p, dir, digest);
 		if (dir == NULL) {
 			*failed = true;
 			daemon_fail(a,

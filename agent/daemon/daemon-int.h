@@ -453,11 +453,12 @@ struct apply_result;
 
 /* Read what an earlier run told (STATE/notifications/memory.json). */
 void daemon_events_start(struct daemon *a);
-/* A preview posted in dir (plan.json's SHA-256 digest): preview.posted
- * when it has something to approve, preview.refused when refused; not
- * when it is the same plan as the last one told for its cluster. */
-void daemon_event_preview(struct daemon *a, const struct plan *p,
-    const char *dir, const char *digest);
+/* A preview posted in dir (plan.json's SHA-256 digest) for the cluster
+ * mem remembers: preview.posted when it has something to approve,
+ * preview.refused when refused; not when it is the same plan as the last
+ * one told for the cluster (mem->told_digest). */
+void daemon_event_preview(struct daemon *a, struct daemon_cluster *mem,
+    const struct plan *p, const char *dir, const char *digest);
 /* The branch's history was rewritten (a->head). */
 void daemon_event_rewrite(struct daemon *a);
 /* The apply of dir ended with r. */

@@ -364,10 +364,9 @@ unread(const struct plan *p)
 }
 
 void
-daemon_event_preview(struct daemon *a, const struct plan *p, const char *dir,
-    const char *digest)
+daemon_event_preview(struct daemon *a, struct daemon_cluster *mem,
+    const struct plan *p, const char *dir, const char *digest)
 {
-	struct daemon_cluster *mem = daemon_cluster(a, p->cluster);
 	bool refused = p->outcome == PLAN_OUT_REFUSED;
 	struct agent_event *e;
 	char *summary, *title, *link;
