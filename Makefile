@@ -115,10 +115,15 @@ asan: $(DBG_BIN) $(UNIT_BIN) $(REPLAY_BIN) $(TOOL_BIN)
 	done
 
 # The README's test command on a fresh machine: packages, Artemis, the suite.
+# The downloads (Artemis releases, npm packages: scripts/prefetch) run while
+# the sanitizer build compiles; what they could not fetch, the tests fetch.
 test:
 	scripts/install-deps
-	if [ -x scripts/artemis ]; then scripts/artemis fetch; fi
-	$(MAKE) -j2 asan
+	scripts/prefetch & pf=$$!; \
+	$(MAKE) -j2 asan; rc=$$?; \
+	wait $$pf || echo "make test: scripts/prefetch did not fetch everything (.cache/prefetch.log); the tests fetch it again"; \
+	tail -n 1 .cache/prefetch.log; \
+	exit $$rc
 	$(MAKE) check
 
 # The whole suite; its last line is `N passed, N failed`.
