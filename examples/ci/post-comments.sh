@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# examples/ci/post-comments.sh PROVIDER: post the comment bodies plan.sh
+# wrote ($OUT/<folder>/comments/, comments.json naming them) on the pull
+# request (github) or merge request (gitlab), updating this bot's earlier
+# comments instead of adding new ones:
+#   - the request's comments are listed (every page) and this bot's own
+#     are recognised by the hidden marker each body starts with
+#     (<!-- artemis-gitops:plan-comment id=ID cluster=NAME part=I/N ...)
+#     and by their author: $COMMENT_AUTHOR on GitHub (default
+#     github-actions[bot], the GITHUB_TOKEN's), the token's own user on
+#     GitLab; a comment someone else wrote with the marker is left alone;
+#   - part I of a cluster's plan replaces the text of its earlier part I
+#     (PATCH on GitHub, PUT on GitLab; nothing sent when the text is the
+#     same), a part with no earlier one is posted;
+#   - earlier parts past the new N (a plan that shrank) are deleted, and so
+#     are the comments of a cluster the request no longer changes (only
+#     when every changed cluster was planned, so that a plan that could not
+#     run does not take its earlier comment with it).
+# github: GITHUB_TOKEN (pull-requests: write), GITHUB_REPOSITORY,
+# PR_NUMBER, GITHUB_API_URL (default https://api.github.com). gitlab:
+# GITLAB_TOKEN (a project access token, scope api, role Reporter or more),
+# CI_API_V4_URL, CI_PROJECT_ID, CI_MERGE_REQUEST_IID.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+[ $# -eq 1 ] || ci_die "usage: post-comments.sh github|gitlab"
+CI_PROVIDER=$1
+case $CI_PROVIDER in
+github)
+	: "${GITHUB_REPOSITORY:?}" "${PR_NUMBER:?}"
+	api=${GITHUB_API_URL:-https://api.github.com}/repos/$GITHUB_REPOSITORY
+	list="$api/issues/$PR_NUMBER/comments?per_page=100"
+	create="$api/issues/$PR_NUMBER/comments"
+	one="$api/issues/comments"
+	update=PATCH
+	me=${COMMENT_AUTHOR:-github-actions[bot]}
+	author='.user.login'
+	;;
+gitlab)
+	: "${CI_API_V4_URL:?}" "${CI_PROJECT_ID:?}" "${CI_MERGE_REQUEST_IID:?}"
+	api=$CI_API_V4_URL/projects/$CI_PROJECT_ID/merge_requests/$CI_MERGE_REQUEST_IID
+	list="$api/notes?per_page=100&sort=asc&order_by=created_at&page=1"
+	create="$api/notes"
+	one="$api/notes"
+	update=PUT
+	ci_api GET "$CI_API_V4_URL/user" || ci_die "cannot read the token's user"
+	me=$(jq -r .username "$CI_REPLY")
+	author='.author.username'
+	;;
+*) ci_die "usage: post-comments.sh github|gitlab" ;;
+esac
+
+[ -f "$OUT/status" ] || ci_die "$OUT/status is missing: plan.sh did not run"
+# Every cluster plan.sh planned, with its comments (when the plan ran).
+manifests=()
+complete=1
+while read -r c rc; do
+	if [ -f "$OUT/$c/comments/comments.json" ]; then
+		manifests+=("$OUT/$c/comments/comments.json")
+	else
+		ci_log "$c: no comments (the plan exited $rc before writing them)"
+		complete=0
+	fi
+done <"$OUT/status"
+
+# This bot's comments: id, author, body, marker fields.
+ci_api_pages "$list" | jq --arg me "$me" "[.[] | select($author == \$me)
+	| select(.body | startswith(\"<!-- artemis-gitops:plan-comment \"))
+	| {id, body, prefix: (.body | capture(\"^(?<p><!-- artemis-gitops:plan-comment id=[^ ]+ cluster=[^ ]+ )part=(?<i>[0-9]+)/\") )}
+	| {id, body, prefix: .prefix.p, part: (.prefix.i | tonumber)}]" >"$CI_TMP/ours.json"
+
+body_json() { jq -n --rawfile b "$1" '{body: $b}' >"$CI_TMP/body.json"; }
+
+posted=0 updated=0 same=0 deleted=0
+delete_comment() {
+	ci_api DELETE "$one/$1" || ci_die "cannot delete comment $1"
+	deleted=$((deleted + 1))
+}
+
+for m in "${manifests[@]}"; do
+	prefix=$(jq -r .marker_prefix "$m")
+	n=$(jq '.parts | length' "$m")
+	for ((i = 1; i <= n; i++)); do
+		file=$(dirname "$m")/$(jq -r ".parts[$((i - 1))].file" "$m")
+		ids=$(jq -r --arg p "$prefix" --argjson i "$i" \
+			'[.[] | select(.prefix == $p and .part == $i)] | sort_by(.id) | .[].id' "$CI_TMP/ours.json")
+		first=${ids%%$'\n'*}
+		body_json "$file"
+		if [ -z "$first" ]; then
+			ci_api POST "$create" "$CI_TMP/body.json" || ci_die "cannot post part $i of $prefix"
+			posted=$((posted + 1))
+		elif [ "$(jq -r --argjson id "$first" '.[] | select(.id == $id) | .body' "$CI_TMP/ours.json")" == "$(cat "$file")" ]; then
+			same=$((same + 1))
+		else
+			ci_api "$update" "$one/$first" "$CI_TMP/body.json" || ci_die "cannot update comment $first"
+			updated=$((updated + 1))
+		fi
+		# a second comment with the same part (two runs raced): one stays
+		for id in $(printf '%s\n' "$ids" | tail -n +2); do delete_comment "$id"; done
+	done
+	for id in $(jq -r --arg p "$prefix" --argjson n "$n" \
+		'.[] | select(.prefix == $p and .part > $n) | .id' "$CI_TMP/ours.json"); do
+		delete_comment "$id"
+	done
+done
+
+# Comments of clusters this request no longer changes.
+if [ "$complete" = 1 ]; then
+	idp="<!-- artemis-gitops:plan-comment id=${MARKER_ID:-artemis-gitops} "
+	[ ${#manifests[@]} -eq 0 ] || idp=$(jq -r '.marker_prefix | sub(" cluster=.*"; " ")' "${manifests[0]}")
+	keep=$(for m in "${manifests[@]}"; do jq -r .marker_prefix "$m"; done | jq -R . | jq -s .)
+	for id in $(jq -r --arg idp "$idp" --argjson keep "$keep" \
+		'.[] | select((.prefix | startswith($idp)) and ((.prefix as $p | $keep | index($p)) | not)) | .id' \
+		"$CI_TMP/ours.json"); do
+		delete_comment "$id"
+	done
+fi
+ci_log "comments: $posted posted, $updated updated, $same unchanged, $deleted deleted"
