@@ -283,9 +283,11 @@ check "approve push 2's plan" "$AG_BIN" approve "$TMP/push2-plan" --by tester --
 	--confirm "$(jq -r .confirmation "$TMP/push2-plan/plan.json")"
 check_exit "apply with the viewer's credentials fails" 1 \
 	"$AG_BIN" apply "$TMP/push2-plan" --state "$TMP/state" --credentials "$TMP/viewer"
-check_grep "... FORBIDDEN by the broker" "FORBIDDEN" "$TMP/push2-plan/result.json"
-check_eq "... no operation succeeded" 0 \
-	"$(jq '[.. | objects | select(has("op") and .outcome? == "APPLIED")] | length' "$TMP/push2-plan/result.json")"
+check_eq "... each node FAILED at its first operation, FORBIDDEN by the broker, none applied" \
+	'[["node1","FAILED","FORBIDDEN",0],["node2","FAILED","FORBIDDEN",0]]' \
+	"$(jq -c '[.nodes[] | [.node, .outcome, .operations[0].kind,
+		([.operations[] | select(.outcome != "FAILED" and .outcome != "NOT_RUN")] | length)]]' \
+		"$TMP/push2-plan/result.json")"
 for n in "${NODES[@]}"; do
 	check_listed "$n: $u.gone still there (read with curl)" "$n" queues "$u.gone"
 	check_listed "$n: the divert $u.d still there" "$n" diverts "$u.d"
