@@ -63,13 +63,21 @@ while read -r c rc; do
 	fi
 done <"$OUT/status"
 
-# This bot's comments: id, author, body, marker fields.
-ci_api_pages "$list" | jq --arg me "$me" "[.[] | select($author == \$me)
-	| select(.body | startswith(\"<!-- artemis-gitops:plan-comment \"))
-	| {id, body, prefix: (.body | capture(\"^(?<p><!-- artemis-gitops:plan-comment id=[^ ]+ cluster=[^ ]+ )part=(?<i>[0-9]+)/\") )}
-	| {id, body, prefix: .prefix.p, part: (.prefix.i | tonumber)}]" >"$CI_TMP/ours.json"
-
-body_json() { jq -n --rawfile b "$1" '{body: $b}' >"$CI_TMP/body.json"; }
+# This bot's comments, one line each: id, part, the body in base64, the
+# marker's prefix (id and cluster), in id order.
+ci_api_pages "$list" | jq -r --arg me "$me" "sort_by(.id)[] | select($author == \$me)
+	| (.body | capture(\"^(?<p><!-- artemis-gitops:plan-comment id=[^ ]+ cluster=[^ ]+ )part=(?<i>[0-9]+)/\")) as \$m
+	| [.id, \$m.i, (.body | @base64), \$m.p] | join(\"\\t\")" >"$CI_TMP/ours.tsv"
+declare -A first_of body_of
+others=()
+while IFS=$'\t' read -r id part b64 prefix; do
+	if [ -z "${first_of["$prefix $part"]:-}" ]; then
+		first_of["$prefix $part"]=$id
+		body_of[$id]=$b64
+	else
+		others+=("$id") # a second comment with the same part: two runs raced
+	fi
+done <"$CI_TMP/ours.tsv"
 
 posted=0 updated=0 same=0 deleted=0
 delete_comment() {
@@ -77,42 +85,41 @@ delete_comment() {
 	deleted=$((deleted + 1))
 }
 
+declare -A parts_of # a planned cluster's marker prefix: its parts
 for m in "${manifests[@]}"; do
-	prefix=$(jq -r .marker_prefix "$m")
-	n=$(jq '.parts | length' "$m")
+	mapfile -t lines < <(jq -r '.marker_prefix, (.parts[] | .file)' "$m")
+	prefix=${lines[0]}
+	n=$((${#lines[@]} - 1))
+	parts_of["$prefix"]=$n
 	for ((i = 1; i <= n; i++)); do
-		file=$(dirname "$m")/$(jq -r ".parts[$((i - 1))].file" "$m")
-		ids=$(jq -r --arg p "$prefix" --argjson i "$i" \
-			'[.[] | select(.prefix == $p and .part == $i)] | sort_by(.id) | .[].id' "$CI_TMP/ours.json")
-		first=${ids%%$'\n'*}
-		body_json "$file"
-		if [ -z "$first" ]; then
+		file=$(dirname "$m")/${lines[i]}
+		id=${first_of["$prefix $i"]:-}
+		if [ -z "$id" ]; then
+			jq -n --rawfile b "$file" '{body: $b}' >"$CI_TMP/body.json"
 			ci_api POST "$create" "$CI_TMP/body.json" || ci_die "cannot post part $i of $prefix"
 			posted=$((posted + 1))
-		elif [ "$(jq -r --argjson id "$first" '.[] | select(.id == $id) | .body' "$CI_TMP/ours.json")" == "$(cat "$file")" ]; then
+		elif cmp -s <(printf '%s' "${body_of[$id]}" | base64 -d) "$file"; then
 			same=$((same + 1))
 		else
-			ci_api "$update" "$one/$first" "$CI_TMP/body.json" || ci_die "cannot update comment $first"
+			jq -n --rawfile b "$file" '{body: $b}' >"$CI_TMP/body.json"
+			ci_api "$update" "$one/$id" "$CI_TMP/body.json" || ci_die "cannot update comment $id"
 			updated=$((updated + 1))
 		fi
-		# a second comment with the same part (two runs raced): one stays
-		for id in $(printf '%s\n' "$ids" | tail -n +2); do delete_comment "$id"; done
-	done
-	for id in $(jq -r --arg p "$prefix" --argjson n "$n" \
-		'.[] | select(.prefix == $p and .part > $n) | .id' "$CI_TMP/ours.json"); do
-		delete_comment "$id"
 	done
 done
-
-# Comments of clusters this request no longer changes.
-if [ "$complete" = 1 ]; then
-	idp="<!-- artemis-gitops:plan-comment id=${MARKER_ID:-artemis-gitops} "
-	[ ${#manifests[@]} -eq 0 ] || idp=$(jq -r '.marker_prefix | sub(" cluster=.*"; " ")' "${manifests[0]}")
-	keep=$(for m in "${manifests[@]}"; do jq -r .marker_prefix "$m"; done | jq -R . | jq -s .)
-	for id in $(jq -r --arg idp "$idp" --argjson keep "$keep" \
-		'.[] | select((.prefix | startswith($idp)) and ((.prefix as $p | $keep | index($p)) | not)) | .id' \
-		"$CI_TMP/ours.json"); do
+for id in "${others[@]}"; do delete_comment "$id"; done
+# Parts past a plan's new N; and, when every changed cluster was planned,
+# the comments of a cluster the request no longer changes.
+idp="<!-- artemis-gitops:plan-comment id=${MARKER_ID:-artemis-gitops} "
+[ ${#manifests[@]} -eq 0 ] || idp="$(jq -r .marker_prefix "${manifests[0]}" | sed 's/ cluster=.*//') "
+for key in "${!first_of[@]}"; do
+	prefix=${key% *}
+	part=${key##* }
+	id=${first_of[$key]}
+	if [ -n "${parts_of["$prefix"]:-}" ]; then
+		[ "$part" -le "${parts_of["$prefix"]}" ] || delete_comment "$id"
+	elif [ "$complete" = 1 ] && [ "${prefix#"$idp"}" != "$prefix" ]; then
 		delete_comment "$id"
-	done
-fi
+	fi
+done
 ci_log "comments: $posted posted, $updated updated, $same unchanged, $deleted deleted"
