@@ -13,11 +13,14 @@
 # job's), the newest recording of record-snapshots.sh is fetched instead
 # and no broker is asked.
 #
-# Writes $OUT/<folder>/plan/ (plan.json, plan.md), $OUT/<folder>/comments/
-# (comment-N.md, comments.json) and $OUT/status: one line per cluster
-# planned, `<folder> <plan's exit code>` (0 nothing to do, 2 changes, 1
-# refused or invalid). Exits 0 whatever the plans said: verdict.sh decides,
-# after the comments are posted.
+# Writes $OUT/changed (the changed cluster folders, one a line, before
+# anything else), $OUT/<folder>/plan/ (plan.json, plan.md),
+# $OUT/<folder>/comments/ (comment-N.md, comments.json) and $OUT/status:
+# one line per changed folder, `<folder> <plan's exit code>` (0 nothing to
+# do, 2 changes, 1 refused or invalid) or `<folder> removed`. Exits 0
+# whatever the plans said: verdict.sh decides, after the comments are
+# posted (a folder of $OUT/changed without a status line was not planned:
+# this script stopped).
 #
 # Environment: DECLARATIONS (default clusters), OUT (artemis-gitops-out),
 # ARTEMIS_GITOPS (the binary; default artemis-gitops), COMMENT_LIMIT
@@ -64,6 +67,7 @@ changed=$(git diff --name-only "$base" HEAD -- "$DECLARATIONS/" |
 		if (i > 1) print substr(r, 1, i - 1) }' | sort -u)
 mkdir -p "$OUT"
 : >"$OUT/status"
+printf '%s' "$changed${changed:+$'\n'}" >"$OUT/changed"
 if [ -z "$changed" ]; then
 	ci_log "no cluster folder under $DECLARATIONS/ changes; nothing to plan"
 	exit 0
@@ -82,6 +86,7 @@ for c in "${folders[@]}"; do
 	dir=$DECLARATIONS/$c
 	if [ "$(git cat-file -t "HEAD:$dir" 2>/dev/null)" != tree ]; then
 		ci_log "$dir: removed by this request; not planned (the agent never removes a whole cluster: its objects stay on the brokers)"
+		echo "$c removed" >>"$OUT/status"
 		continue
 	fi
 	args=(plan "$dir" --repo . --rev HEAD --out "$OUT/$c/plan"

@@ -50,18 +50,21 @@ gitlab)
 *) ci_die "usage: post-comments.sh github|gitlab" ;;
 esac
 
-[ -f "$OUT/status" ] || ci_die "$OUT/status is missing: plan.sh did not run"
-# Every cluster plan.sh planned, with its comments (when the plan ran).
+[ -f "$OUT/changed" ] || ci_die "$OUT/changed is missing: plan.sh did not run"
+# Every cluster the request changes, with its comments (when its plan ran
+# that far); complete when each one has them or is removed.
 manifests=()
 complete=1
-while read -r c rc; do
+while read -r c; do
 	if [ -f "$OUT/$c/comments/comments.json" ]; then
 		manifests+=("$OUT/$c/comments/comments.json")
+	elif awk -v c="$c" '$1 == c && $2 == "removed" { f = 1 } END { exit !f }' "$OUT/status"; then
+		:
 	else
-		ci_log "$c: no comments (the plan exited $rc before writing them)"
+		ci_log "$c: no comments (its plan did not get that far); earlier comments of other clusters are kept"
 		complete=0
 	fi
-done <"$OUT/status"
+done <"$OUT/changed"
 
 # This bot's comments, one line each: id, part, the body in base64, the
 # marker's prefix (id and cluster), in id order.

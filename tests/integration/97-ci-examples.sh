@@ -17,6 +17,8 @@
 #           place (PATCH), the parts it no longer needs deleted, no
 #           duplicate; a forged comment with the marker by someone else
 #           is left alone;
+#   push 2 again without the credentials secret: the job fails, saying
+#           why, and the comments stay as they were;
 #   push 3: a divert into an address nothing consumes: the annotation
 #           `::error file=...,line=L,col=C` on the divert's line, the plan
 #           refused, the comment says so, the check fails;
@@ -107,12 +109,15 @@ git -C "$R" checkout -q -b pr
 commit() { (cd "$R" && git add -A && git commit -qm "$1" && git rev-parse HEAD); }
 
 # ---- the runners ----------------------------------------------------------
-# gh_run NAME SHA [SNAPSHOTS]: the GitHub workflow's job `plan` for pull
-# request 42 at SHA; its log in $TMP/NAME.log, its exit code in $rc.
+# gh_run NAME SHA [SNAPSHOTS|nocreds]: the GitHub workflow's job `plan`
+# for pull request 42 at SHA (from the recorded snapshots, or without
+# broker credentials at all); its log in $TMP/NAME.log, its exit code in
+# $rc.
 gh_run() {
 	local name=$1 sha=$2 snap=${3:-} secrets
 	secrets=$(jq -n --arg v "$VIEWER_SECRET" '{GITHUB_TOKEN: "gh-token", ARTEMIS_VIEWER_CREDENTIALS: $v}')
 	[ -z "$snap" ] || secrets='{"GITHUB_TOKEN": "gh-token"}'
+	[ "$snap" != nocreds ] || snap=
 	git -C "$R" checkout -q "$sha"
 	jq -n --arg sha "$sha" --arg base "$MAIN" --arg api "$API/github" --arg path "$PATH" \
 		--arg art "$TMP/artifacts" --arg snap "$snap" --argjson secrets "$secrets" '{
@@ -254,6 +259,16 @@ bodies_check "push 2" "$GH" "$O/shop/plan/plan.md" "${has[@]}"
 check_eq "push 2: the forged comment is untouched" '"forged"' \
 	"$(curl -s "$API/_state" | jq -c --arg t "$GH" '[.[$t][] | select(.author == "mallory") | .body | split("\n")[1]][0]')"
 rm -rf "$TMP/push2-plan" && cp -r "$O/shop/plan" "$TMP/push2-plan"
+
+# ---- the same push, the credentials secret missing: no plan, the
+# comments kept --------------------------------------------------------------
+gh_run nocreds "$P2" nocreds
+job_rc "no credentials: the job fails" 1 nocreds
+check_grep "no credentials: the plan step says why" "no broker credentials: set the secret ARTEMIS_VIEWER_CREDENTIALS" "$TMP/nocreds.log"
+check_grep "no credentials: the verdict: not planned" "shop: not planned" "$TMP/nocreds.log"
+check_eq "no credentials: no comment posted, changed or deleted" "0 0 0" \
+	"$(requests POST .) $(requests PATCH .) $(requests DELETE .)"
+check_eq "no credentials: push 2's $n2 comments stay" "$n2" "$(ours "$GH")"
 
 # ---- push 3: refused -----------------------------------------------------
 decl 08 "  - name: $u.a01x
