@@ -64,6 +64,44 @@ char *plan_comment_continued(const char *heading, size_t len, size_t part,
 char *plan_comment_too_large(size_t needed, const char *counts,
     const struct plan_comment_opts *o);
 
+/* ---- plan-comment-md.c: plan.md as lines, for the comment splitter ---- */
+
+struct plan_md_line {
+	size_t off, len; /* the line with its '\n' */
+	bool item;       /* a break inside a section may come before it */
+	int heading;     /* 1-6 outside fences, else 0 */
+	bool action;     /* "### N. ..." */
+};
+
+struct plan_md {
+	const char *text; /* borrowed */
+	struct plan_md_line *lines;
+	size_t n;
+};
+
+/* text's lines into *d (release it). */
+void plan_comment_md_parse(struct plan_md *d, const char *text);
+void plan_comment_md_release(struct plan_md *d);
+/* Bytes of lines [a, b). */
+size_t plan_comment_md_span(const struct plan_md *d, size_t a, size_t b);
+/* The head (through the Nodes table and the HA members) ends before line
+ * *head_end, the tail ("## Approve" to the end) starts at *tail. */
+void plan_comment_md_bounds(const struct plan_md *d, size_t *head_end,
+    size_t *tail);
+/* The end of the unit that starts at line i (< end): a section, a level-2
+ * section with the one after it, so that a part's heading never ends a
+ * body. */
+size_t plan_comment_md_unit_end(const struct plan_md *d, size_t i, size_t end);
+/* The end of the chunk that starts at i inside a unit ending at end: the
+ * next break at a node item, a level-4 heading, a fence or a paragraph at
+ * the margin, after the first line that is no heading. */
+size_t plan_comment_md_chunk_end(const struct plan_md *d, size_t i, size_t end);
+/* Heading line i's text without its #s, owned. */
+char *plan_comment_md_heading(const struct plan_md *d, size_t i);
+/* "plan.md shows 3 actions: 2 create-queue, 1 delete-queue.", then the
+ * headings of the actions that destroy messages. Owned. */
+char *plan_comment_md_counts(const struct plan_md *d);
+
 /* ---- summary.c: counts behind the summary line and the confirmation ---- */
 
 struct plan_summary {
