@@ -221,7 +221,7 @@ count_kind(struct strv *kinds, size_t **counts, size_t *cap, const char *s,
 /* "plan.md shows 3 actions: 2 create-queue, 1 delete-queue.", then the
  * actions that destroy messages, from the headings. Owned. */
 char *
-plan_comment_md_counts(const struct plan_md *d)
+plan_comment_md_counts(const struct plan_md *d, size_t max)
 {
 	static const char destroys[] = "— **destroys messages**";
 	struct strv kinds = {0}, lost = {0};
@@ -249,10 +249,12 @@ plan_comment_md_counts(const struct plan_md *d)
 	if (lost.n > 0)
 		sbuf_addf(&b, "\n%zu of them destroy%s messages:\n\n", lost.n,
 		    lost.n == 1 ? "s" : "");
-	for (k = 0; k < lost.n && k < DESTROYS_SHOWN; k++)
+	for (k = 0; k < lost.n && k < DESTROYS_SHOWN &&
+	            b.len + strlen(lost.v[k]) + 40 <= max;
+	     k++)
 		sbuf_addf(&b, "- %s\n", lost.v[k]);
-	if (lost.n > DESTROYS_SHOWN)
-		sbuf_addf(&b, "- and %zu more\n", lost.n - DESTROYS_SHOWN);
+	if (k < lost.n)
+		sbuf_addf(&b, "- and %zu more\n", lost.n - k);
 	free(counts);
 	strv_release(&kinds);
 	strv_release(&lost);

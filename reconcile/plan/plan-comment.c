@@ -185,16 +185,18 @@ pack(struct packer *pk, size_t head_end, size_t tail)
 static void
 too_large(struct packer *pk, size_t head_end, size_t tail, size_t needed)
 {
-	char *counts = plan_comment_md_counts(pk->d);
+	char *counts = plan_comment_md_counts(pk->d, pk->cap / 4);
 	char *note = plan_comment_too_large(needed, counts, pk->o);
 	size_t keep = plan_comment_md_span(pk->d, tail, pk->d->n);
 	size_t full = pk->cap;
+	/* the note is bounded (URL, counts) well below a body's room */
+	size_t avail = full > strlen(note) ? full - strlen(note) : 0;
 
 	sbuf_init(&pk->cur, SBUF_UNBOUNDED);
 	pk->fresh = true;
-	if (keep > (full - strlen(note)) / 2)
-		keep = (full - strlen(note)) / 2;
-	pk->cap = full - strlen(note) - keep;
+	if (keep > avail / 2)
+		keep = avail / 2;
+	pk->cap = avail - keep;
 	if (head_end > 0) {
 		if (plan_comment_md_span(pk->d, 0, head_end) <= pk->cap)
 			add_lines(pk, 0, head_end);

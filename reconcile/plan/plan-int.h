@@ -99,8 +99,9 @@ size_t plan_comment_md_chunk_end(const struct plan_md *d, size_t i, size_t end);
 /* Heading line i's text without its #s, owned. */
 char *plan_comment_md_heading(const struct plan_md *d, size_t i);
 /* "plan.md shows 3 actions: 2 create-queue, 1 delete-queue.", then the
- * headings of the actions that destroy messages. Owned. */
-char *plan_comment_md_counts(const struct plan_md *d);
+ * headings of the actions that destroy messages (the first 20, as many as
+ * keep the text near max bytes; "and N more"). Owned. */
+char *plan_comment_md_counts(const struct plan_md *d, size_t max);
 
 /* ---- summary.c: counts behind the summary line and the confirmation ---- */
 

@@ -102,11 +102,16 @@ test_plan_comment_md__bounds_units_chunks(void **state)
 	h = plan_comment_md_heading(&d, 10);
 	assert_string_equal(h, "1. delete-queue `q` — **destroys messages**");
 	free(h);
-	h = plan_comment_md_counts(&d);
+	h = plan_comment_md_counts(&d, 4096);
 	assert_string_equal(h,
 	    "plan.md shows 2 actions: 1 delete-queue, 1 create-queue.\n\n"
 	    "1 of them destroys messages:\n\n"
 	    "- 1. delete-queue `q` — **destroys messages**\n");
+	free(h);
+	/* no room for the headings: counted */
+	h = plan_comment_md_counts(&d, 100);
+	assert_non_null(
+	    strstr(h, "1 of them destroys messages:\n\n- and 1 more\n"));
 	free(h);
 	plan_comment_md_release(&d);
 }
