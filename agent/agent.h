@@ -17,7 +17,7 @@
 #define AGENT_EXIT_CHANGES 2  /* plan: the plan has changes */
 #define AGENT_EXIT_USAGE   64 /* command-line usage error (sysexits EX_USAGE) */
 
-#define AGENT_CMD_OPTIONS_MAX 16 /* options of one command, -h and -V aside */
+#define AGENT_CMD_OPTIONS_MAX 24 /* options of one command, -h and -V aside */
 #define AGENT_CMD_CONTINUE    -1 /* parsing goes on (not an exit code) */
 
 /* One option of a command, `--name` (and `-c` when short_name is set). */
@@ -100,5 +100,6 @@ extern const struct agent_cmd_entry agent_cmd_plan_entry;
 extern const struct agent_cmd_entry agent_cmd_delete_queue_entry;
 extern const struct agent_cmd_entry agent_cmd_approve_entry;
 extern const struct agent_cmd_entry agent_cmd_apply_entry;
+extern const struct agent_cmd_entry agent_cmd_comment_entry;
 
 #endif

@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include "../reconcile/live/live.h"
+#include "comment-dir.h"
 #include "preview.h"
 #include "tls.h"
 
 struct dq_args {
-	const char *queue, *dir, *out, *snapshot, *credentials;
+	const char *queue, *dir, *out, *snapshot, *credentials, *comment;
 	struct agent_tls tls;
+	struct agent_comment_opts comments;
 	bool disconnect;
 };
 
@@ -54,6 +56,8 @@ run(const struct dq_args *a)
 	if (p->nactions == 0)
 		printf("nothing to do: no reachable node has queue '%s'\n",
 		    a->queue);
+	code = agent_preview_comments("delete-queue", code, a->out, a->comment,
+	    &a->comments);
 done:
 	plan_free(p);
 	live_snapshot_free(s);
@@ -62,7 +66,15 @@ done:
 	return code;
 }
 
-enum { DQ_OUT, DQ_DISCONNECT, DQ_SNAPSHOT, DQ_CREDENTIALS, DQ_TLS };
+enum {
+	DQ_OUT,
+	DQ_DISCONNECT,
+	DQ_SNAPSHOT,
+	DQ_CREDENTIALS,
+	DQ_TLS,
+	DQ_COMMENT = DQ_TLS + AGENT_TLS_NOPTIONS,
+	DQ_COMMENT_OPTS,
+};
 
 static int
 delete_queue_exec(const struct agent_cmd_args *args)
@@ -76,8 +88,17 @@ delete_queue_exec(const struct agent_cmd_args *args)
 	a.snapshot = args->opt[DQ_SNAPSHOT];
 	a.credentials = args->opt[DQ_CREDENTIALS];
 	a.disconnect = args->opt[DQ_DISCONNECT] != NULL;
+	a.comment = args->opt[DQ_COMMENT];
 	if (a.out == NULL)
 		return agent_usage_error("delete-queue", "missing --out DIR");
+	if (a.comment == NULL && agent_comment_given(args, DQ_COMMENT_OPTS))
+		return agent_usage_error("delete-queue",
+		    "--limit, --max-comments, --marker-id and --plan-url go "
+		    "with --comment DIR");
+	code = agent_comment_from_args(&a.comments, "delete-queue", args,
+	    DQ_COMMENT_OPTS);
+	if (code != AGENT_CMD_CONTINUE)
+		return code;
 	code = agent_tls_from_args(&a.tls, "delete-queue", args, DQ_TLS);
 	if (code == AGENT_CMD_CONTINUE)
 		code = run(&a);
@@ -97,6 +118,11 @@ static const struct agent_cmd_option delete_queue_options[] = {
     [DQ_CREDENTIALS] = {"credentials", '\0', "DIR",
         "broker credentials folder (default:\n$CREDENTIALS_DIRECTORY)", NULL},
     AGENT_TLS_OPTIONS(DQ_TLS),
+    [DQ_COMMENT] = {"comment", '\0', "DIR",
+        "also write plan.md as pull-request comment bodies\n"
+        "in DIR, as `comment` does (docs/ci.md); with:",
+        NULL},
+    AGENT_COMMENT_OPTIONS(DQ_COMMENT_OPTS),
     {NULL, '\0', NULL, NULL, NULL},
 };
 

@@ -11,6 +11,7 @@
 
 #include "../lib/xalloc.h"
 #include "../reconcile/live/live.h"
+#include "comment-dir.h"
 #include "git.h"
 #include "inventory.h"
 #include "preview.h"
@@ -18,8 +19,9 @@
 
 struct plan_args {
 	const char *dir, *out, *state, *base_dir, *repo, *rev, *base;
-	const char *snapshot, *credentials, *schema_dir;
+	const char *snapshot, *credentials, *schema_dir, *comment;
 	struct agent_tls tls;
+	struct agent_comment_opts comments;
 	bool disconnect;
 };
 
@@ -147,7 +149,8 @@ invalid(const struct plan_args *a, const struct errlist *diags,
 	agent_preview_finish("plan", p, a->out);
 	plan_free(p);
 	free(copy);
-	return AGENT_EXIT_FAIL;
+	return agent_preview_comments("plan", AGENT_EXIT_FAIL, a->out,
+	    a->comment, &a->comments);
 }
 
 static int
@@ -182,6 +185,8 @@ run(const struct plan_args *a)
 	        a->out) < 0)
 		goto done;
 	code = agent_preview_finish("plan", p, a->out);
+	code = agent_preview_comments("plan", code, a->out, a->comment,
+	    &a->comments);
 done:
 	decl_cluster_free(before);
 	agent_git_folder_release(&gf);
@@ -206,6 +211,8 @@ enum {
 	PLAN_TLS,
 	PLAN_SCHEMA_DIR = PLAN_TLS + AGENT_TLS_NOPTIONS,
 	PLAN_DISCONNECT,
+	PLAN_COMMENT,
+	PLAN_COMMENT_OPTS,
 };
 
 static int
@@ -225,8 +232,17 @@ plan_exec(const struct agent_cmd_args *args)
 	a.credentials = args->opt[PLAN_CREDENTIALS];
 	a.schema_dir = args->opt[PLAN_SCHEMA_DIR];
 	a.disconnect = args->opt[PLAN_DISCONNECT] != NULL;
+	a.comment = args->opt[PLAN_COMMENT];
 	code = check_args(&a);
 	if (code != 0)
+		return code;
+	if (a.comment == NULL && agent_comment_given(args, PLAN_COMMENT_OPTS))
+		return agent_usage_error("plan",
+		    "--limit, --max-comments, --marker-id and --plan-url go "
+		    "with --comment DIR");
+	code = agent_comment_from_args(&a.comments, "plan", args,
+	    PLAN_COMMENT_OPTS);
+	if (code != AGENT_CMD_CONTINUE)
 		return code;
 	code = agent_tls_from_args(&a.tls, "plan", args, PLAN_TLS);
 	if (code == AGENT_CMD_CONTINUE)
@@ -263,6 +279,11 @@ static const struct agent_cmd_option plan_options[] = {
         "delete queues even if consumers are attached\n"
         "(they are disconnected); recorded in the plan",
         NULL},
+    [PLAN_COMMENT] = {"comment", '\0', "DIR",
+        "also write plan.md as pull-request comment bodies\n"
+        "in DIR, as `comment` does (docs/ci.md); with:",
+        NULL},
+    AGENT_COMMENT_OPTIONS(PLAN_COMMENT_OPTS),
     {NULL, '\0', NULL, NULL, NULL},
 };
 

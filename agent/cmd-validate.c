@@ -1,6 +1,8 @@
 /* agent/cmd-validate.c: `artemis-gitops validate [--dump] [--quiet]
- * PATH...`: load and validate declarations (a cluster folder, or a
- * repository folder holding one folder per cluster). */
+ * [--format text|github|json] PATH...`: load and validate declarations (a
+ * cluster folder, or a repository folder holding one folder per cluster)
+ * and print the diagnostics as text (stderr), as GitHub Actions workflow
+ * commands or as a JSON document (stdout). */
 #include "agent.h"
 
 #include <dirent.h>
@@ -15,8 +17,13 @@
 #include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
 
+enum validate_format { FORMAT_TEXT, FORMAT_GITHUB, FORMAT_JSON };
+
+#define VALIDATE_JSON_FORMAT 1 /* `format` of the --format json document */
+
 struct validate {
 	bool dump, quiet;
+	enum validate_format format;
 	struct decl_cluster **clusters;
 	size_t n, cap;
 	struct errlist diags;
@@ -112,14 +119,108 @@ check_names(struct validate *v)
 			}
 }
 
+static bool
+shown(const struct validate *v, size_t i)
+{
+	return !v->quiet || v->diags.items[i].severity != DIAG_WARNING;
+}
+
+/* One workflow command per diagnostic on stdout, where the runner reads
+ * them; what the cap left out as a notice without a file. */
 static void
-print_diags(const struct validate *v)
+print_github(const struct validate *v)
 {
 	size_t i;
 	char *line;
 
 	for (i = 0; i < v->diags.n; i++) {
-		if (v->quiet && v->diags.items[i].severity == DIAG_WARNING)
+		if (!shown(v, i))
+			continue;
+		line = errlist_render_github(&v->diags, i, "artemis-gitops");
+		printf("%s\n", line);
+		free(line);
+	}
+	if (v->diags.dropped > 0)
+		printf(
+		    "::notice title=artemis-gitops::%zu more diagnostics not "
+		    "shown (the first %zu are)\n",
+		    v->diags.dropped, v->diags.n);
+}
+
+static void
+json_diag(struct jsonw *w, const struct diag *d)
+{
+	jsonw_obj_begin(w);
+	jsonw_key(w, "col");
+	if (d->col > 0)
+		jsonw_int(w, d->col);
+	else
+		jsonw_null(w);
+	jsonw_key(w, "line");
+	if (d->line > 0)
+		jsonw_int(w, d->line);
+	else
+		jsonw_null(w);
+	jsonw_key_str(w, "message", d->msg);
+	jsonw_key_str(w, "path", d->path);
+	jsonw_key_str(w, "severity",
+	    d->severity == DIAG_WARNING ? "warning" : "error");
+	jsonw_obj_end(w);
+}
+
+/* The diagnostics as one canonical JSON document on stdout (docs/ci.md,
+ * "validate --format json"). */
+static void
+print_json(const struct validate *v, bool valid)
+{
+	struct sbuf b;
+	struct jsonw w;
+	size_t i;
+
+	sbuf_init(&b, SBUF_UNBOUNDED);
+	jsonw_init(&w, &b, 2);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "clusters");
+	jsonw_arr_begin(&w);
+	for (i = 0; i < v->n; i++)
+		jsonw_str(&w, v->clusters[i]->name);
+	jsonw_arr_end(&w);
+	jsonw_key(&w, "counts");
+	jsonw_obj_begin(&w);
+	jsonw_key_int(&w, "errors", (int64_t)v->diags.nerrors);
+	jsonw_key_int(&w, "not_shown", (int64_t)v->diags.dropped);
+	jsonw_key_int(&w, "warnings", (int64_t)v->diags.nwarnings);
+	jsonw_obj_end(&w);
+	jsonw_key(&w, "diagnostics");
+	jsonw_arr_begin(&w);
+	for (i = 0; i < v->diags.n; i++)
+		if (shown(v, i))
+			json_diag(&w, &v->diags.items[i]);
+	jsonw_arr_end(&w);
+	jsonw_key_int(&w, "format", VALIDATE_JSON_FORMAT);
+	jsonw_key_bool(&w, "valid", valid);
+	jsonw_obj_end(&w);
+	sbuf_addc(&b, '\n');
+	fputs(sbuf_str(&b), stdout);
+	sbuf_release(&b);
+}
+
+static void
+print_diags(const struct validate *v, bool valid)
+{
+	size_t i;
+	char *line;
+
+	if (v->format == FORMAT_GITHUB) {
+		print_github(v);
+		return;
+	}
+	if (v->format == FORMAT_JSON) {
+		print_json(v, valid);
+		return;
+	}
+	for (i = 0; i < v->diags.n; i++) {
+		if (!shown(v, i))
 			continue;
 		line = errlist_render_item(&v->diags, i);
 		fprintf(stderr, "%s\n", line);
@@ -186,7 +287,32 @@ load_path(struct validate *v, char *path)
 		load_repo(v, path);
 }
 
-enum { VALIDATE_DUMP, VALIDATE_QUIET };
+enum { VALIDATE_DUMP, VALIDATE_QUIET, VALIDATE_FORMAT };
+
+static int
+parse_format(const char *arg, enum validate_format *out)
+{
+	if (strcmp(arg, "text") == 0)
+		*out = FORMAT_TEXT;
+	else if (strcmp(arg, "github") == 0)
+		*out = FORMAT_GITHUB;
+	else if (strcmp(arg, "json") == 0)
+		*out = FORMAT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+static int
+check_format(const char *arg)
+{
+	enum validate_format f;
+
+	if (parse_format(arg, &f) < 0)
+		return agent_usage_error("validate",
+		    "unknown --format '%s' (text, github or json)", arg);
+	return AGENT_CMD_CONTINUE;
+}
 
 static int
 validate_exec(const struct agent_cmd_args *args)
@@ -197,19 +323,24 @@ validate_exec(const struct agent_cmd_args *args)
 	memset(&v, 0, sizeof(v));
 	v.dump = args->opt[VALIDATE_DUMP] != NULL;
 	v.quiet = args->opt[VALIDATE_QUIET] != NULL;
+	if (args->opt[VALIDATE_FORMAT] != NULL)
+		(void)parse_format(args->opt[VALIDATE_FORMAT], &v.format);
+	if (v.dump && v.format == FORMAT_JSON)
+		return agent_usage_error("validate",
+		    "--dump and --format json both print JSON on stdout; use "
+		    "one of them");
 	for (i = 0; i < args->argc; i++)
 		load_path(&v, args->argv[i]);
 	if (!v.failed)
 		check_names(&v);
-	print_diags(&v);
 	rc = v.failed || errlist_has_errors(&v.diags) ? AGENT_EXIT_FAIL
 	                                              : AGENT_EXIT_OK;
-	if (rc == AGENT_EXIT_OK && v.dump) {
-		if (v.n > 1)
-			qsort(v.clusters, v.n, sizeof(struct decl_cluster *),
-			    cmp_cluster);
+	if (v.n > 1)
+		qsort(v.clusters, v.n, sizeof(struct decl_cluster *),
+		    cmp_cluster);
+	print_diags(&v, rc == AGENT_EXIT_OK);
+	if (rc == AGENT_EXIT_OK && v.dump)
 		print_dump(&v);
-	}
 	for (i = 0; (size_t)i < v.n; i++)
 		decl_cluster_free(v.clusters[i]);
 	free(v.clusters);
@@ -224,6 +355,12 @@ static const struct agent_cmd_option validate_options[] = {
         NULL},
     [VALIDATE_QUIET] = {"quiet", 'q', NULL, "print errors only, not warnings",
         NULL},
+    [VALIDATE_FORMAT] = {"format", '\0', "FMT",
+        "how diagnostics are printed: text (on stderr, the\n"
+        "default); github (GitHub Actions workflow commands,\n"
+        "annotating the lines that cause them) or json (one\n"
+        "document), both on stdout",
+        check_format},
     {NULL, '\0', NULL, NULL, NULL},
 };
 
@@ -231,11 +368,13 @@ const struct agent_cmd_entry agent_cmd_validate_entry = {
     .name = "validate",
     .summary = "load and validate declarations (a cluster or repository "
                "folder)",
-    .synopsis = "[--dump] [--quiet] PATH...",
+    .synopsis = "[--dump] [--quiet] [--format FMT] PATH...",
     .description =
         "Load and validate declarations. PATH is a cluster folder (it holds "
         "*.yaml\nor *.yml files) or a repository folder (one sub-folder per "
-        "cluster).\nDiagnostics go to stderr as 'path:line:col: message'.",
+        "cluster).\nDiagnostics go to stderr as 'path:line:col: message'; "
+        "--format github\nprints them as '::error file=F,line=L,col=C::"
+        "message' for a CI job.",
     .options = validate_options,
     .help_col = 17,
     .exit_codes = "Exit codes: 0 valid (warnings may be printed), 1 invalid, "

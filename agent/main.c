@@ -15,6 +15,7 @@ static const struct agent_cmd_entry *const cmds[] = {
     &agent_cmd_delete_queue_entry,
     &agent_cmd_approve_entry,
     &agent_cmd_apply_entry,
+    &agent_cmd_comment_entry,
     &daemon_cmd_run_entry,
     &daemon_cmd_notify_test_entry,
 };

@@ -60,38 +60,72 @@ str_same(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-int
-agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err)
+/* The plan folder plan.md's approve command names, owned; NULL when it
+ * shows none (a plan that cannot be approved). */
+static char *
+approve_dir(const char *text)
 {
 	static const char cmd[] = "\nartemis-gitops approve ";
 	static const char opt[] = " --confirm '";
-	char *path = xasprintf("%s/plan.md", ap->dir);
-	char *text = NULL, *dir = NULL, *want = NULL;
 	const char *s, *e;
-	int rc = -1;
 
-	if (afile_read(&text, NULL, path, AGENT_PLAN_DIR_MAX, err) < 0)
-		goto done;
 	s = strstr(text, cmd);
 	e = s != NULL ? strstr(s + sizeof(cmd) - 1, opt) : NULL;
-	if (e == NULL || memchr(s + 1, '\n', (size_t)(e - s - 1)) != NULL) {
-		err_setf(err, NULL,
+	if (e == NULL || memchr(s + 1, '\n', (size_t)(e - s - 1)) != NULL)
+		return NULL;
+	return xstrndup(s + sizeof(cmd) - 1, (size_t)(e - s) - sizeof(cmd) + 1);
+}
+
+/* Read path (plan.md) into *text; it must be plan.json rendered again with
+ * the approve command's folder, or dir when it names none (dir NULL: it
+ * must name one). 0, or -1 with err. */
+static int
+md_read_checked(const struct agent_plan_dir *ap, const char *path,
+    const char *dir, char **text, struct err *err)
+{
+	char *named, *want;
+	int rc = 0;
+
+	if (afile_read(text, NULL, path, AGENT_PLAN_DIR_MAX, err) < 0)
+		return -1;
+	named = approve_dir(*text);
+	if (named == NULL && dir == NULL)
+		return err_setf(err, NULL,
 		    "%s does not show the approve command; plan again", path);
-		goto done;
-	}
-	dir = xstrndup(s + sizeof(cmd) - 1, (size_t)(e - s) - sizeof(cmd) + 1);
-	want = plan_render_md(ap->plan, dir);
-	if (strcmp(want, text) != 0) {
-		err_setf(err, NULL,
+	want = plan_render_md(ap->plan, named != NULL ? named : dir);
+	if (strcmp(want, *text) != 0)
+		rc = err_setf(err, NULL,
 		    "%s was changed after it was written (it no longer matches plan.json); plan again",
 		    path);
-		goto done;
-	}
-	rc = 0;
-done:
 	free(want);
-	free(dir);
+	free(named);
+	return rc;
+}
+
+int
+agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err)
+{
+	char *path = xasprintf("%s/plan.md", ap->dir), *text = NULL;
+	int rc;
+
+	rc = md_read_checked(ap, path, NULL, &text, err);
 	free(text);
+	free(path);
+	return rc;
+}
+
+int
+agent_plan_dir_read_md(const struct agent_plan_dir *ap, char **out,
+    struct err *err)
+{
+	char *path = xasprintf("%s/plan.md", ap->dir), *text = NULL;
+	int rc;
+
+	rc = md_read_checked(ap, path, ap->dir, &text, err);
+	if (rc == 0)
+		*out = text;
+	else
+		free(text);
 	free(path);
 	return rc;
 }

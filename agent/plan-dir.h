@@ -29,6 +29,13 @@ void agent_plan_dir_release(struct agent_plan_dir *ap);
  * command names) and compared byte for byte. */
 int agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err);
 
+/* DIR/plan.md's text into *out (owned), when it is what the planner wrote
+ * for plan.json: rendered again with the plan folder its approve command
+ * names (a plan that cannot be approved names none: then DIR) and
+ * compared byte for byte. 0, or -1 with err. */
+int agent_plan_dir_read_md(const struct agent_plan_dir *ap, char **out,
+    struct err *err);
+
 /* Refuse a plan that was applied already (DIR/result.json exists) or that
  * is superseded: the daemon marked it (DIR/superseded), or the state
  * folder's inventory for its cluster is no longer the one it was planned

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../lib/afile.h"
@@ -13,6 +14,7 @@
 #include "../lib/xalloc.h"
 #include "../reconcile/live/live.h"
 #include "agent.h"
+#include "comment-dir.h"
 #include "creds.h"
 #include "git.h"
 #include "plan-dir.h"
@@ -192,6 +194,29 @@ agent_preview_finish(const char *cmd, const struct plan *p, const char *out_dir)
 		return AGENT_EXIT_FAIL;
 	return p->outcome == PLAN_OUT_WOULD_APPLY ? AGENT_EXIT_CHANGES
 	                                          : AGENT_EXIT_OK;
+}
+
+int
+agent_preview_comments(const char *cmd, int code, const char *out_dir,
+    const char *comment_dir, const struct agent_comment_opts *o)
+{
+	struct err err = {0};
+	struct stat st;
+	char *json;
+
+	if (comment_dir == NULL)
+		return code;
+	json = xasprintf("%s/plan.json", out_dir);
+	if (stat(json, &st) < 0) { /* the plan itself was not written */
+		free(json);
+		return code;
+	}
+	free(json);
+	if (agent_comment_dir_write(out_dir, comment_dir, o, &err) < 0) {
+		print_err(cmd, &err);
+		return AGENT_EXIT_FAIL;
+	}
+	return code;
 }
 
 /* Remove the *.yaml / *.yml files of dir (a previous plan's declaration). */

@@ -32,6 +32,14 @@ const char *agent_preview_snapshot_label(const char *file);
 int agent_preview_finish(const char *cmd, const struct plan *p,
     const char *out_dir);
 
+/* After agent_preview_finish returned code: when comment_dir is not NULL
+ * and the plan folder out_dir was written, its plan.md as pull-request
+ * comment bodies in comment_dir (comment-dir.h). Returns code, or 1 when
+ * the comments could not be written (the message printed). */
+struct agent_comment_opts;
+int agent_preview_comments(const char *cmd, int code, const char *out_dir,
+    const char *comment_dir, const struct agent_comment_opts *o);
+
 /* Write the planned declaration, normalised (decl_cluster_dump, which the
  * loader reads back), as DIR/declaration/cluster.yaml, replacing any YAML
  * left there, so that `apply DIR` finds the nodes' endpoints and the

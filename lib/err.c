@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "xalloc.h"
 
 static char *
@@ -174,6 +175,55 @@ errlist_render_item(const struct errlist *l, size_t i)
 
 	return render(d->path, d->line, d->col,
 	    d->severity == DIAG_WARNING ? "warning: " : "", d->msg);
+}
+
+/* GitHub's escaping of workflow command data; a property also escapes the
+ * two characters that delimit properties. */
+static void
+github_escape(struct sbuf *b, const char *s, bool property)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '%')
+			sbuf_adds(b, "%25");
+		else if (*s == '\r')
+			sbuf_adds(b, "%0D");
+		else if (*s == '\n')
+			sbuf_adds(b, "%0A");
+		else if (property && *s == ':')
+			sbuf_adds(b, "%3A");
+		else if (property && *s == ',')
+			sbuf_adds(b, "%2C");
+		else
+			sbuf_addc(b, *s);
+	}
+}
+
+char *
+errlist_render_github(const struct errlist *l, size_t i, const char *title)
+{
+	const struct diag *d = &l->items[i];
+	struct sbuf b;
+	const char *sep = " ";
+
+	sbuf_init(&b, SBUF_UNBOUNDED);
+	sbuf_adds(&b, d->severity == DIAG_WARNING ? "::warning" : "::error");
+	if (d->path != NULL) {
+		sbuf_adds(&b, " file=");
+		github_escape(&b, d->path, true);
+		sep = ",";
+		if (d->line > 0) {
+			sbuf_addf(&b, ",line=%u", d->line);
+			if (d->col > 0)
+				sbuf_addf(&b, ",col=%u", d->col);
+		}
+	}
+	if (title != NULL) {
+		sbuf_addf(&b, "%stitle=", sep);
+		github_escape(&b, title, true);
+	}
+	sbuf_adds(&b, "::");
+	github_escape(&b, d->msg, false);
+	return sbuf_take(&b);
 }
 
 void

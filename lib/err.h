@@ -74,6 +74,16 @@ void errlist_sort(struct errlist *l);
 bool errlist_has_errors(const struct errlist *l);
 /* `path:line:col: [warning: ]message` for item i; owned by the caller. */
 char *errlist_render_item(const struct errlist *l, size_t i);
+/* Item i as one GitHub Actions workflow command (an annotation), owned by
+ * the caller, without a newline:
+ *   ::error file=PATH,line=L,col=C,title=TITLE::MESSAGE
+ * (::warning for a warning). file, line and col are left out when
+ * unknown, title when NULL. The message is escaped as GitHub's toolkit
+ * escapes data ('%' %25, CR %0D, LF %0A), the properties as it escapes
+ * properties (also ':' %3A and ',' %2C), so that no path or message can
+ * end the command early or start another one. */
+char *errlist_render_github(const struct errlist *l, size_t i,
+    const char *title);
 void errlist_release(struct errlist *l);
 
 #endif

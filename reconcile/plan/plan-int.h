@@ -28,6 +28,81 @@ void plan_broker_xml_set_settings(struct plan_broker_xml *bx, const char *a,
     const char *q, const char *d);
 void plan_broker_xml_release(struct plan_broker_xml *bx);
 
+/* ---- plan-comment-out.c: the texts around pull-request comments ------- */
+
+/* A fenced code block's fence: its character, length and indentation. */
+struct plan_md_fence {
+	char c;
+	size_t n, indent;
+};
+/* The fence the line s (len bytes) opens or may close (``` or ~~~, at
+ * least three, after spaces): its length, 0 when none (*f untouched). */
+size_t plan_comment_fence(const char *s, size_t len, struct plan_md_fence *f);
+/* Does the line close the open fence f: its character at least as often,
+ * then blanks only (CommonMark)? */
+bool plan_comment_fence_closes(const char *s, size_t len,
+    const struct plan_md_fence *f);
+/* Bytes a body's frame (marker and part line) can take, at most. */
+size_t plan_comment_reserve(const struct plan_comment_opts *o);
+/* The marker line of body i of n, and "Part i of n" when n > 1. Owned. */
+char *plan_comment_frame(const struct plan_comment_opts *o, size_t i, size_t n);
+/* The marker's first fields, up to the part: plan_comments.marker_prefix.
+ */
+char *plan_comment_marker_prefix(const struct plan_comment_opts *o);
+/* The len bytes at s cut to at most room bytes: whole lines (one line
+ * longer than room at a UTF-8 boundary), a fence left open closed, and a
+ * note that points at the full plan.md. Owned. */
+char *plan_comment_cut(const char *s, size_t len, size_t room,
+    const struct plan_comment_opts *o);
+/* A heading line (len bytes, its '\n' included) again at the top of body
+ * part + 1: "... (continued from part N)"; a line too long for cap / 8
+ * is left out for a short note. Owned. */
+char *plan_comment_continued(const char *heading, size_t len, size_t part,
+    size_t cap);
+/* The note of a plan that needs more bodies than max_comments, with the
+ * action counts. Owned. */
+char *plan_comment_too_large(size_t needed, const char *counts,
+    const struct plan_comment_opts *o);
+
+/* ---- plan-comment-md.c: plan.md as lines, for the comment splitter ---- */
+
+struct plan_md_line {
+	size_t off, len; /* the line with its '\n' */
+	bool item;       /* a break inside a section may come before it */
+	int heading;     /* 1-6 outside fences, else 0 */
+	bool action;     /* "### N. ..." */
+};
+
+struct plan_md {
+	const char *text; /* borrowed */
+	struct plan_md_line *lines;
+	size_t n;
+};
+
+/* text's lines into *d (release it). */
+void plan_comment_md_parse(struct plan_md *d, const char *text);
+void plan_comment_md_release(struct plan_md *d);
+/* Bytes of lines [a, b). */
+size_t plan_comment_md_span(const struct plan_md *d, size_t a, size_t b);
+/* The head (through the Nodes table and the HA members) ends before line
+ * *head_end, the tail ("## Approve" to the end) starts at *tail. */
+void plan_comment_md_bounds(const struct plan_md *d, size_t *head_end,
+    size_t *tail);
+/* The end of the unit that starts at line i (< end): a section, a level-2
+ * section with the one after it, so that a part's heading never ends a
+ * body. */
+size_t plan_comment_md_unit_end(const struct plan_md *d, size_t i, size_t end);
+/* The end of the chunk that starts at i inside a unit ending at end: the
+ * next break at a node item, a level-4 heading, a fence or a paragraph at
+ * the margin, after the first line that is no heading. */
+size_t plan_comment_md_chunk_end(const struct plan_md *d, size_t i, size_t end);
+/* Heading line i's text without its #s, owned. */
+char *plan_comment_md_heading(const struct plan_md *d, size_t i);
+/* "plan.md shows 3 actions: 2 create-queue, 1 delete-queue.", then the
+ * headings of the actions that destroy messages (the first 20, as many as
+ * keep the text near max bytes; "and N more"). Owned. */
+char *plan_comment_md_counts(const struct plan_md *d, size_t max);
+
 /* ---- summary.c: counts behind the summary line and the confirmation ---- */
 
 struct plan_summary {

@@ -658,4 +658,76 @@ int plan_check_json(const struct plan *p, const char *path, const char *text,
 int plan_parse_json(struct plan **out, const char *path, const char *text,
     size_t len, struct err *err);
 
+/* ---- pull-request comments (plan-comment.c, plan-comment-out.c) --------
+ * plan.md's text split into comment bodies for a pull or merge request
+ * (docs/ci.md). Each body starts with a hidden marker
+ *   <!-- artemis-gitops:plan-comment id=ID cluster=NAME part=I/N digest=D -->
+ * (ID and NAME escaped: plan_comment_marker_escape; D the first 12 hex of
+ * plan.json's SHA-256) by which a bot finds and updates its own earlier
+ * comments, then "Part I of N" when N > 1. The first body holds the
+ * header and the Nodes table, the last the Approve section; bodies are
+ * split at action (### heading) boundaries, an action too large for one
+ * body at its per-node items, never inside a fenced code block (a
+ * Mermaid diagram, a diff) or a table; a body that starts inside an action
+ * repeats its heading, "(continued from part I)". A single item still too
+ * large is cut at a line, its fence closed, with a pointer to the full
+ * plan.md. Sizes are counted in bytes: UTF-8 text has at least as many
+ * bytes as characters or UTF-16 units, so a body within the limit is
+ * within GitHub's (65,536 characters) and GitLab's (1,000,000
+ * characters) alike. */
+#define PLAN_COMMENT_LIMIT     65000   /* default bytes of one body */
+#define PLAN_COMMENT_LIMIT_MIN 4096    /* bytes; room for the notes */
+#define PLAN_COMMENT_LIMIT_MAX 1000000 /* GitLab's note limit */
+#define PLAN_COMMENT_MAX       10      /* default comments of one plan */
+#define PLAN_COMMENT_MAX_MAX   100
+#define PLAN_COMMENT_URL_MAX   1024             /* bytes of plan_url */
+#define PLAN_COMMENT_ID        "artemis-gitops" /* the default marker id */
+#define PLAN_COMMENT_FORMAT    1                /* `format` of comments.json */
+#define PLAN_COMMENT_DIGEST    12 /* hex digits of the digest shown */
+
+struct plan_comment_opts {
+	size_t limit;          /* bytes of a body, marker included; >= _MIN */
+	size_t max_comments;   /* past it: one body that says so */
+	const char *marker_id; /* NULL: PLAN_COMMENT_ID */
+	const char *cluster;
+	const char *digest;   /* plan.json's SHA-256 in hex */
+	const char *plan_url; /* where the full plan.md is, or NULL */
+	/* How a body names the full plan.md without plan_url (the plan
+	 * folder's path); NULL: "plan.md". */
+	const char *plan_path;
+};
+
+struct plan_comment_part {
+	char *body; /* owned */
+	size_t len; /* bytes, <= limit */
+	/* The headings ("3. delete-queue `orders` ...") of the first and
+	 * last action the body shows, owned; NULL when it shows none. */
+	char *first_action, *last_action;
+	bool cut; /* an item was cut short in this body */
+};
+
+struct plan_comments {
+	struct plan_comment_part *parts;
+	size_t n;
+	size_t needed;  /* bodies plan.md needs at the limit */
+	bool too_large; /* needed > max_comments: parts[0] says so */
+	/* "<!-- artemis-gitops:plan-comment id=ID cluster=NAME ": every
+	 * body of this plan's cluster starts with it. Owned. */
+	char *marker_prefix;
+};
+
+/* Split md (plan.md's text) into *out (zeroed first; release it). */
+void plan_comment_split(struct plan_comments *out, const char *md,
+    const struct plan_comment_opts *o);
+void plan_comments_release(struct plan_comments *c);
+/* comments.json: format, cluster, digest, marker id and prefix, limit,
+ * parts (file comment-I.md, bytes, first and last action, cut), needed,
+ * too_large. Canonical JSON, owned. */
+char *plan_comment_manifest(const struct plan_comments *c,
+    const struct plan_comment_opts *o);
+/* s with every byte outside [A-Za-z0-9._:/@+-] as %XX, and a '-' that
+ * follows a '-' too, so that nothing in a marker can close the HTML
+ * comment ("--", ">") or end a field (" ", "="). Owned. */
+char *plan_comment_marker_escape(const char *s);
+
 #endif

@@ -58,6 +58,36 @@ for name in $names; do
 	fi
 done
 
+# --format github against GitHub's documented workflow command syntax:
+# every line parsed as the runner parses it must say what --format json
+# says of the same diagnostic (workflow-commands.py); and the check itself
+# fails on a line with an unescaped ',' in a property and on a message
+# with a bare '%'.
+wc_check() { # NAME PATH...
+	local name=$1
+	shift
+	(cd "$here" && "$AG_BIN" validate --format github "$@" >"$scratch/gh" 2>"$scratch/gh.err"
+		"$AG_BIN" validate --format json "$@" >"$scratch/js" 2>>"$scratch/gh.err")
+	check "$name" python3 "$here/workflow-commands.py" "$scratch/gh" "$scratch/js"
+}
+wc_check "--format github: the documented syntax and escaping (%, CR, LF, ':' and ',' in paths)" 100-format-repo
+wc_check "--format github: a warning alone" 043-nothing-consumes-config
+# A line that is wrong in one way only each time: the JSON says the same.
+(cd "$here" && "$AG_BIN" validate --format json 043-nothing-consumes-config) >"$scratch/js"
+sed 's|"043-nothing-consumes-config/a.yaml"|"043,x/a.yaml"|' "$scratch/js" >"$scratch/js1"
+printf '::warning file=043,x/a.yaml,line=15,col=5::%s\n' \
+	"$(jq -r '.diagnostics[0].message' "$scratch/js")" >"$scratch/gh1"
+check_fails "the syntax check refuses an unescaped ',' in a property" \
+	python3 "$here/workflow-commands.py" "$scratch/gh1" "$scratch/js1"
+sed 's|"message": "divert|"message": "50% divert|' "$scratch/js" >"$scratch/js2"
+printf '::warning file=043-nothing-consumes-config/a.yaml,line=15,col=5::50%% %s\n' \
+	"$(jq -r '.diagnostics[0].message' "$scratch/js")" >"$scratch/gh2"
+check_fails "the syntax check refuses a bare '%' in a message" \
+	python3 "$here/workflow-commands.py" "$scratch/gh2" "$scratch/js2"
+sed 's/50%/50%25/' "$scratch/gh2" >"$scratch/gh3"
+check "... and takes the same line escaped" \
+	python3 "$here/workflow-commands.py" "$scratch/gh3" "$scratch/js2"
+
 # --version prints the binary's version, as on every subcommand.
 "$AG_BIN" validate --version >"$scratch/v" 2>&1
 check_grep "validate --version" '^artemis-gitops [0-9]+\.[0-9]+\.[0-9]+$' "$scratch/v"
