@@ -14,6 +14,10 @@
 #include "../reconcile/plan/plan.h"
 #include "plan-dir.h"
 
+/* The plan rendered for the comments, at most (plan.md itself stops at
+ * PLAN_MD_MAX): a plan past it shows the rest in plan.json. */
+#define RENDER_MAX ((size_t)64 << 20)
+
 #define MARKER_ID_MAX 64 /* bytes of --marker-id */
 
 bool
@@ -217,7 +221,10 @@ agent_comment_dir_write(const char *plan_dir, const char *out_dir,
 
 	if (agent_plan_dir_load(&ap, plan_dir, err) < 0)
 		return -1;
-	if (agent_plan_dir_read_md(&ap, &md, err) < 0)
+	/* the whole plan, not plan.md's first PLAN_MD_MAX bytes: the bodies
+	 * split it, and a plan too large for them lists every action that
+	 * destroys messages (bounded all the same: RENDER_MAX) */
+	if (agent_plan_dir_md_whole(&ap, RENDER_MAX, &md, err) < 0)
 		goto done;
 	path = xasprintf("%s/plan.md", plan_dir);
 	memset(&po, 0, sizeof(po));

@@ -103,6 +103,25 @@ md_read_checked(const struct agent_plan_dir *ap, const char *path,
 }
 
 int
+agent_plan_dir_md_whole(const struct agent_plan_dir *ap, size_t max,
+    char **out, struct err *err)
+{
+	char *path = xasprintf("%s/plan.md", ap->dir), *text = NULL, *named;
+	int rc;
+
+	rc = md_read_checked(ap, path, ap->dir, &text, err);
+	if (rc == 0) {
+		named = approve_dir(text);
+		*out = plan_render_md_max(ap->plan,
+		    named != NULL ? named : ap->dir, max);
+		free(named);
+	}
+	free(text);
+	free(path);
+	return rc;
+}
+
+int
 agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err)
 {
 	char *path = xasprintf("%s/plan.md", ap->dir), *text = NULL;
@@ -110,22 +129,6 @@ agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err)
 
 	rc = md_read_checked(ap, path, NULL, &text, err);
 	free(text);
-	free(path);
-	return rc;
-}
-
-int
-agent_plan_dir_read_md(const struct agent_plan_dir *ap, char **out,
-    struct err *err)
-{
-	char *path = xasprintf("%s/plan.md", ap->dir), *text = NULL;
-	int rc;
-
-	rc = md_read_checked(ap, path, ap->dir, &text, err);
-	if (rc == 0)
-		*out = text;
-	else
-		free(text);
 	free(path);
 	return rc;
 }

@@ -29,12 +29,14 @@ void agent_plan_dir_release(struct agent_plan_dir *ap);
  * command names) and compared byte for byte. */
 int agent_plan_dir_check_md(const struct agent_plan_dir *ap, struct err *err);
 
-/* DIR/plan.md's text into *out (owned), when it is what the planner wrote
- * for plan.json: rendered again with the plan folder its approve command
- * names (a plan that cannot be approved names none: then DIR) and
- * compared byte for byte. 0, or -1 with err. */
-int agent_plan_dir_read_md(const struct agent_plan_dir *ap, char **out,
-    struct err *err);
+/* When DIR/plan.md is what the planner wrote for plan.json (rendered again
+ * with the plan folder its approve command names, a plan that cannot be
+ * approved naming none: then DIR; compared byte for byte), the same text
+ * cut past max bytes instead of plan.md's PLAN_MD_MAX (0: never) into
+ * *out (owned): the whole plan for pull-request comments. 0, or -1 with
+ * err. */
+int agent_plan_dir_md_whole(const struct agent_plan_dir *ap, size_t max,
+    char **out, struct err *err);
 
 /* Refuse a plan that was applied already (DIR/result.json exists) or that
  * is superseded: the daemon marked it (DIR/superseded), or the state

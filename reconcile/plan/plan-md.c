@@ -6,6 +6,7 @@
  * the actions are cut with a pointer to plan.json. */
 #include "plan-int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,6 +380,12 @@ approve_md(struct sbuf *b, const struct plan *p, const char *dir)
 char *
 plan_render_md(const struct plan *p, const char *plan_dir)
 {
+	return plan_render_md_max(p, plan_dir, PLAN_MD_MAX);
+}
+
+char *
+plan_render_md_max(const struct plan *p, const char *plan_dir, size_t max)
+{
 	struct sbuf out = {0}, tail = {0}, act = {0};
 	size_t i, budget;
 
@@ -388,7 +395,7 @@ plan_render_md(const struct plan *p, const char *plan_dir)
 	approve_md(&tail, p, plan_dir);
 	if (p->nactions > 0)
 		sbuf_adds(&out, "## Actions\n\n");
-	budget = PLAN_MD_MAX - 400;
+	budget = max == 0 ? SIZE_MAX : max > 400 ? max - 400 : 0;
 	for (i = 0; i < p->nactions; i++) {
 		sbuf_reset(&act);
 		action_md(&act, p, &p->actions[i], i);

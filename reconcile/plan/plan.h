@@ -648,6 +648,11 @@ char *plan_render_json(const struct plan *p);
 char *plan_confirmation(const struct plan *p);
 /* plan.md; plan_dir is shown in the approve command. Owned. */
 char *plan_render_md(const struct plan *p, const char *plan_dir);
+/* The same, cut past max bytes instead of PLAN_MD_MAX (0: never): the
+ * whole plan for pull-request comments, which split it into bodies
+ * (agent/comment-dir.c). plan_render_md is this with PLAN_MD_MAX. */
+char *plan_render_md_max(const struct plan *p, const char *plan_dir,
+    size_t max);
 /* Is the plan.json text (path for messages) still what the planner wrote
  * for p, its parse? Its confirmation text is derived from its content, so
  * an edit after writing shows. 0 when yes, else -1 with err. */
