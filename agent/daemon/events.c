@@ -601,14 +601,13 @@ daemon_event_approval_refused(struct daemon *a, const char *dir,
 	free(title);
 }
 
-/* The part of a drift report that says what drifted (never when it was
- * checked, nor which nodes could be read), and its SHA-256: the same
- * drift gives the same fingerprint. "" when nothing drifted. */
+/* The part of a drift report that says what of the agent's objects drifted
+ * (never when it was checked, nor which nodes could be read), and its
+ * SHA-256: the same drift gives the same fingerprint. */
 static void
 drift_fingerprint(const char *drift_json, char out[SHA256_HEX])
 {
-	static const char *const parts[] = {"missing", "changed", "unmanaged",
-	    "disagreeing"};
+	static const char *const parts[] = {"missing", "changed"};
 	struct json_doc *doc = NULL;
 	struct err err = {0};
 	struct sbuf b = {0};
@@ -621,7 +620,7 @@ drift_fingerprint(const char *drift_json, char out[SHA256_HEX])
 		err_release(&err);
 		return;
 	}
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		t = json_render(json_get(json_doc_root(doc), parts[i]));
 		sbuf_addf(&b, "%s=%s\n", parts[i], t != NULL ? t : "null");
 		free(t);
@@ -642,9 +641,9 @@ drift_event(struct daemon *a, const struct plan *p,
 	size_t i, n = 0;
 
 	if (found)
-		title = xasprintf("drift: %zu missing, %zu changed, %zu "
-		                  "unmanaged, %zu disagreeing between nodes",
-		    c->missing, c->changed, c->unmanaged, c->disagreeing);
+		title = xasprintf("drift: %zu missing, %zu changed (%zu "
+		                  "disagreeing between nodes)",
+		    c->missing, c->changed, c->disagreeing);
 	else
 		title = xstrdup("no drift any more: every node matches what "
 		                "was applied");
@@ -655,9 +654,10 @@ drift_event(struct daemon *a, const struct plan *p,
 		agent_event_addf(e, "%s '%s'",
 		    plan_action_kind_name(p->actions[i].kind),
 		    p->actions[i].name);
-	for (i = 0; found && i < p->nunmanaged && n < LIST_MAX; i++, n++)
-		agent_event_addf(e, "unmanaged %s '%s'", p->unmanaged[i].kind,
-		    p->unmanaged[i].name);
+	if (c->unmanaged > 0)
+		agent_event_addf(e, "(and %zu unmanaged object(s), never "
+		                    "declared: left alone)",
+		    c->unmanaged);
 	agent_event_addf(e, "report: %s/%s/%s/drift.md", a->conf->outbox,
 	    p->cluster, AGENT_OUTBOX_DRIFT);
 	jsonw_init(&w, &b, 0);
@@ -693,7 +693,10 @@ daemon_event_drift(struct daemon *a, const struct plan *p,
 	 * told until every node is read again */
 	if (c.unreachable > 0 || c.refused > 0)
 		return;
-	found = daemon_drift_found(&c);
+	/* what is told is drift of the agent's own objects: an unmanaged
+	 * one was never declared (an application's, another team's), and
+	 * applications that create queues would make every check a change */
+	found = c.missing + c.changed > 0;
 	if (found)
 		drift_fingerprint(drift_json, fp);
 	at = find_cluster(&a->told_drift, p->cluster);
