@@ -6,11 +6,14 @@
  * the actions are cut with a pointer to plan.json. */
 #include "plan-int.h"
 
+#include <assert.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/sbuf.h"
+#include "../../lib/utf8.h"
 #include "../../lib/xalloc.h"
 
 /* The headline of an UNREACHABLE plan: how many nodes were not read, and
@@ -193,15 +196,66 @@ node_table(struct sbuf *b, const struct plan *p)
 	members_md(b, p);
 }
 
+/* Names as Markdown code spans that no name can break out of (a name read
+ * from a broker can hold anything): control, line-break and bidirectional
+ * characters shown as <U+XXXX>, and a fence of one backtick more than the
+ * longest run inside, padded with a space when the name starts or ends
+ * with a backtick or both starts and ends with a space (CommonMark's code
+ * span rules). At most
+ * SPANS_MAX a line; released with spans_release. */
+#define SPANS_MAX 4
+struct spans {
+	char *v[SPANS_MAX];
+	size_t n;
+};
+
+static const char *
+span(struct spans *sp, const char *name)
+{
+	struct sbuf b = {0};
+	char *t = utf8_escape(name != NULL ? name : "", utf8_line_problem);
+	size_t run = 0, longest = 0, i, n = strlen(t);
+	/* CommonMark strips one space from each end when both ends have one */
+	bool pad = n > 0 && (t[0] == '`' || t[n - 1] == '`' ||
+	                        (t[0] == ' ' && t[n - 1] == ' '));
+
+	assert(sp->n < SPANS_MAX);
+	for (i = 0; i < n; i++) {
+		run = t[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	for (i = 0; i <= longest; i++)
+		sbuf_addc(&b, '`');
+	sbuf_addf(&b, "%s%s%s", pad ? " " : "", t, pad ? " " : "");
+	for (i = 0; i <= longest; i++)
+		sbuf_addc(&b, '`');
+	free(t);
+	sp->v[sp->n] = sbuf_take(&b);
+	return sp->v[sp->n++];
+}
+
+static void
+spans_release(struct spans *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->n; i++)
+		free(sp->v[i]);
+	sp->n = 0;
+}
+
 /* A divert create or update on a release without the JSON overloads is
  * sent in the positional ones: said on its line. */
 static void
 op_md(struct sbuf *b, const struct recon_op *op, size_t i, const char *version)
 {
+	struct spans sp = {0};
 	char *rt;
 
-	sbuf_addf(b, "    %zu. `%s` `%s`", i + 1, recon_op_kind_name(op->kind),
-	    op->name);
+	sbuf_addf(b, "    %zu. `%s` %s", i + 1, recon_op_kind_name(op->kind),
+	    span(&sp, op->name));
+	spans_release(&sp);
 	if (op->kind == RECON_OP_DESTROY_QUEUE)
 		sbuf_addf(b, " (removeConsumers=%s)",
 		    op->remove_consumers ? "true" : "false");
@@ -227,6 +281,7 @@ static void
 own_divert(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np)
 {
 	const struct recon_divert *d = np->observed.divert;
+	struct spans sp = {0};
 	const char *what;
 
 	if (d == NULL || (np->outcome != PLAN_OUT_WOULD_APPLY &&
@@ -238,14 +293,17 @@ own_divert(struct sbuf *b, enum plan_action_kind k, const struct plan_step *np)
 		what = "destroyed, then created again as declared";
 	else
 		return;
-	sbuf_addf(b, "  - %s: divert `%s` (source `%s`, forwarding to `%s`)\n",
-	    what, d->name, d->address, d->forwarding_address);
+	sbuf_addf(b, "  - %s: divert %s (source %s, forwarding to %s)\n", what,
+	    span(&sp, d->name), span(&sp, d->address),
+	    span(&sp, d->forwarding_address));
+	spans_release(&sp);
 }
 
 static void
 node_details(struct sbuf *b, enum plan_action_kind k,
     const struct plan_step *np, const char *version)
 {
+	struct spans sp = {0};
 	size_t i;
 
 	own_divert(b, k, np);
@@ -254,27 +312,36 @@ node_details(struct sbuf *b, enum plan_action_kind k,
 
 		d = &np->removed[i].config;
 		sbuf_addf(b,
-		    "  - removed with the queue: divert `%s` (source `%s`, forwarding to `%s`)%s\n",
-		    d->name, d->address, d->forwarding_address,
+		    "  - removed with the queue: divert %s (source %s, forwarding to %s)%s\n",
+		    span(&sp, d->name), span(&sp, d->address),
+		    span(&sp, d->forwarding_address),
 		    np->removed[i].declared
 		        ? " — **declared** in the cluster's declaration"
 		        : "");
+		spans_release(&sp);
 	}
-	for (i = 0; i < np->nkept; i++)
+	for (i = 0; i < np->nkept; i++) {
 		sbuf_addf(b,
-		    "  - kept: divert `%s` (source `%s`, forwarding to `%s`): %s\n",
-		    np->kept[i].name, np->kept[i].address,
-		    np->kept[i].forwarding_address, np->kept[i].reason);
-	for (i = 0; i < np->ntaps; i++)
-		sbuf_addf(b, "  - capture tap `%s`%s%s%s: %s — %s\n",
-		    np->taps[i].name,
-		    np->taps[i].capture != NULL ? " (capture `" : "",
-		    np->taps[i].capture != NULL ? np->taps[i].capture : "",
-		    np->taps[i].capture != NULL ? "`)" : "",
+		    "  - kept: divert %s (source %s, forwarding to %s): %s\n",
+		    span(&sp, np->kept[i].name), span(&sp, np->kept[i].address),
+		    span(&sp, np->kept[i].forwarding_address),
+		    np->kept[i].reason);
+		spans_release(&sp);
+	}
+	for (i = 0; i < np->ntaps; i++) {
+		sbuf_addf(b, "  - capture tap %s%s%s%s: %s — %s\n",
+		    span(&sp, np->taps[i].name),
+		    np->taps[i].capture != NULL ? " (capture " : "",
+		    np->taps[i].capture != NULL
+		        ? span(&sp, np->taps[i].capture)
+		        : "",
+		    np->taps[i].capture != NULL ? ")" : "",
 		    np->taps[i].fate == PLAN_TAP_KEPT
 		        ? "kept"
 		        : "removed by its capture subscription",
 		    np->taps[i].reason);
+		spans_release(&sp);
+	}
 	for (i = 0; i < np->nwarnings; i++)
 		sbuf_addf(b, "  - **warning:** %s\n", np->warnings[i]);
 	if (np->nops > 0)
@@ -310,12 +377,14 @@ static void
 action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
     size_t idx)
 {
+	struct spans sp = {0};
 	size_t i;
 
-	sbuf_addf(b, "### %zu. %s `%s`", idx + 1,
-	    plan_action_kind_name(a->kind), a->name);
+	sbuf_addf(b, "### %zu. %s %s", idx + 1,
+	    plan_action_kind_name(a->kind), span(&sp, a->name));
 	if (a->address != NULL && strcmp(a->address, a->name) != 0)
-		sbuf_addf(b, " (address `%s`)", a->address);
+		sbuf_addf(b, " (address %s)", span(&sp, a->address));
+	spans_release(&sp);
 	if (a->destroys_messages)
 		sbuf_adds(b, " — **destroys messages**");
 	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
@@ -329,6 +398,7 @@ action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
 static void
 unmanaged_md(struct sbuf *b, const struct plan *p)
 {
+	struct spans sp = {0};
 	size_t i, j;
 
 	if (p->nunmanaged == 0)
@@ -336,8 +406,9 @@ unmanaged_md(struct sbuf *b, const struct plan *p)
 	sbuf_adds(b,
 	    "## Unmanaged (left alone)\n\nLive objects the agent never declared; a plan never removes them.\n\n");
 	for (i = 0; i < p->nunmanaged; i++) {
-		sbuf_addf(b, "- %s `%s` on ", p->unmanaged[i].kind,
-		    p->unmanaged[i].name);
+		sbuf_addf(b, "- %s %s on ", p->unmanaged[i].kind,
+		    span(&sp, p->unmanaged[i].name));
+		spans_release(&sp);
 		for (j = 0; j < p->unmanaged[i].nnodes; j++)
 			sbuf_addf(b, "%s%s", j > 0 ? ", " : "",
 			    p->unmanaged[i].nodes[j]);

@@ -44,11 +44,47 @@ test_plan_md__md_truncated_with_pointer(void **state)
 	fx_free(&f);
 }
 
+/* A name read from a broker can hold anything: every name is a code span
+ * it cannot leave (a longer fence than its backticks, padding where a
+ * backtick ends it), its line breaks and controls shown as <U+XXXX>, so
+ * that it can neither end the span, start a fence (a fake diagram or
+ * approve command) nor mention anyone. */
+static void
+test_plan_md__names_cannot_break_out(void **state)
+{
+	static char q1[] = "q`1", why[] = "test", unm[] = "queue";
+	static char evil[] = "x\n```mermaid\ngraph", tick[] = "`end",
+	            both[] = " s ", at[] = "@org/team <img src=x>";
+	static char *on[] = {n1};
+	struct plan_unmanaged um[] = {
+	    {unm, evil, on, 1}, {unm, tick, on, 1}, {unm, both, on, 1},
+	    {unm, at, on, 1}};
+	struct plan_action a;
+	struct plan_step np[3];
+	struct plan p;
+	char *md;
+
+	(void)state;
+	action_init(&a, PLAN_ACT_CREATE_QUEUE, q1, why, np,
+	    PLAN_OUT_WOULD_APPLY, PLAN_OUT_WOULD_APPLY);
+	plan_init(&p, &a, 1, um, 4);
+	md = plan_render_md(&p, "out");
+	assert_non_null(strstr(md, "### 1. create-queue ``q`1``\n"));
+	assert_non_null(strstr(md,
+	    "- queue ````x<U+000A>```mermaid<U+000A>graph```` on node1\n"));
+	assert_null(strstr(md, "\n```mermaid"));
+	assert_non_null(strstr(md, "- queue `` `end `` on node1\n"));
+	assert_non_null(strstr(md, "- queue `  s  ` on node1\n"));
+	assert_non_null(strstr(md, "- queue `@org/team <img src=x>` on node1\n"));
+	free(md);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plan_md__md_truncated_with_pointer),
+	    cmocka_unit_test(test_plan_md__names_cannot_break_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
