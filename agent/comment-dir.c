@@ -1,7 +1,6 @@
 /* agent/comment-dir.c: see comment-dir.h. */
 #include "comment-dir.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,28 +131,11 @@ stale(const char *name, size_t n)
 	return v > n;
 }
 
-static int
-remove_stale(const char *dir, size_t n, struct err *err)
+/* stale() for afile_unlink_matching: ctx is the new count of parts. */
+static bool
+stale_name(const char *name, void *ctx)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *path;
-	int rc = 0;
-
-	if (d == NULL)
-		return err_setf(err, NULL, "cannot read folder '%s': %s", dir,
-		    strerror(errno));
-	while ((e = readdir(d)) != NULL) {
-		if (!stale(e->d_name, n))
-			continue;
-		path = xasprintf("%s/%s", dir, e->d_name);
-		if (unlink(path) < 0 && errno != ENOENT)
-			rc = err_setf(err, NULL, "cannot remove '%s': %s", path,
-			    strerror(errno));
-		free(path);
-	}
-	closedir(d);
-	return rc;
+	return stale(name, *(const size_t *)ctx);
 }
 
 static int
@@ -182,7 +164,7 @@ write_parts(const struct plan_comments *c, const struct plan_comment_opts *po,
 	free(json);
 	if (rc < 0)
 		return -1;
-	return remove_stale(dir, c->n, err);
+	return afile_unlink_matching(dir, stale_name, &(size_t){c->n}, err);
 }
 
 static void

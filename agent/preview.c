@@ -1,7 +1,6 @@
 /* agent/preview.c: shared by `plan` and `delete-queue`. */
 #include "preview.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,31 +218,12 @@ agent_preview_comments(const char *cmd, int code, const char *out_dir,
 	return code;
 }
 
-/* Remove the *.yaml / *.yml files of dir (a previous plan's declaration). */
-static int
-clear_yaml(const char *dir, struct err *err)
+/* The *.yaml / *.yml files of a previous plan's declaration. */
+static bool
+is_yaml(const char *name, void *ctx)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *path;
-	int rc = 0;
-
-	if (d == NULL)
-		return errno == ENOENT
-		           ? 0
-		           : err_setf(err, NULL, "cannot read folder '%s': %s",
-		                 dir, strerror(errno));
-	while ((e = readdir(d)) != NULL) {
-		if (!decl_is_yaml_name(e->d_name))
-			continue;
-		path = xasprintf("%s/%s", dir, e->d_name);
-		if (unlink(path) < 0 && errno != ENOENT)
-			rc = err_setf(err, NULL, "cannot remove '%s': %s", path,
-			    strerror(errno));
-		free(path);
-	}
-	closedir(d);
-	return rc;
+	(void)ctx;
+	return decl_is_yaml_name(name);
 }
 
 int
@@ -256,7 +236,7 @@ agent_preview_write_declaration(const char *cmd, const struct decl_cluster *c,
 	struct err err = {0};
 	int rc = -1;
 
-	if (afile_mkdirs(dir, 0750, &err) < 0 || clear_yaml(dir, &err) < 0 ||
+	if (afile_mkdirs(dir, 0750, &err) < 0 || afile_unlink_matching(dir, is_yaml, NULL, &err) < 0 ||
 	    afile_write(file, text, strlen(text), 0640, &err) < 0) {
 		print_err(cmd, &err);
 		goto done;

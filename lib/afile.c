@@ -1,5 +1,6 @@
 #include "afile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -374,5 +375,32 @@ afile_mkdirs(const char *path, mode_t mode, struct err *err)
 			break;
 	}
 	free(p);
+	return rc;
+}
+
+int
+afile_unlink_matching(const char *dir,
+    bool (*match)(const char *name, void *ctx), void *ctx, struct err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *path;
+	int rc = 0;
+
+	if (d == NULL)
+		return errno == ENOENT
+		           ? 0
+		           : err_setf(err, NULL, "cannot read folder '%s': %s",
+		                 dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		if (!match(e->d_name, ctx))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (unlink(path) < 0 && errno != ENOENT)
+			rc = err_setf(err, NULL, "cannot remove '%s': %s", path,
+			    strerror(errno));
+		free(path);
+	}
+	closedir(d);
 	return rc;
 }

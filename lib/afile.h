@@ -16,6 +16,7 @@
 #ifndef LIB_AFILE_H
 #define LIB_AFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -62,6 +63,12 @@ int afile_read(char **out, size_t *len_out, const char *path, size_t max,
  * disagree. */
 int afile_read_nofollow(char **out, size_t *len_out, struct stat *st_out,
     const char *path, size_t max, struct err *err);
+/* Remove every entry of folder dir whose name match(name, ctx) accepts
+ * (regular files: an entry unlink refuses is an error). A missing dir
+ * holds nothing to remove: 0. -1 with err naming the first failure; the
+ * others are still tried. */
+int afile_unlink_matching(const char *dir,
+    bool (*match)(const char *name, void *ctx), void *ctx, struct err *err);
 /* mkdir -p with mode for every created component; the folder holding each
  * created component is fsync'd after its mkdir. */
 int afile_mkdirs(const char *path, mode_t mode, struct err *err);

@@ -4,7 +4,8 @@
  * regular-file rule of every read, refuses FIFOs (without blocking),
  * devices, folders, sockets and dangling or looping symbolic links, each
  * named; afile_read_nofollow reads a file itself, never through a
- * symbolic link, and says what it read. */
+ * symbolic link, and says what it read; afile_unlink_matching removes
+ * what its predicate names. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +306,46 @@ test_afile__read_nofollow(void **unused)
 	free(link);
 }
 
+static bool
+ends_md(const char *name, void *ctx)
+{
+	size_t n = strlen(name);
+
+	(*(int *)ctx)++;
+	return n > 3 && strcmp(name + n - 3, ".md") == 0;
+}
+
+/* afile_unlink_matching removes what the predicate names, and only that;
+ * a missing folder has nothing to remove. */
+static void
+test_afile__unlink_matching(void **unused)
+{
+	char tmp[] = "/tmp/test-afile-um-XXXXXX", *p;
+	const char *names[] = {"a.md", "b.md", "keep.json", "c.mdx"};
+	struct err err = {0};
+	size_t i;
+	int seen = 0;
+
+	(void)unused;
+	assert_non_null(mkdtemp(tmp));
+	for (i = 0; i < 4; i++) {
+		p = xasprintf("%s/%s", tmp, names[i]);
+		assert_int_equal(afile_write(p, "x", 1, 0600, &err), 0);
+		free(p);
+	}
+	assert_int_equal(afile_unlink_matching(tmp, ends_md, &seen, &err), 0);
+	assert_true(seen >= 4);
+	for (i = 0; i < 4; i++) {
+		p = xasprintf("%s/%s", tmp, names[i]);
+		assert_int_equal(access(p, F_OK), i < 2 ? -1 : 0);
+		unlink(p);
+		free(p);
+	}
+	rmdir(tmp);
+	assert_int_equal(afile_unlink_matching(tmp, ends_md, &seen, &err), 0);
+	assert_null(err.msg);
+}
+
 int
 main(void)
 {
@@ -314,6 +356,7 @@ main(void)
 	    cmocka_unit_test(test_afile__open_nofollow_and_at_path),
 	    cmocka_unit_test(test_afile__append_refuses_a_fifo),
 	    cmocka_unit_test(test_afile__read_nofollow),
+	    cmocka_unit_test(test_afile__unlink_matching),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
