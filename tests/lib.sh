@@ -88,6 +88,28 @@ check_absent() {
 	fi
 }
 
+# tap_import FILE PREFIX: another program's `ok - NAME` / `not ok - NAME`
+# lines (a not ok's "# " lines after it its detail) as this script's
+# results, named PREFIX NAME (tests/tools/comment-check.py's, for one).
+tap_import() {
+	local -a lines detail
+	local i j
+	mapfile -t lines <"$1"
+	for ((i = 0; i < ${#lines[@]}; i++)); do
+		case ${lines[i]} in
+		'ok - '*) ok "$2${lines[i]#ok - }" ;;
+		'not ok - '*)
+			detail=()
+			for ((j = i + 1; j < ${#lines[@]}; j++)); do
+				[ "${lines[j]:0:2}" = "# " ] || break
+				detail+=("${lines[j]:2}")
+			done
+			not_ok "$2${lines[i]#not ok - }" "${detail[@]}"
+			;;
+		esac
+	done
+}
+
 done_testing() {
 	echo "1..$_t_n"
 	[ "$_t_failed" -eq 0 ]

@@ -181,25 +181,6 @@ for i, c in enumerate(mine, 1):
     open("%s/body-%d" % (sys.argv[2], i), "w").write(c["body"])
 print(len(mine))' "$1" "$TMP"
 }
-# tap FILE PREFIX: comment-check.py's results as this script's
-tap() {
-	local -a lines detail
-	local i j
-	mapfile -t lines <"$1"
-	for ((i = 0; i < ${#lines[@]}; i++)); do
-		case ${lines[i]} in
-		'ok - '*) ok "$2${lines[i]#ok - }" ;;
-		'not ok - '*)
-			detail=()
-			for ((j = i + 1; j < ${#lines[@]}; j++)); do
-				[ "${lines[j]:0:2}" = "# " ] || break
-				detail+=("${lines[j]:2}")
-			done
-			not_ok "$2${lines[i]#not ok - }" "${detail[@]}"
-			;;
-		esac
-	done
-}
 # bodies_check NAME THREAD PLAN_MD [ARGS]: the thread's bodies against plan.md
 bodies_check() {
 	local name=$1 thread=$2 md=$3 n i
@@ -210,7 +191,7 @@ bodies_check() {
 	for ((i = 1; i <= n; i++)); do files+=("$TMP/body-$i"); done
 	python3 "$AG_TOP/tests/tools/comment-check.py" --plan-md "$md" --limit 4096 "$@" \
 		"${files[@]}" >"$TMP/check.out" 2>&1
-	tap "$TMP/check.out" "$name: "
+	tap_import "$TMP/check.out" "$name: "
 	check_grep "$name: the bodies were checked" '^(not )?ok - ' "$TMP/check.out"
 }
 GH=github:acme/declarations#42

@@ -15,26 +15,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# tap FILE: comment-check.py's ok / not ok lines (a not ok's "# " lines
-# after it) as this script's results, named with $prefix.
-tap() {
-	local -a lines detail
-	local i j
-	mapfile -t lines <"$1"
-	for ((i = 0; i < ${#lines[@]}; i++)); do
-		case ${lines[i]} in
-		'ok - '*) ok "$prefix${lines[i]#ok - }" ;;
-		'not ok - '*)
-			detail=()
-			for ((j = i + 1; j < ${#lines[@]}; j++)); do
-				[ "${lines[j]:0:2}" = "# " ] || break
-				detail+=("${lines[j]:2}")
-			done
-			not_ok "$prefix${lines[i]#not ok - }" "${detail[@]}"
-			;;
-		esac
-	done
-}
 
 run_case() {
 	local c=$1 w=$tmp/$1 line rc limit f
@@ -76,7 +56,7 @@ run_case() {
 		--limit "$limit" "${extra[@]}" \
 		$(jq -r '.parts[].file' "$w/comments/comments.json" | sed "s|^|$w/comments/|") \
 		>"$w/check" 2>&1
-	prefix="$c: " tap "$w/check"
+	tap_import "$w/check" "$c: "
 	check_grep "$c: the check ran" '^(not )?ok - ' "$w/check"
 }
 
