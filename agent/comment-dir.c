@@ -143,7 +143,7 @@ write_parts(const struct plan_comments *c, const struct plan_comment_opts *po,
     const char *dir, struct err *err)
 {
 	char *path, *json;
-	size_t i;
+	size_t i, nparts = c->n;
 	int rc = 0;
 
 	if (afile_mkdirs(dir, 0755, err) < 0)
@@ -164,7 +164,7 @@ write_parts(const struct plan_comments *c, const struct plan_comment_opts *po,
 	free(json);
 	if (rc < 0)
 		return -1;
-	return afile_unlink_matching(dir, stale_name, &(size_t){c->n}, err);
+	return afile_unlink_matching(dir, stale_name, &nparts, err);
 }
 
 static void

@@ -118,7 +118,7 @@ set_list(struct tparse *P, const char *key, const struct decl_yaml_node *vn,
 		    "'notifications.targets': '%s' must be a list of %s, not "
 		    "%s",
 		    key, what,
-		    vn->kind == DECL_YAML_SEQ ? "an empty list"
+		    vn->kind == DECL_YAML_SEQ    ? "an empty list"
 		    : decl_yaml_node_is_null(vn) ? "empty"
 		                                 : decl_yaml_kind_name(vn));
 		return;
@@ -252,8 +252,7 @@ target_check(struct tparse *P, const struct agent_conf_targets *done)
 
 void
 agent_conf_targets_parse(struct agent_conf_targets *out,
-    const struct decl_yaml_node *vn, const char *basedir,
-    struct errlist *diags)
+    const struct decl_yaml_node *vn, const char *basedir, struct errlist *diags)
 {
 	struct tparse P;
 	const struct decl_yaml_node *it;

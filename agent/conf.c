@@ -25,10 +25,10 @@ enum conf_type {
 	CT_PATH,     /* a local path; relative to the config file's folder */
 	CT_FILENAME, /* a file name in the credentials folder */
 	CT_LOGLEVEL,
-	CT_NAMES,  /* a list of user names and @group names */
-	CT_FILES,  /* a list of file names in the credentials folder */
-	CT_LISTEN, /* host:port */
-	CT_HEADER, /* an HTTP header name */
+	CT_NAMES,   /* a list of user names and @group names */
+	CT_FILES,   /* a list of file names in the credentials folder */
+	CT_LISTEN,  /* host:port */
+	CT_HEADER,  /* an HTTP header name */
 	CT_TARGETS, /* notifications.targets (conf-notify.c) */
 	CT_HTTPURL, /* an http:// or https:// URL */
 };
@@ -172,8 +172,8 @@ static const struct conf_key keys[] = {
         "attempt, with jitter"),
     KEY("notifications.retry-max", CT_DURATION, notify_retry_max, 1, 86400,
         "10m", false, "the ceiling of the retry delay"),
-    KEY("notifications.spool-max", CT_INT, notify_spool_max, 1, 100000,
-        "1000", false,
+    KEY("notifications.spool-max", CT_INT, notify_spool_max, 1, 100000, "1000",
+        false,
         "deliveries kept per target (`STATE/notifications/`); past it the "
         "oldest is dropped"),
     KEY("notifications.page-url", CT_HTTPURL, notify_page_url, 0, 0, NULL,

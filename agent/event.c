@@ -27,8 +27,7 @@ static const struct {
     [AGENT_EVENT_NODE_REACHABLE] = {"node.reachable", AGENT_EVENT_GOOD},
     [AGENT_EVENT_HISTORY_REWRITTEN] = {"history.rewritten",
         AGENT_EVENT_WARNING},
-    [AGENT_EVENT_APPROVAL_REFUSED] = {"approval.refused",
-        AGENT_EVENT_WARNING},
+    [AGENT_EVENT_APPROVAL_REFUSED] = {"approval.refused", AGENT_EVENT_WARNING},
     [AGENT_EVENT_TEST] = {"test", AGENT_EVENT_INFO},
 };
 
@@ -200,6 +199,7 @@ read_event(struct agent_event *e, struct json_reader *c, const struct json *o)
 {
 	const struct json *data, *lines, *it;
 	char *kind = NULL;
+	size_t nlines = 0;
 	int r = -1;
 
 	if (json_read_str(c, o, "", "event", false, &kind) < 0 ||
@@ -214,7 +214,7 @@ read_event(struct agent_event *e, struct json_reader *c, const struct json *o)
 		goto done;
 	}
 	data = json_read_object(c, o, "", "data", false);
-	lines = json_read_array(c, o, "", "lines", &(size_t){0});
+	lines = json_read_array(c, o, "", "lines", &nlines);
 	if (data == NULL || lines == NULL)
 		goto done;
 	for (it = json_first(lines); it != NULL; it = json_next(it)) {
@@ -232,8 +232,8 @@ done:
 }
 
 int
-agent_event_parse(struct agent_event **out, const char *path,
-    const char *text, size_t len, struct err *err)
+agent_event_parse(struct agent_event **out, const char *path, const char *text,
+    size_t len, struct err *err)
 {
 	struct json_doc *doc = NULL;
 	struct json_reader c = {path, err};

@@ -103,8 +103,8 @@ md_read_checked(const struct agent_plan_dir *ap, const char *path,
 }
 
 int
-agent_plan_dir_md_whole(const struct agent_plan_dir *ap, size_t max,
-    char **out, struct err *err)
+agent_plan_dir_md_whole(const struct agent_plan_dir *ap, size_t max, char **out,
+    struct err *err)
 {
 	char *path = xasprintf("%s/plan.md", ap->dir), *text = NULL, *named;
 	int rc;

@@ -236,7 +236,8 @@ agent_preview_write_declaration(const char *cmd, const struct decl_cluster *c,
 	struct err err = {0};
 	int rc = -1;
 
-	if (afile_mkdirs(dir, 0750, &err) < 0 || afile_unlink_matching(dir, is_yaml, NULL, &err) < 0 ||
+	if (afile_mkdirs(dir, 0750, &err) < 0 ||
+	    afile_unlink_matching(dir, is_yaml, NULL, &err) < 0 ||
 	    afile_write(file, text, strlen(text), 0640, &err) < 0) {
 		print_err(cmd, &err);
 		goto done;

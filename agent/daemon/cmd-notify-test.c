@@ -49,7 +49,8 @@ notify_test_exec(const struct agent_cmd_args *args)
 	if (agent_conf_load(&conf, config, &d) < 0) {
 		for (i = 0; i < d.n; i++) {
 			line = errlist_render_item(&d, i);
-			fprintf(stderr, "artemis-gitops notify-test: %s\n", line);
+			fprintf(stderr, "artemis-gitops notify-test: %s\n",
+			    line);
 			free(line);
 		}
 	} else if (webhook_send_test(conf, args->opt[NT_TARGET], report, &o,

@@ -112,8 +112,7 @@ read_doc(struct webhook_spooled *out, const struct json *root,
 	    json_read_int(c, root, "", "seq", &seq) < 0 ||
 	    json_read_int(c, root, "", "attempts", &attempts) < 0 ||
 	    json_read_str(c, root, "", "delivery", false, &id) < 0 ||
-	    json_read_str(c, root, "", "queued_at", false, &out->queued_at) <
-	        0)
+	    json_read_str(c, root, "", "queued_at", false, &out->queued_at) < 0)
 		goto done;
 	if (strcmp(fmt, WEBHOOK_SPOOL_FORMAT) != 0 ||
 	    version != WEBHOOK_SPOOL_VERSION) {
@@ -123,8 +122,8 @@ read_doc(struct webhook_spooled *out, const struct json *root,
 	}
 	if (seq < 0 || attempts < 0 || attempts > 1000 ||
 	    strlen(id) != WEBHOOK_ID_LEN) {
-		err_setf(err, NULL, "%s: seq, attempts or delivery out of range",
-		    path);
+		err_setf(err, NULL,
+		    "%s: seq, attempts or delivery out of range", path);
 		goto done;
 	}
 	ev = json_read_object(c, root, "", "event", false);
@@ -229,8 +228,8 @@ webhook_spool_list(struct webhook_spool_entry **out, size_t *nout,
 		return -1;
 	d = opendir(dir);
 	if (d == NULL)
-		return err_setf(err, NULL, "cannot read the spool '%s': %s", dir,
-		    strerror(errno));
+		return err_setf(err, NULL, "cannot read the spool '%s': %s",
+		    dir, strerror(errno));
 	while ((de = readdir(d)) != NULL)
 		list_one(&v, &n, &cap, dir, de->d_name, bad, ctx);
 	closedir(d);

@@ -43,17 +43,17 @@ void webhook_chat_escape(struct sbuf *out, const char *s);
 
 /* ==== spool.c ==== */
 
-#define WEBHOOK_SPOOL_FORMAT  "artemis-gitops/notification-spool"
-#define WEBHOOK_SPOOL_VERSION 1
+#define WEBHOOK_SPOOL_FORMAT   "artemis-gitops/notification-spool"
+#define WEBHOOK_SPOOL_VERSION  1
 #define WEBHOOK_SPOOL_FILE_MAX ((size_t)256 * 1024) /* bytes of one file */
 
 /* One delivery as its spool file holds it. */
 struct webhook_spooled {
-	uint64_t seq;                    /* order within the target */
-	char id[WEBHOOK_ID_LEN + 1];     /* the delivery id */
-	unsigned attempts;               /* failed attempts so far */
-	char *queued_at;                 /* RFC 3339 */
-	struct agent_event *event;       /* owned */
+	uint64_t seq;                /* order within the target */
+	char id[WEBHOOK_ID_LEN + 1]; /* the delivery id */
+	unsigned attempts;           /* failed attempts so far */
+	char *queued_at;             /* RFC 3339 */
+	struct agent_event *event;   /* owned */
 };
 
 void webhook_spooled_release(struct webhook_spooled *s);
@@ -96,8 +96,8 @@ void webhook_new_id(char out[WEBHOOK_ID_LEN + 1]);
 int64_t webhook_backoff_ms(unsigned attempts, long initial_s, long max_s);
 /* "sha256=<hex of HMAC-SHA256(key, body)>" into out (7 + 64 + 1 bytes). */
 #define WEBHOOK_SIG_LEN (7 + 64)
-void webhook_sign(const char *key, size_t keylen, const char *body,
-    size_t len, char out[WEBHOOK_SIG_LEN + 1]);
+void webhook_sign(const char *key, size_t keylen, const char *body, size_t len,
+    char out[WEBHOOK_SIG_LEN + 1]);
 
 enum webhook_verdict {
 	WEBHOOK_SENT = 0,  /* 2xx */

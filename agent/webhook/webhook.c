@@ -37,11 +37,11 @@ struct wh_target {
 	/* under w->mu */
 	struct webhook_spool_entry *q; /* pending, by seq; q[0] is next */
 	size_t n, cap;
-	int64_t next_ms;  /* q[0] is not sent before (monotonic) */
-	uint64_t seq;     /* the next delivery's */
-	bool busy;        /* q[0] is being sent */
-	bool failing;     /* the last attempt failed (said once) */
-	bool full;        /* spool-max reached (said once) */
+	int64_t next_ms; /* q[0] is not sent before (monotonic) */
+	uint64_t seq;    /* the next delivery's */
+	bool busy;       /* q[0] is being sent */
+	bool failing;    /* the last attempt failed (said once) */
+	bool full;       /* spool-max reached (said once) */
 };
 
 struct webhook {
@@ -67,8 +67,8 @@ url_of(const struct agent_conf *conf, const struct agent_conf_target *ct,
 	if (ct->url != NULL)
 		return ct->url;
 	key = xasprintf("notifications.targets '%s' url-file", ct->name);
-	r = agent_creds_read_secret(owned, conf->credentials, ct->url_file,
-	    key, err);
+	r = agent_creds_read_secret(owned, conf->credentials, ct->url_file, key,
+	    err);
 	free(key);
 	if (r < 0)
 		return NULL;
@@ -95,8 +95,8 @@ load_target(struct wh_target *t, const struct agent_conf *conf,
 	int r;
 
 	key = xasprintf("notifications.targets '%s' secret-file", ct->name);
-	r = agent_creds_read_secret(&secret, conf->credentials,
-	    ct->secret_file, key, err);
+	r = agent_creds_read_secret(&secret, conf->credentials, ct->secret_file,
+	    key, err);
 	free(key);
 	if (r < 0)
 		return -1;
@@ -114,7 +114,7 @@ load_target(struct wh_target *t, const struct agent_conf *conf,
 	t->secret = secret;
 	t->secret_len = strlen(secret);
 	t->url = url_owned != NULL ? url_owned : xstrdup(url);
-	t->ca_file = ct->ca_file != NULL      ? xstrdup(ct->ca_file)
+	t->ca_file = ct->ca_file != NULL         ? xstrdup(ct->ca_file)
 	             : conf->tls_ca_file != NULL ? xstrdup(conf->tls_ca_file)
 	                                         : NULL;
 	t->body = ct->body;
@@ -316,8 +316,7 @@ target_main(void *arg)
 		pthread_mutex_lock(&w->mu);
 		if (v != WEBHOOK_ABANDONED)
 			settle(t, v, why != NULL ? why : "");
-		if (v == WEBHOOK_RETRY && t->n > 0 &&
-		    t->q[0].seq == head.seq) {
+		if (v == WEBHOOK_RETRY && t->n > 0 && t->q[0].seq == head.seq) {
 			/* still busy: spool-max must not drop the file while
 			 * it is rewritten */
 			head = t->q[0];
@@ -393,7 +392,8 @@ say_orphans(const struct agent_conf *conf)
 			continue;
 		known = false;
 		for (i = 0; i < conf->targets.n && !known; i++)
-			known = strcmp(conf->targets.v[i].name, de->d_name) == 0;
+			known =
+			    strcmp(conf->targets.v[i].name, de->d_name) == 0;
 		if (!known)
 			log_warn("%s/%s: the spool of a target that is not "
 			         "configured now, left alone",
@@ -444,8 +444,9 @@ webhook_start(struct webhook **out, const struct agent_conf *conf,
 	for (i = 0; i < w->n; i++) {
 		if (pthread_create(&w->t[i].thread, NULL, target_main,
 		        &w->t[i]) != 0) {
-			err_setf(err, NULL, "cannot start the thread of target "
-			                    "'%s'",
+			err_setf(err, NULL,
+			    "cannot start the thread of target "
+			    "'%s'",
 			    w->t[i].name);
 			goto fail;
 		}
@@ -645,11 +646,11 @@ webhook_send_test(const struct agent_conf *conf, const char *only,
 		n++;
 	}
 	if (rc == 0 && n == 0)
-		rc = err_setf(err, NULL, "%s", only != NULL
-		                                   ? "no target of "
-		                                     "notifications.targets "
-		                                     "has that name"
-		                                   : "notifications.targets "
-		                                     "lists no target");
+		rc = err_setf(err, NULL, "%s",
+		    only != NULL ? "no target of "
+		                   "notifications.targets "
+		                   "has that name"
+		                 : "notifications.targets "
+		                   "lists no target");
 	return rc;
 }

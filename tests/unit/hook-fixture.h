@@ -86,8 +86,8 @@ hook_serve_one(struct hook_rx *rx, int c)
 		sbuf_add(&b, buf, (size_t)r);
 	}
 	pthread_mutex_lock(&rx->mu);
-	status = rx->script[rx->ngot < rx->nscript ? rx->ngot
-	                                           : rx->nscript - 1];
+	status =
+	    rx->script[rx->ngot < rx->nscript ? rx->ngot : rx->nscript - 1];
 	if (rx->ngot < HOOK_MAX) {
 		rx->got[rx->ngot].head = xstrndup(sbuf_str(&b), head_len);
 		rx->got[rx->ngot].body =

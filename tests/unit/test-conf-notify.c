@@ -171,7 +171,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_conf_notify__targets_parsed),
-	    cmocka_unit_test(test_conf_notify__targets_checked_at_their_position),
+	    cmocka_unit_test(
+	        test_conf_notify__targets_checked_at_their_position),
 	    cmocka_unit_test(test_conf_notify__keys_around_the_targets),
 	    cmocka_unit_test(test_conf_notify__http_urls),
 	};

@@ -115,8 +115,8 @@ test_deliver__one_attempt_signed_and_stamped(void **state)
 	struct hook_rx rx;
 	bool stop = false;
 	struct http_tick tick = {stop_now, &stop, 100};
-	struct webhook_attempt at = {NULL, "k3y", 3, NULL,
-	    AGENT_CONF_BODY_JSON, 2000, &from, &tick};
+	struct webhook_attempt at = {NULL, "k3y", 3, NULL, AGENT_CONF_BODY_JSON,
+	    2000, &from, &tick};
 	char *url, *why = NULL, *h, sig[WEBHOOK_SIG_LEN + 1];
 	time_t before = time(NULL);
 
@@ -209,8 +209,10 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_deliver__ids_are_random_uuids),
-	    cmocka_unit_test(test_deliver__backoff_doubles_to_its_ceiling_with_jitter),
-	    cmocka_unit_test(test_deliver__signature_is_hmac_sha256_of_the_body),
+	    cmocka_unit_test(
+	        test_deliver__backoff_doubles_to_its_ceiling_with_jitter),
+	    cmocka_unit_test(
+	        test_deliver__signature_is_hmac_sha256_of_the_body),
 	    cmocka_unit_test(test_deliver__verdicts),
 	    cmocka_unit_test(test_deliver__one_attempt_signed_and_stamped),
 	    cmocka_unit_test(test_deliver__hung_receiver_times_out),

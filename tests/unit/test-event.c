@@ -21,19 +21,20 @@ test_event__names_and_patterns(void **state)
 
 	(void)state;
 	for (i = 0; i < AGENT_EVENT_NKINDS; i++) {
-		assert_non_null(agent_event_kind_name((enum agent_event_kind)i));
-		assert_int_equal(agent_event_kind_parse(agent_event_kind_name(
-		                     (enum agent_event_kind)i),
-		                     &k),
+		assert_non_null(
+		    agent_event_kind_name((enum agent_event_kind)i));
+		assert_int_equal(
+		    agent_event_kind_parse(
+		        agent_event_kind_name((enum agent_event_kind)i), &k),
 		    0);
 		assert_int_equal(k, i);
-		assert_true(agent_event_pattern_matches("*",
-		    (enum agent_event_kind)i));
+		assert_true(
+		    agent_event_pattern_matches("*", (enum agent_event_kind)i));
 	}
 	assert_null(agent_event_kind_name(AGENT_EVENT_NKINDS));
 	assert_int_equal(agent_event_kind_parse("apply", &k), -1);
-	assert_true(agent_event_pattern_matches("apply.*",
-	    AGENT_EVENT_APPLY_FAILED));
+	assert_true(
+	    agent_event_pattern_matches("apply.*", AGENT_EVENT_APPLY_FAILED));
 	assert_true(agent_event_pattern_matches("apply.*",
 	    AGENT_EVENT_APPLY_SUCCEEDED));
 	assert_false(agent_event_pattern_matches("apply.*",
@@ -67,8 +68,11 @@ test_event__lines_are_one_bounded_visible_line(void **state)
 	/* a newline or a bidi override from YAML or a broker cannot forge a
 	 * line or disguise a name where the event is shown */
 	assert_null(strchr(e->title, '\n'));
-	agent_event_addf(e, "queue '%s'", "a\xe2\x80\xae" "b\r\nc");
-	assert_string_equal(e->lines.v[0], "queue 'a<U+202E>b<U+000D><U+000A>c'");
+	agent_event_addf(e, "queue '%s'",
+	    "a\xe2\x80\xae"
+	    "b\r\nc");
+	assert_string_equal(e->lines.v[0],
+	    "queue 'a<U+202E>b<U+000D><U+000A>c'");
 	/* at most AGENT_EVENT_LINE_MAX bytes, cut on a character */
 	memset(big, 0, sizeof(big));
 	for (i = 0; i + 2 < sizeof(big) - 1; i += 2)
@@ -97,9 +101,8 @@ test_event__written_and_read_back(void **state)
 	agent_event_set_link(e, "https://g.example/clusters/eu");
 	agent_event_set_data(e, xstrdup("{\"kind\":\"TIMEOUT\",\"n\":[1,2]}"));
 	text = agent_event_render(e);
-	assert_int_equal(agent_event_parse(&back, "x.json", text, strlen(text),
-	                     &err),
-	    0);
+	assert_int_equal(
+	    agent_event_parse(&back, "x.json", text, strlen(text), &err), 0);
 	assert_null(back->cluster);
 	assert_int_equal(back->kind, AGENT_EVENT_NODE_UNREACHABLE);
 	assert_string_equal(back->lines.v[0], e->lines.v[0]);

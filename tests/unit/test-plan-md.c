@@ -56,9 +56,8 @@ test_plan_md__names_cannot_break_out(void **state)
 	static char evil[] = "x\n```mermaid\ngraph", tick[] = "`end",
 	            both[] = " s ", at[] = "@org/team <img src=x>";
 	static char *on[] = {n1};
-	struct plan_unmanaged um[] = {
-	    {unm, evil, on, 1}, {unm, tick, on, 1}, {unm, both, on, 1},
-	    {unm, at, on, 1}};
+	struct plan_unmanaged um[] = {{unm, evil, on, 1}, {unm, tick, on, 1},
+	    {unm, both, on, 1}, {unm, at, on, 1}};
 	struct plan_action a;
 	struct plan_step np[3];
 	struct plan p;
@@ -75,7 +74,8 @@ test_plan_md__names_cannot_break_out(void **state)
 	assert_null(strstr(md, "\n```mermaid"));
 	assert_non_null(strstr(md, "- queue `` `end `` on node1\n"));
 	assert_non_null(strstr(md, "- queue `  s  ` on node1\n"));
-	assert_non_null(strstr(md, "- queue `@org/team <img src=x>` on node1\n"));
+	assert_non_null(
+	    strstr(md, "- queue `@org/team <img src=x>` on node1\n"));
 	free(md);
 }
 

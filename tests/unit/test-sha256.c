@@ -113,7 +113,8 @@ test_sha256__hmac_rfc4231_short_keys(void **state)
 static void
 test_sha256__hmac_rfc4231_long_key(void **state)
 {
-	const char *m6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+	const char *m6 =
+	    "Test Using Larger Than Block-Size Key - Hash Key First";
 	const char *m7 =
 	    "This is a test using a larger than block-size key and a larger "
 	    "than block-size data. The key needs to be hashed before being "

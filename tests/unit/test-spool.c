@@ -50,7 +50,8 @@ test_spool__written_listed_read_removed(void **state)
 		s.seq = seqs[i];
 		webhook_new_id(s.id);
 		s.attempts = (unsigned)i;
-		assert_int_equal(webhook_spool_write(dir, &s, s.event, &err), 0);
+		assert_int_equal(webhook_spool_write(dir, &s, s.event, &err),
+		    0);
 	}
 	/* not ours: left alone, not listed */
 	p = xasprintf("%s/notes.txt", dir);

@@ -144,8 +144,8 @@ spooled(struct fx *f, const char *target)
 {
 	struct webhook_spool_entry *v = NULL;
 	struct err err = {0};
-	char *dir = xasprintf("%s/state/notifications/spool/%s", f->tmp,
-	    target);
+	char *dir =
+	    xasprintf("%s/state/notifications/spool/%s", f->tmp, target);
 	size_t n = 0;
 
 	assert_int_equal(webhook_spool_list(&v, &n, dir, NULL, NULL, &err), 0);
@@ -193,10 +193,10 @@ test_webhook__in_order_and_only_what_each_target_wants(void **state)
 	}
 	assert_non_null(strstr(b.got[0].body, "event 11"));
 	assert_non_null(strstr(b.got[0].body, "\"attachments\""));
-	assert_true(metric(f, "artemis_gitops_notifications_sent_total", "a") ==
-	            13);
-	assert_true(metric(f, "artemis_gitops_notifications_pending", "a") ==
-	            0);
+	assert_true(
+	    metric(f, "artemis_gitops_notifications_sent_total", "a") == 13);
+	assert_true(
+	    metric(f, "artemis_gitops_notifications_pending", "a") == 0);
 	assert_int_equal(spooled(f, "a"), 0);
 	webhook_stop(w);
 	hook_stop(&a);
@@ -240,13 +240,13 @@ test_webhook__retries_to_the_bound_then_drops(void **state)
 	/* the same delivery id on a retry, a new timestamp allowed */
 	assert_memory_equal(strstr(rx.got[0].body, "\"delivery\""),
 	    strstr(rx.got[1].body, "\"delivery\""), 50);
-	assert_true(metric(f, "artemis_gitops_notifications_dropped_total",
-	                "t") == 2);
-	assert_true(metric(f, "artemis_gitops_notifications_sent_total", "t") ==
-	            1);
-	assert_true(metric(f,
-	                "artemis_gitops_notifications_failed_attempts_total",
-	                "t") == 3);
+	assert_true(
+	    metric(f, "artemis_gitops_notifications_dropped_total", "t") == 2);
+	assert_true(
+	    metric(f, "artemis_gitops_notifications_sent_total", "t") == 1);
+	assert_true(
+	    metric(f, "artemis_gitops_notifications_failed_attempts_total",
+	        "t") == 3);
 	assert_int_equal(spooled(f, "t"), 0);
 	webhook_stop(w);
 	hook_stop(&rx);
@@ -312,11 +312,11 @@ test_webhook__spool_max_drops_the_oldest(void **state)
 	for (i = 0; i < 6; i++)
 		post(w, AGENT_EVENT_DRIFT_DETECTED, "eu", i);
 	webhook_drain(w, 5000);
-	assert_true(metric(f, "artemis_gitops_notifications_pending", "t") ==
-	            3);
+	assert_true(
+	    metric(f, "artemis_gitops_notifications_pending", "t") == 3);
 	assert_int_equal(spooled(f, "t"), 3);
-	assert_true(metric(f, "artemis_gitops_notifications_dropped_total",
-	                "t") == 3);
+	assert_true(
+	    metric(f, "artemis_gitops_notifications_dropped_total", "t") == 3);
 	webhook_stop(w);
 }
 
@@ -344,7 +344,8 @@ test_webhook__secrets_are_checked(void **state)
 	put_secret(f, "u", "ftp://example.com/\n", 0600);
 	configure(f, "[{name: t, url-file: u, secret-file: s}]", "");
 	assert_int_equal(webhook_check(f->conf, &err), -1);
-	assert_non_null(strstr(err.msg, "does not hold an http:// or https://"));
+	assert_non_null(
+	    strstr(err.msg, "does not hold an http:// or https://"));
 	assert_null(strstr(err.msg, "example.com"));
 	err_release(&err);
 }
