@@ -34,6 +34,7 @@ enum decl_field_type {
 	DECL_FIELD_ROUTING_ONE, /* unsigned: anycast or multicast */
 	DECL_FIELD_DIVERT_ROUTING, /* enum decl_divert_routing */
 	DECL_FIELD_KEY_VALUES, /* transformer-properties: mapping of strings */
+	DECL_FIELD_DELETION_POLICY, /* enum decl_deletion_policy */
 	DECL_FIELD_OUTER,      /* known key, parsed by the caller */
 };
 
