@@ -337,7 +337,7 @@ const char *decl_deletion_policy_name(enum decl_deletion_policy p);
 int decl_deletion_policy_parse(const char *s, enum decl_deletion_policy *out);
 /* The first of patterns[0..n) (settings.protect globs) that name matches,
  * or NULL. */
-const char *decl_protect_match(char *const *patterns, size_t n,
+const char *decl_protect_match(const char *const *patterns, size_t n,
     const char *name);
 int decl_divert_routing_parse(const char *s, enum decl_divert_routing *out);
 

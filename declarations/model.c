@@ -295,7 +295,7 @@ decl_deletion_policy_parse(const char *s, enum decl_deletion_policy *out)
 }
 
 const char *
-decl_protect_match(char *const *patterns, size_t n, const char *name)
+decl_protect_match(const char *const *patterns, size_t n, const char *name)
 {
 	size_t i;
 

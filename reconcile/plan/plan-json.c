@@ -323,6 +323,7 @@ render(const struct plan *p, const char *confirmation)
 	jsonw_key_str(&w, "next_step", p->next_step);
 	nodes_json(&w, p);
 	jsonw_key_str(&w, "outcome", plan_outcome_name(p->outcome));
+	plan_policy_json(&w, p);
 	jsonw_key_str(&w, "refusal", p->refusal);
 	jsonw_key_str(&w, "revision", p->revision);
 	jsonw_key(&w, "settings");

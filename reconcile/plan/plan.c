@@ -266,6 +266,7 @@ plan_free(struct plan *p)
 		strv_array_free(p->unmanaged[i].nodes, p->unmanaged[i].nnodes);
 	}
 	free(p->unmanaged);
+	plan_policy_release(p);
 	strv_array_free(p->diagnostics, p->ndiagnostics);
 	for (i = 0; i < p->nbroker_xml; i++)
 		plan_broker_xml_release(&p->broker_xml[i]);
