@@ -421,6 +421,31 @@ check_queues(const struct decl_cluster *c, struct errlist *diags)
 /* ---- per-object policy (docs/policy.md) --------------------------------
  * Contradictions are refused where they are written. */
 
+/* CONFIG_MANAGED renders broker.xml, which the operator deploys and the
+ * broker reloads by its own config-delete-* rules: the agent can neither
+ * leave a declared object out of the file's effect nor keep a removed one
+ * (docs/policy.md). */
+static void
+check_mode_policy(const struct decl_cluster *c, const char *kind,
+    const char *name, const struct decl_policy *p, struct errlist *diags)
+{
+	if (c->mode != DECL_CONFIG_MANAGED)
+		return;
+	if (p->managed_at.line != 0)
+		errlist_add(diags, DIAG_ERROR, &p->managed_at,
+		    "%s '%s': 'managed' is for STUDIO_MANAGED clusters; in "
+		    "CONFIG_MANAGED leave the object out of the declaration "
+		    "(the base broker.xml keeps it)",
+		    kind, name);
+	if (p->deletion_at.line != 0 && p->deletion == DECL_RETAIN)
+		errlist_add(diags, DIAG_ERROR, &p->deletion_at,
+		    "%s '%s': deletion-policy: retain is for STUDIO_MANAGED "
+		    "clusters; in CONFIG_MANAGED whether a broker removes an "
+		    "object left out of broker.xml is its config-delete-* "
+		    "setting's",
+		    kind, name);
+}
+
 /* An object the agent does not manage is never deleted by it: a
  * deletion-policy beside managed: false says nothing, or the opposite. */
 static void
@@ -474,12 +499,19 @@ check_policies(const struct decl_cluster *c, struct errlist *diags)
 	for (i = 0; i < c->naddresses; i++) {
 		a = &c->addresses[i];
 		check_unmanaged_policy("address", a->name, &a->policy, diags);
-		for (j = 0; j < a->nqueues; j++)
+		check_mode_policy(c, "address", a->name, &a->policy, diags);
+		for (j = 0; j < a->nqueues; j++) {
 			check_queue_policy(a, &a->queues[j], diags);
+			check_mode_policy(c, "queue", a->queues[j].name,
+			    &a->queues[j].policy, diags);
+		}
 	}
-	for (i = 0; i < c->ndiverts; i++)
+	for (i = 0; i < c->ndiverts; i++) {
 		check_unmanaged_policy("divert", c->diverts[i].name,
 		    &c->diverts[i].policy, diags);
+		check_mode_policy(c, "divert", c->diverts[i].name,
+		    &c->diverts[i].policy, diags);
+	}
 }
 
 /* Whether a copy with routing type rt finds a queue on a. */
@@ -589,6 +621,10 @@ check_divert(const struct decl_cluster *c, const struct decl_divert *d,
     struct errlist *diags)
 {
 	check_prefix(c, "divert", d->name, &d->pos, diags);
+	/* managed: false names a broker's divert the agent leaves alone:
+	 * what it reads from and forwards to are not the agent's to check */
+	if (!d->policy.managed)
+		return;
 	if (c->mode == DECL_CONFIG_MANAGED && !decl_is_ncname(d->name))
 		errlist_add(diags, DIAG_ERROR, &d->pos,
 		    "divert name '%s' is not an XML NCName, which broker.xml "

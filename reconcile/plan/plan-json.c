@@ -367,9 +367,16 @@ plan_confirmation(const struct plan *p)
 	plan_summarize(p, &s);
 	if (p->outcome == PLAN_OUT_WOULD_APPLY)
 		phrase = plan_summary_phrase(&s);
-	else
+	else if (plan_forgets(p) == 0)
 		phrase = xasprintf("adopt %zu object%s", plan_adopts(p),
 		    plan_adopts(p) == 1 ? "" : "s");
+	else if (plan_adopts(p) == 0)
+		phrase = xasprintf("forget %zu object%s", plan_forgets(p),
+		    plan_forgets(p) == 1 ? "" : "s");
+	else
+		phrase = xasprintf("adopt %zu object%s, forget %zu",
+		    plan_adopts(p), plan_adopts(p) == 1 ? "" : "s",
+		    plan_forgets(p));
 	text = xasprintf("%s on %s %s", phrase, p->cluster, hex);
 	free(phrase);
 	free(body);

@@ -85,6 +85,13 @@ header(struct sbuf *b, const struct plan *p)
 		    "one from the declaration later is planned as a delete.\n\n",
 		    plan_adopts(p), plan_adopts(p) == 1 ? "" : "s",
 		    p->adopts_addresses, p->adopts_queues, p->adopts_diverts);
+	if (plan_forgets(p) > 0)
+		sbuf_addf(b,
+		    "**Forgets %zu object%s** (listed under Forgotten): "
+		    "applying this plan takes them out of the inventory and "
+		    "sends nothing to a broker for them; they stay on every "
+		    "broker, never destroyed (docs/policy.md).\n\n",
+		    plan_forgets(p), plan_forgets(p) == 1 ? "" : "s");
 	if (p->refusal != NULL)
 		sbuf_addf(b, "**%s (%s):** %s.\n**Next step:** %s.\n\n",
 		    p->outcome == PLAN_OUT_UNREACHABLE ? "Not compared"

@@ -445,8 +445,12 @@ void plan_free(struct plan *p); /* NULL is a no-op */
 bool plan_creates_only(const struct plan *p);
 /* The objects an apply of p adopts (the three adopts_ counts summed). */
 size_t plan_adopts(const struct plan *p);
+/* The objects an apply of p forgets (docs/policy.md): retained or now
+ * declared with managed: false; 0 for a plan that cannot be approved. */
+size_t plan_forgets(const struct plan *p);
 /* May p be approved: it would apply, or it changes nothing on any broker
- * and adopts objects (an imported cluster's first plan, docs/import.md)? */
+ * and adopts or forgets objects (an imported cluster's first plan,
+ * docs/import.md; a retained object removed, docs/policy.md)? */
 bool plan_approvable(const struct plan *p);
 /* The plan's summary line, as its confirmation text starts: "create 2,
  * delete 1 queue, 2 diverts", "no changes". Owned. */

@@ -266,6 +266,20 @@ delete_why(const struct plan *p, enum plan_action_kind k)
 	return xstrdup("removed from the declaration: deleted");
 }
 
+static void
+protect_dependent(struct plan *p, const struct plan_action *a,
+    const char *divert)
+{
+	const char *pat = decl_protect_match((const char *const *)p->protect,
+	    p->nprotect, divert);
+
+	if (pat != NULL)
+		hit(p, "divert", divert, pat,
+		    xasprintf(
+		        "removed with queue '%s' (a dependent divert, ADR-0084 D1)",
+		        a->name));
+}
+
 /* The object of action a, and the dependent diverts its steps remove. */
 static void
 protect_action(struct plan *p, const struct plan_action *a)
@@ -281,16 +295,14 @@ protect_action(struct plan *p, const struct plan_action *a)
 		np = &a->nodes[i];
 		acts |= np->outcome == PLAN_OUT_WOULD_APPLY ||
 		        np->outcome == PLAN_OUT_REFUSED;
-		for (k = 0; k < np->nremoved; k++) {
-			pat = decl_protect_match((const char *const *)p->protect, p->nprotect,
-			    np->removed[k].config.name);
-			if (pat != NULL)
-				hit(p, "divert", np->removed[k].config.name,
-				    pat,
-				    xasprintf(
-				        "removed with queue '%s' (a dependent divert, ADR-0084 D1)",
-				        a->name));
-		}
+		/* the preflight keeps a protected dependent divert and
+		 * refuses its node (PROTECTED): it is named here too */
+		for (k = 0; k < np->nkept; k++)
+			if (np->refusal != NULL &&
+			    strcmp(np->refusal, "PROTECTED") == 0)
+				protect_dependent(p, a, np->kept[k].name);
+		for (k = 0; k < np->nremoved; k++)
+			protect_dependent(p, a, np->removed[k].config.name);
 	}
 	pat = decl_protect_match((const char *const *)p->protect, p->nprotect, a->name);
 	if (acts && pat != NULL)
@@ -327,9 +339,10 @@ plan_refuse_protected(struct plan *p)
 		    h->kind, h->name, h->pattern, h->why);
 	else
 		p->message = xasprintf(
-		    "%s '%s' is protected by settings.protect pattern '%s', and the plan would delete it (%s); %zu more protected objects are listed under Protected",
+		    "%s '%s' is protected by settings.protect pattern '%s', and the plan would delete it (%s); %zu more protected object%s listed under Protected",
 		    h->kind, h->name, h->pattern, h->why,
-		    p->nprotected_hits - 1);
+		    p->nprotected_hits - 1,
+		    p->nprotected_hits == 2 ? " is" : "s are");
 	p->next_step = xstrdup(
 	    "declare the object again (or keep what its delete removes), or first apply a declaration without the pattern (the last applied declaration's patterns count too), then plan again");
 	return true;

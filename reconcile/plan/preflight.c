@@ -360,7 +360,9 @@ scan_divert(struct plan_step *np, const struct recon_node_snapshot *n,
 		/* docs/policy.md: protected, unmanaged or retained: it stays,
 		 * and the node is refused */
 		if (plan_policy_keeps_dependent(np, d, queue, ctx))
-			add_kept(np, d, xstrdup(np->message));
+			add_kept(np, d,
+			    xasprintf("never removed: %s (the node's refusal)",
+			        np->refusal));
 		else
 			remove_divert(np, d, address, ctx->decl);
 	} else if (forwards_into(d, address)) {
