@@ -38,7 +38,6 @@ decl_queue_init(struct decl_queue *q)
 	q->ring_size = -1;
 	q->enabled = true;
 	q->delay_before_dispatch = -1;
-	q->policy.managed = true;
 }
 
 void
@@ -46,7 +45,6 @@ decl_divert_init(struct decl_divert *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->routing_type = DECL_DIVERT_STRIP;
-	d->policy.managed = true;
 }
 
 void
@@ -108,7 +106,6 @@ decl_cluster_add_address(struct decl_cluster *c, const char *name,
 	memset(a, 0, sizeof(*a));
 	a->name = xstrdup(name);
 	a->routing = routing;
-	a->policy.managed = true;
 	decl_index_free(c->index);
 	c->index = NULL;
 	return c->naddresses++;

@@ -452,7 +452,8 @@ static void
 check_unmanaged_policy(const char *kind, const char *name,
     const struct decl_policy *p, struct errlist *diags)
 {
-	if (p->managed || p->deletion_at.line == 0 || p->managed_at.line == 0)
+	if (!p->unmanaged || p->deletion_at.line == 0 ||
+	    p->managed_at.line == 0)
 		return;
 	errlist_add(diags, DIAG_ERROR, &p->deletion_at,
 	    "%s '%s' has 'deletion-policy' and 'managed: false' (line %u): "
@@ -480,8 +481,8 @@ check_queue_policy(const struct decl_address *a, const struct decl_queue *q,
 		    "it; retain the address (its queues then inherit it) or "
 		    "drop one of the two",
 		    q->name, a->name, ap->path, ap->line, ap->col);
-	if (q->policy.managed_at.line != 0 && q->policy.managed &&
-	    !a->policy.managed)
+	if (q->policy.managed_at.line != 0 && !q->policy.unmanaged &&
+	    a->policy.unmanaged)
 		errlist_add(diags, DIAG_ERROR, &q->policy.managed_at,
 		    "queue '%s' has managed: true but its address '%s' has "
 		    "managed: false (%s:%u:%u): the agent cannot create a "
@@ -623,7 +624,7 @@ check_divert(const struct decl_cluster *c, const struct decl_divert *d,
 	check_prefix(c, "divert", d->name, &d->pos, diags);
 	/* managed: false names a broker's divert the agent leaves alone:
 	 * what it reads from and forwards to are not the agent's to check */
-	if (!d->policy.managed)
+	if (d->policy.unmanaged)
 		return;
 	if (c->mode == DECL_CONFIG_MANAGED && !decl_is_ncname(d->name))
 		errlist_add(diags, DIAG_ERROR, &d->pos,

@@ -70,7 +70,8 @@ enum decl_deletion_policy {
  * the values written on the object itself (line 0: inherited or default). */
 struct decl_policy {
 	enum decl_deletion_policy deletion; /* default DECL_DELETE */
-	bool managed;                       /* default true */
+	bool unmanaged; /* managed: false; default false, so that a zeroed
+	                   policy is the default one */
 	struct pos deletion_at;
 	struct pos managed_at;
 };

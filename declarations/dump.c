@@ -42,7 +42,7 @@ dump_deletion(struct jsonw *w, const struct decl_policy *p,
 static void
 dump_managed(struct jsonw *w, const struct decl_policy *p)
 {
-	if (p->managed)
+	if (!p->unmanaged)
 		return;
 	jsonw_key(w, "managed");
 	jsonw_bool(w, false);

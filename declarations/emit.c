@@ -192,8 +192,8 @@ emit_queue(struct sbuf *b, const struct decl_address *a,
 	if (q->policy.deletion != a->policy.deletion)
 		key_str(b, in, "deletion-policy",
 		    decl_deletion_policy_name(q->policy.deletion));
-	if (q->policy.managed != a->policy.managed)
-		key_bool(b, in, "managed", q->policy.managed);
+	if (q->policy.unmanaged != a->policy.unmanaged)
+		key_bool(b, in, "managed", !q->policy.unmanaged);
 }
 
 static void
@@ -215,7 +215,7 @@ emit_address(struct sbuf *b, const struct decl_address *a)
 	if (a->policy.deletion != DECL_DELETE)
 		key_str(b, "    ", "deletion-policy",
 		    decl_deletion_policy_name(a->policy.deletion));
-	if (!a->policy.managed)
+	if (a->policy.unmanaged)
 		key_bool(b, "    ", "managed", false);
 	if (a->nqueues == 0)
 		return;
@@ -257,7 +257,7 @@ emit_divert(struct sbuf *b, const struct decl_divert *d)
 	if (d->policy.deletion != DECL_DELETE)
 		key_str(b, in, "deletion-policy",
 		    decl_deletion_policy_name(d->policy.deletion));
-	if (!d->policy.managed)
+	if (d->policy.unmanaged)
 		key_bool(b, in, "managed", false);
 	if (d->ntransformer_properties == 0)
 		return;

@@ -390,8 +390,7 @@ parse_deletion_policy(const struct decl_yaml_node *v, const char *key,
 		return -1;
 	if (decl_deletion_policy_parse(v->str, out) < 0)
 		return errlist_add(diags, DIAG_ERROR, &v->pos,
-		    "unknown %s '%s' (expected delete or retain)", key,
-		    v->str);
+		    "unknown %s '%s' (expected delete or retain)", key, v->str);
 	return 0;
 }
 
@@ -401,10 +400,16 @@ parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
 {
 	char *base = obj;
 	enum decl_divert_routing rt;
+	bool b;
 
 	switch (f->type) {
 	case DECL_FIELD_BOOL:
 		return parse_bool(v, f->key, (bool *)(base + f->off), diags);
+	case DECL_FIELD_BOOL_NOT:
+		if (parse_bool(v, f->key, &b, diags) < 0)
+			return -1;
+		*(bool *)(base + f->off) = !b;
+		return 0;
 	case DECL_FIELD_INT:
 		return parse_int(v, f, (int64_t *)(base + f->off), diags);
 	case DECL_FIELD_ROUTING_SET:

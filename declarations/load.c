@@ -65,7 +65,7 @@ static const struct decl_field address_tab[] = {
     /* per-object policy (docs/policy.md) */
     FLD(decl_address, "deletion-policy", DECL_FIELD_DELETION_POLICY,
         policy.deletion, false),
-    FLD(decl_address, "managed", DECL_FIELD_BOOL, policy.managed, false),
+    FLD(decl_address, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
 };
 
 static const struct decl_field queue_tab[] = {
@@ -90,7 +90,7 @@ static const struct decl_field queue_tab[] = {
     /* per-object policy (docs/policy.md) */
     FLD(decl_queue, "deletion-policy", DECL_FIELD_DELETION_POLICY,
         policy.deletion, false),
-    FLD(decl_queue, "managed", DECL_FIELD_BOOL, policy.managed, false),
+    FLD(decl_queue, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
 };
 
 static const struct decl_field divert_tab[] = {
@@ -112,7 +112,7 @@ static const struct decl_field divert_tab[] = {
     /* per-object policy (docs/policy.md) */
     FLD(decl_divert, "deletion-policy", DECL_FIELD_DELETION_POLICY,
         policy.deletion, false),
-    FLD(decl_divert, "managed", DECL_FIELD_BOOL, policy.managed, false),
+    FLD(decl_divert, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
 };
 
 static const struct decl_field capture_tab[] = {
@@ -290,7 +290,7 @@ load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
 	q->delay_before_dispatch = -1;
 	/* a queue takes its address's policy unless it writes its own */
 	q->policy.deletion = a->policy.deletion;
-	q->policy.managed = a->policy.managed;
+	q->policy.unmanaged = a->policy.unmanaged;
 	if (decl_fields_parse(q, v, "queue", queue_tab, NELEM(queue_tab),
 	        l->diags) < 0)
 		return;
@@ -315,7 +315,6 @@ load_address(struct load *l, struct decl_address *a,
 
 	memset(a, 0, sizeof(*a));
 	a->pos = v->pos;
-	a->policy.managed = true;
 	if (decl_fields_parse(a, v, "address", address_tab, NELEM(address_tab),
 	        l->diags) < 0 &&
 	    v->kind != DECL_YAML_MAP)
@@ -368,7 +367,6 @@ load_diverts(struct load *l, const struct decl_yaml_node *v)
 		memset(d, 0, sizeof(*d));
 		d->pos = v->vals[i]->pos;
 		d->routing_type = DECL_DIVERT_STRIP;
-		d->policy.managed = true;
 		decl_fields_parse(d, v->vals[i], "divert", divert_tab,
 		    NELEM(divert_tab), l->diags);
 		policy_at(&d->policy, v->vals[i]);
@@ -461,8 +459,8 @@ load_protect(struct load *l, const struct decl_yaml_node *v)
 		return;
 	if (v->n > DECL_PROTECT_MAX) {
 		errlist_add(l->diags, DIAG_ERROR, &v->pos,
-		    "'protect' lists %zu patterns, over the limit of %d",
-		    v->n, DECL_PROTECT_MAX);
+		    "'protect' lists %zu patterns, over the limit of %d", v->n,
+		    DECL_PROTECT_MAX);
 		return;
 	}
 	st->protect = xcalloc(v->n, sizeof(*st->protect));

@@ -206,7 +206,8 @@ page_link(const struct daemon *a, const char *cluster, const char *id)
 			if (strchr(keep, *s) != NULL)
 				sbuf_addc(&b, *s);
 			else
-				sbuf_addf(&b, "%%%02X", (unsigned)(unsigned char)*s);
+				sbuf_addf(&b, "%%%02X",
+				    (unsigned)(unsigned char)*s);
 		}
 	}
 	return sbuf_take(&b);
@@ -327,7 +328,8 @@ preview_data(const struct daemon *a, const struct plan *p, const char *dir,
 	jsonw_arr_begin(&w);
 	for (i = 0; i < p->nactions; i++) {
 		jsonw_obj_begin(&w);
-		jsonw_key_str(&w, "kind", plan_action_kind_name(p->actions[i].kind));
+		jsonw_key_str(&w, "kind",
+		    plan_action_kind_name(p->actions[i].kind));
 		jsonw_key_str(&w, "name", p->actions[i].name);
 		jsonw_obj_end(&w);
 	}
@@ -384,9 +386,10 @@ daemon_event_preview(struct daemon *a, struct daemon_cluster *mem,
 	mem->told_digest = xstrdup(digest);
 	summary = plan_summary_line(p);
 	if (refused && p->ndiagnostics > 0)
-		title = xasprintf("commit %.12s is invalid (%zu diagnostic(s)): "
-		                  "nothing changes",
-		    a->head.head, p->ndiagnostics);
+		title =
+		    xasprintf("commit %.12s is invalid (%zu diagnostic(s)): "
+		              "nothing changes",
+		        a->head.head, p->ndiagnostics);
 	else if (refused)
 		title = xasprintf("commit %.12s: the plan is refused (%s)",
 		    a->head.head, p->refusal != NULL ? p->refusal : "REFUSED");
@@ -656,8 +659,9 @@ drift_event(struct daemon *a, const struct plan *p,
 		    plan_action_kind_name(p->actions[i].kind),
 		    p->actions[i].name);
 	if (c->unmanaged > 0)
-		agent_event_addf(e, "(and %zu unmanaged object(s), never "
-		                    "declared: left alone)",
+		agent_event_addf(e,
+		    "(and %zu unmanaged object(s), never "
+		    "declared: left alone)",
 		    c->unmanaged);
 	agent_event_addf(e, "report: %s/%s/%s/drift.md", a->conf->outbox,
 	    p->cluster, AGENT_OUTBOX_DRIFT);

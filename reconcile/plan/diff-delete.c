@@ -166,7 +166,7 @@ narrow_address(struct plan_diff *d, const struct decl_address *da)
 			continue;
 		la = recon_node_find_address(d->nodes[i], da->name);
 		extra = la != NULL ? la->routing & ~da->routing : 0;
-		if (extra == 0 || !da->policy.managed ||
+		if (extra == 0 || da->policy.unmanaged ||
 		    !plan_managed_has_address(d->managed, da->name))
 			continue;
 		used = 0;

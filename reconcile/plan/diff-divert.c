@@ -126,7 +126,7 @@ plan_diff_divert(struct plan_diff *d, const struct decl_divert *dd)
 {
 	size_t i;
 
-	if (!dd->policy.managed) /* managed: false: left alone */
+	if (dd->policy.unmanaged) /* managed: false: left alone */
 		return;
 	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++)

@@ -17,7 +17,7 @@ plan_address(struct plan_diff *d, const struct decl_address *da)
 	struct recon_op *op;
 	size_t i;
 
-	if (!da->policy.managed) /* managed: false: left alone */
+	if (da->policy.unmanaged) /* managed: false: left alone */
 		return;
 	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
@@ -160,7 +160,7 @@ plan_queue(struct plan_diff *d, const struct decl_queue *dq)
 {
 	size_t i;
 
-	if (!dq->policy.managed) /* managed: false: left alone */
+	if (dq->policy.unmanaged) /* managed: false: left alone */
 		return;
 	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++)
@@ -302,19 +302,19 @@ plan_diff_adopts(struct plan_diff *d)
 	for (i = 0; i < c->naddresses; i++) {
 		const struct decl_address *a = &c->addresses[i];
 
-		if (a->policy.managed &&
+		if (!a->policy.unmanaged &&
 		    !plan_managed_has_address(d->managed, a->name) &&
 		    on_some_node(d, a->name, false, false))
 			p->adopts_addresses++;
 		for (j = 0; j < a->nqueues; j++)
-			if (a->queues[j].policy.managed &&
+			if (!a->queues[j].policy.unmanaged &&
 			    !plan_managed_has_queue(d->managed,
 			        a->queues[j].name) &&
 			    on_some_node(d, a->queues[j].name, true, false))
 				p->adopts_queues++;
 	}
 	for (i = 0; i < c->ndiverts; i++)
-		if (c->diverts[i].policy.managed &&
+		if (!c->diverts[i].policy.unmanaged &&
 		    !plan_managed_has_divert(d->managed, c->diverts[i].name) &&
 		    on_some_node(d, c->diverts[i].name, false, true))
 			p->adopts_diverts++;

@@ -42,13 +42,13 @@ plan_managed_from_decl(struct plan_managed *out, const struct decl_cluster *c,
 	/* managed: false objects are never the agent's (docs/policy.md) */
 	for (i = 0; i < c->naddresses; i++) {
 		da = &c->addresses[i];
-		if (da->policy.managed)
+		if (!da->policy.unmanaged)
 			strv_add(&a, da->name);
-		if (da->policy.managed && da->policy.deletion == DECL_RETAIN)
+		if (!da->policy.unmanaged && da->policy.deletion == DECL_RETAIN)
 			strv_add(&ra, da->name);
 		for (j = 0; j < da->nqueues; j++) {
 			dq = &da->queues[j];
-			if (!dq->policy.managed)
+			if (dq->policy.unmanaged)
 				continue;
 			strv_add(&q, dq->name);
 			if (dq->policy.deletion == DECL_RETAIN)
@@ -56,7 +56,7 @@ plan_managed_from_decl(struct plan_managed *out, const struct decl_cluster *c,
 		}
 	}
 	for (i = 0; i < c->ndiverts; i++) {
-		if (!c->diverts[i].policy.managed)
+		if (c->diverts[i].policy.unmanaged)
 			continue;
 		strv_add(&d, c->diverts[i].name);
 		if (c->diverts[i].policy.deletion == DECL_RETAIN)
@@ -151,8 +151,7 @@ plan_inventory_render(const struct plan_managed *m, const char *cluster)
 	if (m->nprotect > 0)
 		names(&w, "protect", m->protect, m->nprotect);
 	names(&w, "queues", m->queues, m->nqueues);
-	if (m->nretain_addresses + m->nretain_queues + m->nretain_diverts >
-	    0) {
+	if (m->nretain_addresses + m->nretain_queues + m->nretain_diverts > 0) {
 		jsonw_key(&w, "retain");
 		jsonw_obj_begin(&w);
 		names(&w, "addresses", m->retain_addresses,
@@ -198,8 +197,8 @@ parse_policy(struct plan_managed *m, const struct json *root, const char *path,
 	const struct json *r = json_get(root, "retain");
 
 	if (json_get(root, "protect") != NULL &&
-	    parse_names(root, path, "protect", &m->protect, &m->nprotect,
-	        err) < 0)
+	    parse_names(root, path, "protect", &m->protect, &m->nprotect, err) <
+	        0)
 		return -1;
 	if (r == NULL)
 		return 0;

@@ -163,8 +163,7 @@ bool plan_decl_unmanaged(const struct decl_cluster *c, const char *kind,
  * declared with managed: false: true, recorded as forgotten, when it is
  * not to be deleted (retained, unmanaged, or an address a forgotten queue
  * or divert stays bound to); false when the diff deletes it. */
-bool plan_diff_forgets(struct plan_diff *d, const char *kind,
-    const char *name);
+bool plan_diff_forgets(struct plan_diff *d, const char *kind, const char *name);
 /* Every object a delete of the plan would destroy that a protect pattern
  * covers, in p->protected_hits; after the diff, before plan_diff_finish. */
 void plan_diff_protect(struct plan_diff *d);

@@ -374,9 +374,9 @@ plan_confirmation(const struct plan *p)
 		phrase = xasprintf("forget %zu object%s", plan_forgets(p),
 		    plan_forgets(p) == 1 ? "" : "s");
 	else
-		phrase = xasprintf("adopt %zu object%s, forget %zu",
-		    plan_adopts(p), plan_adopts(p) == 1 ? "" : "s",
-		    plan_forgets(p));
+		phrase =
+		    xasprintf("adopt %zu object%s, forget %zu", plan_adopts(p),
+		        plan_adopts(p) == 1 ? "" : "s", plan_forgets(p));
 	text = xasprintf("%s on %s %s", phrase, p->cluster, hex);
 	free(phrase);
 	free(body);

@@ -339,9 +339,8 @@ node_details(struct sbuf *b, enum plan_action_kind k,
 		sbuf_addf(b, "  - capture tap %s%s%s%s: %s — %s\n",
 		    span(&sp, np->taps[i].name),
 		    np->taps[i].capture != NULL ? " (capture " : "",
-		    np->taps[i].capture != NULL
-		        ? span(&sp, np->taps[i].capture)
-		        : "",
+		    np->taps[i].capture != NULL ? span(&sp, np->taps[i].capture)
+		                                : "",
 		    np->taps[i].capture != NULL ? ")" : "",
 		    np->taps[i].fate == PLAN_TAP_KEPT
 		        ? "kept"
@@ -387,8 +386,8 @@ action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
 	struct spans sp = {0};
 	size_t i;
 
-	sbuf_addf(b, "### %zu. %s %s", idx + 1,
-	    plan_action_kind_name(a->kind), span(&sp, a->name));
+	sbuf_addf(b, "### %zu. %s %s", idx + 1, plan_action_kind_name(a->kind),
+	    span(&sp, a->name));
 	if (a->address != NULL && strcmp(a->address, a->name) != 0)
 		sbuf_addf(b, " (address %s)", span(&sp, a->address));
 	spans_release(&sp);
@@ -478,7 +477,8 @@ policy_md(struct sbuf *b, const struct plan *p)
 			    span(&sp, p->protect[i]));
 			spans_release(&sp);
 		}
-		sbuf_adds(b, " (this declaration's with the last applied one's).\n\n");
+		sbuf_adds(b,
+		    " (this declaration's with the last applied one's).\n\n");
 	}
 }
 

@@ -62,8 +62,7 @@ plan_policy_json(struct jsonw *w, const struct plan *p)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	names(w, "retained_diverts", p->retained_diverts,
-	    p->nretained_diverts);
+	names(w, "retained_diverts", p->retained_diverts, p->nretained_diverts);
 	jsonw_key(w, "unmanaged_by_declaration");
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->ndeclared_unmanaged; i++) {

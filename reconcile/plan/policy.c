@@ -95,8 +95,7 @@ plan_diff_policy_init(struct plan_diff *d)
 }
 
 static const struct decl_policy *
-decl_policy_of(const struct decl_cluster *c, const char *kind,
-    const char *name)
+decl_policy_of(const struct decl_cluster *c, const char *kind, const char *name)
 {
 	const struct decl_address *a;
 	const struct decl_queue *q;
@@ -120,7 +119,7 @@ plan_decl_unmanaged(const struct decl_cluster *c, const char *kind,
 {
 	const struct decl_policy *pol = decl_policy_of(c, kind, name);
 
-	return pol != NULL && !pol->managed;
+	return pol != NULL && pol->unmanaged;
 }
 
 static bool
@@ -188,7 +187,8 @@ plan_diff_forgets(struct plan_diff *d, const char *kind, const char *name)
 
 	if (plan_decl_unmanaged(d->decl, kind, name)) {
 		forget(d, kind, name,
-		    xstrdup("declared with managed: false: the agent leaves it alone from now on and never deletes it"));
+		    xstrdup(
+		        "declared with managed: false: the agent leaves it alone from now on and never deletes it"));
 		return true;
 	}
 	if (strcmp(kind, "queue") == 0)
@@ -199,7 +199,8 @@ plan_diff_forgets(struct plan_diff *d, const char *kind, const char *name)
 		retained = has(m->retain_addresses, m->nretain_addresses, name);
 	if (retained) {
 		forget(d, kind, name,
-		    xstrdup("removed from the declaration with deletion-policy: retain (the last applied declaration's): forgotten, never destroyed on any broker"));
+		    xstrdup(
+		        "removed from the declaration with deletion-policy: retain (the last applied declaration's): forgotten, never destroyed on any broker"));
 		return true;
 	}
 	if (strcmp(kind, "address") != 0)
@@ -304,7 +305,8 @@ protect_action(struct plan *p, const struct plan_action *a)
 		for (k = 0; k < np->nremoved; k++)
 			protect_dependent(p, a, np->removed[k].config.name);
 	}
-	pat = decl_protect_match((const char *const *)p->protect, p->nprotect, a->name);
+	pat = decl_protect_match((const char *const *)p->protect, p->nprotect,
+	    a->name);
 	if (acts && pat != NULL)
 		hit(p, kind, a->name, pat, delete_why(p, a->kind));
 }
@@ -351,8 +353,8 @@ plan_refuse_protected(struct plan *p)
 /* ---- managed: false --------------------------------------------------- */
 
 void
-plan_note_declared_unmanaged(struct plan *p, const char *kind,
-    const char *name, const char *node)
+plan_note_declared_unmanaged(struct plan *p, const char *kind, const char *name,
+    const char *node)
 {
 	struct plan_unmanaged *u = NULL;
 	size_t i;
@@ -385,17 +387,15 @@ pos_text(const struct pos *at)
 }
 
 bool
-plan_policy_keeps_dependent(struct plan_step *np,
-    const struct recon_divert *dv, const char *queue,
-    const struct plan_queue_delete_ctx *ctx)
+plan_policy_keeps_dependent(struct plan_step *np, const struct recon_divert *dv,
+    const char *queue, const struct plan_queue_delete_ctx *ctx)
 {
-	const struct decl_divert *dd = decl_cluster_find_divert(ctx->decl,
-	    dv->name);
+	const struct decl_divert *dd =
+	    decl_cluster_find_divert(ctx->decl, dv->name);
 	const char *pat;
 	char *at;
 
-	pat = decl_protect_match(ctx->protect, ctx->nprotect,
-	    dv->name);
+	pat = decl_protect_match(ctx->protect, ctx->nprotect, dv->name);
 	if (pat != NULL) {
 		plan_step_refuse(np, "PROTECTED",
 		    "keep a queue on the divert's forwarding address, or first apply a declaration without the pattern, then plan again",
@@ -403,7 +403,7 @@ plan_policy_keeps_dependent(struct plan_step *np,
 		    dv->name, queue, pat);
 		return true;
 	}
-	if (dd != NULL && !dd->policy.managed) {
+	if (dd != NULL && dd->policy.unmanaged) {
 		at = pos_text(&dd->policy.managed_at);
 		plan_step_refuse(np, "UNMANAGED_DEPENDENT",
 		    "keep a queue on the divert's forwarding address, or remove the divert yourself (it is not the agent's), then plan again",

@@ -444,8 +444,8 @@ check_consumers(struct plan_step *np, const struct recon_queue *q,
 	if (!ctx->disconnect_consumers && np->outcome == PLAN_OUT_REFUSED) {
 		/* refused already (docs/policy.md): say this too */
 		plan_step_warn(np,
-		    "queue '%s' also has %lld consumer%s on this node",
-		    q->name, (long long)q->consumer_count,
+		    "queue '%s' also has %lld consumer%s on this node", q->name,
+		    (long long)q->consumer_count,
 		    q->consumer_count == 1 ? "" : "s");
 		return;
 	}
