@@ -400,7 +400,7 @@ parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
 {
 	char *base = obj;
 	enum decl_divert_routing rt;
-	bool b;
+	bool b = false;
 
 	switch (f->type) {
 	case DECL_FIELD_BOOL:

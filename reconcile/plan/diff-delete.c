@@ -558,9 +558,10 @@ plan_diff_finish(struct plan_diff *d)
 	nref = refused_nodes(p);
 	p->outcome =
 	    any_step_applies(p) ? PLAN_OUT_WOULD_APPLY : PLAN_OUT_NO_CHANGE;
-	if (plan_refuse_protected(p)) {
-		/* refused as a whole: docs/policy.md, protect */
-	} else if (p->destroyed_messages > p->max_destroyed_messages) {
+	/* refused as a whole first: docs/policy.md, protect */
+	if (plan_refuse_protected(p))
+		return;
+	if (p->destroyed_messages > p->max_destroyed_messages) {
 		p->outcome = PLAN_OUT_REFUSED;
 		p->refusal = xstrdup("BULK_CAP");
 		p->message = xasprintf(
