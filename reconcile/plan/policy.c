@@ -345,8 +345,12 @@ plan_refuse_protected(struct plan *p)
 		    h->kind, h->name, h->pattern, h->why,
 		    p->nprotected_hits - 1,
 		    p->nprotected_hits == 2 ? " is" : "s are");
-	p->next_step = xstrdup(
-	    "declare the object again (or keep what its delete removes), or first apply a declaration without the pattern (the last applied declaration's patterns count too), then plan again");
+	if (strncmp(h->why, "recreated", 9) == 0)
+		p->next_step = xstrdup(
+		    "declare the object as the brokers have it (no change its update cannot make), or first apply a declaration without the pattern (the last applied declaration's patterns count too), then plan again");
+	else
+		p->next_step = xstrdup(
+		    "declare the object again (or keep what its delete removes), or first apply a declaration without the pattern (the last applied declaration's patterns count too), then plan again");
 	return true;
 }
 
