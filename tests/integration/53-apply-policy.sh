@@ -47,7 +47,9 @@ check_eq "the inventory records the retained queue and the pattern" \
 check_eq "$n1: a message on the retained queue" OK "$(produce "$n1" "$u.r")"
 
 # the unmanaged queue made by hand on node1 only, unlike its declaration
-check_eq "$n1: $u.legacy made by hand" OK \
+check_eq "$n1: address $u.legacy made by hand" OK \
+	"$(jexec "$n1" create-address "$u.legacy" anycast)"
+check_eq "$n1: queue $u.legacy made by hand" OK \
 	"$(jexec "$n1" create-queue "$u.legacy" "$u.legacy" anycast max-consumers=5)"
 check_exit "drift: nothing to do for the unmanaged queue" 0 plan_to "$TMP/d1" "$TMP/c"
 check_eq "drift: no action, listed as unmanaged by declaration" \
