@@ -5,10 +5,12 @@
 # file whose queue a settings.protect pattern covers is refused as a
 # whole, even by the commit that drops the pattern too; an object
 # declared with managed: false is never created, changed or drift,
-# whatever is done to it on a broker.
+# whatever is done to it on a broker: the daemon's drift report lists it
+# apart, never as drift.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
+. "$AG_TOP/tests/integration/daemon-lib.sh"
 brokers_setup
 u=t53p-$$
 apply_setup "$u"
@@ -94,4 +96,33 @@ check_eq "v4: the forgotten queue is an unmanaged one now" true \
 	"$(rj "$TMP/p4/plan.json" '["queue", "'"$u.r"'"] in [[x["kind"], x["name"]] for x in j["unmanaged"]]')"
 check_eq "v4: the hand-made unmanaged queue is still as made" 5 \
 	"$(broker_read "$n1" "org.apache.activemq.artemis:broker=\"$n1\",component=addresses,address=\"$u.legacy\",subcomponent=queues,routing-type=\"anycast\",queue=\"$u.legacy\"" MaxConsumers)"
+
+# The daemon: a commit declaring the hand-made queue managed: false (and a
+# queue of its own); `run --once` auto-applies the create and checks drift.
+daemon_setup "$u-d"
+trap 'daemon_cleanup; janitor "$u."; _brokers_cleanup' EXIT
+echo "auto-apply-creates: true" >>"$T/agent.yaml"
+cat >>"$T/work/clusters/$CLUSTER/cluster.yaml" <<EOF
+addresses:
+  - name: $u.d
+    routing: [anycast]
+    queues: [{name: $u.d}]
+  - name: $u.legacy
+    routing: [anycast]
+    managed: false
+    queues: [{name: $u.legacy}]
+EOF
+daemon_commit "$u: a queue, and one left alone" >/dev/null
+RC=0
+"$AG_BIN" run --config "$T/agent.yaml" --once 2>"$T/once.log" || RC=$?
+check_eq "daemon: run --once applied the create and checked drift" 0 "$RC"
+check_listed "$n2: the daemon created $u.d" "$n2" queues "$u.d"
+check_unlisted "$n2: never $u.legacy" "$n2" queues "$u.legacy" "$u.d"
+dj=$T/state/outbox/$CLUSTER/drift/drift.json
+check_eq "drift.json: unmanaged by declaration; not missing, changed nor unmanaged" \
+	"[[[\"address\", \"$u.legacy\", [\"$n1\"]], [\"queue\", \"$u.legacy\", [\"$n1\"]]], false]" \
+	"$(rj "$dj" '[[[x["kind"], x["name"], x["nodes"]] for x in j["unmanaged_by_declaration"]], "'"$u.legacy"'" in [x["name"] for k in ("missing", "changed", "unmanaged") for x in j[k]]]')"
+check_grep "drift.md: listed apart" "Unmanaged by declaration \(managed: false; never drift, never repaired\)" \
+	"$T/state/outbox/$CLUSTER/drift/drift.md"
+check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$T/once.log" 'loop: --once'
 done_testing
