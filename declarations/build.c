@@ -50,11 +50,23 @@ decl_divert_init(struct decl_divert *d)
 void
 decl_cluster_set_settings(struct decl_cluster *c, const struct decl_settings *s)
 {
+	size_t i;
+
 	free(c->settings.capture_prefix);
 	c->settings.capture_prefix =
 	    xstrdup(s->capture_prefix != NULL ? s->capture_prefix
 	                                      : DECL_DEFAULT_CAPTURE_PREFIX);
 	c->settings.max_destroyed_messages = s->max_destroyed_messages;
+	for (i = 0; i < c->settings.nprotect; i++)
+		free(c->settings.protect[i]);
+	free(c->settings.protect);
+	free(c->settings.protect_at);
+	c->settings.nprotect = s->nprotect;
+	c->settings.protect = xcalloc(s->nprotect + 1, sizeof(char *));
+	c->settings.protect_at = xcalloc(s->nprotect + 1, sizeof(struct pos));
+	/* positions point into the other cluster's paths: not kept */
+	for (i = 0; i < s->nprotect; i++)
+		c->settings.protect[i] = xstrdup(s->protect[i]);
 }
 
 void

@@ -418,6 +418,103 @@ check_queues(const struct decl_cluster *c, struct errlist *diags)
 	}
 }
 
+/* ---- per-object policy (docs/policy.md) --------------------------------
+ * Contradictions are refused where they are written. */
+
+/* CONFIG_MANAGED renders broker.xml, which the operator deploys and the
+ * broker reloads by its own config-delete-* rules: the agent can neither
+ * leave a declared object out of the file's effect nor keep a removed one
+ * (docs/policy.md). */
+static void
+check_mode_policy(const struct decl_cluster *c, const char *kind,
+    const char *name, const struct decl_policy *p, struct errlist *diags)
+{
+	if (c->mode != DECL_CONFIG_MANAGED)
+		return;
+	if (p->managed_at.line != 0)
+		errlist_add(diags, DIAG_ERROR, &p->managed_at,
+		    "%s '%s': 'managed' is for STUDIO_MANAGED clusters; in "
+		    "CONFIG_MANAGED leave the object out of the declaration "
+		    "(the base broker.xml keeps it)",
+		    kind, name);
+	if (p->deletion_at.line != 0 && p->deletion == DECL_RETAIN)
+		errlist_add(diags, DIAG_ERROR, &p->deletion_at,
+		    "%s '%s': deletion-policy: retain is for STUDIO_MANAGED "
+		    "clusters; in CONFIG_MANAGED whether a broker removes an "
+		    "object left out of broker.xml is its config-delete-* "
+		    "setting's",
+		    kind, name);
+}
+
+/* An object the agent does not manage is never deleted by it: a
+ * deletion-policy beside managed: false says nothing, or the opposite. */
+static void
+check_unmanaged_policy(const char *kind, const char *name,
+    const struct decl_policy *p, struct errlist *diags)
+{
+	if (!p->unmanaged || p->deletion_at.line == 0 ||
+	    p->managed_at.line == 0)
+		return;
+	errlist_add(diags, DIAG_ERROR, &p->deletion_at,
+	    "%s '%s' has 'deletion-policy' and 'managed: false' (line %u): "
+	    "the agent never deletes an object it does not manage; remove "
+	    "one of the two",
+	    kind, name, p->managed_at.line);
+}
+
+static void
+check_queue_policy(const struct decl_address *a, const struct decl_queue *q,
+    struct errlist *diags)
+{
+	const struct pos *ap = &a->policy.deletion_at;
+
+	check_unmanaged_policy("queue", q->name, &q->policy, diags);
+	/* the address goes with its queues: removed together, a broker
+	 * cannot delete an address a retained queue stays bound to */
+	if (q->policy.deletion_at.line != 0 &&
+	    q->policy.deletion == DECL_RETAIN && ap->line != 0 &&
+	    a->policy.deletion == DECL_DELETE)
+		errlist_add(diags, DIAG_ERROR, &q->policy.deletion_at,
+		    "queue '%s' has deletion-policy: retain but its address "
+		    "'%s' has deletion-policy: delete (%s:%u:%u): an address "
+		    "cannot be deleted while a retained queue stays bound to "
+		    "it; retain the address (its queues then inherit it) or "
+		    "drop one of the two",
+		    q->name, a->name, ap->path, ap->line, ap->col);
+	if (q->policy.managed_at.line != 0 && !q->policy.unmanaged &&
+	    a->policy.unmanaged)
+		errlist_add(diags, DIAG_ERROR, &q->policy.managed_at,
+		    "queue '%s' has managed: true but its address '%s' has "
+		    "managed: false (%s:%u:%u): the agent cannot create a "
+		    "queue on an address it leaves alone",
+		    q->name, a->name, a->policy.managed_at.path,
+		    a->policy.managed_at.line, a->policy.managed_at.col);
+}
+
+static void
+check_policies(const struct decl_cluster *c, struct errlist *diags)
+{
+	const struct decl_address *a;
+	size_t i, j;
+
+	for (i = 0; i < c->naddresses; i++) {
+		a = &c->addresses[i];
+		check_unmanaged_policy("address", a->name, &a->policy, diags);
+		check_mode_policy(c, "address", a->name, &a->policy, diags);
+		for (j = 0; j < a->nqueues; j++) {
+			check_queue_policy(a, &a->queues[j], diags);
+			check_mode_policy(c, "queue", a->queues[j].name,
+			    &a->queues[j].policy, diags);
+		}
+	}
+	for (i = 0; i < c->ndiverts; i++) {
+		check_unmanaged_policy("divert", c->diverts[i].name,
+		    &c->diverts[i].policy, diags);
+		check_mode_policy(c, "divert", c->diverts[i].name,
+		    &c->diverts[i].policy, diags);
+	}
+}
+
 /* Whether a copy with routing type rt finds a queue on a. */
 bool
 decl_address_consumes(const struct decl_address *a, enum decl_divert_routing rt)
@@ -525,6 +622,10 @@ check_divert(const struct decl_cluster *c, const struct decl_divert *d,
     struct errlist *diags)
 {
 	check_prefix(c, "divert", d->name, &d->pos, diags);
+	/* managed: false names a broker's divert the agent leaves alone:
+	 * what it reads from and forwards to are not the agent's to check */
+	if (d->policy.unmanaged)
+		return;
 	if (c->mode == DECL_CONFIG_MANAGED && !decl_is_ncname(d->name))
 		errlist_add(diags, DIAG_ERROR, &d->pos,
 		    "divert name '%s' is not an XML NCName, which broker.xml "
@@ -573,6 +674,7 @@ decl_check(const struct decl_cluster *c, struct errlist *diags)
 
 	check_unique(c, diags);
 	check_queues(c, diags);
+	check_policies(c, diags);
 	for (i = 0; i < c->ndiverts; i++)
 		check_divert(c, &c->diverts[i], diags);
 	check_captures(c, diags);

@@ -29,12 +29,14 @@ enum decl_field_type {
 	DECL_FIELD_CREDENTIALS, /* char *: a credentials name, never a secret */
 	DECL_FIELD_URL,         /* char *: http(s) URL with a host */
 	DECL_FIELD_BOOL,        /* bool */
+	DECL_FIELD_BOOL_NOT,    /* bool: the value's negation */
 	DECL_FIELD_INT,         /* int64_t within [min, max], maybe not 0 */
 	DECL_FIELD_ROUTING_SET, /* unsigned: list of anycast/multicast */
 	DECL_FIELD_ROUTING_ONE, /* unsigned: anycast or multicast */
 	DECL_FIELD_DIVERT_ROUTING, /* enum decl_divert_routing */
 	DECL_FIELD_KEY_VALUES, /* transformer-properties: mapping of strings */
-	DECL_FIELD_OUTER,      /* known key, parsed by the caller */
+	DECL_FIELD_DELETION_POLICY, /* enum decl_deletion_policy */
+	DECL_FIELD_OUTER,           /* known key, parsed by the caller */
 };
 
 struct decl_field {

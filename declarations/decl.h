@@ -35,6 +35,7 @@
 #define DECL_DEFAULT_CAPTURE_PREFIX "__capture."
 #define DECL_DEFAULT_MAX_DESTROYED  1000 /* settings.max-destroyed-messages */
 #define DECL_DEFAULT_CAPTURE_RING   1000 /* captures[].ring-size */
+#define DECL_PROTECT_MAX            256  /* settings.protect patterns */
 
 enum decl_mode {
 	DECL_STUDIO_MANAGED = 0,
@@ -56,6 +57,24 @@ enum decl_divert_routing {
 };
 
 struct decl_index; /* opaque */
+
+/* deletion-policy of a queue, an address or a divert (docs/policy.md). */
+enum decl_deletion_policy {
+	DECL_DELETE = 0, /* removed from the declaration: deleted */
+	DECL_RETAIN,     /* removed: forgotten, never destroyed */
+};
+
+/* The per-object policy (docs/policy.md, "Per-object policy"). Effective
+ * values: a queue without its own takes its address's deletion-policy and,
+ * when the address is unmanaged, its managed: false. The positions are of
+ * the values written on the object itself (line 0: inherited or default). */
+struct decl_policy {
+	enum decl_deletion_policy deletion; /* default DECL_DELETE */
+	bool unmanaged; /* managed: false; default false, so that a zeroed
+	                   policy is the default one */
+	struct pos deletion_at;
+	struct pos managed_at;
+};
 
 struct decl_kv {
 	char *key;
@@ -88,6 +107,7 @@ struct decl_node {
 struct decl_queue {
 	struct pos pos;
 	char *name;
+	struct decl_policy policy;
 	const char *address;        /* borrowed: the enclosing address's name */
 	unsigned routing;           /* DECL_ANYCAST or DECL_MULTICAST */
 	bool durable;               /* default true */
@@ -105,6 +125,7 @@ struct decl_queue {
 struct decl_address {
 	struct pos pos;
 	char *name;
+	struct decl_policy policy;
 	unsigned routing; /* set of enum decl_routing, never empty */
 	struct decl_queue *queues;
 	size_t nqueues;
@@ -113,6 +134,7 @@ struct decl_address {
 struct decl_divert {
 	struct pos pos;
 	char *name;
+	struct decl_policy policy;
 	char *address; /* source */
 	char *forwarding_address;
 	bool exclusive;                         /* default false */
@@ -137,6 +159,10 @@ struct decl_capture {
 struct decl_settings {
 	char *capture_prefix; /* default DECL_DEFAULT_CAPTURE_PREFIX */
 	int64_t max_destroyed_messages; /* the bulk cap (ADR-0084 decision 7) */
+	/* protect: globs of names no plan may delete (docs/policy.md) */
+	char **protect;
+	size_t nprotect;
+	struct pos *protect_at; /* where each was written */
 };
 
 struct decl_cluster {
@@ -307,6 +333,13 @@ char *decl_routing_set_join(unsigned set, bool artemis, const char *sep);
  * last: for (r = 0; (r = decl_routing_set_next(set, r)) != 0;) ... */
 unsigned decl_routing_set_next(unsigned set, unsigned after);
 const char *decl_divert_routing_name(enum decl_divert_routing r); /* "STRIP" */
+/* "delete", "retain"; parse: -1 for anything else. */
+const char *decl_deletion_policy_name(enum decl_deletion_policy p);
+int decl_deletion_policy_parse(const char *s, enum decl_deletion_policy *out);
+/* The first of patterns[0..n) (settings.protect globs) that name matches,
+ * or NULL. */
+const char *decl_protect_match(const char *const *patterns, size_t n,
+    const char *name);
 int decl_divert_routing_parse(const char *s, enum decl_divert_routing *out);
 
 /* True when name is an XML NCName (what broker.xml's xsd:ID demands). */

@@ -21,14 +21,43 @@ dump_routing_set(struct jsonw *w, unsigned set)
 	jsonw_arr_end(w);
 }
 
+/* The per-object policy, each key only where it is not the default, so
+ * that the dump (and the digest) of a declaration without policies is
+ * what it always was: a plan approved before stays bound to it. Keys
+ * sorted: deletion-policy sorts after delay-…, managed before max-… and
+ * name; the caller writes the keys around them. */
 static void
-dump_queue(struct jsonw *w, const struct decl_queue *q)
+dump_deletion(struct jsonw *w, const struct decl_policy *p,
+    const struct decl_policy *inherited)
+{
+	/* a queue's own delete under a retained address is written, as the
+	 * loader would otherwise give the queue its address's */
+	if (p->deletion == DECL_DELETE &&
+	    (inherited == NULL || inherited->deletion == DECL_DELETE))
+		return;
+	jsonw_key(w, "deletion-policy");
+	jsonw_str(w, decl_deletion_policy_name(p->deletion));
+}
+
+static void
+dump_managed(struct jsonw *w, const struct decl_policy *p)
+{
+	if (!p->unmanaged)
+		return;
+	jsonw_key(w, "managed");
+	jsonw_bool(w, false);
+}
+
+static void
+dump_queue(struct jsonw *w, const struct decl_queue *q,
+    const struct decl_address *a)
 {
 	jsonw_obj_begin(w);
 	jsonw_key(w, "consumers-before-dispatch");
 	jsonw_int(w, q->consumers_before_dispatch);
 	jsonw_key(w, "delay-before-dispatch");
 	jsonw_int(w, q->delay_before_dispatch);
+	dump_deletion(w, &q->policy, &a->policy);
 	jsonw_key(w, "durable");
 	jsonw_bool(w, q->durable);
 	jsonw_key(w, "enabled");
@@ -39,6 +68,7 @@ dump_queue(struct jsonw *w, const struct decl_queue *q)
 	jsonw_str(w, q->filter);
 	jsonw_key(w, "last-value-key");
 	jsonw_str(w, q->last_value_key);
+	dump_managed(w, &q->policy);
 	jsonw_key(w, "max-consumers");
 	jsonw_int(w, q->max_consumers);
 	jsonw_key(w, "name");
@@ -58,12 +88,14 @@ dump_address(struct jsonw *w, const struct decl_address *a)
 	size_t i;
 
 	jsonw_obj_begin(w);
+	dump_deletion(w, &a->policy, NULL);
+	dump_managed(w, &a->policy);
 	jsonw_key(w, "name");
 	jsonw_str(w, a->name);
 	jsonw_key(w, "queues");
 	jsonw_arr_begin(w);
 	for (i = 0; i < a->nqueues; i++)
-		dump_queue(w, &a->queues[i]);
+		dump_queue(w, &a->queues[i], a);
 	jsonw_arr_end(w);
 	jsonw_key(w, "routing");
 	dump_routing_set(w, a->routing);
@@ -78,12 +110,14 @@ dump_divert(struct jsonw *w, const struct decl_divert *d)
 	jsonw_obj_begin(w);
 	jsonw_key(w, "address");
 	jsonw_str(w, d->address);
+	dump_deletion(w, &d->policy, NULL);
 	jsonw_key(w, "exclusive");
 	jsonw_bool(w, d->exclusive);
 	jsonw_key(w, "filter");
 	jsonw_str(w, d->filter);
 	jsonw_key(w, "forwarding-address");
 	jsonw_str(w, d->forwarding_address);
+	dump_managed(w, &d->policy);
 	jsonw_key(w, "name");
 	jsonw_str(w, d->name);
 	jsonw_key(w, "routing-name");
@@ -205,6 +239,13 @@ dump(const struct decl_cluster *c, bool endpoints)
 	jsonw_str(&w, c->settings.capture_prefix);
 	jsonw_key(&w, "max-destroyed-messages");
 	jsonw_int(&w, c->settings.max_destroyed_messages);
+	if (c->settings.nprotect > 0) { /* as dump_deletion: only when set */
+		jsonw_key(&w, "protect");
+		jsonw_arr_begin(&w);
+		for (i = 0; i < c->settings.nprotect; i++)
+			jsonw_str(&w, c->settings.protect[i]);
+		jsonw_arr_end(&w);
+	}
 	jsonw_obj_end(&w);
 	jsonw_key(&w, "version");
 	jsonw_int(&w, c->version);

@@ -188,6 +188,12 @@ emit_queue(struct sbuf *b, const struct decl_address *a,
 	if (q->delay_before_dispatch != -1)
 		key_int(b, in, "delay-before-dispatch",
 		    q->delay_before_dispatch);
+	/* the policy a queue does not inherit from its address */
+	if (q->policy.deletion != a->policy.deletion)
+		key_str(b, in, "deletion-policy",
+		    decl_deletion_policy_name(q->policy.deletion));
+	if (q->policy.unmanaged != a->policy.unmanaged)
+		key_bool(b, in, "managed", !q->policy.unmanaged);
 }
 
 static void
@@ -206,6 +212,11 @@ emit_address(struct sbuf *b, const struct decl_address *a)
 		first = false;
 	}
 	sbuf_adds(b, "]\n");
+	if (a->policy.deletion != DECL_DELETE)
+		key_str(b, "    ", "deletion-policy",
+		    decl_deletion_policy_name(a->policy.deletion));
+	if (a->policy.unmanaged)
+		key_bool(b, "    ", "managed", false);
 	if (a->nqueues == 0)
 		return;
 	sbuf_adds(b, "    queues:\n");
@@ -243,6 +254,11 @@ emit_divert(struct sbuf *b, const struct decl_divert *d)
 	    d->transformer_class_name[0] != '\0')
 		key_str(b, in, "transformer-class-name",
 		    d->transformer_class_name);
+	if (d->policy.deletion != DECL_DELETE)
+		key_str(b, in, "deletion-policy",
+		    decl_deletion_policy_name(d->policy.deletion));
+	if (d->policy.unmanaged)
+		key_bool(b, in, "managed", false);
 	if (d->ntransformer_properties == 0)
 		return;
 	sbuf_adds(b, "    transformer-properties:\n");
@@ -306,7 +322,8 @@ emit_cluster_file(struct sbuf *bp, const struct decl_cluster *c,
 		emit_node(&b, &c->nodes[i]);
 	if (strcmp(c->settings.capture_prefix, DECL_DEFAULT_CAPTURE_PREFIX) !=
 	        0 ||
-	    c->settings.max_destroyed_messages != DECL_DEFAULT_MAX_DESTROYED) {
+	    c->settings.max_destroyed_messages != DECL_DEFAULT_MAX_DESTROYED ||
+	    c->settings.nprotect > 0) {
 		sbuf_adds(&b, "settings:\n");
 		if (strcmp(c->settings.capture_prefix,
 		        DECL_DEFAULT_CAPTURE_PREFIX) != 0)
@@ -316,6 +333,13 @@ emit_cluster_file(struct sbuf *bp, const struct decl_cluster *c,
 		    DECL_DEFAULT_MAX_DESTROYED)
 			key_int(&b, "  ", "max-destroyed-messages",
 			    c->settings.max_destroyed_messages);
+		if (c->settings.nprotect > 0)
+			sbuf_adds(&b, "  protect:\n");
+		for (i = 0; i < c->settings.nprotect; i++) {
+			sbuf_adds(&b, "    - ");
+			decl_yaml_scalar(&b, c->settings.protect[i]);
+			sbuf_addc(&b, '\n');
+		}
 	}
 	if (c->ncaptures > 0)
 		sbuf_adds(&b, "captures:\n");

@@ -383,15 +383,33 @@ parse_string(const struct decl_yaml_node *v, const struct decl_field *f,
 }
 
 static int
+parse_deletion_policy(const struct decl_yaml_node *v, const char *key,
+    enum decl_deletion_policy *out, struct errlist *diags)
+{
+	if (want_scalar(v, key, diags) < 0)
+		return -1;
+	if (decl_deletion_policy_parse(v->str, out) < 0)
+		return errlist_add(diags, DIAG_ERROR, &v->pos,
+		    "unknown %s '%s' (expected delete or retain)", key, v->str);
+	return 0;
+}
+
+static int
 parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
     struct errlist *diags)
 {
 	char *base = obj;
 	enum decl_divert_routing rt;
+	bool b = false;
 
 	switch (f->type) {
 	case DECL_FIELD_BOOL:
 		return parse_bool(v, f->key, (bool *)(base + f->off), diags);
+	case DECL_FIELD_BOOL_NOT:
+		if (parse_bool(v, f->key, &b, diags) < 0)
+			return -1;
+		*(bool *)(base + f->off) = !b;
+		return 0;
 	case DECL_FIELD_INT:
 		return parse_int(v, f, (int64_t *)(base + f->off), diags);
 	case DECL_FIELD_ROUTING_SET:
@@ -410,6 +428,9 @@ parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
 			    v->str);
 		*(enum decl_divert_routing *)(base + f->off) = rt;
 		return 0;
+	case DECL_FIELD_DELETION_POLICY:
+		return parse_deletion_policy(v, f->key,
+		    (enum decl_deletion_policy *)(base + f->off), diags);
 	case DECL_FIELD_KEY_VALUES:
 		return parse_kv(v, f->key, (struct decl_kv **)(base + f->off),
 		    (size_t *)(base + f->off_n), diags);

@@ -62,6 +62,10 @@ static const struct decl_field address_tab[] = {
     FLD(decl_address, "name", DECL_FIELD_NAME, name, true),
     FLD(decl_address, "routing", DECL_FIELD_ROUTING_SET, routing, true),
     {"queues", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    /* per-object policy (docs/policy.md) */
+    FLD(decl_address, "deletion-policy", DECL_FIELD_DELETION_POLICY,
+        policy.deletion, false),
+    FLD(decl_address, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
 };
 
 static const struct decl_field queue_tab[] = {
@@ -83,6 +87,10 @@ static const struct decl_field queue_tab[] = {
         INT32_MAX, false, "0 or more"),
     FINT(decl_queue, "delay-before-dispatch", delay_before_dispatch, -1,
         INT64_MAX, false, "-1 (none) or more"),
+    /* per-object policy (docs/policy.md) */
+    FLD(decl_queue, "deletion-policy", DECL_FIELD_DELETION_POLICY,
+        policy.deletion, false),
+    FLD(decl_queue, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
 };
 
 static const struct decl_field divert_tab[] = {
@@ -101,6 +109,10 @@ static const struct decl_field divert_tab[] = {
         offsetof(struct decl_divert, transformer_properties),
         offsetof(struct decl_divert, ntransformer_properties), false, 0, 0,
         false, NULL},
+    /* per-object policy (docs/policy.md) */
+    FLD(decl_divert, "deletion-policy", DECL_FIELD_DELETION_POLICY,
+        policy.deletion, false),
+    FLD(decl_divert, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
 };
 
 static const struct decl_field capture_tab[] = {
@@ -115,6 +127,8 @@ static const struct decl_field settings_tab[] = {
         false),
     FINT(decl_settings, "max-destroyed-messages", max_destroyed_messages, 0,
         INT64_MAX, false, "0 or more"),
+    /* names no plan may delete (docs/policy.md): load_protect */
+    {"protect", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
 };
 
 static const struct decl_field top_tab[] = {
@@ -248,6 +262,20 @@ load_nodes(struct load *l, const struct decl_yaml_node *v)
 	}
 }
 
+/* Where the object's own policy keys were written (map v). */
+static void
+policy_at(struct decl_policy *p, const struct decl_yaml_node *v)
+{
+	const struct decl_yaml_node *k;
+
+	k = decl_yaml_map_get(v, "deletion-policy");
+	if (k != NULL)
+		p->deletion_at = k->pos;
+	k = decl_yaml_map_get(v, "managed");
+	if (k != NULL)
+		p->managed_at = k->pos;
+}
+
 static void
 load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
     const struct decl_yaml_node *v)
@@ -260,9 +288,13 @@ load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
 	q->ring_size = -1;
 	q->enabled = true;
 	q->delay_before_dispatch = -1;
+	/* a queue takes its address's policy unless it writes its own */
+	q->policy.deletion = a->policy.deletion;
+	q->policy.unmanaged = a->policy.unmanaged;
 	if (decl_fields_parse(q, v, "queue", queue_tab, NELEM(queue_tab),
 	        l->diags) < 0)
 		return;
+	policy_at(&q->policy, v);
 	if (q->routing != 0 || a->routing == 0 || a->name == NULL)
 		return;
 	if (a->routing == DECL_ANYCAST || a->routing == DECL_MULTICAST)
@@ -287,6 +319,7 @@ load_address(struct load *l, struct decl_address *a,
 	        l->diags) < 0 &&
 	    v->kind != DECL_YAML_MAP)
 		return;
+	policy_at(&a->policy, v);
 	qs = decl_yaml_map_get(v, "queues");
 	if (want_list(l, qs, "queues") < 0 || nitems(qs) == 0)
 		return;
@@ -336,6 +369,7 @@ load_diverts(struct load *l, const struct decl_yaml_node *v)
 		d->routing_type = DECL_DIVERT_STRIP;
 		decl_fields_parse(d, v->vals[i], "divert", divert_tab,
 		    NELEM(divert_tab), l->diags);
+		policy_at(&d->policy, v->vals[i]);
 		if (d->routing_name == NULL && d->name != NULL)
 			d->routing_name = xstrdup(d->name);
 	}
@@ -411,6 +445,61 @@ load_agreeing(struct load *l, const struct decl_yaml_node *v, const char *key,
 	return 0;
 }
 
+/* settings.protect: a list of globs ('*' any run, '?' one character),
+ * each spelled as a name may be, none twice. */
+static void
+load_protect(struct load *l, const struct decl_yaml_node *v)
+{
+	struct decl_settings *st = &l->c->settings;
+	const struct decl_yaml_node *it;
+	char *bad;
+	size_t i, j;
+
+	if (v == NULL || want_list(l, v, "protect") < 0 || nitems(v) == 0)
+		return;
+	if (v->n > DECL_PROTECT_MAX) {
+		errlist_add(l->diags, DIAG_ERROR, &v->pos,
+		    "'protect' lists %zu patterns, over the limit of %d", v->n,
+		    DECL_PROTECT_MAX);
+		return;
+	}
+	st->protect = xcalloc(v->n, sizeof(*st->protect));
+	st->protect_at = xcalloc(v->n, sizeof(*st->protect_at));
+	for (i = 0; i < v->n; i++) {
+		it = v->vals[i];
+		if (it->kind != DECL_YAML_SCALAR ||
+		    decl_yaml_node_is_null(it)) {
+			errlist_add(l->diags, DIAG_ERROR, &it->pos,
+			    "'protect' entries must be patterns such as "
+			    "'orders.*', not %s",
+			    decl_yaml_node_is_null(it)
+			        ? "null"
+			        : decl_yaml_kind_name(it));
+			continue;
+		}
+		bad = decl_name_problem(it->str);
+		if (bad != NULL) {
+			errlist_add(l->diags, DIAG_ERROR, &it->pos,
+			    "'protect' pattern '%s' %s", it->str, bad);
+			free(bad);
+			continue;
+		}
+		for (j = 0; j < st->nprotect; j++)
+			if (strcmp(st->protect[j], it->str) == 0)
+				break;
+		if (j < st->nprotect) {
+			errlist_add(l->diags, DIAG_ERROR, &it->pos,
+			    "'protect' pattern '%s' is listed twice (first at "
+			    "%s:%u:%u)",
+			    it->str, st->protect_at[j].path,
+			    st->protect_at[j].line, st->protect_at[j].col);
+			continue;
+		}
+		st->protect_at[st->nprotect] = it->pos;
+		st->protect[st->nprotect++] = xstrdup(it->str);
+	}
+}
+
 static void
 load_head(struct load *l, const struct decl_yaml_node *root)
 {
@@ -446,9 +535,11 @@ load_head(struct load *l, const struct decl_yaml_node *root)
 	}
 	l->settings_at.set = true;
 	l->settings_at.pos = v->pos;
-	if (!decl_yaml_node_is_null(v))
-		decl_fields_parse(&l->c->settings, v, "settings", settings_tab,
-		    NELEM(settings_tab), l->diags);
+	if (decl_yaml_node_is_null(v))
+		return;
+	decl_fields_parse(&l->c->settings, v, "settings", settings_tab,
+	    NELEM(settings_tab), l->diags);
+	load_protect(l, decl_yaml_map_get(v, "protect"));
 }
 
 /* Returns false when the file is not a mapping or has no version this

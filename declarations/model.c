@@ -74,6 +74,10 @@ decl_cluster_free(struct decl_cluster *c)
 	}
 	free(c->captures);
 	free(c->settings.capture_prefix);
+	for (i = 0; i < c->settings.nprotect; i++)
+		free(c->settings.protect[i]);
+	free(c->settings.protect);
+	free(c->settings.protect_at);
 	for (i = 0; i < c->npaths; i++)
 		free(c->paths[i]);
 	free(c->paths);
@@ -258,6 +262,47 @@ decl_divert_routing_parse(const char *s, enum decl_divert_routing *out)
 		}
 	}
 	return -1;
+}
+
+/* enum decl_deletion_policy's names: the one table behind
+ * decl_deletion_policy_name/_parse. */
+static const char *const deletion_names[] = {
+    [DECL_DELETE] = "delete",
+    [DECL_RETAIN] = "retain",
+};
+
+const char *
+decl_deletion_policy_name(enum decl_deletion_policy p)
+{
+	if ((unsigned)p >= sizeof(deletion_names) / sizeof(deletion_names[0]))
+		return "?";
+	return deletion_names[p];
+}
+
+int
+decl_deletion_policy_parse(const char *s, enum decl_deletion_policy *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(deletion_names) / sizeof(deletion_names[0]);
+	     i++) {
+		if (strcmp(s, deletion_names[i]) == 0) {
+			*out = (enum decl_deletion_policy)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+decl_protect_match(const char *const *patterns, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (decl_glob_match(patterns[i], name))
+			return patterns[i];
+	return NULL;
 }
 
 /* NCName (XML Namespaces): a Name without ':'. ASCII is checked exactly;

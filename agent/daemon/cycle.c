@@ -234,8 +234,11 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 		    plan_creates_only(p))
 			daemon_auto_apply(a, dir,
 			    p->outcome == PLAN_OUT_NO_CHANGE
-			        ? "only adopts objects (nothing is sent to a "
-			          "broker)"
+			        ? (plan_forgets(p) > 0
+			                  ? "only adopts or forgets objects "
+			                    "(nothing is sent to a broker)"
+			                  : "only adopts objects (nothing is "
+			                    "sent to a broker)")
 			        : "only creates objects");
 	}
 	if (p != NULL && planned)

@@ -209,21 +209,21 @@ json_disagreeing(struct jsonw *w, const struct plan *p)
 }
 
 static void
-json_unmanaged(struct jsonw *w, const struct plan *p)
+json_unmanaged(struct jsonw *w, const struct plan_unmanaged *u, size_t n)
 {
 	size_t i, j;
 
 	jsonw_arr_begin(w);
-	for (i = 0; i < p->nunmanaged; i++) {
+	for (i = 0; i < n; i++) {
 		jsonw_obj_begin(w);
 		jsonw_key(w, "kind");
-		jsonw_str(w, p->unmanaged[i].kind);
+		jsonw_str(w, u[i].kind);
 		jsonw_key(w, "name");
-		jsonw_str(w, p->unmanaged[i].name);
+		jsonw_str(w, u[i].name);
 		jsonw_key(w, "nodes");
 		jsonw_arr_begin(w);
-		for (j = 0; j < p->unmanaged[i].nnodes; j++)
-			jsonw_str(w, p->unmanaged[i].nodes[j]);
+		for (j = 0; j < u[i].nnodes; j++)
+			jsonw_str(w, u[i].nodes[j]);
 		jsonw_arr_end(w);
 		jsonw_obj_end(w);
 	}
@@ -325,7 +325,14 @@ daemon_drift_render_json(const struct plan *p, const char *head,
 	jsonw_key(&w, "missing");
 	json_actions(&w, p, F_MISSING);
 	jsonw_key(&w, "unmanaged");
-	json_unmanaged(&w, p);
+	json_unmanaged(&w, p->unmanaged, p->nunmanaged);
+	/* docs/policy.md: declared with managed: false; never drift, never
+	 * repaired; only when there are some (older reports' format) */
+	if (p->ndeclared_unmanaged > 0) {
+		jsonw_key(&w, "unmanaged_by_declaration");
+		json_unmanaged(&w, p->declared_unmanaged,
+		    p->ndeclared_unmanaged);
+	}
 	jsonw_key(&w, "unreachable");
 	json_unread(&w, p, false, false);
 	jsonw_obj_end(&w);
@@ -421,6 +428,17 @@ md_others(struct sbuf *b, const struct plan *p)
 	}
 	if (p->nunmanaged == 0)
 		sbuf_adds(b, "None.\n");
+	if (p->ndeclared_unmanaged > 0)
+		sbuf_adds(b, "\n## Unmanaged by declaration (managed: false; "
+		             "never drift, never repaired)\n\n");
+	for (i = 0; i < p->ndeclared_unmanaged; i++) {
+		sbuf_addf(b, "- %s `%s` on ", p->declared_unmanaged[i].kind,
+		    p->declared_unmanaged[i].name);
+		for (j = 0; j < p->declared_unmanaged[i].nnodes; j++)
+			sbuf_addf(b, "%s%s", j > 0 ? ", " : "",
+			    p->declared_unmanaged[i].nodes[j]);
+		sbuf_addc(b, '\n');
+	}
 	sbuf_adds(b, "\n## Nodes that disagree\n\n");
 	j = 0;
 	for (i = 0; i < p->nactions; i++) {

@@ -204,6 +204,17 @@ update_one(struct plan_managed *m, const struct plan_action *a, bool add)
 		names_remove(v, n, a->name);
 }
 
+static void
+forget_one(struct plan_managed *m, const struct plan_forgotten *f)
+{
+	if (strcmp(f->kind, "address") == 0)
+		names_remove(&m->addresses, &m->naddresses, f->name);
+	else if (strcmp(f->kind, "queue") == 0)
+		names_remove(&m->queues, &m->nqueues, f->name);
+	else if (strcmp(f->kind, "divert") == 0)
+		names_remove(&m->diverts, &m->ndiverts, f->name);
+}
+
 /* Is name (of the kind of list v) on some node apply read? */
 static bool
 seen_somewhere(const struct apply_result *r, char **const *v,
@@ -348,11 +359,16 @@ apply_update_managed(struct plan_managed *m, const struct plan *p,
 		if (some)
 			update_one(m, a, true);
 	}
+	/* docs/policy.md: what the plan forgets leaves the set, whatever
+	 * the nodes did (nothing is sent for it) */
+	for (i = 0; i < p->nforgotten; i++)
+		forget_one(m, &p->forgotten[i]);
 	if (decl != NULL) {
 		plan_managed_from_decl(&declared, decl, "declaration", NULL);
 		add_found(m, r, &declared);
 		plan_managed_release(&declared);
 		keep_unfinished_captures(m, p, decl, r);
+		plan_managed_set_policy(m, decl);
 	}
 	m->known = true;
 	if (apply_result_ok(r) && p->revision != NULL) {

@@ -28,6 +28,12 @@ queue_delete_ctx(struct plan_queue_delete_ctx *ctx, const struct plan *p,
 	ctx->planned_diverts =
 	    (const struct recon_divert *const *)c->planned_d.v;
 	ctx->nplanned_diverts = c->planned_d.n;
+	/* docs/policy.md: the plan's patterns and retained diverts; the
+	 * declaration's managed: false and retain are in c->decl */
+	ctx->protect = (const char *const *)p->protect;
+	ctx->nprotect = p->nprotect;
+	ctx->retained_diverts = (const char *const *)p->retained_diverts;
+	ctx->nretained_diverts = p->nretained_diverts;
 }
 
 /* "'a', 'b'" of the operations' names of kind k; owned. */

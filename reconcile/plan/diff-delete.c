@@ -166,7 +166,7 @@ narrow_address(struct plan_diff *d, const struct decl_address *da)
 			continue;
 		la = recon_node_find_address(d->nodes[i], da->name);
 		extra = la != NULL ? la->routing & ~da->routing : 0;
-		if (extra == 0 ||
+		if (extra == 0 || da->policy.unmanaged ||
 		    !plan_managed_has_address(d->managed, da->name))
 			continue;
 		used = 0;
@@ -193,21 +193,30 @@ void
 plan_diff_deletes(struct plan_diff *d)
 {
 	const struct plan_managed *m = d->managed;
+	const struct decl_cluster *c = d->decl;
 	size_t i;
 
+	/* removed from the declaration, or now declared managed: false;
+	 * forgotten rather than deleted where docs/policy.md says so */
 	for (i = 0; i < m->ndiverts; i++)
 		if (!reserved(d, m->diverts[i]) &&
-		    decl_cluster_find_divert(d->decl, m->diverts[i]) == NULL)
+		    (decl_cluster_find_divert(c, m->diverts[i]) == NULL ||
+		        plan_decl_unmanaged(c, "divert", m->diverts[i])) &&
+		    !plan_diff_forgets(d, "divert", m->diverts[i]))
 			delete_divert(d, m->diverts[i]);
 	for (i = 0; i < m->nqueues; i++)
 		if (!reserved(d, m->queues[i]) &&
-		    decl_cluster_find_queue(d->decl, m->queues[i]) == NULL)
+		    (decl_cluster_find_queue(c, m->queues[i]) == NULL ||
+		        plan_decl_unmanaged(c, "queue", m->queues[i])) &&
+		    !plan_diff_forgets(d, "queue", m->queues[i]))
 			delete_queue(d, m->queues[i]);
-	for (i = 0; i < d->decl->naddresses; i++)
-		narrow_address(d, &d->decl->addresses[i]);
+	for (i = 0; i < c->naddresses; i++)
+		narrow_address(d, &c->addresses[i]);
 	for (i = 0; i < m->naddresses; i++)
 		if (!reserved(d, m->addresses[i]) &&
-		    decl_cluster_find_address(d->decl, m->addresses[i]) == NULL)
+		    (decl_cluster_find_address(c, m->addresses[i]) == NULL ||
+		        plan_decl_unmanaged(c, "address", m->addresses[i])) &&
+		    !plan_diff_forgets(d, "address", m->addresses[i]))
 			delete_address(d, m->addresses[i]);
 }
 
@@ -249,6 +258,29 @@ note_unmanaged(struct plan_diff *d, const char *kind, const char *name,
 	u->nodes[u->nnodes++] = xstrdup(node);
 }
 
+/* Live objects declared with managed: false on node n: listed apart,
+ * never drift (docs/policy.md). */
+static void
+declared_unmanaged_node(struct plan_diff *d,
+    const struct recon_node_snapshot *n)
+{
+	const struct decl_cluster *c = d->decl;
+	size_t j;
+
+	for (j = 0; j < n->naddresses; j++)
+		if (plan_decl_unmanaged(c, "address", n->addresses[j].name))
+			plan_note_declared_unmanaged(d->plan, "address",
+			    n->addresses[j].name, n->node);
+	for (j = 0; j < n->nqueues; j++)
+		if (plan_decl_unmanaged(c, "queue", n->queues[j].name))
+			plan_note_declared_unmanaged(d->plan, "queue",
+			    n->queues[j].name, n->node);
+	for (j = 0; j < n->ndiverts; j++)
+		if (plan_decl_unmanaged(c, "divert", n->diverts[j].name))
+			plan_note_declared_unmanaged(d->plan, "divert",
+			    n->diverts[j].name, n->node);
+}
+
 /* Live objects neither declared nor managed, on node i; a divert the plan
  * removes there (with a queue it depends on) is not left alone, so it is
  * not listed. */
@@ -259,6 +291,7 @@ unmanaged_node(struct plan_diff *d, size_t i)
 	const struct plan_managed *m = d->managed;
 	size_t j;
 
+	declared_unmanaged_node(d, n);
 	for (j = 0; j < n->naddresses; j++)
 		if (!ignored(d, n->addresses[j].name,
 		        n->addresses[j].internal) &&
@@ -303,6 +336,9 @@ plan_diff_unmanaged(struct plan_diff *d)
 	if (d->plan->nunmanaged > 1)
 		qsort(d->plan->unmanaged, d->plan->nunmanaged,
 		    sizeof(*d->plan->unmanaged), cmp_unmanaged);
+	if (d->plan->ndeclared_unmanaged > 1)
+		qsort(d->plan->declared_unmanaged, d->plan->ndeclared_unmanaged,
+		    sizeof(*d->plan->declared_unmanaged), cmp_unmanaged);
 }
 
 static int
@@ -522,6 +558,9 @@ plan_diff_finish(struct plan_diff *d)
 	nref = refused_nodes(p);
 	p->outcome =
 	    any_step_applies(p) ? PLAN_OUT_WOULD_APPLY : PLAN_OUT_NO_CHANGE;
+	/* refused as a whole first: docs/policy.md, protect */
+	if (plan_refuse_protected(p))
+		return;
 	if (p->destroyed_messages > p->max_destroyed_messages) {
 		p->outcome = PLAN_OUT_REFUSED;
 		p->refusal = xstrdup("BULK_CAP");

@@ -126,6 +126,8 @@ plan_diff_divert(struct plan_diff *d, const struct decl_divert *dd)
 {
 	size_t i;
 
+	if (dd->policy.unmanaged) /* managed: false: left alone */
+		return;
 	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++)
 		if (plan_diff_reachable(d, i))

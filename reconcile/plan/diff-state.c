@@ -108,6 +108,10 @@ plan_diff_queue_delete_ctx(struct plan_queue_delete_ctx *out,
 	out->planned_diverts =
 	    (const struct recon_divert *const *)c->planned_d.v;
 	out->nplanned_diverts = c->planned_d.n;
+	out->protect = (const char *const *)d->plan->protect;
+	out->nprotect = d->plan->nprotect;
+	out->retained_diverts = (const char *const *)d->plan->retained_diverts;
+	out->nretained_diverts = d->plan->nretained_diverts;
 }
 
 bool

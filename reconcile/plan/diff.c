@@ -17,6 +17,8 @@ plan_address(struct plan_diff *d, const struct decl_address *da)
 	struct recon_op *op;
 	size_t i;
 
+	if (da->policy.unmanaged) /* managed: false: left alone */
+		return;
 	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++) {
 		if (!plan_diff_reachable(d, i))
@@ -158,6 +160,8 @@ plan_queue(struct plan_diff *d, const struct decl_queue *dq)
 {
 	size_t i;
 
+	if (dq->policy.unmanaged) /* managed: false: left alone */
+		return;
 	plan_diff_object_begin(d);
 	for (i = 0; i < d->decl->nnodes; i++)
 		if (plan_diff_reachable(d, i))
@@ -260,6 +264,8 @@ diff_done(struct plan_diff *d)
 		plan_planned_diverts_release(&d->ctx[i].planned_d);
 	}
 	strv_release(&d->removed_captures);
+	strv_release(&d->forgotten_q);
+	strv_release(&d->forgotten_d);
 	free(d->ctx);
 	free(d->nodes);
 	return p;
@@ -296,17 +302,20 @@ plan_diff_adopts(struct plan_diff *d)
 	for (i = 0; i < c->naddresses; i++) {
 		const struct decl_address *a = &c->addresses[i];
 
-		if (!plan_managed_has_address(d->managed, a->name) &&
+		if (!a->policy.unmanaged &&
+		    !plan_managed_has_address(d->managed, a->name) &&
 		    on_some_node(d, a->name, false, false))
 			p->adopts_addresses++;
 		for (j = 0; j < a->nqueues; j++)
-			if (!plan_managed_has_queue(d->managed,
+			if (!a->queues[j].policy.unmanaged &&
+			    !plan_managed_has_queue(d->managed,
 			        a->queues[j].name) &&
 			    on_some_node(d, a->queues[j].name, true, false))
 				p->adopts_queues++;
 	}
 	for (i = 0; i < c->ndiverts; i++)
-		if (!plan_managed_has_divert(d->managed, c->diverts[i].name) &&
+		if (!c->diverts[i].policy.unmanaged &&
+		    !plan_managed_has_divert(d->managed, c->diverts[i].name) &&
 		    on_some_node(d, c->diverts[i].name, false, true))
 			p->adopts_diverts++;
 }
@@ -323,6 +332,7 @@ plan_build(const struct decl_cluster *decl, const struct plan_managed *managed,
 	d.plan->base_source =
 	    xstrdup(managed->source != NULL ? managed->source : "none");
 	d.plan->base_revision = dup_or_null(managed->revision);
+	plan_diff_policy_init(&d);
 	plan_diff_removed_captures(&d);
 	for (i = 0; i < decl->naddresses; i++)
 		plan_address(&d, &decl->addresses[i]);
@@ -337,6 +347,7 @@ plan_build(const struct decl_cluster *decl, const struct plan_managed *managed,
 	plan_diff_captures(&d);
 	plan_diff_unmanaged(&d);
 	plan_diff_adopts(&d);
+	plan_diff_protect(&d);
 	return diff_done(&d);
 }
 
@@ -351,6 +362,7 @@ plan_delete_queue(const struct decl_cluster *decl, const char *queue,
 
 	diff_init(&d, decl, snap, opts, "delete-queue");
 	d.plan->base_source = xstrdup("none");
+	plan_diff_policy_init(&d);
 	plan_diff_object_begin(&d);
 	for (i = 0; i < decl->nnodes; i++) {
 		if (!plan_diff_reachable(&d, i))
@@ -363,6 +375,7 @@ plan_delete_queue(const struct decl_cluster *decl, const char *queue,
 	}
 	plan_diff_object_end(&d);
 	plan_diff_captures(&d);
+	plan_diff_protect(&d);
 	return diff_done(&d);
 }
 

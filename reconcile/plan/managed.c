@@ -30,25 +30,50 @@ plan_managed_from_decl(struct plan_managed *out, const struct decl_cluster *c,
     const char *source, const char *revision)
 {
 	struct strv a = {0}, q = {0}, d = {0}, k = {0};
+	struct strv ra = {0}, rq = {0}, rd = {0}, pr = {0};
+	const struct decl_address *da;
+	const struct decl_queue *dq;
 	size_t i, j;
 
 	memset(out, 0, sizeof(*out));
 	out->known = true;
 	out->source = xstrdup(source);
 	out->revision = revision != NULL ? xstrdup(revision) : NULL;
+	/* managed: false objects are never the agent's (docs/policy.md) */
 	for (i = 0; i < c->naddresses; i++) {
-		strv_add(&a, c->addresses[i].name);
-		for (j = 0; j < c->addresses[i].nqueues; j++)
-			strv_add(&q, c->addresses[i].queues[j].name);
+		da = &c->addresses[i];
+		if (!da->policy.unmanaged)
+			strv_add(&a, da->name);
+		if (!da->policy.unmanaged && da->policy.deletion == DECL_RETAIN)
+			strv_add(&ra, da->name);
+		for (j = 0; j < da->nqueues; j++) {
+			dq = &da->queues[j];
+			if (dq->policy.unmanaged)
+				continue;
+			strv_add(&q, dq->name);
+			if (dq->policy.deletion == DECL_RETAIN)
+				strv_add(&rq, dq->name);
+		}
 	}
-	for (i = 0; i < c->ndiverts; i++)
+	for (i = 0; i < c->ndiverts; i++) {
+		if (c->diverts[i].policy.unmanaged)
+			continue;
 		strv_add(&d, c->diverts[i].name);
+		if (c->diverts[i].policy.deletion == DECL_RETAIN)
+			strv_add(&rd, c->diverts[i].name);
+	}
 	for (i = 0; i < c->ncaptures; i++)
 		strv_add(&k, c->captures[i].name);
+	for (i = 0; i < c->settings.nprotect; i++)
+		strv_add(&pr, c->settings.protect[i]);
 	take_sorted(&a, &out->addresses, &out->naddresses);
 	take_sorted(&q, &out->queues, &out->nqueues);
 	take_sorted(&d, &out->diverts, &out->ndiverts);
 	take_sorted(&k, &out->captures, &out->ncaptures);
+	take_sorted(&ra, &out->retain_addresses, &out->nretain_addresses);
+	take_sorted(&rq, &out->retain_queues, &out->nretain_queues);
+	take_sorted(&rd, &out->retain_diverts, &out->nretain_diverts);
+	take_sorted(&pr, &out->protect, &out->nprotect);
 }
 
 static bool
@@ -86,6 +111,10 @@ plan_managed_release(struct plan_managed *m)
 	strv_array_free(m->queues, m->nqueues);
 	strv_array_free(m->diverts, m->ndiverts);
 	strv_array_free(m->captures, m->ncaptures);
+	strv_array_free(m->retain_addresses, m->nretain_addresses);
+	strv_array_free(m->retain_queues, m->nretain_queues);
+	strv_array_free(m->retain_diverts, m->nretain_diverts);
+	strv_array_free(m->protect, m->nprotect);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -117,7 +146,20 @@ plan_inventory_render(const struct plan_managed *m, const char *cluster)
 	names(&w, "diverts", m->diverts, m->ndiverts);
 	jsonw_key(&w, "format");
 	jsonw_int(&w, PLAN_INVENTORY_FORMAT);
+	/* the policy only when set: an inventory without one is what it
+	 * always was, and an older agent reads this one */
+	if (m->nprotect > 0)
+		names(&w, "protect", m->protect, m->nprotect);
 	names(&w, "queues", m->queues, m->nqueues);
+	if (m->nretain_addresses + m->nretain_queues + m->nretain_diverts > 0) {
+		jsonw_key(&w, "retain");
+		jsonw_obj_begin(&w);
+		names(&w, "addresses", m->retain_addresses,
+		    m->nretain_addresses);
+		names(&w, "diverts", m->retain_diverts, m->nretain_diverts);
+		names(&w, "queues", m->retain_queues, m->nretain_queues);
+		jsonw_obj_end(&w);
+	}
 	jsonw_key(&w, "revision");
 	jsonw_str(&w, m->revision);
 	jsonw_obj_end(&w);
@@ -144,6 +186,32 @@ parse_names(const struct json *root, const char *path, const char *key,
 		strv_add(&s, json_str(it));
 	}
 	take_sorted(&s, v, n);
+	return 0;
+}
+
+/* The optional policy members (docs/state.md): protect, retain. */
+static int
+parse_policy(struct plan_managed *m, const struct json *root, const char *path,
+    struct err *err)
+{
+	const struct json *r = json_get(root, "retain");
+
+	if (json_get(root, "protect") != NULL &&
+	    parse_names(root, path, "protect", &m->protect, &m->nprotect, err) <
+	        0)
+		return -1;
+	if (r == NULL)
+		return 0;
+	if (!json_is_object(r))
+		return err_setf(err, &(struct pos){path, 0, 0},
+		    "'retain': expected an object of name arrays");
+	if (parse_names(r, path, "addresses", &m->retain_addresses,
+	        &m->nretain_addresses, err) < 0 ||
+	    parse_names(r, path, "queues", &m->retain_queues,
+	        &m->nretain_queues, err) < 0 ||
+	    parse_names(r, path, "diverts", &m->retain_diverts,
+	        &m->nretain_diverts, err) < 0)
+		return -1;
 	return 0;
 }
 
@@ -176,7 +244,7 @@ parse_root(struct plan_managed *m, const struct json *root, const char *path,
 	    parse_names(root, path, "captures", &m->captures, &m->ncaptures,
 	        err) < 0)
 		return -1;
-	return 0;
+	return parse_policy(m, root, path, err);
 }
 
 int

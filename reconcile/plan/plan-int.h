@@ -133,6 +133,9 @@ struct plan_diff {
 	/* Captures the managed set holds and the declaration no longer does
 	 * (plan_diff_removed_captures fills it). */
 	struct strv removed_captures;
+	/* policy.c: queues and diverts the plan forgets (retained), whose
+	 * addresses stay with them */
+	struct strv forgotten_q, forgotten_d;
 };
 
 /* Start the actions of one object, get (or add) the one of kind k, and
@@ -146,6 +149,47 @@ void plan_diff_queue_delete_ctx(struct plan_queue_delete_ctx *out,
     const struct plan_diff *d, size_t i);
 /* Node i was read. */
 bool plan_diff_reachable(const struct plan_diff *d, size_t i);
+
+/* ---- policy.c: per-object policy (docs/policy.md) ---------------------- */
+
+/* The plan's protect patterns (the declaration's with the managed set's)
+ * and retained diverts; before any preflight. */
+void plan_diff_policy_init(struct plan_diff *d);
+/* Is the declared object (kind "queue", "address", "divert") one the
+ * agent leaves alone: declared with managed: false? */
+bool plan_decl_unmanaged(const struct decl_cluster *c, const char *kind,
+    const char *name);
+/* The managed object (kind, name), removed from the declaration or now
+ * declared with managed: false: true, recorded as forgotten, when it is
+ * not to be deleted (retained, unmanaged, or an address a forgotten queue
+ * or divert stays bound to); false when the diff deletes it. */
+bool plan_diff_forgets(struct plan_diff *d, const char *kind, const char *name);
+/* Every object a delete of the plan would destroy that a protect pattern
+ * covers, in p->protected_hits; after the diff, before plan_diff_finish. */
+void plan_diff_protect(struct plan_diff *d);
+/* Refuse p as a whole for its protected_hits (PROTECTED); false when it
+ * has none. */
+bool plan_refuse_protected(struct plan *p);
+/* A declared-unmanaged live object (kind, name) seen on node. */
+void plan_note_declared_unmanaged(struct plan *p, const char *kind,
+    const char *name, const char *node);
+/* The D1 check of docs/policy.md on a divert about to be removed with a
+ * queue (preflight.c): refuses np and returns true when it must stay. */
+bool plan_policy_keeps_dependent(struct plan_step *np,
+    const struct recon_divert *dv, const char *queue,
+    const struct plan_queue_delete_ctx *ctx);
+
+/* ---- policy-json.c: plan.json's `policy` ------------------------------- */
+
+/* Has p anything of docs/policy.md to show? */
+bool plan_has_policy(const struct plan *p);
+/* The member, when plan_has_policy; else nothing. */
+void plan_policy_json(struct jsonw *w, const struct plan *p);
+/* The optional member of plan.json's root (absent: none). */
+int plan_policy_parse(struct json_reader *c, const struct json *root,
+    struct plan *p);
+/* Free what p holds of it (plan_free). */
+void plan_policy_release(struct plan *p);
 
 /* ---- diff-divert.c: the actions of one declared divert ----------------- */
 

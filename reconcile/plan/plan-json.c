@@ -323,6 +323,7 @@ render(const struct plan *p, const char *confirmation)
 	jsonw_key_str(&w, "next_step", p->next_step);
 	nodes_json(&w, p);
 	jsonw_key_str(&w, "outcome", plan_outcome_name(p->outcome));
+	plan_policy_json(&w, p);
 	jsonw_key_str(&w, "refusal", p->refusal);
 	jsonw_key_str(&w, "revision", p->revision);
 	jsonw_key(&w, "settings");
@@ -366,9 +367,16 @@ plan_confirmation(const struct plan *p)
 	plan_summarize(p, &s);
 	if (p->outcome == PLAN_OUT_WOULD_APPLY)
 		phrase = plan_summary_phrase(&s);
-	else
+	else if (plan_forgets(p) == 0)
 		phrase = xasprintf("adopt %zu object%s", plan_adopts(p),
 		    plan_adopts(p) == 1 ? "" : "s");
+	else if (plan_adopts(p) == 0)
+		phrase = xasprintf("forget %zu object%s", plan_forgets(p),
+		    plan_forgets(p) == 1 ? "" : "s");
+	else
+		phrase =
+		    xasprintf("adopt %zu object%s, forget %zu", plan_adopts(p),
+		        plan_adopts(p) == 1 ? "" : "s", plan_forgets(p));
 	text = xasprintf("%s on %s %s", phrase, p->cluster, hex);
 	free(phrase);
 	free(body);

@@ -85,6 +85,13 @@ header(struct sbuf *b, const struct plan *p)
 		    "one from the declaration later is planned as a delete.\n\n",
 		    plan_adopts(p), plan_adopts(p) == 1 ? "" : "s",
 		    p->adopts_addresses, p->adopts_queues, p->adopts_diverts);
+	if (plan_forgets(p) > 0)
+		sbuf_addf(b,
+		    "**Forgets %zu object%s** (listed under Forgotten): "
+		    "applying this plan takes them out of the inventory and "
+		    "sends nothing to a broker for them; they stay on every "
+		    "broker, never destroyed (docs/policy.md).\n\n",
+		    plan_forgets(p), plan_forgets(p) == 1 ? "" : "s");
 	if (p->refusal != NULL)
 		sbuf_addf(b, "**%s (%s):** %s.\n**Next step:** %s.\n\n",
 		    p->outcome == PLAN_OUT_UNREACHABLE ? "Not compared"
@@ -416,6 +423,65 @@ unmanaged_md(struct sbuf *b, const struct plan *p)
 	sbuf_adds(b, "\n");
 }
 
+/* docs/policy.md: what the policy does in this plan. */
+static void
+policy_md(struct sbuf *b, const struct plan *p)
+{
+	struct spans sp = {0};
+	size_t i, j;
+
+	if (p->nprotected_hits > 0) {
+		sbuf_adds(b,
+		    "## Protected (refused)\n\nObjects a settings.protect pattern covers that this plan would delete; the plan is refused as a whole.\n\n");
+		for (i = 0; i < p->nprotected_hits; i++) {
+			sbuf_addf(b, "- %s %s: pattern %s; %s\n",
+			    p->protected_hits[i].kind,
+			    span(&sp, p->protected_hits[i].name),
+			    span(&sp, p->protected_hits[i].pattern),
+			    p->protected_hits[i].why);
+			spans_release(&sp);
+		}
+		sbuf_adds(b, "\n");
+	}
+	if (p->nforgotten > 0) {
+		sbuf_adds(b,
+		    "## Forgotten (retained)\n\nThe agent stops managing these objects: they leave the managed set and are never destroyed on any broker.\n\n");
+		for (i = 0; i < p->nforgotten; i++) {
+			sbuf_addf(b, "- forget %s %s: %s\n",
+			    p->forgotten[i].kind,
+			    span(&sp, p->forgotten[i].name),
+			    p->forgotten[i].reason);
+			spans_release(&sp);
+		}
+		sbuf_adds(b, "\n");
+	}
+	if (p->ndeclared_unmanaged > 0) {
+		sbuf_adds(b,
+		    "## Unmanaged by declaration\n\nDeclared with `managed: false`: never created, changed, deleted or reported as drift.\n\n");
+		for (i = 0; i < p->ndeclared_unmanaged; i++) {
+			sbuf_addf(b, "- %s %s on ",
+			    p->declared_unmanaged[i].kind,
+			    span(&sp, p->declared_unmanaged[i].name));
+			spans_release(&sp);
+			for (j = 0; j < p->declared_unmanaged[i].nnodes; j++)
+				sbuf_addf(b, "%s%s", j > 0 ? ", " : "",
+				    p->declared_unmanaged[i].nodes[j]);
+			sbuf_adds(b, "\n");
+		}
+		sbuf_adds(b, "\n");
+	}
+	if (p->nprotect > 0) {
+		sbuf_adds(b, "Protected patterns in force: ");
+		for (i = 0; i < p->nprotect; i++) {
+			sbuf_addf(b, "%s%s", i > 0 ? ", " : "",
+			    span(&sp, p->protect[i]));
+			spans_release(&sp);
+		}
+		sbuf_adds(b,
+		    " (this declaration's with the last applied one's).\n\n");
+	}
+}
+
 static void
 approve_md(struct sbuf *b, const struct plan *p, const char *dir)
 {
@@ -461,6 +527,7 @@ plan_render_md_max(const struct plan *p, const char *plan_dir, size_t max)
 
 	header(&out, p);
 	node_table(&out, p);
+	policy_md(&tail, p);
 	unmanaged_md(&tail, p);
 	approve_md(&tail, p, plan_dir);
 	if (p->nactions > 0)
@@ -491,6 +558,10 @@ plan_render_md_max(const struct plan *p, const char *plan_dir, size_t max)
 		sbuf_addf(&tail,
 		    "**Preview truncated:** unmanaged objects are listed in `%s/plan.json`.\n\n",
 		    plan_dir);
+		if (plan_has_policy(p))
+			sbuf_addf(&tail,
+			    "**Preview truncated:** what the per-object policy does (protected, forgotten, unmanaged by declaration) is under `policy` in `%s/plan.json`.\n\n",
+			    plan_dir);
 		approve_md(&tail, p, plan_dir);
 	}
 	sbuf_add(&out, tail.buf, tail.len);

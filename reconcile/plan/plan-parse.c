@@ -592,7 +592,9 @@ plan_parse_json(struct plan **out, const char *path, const char *text,
 	p = xcalloc(1, sizeof(*p));
 	if (pheader(&c, root, p) < 0 || psettings(&c, root, p) < 0 ||
 	    pnodes(&c, root, p) < 0 || punmanaged(&c, root, p) < 0 ||
-	    pactions(&c, root, p) < 0 || plan_broker_xml_parse(&c, root, p) < 0)
+	    pactions(&c, root, p) < 0 ||
+	    plan_broker_xml_parse(&c, root, p) < 0 ||
+	    plan_policy_parse(&c, root, p) < 0)
 		goto done;
 	*out = p;
 	p = NULL;

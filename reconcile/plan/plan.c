@@ -266,6 +266,7 @@ plan_free(struct plan *p)
 		strv_array_free(p->unmanaged[i].nodes, p->unmanaged[i].nnodes);
 	}
 	free(p->unmanaged);
+	plan_policy_release(p);
 	strv_array_free(p->diagnostics, p->ndiagnostics);
 	for (i = 0; i < p->nbroker_xml; i++)
 		plan_broker_xml_release(&p->broker_xml[i]);
@@ -393,7 +394,19 @@ plan_approvable(const struct plan *p)
 	if (p->outcome == PLAN_OUT_WOULD_APPLY)
 		return true;
 	return p->outcome == PLAN_OUT_NO_CHANGE && p->nactions == 0 &&
-	       strcmp(p->kind, "plan") == 0 && plan_adopts(p) > 0;
+	       strcmp(p->kind, "plan") == 0 &&
+	       plan_adopts(p) + plan_forgets(p) > 0;
+}
+
+size_t
+plan_forgets(const struct plan *p)
+{
+	/* as plan_adopts: a plan that cannot be approved forgets nothing */
+	if ((p->outcome != PLAN_OUT_WOULD_APPLY &&
+	        p->outcome != PLAN_OUT_NO_CHANGE) ||
+	    p->refusal != NULL)
+		return 0;
+	return p->nforgotten;
 }
 
 const char *

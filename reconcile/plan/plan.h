@@ -43,11 +43,30 @@ struct plan_managed {
 	size_t ndiverts;
 	char **captures;
 	size_t ncaptures;
+	/* The policy in force (docs/policy.md), read from the last applied
+	 * declaration since a removed object's own is gone from the new one:
+	 * names never to destroy (declared with deletion-policy: retain, or
+	 * forgotten by it and not declared since), and settings.protect.
+	 * Sorted, owned; in inventory.json only when set. */
+	char **retain_addresses;
+	size_t nretain_addresses;
+	char **retain_queues;
+	size_t nretain_queues;
+	char **retain_diverts;
+	size_t nretain_diverts;
+	char **protect;
+	size_t nprotect;
 };
 
-/* The managed set of a declaration (a base, or what apply just applied). */
+/* The managed set of a declaration (a base, or what apply just applied):
+ * every object but those declared with managed: false, and its policy. */
 void plan_managed_from_decl(struct plan_managed *out,
     const struct decl_cluster *c, const char *source, const char *revision);
+/* m's retain and protect from the declaration c just applied: its
+ * patterns; the names it retains, with those retained before that c does
+ * not declare (policy.c). */
+void plan_managed_set_policy(struct plan_managed *m,
+    const struct decl_cluster *c);
 bool plan_managed_has_address(const struct plan_managed *m, const char *n);
 bool plan_managed_has_queue(const struct plan_managed *m, const char *n);
 bool plan_managed_has_divert(const struct plan_managed *m, const char *n);
@@ -172,6 +191,22 @@ struct plan_action {
 	char *why;               /* one line: what differs, or why it goes */
 	struct plan_step *nodes; /* one per declared node, in order */
 	size_t nnodes;
+};
+
+/* docs/policy.md: a managed object the plan forgets (it leaves the managed
+ * set, never destroyed), and an object a delete of the plan would destroy
+ * that a settings.protect pattern covers. */
+struct plan_forgotten {
+	char *kind; /* "address", "queue", "divert" */
+	char *name;
+	char *reason; /* "deletion-policy: retain", "managed: false", ... */
+};
+
+struct plan_protected {
+	char *kind;
+	char *name;
+	char *pattern;
+	char *why; /* how the plan would delete it */
 };
 
 /* A live object left alone (never declared by the agent). */
@@ -346,6 +381,20 @@ struct plan {
 	size_t nactions;
 	struct plan_unmanaged *unmanaged;
 	size_t nunmanaged;
+	/* docs/policy.md: plan.json's `policy`, written when any is set.
+	 * protect: the patterns in force (the declaration's with those of the
+	 * last applied one); retained_diverts: never removed as a dependent
+	 * divert (apply checks again with them). */
+	char **protect;
+	size_t nprotect;
+	char **retained_diverts;
+	size_t nretained_diverts;
+	struct plan_forgotten *forgotten;
+	size_t nforgotten;
+	struct plan_protected *protected_hits;
+	size_t nprotected_hits;
+	struct plan_unmanaged *declared_unmanaged; /* managed: false, live */
+	size_t ndeclared_unmanaged;
 	char **diagnostics; /* invalid declaration: the rendered diagnostics */
 	size_t ndiagnostics;
 	/* CONFIG_MANAGED: what the diffs compare with (NULL: no broker_xml
@@ -396,8 +445,12 @@ void plan_free(struct plan *p); /* NULL is a no-op */
 bool plan_creates_only(const struct plan *p);
 /* The objects an apply of p adopts (the three adopts_ counts summed). */
 size_t plan_adopts(const struct plan *p);
+/* The objects an apply of p forgets (docs/policy.md): retained or now
+ * declared with managed: false; 0 for a plan that cannot be approved. */
+size_t plan_forgets(const struct plan *p);
 /* May p be approved: it would apply, or it changes nothing on any broker
- * and adopts objects (an imported cluster's first plan, docs/import.md)? */
+ * and adopts or forgets objects (an imported cluster's first plan,
+ * docs/import.md; a retained object removed, docs/policy.md)? */
 bool plan_approvable(const struct plan *p);
 /* The plan's summary line, as its confirmation text starts: "create 2,
  * delete 1 queue, 2 diverts", "no changes". Owned. */
@@ -442,6 +495,14 @@ struct plan_queue_delete_ctx {
 	 * the divert as the plan leaves it (issue 4). */
 	const struct recon_divert *const *planned_diverts;
 	size_t nplanned_diverts;
+	/* docs/policy.md: a dependent divert that matches a protect pattern,
+	 * is retained (retained_diverts, or deletion-policy: retain in decl)
+	 * or declared with managed: false is never removed: the node is
+	 * refused (PROTECTED, RETAINED_DEPENDENT, UNMANAGED_DEPENDENT). */
+	const char *const *protect;
+	size_t nprotect;
+	const char *const *retained_diverts;
+	size_t nretained_diverts;
 };
 
 /* Fill np (zeroed by the caller; np->node set) for deleting queue on the

@@ -357,7 +357,14 @@ scan_divert(struct plan_step *np, const struct recon_node_snapshot *n,
 		if (strcmp(d->address, address) == 0)
 			add_tap(np, n, d, queue, rest, ctx);
 	} else if (forwards_into(d, address) && rest->n == 0) {
-		remove_divert(np, d, address, ctx->decl);
+		/* docs/policy.md: protected, unmanaged or retained: it stays,
+		 * and the node is refused */
+		if (plan_policy_keeps_dependent(np, d, queue, ctx))
+			add_kept(np, d,
+			    xasprintf("never removed: %s (the node's refusal)",
+			        np->refusal));
+		else
+			remove_divert(np, d, address, ctx->decl);
 	} else if (forwards_into(d, address)) {
 		list = quoted_list(rest->v, rest->n);
 		add_kept(np, d,
@@ -434,6 +441,14 @@ check_consumers(struct plan_step *np, const struct recon_queue *q,
 {
 	if (q->consumer_count <= 0)
 		return;
+	if (!ctx->disconnect_consumers && np->outcome == PLAN_OUT_REFUSED) {
+		/* refused already (docs/policy.md): say this too */
+		plan_step_warn(np,
+		    "queue '%s' also has %lld consumer%s on this node", q->name,
+		    (long long)q->consumer_count,
+		    q->consumer_count == 1 ? "" : "s");
+		return;
+	}
 	if (!ctx->disconnect_consumers) {
 		plan_step_refuse(np, "HAS_CONSUMERS",
 		    "stop the consumers, or plan again with --disconnect-consumers to close them",

@@ -292,6 +292,110 @@ test_check__duplicate_endpoints_refused(void **state)
 	errlist_release(&l);
 }
 
+/* docs/policy.md: contradictions refused where they are written. */
+static void
+test_check__policy_contradictions(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD
+	                     "addresses:\n"
+	                     "  - name: a1\n"
+	                     "    routing: [anycast]\n"
+	                     "    deletion-policy: delete\n"
+	                     "    queues:\n"
+	                     "      - {name: q1, deletion-policy: retain}\n"
+	                     "      - {name: q2}\n"
+	                     "  - name: a2\n"
+	                     "    routing: [anycast]\n"
+	                     "    managed: false\n"
+	                     "    queues:\n"
+	                     "      - {name: q3, managed: true}\n"
+	                     "diverts:\n"
+	                     "  - name: d1\n"
+	                     "    address: a1\n"
+	                     "    forwarding-address: a1\n"
+	                     "    managed: false\n"
+	                     "    deletion-policy: retain\n",
+	                     NULL, &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 6, 37,
+	    "queue 'q1' has deletion-policy: retain but its address 'a1' has "
+	    "deletion-policy: delete (a.yaml:11:22): an address cannot be "
+	    "deleted while a retained queue stays bound to it");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 12, 29,
+	    "queue 'q3' has managed: true but its address 'a2' has managed: "
+	    "false (a.yaml:17:14)");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 18, 22,
+	    "divert 'd1' has 'deletion-policy' and 'managed: false' (line 24): "
+	    "the agent never deletes an object it does not manage");
+	assert_int_equal(l.nerrors, 3);
+	errlist_release(&l);
+}
+
+/* A retained address's queue may say delete; an unmanaged divert's
+ * addresses are not checked (it is the broker's, not the agent's). */
+static void
+test_check__policy_allowed(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD
+	                     "addresses:\n"
+	                     "  - name: a1\n"
+	                     "    routing: [anycast]\n"
+	                     "    deletion-policy: retain\n"
+	                     "    queues:\n"
+	                     "      - {name: q1, deletion-policy: delete}\n"
+	                     "diverts:\n"
+	                     "  - name: d1\n"
+	                     "    address: elsewhere\n"
+	                     "    forwarding-address: nowhere\n"
+	                     "    managed: false\n",
+	                     NULL, &l),
+	    0);
+	assert_int_equal(l.n, 0);
+	decl_cluster_free(c);
+	errlist_release(&l);
+}
+
+/* CONFIG_MANAGED: broker.xml's reload decides, not the agent. */
+static void
+test_check__policy_config_managed(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	const char *yaml =
+	    "version: 1\n"
+	    "cluster: c1\n"
+	    "mode: CONFIG_MANAGED\n"
+	    "nodes:\n"
+	    "  - name: node1\n"
+	    "    jolokia: http://localhost:8161/console/jolokia\n"
+	    "    credentials: node1\n"
+	    "addresses:\n"
+	    "  - name: a1\n"
+	    "    routing: [anycast]\n"
+	    "    deletion-policy: retain\n"
+	    "    queues:\n"
+	    "      - {name: q1, managed: false}\n";
+
+	(void)state;
+	assert_int_equal(parse2(&c, yaml, NULL, &l), -1);
+	T_ERR_AT(&l, "a.yaml", 11, 22,
+	    "address 'a1': deletion-policy: retain is for STUDIO_MANAGED "
+	    "clusters");
+	T_ERR_AT(&l, "a.yaml", 13, 29,
+	    "queue 'q1': 'managed' is for STUDIO_MANAGED clusters");
+	errlist_release(&l);
+}
+
 int
 main(void)
 {
@@ -310,6 +414,9 @@ main(void)
 	    cmocka_unit_test(test_check__reserved_capture_prefix),
 	    cmocka_unit_test(test_check__endpoint_keys),
 	    cmocka_unit_test(test_check__duplicate_endpoints_refused),
+	    cmocka_unit_test(test_check__policy_contradictions),
+	    cmocka_unit_test(test_check__policy_allowed),
+	    cmocka_unit_test(test_check__policy_config_managed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -209,10 +209,49 @@ test_drift_report__ha_nodes(void **state)
 	free(json);
 }
 
+/* docs/policy.md: an object declared with managed: false is listed apart,
+ * never drift, never counted. */
+static void
+test_drift_report__unmanaged_by_declaration_is_no_drift(void **state)
+{
+	struct plan p;
+	struct plan_unmanaged du;
+	char *on[] = {n1}, kq[] = "queue", name[] = "legacy";
+	struct daemon_drift_counts c;
+	char *md, *json;
+
+	(void)state;
+	plan_init(&p, NULL, 0, NULL, 0);
+	du.kind = kq;
+	du.name = name;
+	du.nodes = on;
+	du.nnodes = 1;
+	p.declared_unmanaged = &du;
+	p.ndeclared_unmanaged = 1;
+	daemon_drift_count(&p, &c);
+	assert_false(daemon_drift_found(&c));
+	assert_int_equal(c.unmanaged, 0);
+	md = daemon_drift_render_md(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(md, "**No drift**"));
+	assert_non_null(strstr(md,
+	    "## Unmanaged by declaration (managed: false; never drift, never "
+	    "repaired)\n\n- queue `legacy` on node1\n"));
+	json = daemon_drift_render_json(&p, "b6834c2f", "2026-11-29T20:00:00Z");
+	assert_non_null(strstr(json, "\"drift\": false"));
+	assert_non_null(strstr(json,
+	    "\"unmanaged_by_declaration\": [\n    {\n      \"kind\": "
+	    "\"queue\",\n      \"name\": \"legacy\",\n      \"nodes\": [\n"
+	    "        \"node1\"\n      ]\n    }\n  ]"));
+	free(md);
+	free(json);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(
+	        test_drift_report__unmanaged_by_declaration_is_no_drift),
 	    cmocka_unit_test(test_drift_report__no_drift),
 	    cmocka_unit_test(test_drift_report__ha_nodes),
 	    cmocka_unit_test(

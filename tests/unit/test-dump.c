@@ -157,10 +157,68 @@ test_dump__big_dump_is_never_cut_short(void **state)
 	errlist_release(&l);
 }
 
+/* docs/policy.md: the policy keys are dumped only where they are not
+ * the default (a digest of a declaration without them is unchanged, an
+ * explicit default changes nothing), and the dump loads back to the same
+ * model: a queue's own delete under a retained address stays its own. */
+static void
+test_dump__policy_only_where_set_and_round_trips(void **state)
+{
+	struct decl_cluster *c = NULL, *c2 = NULL;
+	struct errlist l = {0};
+	char h1[SHA256_HEX], h2[SHA256_HEX], *d1, *d2;
+	struct decl_file f;
+
+	(void)state;
+	digest_of(HEAD DIGEST_BODY, h1);
+	digest_of(HEAD "settings:\n  protect: []\n" DIGEST_BODY
+	               "    deletion-policy: delete\n    managed: true\n",
+	    h2);
+	assert_string_equal(h1, h2);
+	digest_of(HEAD DIGEST_BODY "    deletion-policy: retain\n", h2);
+	assert_string_not_equal(h1, h2);
+	assert_int_equal(parse2(&c,
+	                     HEAD
+	                     "settings:\n  protect: [\"o*\"]\n"
+	                     "addresses:\n"
+	                     "  - name: a1\n"
+	                     "    routing: [anycast]\n"
+	                     "    deletion-policy: retain\n"
+	                     "    queues:\n"
+	                     "      - {name: q1, deletion-policy: delete}\n"
+	                     "      - {name: q2}\n"
+	                     "  - name: a2\n"
+	                     "    routing: [anycast]\n"
+	                     "    managed: false\n"
+	                     "    queues: [{name: q3}]\n",
+	                     NULL, &l),
+	    0);
+	d1 = decl_cluster_dump(c);
+	assert_non_null(strstr(d1, "\"protect\": [\n      \"o*\"\n    ]"));
+	assert_non_null(strstr(d1, "\"managed\": false"));
+	f.path = "dump.yaml";
+	f.data = d1;
+	f.len = strlen(d1);
+	assert_int_equal(decl_cluster_parse(&c2, "dump", &f, 1, &l), 0);
+	assert_int_equal(decl_cluster_find_queue(c2, "q1")->policy.deletion,
+	    DECL_DELETE);
+	assert_int_equal(decl_cluster_find_queue(c2, "q2")->policy.deletion,
+	    DECL_RETAIN);
+	assert_true(decl_cluster_find_queue(c2, "q3")->policy.unmanaged);
+	d2 = decl_cluster_dump(c2);
+	assert_string_equal(d1, d2);
+	decl_cluster_free(c);
+	decl_cluster_free(c2);
+	free(d1);
+	free(d2);
+	errlist_release(&l);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_dump__policy_only_where_set_and_round_trips),
 	    cmocka_unit_test(test_dump__dump_round_trips),
 	    cmocka_unit_test(test_dump__digest_ignores_endpoints_only),
 	    cmocka_unit_test(test_dump__big_dump_is_never_cut_short),

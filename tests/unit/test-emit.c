@@ -912,7 +912,7 @@ test_emit__nodes_members_settings_round_trip(void **state)
 	    {{0}, NULL, NULL, NULL}};
 	struct decl_node ha = {{0}, NULL, NULL, NULL, NULL, 0};
 	struct decl_node one = {{0}, NULL, NULL, NULL, NULL, 0};
-	struct decl_settings st = {NULL, 0};
+	struct decl_settings st = {0};
 	struct decl_emit_file *f = NULL;
 	struct decl_file in[4];
 	struct decl_cluster *back = NULL;
@@ -966,12 +966,47 @@ test_emit__nodes_members_settings_round_trip(void **state)
 	decl_emit_files_free(f, nf);
 }
 
+/* docs/policy.md: the policy is written where it is not the default or
+ * not its address's (a queue's own delete under a retained address), and
+ * reads back to the same model; settings.protect with it. */
+static void
+test_emit__policy_round_trip(void **state)
+{
+	struct decl_cluster *c = cluster_new();
+	struct decl_settings st = {0};
+	char p1[] = "orders*", p2[] = "b?";
+	char *pats[] = {p1, p2};
+	size_t ai;
+
+	(void)state;
+	st.capture_prefix = NULL;
+	st.max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
+	st.protect = pats;
+	st.nprotect = 2;
+	decl_cluster_set_settings(c, &st);
+	/* in name order, as emit writes them */
+	ai = decl_cluster_add_address(c, "legacy", DECL_ANYCAST);
+	c->addresses[ai].policy.unmanaged = true;
+	add_queue(c, ai, "legacy", DECL_ANYCAST, NULL);
+	c->addresses[ai].queues[0].policy.unmanaged = true;
+	ai = decl_cluster_add_address(c, "orders", DECL_ANYCAST);
+	c->addresses[ai].policy.deletion = DECL_RETAIN;
+	add_queue(c, ai, "orders", DECL_ANYCAST, NULL);
+	c->addresses[ai].queues[0].policy.deletion = DECL_RETAIN;
+	add_queue(c, ai, "scratch", DECL_ANYCAST, NULL); /* its own delete */
+	add_divert(c, "d1", "orders", "orders", DECL_DIVERT_STRIP, NULL);
+	c->diverts[0].policy.deletion = DECL_RETAIN;
+	round_trip(c, NULL);
+	decl_cluster_free(c);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_emit__nodes_members_settings_round_trip),
 	    cmocka_unit_test(test_emit__tricky_names_round_trip),
+	    cmocka_unit_test(test_emit__policy_round_trip),
 	    cmocka_unit_test(test_emit__random_names_round_trip),
 	    cmocka_unit_test(test_emit__defaults_are_left_out),
 	    cmocka_unit_test(test_emit__divert_defaults_are_left_out),

@@ -181,6 +181,114 @@ test_load__no_files_is_an_error_at_the_folder(void **state)
 	errlist_release(&l);
 }
 
+/* docs/policy.md: deletion-policy and managed on each object, a queue
+ * inheriting its address's; settings.protect kept in order. */
+static void
+test_load__policy_keys_and_inheritance(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	const struct decl_queue *q;
+	const struct decl_divert *d;
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD "settings:\n"
+	                          "  protect: [\"orders.*\", audit]\n"
+	                          "addresses:\n"
+	                          "  - name: orders\n"
+	                          "    routing: [anycast]\n"
+	                          "    deletion-policy: retain\n"
+	                          "    queues:\n"
+	                          "      - name: orders\n"
+	                          "      - name: tmp\n"
+	                          "        deletion-policy: delete\n"
+	                          "  - name: legacy\n"
+	                          "    routing: [anycast]\n"
+	                          "    managed: false\n"
+	                          "    queues: [{name: legacy}]\n"
+	                          "diverts:\n"
+	                          "  - name: d1\n"
+	                          "    address: orders\n"
+	                          "    forwarding-address: orders\n"
+	                          "    managed: true\n",
+	                     NULL, &l),
+	    0);
+	assert_int_equal(c->settings.nprotect, 2);
+	assert_string_equal(c->settings.protect[0], "orders.*");
+	assert_string_equal(c->settings.protect[1], "audit");
+	assert_int_equal(c->settings.protect_at[1].line, HEAD_LINES + 2);
+	assert_int_equal(c->addresses[0].policy.deletion, DECL_RETAIN);
+	assert_int_equal(c->addresses[0].policy.deletion_at.line,
+	    HEAD_LINES + 6);
+	q = decl_cluster_find_queue(c, "orders");
+	assert_int_equal(q->policy.deletion, DECL_RETAIN); /* inherited */
+	assert_int_equal(q->policy.deletion_at.line, 0);
+	assert_false(q->policy.unmanaged);
+	q = decl_cluster_find_queue(c, "tmp");
+	assert_int_equal(q->policy.deletion, DECL_DELETE); /* its own */
+	assert_int_equal(q->policy.deletion_at.line, HEAD_LINES + 10);
+	assert_int_equal(q->policy.deletion_at.col, 26);
+	q = decl_cluster_find_queue(c, "legacy");
+	assert_true(q->policy.unmanaged); /* its address's */
+	assert_true(c->addresses[1].policy.unmanaged);
+	d = decl_cluster_find_divert(c, "d1");
+	assert_false(d->policy.unmanaged);
+	assert_int_equal(d->policy.deletion, DECL_DELETE);
+	decl_cluster_free(c);
+	errlist_release(&l);
+}
+
+/* Bad policy values and protect entries, each at its value. */
+static void
+test_load__policy_bad_values_with_positions(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD
+	                     "settings:\n"
+	                     "  protect: [a, \"\", a, [b], \"x  y\", ~]\n"
+	                     "addresses:\n"
+	                     "  - name: orders\n"
+	                     "    routing: [anycast]\n"
+	                     "    deletion-policy: keep\n"
+	                     "    queues:\n"
+	                     "      - {name: q1, managed: \"no\"}\n"
+	                     "      - {name: q2, deletion-policy: [retain]}\n",
+	                     NULL, &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 2, 16,
+	    "'protect' pattern '' is empty");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 2, 20,
+	    "'protect' pattern 'a' is listed twice (first at a.yaml:9:13)");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 2, 23,
+	    "'protect' entries must be patterns such as 'orders.*', not a list");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 2, 28,
+	    "'protect' pattern 'x  y' contains two spaces in a row");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 2, 36,
+	    "'protect' entries must be patterns such as 'orders.*', not null");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 6, 22,
+	    "unknown deletion-policy 'keep' (expected delete or retain)");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 8, 29,
+	    "'managed' must be true or false, not 'no'");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 9, 37,
+	    "'deletion-policy' must be a single value, not a list");
+	assert_int_equal(l.nerrors, 8);
+	errlist_release(&l);
+}
+
+/* protect must be a list of at most DECL_PROTECT_MAX patterns. */
+static void
+test_load__protect_must_be_a_list(void **state)
+{
+	(void)state;
+	refuse_one(HEAD "settings:\n  protect: orders\n", HEAD_LINES + 2, 12,
+	    "'protect' must be a list, not a scalar");
+}
+
 int
 main(void)
 {
@@ -189,6 +297,9 @@ main(void)
 	    cmocka_unit_test(test_load__files_concatenate_lists),
 	    cmocka_unit_test(test_load__queue_routing),
 	    cmocka_unit_test(test_load__bad_input_is_refused_with_position),
+	    cmocka_unit_test(test_load__policy_keys_and_inheritance),
+	    cmocka_unit_test(test_load__policy_bad_values_with_positions),
+	    cmocka_unit_test(test_load__protect_must_be_a_list),
 	    cmocka_unit_test(test_load__unknown_mode_and_keys),
 	    cmocka_unit_test(test_load__no_files_is_an_error_at_the_folder),
 	};

@@ -765,10 +765,65 @@ test_preflight__recreate_judges_only_consumers_and_counts(void **state)
 	fx_free(&f);
 }
 
+/* docs/policy.md: a dependent divert that a protect pattern covers, that
+ * is retained (in the context, or declared so) or declared managed: false
+ * is never removed: kept, and the node refused with the conflict named.
+ * Apply runs the same preflight with the plan's patterns and retained
+ * diverts, so one that appears after the plan is refused there too. */
+static void
+test_preflight__policy_keeps_dependent_divert(void **state)
+{
+	const char *pat[] = {"audit-*"}, *kept[] = {"audit-copy"};
+	struct plan_step np;
+	struct plan_queue_delete_ctx ctx;
+	struct fx f;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 4; k++) {
+		memset(&np, 0, sizeof(np));
+		memset(&ctx, 0, sizeof(ctx));
+		q3_fixture(&f, DECL_STUDIO_MANAGED);
+		ctx.decl = &f.c;
+		if (k == 0) {
+			ctx.protect = pat;
+			ctx.nprotect = 1;
+		} else if (k == 1) {
+			ctx.retained_diverts = kept;
+			ctx.nretained_diverts = 1;
+		} else {
+			/* declared, into a declared address without queue */
+			fx_queue(&f, "audit-in", "audit-in");
+			fx_address(&f, "orders", DECL_ANYCAST);
+			fx_divert(&f, "audit-copy", "audit-in", "orders");
+			if (k == 2)
+				f.c.diverts[0].policy.unmanaged = true;
+			else
+				f.c.diverts[0].policy.deletion = DECL_RETAIN;
+		}
+		plan_preflight_queue_delete(&np, &f.s.nodes[0], "orders", &ctx,
+		    false);
+		assert_int_equal(np.outcome, PLAN_OUT_REFUSED);
+		assert_string_equal(np.refusal, k == 0 ? "PROTECTED"
+		                                : k == 2
+		                                    ? "UNMANAGED_DEPENDENT"
+		                                    : "RETAINED_DEPENDENT");
+		assert_non_null(strstr(np.message, "divert 'audit-copy'"));
+		assert_int_equal(np.nremoved, 0);
+		assert_int_equal(np.nkept, 1);
+		assert_string_equal(np.kept[0].name, "audit-copy");
+		assert_int_equal(np.nops, 1);
+		assert_int_equal(np.ops[0].kind, RECON_OP_DESTROY_QUEUE);
+		plan_step_release(&np);
+		fx_free(&f);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_preflight__policy_keeps_dependent_divert),
 	    cmocka_unit_test(
 	        test_preflight__d1_last_queue_removes_forwarding_divert),
 	    cmocka_unit_test(test_preflight__d1_other_queue_keeps_divert),

@@ -176,10 +176,37 @@ test_queue_delete__new_consumer_with_flag_is_stale(void **unused)
 	scen_free(&s);
 }
 
+/* docs/policy.md: apply runs the preflight again with the plan's protect
+ * patterns: a dependent divert that appeared after the plan and that a
+ * pattern covers refuses the node, naming it and the pattern. */
+static void
+test_queue_delete__new_protected_dependent_is_refused(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	scen_init(&s, false);
+	s.p->protect = xcalloc(2, sizeof(char *));
+	s.p->protect[0] = xstrdup("d2*");
+	s.p->nprotect = 1;
+	fx_ldivert(&s.f, 0, "d2", "src", "fwd");
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
+	assert_non_null(strstr(s.r->nodes[0].detail,
+	    "divert 'd2' would be removed with queue 'fwd' (a dependent "
+	    "divert, ADR-0084 D1), but settings.protect pattern 'd2*' covers "
+	    "it"));
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	scen_free(&s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(
+	        test_queue_delete__new_protected_dependent_is_refused),
 	    cmocka_unit_test(test_queue_delete__consumer_after_plan_is_stale),
 	    cmocka_unit_test(test_queue_delete__new_dependent_divert_is_stale),
 	    cmocka_unit_test(

@@ -1047,3 +1047,189 @@ json .nodes[0].refusal "UNREACHABLE"
 json .nodes[0].member null
 md no member is live: 'primary' UNREACHABLE (Connection refused), 'backup' PASSIVE (Shared Store Backup)
 """, inventory=inv(["orders"], ["orders"]), exit=1)
+
+# ---- per-object policy (docs/policy.md) ------------------------------------
+# deletion-policy: retain, recorded in the inventory from the last applied
+# declaration: the queue removed from the declaration is forgotten, never
+# deleted, and its address with it (a broker keeps an address while a
+# queue is bound to it). A plan that only forgets can be approved.
+case("140-policy-retain-queue-forgotten", "plan", cluster(KEEP),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders", messages=5)]),
+              node("node2", [q("keep", "keep"), q("orders", "orders", messages=2)])),
+     """
+json .outcome "NO_CHANGE"
+json .actions []
+json [.policy.forgotten[]|.kind+":"+.name] ["queue:orders","address:orders"]
+json .policy.forgotten[0].reason|test("deletion-policy: retain") => true
+json .policy.forgotten[1].reason|test("'orders', retained") => true
+json .confirmation|test("^forget 2 objects on shop-eu [0-9a-f]{12}$") => true
+json .unmanaged []
+md **Forgets 2 objects**
+md ## Forgotten (retained)
+md - forget queue `orders`: removed from the declaration with deletion-policy: retain
+md artemis-gitops approve plan --confirm 'forget 2 objects on shop-eu
+""", inventory=inv(["keep", "orders"], ["keep", "orders"],
+                   retain={"queues": ["orders"]}), exit=0)
+
+# A retained address removed with a queue that said deletion-policy:
+# delete under it: the queue is deleted, the address forgotten.
+case("141-policy-retained-address-deletes-explicit-queue", "plan", cluster(KEEP),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders"), q("orders-tmp", "orders")]),
+              node("node2", [q("keep", "keep"), q("orders", "orders"), q("orders-tmp", "orders")])),
+     """
+json .outcome "WOULD_APPLY"
+json [.actions[]|.kind+":"+.name] ["delete-queue:orders-tmp"]
+json [.policy.forgotten[]|.kind+":"+.name] ["queue:orders","address:orders"]
+md - forget address `orders`: removed from the declaration with deletion-policy: retain
+""", inventory=inv(["keep", "orders"], ["keep", "orders", "orders-tmp"],
+                   retain={"addresses": ["orders"], "queues": ["orders"]}), exit=2)
+
+# A retained divert removed from the declaration is forgotten; the queue
+# delete that would remove it as a dependent divert (ADR-0084 D1) is
+# refused on every node, naming the conflict.
+case("142-policy-retained-dependent-divert-refused", "plan",
+     cluster("addresses:\n" + AUDIT_IN),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "NODE_REFUSED"
+json [.policy.forgotten[]|.kind+":"+.name] ["divert:audit-copy"]
+json .policy.retained_diverts ["audit-copy"]
+json .actions[0].kind "delete-queue"
+json .actions[0].nodes[0].refusal "RETAINED_DEPENDENT"
+json .actions[0].nodes[0].removed_diverts []
+json .actions[0].nodes[0].kept_diverts[0].name "audit-copy"
+json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
+md divert 'audit-copy' has deletion-policy: retain, but deleting queue 'orders' would remove it as a dependent divert (ADR-0084 D1)
+""", inventory=inv(["audit-in", "orders"], ["audit-in", "orders"], ["audit-copy"],
+                   retain={"diverts": ["audit-copy"]}), exit=1)
+
+# The whole file declaring 'orders' is removed in the same commit that
+# drops settings.protect: the last applied declaration's pattern still
+# holds, and the plan is refused as a whole.
+case("143-policy-protect-removed-file", "plan", cluster(KEEP),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders", messages=4)]),
+              node("node2", [q("keep", "keep"), q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "PROTECTED"
+json .policy.protect ["orders*"]
+json [.policy.protected[]|.kind+":"+.name+":"+.pattern] ["queue:orders:orders*","address:orders:orders*"]
+json .confirmation null
+md **Refused (PROTECTED):** queue 'orders' is protected by settings.protect pattern 'orders*', and the plan would delete it (removed from the declaration: deleted); 1 more protected object is listed under Protected
+md ## Protected (refused)
+md - address `orders`: pattern `orders*`; removed from the declaration: deleted
+""", inventory=inv(["keep", "orders"], ["keep", "orders"], protect=["orders*"]), exit=1)
+
+# A change only a recreate can make destroys the queue: refused.
+case("144-policy-protect-recreate", "plan",
+     cluster(ORDERS.replace("      - name: orders\n", "      - name: orders\n        durable: false\n"),
+             protect=["orders"]),
+     snapshot(node("node1", [q("orders", "orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "PROTECTED"
+json .actions[0].kind "recreate-queue"
+json .policy.protected[0].why|test("^recreated") => true
+""", inventory=inv(["orders"], ["orders"]), exit=1)
+
+# A dependent divert the pattern covers: its node refused, and the plan.
+case("145-policy-protect-dependent-divert", "plan",
+     cluster("addresses:\n" + AUDIT_IN, protect=["audit-*"]),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "PROTECTED"
+json .actions[0].nodes[0].refusal "PROTECTED"
+json [.policy.protected[]|.kind+":"+.name] ["divert:audit-copy"]
+json .policy.protected[0].why "removed with queue 'orders' (a dependent divert, ADR-0084 D1)"
+""", inventory=inv(["audit-in", "orders"], ["audit-in", "orders"]), exit=1)
+
+# The operator's delete-queue honours settings.protect.
+case("146-policy-protect-delete-queue", "delete-queue orders",
+     cluster(ORDERS, protect=["ord*"]),
+     snapshot(node("node1", [q("orders", "orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "PROTECTED"
+json .policy.protected[0].why "the operator's delete-queue"
+md queue 'orders' is protected by settings.protect pattern 'ord*'
+""", exit=1)
+
+# managed: false: never created (absent on node2), changed (max-consumers
+# differs on node1) or listed as drift; listed as unmanaged by
+# declaration, not as unmanaged.
+case("147-policy-unmanaged-left-alone", "plan",
+     cluster(KEEP + """  - name: legacy
+    routing: [anycast]
+    managed: false
+    queues:
+      - name: legacy
+diverts:
+  - name: legacy-copy
+    address: legacy
+    forwarding-address: elsewhere
+    managed: false
+"""),
+     snapshot(node("node1", [q("keep", "keep"), q("legacy", "legacy", max_consumers=5)],
+                   [dv("legacy-copy", "legacy", "elsewhere")]),
+              node("node2", [q("keep", "keep")])),
+     """
+json .outcome "NO_CHANGE"
+json .actions []
+json .unmanaged []
+json [.policy.unmanaged_by_declaration[]|.kind+":"+.name+"@"+(.nodes|join(","))] ["address:legacy@node1","divert:legacy-copy@node1","queue:legacy@node1"]
+json .policy.forgotten []
+md ## Unmanaged by declaration
+md - queue `legacy` on node1
+md Nothing to approve
+""", inventory=inv(["keep"], ["keep"]), exit=0)
+
+# A managed object now declared with managed: false is forgotten.
+case("148-policy-managed-false-forgets", "plan",
+     cluster(KEEP + """  - name: orders
+    routing: [anycast]
+    managed: false
+    queues:
+      - name: orders
+"""),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders", messages=3)]),
+              node("node2", [q("keep", "keep"), q("orders", "orders")])),
+     """
+json .outcome "NO_CHANGE"
+json .actions []
+json [.policy.forgotten[]|.kind+":"+.name] ["queue:orders","address:orders"]
+json .policy.forgotten[0].reason|test("managed: false") => true
+json .confirmation|test("^forget 2 objects") => true
+""", inventory=inv(["keep", "orders"], ["keep", "orders"]), exit=0)
+
+# A queue delete whose dependent divert is declared managed: false is
+# refused on its nodes, naming the conflict (ADR-0084 D1).
+case("149-policy-unmanaged-dependent-refused", "plan",
+     cluster("addresses:\n" + AUDIT_IN + """diverts:
+  - name: audit-copy
+    address: audit-in
+    forwarding-address: orders
+    managed: false
+"""),
+     snapshot(node("node1", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")]),
+              node("node2", [q("orders", "orders"), q("audit-in", "audit-in")],
+                   [dv("audit-copy", "audit-in", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "NODE_REFUSED"
+json .actions[0].nodes[0].refusal "UNMANAGED_DEPENDENT"
+json .actions[0].nodes[1].refusal "UNMANAGED_DEPENDENT"
+json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
+md divert 'audit-copy' is declared with managed: false (cluster/cluster.yaml:
+md the agent never deletes an object it does not manage
+""", inventory=inv(["audit-in", "orders"], ["audit-in", "orders"]), exit=1)

@@ -29,8 +29,12 @@ settings:
 """
 
 
-def cluster(body, mode="STUDIO_MANAGED", cap=1000):
-    return HEAD.format(mode=mode, cap=cap) + body
+def cluster(body, mode="STUDIO_MANAGED", cap=1000, protect=None):
+    """protect: settings.protect patterns (docs/policy.md), or None."""
+    extra = ""
+    if protect is not None:
+        extra = "  protect: [%s]\n" % ", ".join(json.dumps(x) for x in protect)
+    return HEAD.format(mode=mode, cap=cap) + extra + body
 
 
 def q(name, address, consumers=0, messages=0, **kw):
@@ -160,10 +164,19 @@ def broker_base(delete="OFF"):
 """ % (delete, delete, delete)
 
 
-def inv(addresses=(), queues=(), diverts=(), captures=()):
-    return {"addresses": sorted(addresses), "captures": sorted(captures),
-            "cluster": "shop-eu", "diverts": sorted(diverts), "format": 1,
-            "queues": sorted(queues), "revision": "base-rev"}
+def inv(addresses=(), queues=(), diverts=(), captures=(), retain=None,
+        protect=None):
+    """retain: {"addresses": [...], "queues": [...], "diverts": [...]} and
+    protect: the last applied declaration's policy (docs/state.md)."""
+    d = {"addresses": sorted(addresses), "captures": sorted(captures),
+         "cluster": "shop-eu", "diverts": sorted(diverts), "format": 1,
+         "queues": sorted(queues), "revision": "base-rev"}
+    if retain is not None:
+        d["retain"] = {k: sorted(retain.get(k, ()))
+                       for k in ("addresses", "diverts", "queues")}
+    if protect is not None:
+        d["protect"] = sorted(protect)
+    return d
 
 exec(open(os.path.join(HERE, "cases.py")).read())
 
