@@ -55,6 +55,8 @@ decl_cluster_set_settings(struct decl_cluster *c, const struct decl_settings *s)
 	    xstrdup(s->capture_prefix != NULL ? s->capture_prefix
 	                                      : DECL_DEFAULT_CAPTURE_PREFIX);
 	c->settings.max_destroyed_messages = s->max_destroyed_messages;
+	c->settings.delete_if_empty = s->delete_if_empty;
+	c->settings.delete_if_empty_at = s->delete_if_empty_at;
 }
 
 void

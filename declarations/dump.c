@@ -21,14 +21,23 @@ dump_routing_set(struct jsonw *w, unsigned set)
 	jsonw_arr_end(w);
 }
 
+/* A queue. Its delete-if-empty only where it differs from the cluster's
+ * default (die_default), which the dump's settings carry: loading the
+ * dump again gives every queue the same value, and the dump (and the
+ * digest) of a cluster that sets no delete-if-empty is what it was before
+ * the key existed. */
 static void
-dump_queue(struct jsonw *w, const struct decl_queue *q)
+dump_queue(struct jsonw *w, const struct decl_queue *q, bool die_default)
 {
 	jsonw_obj_begin(w);
 	jsonw_key(w, "consumers-before-dispatch");
 	jsonw_int(w, q->consumers_before_dispatch);
 	jsonw_key(w, "delay-before-dispatch");
 	jsonw_int(w, q->delay_before_dispatch);
+	if (q->delete_if_empty != die_default) {
+		jsonw_key(w, "delete-if-empty");
+		jsonw_bool(w, q->delete_if_empty);
+	}
 	jsonw_key(w, "durable");
 	jsonw_bool(w, q->durable);
 	jsonw_key(w, "enabled");
@@ -53,7 +62,7 @@ dump_queue(struct jsonw *w, const struct decl_queue *q)
 }
 
 static void
-dump_address(struct jsonw *w, const struct decl_address *a)
+dump_address(struct jsonw *w, const struct decl_address *a, bool die_default)
 {
 	size_t i;
 
@@ -63,7 +72,7 @@ dump_address(struct jsonw *w, const struct decl_address *a)
 	jsonw_key(w, "queues");
 	jsonw_arr_begin(w);
 	for (i = 0; i < a->nqueues; i++)
-		dump_queue(w, &a->queues[i]);
+		dump_queue(w, &a->queues[i], die_default);
 	jsonw_arr_end(w);
 	jsonw_key(w, "routing");
 	dump_routing_set(w, a->routing);
@@ -110,7 +119,7 @@ dump_lists(struct jsonw *w, const struct decl_cluster *c)
 	jsonw_key(w, "addresses");
 	jsonw_arr_begin(w);
 	for (i = 0; i < c->naddresses; i++)
-		dump_address(w, &c->addresses[i]);
+		dump_address(w, &c->addresses[i], c->settings.delete_if_empty);
 	jsonw_arr_end(w);
 	jsonw_key(w, "captures");
 	jsonw_arr_begin(w);
@@ -203,6 +212,10 @@ dump(const struct decl_cluster *c, bool endpoints)
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "capture-prefix");
 	jsonw_str(&w, c->settings.capture_prefix);
+	if (c->settings.delete_if_empty) { /* only when set: see dump_queue */
+		jsonw_key(&w, "delete-if-empty");
+		jsonw_bool(&w, true);
+	}
 	jsonw_key(&w, "max-destroyed-messages");
 	jsonw_int(&w, c->settings.max_destroyed_messages);
 	jsonw_obj_end(&w);

@@ -83,6 +83,7 @@ static const struct decl_field queue_tab[] = {
         INT32_MAX, false, "0 or more"),
     FINT(decl_queue, "delay-before-dispatch", delay_before_dispatch, -1,
         INT64_MAX, false, "-1 (none) or more"),
+    FLD(decl_queue, "delete-if-empty", DECL_FIELD_BOOL, delete_if_empty, false),
 };
 
 static const struct decl_field divert_tab[] = {
@@ -115,6 +116,8 @@ static const struct decl_field settings_tab[] = {
         false),
     FINT(decl_settings, "max-destroyed-messages", max_destroyed_messages, 0,
         INT64_MAX, false, "0 or more"),
+    FLD(decl_settings, "delete-if-empty", DECL_FIELD_BOOL, delete_if_empty,
+        false),
 };
 
 static const struct decl_field top_tab[] = {
@@ -263,6 +266,7 @@ load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
 	if (decl_fields_parse(q, v, "queue", queue_tab, NELEM(queue_tab),
 	        l->diags) < 0)
 		return;
+	decl_delete_if_empty_key(&q->delete_if_empty_at, v);
 	if (q->routing != 0 || a->routing == 0 || a->name == NULL)
 		return;
 	if (a->routing == DECL_ANYCAST || a->routing == DECL_MULTICAST)
@@ -446,9 +450,10 @@ load_head(struct load *l, const struct decl_yaml_node *root)
 	}
 	l->settings_at.set = true;
 	l->settings_at.pos = v->pos;
-	if (!decl_yaml_node_is_null(v))
-		decl_fields_parse(&l->c->settings, v, "settings", settings_tab,
-		    NELEM(settings_tab), l->diags);
+	if (!decl_yaml_node_is_null(v) &&
+	    decl_fields_parse(&l->c->settings, v, "settings", settings_tab,
+	        NELEM(settings_tab), l->diags) == 0)
+		decl_delete_if_empty_key(&l->c->settings.delete_if_empty_at, v);
 }
 
 /* Returns false when the file is not a mapping or has no version this
@@ -583,6 +588,7 @@ decl_cluster_parse_max(struct decl_cluster **out, const char *label,
 	free(l.cluster_at.str);
 	free(l.mode_at.str);
 	if (diags->nerrors == nerrors) {
+		decl_delete_if_empty_resolve(l.c);
 		decl_index_build(l.c);
 		decl_check(l.c, diags);
 	}

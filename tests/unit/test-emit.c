@@ -912,7 +912,7 @@ test_emit__nodes_members_settings_round_trip(void **state)
 	    {{0}, NULL, NULL, NULL}};
 	struct decl_node ha = {{0}, NULL, NULL, NULL, NULL, 0};
 	struct decl_node one = {{0}, NULL, NULL, NULL, NULL, 0};
-	struct decl_settings st = {NULL, 0};
+	struct decl_settings st = {0};
 	struct decl_emit_file *f = NULL;
 	struct decl_file in[4];
 	struct decl_cluster *back = NULL;
