@@ -332,9 +332,8 @@ node_details(struct sbuf *b, enum plan_action_kind k,
 		sbuf_addf(b, "  - capture tap %s%s%s%s: %s — %s\n",
 		    span(&sp, np->taps[i].name),
 		    np->taps[i].capture != NULL ? " (capture " : "",
-		    np->taps[i].capture != NULL
-		        ? span(&sp, np->taps[i].capture)
-		        : "",
+		    np->taps[i].capture != NULL ? span(&sp, np->taps[i].capture)
+		                                : "",
 		    np->taps[i].capture != NULL ? ")" : "",
 		    np->taps[i].fate == PLAN_TAP_KEPT
 		        ? "kept"
@@ -380,14 +379,18 @@ action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
 	struct spans sp = {0};
 	size_t i;
 
-	sbuf_addf(b, "### %zu. %s %s", idx + 1,
-	    plan_action_kind_name(a->kind), span(&sp, a->name));
+	sbuf_addf(b, "### %zu. %s %s", idx + 1, plan_action_kind_name(a->kind),
+	    span(&sp, a->name));
 	if (a->address != NULL && strcmp(a->address, a->name) != 0)
 		sbuf_addf(b, " (address %s)", span(&sp, a->address));
-	spans_release(&sp);
 	if (a->destroys_messages)
 		sbuf_adds(b, " — **destroys messages**");
 	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
+	if (a->delete_if_empty != NULL)
+		sbuf_addf(b,
+		    "Delete-if-empty: a node where the queue holds messages is refused, here and again at apply (%s).\n\n",
+		    span(&sp, a->delete_if_empty));
+	spans_release(&sp);
 	plan_graph_md(b, a);
 	for (i = 0; i < a->nnodes; i++)
 		node_md(b, a->kind, &a->nodes[i],
