@@ -58,16 +58,19 @@ plan_delete_if_empty_removed(const struct plan_managed *m,
     const struct decl_cluster *decl, const char *queue)
 {
 	const char *was = plan_managed_delete_if_empty(m, queue);
-	const char *which;
 
 	if (was == NULL)
 		return decl_settings_delete_if_empty_text(decl);
-	which = m->source != NULL && strcmp(m->source, "base") == 0
-	            ? "the base declaration"
-	            : "the last applied declaration";
-	if (m->revision == NULL)
-		return xasprintf("%s in %s", was, which);
-	return xasprintf("%s in %s (revision %.12s)", was, which, m->revision);
+	if (m->source != NULL && strcmp(m->source, "base") == 0)
+		return m->revision != NULL
+		           ? xasprintf("%s in the base declaration (%s)", was,
+		                 m->revision)
+		           : xasprintf("%s in the base declaration", was);
+	return m->revision != NULL
+	           ? xasprintf(
+	                 "%s in the last applied declaration (revision %.12s)",
+	                 was, m->revision)
+	           : xasprintf("%s in the last applied declaration", was);
 }
 
 /* q is protected by its own key (not the default it inherits). */
