@@ -188,6 +188,10 @@ emit_queue(struct sbuf *b, const struct decl_address *a,
 	if (q->delay_before_dispatch != -1)
 		key_int(b, in, "delay-before-dispatch",
 		    q->delay_before_dispatch);
+	/* true only: a built model's queues (import) never say false, and
+	 * one that does not say it takes settings.delete-if-empty */
+	if (q->delete_if_empty)
+		key_bool(b, in, "delete-if-empty", true);
 }
 
 static void
@@ -306,7 +310,8 @@ emit_cluster_file(struct sbuf *bp, const struct decl_cluster *c,
 		emit_node(&b, &c->nodes[i]);
 	if (strcmp(c->settings.capture_prefix, DECL_DEFAULT_CAPTURE_PREFIX) !=
 	        0 ||
-	    c->settings.max_destroyed_messages != DECL_DEFAULT_MAX_DESTROYED) {
+	    c->settings.max_destroyed_messages != DECL_DEFAULT_MAX_DESTROYED ||
+	    c->settings.delete_if_empty) {
 		sbuf_adds(&b, "settings:\n");
 		if (strcmp(c->settings.capture_prefix,
 		        DECL_DEFAULT_CAPTURE_PREFIX) != 0)
@@ -316,6 +321,8 @@ emit_cluster_file(struct sbuf *bp, const struct decl_cluster *c,
 		    DECL_DEFAULT_MAX_DESTROYED)
 			key_int(&b, "  ", "max-destroyed-messages",
 			    c->settings.max_destroyed_messages);
+		if (c->settings.delete_if_empty)
+			key_bool(&b, "  ", "delete-if-empty", true);
 	}
 	if (c->ncaptures > 0)
 		sbuf_adds(&b, "captures:\n");
