@@ -114,7 +114,7 @@ void plan_summarize(const struct plan *p, struct plan_summary *s);
 /* "create 2, delete 1 queue, 2 diverts" ("no changes" when empty). Owned. */
 char *plan_summary_phrase(const struct plan_summary *s);
 
-/* ---- delete-if-empty.c ------------------------------------------------ */
+/* ---- preflight-empty.c: delete-if-empty ------------------------------- */
 
 /* Sort names[0..n) with texts[] alongside (pairs of a table). */
 void plan_delete_if_empty_sort(char **names, char **texts, size_t n);

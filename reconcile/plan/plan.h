@@ -468,7 +468,7 @@ struct plan_queue_delete_ctx {
 	const char *delete_if_empty;
 };
 
-/* ---- delete-if-empty (delete-if-empty.c; docs/policy.md) -------------- */
+/* ---- delete-if-empty (preflight-empty.c; docs/policy.md) -------------- */
 #define PLAN_REFUSAL_HAS_MESSAGES "HAS_MESSAGES"
 
 /* The clause of a managed queue protected in m, or NULL. Borrowed. */

@@ -25,12 +25,14 @@ n2=${NODES[1]}
 # client NODE producer|consumer ADDRESS N: the distribution's client sends
 # or receives N messages on the anycast queue ADDRESS; prints OK or why not
 client() {
-	local node=$1 verb=$2 addr=$3 count=$4 cred o
+	local node=$1 verb=$2 addr=$3 count=$4 cred o extra=()
 	cred=$(cat "${CRED[$node]}")
+	# a consumer gives up after 5 s without a message, never hangs
+	[ "$verb" = consumer ] && extra=(--receive-timeout 5000 --break-on-null)
 	o=$("$RUNDIR/$node/bin/artemis" "$verb" --destination "queue://$addr" \
 		--url "tcp://localhost:$(broker_port "$node")" \
 		--user "${cred%%:*}" --password "${cred#*:}" \
-		--message-count "$count" 2>&1)
+		--message-count "$count" "${extra[@]}" 2>&1)
 	if printf '%s' "$o" | grep -qE "(Produced|Consumed): $count messages"; then
 		echo OK
 	else

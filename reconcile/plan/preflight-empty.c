@@ -1,4 +1,4 @@
-/* reconcile/plan/delete-if-empty.c: which deletes run under delete-if-empty
+/* reconcile/plan/preflight-empty.c: which deletes run under delete-if-empty
  * and the refusal of a node where the queue holds messages (docs/policy.md).
  *
  * A queue still declared takes the new declaration's policy (its own key,
