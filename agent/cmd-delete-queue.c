@@ -137,9 +137,11 @@ const struct agent_cmd_entry agent_cmd_delete_queue_entry = {
         "unless\n--disconnect-consumers is given; diverts that forward "
         "into the queue's\naddress and lose their last queue are removed "
         "with it, first; diverts\nsourced at the address and capture taps "
-        "are kept (and named). Writes\nDIR/plan.json, DIR/plan.md and "
-        "DIR/declaration/cluster.yaml; approve\nand apply it like any "
-        "plan.",
+        "are kept (and named). Under\ndelete-if-empty (the queue's own "
+        "key in CLUSTER_DIR, else\nsettings.delete-if-empty) a node where "
+        "the queue holds messages is\nrefused. Writes DIR/plan.json, "
+        "DIR/plan.md and\nDIR/declaration/cluster.yaml; approve and apply "
+        "it like any plan.",
     .options = delete_queue_options,
     .help_col = 26,
     .exit_codes = "Exit codes: 0 nothing to do (no node has the queue), 2 "

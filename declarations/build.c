@@ -67,6 +67,8 @@ decl_cluster_set_settings(struct decl_cluster *c, const struct decl_settings *s)
 	/* positions point into the other cluster's paths: not kept */
 	for (i = 0; i < s->nprotect; i++)
 		c->settings.protect[i] = xstrdup(s->protect[i]);
+	c->settings.delete_if_empty = s->delete_if_empty;
+	c->settings.delete_if_empty_at = s->delete_if_empty_at;
 }
 
 void

@@ -71,6 +71,13 @@ const struct decl_queue *decl_index_queue(const struct decl_index *ix,
 const struct decl_divert *decl_index_divert(const struct decl_index *ix,
     const char *name);
 
+/* delete-if-empty (delete-if-empty.c). Record in *at where map (a queue
+ * or `settings`) writes the key, when it does. */
+void decl_delete_if_empty_key(struct pos *at, const struct decl_yaml_node *map);
+/* Give every queue that does not write the key the cluster's default
+ * (settings.delete-if-empty) and its place: once every file is loaded. */
+void decl_delete_if_empty_resolve(struct decl_cluster *c);
+
 /* Cross-object rules on a fully loaded cluster; diagnostics into diags. */
 void decl_check(const struct decl_cluster *c, struct errlist *diags);
 

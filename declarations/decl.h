@@ -120,6 +120,13 @@ struct decl_queue {
 	char *last_value_key;       /* NULL = not a last-value queue */
 	int64_t consumers_before_dispatch; /* default 0 */
 	int64_t delay_before_dispatch;     /* default -1 */
+	/* delete-if-empty (docs/policy.md): a delete of the queue is refused
+	 * on a node where it holds messages. Effective value: the queue's
+	 * own key, else settings.delete-if-empty. delete_if_empty_at is the
+	 * key that decided it (the queue's or the settings' one); line 0
+	 * when neither was written (the default, false). */
+	bool delete_if_empty;
+	struct pos delete_if_empty_at;
 };
 
 struct decl_address {
@@ -163,6 +170,10 @@ struct decl_settings {
 	char **protect;
 	size_t nprotect;
 	struct pos *protect_at; /* where each was written */
+	/* settings.delete-if-empty: every queue's default (docs/policy.md);
+	 * delete_if_empty_at is the key, line 0 when not written. */
+	bool delete_if_empty;
+	struct pos delete_if_empty_at;
 };
 
 struct decl_cluster {
@@ -259,6 +270,16 @@ char *decl_cluster_dump_objects(const struct decl_cluster *c);
  * decl_cluster_dump_objects(c). plan.json records it, so an approval
  * covers the declaration apply records as managed. */
 void decl_cluster_digest(const struct decl_cluster *c, char hex[SHA256_HEX]);
+
+/* Where delete-if-empty is set for q, as the refusals name it: "delete-if-empty
+ * is set (c/orders.yaml:14:7)" for the queue's own key,
+ * "settings.delete-if-empty is set (c/cluster.yaml:9:3)" for the cluster's
+ * default; NULL when q's effective value is false. Owned. */
+char *decl_queue_delete_if_empty_text(const struct decl_cluster *c,
+    const struct decl_queue *q);
+/* The same for a queue c does not declare: the cluster's default, or
+ * NULL when settings.delete-if-empty is false. Owned. */
+char *decl_settings_delete_if_empty_text(const struct decl_cluster *c);
 
 /* Building a model in memory (build.c): what `import` makes from brokers
  * or broker.xml files (docs/import.md). Each add copies what it is given;

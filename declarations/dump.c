@@ -24,8 +24,8 @@ dump_routing_set(struct jsonw *w, unsigned set)
 /* The per-object policy, each key only where it is not the default, so
  * that the dump (and the digest) of a declaration without policies is
  * what it always was: a plan approved before stays bound to it. Keys
- * sorted: deletion-policy sorts after delay-…, managed before max-… and
- * name; the caller writes the keys around them. */
+ * sorted: deletion-policy sorts after delay-… and delete-if-empty,
+ * managed before max-… and name; the caller writes the keys around them. */
 static void
 dump_deletion(struct jsonw *w, const struct decl_policy *p,
     const struct decl_policy *inherited)
@@ -48,15 +48,24 @@ dump_managed(struct jsonw *w, const struct decl_policy *p)
 	jsonw_bool(w, false);
 }
 
+/* A queue. Its delete-if-empty only where it differs from the cluster's
+ * default (die_default), which the dump's settings carry: loading the
+ * dump again gives every queue the same value, and the dump (and the
+ * digest) of a cluster that sets no delete-if-empty is what it was before
+ * the key existed. */
 static void
 dump_queue(struct jsonw *w, const struct decl_queue *q,
-    const struct decl_address *a)
+    const struct decl_address *a, bool die_default)
 {
 	jsonw_obj_begin(w);
 	jsonw_key(w, "consumers-before-dispatch");
 	jsonw_int(w, q->consumers_before_dispatch);
 	jsonw_key(w, "delay-before-dispatch");
 	jsonw_int(w, q->delay_before_dispatch);
+	if (q->delete_if_empty != die_default) {
+		jsonw_key(w, "delete-if-empty");
+		jsonw_bool(w, q->delete_if_empty);
+	}
 	dump_deletion(w, &q->policy, &a->policy);
 	jsonw_key(w, "durable");
 	jsonw_bool(w, q->durable);
@@ -83,7 +92,7 @@ dump_queue(struct jsonw *w, const struct decl_queue *q,
 }
 
 static void
-dump_address(struct jsonw *w, const struct decl_address *a)
+dump_address(struct jsonw *w, const struct decl_address *a, bool die_default)
 {
 	size_t i;
 
@@ -95,7 +104,7 @@ dump_address(struct jsonw *w, const struct decl_address *a)
 	jsonw_key(w, "queues");
 	jsonw_arr_begin(w);
 	for (i = 0; i < a->nqueues; i++)
-		dump_queue(w, &a->queues[i], a);
+		dump_queue(w, &a->queues[i], a, die_default);
 	jsonw_arr_end(w);
 	jsonw_key(w, "routing");
 	dump_routing_set(w, a->routing);
@@ -144,7 +153,7 @@ dump_lists(struct jsonw *w, const struct decl_cluster *c)
 	jsonw_key(w, "addresses");
 	jsonw_arr_begin(w);
 	for (i = 0; i < c->naddresses; i++)
-		dump_address(w, &c->addresses[i]);
+		dump_address(w, &c->addresses[i], c->settings.delete_if_empty);
 	jsonw_arr_end(w);
 	jsonw_key(w, "captures");
 	jsonw_arr_begin(w);
@@ -237,6 +246,10 @@ dump(const struct decl_cluster *c, bool endpoints)
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "capture-prefix");
 	jsonw_str(&w, c->settings.capture_prefix);
+	if (c->settings.delete_if_empty) { /* only when set: see dump_queue */
+		jsonw_key(&w, "delete-if-empty");
+		jsonw_bool(&w, true);
+	}
 	jsonw_key(&w, "max-destroyed-messages");
 	jsonw_int(&w, c->settings.max_destroyed_messages);
 	if (c->settings.nprotect > 0) { /* as dump_deletion: only when set */

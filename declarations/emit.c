@@ -194,6 +194,10 @@ emit_queue(struct sbuf *b, const struct decl_address *a,
 		    decl_deletion_policy_name(q->policy.deletion));
 	if (q->policy.unmanaged != a->policy.unmanaged)
 		key_bool(b, in, "managed", !q->policy.unmanaged);
+	/* true only: a built model's queues (import) never say false, and
+	 * one that does not say it takes settings.delete-if-empty */
+	if (q->delete_if_empty)
+		key_bool(b, in, "delete-if-empty", true);
 }
 
 static void
@@ -323,7 +327,7 @@ emit_cluster_file(struct sbuf *bp, const struct decl_cluster *c,
 	if (strcmp(c->settings.capture_prefix, DECL_DEFAULT_CAPTURE_PREFIX) !=
 	        0 ||
 	    c->settings.max_destroyed_messages != DECL_DEFAULT_MAX_DESTROYED ||
-	    c->settings.nprotect > 0) {
+	    c->settings.nprotect > 0 || c->settings.delete_if_empty) {
 		sbuf_adds(&b, "settings:\n");
 		if (strcmp(c->settings.capture_prefix,
 		        DECL_DEFAULT_CAPTURE_PREFIX) != 0)
@@ -340,6 +344,8 @@ emit_cluster_file(struct sbuf *bp, const struct decl_cluster *c,
 			decl_yaml_scalar(&b, c->settings.protect[i]);
 			sbuf_addc(&b, '\n');
 		}
+		if (c->settings.delete_if_empty)
+			key_bool(&b, "  ", "delete-if-empty", true);
 	}
 	if (c->ncaptures > 0)
 		sbuf_adds(&b, "captures:\n");

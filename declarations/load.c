@@ -87,6 +87,7 @@ static const struct decl_field queue_tab[] = {
         INT32_MAX, false, "0 or more"),
     FINT(decl_queue, "delay-before-dispatch", delay_before_dispatch, -1,
         INT64_MAX, false, "-1 (none) or more"),
+    FLD(decl_queue, "delete-if-empty", DECL_FIELD_BOOL, delete_if_empty, false),
     /* per-object policy (docs/policy.md) */
     FLD(decl_queue, "deletion-policy", DECL_FIELD_DELETION_POLICY,
         policy.deletion, false),
@@ -127,6 +128,8 @@ static const struct decl_field settings_tab[] = {
         false),
     FINT(decl_settings, "max-destroyed-messages", max_destroyed_messages, 0,
         INT64_MAX, false, "0 or more"),
+    FLD(decl_settings, "delete-if-empty", DECL_FIELD_BOOL, delete_if_empty,
+        false),
     /* names no plan may delete (docs/policy.md): load_protect */
     {"protect", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
 };
@@ -295,6 +298,7 @@ load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
 	        l->diags) < 0)
 		return;
 	policy_at(&q->policy, v);
+	decl_delete_if_empty_key(&q->delete_if_empty_at, v);
 	if (q->routing != 0 || a->routing == 0 || a->name == NULL)
 		return;
 	if (a->routing == DECL_ANYCAST || a->routing == DECL_MULTICAST)
@@ -537,8 +541,9 @@ load_head(struct load *l, const struct decl_yaml_node *root)
 	l->settings_at.pos = v->pos;
 	if (decl_yaml_node_is_null(v))
 		return;
-	decl_fields_parse(&l->c->settings, v, "settings", settings_tab,
-	    NELEM(settings_tab), l->diags);
+	if (decl_fields_parse(&l->c->settings, v, "settings", settings_tab,
+	        NELEM(settings_tab), l->diags) == 0)
+		decl_delete_if_empty_key(&l->c->settings.delete_if_empty_at, v);
 	load_protect(l, decl_yaml_map_get(v, "protect"));
 }
 
@@ -674,6 +679,7 @@ decl_cluster_parse_max(struct decl_cluster **out, const char *label,
 	free(l.cluster_at.str);
 	free(l.mode_at.str);
 	if (diags->nerrors == nerrors) {
+		decl_delete_if_empty_resolve(l.c);
 		decl_index_build(l.c);
 		decl_check(l.c, diags);
 	}

@@ -161,6 +161,9 @@ struct apply_node {
 	 * interrupted apply (DONE, established resume-read); this apply runs
 	 * the rest. */
 	size_t done_before;
+	/* The kind a stale node is refused with instead of "STALE", set by
+	 * the check that found it (HAS_MESSAGES: delete-if-empty); NULL. */
+	char *refuse_kind;
 };
 
 struct apply_result {

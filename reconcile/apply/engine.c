@@ -84,7 +84,9 @@ check_node(const struct plan *p, const struct decl_cluster *decl,
 		/* detail already holds the first stale reason */
 		stale_why = out->detail;
 		out->detail = NULL;
-		apply_node_refuse(out, "STALE", stale_why,
+		apply_node_refuse(out,
+		    out->refuse_kind != NULL ? out->refuse_kind : "STALE",
+		    stale_why,
 		    "nothing ran on this node: an action of the plan is stale here (see the stale note)");
 	} else if (!any_run) {
 		apply_node_set(out, APPLY_SKIPPED, NULL,

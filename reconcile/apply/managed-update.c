@@ -319,6 +319,42 @@ keep_unfinished_captures(struct plan_managed *m, const struct plan *p,
 	free(rm);
 }
 
+/* delete-if-empty of the managed queues after the apply (m->queues
+ * sorted): a queue decl declares takes decl's policy, named with the
+ * places p recorded from the declaration's own files; one decl no longer
+ * declares (still managed: its delete did not finish everywhere) keeps
+ * the policy it had, so the next plan's delete is still under it. */
+static void
+update_delete_if_empty(struct plan_managed *m, const struct plan *p,
+    const struct decl_cluster *decl)
+{
+	struct strv q = {0}, t = {0};
+	const struct decl_queue *dq;
+	const char *was;
+	char *text;
+	size_t i;
+
+	for (i = 0; i < m->nqueues; i++) {
+		dq = decl != NULL ? decl_cluster_find_queue(decl, m->queues[i])
+		                  : NULL;
+		was = plan_managed_delete_if_empty(m, m->queues[i]);
+		if (dq != NULL)
+			text = plan_delete_if_empty_applied(p, decl, dq);
+		else
+			text = was != NULL ? xstrdup(was) : NULL;
+		if (text == NULL)
+			continue;
+		strv_add(&q, m->queues[i]);
+		strv_add(&t, text);
+		free(text);
+	}
+	strv_array_free(m->die_queues, m->ndie);
+	strv_array_free(m->die_texts, m->ndie);
+	m->die_queues = q.v;
+	m->die_texts = t.v;
+	m->ndie = q.n;
+}
+
 void
 apply_update_managed(struct plan_managed *m, const struct plan *p,
     const struct apply_result *r, const struct decl_cluster *decl)
@@ -370,6 +406,7 @@ apply_update_managed(struct plan_managed *m, const struct plan *p,
 		keep_unfinished_captures(m, p, decl, r);
 		plan_managed_set_policy(m, decl);
 	}
+	update_delete_if_empty(m, p, decl);
 	m->known = true;
 	if (apply_result_ok(r) && p->revision != NULL) {
 		free(m->revision);

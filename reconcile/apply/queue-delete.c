@@ -10,13 +10,15 @@
 #include "../../lib/xalloc.h"
 
 /* The planner's context for a queue delete on this node: the declaration
- * that was planned (c->decl) and the plan's earlier actions. */
+ * that was planned (c->decl), the plan's earlier actions, and the
+ * delete-if-empty clause the plan recorded for action a. */
 static void
 queue_delete_ctx(struct plan_queue_delete_ctx *ctx, const struct plan *p,
-    const struct apply_ctx *c)
+    const struct plan_action *a, const struct apply_ctx *c)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->decl = c->decl;
+	ctx->delete_if_empty = a->delete_if_empty;
 	ctx->disconnect_consumers = p->disconnect_consumers;
 	ctx->created_queues = (const char *const *)c->created_q.v;
 	ctx->created_queue_addresses = (const char *const *)c->created_q_addr.v;
@@ -108,6 +110,12 @@ compare_qdel(const struct plan_action *a, const struct plan_step *np,
 	enum apply_verdict v;
 
 	if (fresh->outcome == PLAN_OUT_REFUSED) {
+		/* messages arrived since the plan, under delete-if-empty: the
+		 * node is refused with that kind (docs/policy.md) */
+		if (fresh->refusal != NULL &&
+		    strcmp(fresh->refusal, PLAN_REFUSAL_HAS_MESSAGES) == 0 &&
+		    out->refuse_kind == NULL)
+			out->refuse_kind = xstrdup(PLAN_REFUSAL_HAS_MESSAGES);
 		why = xasprintf("%s (%s)", fresh->message,
 		    fresh->next_step != NULL ? fresh->next_step : "plan again");
 		v = apply_verdict_stale(out, a, why);
@@ -143,7 +151,7 @@ apply_check_queue_delete(const struct plan *p, const struct plan_action *a,
 	char *why;
 	size_t i;
 
-	queue_delete_ctx(&ctx, p, c);
+	queue_delete_ctx(&ctx, p, a, c);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.node = xstrdup(np->node);
 	plan_preflight_queue_delete(&fresh, n, a->name, &ctx, false);
@@ -190,7 +198,7 @@ apply_check_queue_recreate(const struct plan *p, const struct plan_action *a,
 	    !recon_queue_same(lq, np->observed.queue))
 		return apply_verdict_stale(out, a,
 		    "the queue's configuration changed since the plan");
-	queue_delete_ctx(&ctx, p, c);
+	queue_delete_ctx(&ctx, p, a, c);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.node = xstrdup(np->node);
 	plan_preflight_queue_delete(&fresh, n, a->name, &ctx,
@@ -261,7 +269,7 @@ apply_check_queue_delete_rest(const struct plan *p, const struct plan_action *a,
 	while (m < nrest && rest[m].op.kind != RECON_OP_DESTROY_QUEUE)
 		m++;
 	m++; /* up to and with the queue's destroy */
-	queue_delete_ctx(&ctx, p, c);
+	queue_delete_ctx(&ctx, p, a, c);
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.node = xstrdup(np->node);
 	plan_preflight_queue_delete(&fresh, n, a->name, &ctx,

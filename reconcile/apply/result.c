@@ -79,6 +79,7 @@ node_apply_release(struct apply_node *n)
 	free(n->planned_member);
 	free(n->detail);
 	free(n->kind);
+	free(n->refuse_kind);
 }
 
 void

@@ -427,7 +427,8 @@ resumed(struct resume *x, const struct decl_cluster *decl)
 		 * rest did not run */
 		why = out->detail;
 		out->detail = NULL;
-		apply_node_refuse(out, "STALE", why,
+		apply_node_refuse(out,
+		    out->refuse_kind != NULL ? out->refuse_kind : "STALE", why,
 		    "nothing ran on this node in this apply: an action of the plan is stale here (see the stale note)");
 		for (i = 0; i < x->iv->nops; i++) {
 			ao = add_was_op(out, &x->iv->ops[i]);

@@ -55,6 +55,7 @@ delete_queue(struct plan_diff *d, const char *name)
 {
 	struct plan_queue_delete_ctx ctx;
 	struct plan_step *np;
+	char *die = plan_delete_if_empty_removed(d->managed, d->decl, name);
 	size_t i, j;
 
 	plan_diff_object_begin(d);
@@ -63,6 +64,7 @@ delete_queue(struct plan_diff *d, const char *name)
 			continue;
 		np = plan_diff_step(d, PLAN_ACT_DELETE_QUEUE, name, NULL, i);
 		plan_diff_queue_delete_ctx(&ctx, d, i);
+		ctx.delete_if_empty = die;
 		plan_preflight_queue_delete(np, d->nodes[i], name, &ctx, false);
 		if (np->outcome == PLAN_OUT_NO_CHANGE)
 			continue;
@@ -71,6 +73,8 @@ delete_queue(struct plan_diff *d, const char *name)
 			strv_add(&d->ctx[i].deleted_d,
 			    np->removed[j].config.name);
 	}
+	plan_diff_set_delete_if_empty(d, PLAN_ACT_DELETE_QUEUE, die);
+	free(die);
 	plan_diff_object_end(d);
 }
 

@@ -72,6 +72,7 @@ plan_diff_object_end(struct plan_diff *d)
 			free(a->nodes);
 			free(a->name);
 			free(a->address);
+			free(a->delete_if_empty);
 			free(a);
 			continue;
 		}
@@ -118,4 +119,14 @@ bool
 plan_diff_reachable(const struct plan_diff *d, size_t i)
 {
 	return d->nodes[i] != NULL && d->nodes[i]->refusal.kind == RECON_OK;
+}
+
+void
+plan_diff_set_delete_if_empty(struct plan_diff *d, enum plan_action_kind k,
+    const char *die)
+{
+	if (d->obj[k] == NULL || die == NULL ||
+	    d->obj[k]->delete_if_empty != NULL)
+		return;
+	d->obj[k]->delete_if_empty = xstrdup(die);
 }

@@ -112,6 +112,7 @@ plan_queue_node(struct plan_diff *d, const struct decl_queue *dq, size_t i)
 	struct recon_queue want;
 	struct sbuf re = {0}, up = {0};
 	struct recon_op *op;
+	char *die = NULL;
 	size_t k;
 
 	recon_queue_from_decl(&want, dq);
@@ -130,6 +131,10 @@ plan_queue_node(struct plan_diff *d, const struct decl_queue *dq, size_t i)
 		np = plan_diff_step(d, PLAN_ACT_RECREATE_QUEUE, dq->name,
 		    dq->address, i);
 		plan_diff_queue_delete_ctx(&ctx, d, i);
+		/* the new declaration's policy: the queue is still declared */
+		die = decl_queue_delete_if_empty_text(d->decl, dq);
+		ctx.delete_if_empty = die;
+		plan_diff_set_delete_if_empty(d, PLAN_ACT_RECREATE_QUEUE, die);
 		/* Moved to another address: its old address loses it, so
 		 * D1/D4/D5 run there as for a delete. */
 		plan_preflight_queue_delete(np, d->nodes[i], dq->name, &ctx,
@@ -151,6 +156,7 @@ plan_queue_node(struct plan_diff *d, const struct decl_queue *dq, size_t i)
 		op = plan_step_add_op(np, RECON_OP_UPDATE_QUEUE, dq->name);
 		op->queue = recon_queue_dup(&want);
 	}
+	free(die);
 	sbuf_release(&re);
 	sbuf_release(&up);
 }
@@ -222,6 +228,7 @@ diff_init(struct plan_diff *d, const struct decl_cluster *decl,
 		p->captures[i].pattern = xstrdup(decl->captures[i].pattern);
 		p->captures[i].ring_size = decl->captures[i].ring_size;
 	}
+	plan_delete_if_empty_record(p, decl);
 	d->nodes = xcalloc(decl->nnodes + 1,
 	    sizeof(const struct recon_node_snapshot *));
 	d->ctx = xcalloc(decl->nnodes + 1, sizeof(*d->ctx));
@@ -358,6 +365,7 @@ plan_delete_queue(const struct decl_cluster *decl, const char *queue,
 	struct plan_queue_delete_ctx ctx;
 	struct plan_step *np;
 	struct plan_diff d;
+	char *die = plan_delete_if_empty_declared(decl, queue);
 	size_t i;
 
 	diff_init(&d, decl, snap, opts, "delete-queue");
@@ -369,10 +377,13 @@ plan_delete_queue(const struct decl_cluster *decl, const char *queue,
 			continue;
 		np = plan_diff_step(&d, PLAN_ACT_DELETE_QUEUE, queue, NULL, i);
 		plan_diff_queue_delete_ctx(&ctx, &d, i);
+		ctx.delete_if_empty = die;
 		plan_preflight_queue_delete(np, d.nodes[i], queue, &ctx, false);
 		if (np->outcome != PLAN_OUT_NO_CHANGE)
 			strv_add(&d.ctx[i].deleted_q, queue);
 	}
+	plan_diff_set_delete_if_empty(&d, PLAN_ACT_DELETE_QUEUE, die);
+	free(die);
 	plan_diff_object_end(&d);
 	plan_diff_captures(&d);
 	plan_diff_protect(&d);

@@ -25,6 +25,30 @@ take_sorted(struct strv *s, char ***v, size_t *n)
 	memset(s, 0, sizeof(*s));
 }
 
+/* The queues c protects with delete-if-empty, with their clauses. */
+static void
+die_from_decl(struct plan_managed *out, const struct decl_cluster *c)
+{
+	struct strv q = {0}, t = {0};
+	char *text;
+	size_t i, j;
+
+	for (i = 0; i < c->naddresses; i++)
+		for (j = 0; j < c->addresses[i].nqueues; j++) {
+			text = decl_queue_delete_if_empty_text(c,
+			    &c->addresses[i].queues[j]);
+			if (text == NULL)
+				continue;
+			strv_add(&q, c->addresses[i].queues[j].name);
+			strv_add(&t, text);
+			free(text);
+		}
+	plan_delete_if_empty_sort(q.v, t.v, q.n);
+	out->die_queues = q.v;
+	out->die_texts = t.v;
+	out->ndie = q.n;
+}
+
 void
 plan_managed_from_decl(struct plan_managed *out, const struct decl_cluster *c,
     const char *source, const char *revision)
@@ -74,6 +98,7 @@ plan_managed_from_decl(struct plan_managed *out, const struct decl_cluster *c,
 	take_sorted(&rq, &out->retain_queues, &out->nretain_queues);
 	take_sorted(&rd, &out->retain_diverts, &out->nretain_diverts);
 	take_sorted(&pr, &out->protect, &out->nprotect);
+	die_from_decl(out, c);
 }
 
 static bool
@@ -115,6 +140,8 @@ plan_managed_release(struct plan_managed *m)
 	strv_array_free(m->retain_queues, m->nretain_queues);
 	strv_array_free(m->retain_diverts, m->nretain_diverts);
 	strv_array_free(m->protect, m->nprotect);
+	strv_array_free(m->die_queues, m->ndie);
+	strv_array_free(m->die_texts, m->ndie);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -135,6 +162,7 @@ plan_inventory_render(const struct plan_managed *m, const char *cluster)
 {
 	struct sbuf b = {0};
 	struct jsonw w;
+	size_t i;
 
 	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
@@ -143,6 +171,15 @@ plan_inventory_render(const struct plan_managed *m, const char *cluster)
 	names(&w, "captures", m->captures, m->ncaptures);
 	jsonw_key(&w, "cluster");
 	jsonw_str(&w, cluster);
+	if (m->ndie > 0) { /* absent when none: inventories before it */
+		jsonw_key(&w, "delete_if_empty");
+		jsonw_obj_begin(&w);
+		for (i = 0; i < m->ndie; i++) {
+			jsonw_key(&w, m->die_queues[i]);
+			jsonw_str(&w, m->die_texts[i]);
+		}
+		jsonw_obj_end(&w);
+	}
 	names(&w, "diverts", m->diverts, m->ndiverts);
 	jsonw_key(&w, "format");
 	jsonw_int(&w, PLAN_INVENTORY_FORMAT);
@@ -215,6 +252,37 @@ parse_policy(struct plan_managed *m, const struct json *root, const char *path,
 	return 0;
 }
 
+/* delete_if_empty: absent (none), or an object of queue names to the
+ * clause that protects each. */
+static int
+parse_die(struct plan_managed *m, const struct json *root, const char *path,
+    struct err *err)
+{
+	const struct json *o = json_get(root, "delete_if_empty"), *it;
+	struct strv q = {0}, t = {0};
+
+	if (o == NULL)
+		return 0;
+	if (!json_is_object(o))
+		return err_setf(err, &(struct pos){path, 0, 0},
+		    "'delete_if_empty': expected an object of queue names to strings");
+	for (it = json_first(o); it != NULL; it = json_next(it)) {
+		if (!json_is_string(it)) {
+			strv_release(&q);
+			strv_release(&t);
+			return err_setf(err, &(struct pos){path, 0, 0},
+			    "'delete_if_empty': expected an object of queue names to strings");
+		}
+		strv_add(&q, json_key(it));
+		strv_add(&t, json_str(it));
+	}
+	plan_delete_if_empty_sort(q.v, t.v, q.n);
+	m->die_queues = q.v;
+	m->die_texts = t.v;
+	m->ndie = q.n;
+	return 0;
+}
+
 static int
 parse_root(struct plan_managed *m, const struct json *root, const char *path,
     const char *cluster, struct err *err)
@@ -244,7 +312,9 @@ parse_root(struct plan_managed *m, const struct json *root, const char *path,
 	    parse_names(root, path, "captures", &m->captures, &m->ncaptures,
 	        err) < 0)
 		return -1;
-	return parse_policy(m, root, path, err);
+	if (parse_policy(m, root, path, err) < 0)
+		return -1;
+	return parse_die(m, root, path, err);
 }
 
 int

@@ -114,6 +114,16 @@ void plan_summarize(const struct plan *p, struct plan_summary *s);
 /* "create 2, delete 1 queue, 2 diverts" ("no changes" when empty). Owned. */
 char *plan_summary_phrase(const struct plan_summary *s);
 
+/* ---- preflight-empty.c: delete-if-empty ------------------------------- */
+
+/* Sort names[0..n) with texts[] alongside (pairs of a table). */
+void plan_delete_if_empty_sort(char **names, char **texts, size_t n);
+/* The queue-delete preflight's check: q holds messages and
+ * ctx->delete_if_empty is set: np is refused HAS_MESSAGES with the count
+ * and the clause (true); else nothing (false). */
+bool plan_preflight_delete_if_empty(struct plan_step *np,
+    const struct recon_queue *q, const struct plan_queue_delete_ctx *ctx);
+
 /* ---- diff-state.c: the diff's working state ---------------------------- */
 
 struct plan_node_ctx {
@@ -149,6 +159,10 @@ void plan_diff_queue_delete_ctx(struct plan_queue_delete_ctx *out,
     const struct plan_diff *d, size_t i);
 /* Node i was read. */
 bool plan_diff_reachable(const struct plan_diff *d, size_t i);
+/* The current object's action of kind k (when it has one) runs under
+ * delete-if-empty clause die (copied; NULL: it does not). */
+void plan_diff_set_delete_if_empty(struct plan_diff *d, enum plan_action_kind k,
+    const char *die);
 
 /* ---- policy.c: per-object policy (docs/policy.md) ---------------------- */
 

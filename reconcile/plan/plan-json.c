@@ -177,6 +177,8 @@ action_json(struct jsonw *w, const struct plan_action *a)
 
 	jsonw_obj_begin(w);
 	jsonw_key_str(w, "address", a->address);
+	if (a->delete_if_empty != NULL) /* absent when not: older plans */
+		jsonw_key_str(w, "delete_if_empty", a->delete_if_empty);
 	jsonw_key_bool(w, "destroys_messages", a->destroys_messages);
 	jsonw_key_str(w, "kind", plan_action_kind_name(a->kind));
 	jsonw_key_str(w, "name", a->name);
@@ -272,6 +274,26 @@ unmanaged_json(struct jsonw *w, const struct plan *p)
 	jsonw_arr_end(w);
 }
 
+/* settings.delete_if_empty: absent when the declaration sets none (the
+ * plans written before it). */
+static void
+die_json(struct jsonw *w, const struct plan *p)
+{
+	size_t i;
+
+	if (p->die_default == NULL && p->ndie == 0)
+		return;
+	jsonw_key(w, "delete_if_empty");
+	jsonw_obj_begin(w);
+	jsonw_key_str(w, "default", p->die_default);
+	jsonw_key(w, "queues");
+	jsonw_obj_begin(w);
+	for (i = 0; i < p->ndie; i++)
+		jsonw_key_str(w, p->die_queues[i], p->die_texts[i]);
+	jsonw_obj_end(w);
+	jsonw_obj_end(w);
+}
+
 static void
 head_json(struct jsonw *w, const struct plan *p)
 {
@@ -339,6 +361,7 @@ render(const struct plan *p, const char *confirmation)
 		jsonw_obj_end(&w);
 	}
 	jsonw_arr_end(&w);
+	die_json(&w, p);
 	jsonw_key_int(&w, "max_destroyed_messages", p->max_destroyed_messages);
 	jsonw_obj_end(&w);
 	jsonw_key(&w, "snapshot");

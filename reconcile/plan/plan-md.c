@@ -390,10 +390,14 @@ action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
 	    span(&sp, a->name));
 	if (a->address != NULL && strcmp(a->address, a->name) != 0)
 		sbuf_addf(b, " (address %s)", span(&sp, a->address));
-	spans_release(&sp);
 	if (a->destroys_messages)
 		sbuf_adds(b, " — **destroys messages**");
 	sbuf_addf(b, "\n\nWhy: %s.\n\n", a->why);
+	if (a->delete_if_empty != NULL)
+		sbuf_addf(b,
+		    "Delete-if-empty: a node where the queue holds messages is refused, here and again at apply (%s).\n\n",
+		    span(&sp, a->delete_if_empty));
+	spans_release(&sp);
 	plan_graph_md(b, a);
 	for (i = 0; i < a->nnodes; i++)
 		node_md(b, a->kind, &a->nodes[i],

@@ -274,6 +274,8 @@ paction(struct json_reader *c, const struct json *o, const char *w,
 	int rc = -1;
 
 	if (json_read_str(c, o, w, "address", true, &a->address) < 0 ||
+	    json_read_optional(c, o, w, "delete_if_empty",
+	        &a->delete_if_empty) < 0 ||
 	    json_read_bool(c, o, w, "destroys_messages",
 	        &a->destroys_messages) < 0 ||
 	    json_read_str(c, o, w, "kind", false, &k) < 0 ||
@@ -433,6 +435,39 @@ punmanaged(struct json_reader *c, const struct json *root, struct plan *p)
 	return 0;
 }
 
+/* settings.delete_if_empty: absent in a plan whose declaration sets
+ * none; else its default's clause (or null) and the queues' own. */
+static int
+pdie(struct json_reader *c, const struct json *s, struct plan *p)
+{
+	const struct json *o, *q, *it;
+	size_t n = 0;
+
+	if (json_get(s, "delete_if_empty") == NULL)
+		return 0;
+	o = json_read_object(c, s, "settings", "delete_if_empty", false);
+	if (o == NULL || json_read_str(c, o, "settings.delete_if_empty",
+	                     "default", true, &p->die_default) < 0)
+		return -1;
+	q = json_read_object(c, o, "settings.delete_if_empty", "queues", false);
+	if (q == NULL)
+		return -1;
+	for (it = json_first(q); it != NULL; it = json_next(it))
+		n++;
+	p->die_queues = xcalloc(n + 1, sizeof(*p->die_queues));
+	p->die_texts = xcalloc(n + 1, sizeof(*p->die_texts));
+	for (it = json_first(q); it != NULL; it = json_next(it)) {
+		if (!json_is_string(it))
+			return json_read_fail(c,
+			    "settings.delete_if_empty.queues", json_key(it),
+			    "expected a string");
+		p->die_queues[p->ndie] = xstrdup(json_key(it));
+		p->die_texts[p->ndie++] = xstrdup(json_str(it));
+	}
+	plan_delete_if_empty_sort(p->die_queues, p->die_texts, p->ndie);
+	return 0;
+}
+
 static int
 psettings(struct json_reader *c, const struct json *root, struct plan *p)
 {
@@ -460,7 +495,7 @@ psettings(struct json_reader *c, const struct json *root, struct plan *p)
 			return -1;
 		i++;
 	}
-	return 0;
+	return pdie(c, s, p);
 }
 
 static bool

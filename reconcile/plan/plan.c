@@ -206,6 +206,7 @@ action_release(struct plan_action *a)
 	free(a->name);
 	free(a->address);
 	free(a->why);
+	free(a->delete_if_empty);
 	for (i = 0; i < a->nnodes; i++)
 		plan_step_release(&a->nodes[i]);
 	free(a->nodes);
@@ -243,6 +244,9 @@ plan_free(struct plan *p)
 		free(p->captures[i].pattern);
 	}
 	free(p->captures);
+	free(p->die_default);
+	strv_array_free(p->die_queues, p->ndie);
+	strv_array_free(p->die_texts, p->ndie);
 	free(p->refusal);
 	free(p->message);
 	free(p->next_step);

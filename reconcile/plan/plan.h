@@ -56,6 +56,13 @@ struct plan_managed {
 	size_t nretain_diverts;
 	char **protect;
 	size_t nprotect;
+	/* delete-if-empty of the declaration last applied (or the base):
+	 * the managed queues it protects, sorted, each with the clause that
+	 * says where it is set ("delete-if-empty is set (c/a.yaml:14:7)");
+	 * inventory.json's `delete_if_empty` (docs/policy.md). */
+	char **die_queues;
+	char **die_texts;
+	size_t ndie;
 };
 
 /* The managed set of a declaration (a base, or what apply just applied):
@@ -185,10 +192,14 @@ struct plan_step {
 
 struct plan_action {
 	enum plan_action_kind kind;
-	char *name;              /* the object's name */
-	char *address;           /* queues: their address; diverts: source */
-	bool destroys_messages;  /* a queue delete/recreate holding messages */
-	char *why;               /* one line: what differs, or why it goes */
+	char *name;             /* the object's name */
+	char *address;          /* queues: their address; diverts: source */
+	bool destroys_messages; /* a queue delete/recreate holding messages */
+	char *why;              /* one line: what differs, or why it goes */
+	/* A queue delete or recreate under delete-if-empty: the clause
+	 * naming where it is set (docs/policy.md); NULL when it is not. What
+	 * the preflight checks again at apply. */
+	char *delete_if_empty;
 	struct plan_step *nodes; /* one per declared node, in order */
 	size_t nnodes;
 };
@@ -365,6 +376,15 @@ struct plan {
 	 * declaration_digest. */
 	struct plan_capture *captures;
 	size_t ncaptures;
+	/* delete-if-empty of the planned declaration, for the inventory
+	 * apply writes (its positions are the declaration's files, which
+	 * apply's own copy, a dump, does not have): the clause of
+	 * settings.delete-if-empty (NULL when off) and the queues whose own
+	 * key sets it to true, sorted, with their clauses. */
+	char *die_default;
+	char **die_queues;
+	char **die_texts;
+	size_t ndie;
 	enum plan_outcome outcome; /* NO_CHANGE, WOULD_APPLY or REFUSED */
 	char *refusal; /* plan-wide: "BULK_CAP", "NODE_REFUSED", ... */
 	char *message;
@@ -503,7 +523,35 @@ struct plan_queue_delete_ctx {
 	size_t nprotect;
 	const char *const *retained_diverts;
 	size_t nretained_diverts;
+	/* The clause naming where delete-if-empty is set for this queue
+	 * (plan_action's delete_if_empty), or NULL: a node where the queue
+	 * holds messages is refused HAS_MESSAGES. */
+	const char *delete_if_empty;
 };
+
+/* ---- delete-if-empty (preflight-empty.c; docs/policy.md) -------------- */
+#define PLAN_REFUSAL_HAS_MESSAGES "HAS_MESSAGES"
+
+/* The clause of a managed queue protected in m, or NULL. Borrowed. */
+const char *plan_managed_delete_if_empty(const struct plan_managed *m,
+    const char *queue);
+/* The clause a delete of queue runs under, owned, or NULL:
+ * _declared for a queue decl declares, or any queue of the `delete-queue`
+ * command (its own key, else settings.delete-if-empty); _removed for a
+ * managed queue decl no longer declares: the last applied (or base)
+ * declaration's, as m recorded it, else decl's settings.delete-if-empty. */
+char *plan_delete_if_empty_declared(const struct decl_cluster *decl,
+    const char *queue);
+char *plan_delete_if_empty_removed(const struct plan_managed *m,
+    const struct decl_cluster *decl, const char *queue);
+/* Record decl's delete-if-empty in p (die_default, die_queues). */
+void plan_delete_if_empty_record(struct plan *p,
+    const struct decl_cluster *decl);
+/* The clause for queue q of decl (the declaration p was planned from,
+ * as apply loaded it), with the places p recorded; NULL when q is not
+ * protected. Owned. */
+char *plan_delete_if_empty_applied(const struct plan *p,
+    const struct decl_cluster *decl, const struct decl_queue *q);
 
 /* Fill np (zeroed by the caller; np->node set) for deleting queue on the
  * node n: outcome, ops, removed/kept diverts, taps, warnings, counts.

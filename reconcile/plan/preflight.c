@@ -498,7 +498,9 @@ plan_preflight_queue_delete(struct plan_step *np,
 		plan_step_warn(np,
 		    "on Artemis %s a divert into an address that has lost its queue does not create it again, nor make sends to its source fail: the broker drops what it forwards (measured; ADR-0084 §17 measured both on 2.44); the divert is removed with the queue all the same, so that nothing forwards into an address that is gone",
 		    n->broker_version);
-	check_consumers(np, q, ctx);
+	/* delete-if-empty first: draining the queue takes consumers */
+	if (!plan_preflight_delete_if_empty(np, q, ctx))
+		check_consumers(np, q, ctx);
 	op = plan_step_add_op(np, RECON_OP_DESTROY_QUEUE, queue);
 	op->remove_consumers = ctx->disconnect_consumers;
 }

@@ -1000,6 +1000,60 @@ test_emit__policy_round_trip(void **state)
 	decl_cluster_free(c);
 }
 
+/* delete-if-empty: the default in settings when on, a queue's key when
+ * true; parsed back, every queue has the policy the model gave it or the
+ * default (import's queues never say false). */
+static void
+test_emit__delete_if_empty(void **state)
+{
+	struct decl_cluster *c = cluster_new(), *back = NULL;
+	struct decl_settings st = {0};
+	struct decl_emit_file *f = NULL;
+	struct decl_file in[2];
+	struct errlist l = {0};
+	struct err err = {0};
+	struct decl_queue q;
+	char pfx[] = "__capture.", plain[] = "plain", kept[] = "kept";
+	size_t nf = 0, i, ai;
+
+	(void)state;
+	ai = decl_cluster_add_address(c, "orders", DECL_ANYCAST);
+	decl_queue_init(&q);
+	q.name = plain;
+	q.routing = DECL_ANYCAST;
+	decl_cluster_add_queue(c, ai, &q);
+	q.name = kept;
+	q.delete_if_empty = true;
+	decl_cluster_add_queue(c, ai, &q);
+	assert_int_equal(decl_cluster_emit(c, NULL, &f, &nf, &err), 0);
+	assert_int_equal(nf, 2);
+	assert_null(strstr(f[0].text, "delete-if-empty"));
+	assert_non_null(strstr(f[1].text, "      - name: kept\n"
+	                                  "        delete-if-empty: true\n"));
+	decl_emit_files_free(f, nf);
+
+	st.capture_prefix = pfx;
+	st.max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
+	st.delete_if_empty = true;
+	decl_cluster_set_settings(c, &st);
+	assert_int_equal(decl_cluster_emit(c, NULL, &f, &nf, &err), 0);
+	assert_non_null(
+	    strstr(f[0].text, "settings:\n  delete-if-empty: true\n"));
+	for (i = 0; i < nf; i++) {
+		in[i].path = f[i].name;
+		in[i].data = f[i].text;
+		in[i].len = f[i].len;
+	}
+	assert_int_equal(decl_cluster_parse(&back, "c1", in, nf, &l), 0);
+	assert_true(back->settings.delete_if_empty);
+	assert_true(decl_cluster_find_queue(back, "plain")->delete_if_empty);
+	assert_true(decl_cluster_find_queue(back, "kept")->delete_if_empty);
+	decl_cluster_free(back);
+	decl_cluster_free(c);
+	errlist_release(&l);
+	decl_emit_files_free(f, nf);
+}
+
 int
 main(void)
 {
@@ -1020,6 +1074,7 @@ main(void)
 	        test_emit__yaml_scalar_quotes_what_yaml_reads_otherwise),
 	    cmocka_unit_test(
 	        test_emit__line_and_paragraph_separators_round_trip),
+	    cmocka_unit_test(test_emit__delete_if_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

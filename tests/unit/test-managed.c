@@ -116,12 +116,70 @@ test_managed__policy_in_the_inventory(void **state)
 	errlist_release(&l);
 }
 
+/* delete-if-empty: the managed set of a declaration records the queues it
+ * protects with their clauses; inventory.json carries them only when there
+ * are some (an inventory without the member reads as none), and a member
+ * of the wrong shape is refused. */
+static void
+test_managed__delete_if_empty_in_the_inventory(void **state)
+{
+	struct plan_managed m = {0}, m2 = {0};
+	struct err err = {0};
+	struct decl_queue *q;
+	struct fx f;
+	char *text, *text2, *msg;
+	static const char bad[] =
+	    "{\"addresses\": [], \"captures\": [], \"cluster\": \"shop-eu\", "
+	    "\"delete_if_empty\": {\"orders\": 1}, \"diverts\": [], "
+	    "\"format\": 1, \"queues\": [], \"revision\": null}";
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_queue(&f, "orders", "plain");
+	managed_of(&m, &f);
+	text = plan_inventory_render(&m, "shop-eu");
+	assert_null(strstr(text, "delete_if_empty"));
+	free(text);
+	plan_managed_release(&m);
+
+	q = fx_queue(&f, "orders", "orders");
+	q->delete_if_empty = true;
+	q->delete_if_empty_at = (struct pos){"c/a.yaml", 14, 9};
+	managed_of(&m, &f);
+	assert_string_equal(plan_managed_delete_if_empty(&m, "orders"),
+	    "delete-if-empty is set (c/a.yaml:14:9)");
+	assert_null(plan_managed_delete_if_empty(&m, "plain"));
+	text = plan_inventory_render(&m, "shop-eu");
+	assert_non_null(
+	    strstr(text, "\"delete_if_empty\": {\n    \"orders\": "
+	                 "\"delete-if-empty is set (c/a.yaml:14:9)\""));
+	assert_int_equal(plan_inventory_parse(&m2, "inv.json", text,
+	                     strlen(text), "shop-eu", &err),
+	    0);
+	text2 = plan_inventory_render(&m2, "shop-eu");
+	assert_string_equal(text, text2);
+	assert_int_equal(plan_inventory_parse(&m2, "inv.json", bad, strlen(bad),
+	                     "shop-eu", &err),
+	    -1);
+	msg = err_render(&err);
+	assert_string_equal(msg, "inv.json: 'delete_if_empty': expected an "
+	                         "object of queue names to strings");
+	free(msg);
+	err_release(&err);
+	free(text);
+	free(text2);
+	plan_managed_release(&m);
+	plan_managed_release(&m2);
+	fx_free(&f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_managed__inventory_round_trip),
 	    cmocka_unit_test(test_managed__policy_in_the_inventory),
+	    cmocka_unit_test(test_managed__delete_if_empty_in_the_inventory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

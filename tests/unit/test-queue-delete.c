@@ -201,6 +201,83 @@ test_queue_delete__new_protected_dependent_is_refused(void **unused)
 	scen_free(&s);
 }
 
+/* scen with queue fwd under delete-if-empty in the last applied
+ * declaration, empty on both nodes when planned. */
+static void
+die_scen(struct scen *s)
+{
+	struct plan_opts opts = {.revision = "rev2", .snapshot_source = "live"};
+	struct decl_queue *fwd;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	fx_init(&s->f, DECL_STUDIO_MANAGED, 2);
+	fx_queue(&s->f, "src", "src");
+	fwd = fx_queue(&s->f, "fwd", "fwd");
+	fwd->delete_if_empty = true;
+	fwd->delete_if_empty_at = (struct pos){"c/a.yaml", 14, 9};
+	plan_managed_from_decl(&s->m, &s->f.c, "inventory", "rev1");
+	free(s->f.c.addresses[1].queues[0].name);
+	s->f.c.addresses[1].nqueues = 0;
+	for (i = 0; i < 2; i++) {
+		fx_lqueue(&s->f, i, "src", "src", 0, 0);
+		fx_lqueue(&s->f, i, "fwd", "fwd", 0, 0);
+		fx_ldivert(&s->f, i, "d1", "src", "fwd")->routing_type =
+		    DECL_DIVERT_ANYCAST;
+	}
+	s->p = plan_build(&s->f.c, &s->m, &s->f.s, &opts);
+	assert_int_equal(s->p->outcome, PLAN_OUT_WOULD_APPLY);
+	assert_string_equal(s->p->actions[0].delete_if_empty,
+	    "delete-if-empty is set (c/a.yaml:14:9) in the last applied "
+	    "declaration (revision rev1)");
+	s->k.f = &s->f;
+	fake_io(&s->io, &s->k);
+	s->r = xcalloc(1, sizeof(*s->r));
+	s->r->apply_id = xstrdup("id1");
+	s->r->cluster = xstrdup("shop-eu");
+}
+
+/* delete-if-empty, checked again at apply: messages arrived on one node
+ * after the plan. That node is refused HAS_MESSAGES with the count and
+ * the key's place and nothing runs there (its dependent divert stays);
+ * the other node deletes. The queue stays managed, with its policy. */
+static void
+test_queue_delete__messages_after_plan_refuse_the_node(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+
+	(void)unused;
+	die_scen(&s);
+	fx_lqueue_get(&s.f, 0, "fwd")->message_count = 5;
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_string_equal(sbuf_str(&s.k.log),
+	    "broker-b destroyDivert d1\nbroker-b destroyQueue fwd\n");
+	assert_int_equal(s.r->nodes[0].outcome, APPLY_REFUSED);
+	assert_string_equal(s.r->nodes[0].kind, "HAS_MESSAGES");
+	assert_int_equal(s.r->nodes[0].nops, 0);
+	assert_non_null(strstr(s.r->nodes[0].detail,
+	    "queue 'fwd' holds 5 messages on broker-a; delete-if-empty is set "
+	    "(c/a.yaml:14:9) in the last applied declaration (revision "
+	    "rev1)"));
+	assert_int_equal(s.r->nodes[1].outcome, APPLY_APPLIED);
+	apply_update_managed(&s.m, s.p, s.r, &s.f.c);
+	assert_true(plan_managed_has_queue(&s.m, "fwd"));
+	assert_string_equal(plan_managed_delete_if_empty(&s.m, "fwd"),
+	    "delete-if-empty is set (c/a.yaml:14:9)");
+	scen_free(&s);
+
+	/* still empty at apply: both nodes delete, the queue leaves the
+	 * managed set and its policy with it */
+	die_scen(&s);
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	assert_true(apply_result_ok(s.r));
+	apply_update_managed(&s.m, s.p, s.r, &s.f.c);
+	assert_false(plan_managed_has_queue(&s.m, "fwd"));
+	assert_null(plan_managed_delete_if_empty(&s.m, "fwd"));
+	scen_free(&s);
+}
+
 int
 main(void)
 {
@@ -216,6 +293,7 @@ main(void)
 	        test_queue_delete__disconnect_consumers_sends_remove_consumers),
 	    cmocka_unit_test(
 	        test_queue_delete__new_consumer_with_flag_is_stale),
+	    cmocka_unit_test(test_queue_delete__messages_after_plan_refuse_the_node),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

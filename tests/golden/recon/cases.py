@@ -1233,3 +1233,155 @@ json [.actions[0].nodes[0].operations[].op] ["destroyQueue"]
 md divert 'audit-copy' is declared with managed: false (cluster/cluster.yaml:
 md the agent never deletes an object it does not manage
 """, inventory=inv(["audit-in", "orders"], ["audit-in", "orders"]), exit=1)
+# ---- delete-if-empty (docs/policy.md) --------------------------------------
+# A queue's own key, or settings.delete-if-empty: a delete (removed, recreated,
+# the delete-queue command) is refused on the node where the queue holds
+# messages, with the count and the key's place; other nodes are unaffected.
+ORDERS_DIE = """addresses:
+  - name: orders
+    routing: [anycast]
+    queues:
+      - name: orders
+        delete-if-empty: true
+"""
+KEEP_Q = """addresses:
+  - name: keep
+    routing: [anycast]
+    queues:
+      - name: keep
+"""
+
+
+def die_default(yaml):
+    """The cluster with settings.delete-if-empty: true (line 13, col 3)."""
+    return yaml.replace("  max-destroyed-messages:",
+                        "  delete-if-empty: true\n  max-destroyed-messages:")
+
+
+def die_inv(addresses, queues, die):
+    i = inv(addresses, queues)
+    i["delete_if_empty"] = die
+    return i
+
+
+# Removed from the declaration: the base declaration's policy holds.
+case("130-die-removed-refused-on-node-with-messages", "plan", cluster(KEEP_Q),
+     snapshot(node("node1", [q("orders", "orders", messages=12), q("keep", "keep")]),
+              node("node2", [q("orders", "orders"), q("keep", "keep")])),
+     """
+json .outcome "REFUSED"
+json .refusal "NODE_REFUSED"
+json .actions[0].kind "delete-queue"
+json .actions[0].delete_if_empty "delete-if-empty is set (base/cluster.yaml:23:9) in the base declaration (base)"
+json .actions[0].nodes[0].outcome "REFUSED"
+json .actions[0].nodes[0].refusal "HAS_MESSAGES"
+json .actions[0].nodes[0].message "queue 'orders' holds 12 messages on node1; delete-if-empty is set (base/cluster.yaml:23:9) in the base declaration (base)"
+json .actions[0].nodes[1].outcome "WOULD_APPLY"
+json .destroyed_messages 12
+json .confirmation null
+md **node1**: REFUSED (HAS_MESSAGES) — queue 'orders' holds 12 messages on node1
+md **next step:** consume or move the messages (the queue is deleted only when empty on every node), then plan again
+md Delete-if-empty: a node where the queue holds messages is refused, here and again at apply
+""", base=cluster(KEEP_Q + ORDERS_DIE.replace("addresses:\n", "")), exit=1)
+
+# Removed, the last applied declaration's policy in inventory.json; empty on
+# both nodes: the delete goes through, under the policy (checked at apply).
+case("131-die-removed-empty-deletes", "plan", cluster(KEEP_Q),
+     snapshot(node("node1", [q("orders", "orders"), q("keep", "keep")]),
+              node("node2", [q("orders", "orders"), q("keep", "keep")])),
+     """
+json .outcome "WOULD_APPLY"
+json .actions[0].delete_if_empty "delete-if-empty is set (shop-eu/orders.yaml:14:9) in the last applied declaration (revision base-rev)"
+json [.actions[0].nodes[].outcome] ["WOULD_APPLY","WOULD_APPLY"]
+json .settings.delete_if_empty null
+md Delete-if-empty: a node where the queue holds messages is refused, here and again at apply
+""", inventory=die_inv(["orders", "keep"], ["orders", "keep"],
+                      {"orders": "delete-if-empty is set (shop-eu/orders.yaml:14:9)"}),
+     exit=2)
+
+# Removed, not protected by the last applied declaration, but the new one
+# turns the cluster's default on: the default covers the delete.
+case("132-die-removed-new-default-covers", "plan", die_default(cluster(KEEP_Q)),
+     snapshot(node("node1", [q("orders", "orders", messages=1), q("keep", "keep")]),
+              node("node2", [q("orders", "orders", messages=4), q("keep", "keep")])),
+     """
+json .outcome "REFUSED"
+json [.actions[0].nodes[].refusal] ["HAS_MESSAGES","HAS_MESSAGES"]
+json .actions[0].nodes[0].message "queue 'orders' holds 1 message on node1; settings.delete-if-empty is set (cluster/cluster.yaml:13:3)"
+json .actions[0].nodes[1].message "queue 'orders' holds 4 messages on node2; settings.delete-if-empty is set (cluster/cluster.yaml:13:3)"
+json .settings.delete_if_empty => {"default":"settings.delete-if-empty is set (cluster/cluster.yaml:13:3)","queues":{}}
+""", inventory=inv(["orders", "keep"], ["orders", "keep"]), exit=1)
+
+# Recreated (durable changes): the new declaration's policy, here the
+# default; the queue's own key false wins over it for another queue.
+case("133-die-recreate-default-and-own-key", "plan",
+     die_default(cluster("""addresses:
+  - name: orders
+    routing: [anycast]
+    queues:
+      - name: orders
+        durable: false
+      - name: loose
+        durable: false
+        delete-if-empty: false
+      - name: kept
+        delete-if-empty: true
+""")),
+     snapshot(node("node1", [q("orders", "orders", messages=3), q("loose", "orders", messages=7),
+                             q("kept", "orders", messages=2)]),
+              node("node2", [q("orders", "orders"), q("loose", "orders", messages=7),
+                             q("kept", "orders", messages=2)])),
+     """
+json .outcome "REFUSED"
+json [.actions[].kind] ["recreate-queue","recreate-queue"]
+json .actions[0].name "loose"
+json .actions[0].delete_if_empty null
+json [.actions[0].nodes[].outcome] ["WOULD_APPLY","WOULD_APPLY"]
+json .actions[1].name "orders"
+json .actions[1].nodes[0].refusal "HAS_MESSAGES"
+json .actions[1].nodes[0].message "differs in what updateQueue cannot change: durable; queue 'orders' holds 3 messages on node1; settings.delete-if-empty is set (cluster/cluster.yaml:13:3)"
+json .actions[1].nodes[1].outcome "WOULD_APPLY"
+json .settings.delete_if_empty.queues => {"kept":"delete-if-empty is set (cluster/cluster.yaml:25:9)"}
+json .destroyed_messages 17
+""", inventory=inv(["orders"], ["orders", "loose", "kept"]), exit=1)
+
+# The delete-queue command: the declared queue's key; messages refuse the
+# node before its consumers do (draining takes consumers).
+case("134-die-delete-queue-messages-before-consumers", "delete-queue orders",
+     cluster(ORDERS_DIE),
+     snapshot(node("node1", [q("orders", "orders", consumers=1, messages=2)]),
+              node("node2", [q("orders", "orders", consumers=1)])),
+     """
+json .outcome "REFUSED"
+json .actions[0].nodes[0].refusal "HAS_MESSAGES"
+json .actions[0].nodes[0].consumers 1
+json .actions[0].nodes[0].message "queue 'orders' holds 2 messages on node1; delete-if-empty is set (cluster/cluster.yaml:19:9)"
+json .actions[0].nodes[1].refusal "HAS_CONSUMERS"
+""", exit=1)
+
+# --disconnect-consumers is untouched: an empty queue with consumers goes,
+# with the warning and removeConsumers.
+case("135-die-disconnect-consumers-empty", "delete-queue orders --disconnect-consumers",
+     cluster(ORDERS_DIE),
+     snapshot(node("node1", [q("orders", "orders", consumers=2)]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "WOULD_APPLY"
+json .actions[0].delete_if_empty "delete-if-empty is set (cluster/cluster.yaml:19:9)"
+json .actions[0].nodes[0].operations[0].remove_consumers true
+json .actions[0].nodes[0].warnings[0]|test("^--disconnect-consumers: 2 consumers") => true
+""", exit=2)
+
+# The bulk cap still counts a refused node's messages (ADR-0084 D7): past
+# it the plan is refused BULK_CAP; the node stays refused HAS_MESSAGES.
+case("136-die-bulk-cap-still-counts", "plan", cluster(KEEP_Q),
+     snapshot(node("node1", [q("orders", "orders", messages=1500), q("keep", "keep")]),
+              node("node2", [q("orders", "orders"), q("keep", "keep")])),
+     """
+json .outcome "REFUSED"
+json .refusal "BULK_CAP"
+json .destroyed_messages 1500
+json .actions[0].nodes[0].refusal "HAS_MESSAGES"
+""", inventory=die_inv(["orders", "keep"], ["orders", "keep"],
+                      {"orders": "delete-if-empty is set (shop-eu/orders.yaml:14:9)"}),
+     exit=1)
