@@ -13,6 +13,20 @@
 #include "outbox.h"
 
 char *
+agent_invoker_name(void)
+{
+	const char *s = getenv("SUDO_USER");
+
+	if (s == NULL || s[0] == '\0')
+		s = getenv("USER");
+	if (s == NULL || s[0] == '\0')
+		s = getlogin();
+	if (s != NULL && s[0] != '\0')
+		return xstrdup(s);
+	return agent_user_name(getuid());
+}
+
+char *
 agent_user_name(uid_t uid)
 {
 	struct passwd pw, *res = NULL;

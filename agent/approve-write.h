@@ -15,6 +15,10 @@
 /* The name of uid (getpwuid_r: safe in any thread), or its decimal value
  * when it has none. Owned. */
 char *agent_user_name(uid_t uid);
+/* Who runs this command, as free text: $SUDO_USER, $USER, the login
+ * name, or the real uid's name (its number when it has none). Owned.
+ * (approve's, suspend's and apply --override-window's default --by.) */
+char *agent_invoker_name(void);
 
 /* Write ap->dir/approval.json atomically (mode) for the typed confirm:
  * the plan's digest, approved_by by, the real uid and its name, now, and

@@ -35,28 +35,12 @@ state_of(const struct approve_opts *o)
 	return NULL;
 }
 
-/* The approver's name: $SUDO_USER, $USER, the login name, or the user
- * id's name (its number when it has none); owned. */
-static char *
-approver_default(void)
-{
-	const char *s = getenv("SUDO_USER");
-
-	if (s == NULL || s[0] == '\0')
-		s = getenv("USER");
-	if (s == NULL || s[0] == '\0')
-		s = getlogin();
-	if (s != NULL && s[0] != '\0')
-		return xstrdup(s);
-	return agent_user_name(getuid());
-}
-
 static int
 write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
     struct err *err)
 {
 	struct apply_approval a;
-	char *by = o->by != NULL ? xstrdup(o->by) : approver_default();
+	char *by = o->by != NULL ? xstrdup(o->by) : agent_invoker_name();
 	int rc;
 
 	memset(&a, 0, sizeof(a));
