@@ -19,6 +19,7 @@
 
 struct approve_opts {
 	const char *dir, *confirm, *by, *state;
+	bool override_window;
 };
 
 /* The state folder to check a superseded plan against: --state, else the
@@ -44,7 +45,12 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = agent_approve_write(ap, o->confirm, by, NULL, 0644, &a, err);
+	rc = agent_approve_write(ap, o->confirm, by, NULL, o->override_window,
+	    0644, &a, err);
+	if (rc == 0 && o->override_window)
+		printf(
+		    "the approval overrides the cluster's sync window: it is "
+		    "applied even outside it, and the audit row says so\n");
 	if (rc == 0)
 		printf("approved: %s (plan.json SHA-256 %s) by %s (uid %lld "
 		       "%s)\n"
@@ -56,7 +62,7 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 	return rc;
 }
 
-enum { APPROVE_CONFIRM, APPROVE_BY, APPROVE_STATE };
+enum { APPROVE_CONFIRM, APPROVE_BY, APPROVE_STATE, APPROVE_OVERRIDE_WINDOW };
 
 static int
 approve_exec(const struct agent_cmd_args *args)
@@ -75,6 +81,7 @@ approve_exec(const struct agent_cmd_args *args)
 	o.confirm = args->opt[APPROVE_CONFIRM];
 	o.by = args->opt[APPROVE_BY];
 	o.state = args->opt[APPROVE_STATE];
+	o.override_window = args->opt[APPROVE_OVERRIDE_WINDOW] != NULL;
 	if (o.confirm == NULL)
 		return agent_usage_error("approve",
 		    "--confirm TEXT is required (the text shown in plan.md)");
@@ -113,13 +120,18 @@ static const struct agent_cmd_option approve_options[] = {
         "state folder (default: $STATE_DIRECTORY, else\n" AGENT_STATE_DEFAULT
         ")",
         NULL},
+    [APPROVE_OVERRIDE_WINDOW] = {"override-window", '\0', NULL,
+        "this plan may be applied outside the cluster's\n"
+        "sync window (recorded in approval.json and the audit)",
+        NULL},
     {NULL, '\0', NULL, NULL, NULL},
 };
 
 const struct agent_cmd_entry agent_cmd_approve_entry = {
     .name = "approve",
     .summary = "approve a written plan with its typed confirmation text",
-    .synopsis = "PLAN_DIR --confirm TEXT [--by NAME]\n[--state DIR]",
+    .synopsis =
+        "PLAN_DIR --confirm TEXT [--by NAME]\n[--state DIR] [--override-window]",
     .description =
         "Approve exactly the plan written in PLAN_DIR: TEXT must be the "
         "confirmation\ntext shown in PLAN_DIR/plan.md. Writes "
@@ -131,7 +143,7 @@ const struct agent_cmd_entry agent_cmd_approve_entry = {
         "a refused\nplan, a plan without changes, a plan already applied "
         "or superseded by a\nlater apply.",
     .options = approve_options,
-    .help_col = 19,
+    .help_col = 21,
     .exit_codes = "Exit codes: 0 approved, 1 refused, 64 usage error.",
     .args_min = 1,
     .args_max = 1,
