@@ -113,8 +113,8 @@ static const struct agent_cmd_option approve_options[] = {
     [APPROVE_CONFIRM] = {"confirm", '\0', "TEXT",
         "the confirmation text (required)", NULL},
     [APPROVE_BY] = {"by", '\0', "NAME",
-        "who approves, as free text (default: $SUDO_USER, $USER, the\n"
-        "login name); the real uid is recorded too",
+        "who approves, as free text (default: $SUDO_USER,\n"
+        "$USER, the login name); the real uid is recorded too",
         NULL},
     [APPROVE_STATE] = {"state", '\0', "DIR",
         "state folder (default: $STATE_DIRECTORY, else\n" AGENT_STATE_DEFAULT
