@@ -22,6 +22,7 @@ agent_hold_check(struct agent_hold *out, const struct agent_windows *w,
 	struct agent_window_verdict v;
 	struct agent_suspension s = {0};
 	struct err e2 = {0};
+	char *why;
 	int64_t now = 0;
 	int r;
 
@@ -37,14 +38,18 @@ agent_hold_check(struct agent_hold *out, const struct agent_windows *w,
 		}
 	}
 	r = state != NULL ? agent_suspend_read(&s, state, cluster, &e2) : 0;
-	if (r != 0) {
+	if (r > 0) {
 		free(out->text);
 		out->kind = AGENT_HOLD_SUSPENDED;
-		out->text = r > 0
-		                ? agent_suspend_text(cluster, &s)
-		                : xasprintf("cluster '%s' counts as suspended: "
-		                            "%s",
-		                      cluster, e2.msg);
+		out->text = agent_suspend_text(cluster, &s);
+	} else if (r < 0) {
+		/* a brake that cannot be read is not released */
+		why = err_render(&e2);
+		free(out->text);
+		out->kind = AGENT_HOLD_SUSPENDED;
+		out->text = xasprintf("cluster '%s' counts as suspended: %s",
+		    cluster, why);
+		free(why);
 	}
 	agent_suspension_release(&s);
 	err_release(&e2);
