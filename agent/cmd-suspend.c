@@ -88,12 +88,13 @@ suspend_exec(const struct agent_cmd_args *args)
 	int code, r;
 
 	code = check_cluster("suspend", cluster);
-	if (code == AGENT_CMD_CONTINUE && args->opt[SUS_REASON] == NULL)
-		code = agent_usage_error("suspend",
+	if (code != AGENT_CMD_CONTINUE)
+		return code;
+	if (args->opt[SUS_REASON] == NULL)
+		return agent_usage_error("suspend",
 		    "--reason TEXT is required (it is shown in every preview "
 		    "and log line while the cluster is suspended)");
-	if (code == AGENT_CMD_CONTINUE)
-		code = one_line("suspend", "reason", args->opt[SUS_REASON]);
+	code = one_line("suspend", "reason", args->opt[SUS_REASON]);
 	if (code == AGENT_CMD_CONTINUE && args->opt[SUS_BY] != NULL)
 		code = one_line("suspend", "by", args->opt[SUS_BY]);
 	if (code != AGENT_CMD_CONTINUE)
@@ -153,8 +154,10 @@ resume_exec(const struct agent_cmd_args *args)
 	    state_dir("resume", args->opt[RES_STATE], args->opt[RES_CONFIG]);
 	if (state == NULL)
 		return AGENT_EXIT_FAIL;
-	r = agent_suspend_read(&was, state, cluster, &err);
-	err_release(&err);
+	/* who suspended it and why, for the message; a damaged file is
+	 * removed all the same */
+	if (agent_suspend_read(&was, state, cluster, &err) < 0)
+		err_release(&err);
 	r = agent_suspend_remove(state, cluster, &err);
 	if (r < 0) {
 		fprintf(stderr, "artemis-gitops resume: %s\n", err.msg);

@@ -222,7 +222,7 @@ wait_dir(const char *dir, const struct err *why)
 	size_t len = 0;
 
 	if (access(path, F_OK) == 0 &&
-	    afile_read(&old, &len, path, 64 * 1024, &err) < 0)
+	    afile_read(&old, &len, path, (size_t)64 * 1024, &err) < 0)
 		err_release(&err);
 	if (old == NULL || strcmp(old, text) != 0) {
 		log_notice("approved %s waits: %s", dir, why->msg);

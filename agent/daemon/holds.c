@@ -60,7 +60,7 @@ refresh_one(struct daemon *a, const char *cluster)
 		err_release(&err);
 	}
 	if (access(path, F_OK) == 0 &&
-	    afile_read(&old, &len, path, 64 * 1024, &err) < 0)
+	    afile_read(&old, &len, path, (size_t)64 * 1024, &err) < 0)
 		err_release(&err);
 	if (h.kind != AGENT_HOLD_NONE) {
 		text = xasprintf("%s\n", h.text);
