@@ -80,7 +80,9 @@ apply_exec(const struct agent_cmd_args *args)
 	o.state = args->opt[APPLY_STATE] == NULL && conf != NULL
 	              ? conf->state
 	              : agent_state_default(args->opt[APPLY_STATE]);
-	o.credentials = args->opt[APPLY_CREDENTIALS];
+	o.credentials = args->opt[APPLY_CREDENTIALS] == NULL && conf != NULL
+	                    ? conf->credentials
+	                    : args->opt[APPLY_CREDENTIALS];
 	o.cluster = args->opt[APPLY_CLUSTER];
 	o.tls = &tls;
 	o.windows = conf != NULL ? &conf->windows : NULL;
@@ -110,7 +112,7 @@ static const struct agent_cmd_option apply_options[] = {
         NULL},
     [APPLY_CONFIG] = {"config", '\0', "FILE",
         "the agent configuration whose sync windows apply\n"
-        "(and its state folder); default:\n" APPLY_CONFIG_DEFAULT
+        "(and its state and credentials folders); default:\n" APPLY_CONFIG_DEFAULT
         " when it exists",
         NULL},
     [APPLY_OVERRIDE_WINDOW] = {"override-window", '\0', NULL,
