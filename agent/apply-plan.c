@@ -589,11 +589,7 @@ check_hold(struct run *x, struct err *err)
 		x->override_uid = x->approval.approved_uid;
 	} else if (h.kind == AGENT_HOLD_WINDOW) {
 		rc = AGENT_APPLY_EWINDOW;
-		err_setf(err, NULL,
-		    "%s; nothing was applied (`apply --override-window`, or "
-		    "`approve --override-window` for the agent, applies it "
-		    "outside the window)",
-		    h.text);
+		err_setf(err, NULL, "%s", h.text);
 	}
 	agent_hold_release(&h);
 	return rc;
@@ -668,7 +664,13 @@ agent_apply_plan(const struct agent_apply_plan_opts *o)
 
 	if (err_is_set(&err)) {
 		msg = err_render(&err);
-		fprintf(stderr, "artemis-gitops apply: %s\n", msg);
+		fprintf(stderr, "artemis-gitops apply: %s%s\n", msg,
+		    code == AGENT_APPLY_EWINDOW
+		        ? "; nothing was applied (`apply --override-window`, "
+		          "or `approve --override-window` for the agent, "
+		          "applies it outside the window)"
+		    : code == AGENT_APPLY_ESUSPENDED ? "; nothing was applied"
+		                                     : "");
 		free(msg);
 	}
 	err_release(&err);

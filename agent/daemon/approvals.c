@@ -24,6 +24,7 @@
 #include "../../lib/xalloc.h"
 #include "../../reconcile/apply/apply.h"
 #include "../apply-plan.h"
+#include "../hold.h"
 #include "../log.h"
 #include "../plan-dir.h"
 #include "../state.h"
@@ -249,6 +250,47 @@ unwait_dir(const char *dir)
 	free(path);
 }
 
+/* Does dir's cluster hold its apply (hold.h)? Judged here first so that a
+ * plan waiting for hours is not read and logged as "applying" every
+ * cycle; agent_apply_plan_run judges again and is the gate. A closed
+ * window that dir's approval.json overrides does not hold. *why gets the
+ * text when it holds. */
+static bool
+held(struct daemon *a, const char *dir, struct err *why)
+{
+	struct apply_approval ap = {0};
+	struct agent_hold h;
+	struct err err = {0};
+	char *cluster = cluster_of(dir), *path = NULL, *text = NULL;
+	size_t len = 0;
+	bool yes = false;
+
+	if (agent_hold_check(&h, &a->conf->windows, a->conf->state, cluster,
+	        &err) < 0) {
+		err_release(&err);
+		free(cluster);
+		return false; /* the apply says why */
+	}
+	if (h.kind == AGENT_HOLD_WINDOW) {
+		path = xasprintf("%s/%s", dir, AGENT_OUTBOX_APPROVAL);
+		yes = afile_read(&text, &len, path, (size_t)64 * 1024, &err) <
+		          0 ||
+		      apply_approval_parse(&ap, path, text, len, &err) < 0 ||
+		      !ap.override_window;
+		err_release(&err);
+	} else {
+		yes = h.kind == AGENT_HOLD_SUSPENDED;
+	}
+	if (yes)
+		err_setf(why, NULL, "%s", h.text);
+	apply_approval_release(&ap);
+	agent_hold_release(&h);
+	free(text);
+	free(path);
+	free(cluster);
+	return yes;
+}
+
 /* Apply dir, approved by someone (own: by the daemon itself). */
 static void
 apply_dir(struct daemon *a, const char *dir, bool own)
@@ -264,6 +306,11 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	int64_t t0;
 	int code;
 
+	if (held(a, dir, &err)) {
+		wait_dir(dir, &err);
+		err_release(&err);
+		return;
+	}
 	if (agent_tls_from_conf(&tls, a->conf, &err) < 0) {
 		refuse(a, dir, err.msg);
 		err_release(&err);
