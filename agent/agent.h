@@ -12,10 +12,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define AGENT_EXIT_OK      0  /* success; for plan: nothing to do */
-#define AGENT_EXIT_FAIL    1  /* invalid input, refused plan, failed apply */
-#define AGENT_EXIT_CHANGES 2  /* plan: the plan has changes */
-#define AGENT_EXIT_USAGE   64 /* command-line usage error (sysexits EX_USAGE) */
+#define AGENT_EXIT_OK        0 /* success; for plan: nothing to do */
+#define AGENT_EXIT_FAIL      1 /* invalid input, refused plan, failed apply */
+#define AGENT_EXIT_CHANGES   2 /* plan: the plan has changes */
+#define AGENT_EXIT_WINDOW    3 /* apply: outside the cluster's sync window */
+#define AGENT_EXIT_SUSPENDED 4 /* apply: the cluster is suspended */
+#define AGENT_EXIT_USAGE     64 /* command-line usage error (sysexits EX_USAGE) */
 
 #define AGENT_CMD_OPTIONS_MAX 24 /* options of one command, -h and -V aside */
 #define AGENT_CMD_CONTINUE    -1 /* parsing goes on (not an exit code) */
@@ -101,5 +103,7 @@ extern const struct agent_cmd_entry agent_cmd_delete_queue_entry;
 extern const struct agent_cmd_entry agent_cmd_approve_entry;
 extern const struct agent_cmd_entry agent_cmd_apply_entry;
 extern const struct agent_cmd_entry agent_cmd_comment_entry;
+extern const struct agent_cmd_entry agent_cmd_suspend_entry;
+extern const struct agent_cmd_entry agent_cmd_resume_entry;
 
 #endif

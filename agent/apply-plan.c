@@ -17,7 +17,9 @@
 #include "../lib/xalloc.h"
 #include "../reconcile/apply/apply.h"
 #include "../reconcile/live/live.h"
+#include "agent.h"
 #include "creds.h"
+#include "hold.h"
 #include "inventory.h"
 #include "plan-dir.h"
 #include "state.h"
@@ -39,6 +41,9 @@ struct run {
 	/* the interrupted apply of this plan to resume (its intent row), or
 	 * NULL */
 	struct apply_result *was;
+	/* a closed sync window overridden: the window's text, who, uid */
+	char *window_state, *override_by;
+	int64_t override_uid;
 };
 
 static void
@@ -49,6 +54,8 @@ run_release(struct run *x)
 	apply_result_free(x->r);
 	apply_result_free(x->was);
 	agent_state_close(x->own_st);
+	free(x->window_state);
+	free(x->override_by);
 	apply_approval_release(&x->approval);
 	agent_plan_dir_release(&x->ap);
 }
@@ -378,6 +385,11 @@ result_new(const struct run *x)
 	r->approver = xstrdup(x->approval.approved_by);
 	r->approver_uid = x->approval.approved_uid;
 	r->approved_at = xstrdup(x->approval.approved_at);
+	if (x->window_state != NULL) {
+		r->window_override = xstrdup(x->override_by);
+		r->window_override_uid = x->override_uid;
+		r->window_state = xstrdup(x->window_state);
+	}
 	r->disconnect_consumers = p->disconnect_consumers;
 	r->started_at = clock_rfc3339_now();
 	return r;
@@ -548,6 +560,41 @@ execute(struct run *x, struct err *err)
 	return rc;
 }
 
+/* May the plan's cluster be changed now (hold.h)? 0, or
+ * AGENT_APPLY_ESUSPENDED / AGENT_APPLY_EWINDOW with err; a closed window
+ * overridden is recorded for the audit rows. */
+static int
+check_hold(struct run *x, struct err *err)
+{
+	const struct agent_apply_plan_opts *o = x->o;
+	struct agent_hold h;
+	int rc = 0;
+
+	if (agent_hold_check(&h, o->windows, agent_state_dir(x->st),
+	        x->ap.plan->cluster, err) < 0)
+		return -1;
+	if (h.kind == AGENT_HOLD_SUSPENDED) {
+		rc = AGENT_APPLY_ESUSPENDED;
+		err_setf(err, NULL, "%s", h.text);
+	} else if (h.kind == AGENT_HOLD_WINDOW && x->was != NULL) {
+		/* the interrupted apply began inside its window: it is
+		 * finished rather than left half-done */
+	} else if (h.kind == AGENT_HOLD_WINDOW && o->override_by != NULL) {
+		x->window_state = xstrdup(h.window);
+		x->override_by = xstrdup(o->override_by);
+		x->override_uid = (int64_t)getuid();
+	} else if (h.kind == AGENT_HOLD_WINDOW && x->approval.override_window) {
+		x->window_state = xstrdup(h.window);
+		x->override_by = xstrdup(x->approval.approved_by);
+		x->override_uid = x->approval.approved_uid;
+	} else if (h.kind == AGENT_HOLD_WINDOW) {
+		rc = AGENT_APPLY_EWINDOW;
+		err_setf(err, NULL, "%s", h.text);
+	}
+	agent_hold_release(&h);
+	return rc;
+}
+
 /* Everything before the first operation; -1 (err) refuses the apply. */
 static int
 prepare(struct run *x, struct err *err)
@@ -571,9 +618,9 @@ prepare(struct run *x, struct err *err)
 	}
 	if (agent_plan_dir_check_current(&x->ap, agent_state_dir(x->st), err) <
 	        0 ||
-	    load_targets(x, err) < 0)
+	    load_targets(x, err) < 0 || find_interrupted(x, err) < 0)
 		return -1;
-	return find_interrupted(x, err);
+	return check_hold(x, err);
 }
 
 int
@@ -584,7 +631,14 @@ agent_apply_plan_run(const struct agent_apply_plan_opts *o, struct err *err)
 
 	memset(&x, 0, sizeof(x));
 	x.o = o;
-	if (prepare(&x, err) < 0 || execute(&x, err) < 0)
+	rc = prepare(&x, err);
+	if (rc < 0) {
+		code = rc == AGENT_APPLY_EWINDOW || rc == AGENT_APPLY_ESUSPENDED
+		           ? rc
+		           : -1;
+		goto done;
+	}
+	if (execute(&x, err) < 0)
 		goto done;
 	code = apply_result_ok(x.r) ? 0 : 1;
 	rc = record(&x, err);
@@ -610,9 +664,19 @@ agent_apply_plan(const struct agent_apply_plan_opts *o)
 
 	if (err_is_set(&err)) {
 		msg = err_render(&err);
-		fprintf(stderr, "artemis-gitops apply: %s\n", msg);
+		fprintf(stderr, "artemis-gitops apply: %s%s\n", msg,
+		    code == AGENT_APPLY_EWINDOW
+		        ? "; nothing was applied (`apply --override-window`, "
+		          "or `approve --override-window` for the agent, "
+		          "applies it outside the window)"
+		    : code == AGENT_APPLY_ESUSPENDED ? "; nothing was applied"
+		                                     : "");
 		free(msg);
 	}
 	err_release(&err);
+	if (code == AGENT_APPLY_EWINDOW)
+		return AGENT_EXIT_WINDOW;
+	if (code == AGENT_APPLY_ESUSPENDED)
+		return AGENT_EXIT_SUSPENDED;
 	return code < 0 ? 1 : code;
 }

@@ -8,6 +8,7 @@
 #include "../lib/err.h"
 
 struct agent_state;
+struct agent_windows;
 struct agent_tls;
 struct apply_approval;
 struct apply_result;
@@ -43,11 +44,22 @@ struct agent_apply_plan_opts {
 	 * this run only completed its record (an apply killed after its
 	 * result row); the run still returns -1, saying so in err */
 	bool *record_completed;
+	/* The cluster's sync windows (window.h; NULL: none), and an override
+	 * of a closed one for this apply by override_by (`apply
+	 * --override-window`; an approval.json with override_window overrides
+	 * too, by its approver). A suspended cluster is never overridden. */
+	const struct agent_windows *windows;
+	const char *override_by; /* NULL: no override from the caller */
 	/* out, may be NULL: the result of an apply that ran (0 or 1), owned
 	 * by the caller; untouched otherwise (the notifications: which nodes
 	 * failed, and with what) */
 	struct apply_result **result;
 };
+
+/* agent_apply_plan_run's refusals that are waits (docs/policy.md): err
+ * holds the reason (the window's or the suspension's text). */
+#define AGENT_APPLY_EWINDOW    -2 /* outside the cluster's sync window */
+#define AGENT_APPLY_ESUSPENDED -3 /* the cluster is suspended */
 
 /* The file an apply writes into PLAN_DIR just before its intent row (it
  * holds the apply id): the plan's apply has begun there. The daemon never
@@ -61,6 +73,10 @@ struct agent_apply_plan_opts {
  * resumed: docs/audit.md "Resuming an interrupted apply"), check every
  * node again, append the intent row, apply, append the result row, update
  * the inventory, write result.json and result.md, print the summary.
+ * A suspended cluster, or one outside its sync window (not overridden),
+ * is AGENT_APPLY_ESUSPENDED or AGENT_APPLY_EWINDOW with err, nothing done;
+ * an interrupted apply of the plan is resumed outside the window (it
+ * began inside it), never while the cluster is suspended.
  * Returns -1 with err when nothing was applied (not approved, changed,
  * superseded, applied already, locked, no endpoints, the intent row not
  * written); 0 when
@@ -73,7 +89,8 @@ int agent_apply_plan_run(const struct agent_apply_plan_opts *o,
  * Owned by the caller. */
 char *agent_apply_plan_id_new(void);
 
-/* The command line's wrapper: prints err, returns the exit code (0 or 1). */
+/* The command line's wrapper: prints err, returns the exit code (0 or 1;
+ * AGENT_EXIT_WINDOW, AGENT_EXIT_SUSPENDED for those refusals). */
 int agent_apply_plan(const struct agent_apply_plan_opts *o);
 
 #endif

@@ -13,6 +13,20 @@
 #include "outbox.h"
 
 char *
+agent_invoker_name(void)
+{
+	const char *s = getenv("SUDO_USER");
+
+	if (s == NULL || s[0] == '\0')
+		s = getenv("USER");
+	if (s == NULL || s[0] == '\0')
+		s = getlogin();
+	if (s != NULL && s[0] != '\0')
+		return xstrdup(s);
+	return agent_user_name(getuid());
+}
+
+char *
 agent_user_name(uid_t uid)
 {
 	struct passwd pw, *res = NULL;
@@ -37,8 +51,8 @@ agent_user_name(uid_t uid)
 
 int
 agent_approve_write(const struct agent_plan_dir *ap, const char *confirm,
-    const char *by, const char *via, mode_t mode, struct apply_approval *out,
-    struct err *err)
+    const char *by, const char *via, bool override_window, mode_t mode,
+    struct apply_approval *out, struct err *err)
 {
 	struct apply_approval a;
 	char *json, *path;
@@ -54,6 +68,7 @@ agent_approve_write(const struct agent_plan_dir *ap, const char *confirm,
 	a.approved_by = xstrdup(by);
 	a.approved_at = clock_rfc3339_now();
 	a.via = via != NULL ? xstrdup(via) : NULL;
+	a.override_window = override_window;
 	json = apply_approval_render(&a);
 	path = xasprintf("%s/%s", ap->dir, AGENT_OUTBOX_APPROVAL);
 	rc = afile_write(path, json, strlen(json), mode, err);

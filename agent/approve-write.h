@@ -6,6 +6,7 @@
 #ifndef AGENT_APPROVE_WRITE_H
 #define AGENT_APPROVE_WRITE_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "../lib/err.h"
@@ -15,14 +16,19 @@
 /* The name of uid (getpwuid_r: safe in any thread), or its decimal value
  * when it has none. Owned. */
 char *agent_user_name(uid_t uid);
+/* Who runs this command, as free text: $SUDO_USER, $USER, the login
+ * name, or the real uid's name (its number when it has none). Owned.
+ * (approve's, suspend's and apply --override-window's default --by.) */
+char *agent_invoker_name(void);
 
 /* Write ap->dir/approval.json atomically (mode) for the typed confirm:
- * the plan's digest, approved_by by, the real uid and its name, now, and
- * via (NULL for the command line, APPLY_APPROVAL_VIA_HTTP). On success
+ * the plan's digest, approved_by by, the real uid and its name, now, via
+ * (NULL for the command line, APPLY_APPROVAL_VIA_HTTP) and
+ * override_window (approve --override-window). On success
  * *out (when not NULL) holds what was written (release with
  * apply_approval_release). */
 int agent_approve_write(const struct agent_plan_dir *ap, const char *confirm,
-    const char *by, const char *via, mode_t mode, struct apply_approval *out,
-    struct err *err);
+    const char *by, const char *via, bool override_window, mode_t mode,
+    struct apply_approval *out, struct err *err);
 
 #endif

@@ -19,6 +19,7 @@
 
 struct approve_opts {
 	const char *dir, *confirm, *by, *state;
+	bool override_window;
 };
 
 /* The state folder to check a superseded plan against: --state, else the
@@ -35,32 +36,21 @@ state_of(const struct approve_opts *o)
 	return NULL;
 }
 
-/* The approver's name: $SUDO_USER, $USER, the login name, or the user
- * id's name (its number when it has none); owned. */
-static char *
-approver_default(void)
-{
-	const char *s = getenv("SUDO_USER");
-
-	if (s == NULL || s[0] == '\0')
-		s = getenv("USER");
-	if (s == NULL || s[0] == '\0')
-		s = getlogin();
-	if (s != NULL && s[0] != '\0')
-		return xstrdup(s);
-	return agent_user_name(getuid());
-}
-
 static int
 write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
     struct err *err)
 {
 	struct apply_approval a;
-	char *by = o->by != NULL ? xstrdup(o->by) : approver_default();
+	char *by = o->by != NULL ? xstrdup(o->by) : agent_invoker_name();
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = agent_approve_write(ap, o->confirm, by, NULL, 0644, &a, err);
+	rc = agent_approve_write(ap, o->confirm, by, NULL, o->override_window,
+	    0644, &a, err);
+	if (rc == 0 && o->override_window)
+		printf(
+		    "the approval overrides the cluster's sync window: it is "
+		    "applied even outside it, and the audit row says so\n");
 	if (rc == 0)
 		printf("approved: %s (plan.json SHA-256 %s) by %s (uid %lld "
 		       "%s)\n"
@@ -72,7 +62,7 @@ write_approval(const struct agent_plan_dir *ap, const struct approve_opts *o,
 	return rc;
 }
 
-enum { APPROVE_CONFIRM, APPROVE_BY, APPROVE_STATE };
+enum { APPROVE_CONFIRM, APPROVE_BY, APPROVE_STATE, APPROVE_OVERRIDE_WINDOW };
 
 static int
 approve_exec(const struct agent_cmd_args *args)
@@ -91,6 +81,7 @@ approve_exec(const struct agent_cmd_args *args)
 	o.confirm = args->opt[APPROVE_CONFIRM];
 	o.by = args->opt[APPROVE_BY];
 	o.state = args->opt[APPROVE_STATE];
+	o.override_window = args->opt[APPROVE_OVERRIDE_WINDOW] != NULL;
 	if (o.confirm == NULL)
 		return agent_usage_error("approve",
 		    "--confirm TEXT is required (the text shown in plan.md)");
@@ -122,12 +113,16 @@ static const struct agent_cmd_option approve_options[] = {
     [APPROVE_CONFIRM] = {"confirm", '\0', "TEXT",
         "the confirmation text (required)", NULL},
     [APPROVE_BY] = {"by", '\0', "NAME",
-        "who approves, as free text (default: $SUDO_USER, $USER, the\n"
-        "login name); the real uid is recorded too",
+        "who approves, as free text (default: $SUDO_USER,\n"
+        "$USER, the login name); the real uid is recorded too",
         NULL},
     [APPROVE_STATE] = {"state", '\0', "DIR",
         "state folder (default: $STATE_DIRECTORY, else\n" AGENT_STATE_DEFAULT
         ")",
+        NULL},
+    [APPROVE_OVERRIDE_WINDOW] = {"override-window", '\0', NULL,
+        "this plan may be applied outside the cluster's\n"
+        "sync window (recorded in approval.json and the audit)",
         NULL},
     {NULL, '\0', NULL, NULL, NULL},
 };
@@ -135,7 +130,8 @@ static const struct agent_cmd_option approve_options[] = {
 const struct agent_cmd_entry agent_cmd_approve_entry = {
     .name = "approve",
     .summary = "approve a written plan with its typed confirmation text",
-    .synopsis = "PLAN_DIR --confirm TEXT [--by NAME]\n[--state DIR]",
+    .synopsis =
+        "PLAN_DIR --confirm TEXT [--by NAME]\n[--state DIR] [--override-window]",
     .description =
         "Approve exactly the plan written in PLAN_DIR: TEXT must be the "
         "confirmation\ntext shown in PLAN_DIR/plan.md. Writes "
@@ -147,7 +143,7 @@ const struct agent_cmd_entry agent_cmd_approve_entry = {
         "a refused\nplan, a plan without changes, a plan already applied "
         "or superseded by a\nlater apply.",
     .options = approve_options,
-    .help_col = 19,
+    .help_col = 21,
     .exit_codes = "Exit codes: 0 approved, 1 refused, 64 usage error.",
     .args_min = 1,
     .args_max = 1,

@@ -8,6 +8,7 @@
 #include "../lib/err.h"
 
 struct agent_conf_targets;
+struct agent_windows;
 
 /* A repository URL: file://, https://, http://, ssh:// or user@host:path. */
 bool agent_conf_url_ok(const char *s);
@@ -32,5 +33,11 @@ void agent_conf_targets_parse(struct agent_conf_targets *out,
     const struct decl_yaml_node *vn, const char *basedir,
     struct errlist *diags);
 void agent_conf_targets_release(struct agent_conf_targets *t);
+
+/* conf-windows.c: `sync-windows`, a list of mappings (kind, schedule,
+ * duration, time-zone, clusters), each problem added to diags at its
+ * position (a bad cron field at its column). */
+void agent_conf_windows_parse(struct agent_windows *out,
+    const struct decl_yaml_node *vn, struct errlist *diags);
 
 #endif

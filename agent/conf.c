@@ -31,6 +31,7 @@ enum conf_type {
 	CT_HEADER,  /* an HTTP header name */
 	CT_TARGETS, /* notifications.targets (conf-notify.c) */
 	CT_HTTPURL, /* an http:// or https:// URL */
+	CT_WINDOWS, /* sync-windows (conf-windows.c) */
 };
 
 struct conf_key {
@@ -122,6 +123,13 @@ static const struct conf_key keys[] = {
         "by one of them, or by a member of one of the groups (default: "
         "any user; every approval must still be owned by the uid it "
         "records)"),
+    KEY("sync-windows", CT_WINDOWS, windows, 0, 0, NULL, false,
+        "when the agent may change the brokers: a list of windows, each a "
+        "mapping: `kind` (`allow` or `deny`), `schedule` (cron, 5 fields, "
+        "local time of the zone), `duration` (1s..31d), `time-zone` (an "
+        "IANA name of /usr/share/zoneinfo), `clusters` (default: all); "
+        "deny wins, with allow windows outside all of them is closed, "
+        "none: always open (docs/policy.md)"),
     KEY("http.listen", CT_LISTEN, http_listen, 0, 0, NULL, false,
         "the web server's address: `8080` (the loopback address, "
         "127.0.0.1), `127.0.0.1:8080`, `[::1]:8080`, `:8080` (every "
@@ -202,6 +210,7 @@ static const char *const type_names[] = {
     "header name",
     "list of targets",
     "http(s) URL",
+    "list of windows",
 };
 
 struct loader {
@@ -594,6 +603,9 @@ walk_entry(struct loader *L, const struct decl_yaml_node *kn,
 	} else if (k->type == CT_FILES) {
 		set_files(L, k, vn);
 		L->seen[idx] = true;
+	} else if (k->type == CT_WINDOWS) {
+		agent_conf_windows_parse(&L->c->windows, vn, L->diags);
+		L->seen[idx] = true;
 	} else if (k->type == CT_TARGETS) {
 		agent_conf_targets_parse(&L->c->targets, vn, L->basedir,
 		    L->diags);
@@ -884,6 +896,7 @@ agent_conf_free(struct agent_conf *c)
 		if (keys[i].type == CT_FILES)
 			strv_release(strv_field(c, &keys[i]));
 	agent_conf_targets_release(&c->targets);
+	agent_windows_release(&c->windows);
 	for (i = 0; i < c->approvers.n; i++)
 		free(c->approvers.v[i].name);
 	free(c->approvers.v);

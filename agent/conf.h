@@ -19,6 +19,7 @@
 #include "../lib/sbuf.h"
 #include "../lib/strv.h"
 #include "log.h"
+#include "window.h"
 
 #define AGENT_CONF_VERSION_MAX 1 /* newest format this build reads */
 #define AGENT_CONF_FILE_MAX    ((size_t)64 * 1024) /* bytes of the file */
@@ -63,6 +64,7 @@ struct agent_conf_targets {
 };
 
 #define AGENT_CONF_TARGETS_MAX 32 /* entries of notifications.targets */
+#define AGENT_CONF_WINDOWS_MAX 64 /* entries of sync-windows */
 
 struct agent_conf {
 	char *path; /* the file it was loaded from */
@@ -93,6 +95,9 @@ struct agent_conf {
 	bool auto_apply_creates;
 	long log_level; /* enum agent_log_prio */
 	struct agent_conf_approvers approvers;
+	/* sync-windows: when clusters may be changed (window.h,
+	 * docs/policy.md); n 0: always */
+	struct agent_windows windows;
 	/* http.*: the web server (agent/web/, docs/http-api.md) */
 	char *http_listen;                /* NULL: no server */
 	struct strv http_viewer_tokens;   /* file names, credentials folder */

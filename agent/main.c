@@ -16,6 +16,8 @@ static const struct agent_cmd_entry *const cmds[] = {
     &agent_cmd_approve_entry,
     &agent_cmd_apply_entry,
     &agent_cmd_comment_entry,
+    &agent_cmd_suspend_entry,
+    &agent_cmd_resume_entry,
     &daemon_cmd_run_entry,
     &daemon_cmd_notify_test_entry,
 };

@@ -19,11 +19,16 @@
  *                             approval.json         written by `approve`
  *                             approval-refused.txt  why the daemon did not
  *                                                   act on the approval
+ *                             waiting.txt           approved, waiting for
+ *                                                   a sync window or a
+ *                                                   resume: why, until when
  *                             result.json, .md      written by the apply
  *                             request.txt           an operator's
  *                                                   delete-queue from the
  *                                                   web: who asked, when
  *   OUTBOX/<cluster>/drift/drift.md, drift.json     the last drift report
+ *   OUTBOX/<cluster>/hold.txt      the cluster is suspended or outside its
+ *                                  sync window: why, until when
  *
  * A plan id is `<UTC time>-<12 hex of the commit>`, e.g.
  * `20261129T201500Z-0123456789ab`, so folders sort by age. Every file is
@@ -42,6 +47,12 @@
 #define AGENT_OUTBOX_RESULT      "result.json"
 /* an operator's delete-queue posted through the web server: who, when */
 #define AGENT_OUTBOX_REQUEST "request.txt"
+/* an approved preview that waits (a suspension, a sync window): why and
+ * until when (docs/policy.md); removed once it is applied or refused */
+#define AGENT_OUTBOX_WAITING "waiting.txt"
+/* OUTBOX/<cluster>/hold.txt: the cluster is suspended or outside its sync
+ * window, why and until when (the daemon keeps it current) */
+#define AGENT_OUTBOX_HOLD "hold.txt"
 /* how the agent's own approvals name their approver */
 #define AGENT_OWN_APPROVER_PREFIX "artemis-gitops ("
 #define AGENT_OUTBOX_DRIFT        "drift"

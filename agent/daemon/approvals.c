@@ -9,6 +9,7 @@
 
 #include "daemon-int.h"
 
+#include <errno.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -17,11 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../lib/afile.h"
 #include "../../lib/clock.h"
 #include "../../lib/metrics.h"
 #include "../../lib/xalloc.h"
 #include "../../reconcile/apply/apply.h"
 #include "../apply-plan.h"
+#include "../hold.h"
 #include "../log.h"
 #include "../plan-dir.h"
 #include "../state.h"
@@ -209,6 +212,85 @@ on_check(void *ctx, const struct apply_approval *ap, const struct stat *st,
 	return 0;
 }
 
+/* dir's apply waits (a suspension, a sync window): its waiting.txt says
+ * why and until when; logged once per change. */
+static void
+wait_dir(const char *dir, const struct err *why)
+{
+	char *path = xasprintf("%s/%s", dir, AGENT_OUTBOX_WAITING);
+	char *text = xasprintf("%s\n", why->msg), *old = NULL;
+	struct err err = {0};
+	size_t len = 0;
+
+	if (access(path, F_OK) == 0 &&
+	    afile_read(&old, &len, path, (size_t)64 * 1024, &err) < 0)
+		err_release(&err);
+	if (old == NULL || strcmp(old, text) != 0) {
+		log_notice("approved %s waits: %s", dir, why->msg);
+		if (agent_outbox_put(dir, AGENT_OUTBOX_WAITING, text, &err) <
+		    0) {
+			log_err("%s", err.msg);
+			err_release(&err);
+		}
+	}
+	daemon_notify_status("approved %s waits: %s", dir, why->msg);
+	free(old);
+	free(text);
+	free(path);
+}
+
+/* dir's apply no longer waits: its waiting.txt goes. */
+static void
+unwait_dir(const char *dir)
+{
+	char *path = xasprintf("%s/%s", dir, AGENT_OUTBOX_WAITING);
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		log_err("cannot remove %s: %m", path);
+	free(path);
+}
+
+/* Does dir's cluster hold its apply (hold.h)? Judged here first so that a
+ * plan waiting for hours is not read and logged as "applying" every
+ * cycle; agent_apply_plan_run judges again and is the gate. A closed
+ * window that dir's approval.json overrides does not hold. *why gets the
+ * text when it holds. */
+static bool
+held(struct daemon *a, const char *dir, struct err *why)
+{
+	struct apply_approval ap = {0};
+	struct agent_hold h;
+	struct err err = {0};
+	char *cluster = cluster_of(dir), *path = NULL, *text = NULL;
+	size_t len = 0;
+	bool yes = false;
+
+	if (agent_hold_check(&h, &a->conf->windows, a->conf->state, cluster,
+	        &err) < 0) {
+		err_release(&err);
+		free(cluster);
+		return false; /* the apply says why */
+	}
+	if (h.kind == AGENT_HOLD_WINDOW) {
+		path = xasprintf("%s/%s", dir, AGENT_OUTBOX_APPROVAL);
+		yes = afile_read(&text, &len, path, (size_t)64 * 1024, &err) <
+		          0 ||
+		      apply_approval_parse(&ap, path, text, len, &err) < 0 ||
+		      !ap.override_window;
+		err_release(&err);
+	} else {
+		yes = h.kind == AGENT_HOLD_SUSPENDED;
+	}
+	if (yes)
+		err_setf(why, NULL, "%s", h.text);
+	apply_approval_release(&ap);
+	agent_hold_release(&h);
+	free(text);
+	free(path);
+	free(cluster);
+	return yes;
+}
+
 /* Apply dir, approved by someone (own: by the daemon itself). */
 static void
 apply_dir(struct daemon *a, const char *dir, bool own)
@@ -224,6 +306,11 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	int64_t t0;
 	int code;
 
+	if (held(a, dir, &err)) {
+		wait_dir(dir, &err);
+		err_release(&err);
+		return;
+	}
 	if (agent_tls_from_conf(&tls, a->conf, &err) < 0) {
 		refuse(a, dir, err.msg);
 		err_release(&err);
@@ -248,11 +335,19 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	o.quiet = true;
 	o.record_completed = &recorded;
 	o.result = &res;
+	o.windows = &a->conf->windows;
 	log_info("applying %s", dir);
 	t0 = clock_monotonic_ms();
 	code = agent_apply_plan_run(&o, &err);
 	agent_tls_release(&tls);
 	free(decl);
+	if (code == AGENT_APPLY_EWINDOW || code == AGENT_APPLY_ESUSPENDED) {
+		/* not a refusal: applied once nothing holds it */
+		wait_dir(dir, &err);
+		err_release(&err);
+		return;
+	}
+	unwait_dir(dir);
 	if (code >= 0) {
 		cluster = cluster_of(dir);
 		metrics_observe(daemon_metrics(a),
@@ -299,6 +394,7 @@ daemon_run_approvals(struct daemon *a)
 	size_t n = 0, i;
 	struct err err = {0};
 
+	daemon_holds_refresh(a);
 	if (agent_outbox_list_approved(&list, &n, a->conf->outbox, &err) < 0) {
 		log_err("%s", err.msg);
 		daemon_fail(a, "approvals: %s", err.msg);

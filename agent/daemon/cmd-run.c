@@ -17,6 +17,7 @@
 #include "../log.h"
 #include "../state.h"
 #include "../webhook/webhook.h"
+#include "../window.h"
 
 static int
 load_conf(struct agent_conf **out, const char *path)
@@ -46,8 +47,14 @@ start(struct daemon *a, const char *config)
 {
 	struct err err = {0};
 	char *what = xasprintf("run --config %s", config);
+	const char *clock = getenv(AGENT_WINDOW_CLOCK_ENV);
 	int r = -1;
 
+	if (clock != NULL && clock[0] != '\0')
+		log_warn("$" AGENT_WINDOW_CLOCK_ENV " is set: sync windows are "
+		         "judged at the time written in %s, not the real one "
+		         "(for tests only; docs/policy.md)",
+		    clock);
 	if (agent_state_open(&a->state, a->conf->state, what, &err) < 0 ||
 	    daemon_signal_open(&a->sigfd, &err) < 0 ||
 	    daemon_watch_open(&a->watch, a->conf, &err) < 0) {

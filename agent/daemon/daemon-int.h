@@ -9,6 +9,7 @@
  *   loop.c          the poll() loop: timers, signals, reload, watchdog
  *   cycle.c         one cycle: fetch, validate, plan, post previews
  *   approvals.c     approvals found in the outbox, applied; auto-apply
+ *   holds.c         what waits for a sync window or a suspension
  *   drift.c         drift detection (drift-report.c renders it)
  *   capture-pass.c  the capture pass of every drift cycle
  *   events.c        what the notification targets are told
@@ -408,6 +409,20 @@ struct recon_snapshot *daemon_read_live(struct daemon *a,
  * preview was planned from; apply reads the nodes' endpoints there. */
 int daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,
     struct err *err);
+
+/* ==== holds.c ==== */
+
+/* OUTBOX/<cluster>/DAEMON_HOLD_FILE: why the cluster's changes wait, and
+ * until when; absent when nothing holds it. In an approved preview that
+ * waits, the same text (AGENT_OUTBOX_WAITING). */
+#define DAEMON_HOLD_FILE AGENT_OUTBOX_HOLD
+
+/* Is cluster held (suspended, outside its sync window, or its clock
+ * unreadable)? When it is, what (e.g. "drift repair") waits: logged at
+ * info, and true. */
+bool daemon_held(struct daemon *a, const char *cluster, const char *what);
+/* Bring every cluster folder's hold.txt up to date; log each change. */
+void daemon_holds_refresh(struct daemon *a);
 
 /* ==== approvals.c ==== */
 

@@ -207,7 +207,8 @@ check_cluster(struct daemon *a, const char *name)
 	snap = daemon_read_live(a, ap.decl);
 	if (a->sig.stop)
 		goto stopped;
-	if (daemon_capture_pass(a, ap.decl, &m, snap)) {
+	if (!daemon_held(a, name, "the capture pass") &&
+	    daemon_capture_pass(a, ap.decl, &m, snap)) {
 		/* the pass changed the brokers (and maybe the inventory's
 		 * captures): drift is what is left */
 		live_snapshot_free(snap);
@@ -227,7 +228,8 @@ check_cluster(struct daemon *a, const char *name)
 	write_report(a, p);
 	daemon_drift_count(p, &dc);
 	if (a->conf->auto_apply_creates && dc.unreachable == 0 &&
-	    dc.refused == 0 && dc.missing > 0 && plan_creates_only(p))
+	    dc.refused == 0 && dc.missing > 0 && plan_creates_only(p) &&
+	    !daemon_held(a, name, "drift repair"))
 		repair(a, p, ap.folder);
 	goto done;
 stopped:

@@ -184,6 +184,7 @@ preview_json(struct jsonw *w, const struct web_preview *p)
 	jsonw_key_str(w, "result", p->result);
 	jsonw_key_str(w, "state", web_preview_state_name(p->state));
 	jsonw_key_str(w, "summary", p->summary);
+	jsonw_key_str(w, "waiting", p->waiting);
 	jsonw_obj_end(w);
 }
 

@@ -113,8 +113,9 @@ web_approve(const struct web_view *v, const char *cluster, const char *id,
 	}
 	pthread_mutex_lock(&approve_mu);
 	status = already(dir, msg);
-	if (status == 0 && agent_approve_write(&ap, confirm, who->name,
-	                       APPLY_APPROVAL_VIA_HTTP, 0640, NULL, &err) < 0)
+	if (status == 0 &&
+	    agent_approve_write(&ap, confirm, who->name,
+	        APPLY_APPROVAL_VIA_HTTP, false, 0640, NULL, &err) < 0)
 		status = fail(msg, 500, &err);
 	pthread_mutex_unlock(&approve_mu);
 	if (status == 0) {

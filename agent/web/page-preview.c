@@ -99,6 +99,12 @@ web_page_preview(struct web_ctx *c, const struct web_who *who,
 		web_html_esc(b, p.refused_why);
 		sbuf_adds(b, "</pre></section>\n");
 	}
+	if (p.waiting != NULL) {
+		sbuf_adds(b, "<section class=\"msg\" id=\"waiting\"><h2>"
+		             "Waiting</h2>\n<pre>");
+		web_html_esc(b, p.waiting);
+		sbuf_adds(b, "</pre></section>\n");
+	}
 	web_page_graph_plan_md(b, &v, cluster, id);
 	if (p.state == WEB_APPLIED) {
 		sbuf_adds(b, "<h2>Result</h2>\n");

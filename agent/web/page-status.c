@@ -195,11 +195,18 @@ status_drift(struct sbuf *b, const struct web_view *v, const char *cluster)
 	struct json_doc *d = NULL;
 	struct err err = {0};
 	const struct json *o;
-	char *text = NULL;
+	char *text = NULL, *hold;
 	size_t len = 0, i, any = 0;
 	bool drift = false;
 	int rc;
 
+	hold = web_model_hold(v, cluster);
+	if (hold != NULL) {
+		sbuf_adds(b, "<p class=\"msg\" id=\"hold\">Held: ");
+		web_html_esc(b, hold);
+		sbuf_adds(b, "</p>\n");
+		free(hold);
+	}
 	sbuf_adds(b, "<p>Drift: ");
 	rc = web_model_file(v, cluster, "drift", "drift.json", &text, &len,
 	    &err);

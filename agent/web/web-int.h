@@ -259,6 +259,10 @@ struct web_preview {
 	char *refused_why;  /* approval-refused.txt, or NULL */
 	char *result;       /* result.json's result, or NULL */
 	char *approved_by;  /* approval.json's, or NULL */
+	/* pending or approved: why it cannot be applied now and until when
+	 * (the preview's waiting.txt, else the cluster's hold.txt: a
+	 * suspension, a sync window; docs/policy.md), or NULL */
+	char *waiting;
 };
 void web_preview_release(struct web_preview *p);
 
@@ -273,6 +277,9 @@ bool web_id_ok(const char *id);
 int web_model_previews(const struct web_view *v, const char *cluster,
     size_t max, struct web_preview **out, size_t *nout, struct err *err);
 void web_model_previews_free(struct web_preview *v, size_t n);
+/* OUTBOX/<cluster>/hold.txt (the cluster is suspended or outside its
+ * sync window: why, until when), or NULL. Owned. */
+char *web_model_hold(const struct web_view *v, const char *cluster);
 /* One preview; 1 when it does not exist, -1 on error. */
 int web_model_preview(const struct web_view *v, const char *cluster,
     const char *id, struct web_preview *out, struct err *err);

@@ -89,6 +89,7 @@ web_preview_release(struct web_preview *p)
 	free(p->refused_why);
 	free(p->result);
 	free(p->approved_by);
+	free(p->waiting);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -442,8 +443,26 @@ preview_fill(const struct web_view *v, const char *cluster, const char *id,
 		out->refused_why = pi.refused_why;
 		pi.refused_why = NULL;
 	}
+	if (out->state == WEB_APPROVED)
+		out->waiting = small_file(dir, AGENT_OUTBOX_WAITING);
+	if (out->waiting == NULL &&
+	    (out->state == WEB_APPROVED || out->state == WEB_PENDING))
+		out->waiting = web_model_hold(v, cluster);
 	info_release(&pi);
 	return 0;
+}
+
+char *
+web_model_hold(const struct web_view *v, const char *cluster)
+{
+	char *dir, *text;
+
+	if (!web_id_ok(cluster))
+		return NULL;
+	dir = xasprintf("%s/%s", v->outbox, cluster);
+	text = small_file(dir, AGENT_OUTBOX_HOLD);
+	free(dir);
+	return text;
 }
 
 int
@@ -547,6 +566,7 @@ static const char *const preview_files[] = {
     AGENT_OUTBOX_APPROVAL,
     AGENT_OUTBOX_COMMIT,
     AGENT_OUTBOX_REQUEST,
+    AGENT_OUTBOX_WAITING,
     NULL,
 };
 static const char *const drift_files[] = {

@@ -66,6 +66,10 @@ struct apply_approval {
 	 * by the daemon's web server for a signed-in token, whose name is
 	 * approved_by (the file is then the daemon's own uid's) */
 	char *via;
+	/* `approve --override-window`: this plan may be applied outside its
+	 * cluster's sync window (docs/policy.md); the audit rows then record
+	 * the override with the approver */
+	bool override_window;
 };
 #define APPLY_APPROVAL_VIA_HTTP "http"
 
@@ -176,6 +180,13 @@ struct apply_result {
 	int64_t approver_uid; /* its approved_uid (the daemon's own uid for
 	                         the capture pass) */
 	char *approved_at;
+	/* The apply ran outside its cluster's sync window, by an override
+	 * (docs/policy.md "Sync windows"): who overrode it (approval.json's
+	 * approver, or who ran `apply --override-window`), their uid, and
+	 * the window's verdict then. NULL: no override was needed. */
+	char *window_override;
+	int64_t window_override_uid;
+	char *window_state;
 	/* The apply_id of the interrupted apply of the same plan this one
 	 * resumes (docs/audit.md "Resuming"), or NULL. */
 	char *resumes;

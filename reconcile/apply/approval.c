@@ -48,6 +48,10 @@ apply_approval_render(const struct apply_approval *a)
 	jsonw_str(&w, a->confirmation);
 	jsonw_key(&w, "format");
 	jsonw_int(&w, APPLY_APPROVAL_FORMAT);
+	if (a->override_window) {
+		jsonw_key(&w, "override_window");
+		jsonw_bool(&w, true);
+	}
 	jsonw_key(&w, "plan_digest");
 	jsonw_str(&w, a->plan_digest);
 	if (a->via != NULL) {
@@ -60,8 +64,8 @@ apply_approval_render(const struct apply_approval *a)
 }
 
 static const char *const approval_keys[] = {"approved_at", "approved_by",
-    "approved_uid", "approved_user", "confirmation", "format", "plan_digest",
-    "via"};
+    "approved_uid", "approved_user", "confirmation", "format",
+    "override_window", "plan_digest", "via"};
 
 /* The string member key of root, or NULL after setting err. */
 static const char *
@@ -191,6 +195,12 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 			goto done;
 		}
 		out->via = xstrdup(via);
+	}
+	if (json_get(root, "override_window") != NULL &&
+	    json_bool(json_get(root, "override_window"),
+	        &out->override_window) < 0) {
+		err_setf(err, &pos, "override_window: expected true or false");
+		goto done;
 	}
 	out->plan_digest = xstrdup(d);
 	out->confirmation = xstrdup(c);

@@ -181,6 +181,17 @@ render(const struct apply_result *r, const char *event, bool result, int indent)
 	jsonw_str(&w, r->revision);
 	jsonw_key(&w, "started_at");
 	jsonw_str(&w, r->started_at);
+	if (r->window_override != NULL) {
+		jsonw_key(&w, "window_override");
+		jsonw_obj_begin(&w);
+		jsonw_key(&w, "by");
+		jsonw_str(&w, r->window_override);
+		jsonw_key(&w, "uid");
+		jsonw_int(&w, r->window_override_uid);
+		jsonw_key(&w, "window");
+		jsonw_str(&w, r->window_state);
+		jsonw_obj_end(&w);
+	}
 	jsonw_obj_end(&w);
 	if (indent > 0)
 		sbuf_addc(&b, '\n');

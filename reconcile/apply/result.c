@@ -103,6 +103,8 @@ apply_result_free(struct apply_result *r)
 	free(r->revision);
 	free(r->approver);
 	free(r->approved_at);
+	free(r->window_override);
+	free(r->window_state);
 	free(r->resumes);
 	free(r->started_at);
 	free(r->finished_at);

@@ -159,6 +159,59 @@ test_approval__texts_are_one_visible_line(void **unused)
 	    "or bidirectional characters");
 }
 
+/* approve --override-window: written only when set, read back; any
+ * other value than a boolean refused. */
+static void
+test_approval__override_window(void **unused)
+{
+	struct apply_approval a = {0}, b = {0};
+	struct err err = {0};
+	char *json;
+
+	(void)unused;
+	a.plan_digest = xstrdup("0123456789abcdef0123456789abcdef"
+	                        "0123456789abcdef0123456789abcdef");
+	a.confirmation = xstrdup("create 1 queue on shop-eu 0123456789ab");
+	a.approved_by = xstrdup("alice");
+	a.approved_at = xstrdup("2026-11-29T20:00:00Z");
+	a.approved_uid = 1000;
+	a.approved_user = xstrdup("alice");
+	a.override_window = true;
+	json = apply_approval_render(&a);
+	assert_non_null(strstr(json, "  \"format\": 2,\n"
+	                             "  \"override_window\": true,\n"
+	                             "  \"plan_digest\""));
+	assert_int_equal(
+	    apply_approval_parse(&b, "approval.json", json, strlen(json), &err),
+	    0);
+	assert_true(b.override_window);
+	apply_approval_release(&b);
+	free(json);
+	a.override_window = false;
+	json = apply_approval_render(&a);
+	assert_null(strstr(json, "override_window"));
+	assert_int_equal(
+	    apply_approval_parse(&b, "approval.json", json, strlen(json), &err),
+	    0);
+	assert_false(b.override_window);
+	apply_approval_release(&b);
+	free(json);
+	json = xstrdup("{\"approved_at\":\"x\",\"approved_by\":\"a\","
+	               "\"approved_uid\":0,\"approved_user\":\"root\","
+	               "\"confirmation\":\"c\",\"format\":2,"
+	               "\"override_window\":\"yes\",\"plan_digest\":"
+	               "\"0123456789abcdef0123456789abcdef"
+	               "0123456789abcdef0123456789abcdef\"}");
+	assert_int_equal(
+	    apply_approval_parse(&b, "approval.json", json, strlen(json), &err),
+	    -1);
+	assert_string_equal(err.msg, "override_window: expected true or false");
+	err_release(&err);
+	apply_approval_release(&b);
+	free(json);
+	apply_approval_release(&a);
+}
+
 int
 main(void)
 {
@@ -166,6 +219,7 @@ main(void)
 	    cmocka_unit_test(test_approval__approval_round_trip_and_checks),
 	    cmocka_unit_test(test_approval__uid_recorded_and_format_1_refused),
 	    cmocka_unit_test(test_approval__texts_are_one_visible_line),
+	    cmocka_unit_test(test_approval__override_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,7 +48,8 @@ test_approve_write__approval_bound_to_the_digest(void **state)
 	scen_free(&s);
 	assert_int_equal(agent_plan_dir_load(&ap, dir, &err), 0);
 	assert_int_equal(
-	    agent_approve_write(&ap, c, "carol", NULL, 0644, &a, &err), 0);
+	    agent_approve_write(&ap, c, "carol", NULL, false, 0644, &a, &err),
+	    0);
 	assert_string_equal(a.approved_by, "carol");
 	assert_null(a.via);
 	assert_string_equal(a.plan_digest, ap.digest);
@@ -66,7 +67,8 @@ test_approve_write__approval_bound_to_the_digest(void **state)
 	free(text);
 	/* by the web server: via http, and what it asked for */
 	assert_int_equal(
-	    agent_approve_write(&ap, c, "tok", "http", 0640, NULL, &err), 0);
+	    agent_approve_write(&ap, c, "tok", "http", false, 0640, NULL, &err),
+	    0);
 	assert_int_equal(
 	    afile_read_nofollow(&text, &len, &st, path, 1 << 20, &err), 0);
 	assert_int_equal(st.st_mode & 0777, 0640);

@@ -52,6 +52,42 @@ test_audit__result_row_format(void **unused)
 	scen_free(&s);
 }
 
+/* An apply outside its sync window by an override: both rows say who
+ * overrode it, their uid and the window's verdict; without, no member. */
+static void
+test_audit__window_override(void **unused)
+{
+	struct scen s;
+	struct err err = {0};
+	char *row;
+
+	(void)unused;
+	scen_init(&s, true);
+	s.r->approver = xstrdup("alice");
+	s.r->approver_uid = 1000;
+	s.r->plan_digest = xstrdup("d1g");
+	assert_int_equal(apply_run(s.r, s.p, &s.f.c, &s.io, &err), 0);
+	row = apply_audit_render_intent(s.r);
+	assert_null(strstr(row, "window_override"));
+	free(row);
+	s.r->window_override = xstrdup("bob");
+	s.r->window_override_uid = 1001;
+	s.r->window_state = xstrdup("waiting for sync window until "
+	                            "2026-12-02T22:00:00Z: outside every "
+	                            "allow window");
+	row = apply_audit_render_intent(s.r);
+	assert_non_null(strstr(row,
+	    ",\"started_at\":null,\"window_override\":{\"by\":\"bob\","
+	    "\"uid\":1001,\"window\":\"waiting for sync window until "
+	    "2026-12-02T22:00:00Z: outside every allow window\"}}"));
+	free(row);
+	row = apply_audit_render_result(s.r);
+	assert_non_null(strstr(row, "\"window_override\":{\"by\":\"bob\""));
+	assert_non_null(strstr(row, "\"approver\":\"alice\""));
+	free(row);
+	scen_free(&s);
+}
+
 /* An intent row read back: header, nodes, operations with their
  * configurations; errors name the member. */
 static void
@@ -113,6 +149,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_audit__result_row_format),
+	    cmocka_unit_test(test_audit__window_override),
 	    cmocka_unit_test(test_audit__intent_row_read_back),
 	};
 

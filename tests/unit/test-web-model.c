@@ -158,7 +158,7 @@ test_web_model__states(void **state)
 	assert_int_equal(agent_plan_dir_load(&ap, d[3], &err), 0);
 	want = plan_confirmation(ap.plan);
 	assert_int_equal(agent_approve_write(&ap, want, "alice",
-	                     APPLY_APPROVAL_VIA_HTTP, 0640, NULL, &err),
+	                     APPLY_APPROVAL_VIA_HTTP, false, 0640, NULL, &err),
 	    0);
 	agent_plan_dir_release(&ap);
 	free(want);
