@@ -45,6 +45,9 @@ summary_line(struct sbuf *b, const struct plan *p)
 	else if (p->refusal != NULL &&
 	         strcmp(p->refusal, "INVALID_DECLARATION") == 0)
 		phrase = xstrdup("the declaration fails validation");
+	else if (p->refusal != NULL &&
+	         strcmp(p->refusal, PLAN_REFUSAL_UNTRUSTED) == 0)
+		phrase = xstrdup("the commit's signature is not trusted");
 	else
 		phrase = plan_summary_phrase(&s);
 	sbuf_addf(b, "# %s: %s — %s", p->cluster, plan_outcome_name(p->outcome),
@@ -332,9 +335,8 @@ node_details(struct sbuf *b, enum plan_action_kind k,
 		sbuf_addf(b, "  - capture tap %s%s%s%s: %s — %s\n",
 		    span(&sp, np->taps[i].name),
 		    np->taps[i].capture != NULL ? " (capture " : "",
-		    np->taps[i].capture != NULL
-		        ? span(&sp, np->taps[i].capture)
-		        : "",
+		    np->taps[i].capture != NULL ? span(&sp, np->taps[i].capture)
+		                                : "",
 		    np->taps[i].capture != NULL ? ")" : "",
 		    np->taps[i].fate == PLAN_TAP_KEPT
 		        ? "kept"
@@ -380,8 +382,8 @@ action_md(struct sbuf *b, const struct plan *p, const struct plan_action *a,
 	struct spans sp = {0};
 	size_t i;
 
-	sbuf_addf(b, "### %zu. %s %s", idx + 1,
-	    plan_action_kind_name(a->kind), span(&sp, a->name));
+	sbuf_addf(b, "### %zu. %s %s", idx + 1, plan_action_kind_name(a->kind),
+	    span(&sp, a->name));
 	if (a->address != NULL && strcmp(a->address, a->name) != 0)
 		sbuf_addf(b, " (address %s)", span(&sp, a->address));
 	spans_release(&sp);
