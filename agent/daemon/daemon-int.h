@@ -8,6 +8,7 @@
  *                   the memory of each cluster, reading its nodes
  *   loop.c          the poll() loop: timers, signals, reload, watchdog
  *   cycle.c         one cycle: fetch, validate, plan, post previews
+ *   signed.c        only signed commits (repository.verify)
  *   approvals.c     approvals found in the outbox, applied; auto-apply
  *   drift.c         drift detection (drift-report.c renders it)
  *   capture-pass.c  the capture pass of every drift cycle
