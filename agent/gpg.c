@@ -33,6 +33,9 @@ static const char gpg_conf[] = "no-autostart\n"
                                "no-auto-key-retrieve\n"
                                "trust-model always\n";
 
+/* gpgme_check_version sets SIGPIPE to SIG_IGN when it is SIG_DFL (its
+ * posix-io.c): a gpg that exits before reading all it is sent then fails
+ * gpgme's write with EPIPE instead of ending the agent. */
 static int
 lib_init(struct err *err)
 {

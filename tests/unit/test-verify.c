@@ -117,6 +117,15 @@ setup(void **state)
 	sh("for h in gus old rev; do GNUPGHOME=$PWD/$h gpg --batch --export; "
 	   "done >keyring.gpg");
 	sh("ssh-keygen -lf eve.pub | cut -d' ' -f2 >eve.fp");
+	/* an OpenPGP armor gpg cannot parse, on a commit whose text is far
+	 * larger than a pipe holds (gpg stops before reading it all) */
+	sh("cd r && python3 -c 'import sys; t = sys.argv[1]; "
+	   "sys.stdout.write(\"tree %%s\\nauthor A <a@x> 1 +0000\\n"
+	   "committer A <a@x> 1 +0000\\ngpgsig -----BEGIN PGP "
+	   "SIGNATURE-----\\n \\n Z2FyYmFnZQ==\\n -----END PGP "
+	   "SIGNATURE-----\\n\\n%%s\\n\" %% (t, \"x\" * 1000000))' "
+	   "$(git rev-parse HEAD^{tree}) | git hash-object -t commit -w "
+	   "--stdin >../garbage.oid");
 	return 0;
 }
 
@@ -262,6 +271,14 @@ test_verify__openpgp_signatures(void **state)
 	head_verdict(v, r, "c7", &vd);
 	assert_false(vd.trusted);
 	assert_int_equal(vd.sig.why, AGENT_VERIFY_REVOKED);
+	agent_verify_verdict_release(&vd);
+
+	/* an armor that holds no signature: bad */
+	head_verdict(v, r, "garbage", &vd);
+	assert_false(vd.trusted);
+	assert_int_equal(vd.sig.why, AGENT_VERIFY_BAD);
+	assert_string_equal(vd.sig.detail,
+	    "0 signatures where one was expected");
 	agent_verify_verdict_release(&vd);
 	agent_git_close(r);
 	agent_verify_free(v);
