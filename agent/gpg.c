@@ -180,7 +180,7 @@ agent_gpg_open(struct agent_gpg **out, const char *keyring, size_t *nkeys,
 		    keyring);
 		goto done;
 	}
-	*nkeys = (size_t)(ir->imported + ir->unchanged);
+	*nkeys = (size_t)ir->imported + (size_t)ir->unchanged;
 	*out = g;
 	g = NULL;
 	rc = 0;
@@ -298,7 +298,9 @@ key_facts(gpgme_ctx_t ctx, gpgme_signature_t s, struct agent_gpg_facts *f,
 	f->uid = k->uids != NULL ? k->uids->uid : NULL;
 	n = strlen(s->fpr);
 	for (sk = k->subkeys; sk != NULL; sk = sk->next) {
-		m = sk->fpr != NULL ? strlen(sk->fpr) : 0;
+		if (sk->fpr == NULL)
+			continue;
+		m = strlen(sk->fpr);
 		/* the signature names the key by fingerprint, or by key id
 		 * (its fingerprint's tail) */
 		if (m >= n && strcasecmp(sk->fpr + m - n, s->fpr) == 0) {
