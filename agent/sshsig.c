@@ -182,7 +182,10 @@ last_words(const char *out, const char *at, const char *allowed_path)
 
 	if (at != NULL)
 		end = at + strcspn(at, "\n");
-	while (end > out && (end[-1] == '\n' || end[-1] == '\r'))
+	/* no line break, nor the sentence's full stop: the words go into
+	 * sentences of ours */
+	while (
+	    end > out && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == '.'))
 		end--;
 	start = end;
 	while (start > out && start[-1] != '\n')

@@ -88,7 +88,7 @@ test_sshsig__judge_stranger_names_its_key(void **state)
 	assert_string_equal(s.key, "ED25519 key SHA256:yMtJ7FzjTk8Srjqk04cXVMn+"
 	                           "dnLnkJpGy2jRg59T29Y");
 	assert_null(s.signer);
-	assert_string_equal(s.detail, "No principal matched.");
+	assert_string_equal(s.detail, "No principal matched");
 	agent_verify_sig_release(&s);
 }
 
@@ -139,7 +139,7 @@ test_sshsig__judge_bad_signature(void **state)
 	agent_sshsig_judge(&nv, NULL, NULL, "/etc/ag/allowed", &s);
 	assert_int_equal(s.why, AGENT_VERIFY_BAD);
 	assert_null(s.key);
-	assert_string_equal(s.detail, "Could not verify signature.");
+	assert_string_equal(s.detail, "Could not verify signature");
 	agent_verify_sig_release(&s);
 	/* exit 0 without the Good line is not good either */
 	nv.status = 0;
