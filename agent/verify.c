@@ -272,8 +272,8 @@ agent_verify_next_step(const struct agent_verify *v,
 		    sbuf_str(&trusted));
 		break;
 	case AGENT_VERIFY_ERROR:
-		s = xstrdup("fix the cause named above; the head is checked "
-		            "again at the next commit or reload (SIGHUP)");
+		s = xstrdup("fix the cause named above; the daemon checks "
+		            "the head again, with backoff");
 		break;
 	default:
 		s = xasprintf("push a commit signed (git commit -S) with a key "

@@ -206,7 +206,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 	struct agent_verify_verdict vd;
 	size_t bad;
 	char *dir, digest[SHA256_HEX];
-	bool planned = true, trusted;
+	bool planned = true, trusted, unchecked;
 	int64_t t0 = clock_monotonic_ms();
 
 	po.revision = a->head.head;
@@ -275,14 +275,25 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 			    "cluster '%s': the plan is refused (%s: %s)",
 			    p->cluster, p->refusal,
 			    p->message != NULL ? p->message : "no detail");
-		mem->retry = bad > 0 && dir != NULL;
-		mem->fails = bad > 0 ? mem->fails + 1 : 0;
+		/* a signature that could not be checked (ssh-keygen or gpg
+		 * failing) is checked again, as unreadable nodes are read */
+		unchecked = !trusted && vd.sig.why == AGENT_VERIFY_ERROR;
+		mem->retry = (bad > 0 || unchecked) && dir != NULL;
+		mem->fails = bad > 0 || unchecked ? mem->fails + 1 : 0;
 		if (mem->retry) {
 			mem->retry_at = clock_monotonic_ms() +
 			                1000 * daemon_backoff(a, 5, mem->fails);
-			log_warn("cluster '%s': %zu node(s) unreadable, "
-			         "planning again in %lds",
-			    p->cluster, bad, daemon_backoff(a, 5, mem->fails));
+			if (unchecked)
+				log_warn("cluster '%s': the signature could "
+				         "not be checked, checking again in "
+				         "%lds",
+				    p->cluster,
+				    daemon_backoff(a, 5, mem->fails));
+			else
+				log_warn("cluster '%s': %zu node(s) "
+				         "unreadable, planning again in %lds",
+				    p->cluster, bad,
+				    daemon_backoff(a, 5, mem->fails));
 		}
 		free(mem->last_plan_dir);
 		mem->last_plan_dir = dir;
