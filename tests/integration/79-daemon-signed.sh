@@ -45,7 +45,7 @@ signer alice >"$T/allowed_signers"
 gpg_key() {
 	mkdir -m 700 "$T/$1"
 	GNUPGHOME=$T/$1 gpg --batch --passphrase '' --quick-gen-key "$2" ed25519 sign never 2>/dev/null
-	GNUPGHOME=$T/$1 gpg --batch --with-colons --list-keys | awk -F: '/^fpr/{print $10; exit}'
+	GNUPGHOME=$T/$1 gpg --batch --with-colons --list-keys 2>/dev/null | awk -F: '/^fpr/{print $10; exit}'
 }
 gus_fpr=$(gpg_key gus 'Gus Signer <gus@example.com>')
 xav_fpr=$(gpg_key xav 'Xavier Stranger <xav@example.com>')
@@ -61,7 +61,8 @@ s = open(p).read().replace("  path: clusters\n", "  path: clusters\n"
 open(p, "w").write(s)
 PY
 
-# A commit adding queue $u.X, signed as asked: ssh KEY, gpg HOME FPR, none.
+# commit HOW MSG [KEY [FPR]]: the working copy committed and pushed, signed
+# as asked: ssh KEY (a key file of $T), gpg HOME FPR, none; prints its id.
 queues() {
 	printf '%s\naddresses:\n' "$head_yaml"
 	for a in "$@"; do
@@ -70,7 +71,7 @@ queues() {
 }
 commit() {
 	local how=$1 msg=$2
-	shift 2
+	shift 2 # the key: $1, and $2 for gpg
 	git -C "$T/work" add -A
 	case $how in
 	ssh) git -C "$T/work" -c gpg.format=ssh -c user.signingkey="$T/$1" \
@@ -104,12 +105,13 @@ check_untrusted() {
 }
 
 for n in "${NODES[@]}"; do
+	check_eq "$n: a sentinel address" OK "$(jexec "$n" create-address "$u.sentinel" anycast)"
 	check_eq "$n: a sentinel queue" OK "$(jexec "$n" create-queue "$u.sentinel" "$u.sentinel" anycast)"
 done
 
 # c1, by alice (SSH, trusted): planned, approved, applied.
 queues a >"$yaml"
-c1=$(commit ssh alice "t79: a")
+c1=$(commit ssh "t79: a" alice)
 # the daemon's GnuPG home is made under $TMPDIR: a folder of the test's
 mkdir "$T/tmp"
 TMPDIR=$T/tmp daemon_start
@@ -131,11 +133,11 @@ p2=$(preview_of "$c2")
 check_exit "c2: approve refuses a refused preview" 1 approve_preview "$p2"
 check_grep "c2: approve says why" "the plan is refused \(UNTRUSTED_COMMIT" <(approve_preview "$p2" 2>&1)
 echo "# b" >>"$yaml"
-c3=$(commit ssh eve "t79: b, by eve")
+c3=$(commit ssh "t79: b, by eve" eve)
 check_untrusted "$c3" "signed by a key that is not trusted \(ED25519 key $eve_re\): No principal matched"
 check "c3 supersedes c2's preview" test -e "$p2/superseded"
 echo "# b again" >>"$yaml"
-c4=$(commit gpg xav "$xav_fpr" "t79: b, by xav")
+c4=$(commit gpg "t79: b, by xav" xav "$xav_fpr")
 check_untrusted "$c4" "signed by a key that is not trusted \(OpenPGP key $xav_fpr\): the keyring does not hold this key"
 p4=$(preview_of "$c4")
 for n in "${NODES[@]}"; do
@@ -144,7 +146,7 @@ done
 
 # c5, by gus (OpenPGP, in the keyring): supersedes c4's refusal, applied.
 queues a b >"$yaml"
-c5=$(commit gpg gus "$gus_fpr" "t79: b, by gus")
+c5=$(commit gpg "t79: b, by gus" gus "$gus_fpr")
 check "c5: a preview" wait_for 30 signed_file "$c5"
 p5=$(preview_of "$c5")
 check_grep "c5: signature.txt: trusted, by gus" \
@@ -159,7 +161,7 @@ done
 # c6 by eve: refused; eve is added and the agent reloaded: c6 is checked
 # again, previewed as trusted, approved and applied.
 queues a b c >"$yaml"
-c6=$(commit ssh eve "t79: c, by eve")
+c6=$(commit ssh "t79: c, by eve" eve)
 check_untrusted "$c6" "signed by a key that is not trusted \(ED25519 key $eve_re\)"
 signer eve >>"$T/allowed_signers"
 kill -HUP "$PID"
@@ -177,7 +179,7 @@ done
 # c7 by alice, previewed as trusted; alice is removed and the agent
 # reloaded before the approval: the apply refuses it.
 queues a b c d >"$yaml"
-c7=$(commit ssh alice "t79: d, by alice")
+c7=$(commit ssh "t79: d, by alice" alice)
 check "c7: a trusted preview" wait_for 30 trusted_preview "$c7"
 p7=$(preview_of "$c7")
 signer eve >"$T/allowed_signers"
