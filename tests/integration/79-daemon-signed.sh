@@ -90,18 +90,19 @@ approve_preview() {
 }
 applied() { local d; d=$(preview_of "$1"); [ -n "$d" ] && [ -f "$d/result.json" ]; }
 signed_file() { local d; d=$(preview_of "$1"); [ -n "$d" ] && [ -f "$d/signature.txt" ]; }
-# REFUSED preview of commit C: its refusal, and its message holds WORDS.
+# check_untrusted LABEL C WORDS: commit C's preview is refused, and it says
+# WORDS (a regular expression) after "commit C: " everywhere it names C.
 check_untrusted() {
-	local c=$1 words=$2 d
-	check "$c: a preview" wait_for 30 signed_file "$c"
+	local l=$1 c=$2 words=$3 d
+	check "$l: a preview" wait_for 30 signed_file "$c"
 	d=$(preview_of "$c")
-	check_eq "$c: refused as UNTRUSTED_COMMIT" "REFUSED UNTRUSTED_COMMIT" \
+	check_eq "$l: refused as UNTRUSTED_COMMIT" "REFUSED UNTRUSTED_COMMIT" \
 		"$(rj "$d/plan.json" 'j["outcome"] + " " + j["refusal"]')"
-	check_grep "$c: plan.json names the commit and why" "commit $c: $words" <(rj "$d/plan.json" 'j["message"]')
-	check_grep "$c: plan.md says so" "Refused \(UNTRUSTED_COMMIT\):\*\* commit $c: $words" "$d/plan.md"
-	check_grep "$c: signature.txt" "^REFUSED commit $c: $words" "$d/signature.txt"
-	check "$c: no declaration posted" test ! -e "$d/declaration"
-	check_grep "$c: logged at err" "err verify: cluster 't79': commit $c: $words.*: not applied" "$T/agent.log"
+	check_grep "$l: plan.json names the commit and why" "commit $c: $words" <(rj "$d/plan.json" 'j["message"]')
+	check_grep "$l: plan.md says so" "Refused \(UNTRUSTED_COMMIT\):\*\* commit $c: $words" "$d/plan.md"
+	check_grep "$l: signature.txt" "^REFUSED commit $c: $words" "$d/signature.txt"
+	check "$l: no declaration posted" test ! -e "$d/declaration"
+	check_grep "$l: logged at err" "err verify: cluster 't79': commit $c: $words.*: not applied" "$T/agent.log"
 }
 
 for n in "${NODES[@]}"; do
@@ -128,17 +129,17 @@ check_applied "c1: every node APPLIED" "$p1"
 # stranger): refused, each naming the commit, the key and why.
 queues a b >"$yaml"
 c2=$(commit none "t79: b, unsigned")
-check_untrusted "$c2" "unsigned"
+check_untrusted c2 "$c2" "unsigned"
 p2=$(preview_of "$c2")
 check_exit "c2: approve refuses a refused preview" 1 approve_preview "$p2"
 check_grep "c2: approve says why" "the plan is refused \(UNTRUSTED_COMMIT" <(approve_preview "$p2" 2>&1)
 echo "# b" >>"$yaml"
 c3=$(commit ssh "t79: b, by eve" eve)
-check_untrusted "$c3" "signed by a key that is not trusted \(ED25519 key $eve_re\): No principal matched"
+check_untrusted c3 "$c3" "signed by a key that is not trusted \(ED25519 key $eve_re\): No principal matched"
 check "c3 supersedes c2's preview" test -e "$p2/superseded"
 echo "# b again" >>"$yaml"
 c4=$(commit gpg "t79: b, by xav" xav "$xav_fpr")
-check_untrusted "$c4" "signed by a key that is not trusted \(OpenPGP key $xav_fpr\): the keyring does not hold this key"
+check_untrusted c4 "$c4" "signed by a key that is not trusted \(OpenPGP key $xav_fpr\): the keyring does not hold this key"
 p4=$(preview_of "$c4")
 for n in "${NODES[@]}"; do
 	check_unlisted "$n: no untrusted commit's queue" "$n" queues "$u.b" "$u.sentinel"
@@ -162,7 +163,7 @@ done
 # again, previewed as trusted, approved and applied.
 queues a b c >"$yaml"
 c6=$(commit ssh "t79: c, by eve" eve)
-check_untrusted "$c6" "signed by a key that is not trusted \(ED25519 key $eve_re\)"
+check_untrusted c6 "$c6" "signed by a key that is not trusted \(ED25519 key $eve_re\)"
 signer eve >>"$T/allowed_signers"
 kill -HUP "$PID"
 trusted_preview() { local d; d=$(preview_of "$1"); [ -n "$d" ] && grep -q '^trusted' "$d/signature.txt"; }
@@ -186,6 +187,8 @@ signer eve >"$T/allowed_signers"
 kill -HUP "$PID"
 reloads() { [ "$(grep -c 'configuration reloaded' "$T/agent.log")" -ge "$1" ]; }
 check "the second reload is done" wait_for 10 reloads 2
+check_eq "one GnuPG home of the agent's, the reloaded one" 1 \
+	"$(find "$T/tmp" -maxdepth 1 -name 'artemis-gitops-gnupg-*' | wc -l)"
 check "c7: approve (as trusted when posted)" approve_preview "$p7"
 check "c7: the approval is refused" wait_for 30 test -e "$p7/approval-refused.txt"
 check_grep "c7: approval-refused.txt names the commit, the key and why" \
