@@ -10,7 +10,9 @@
 # be approved, and a later trusted commit supersedes it. Adding eve to the
 # allowed signers and sending SIGHUP makes her commit pass (checked again
 # at once); removing alice and reloading makes an approval of her earlier
-# trusted preview refused at the apply.
+# trusted preview refused at the apply. In mode since-applied, a commit by
+# a trusted key is refused for an unsigned one before it since the
+# applied revision.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -197,6 +199,28 @@ check_grep "c7: approval-refused.txt names the commit, the key and why" \
 check "c7: no result" test ! -e "$p7/result.json"
 for n in "${NODES[@]}"; do
 	check_unlisted "$n: c7's queue was not created" "$n" queues "$u.d" "$u.sentinel"
+done
+
+# since-applied (alice trusted again): the applied revision is c6's; c8
+# is unsigned and c9, by eve, is refused for it, in c9's own preview.
+signer alice >>"$T/allowed_signers"
+sed -i 's/    mode: head/    mode: since-applied/' "$T/agent.yaml"
+kill -HUP "$PID"
+check "the third reload is done" wait_for 10 reloads 3
+queues a b c e >"$yaml"
+c8=$(commit none "t79: e, unsigned")
+check_untrusted c8 "$c8" "unsigned"
+echo "# e" >>"$yaml"
+c9=$(commit ssh "t79: e, by eve" eve)
+check "c9: a preview" wait_for 30 signed_file "$c9"
+p9=$(preview_of "$c9")
+check_grep "c9: refused for c8, unsigned, since the applied c6" \
+	"commit $c8: unsigned; repository.verify.mode since-applied" <(rj "$p9/plan.json" 'j["message"]')
+check_eq "c9: signature.txt: the verdict and the range" \
+	"REFUSED commit $c8: unsigned|checked: 3 first-parent commits since the applied revision ${c6:0:12}" \
+	"$(head -n 2 "$p9/signature.txt" | paste -sd '|')"
+for n in "${NODES[@]}"; do
+	check_unlisted "$n: c9's queue was not created" "$n" queues "$u.e" "$u.sentinel"
 done
 
 check "the daemon is still running" kill -0 "$PID"
