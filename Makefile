@@ -21,7 +21,7 @@
 
 CC      ?= cc
 PKGS     = yaml-0.1 libgit2 libcurl libcjson libxml-2.0 libsystemd \
-           libmicrohttpd md4c-html libgvc
+           libmicrohttpd md4c-html libgvc gpgme
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Graphviz's dot layout and core renderers, linked in (agent/web/graph-svg.c)
 GV_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz

@@ -32,6 +32,7 @@ enum conf_type {
 	CT_TARGETS, /* notifications.targets (conf-notify.c) */
 	CT_HTTPURL, /* an http:// or https:// URL */
 	CT_WINDOWS, /* sync-windows (conf-windows.c) */
+	CT_VERIFY,  /* repository.verify.mode: off, head, since-applied */
 };
 
 struct conf_key {
@@ -82,6 +83,22 @@ static const struct conf_key keys[] = {
         false,
         "a clone or fetch taking longer is stopped and retried with backoff "
         "(a git server that accepts and never answers)"),
+    KEY("repository.verify.mode", CT_VERIFY, verify_mode, 0, 0, "off", false,
+        "apply only signed commits: `off`, `head` (the head commit's "
+        "signature) or `since-applied` (every first-parent commit since the "
+        "cluster's applied revision, and the head); an unsigned or untrusted "
+        "commit gets a refused preview (docs/policy.md, \"Signed commits "
+        "only\")"),
+    KEY("repository.verify.allowed-signers", CT_PATH, verify_allowed_signers, 0,
+        0, NULL, false,
+        "SSH signatures: an allowed signers file (`ssh-keygen(1)`, "
+        "\"ALLOWED SIGNERS\"; git's `gpg.ssh.allowedSignersFile`), checked "
+        "with `ssh-keygen -Y verify -n git`; read at start and on SIGHUP"),
+    KEY("repository.verify.gpg-keyring", CT_PATH, verify_gpg_keyring, 0, 0,
+        NULL, false,
+        "OpenPGP signatures: a keyring file (`gpg --export`, binary or "
+        "armored) or a GnuPG home folder whose public keys are trusted, and "
+        "no other key; read at start and on SIGHUP"),
     KEY("poll-interval", CT_DURATION, poll_interval, 1, 86400, "60s", false,
         "how often the branch is fetched (`30s`, `5m`, `1h`)"),
     KEY("drift-interval", CT_DURATION, drift_interval, 10, 604800, "10m", false,
@@ -211,6 +228,7 @@ static const char *const type_names[] = {
     "list of targets",
     "http(s) URL",
     "list of windows",
+    "verify mode",
 };
 
 struct loader {
@@ -383,6 +401,14 @@ set_number(struct loader *L, const struct conf_key *k, const char *v,
 	char *end = NULL;
 	enum agent_log_prio p;
 
+	if (k->type == CT_VERIFY) {
+		if (agent_conf_verify_mode_parse(v, &n) < 0)
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be off, head or since-applied, not '%s'",
+			    k->name, v);
+		*long_field(L->c, k) = n;
+		return 0;
+	}
 	if (k->type == CT_LOGLEVEL) {
 		if (agent_log_level_parse(v, &p) < 0)
 			return errlist_add(L->diags, DIAG_ERROR, pos,
@@ -678,6 +704,42 @@ apply_defaults(struct loader *L, const struct pos *root)
 	}
 }
 
+/* Where the repository.verify mapping is (root when there is none). */
+static const struct pos *
+verify_pos(const struct loader *L, const struct pos *root)
+{
+	size_t i = 0;
+
+	if (find_key("repository.verify.mode", &i) == NULL ||
+	    L->section_pos[i].path == NULL)
+		return root;
+	return &L->section_pos[i];
+}
+
+static const char *const verify_modes[] = {"off", "head", "since-applied"};
+
+const char *
+agent_conf_verify_mode_name(long mode)
+{
+	if (mode < 0 ||
+	    (size_t)mode >= sizeof(verify_modes) / sizeof(verify_modes[0]))
+		return "?";
+	return verify_modes[mode];
+}
+
+int
+agent_conf_verify_mode_parse(const char *s, long *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(verify_modes) / sizeof(verify_modes[0]); i++)
+		if (strcmp(s, verify_modes[i]) == 0) {
+			*out = (long)i;
+			return 0;
+		}
+	return -1;
+}
+
 static void
 cross_check(struct loader *L, const struct pos *root)
 {
@@ -750,6 +812,19 @@ cross_check(struct loader *L, const struct pos *root)
 		    "'notifications.retry-max' (%lds) is shorter than "
 		    "'notifications.retry-initial' (%lds)",
 		    c->notify_retry_max, c->notify_retry_initial);
+	if (c->verify_mode != AGENT_CONF_VERIFY_OFF &&
+	    c->verify_allowed_signers == NULL && c->verify_gpg_keyring == NULL)
+		errlist_add(L->diags, DIAG_ERROR, verify_pos(L, root),
+		    "'repository.verify.mode' is %s but no signer is trusted: "
+		    "set 'repository.verify.allowed-signers' (SSH) or "
+		    "'repository.verify.gpg-keyring' (OpenPGP), or both",
+		    agent_conf_verify_mode_name(c->verify_mode));
+	if (c->verify_mode == AGENT_CONF_VERIFY_OFF &&
+	    (c->verify_allowed_signers != NULL ||
+	        c->verify_gpg_keyring != NULL))
+		errlist_add(L->diags, DIAG_WARNING, verify_pos(L, root),
+		    "'repository.verify.mode' is off: the configured signers "
+		    "are not checked, and unsigned commits are applied");
 	if (c->tls_insecure)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'tls.insecure' is on: the git server's TLS certificate "

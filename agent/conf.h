@@ -82,8 +82,12 @@ struct agent_conf {
 	char *git_ssh_pubkey_file; /* repository.ssh-public-key-file */
 	char *git_ssh_known_hosts; /* repository.ssh-known-hosts: absolute */
 	long fetch_timeout;        /* seconds: repository.fetch-timeout */
-	long poll_interval;        /* seconds */
-	long drift_interval;       /* seconds */
+	/* repository.verify.*: only signed commits (agent/verify.h) */
+	long verify_mode;             /* enum agent_conf_verify */
+	char *verify_allowed_signers; /* absolute, or NULL */
+	char *verify_gpg_keyring;     /* absolute, or NULL */
+	long poll_interval;           /* seconds */
+	long drift_interval;          /* seconds */
 	long retry_max;            /* seconds: ceiling of the outage backoff */
 	char *state;               /* absolute */
 	char *outbox;              /* absolute; default <state>/outbox */
@@ -117,6 +121,19 @@ struct agent_conf {
 	long notify_spool_max;     /* deliveries kept per target */
 	char *notify_page_url;     /* where people open the page, or NULL */
 };
+
+/* repository.verify.mode. */
+enum agent_conf_verify {
+	AGENT_CONF_VERIFY_OFF = 0,
+	AGENT_CONF_VERIFY_HEAD,          /* the head commit */
+	AGENT_CONF_VERIFY_SINCE_APPLIED, /* every first-parent commit since the
+	                                    cluster's applied revision */
+};
+
+/* "off", "head", "since-applied". */
+const char *agent_conf_verify_mode_name(long mode);
+/* The mode named s; -1 when s names none. */
+int agent_conf_verify_mode_parse(const char *s, long *out);
 
 /* Is s an http.listen address: "host:port", "[v6]:port", ":port" (every
  * address) or a bare "port" (the loopback address), port 0-65535? */

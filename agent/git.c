@@ -12,6 +12,7 @@
 
 #include "../declarations/render/render.h"
 #include "../lib/afile.h"
+#include "../lib/strv.h"
 #include "../lib/xalloc.h"
 
 struct agent_git_repo {
@@ -537,6 +538,106 @@ agent_git_count_new(struct agent_git_repo *r, const char *head,
 			n++;
 	git_revwalk_free(walk);
 	return n;
+}
+
+int
+agent_git_commit_signature(struct agent_git_repo *r, const char *oid,
+    struct sbuf *sig, struct sbuf *payload, struct err *err)
+{
+	git_buf s = {0}, d = {0};
+	git_oid id;
+	int rc;
+
+	if (git_oid_fromstr(&id, oid) < 0)
+		return err_setf(err, NULL, "'%s' is not a commit id", oid);
+	rc = git_commit_extract_signature(&s, &d, r->repo, &id, NULL);
+	if (rc == GIT_ENOTFOUND) {
+		/* unsigned, or not a commit: tell them apart */
+		git_commit *c = NULL;
+
+		if (git_commit_lookup(&c, r->repo, &id) < 0)
+			return err_setf(err, NULL, "%s: commit %s: %s", r->path,
+			    oid, git_msg());
+		git_commit_free(c);
+		return AGENT_GIT_EUNSIGNED;
+	}
+	if (rc < 0)
+		return err_setf(err, NULL, "%s: commit %s: %s", r->path, oid,
+		    git_msg());
+	sbuf_add(sig, s.ptr, s.size);
+	sbuf_add(payload, d.ptr, d.size);
+	git_buf_dispose(&s);
+	git_buf_dispose(&d);
+	if (sig->failed || payload->failed)
+		return err_setf(err, NULL,
+		    "%s: commit %s: its signature or text is too large",
+		    r->path, oid);
+	return 0;
+}
+
+int
+agent_git_first_parents(struct agent_git_repo *r, const char *head,
+    const char *base, size_t max, struct strv *out, struct err *err)
+{
+	git_revwalk *walk = NULL;
+	git_oid h, b, oid;
+	char hex[AGENT_GIT_OID_HEX + 1];
+	struct strv v = {0};
+	int rc = -1, n;
+
+	if (git_oid_fromstr(&h, head) < 0)
+		return err_setf(err, NULL, "'%s' is not a commit id", head);
+	if (git_revwalk_new(&walk, r->repo) < 0) {
+		err_setf(err, NULL, "%s: %s", r->path, git_msg());
+		goto done;
+	}
+	git_revwalk_simplify_first_parent(walk);
+	if (git_revwalk_push(walk, &h) < 0) {
+		err_setf(err, NULL, "%s: commit %s: %s", r->path, head,
+		    git_msg());
+		goto done;
+	}
+	if (base != NULL &&
+	    (git_oid_fromstr(&b, base) < 0 || git_revwalk_hide(walk, &b) < 0)) {
+		err_setf(err, NULL, "%s: commit %s: %s", r->path, base,
+		    git_msg());
+		goto done;
+	}
+	while ((n = git_revwalk_next(&oid, walk)) == 0) {
+		if (v.n == max) {
+			err_setf(err, NULL,
+			    "more than %zu commits from %.12s back to %s", max,
+			    head, base != NULL ? base : "the root");
+			goto done;
+		}
+		git_oid_tostr(hex, sizeof(hex), &oid);
+		strv_add(&v, hex);
+	}
+	if (n != GIT_ITEROVER) {
+		err_setf(err, NULL, "%s: walking back from %.12s: %s", r->path,
+		    head, git_msg());
+		goto done;
+	}
+	*out = v;
+	memset(&v, 0, sizeof(v));
+	rc = 0;
+done:
+	strv_release(&v);
+	git_revwalk_free(walk);
+	return rc;
+}
+
+bool
+agent_git_has_commit(struct agent_git_repo *r, const char *oid)
+{
+	git_commit *c = NULL;
+	git_oid id;
+
+	if (git_oid_fromstr(&id, oid) < 0 ||
+	    git_commit_lookup(&c, r->repo, &id) < 0)
+		return false;
+	git_commit_free(c);
+	return true;
 }
 
 /* ---- fetching ---------------------------------------------------------- */

@@ -18,6 +18,7 @@
 #include "../declarations/decl.h"
 #include "../lib/err.h"
 #include "../lib/sbuf.h"
+#include "../lib/strv.h"
 
 #define AGENT_GIT_OID_HEX     40  /* hex digits of a commit id */
 #define AGENT_GIT_FOLDERS_MAX 256 /* cluster folders per commit */
@@ -89,6 +90,26 @@ size_t agent_git_count_new(struct agent_git_repo *r, const char *head,
 /* The commit a reference (e.g. "refs/remotes/origin/main") points to. */
 int agent_git_ref(struct agent_git_repo *r, const char *name,
     char oid[AGENT_GIT_OID_HEX + 1], struct err *err);
+
+/* What agent_git_commit_signature answers for an unsigned commit. */
+#define AGENT_GIT_EUNSIGNED (-2)
+
+/* The signature of commit oid (its gpgsig header: an OpenPGP or SSH
+ * armored signature) into sig, and the text it signs (the commit without
+ * that header) into payload, both appended; 0. AGENT_GIT_EUNSIGNED when
+ * the commit carries no signature; -1 (err set) when it cannot be read,
+ * or sig or payload went past its ceiling (sbuf_init). */
+int agent_git_commit_signature(struct agent_git_repo *r, const char *oid,
+    struct sbuf *sig, struct sbuf *payload, struct err *err);
+/* The commits `git rev-list --first-parent HEAD ^BASE` lists: from head
+ * back along first parents, leaving out every commit base reaches (base
+ * NULL: back to the root), newest first, into *out (owned; written only
+ * on success). -1 (err set) when a commit cannot be read or there are
+ * more than max. */
+int agent_git_first_parents(struct agent_git_repo *r, const char *head,
+    const char *base, size_t max, struct strv *out, struct err *err);
+/* Is commit oid in the repository? */
+bool agent_git_has_commit(struct agent_git_repo *r, const char *oid);
 
 /* ---- fetching ---------------------------------------------------------- */
 

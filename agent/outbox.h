@@ -41,10 +41,12 @@
 #define AGENT_OUTBOX_COMMIT      "commit.txt"
 #define AGENT_OUTBOX_DECLARATION "declaration"
 #define AGENT_OUTBOX_REWRITE     "history-rewrite.txt"
-#define AGENT_OUTBOX_SUPERSEDED  "superseded"
-#define AGENT_OUTBOX_APPROVAL    "approval.json"
-#define AGENT_OUTBOX_REFUSED     "approval-refused.txt"
-#define AGENT_OUTBOX_RESULT      "result.json"
+/* repository.verify: the verdict on the commit's signature */
+#define AGENT_OUTBOX_SIGNATURE  "signature.txt"
+#define AGENT_OUTBOX_SUPERSEDED "superseded"
+#define AGENT_OUTBOX_APPROVAL   "approval.json"
+#define AGENT_OUTBOX_REFUSED    "approval-refused.txt"
+#define AGENT_OUTBOX_RESULT     "result.json"
 /* an operator's delete-queue posted through the web server: who, when */
 #define AGENT_OUTBOX_REQUEST "request.txt"
 /* an approved preview that waits (a suspension, a sync window): why and

@@ -29,6 +29,7 @@
 #include "../plan-dir.h"
 #include "../state.h"
 #include "../tls.h"
+#include "../verify.h"
 
 /* The cluster of preview dir (OUTBOX/<cluster>/<id>), for a label. Owned. */
 static char *
@@ -291,6 +292,45 @@ held(struct daemon *a, const char *dir, struct err *why)
 	return yes;
 }
 
+/* repository.verify at the apply: the commit of dir's plan is judged again
+ * with what is trusted now (a key removed and reloaded since the preview
+ * was posted is no longer trusted). True when it may be applied; else the
+ * approval is refused, naming the commit, the key and why. An apply
+ * already begun (resumed after a crash) is finished, not judged again. */
+static bool
+verified(struct daemon *a, const char *dir)
+{
+	struct agent_plan_dir pd;
+	struct agent_verify_verdict vd;
+	struct err err = {0};
+	char *line, *why;
+	bool ok = true;
+
+	if (a->verify == NULL || agent_outbox_has(dir, AGENT_APPLY_BEGUN))
+		return true;
+	memset(&pd, 0, sizeof(pd));
+	memset(&vd, 0, sizeof(vd));
+	if (agent_plan_dir_load(&pd, dir, &err) < 0) {
+		err_release(&err);
+		return true; /* the apply refuses it, saying why */
+	}
+	if (pd.plan->revision != NULL && pd.plan->kind != NULL &&
+	    strcmp(pd.plan->kind, "plan") == 0 &&
+	    !daemon_verify_head(a, pd.plan->cluster, pd.plan->revision, &vd)) {
+		line = agent_verify_verdict_line(&vd);
+		why = xasprintf("%s (repository.verify.mode %s): an untrusted "
+		                "commit is never applied",
+		    line, agent_conf_verify_mode_name(a->conf->verify_mode));
+		refuse(a, dir, why);
+		free(why);
+		free(line);
+		ok = false;
+	}
+	agent_verify_verdict_release(&vd);
+	agent_plan_dir_release(&pd);
+	return ok;
+}
+
 /* Apply dir, approved by someone (own: by the daemon itself). */
 static void
 apply_dir(struct daemon *a, const char *dir, bool own)
@@ -406,7 +446,7 @@ daemon_run_approvals(struct daemon *a)
 			refuse(a, list[i],
 			    "this preview was superseded by a newer commit (see "
 			    "its 'superseded' file); approve the newer preview");
-		else
+		else if (verified(a, list[i]))
 			apply_dir(a, list[i], false);
 	}
 	agent_outbox_list_free(list, n);

@@ -16,6 +16,7 @@
 #include "../conf.h"
 #include "../log.h"
 #include "../state.h"
+#include "../verify.h"
 #include "../webhook/webhook.h"
 #include "../window.h"
 
@@ -151,6 +152,11 @@ run_exec(const struct agent_cmd_args *args)
 		log_err("configuration %s refused", config);
 		return AGENT_EXIT_FAIL;
 	}
+	if (daemon_verify_load(&a.verify, a.conf) < 0) {
+		log_err("configuration %s refused", config);
+		agent_conf_free(a.conf);
+		return AGENT_EXIT_FAIL;
+	}
 	agent_log_set_level((enum agent_log_prio)a.conf->log_level);
 	/* git fetches re-execute the binary: the web server's threads make a
 	 * plain fork unsafe (daemon-int.h, "child.c") */
@@ -180,6 +186,7 @@ run_exec(const struct agent_cmd_args *args)
 	strv_release(&a.cleartext_warned);
 	daemon_watch_update_release(&a.head);
 	strv_release(&a.fails);
+	agent_verify_free(a.verify);
 	agent_conf_free(a.conf);
 	return code;
 }

@@ -23,6 +23,7 @@
 #include "../log.h"
 #include "../plan-dir.h"
 #include "../render-plan.h"
+#include "../verify.h"
 
 /* Log every node that could not be read (a failure of --once); returns
  * how many. A passive broker was read, and is left alone: said, never a
@@ -89,12 +90,52 @@ rewrite_text(const struct daemon *a)
 	    a->conf->branch, a->head.head, a->head.prev);
 }
 
+/* DIR/signature.txt: the verdict on the commit's signature, and what is
+ * trusted. */
+static int
+post_signature(struct daemon *a, const char *dir,
+    const struct agent_verify_verdict *vd, struct err *err)
+{
+	char *line = agent_verify_verdict_line(vd),
+	     *trust = agent_verify_describe(a->verify), *text;
+	int rc;
+
+	text = xasprintf("%s %s\n%s%s%s%s", vd->trusted ? "trusted" : "REFUSED",
+	    line, vd->note != NULL ? "checked: " : "",
+	    vd->note != NULL ? vd->note : "", vd->note != NULL ? "\n" : "",
+	    trust);
+	rc = agent_outbox_put(dir, AGENT_OUTBOX_SIGNATURE, text, err);
+	free(text);
+	free(trust);
+	free(line);
+	return rc;
+}
+
+/* The refused plan of an untrusted commit (vd). */
+static struct plan *
+untrusted_plan(struct daemon *a, const char *cluster,
+    const struct agent_verify_verdict *vd, const struct plan_opts *po)
+{
+	char *line = agent_verify_verdict_line(vd), *msg, *next;
+	struct plan *p;
+
+	msg = xasprintf("%s; repository.verify.mode %s: nothing of this "
+	                "commit is planned or applied",
+	    line, agent_conf_verify_mode_name(a->conf->verify_mode));
+	next = agent_verify_next_step(a->verify, vd);
+	p = plan_untrusted(cluster, msg, next, po);
+	free(next);
+	free(msg);
+	free(line);
+	return p;
+}
+
 /* Write the preview of p into a new plan folder and supersede the older
  * ones. Returns the folder (owned) or NULL. */
 static char *
 post_plan(struct daemon *a, const struct plan *p,
     const struct agent_git_folder *wc, const struct agent_render_set *rs,
-    char digest[SHA256_HEX])
+    const struct agent_verify_verdict *vd, char digest[SHA256_HEX])
 {
 	const char *folder = wc->dir;
 	struct err err = {0};
@@ -111,9 +152,13 @@ post_plan(struct daemon *a, const struct plan *p,
 		return NULL;
 	}
 	text = commit_text(a, folder);
+	/* an untrusted commit's files are not posted: nothing of it is
+	 * ever applied */
 	if (agent_render_write(rs, dir, &err) < 0 ||
 	    agent_outbox_put(dir, AGENT_OUTBOX_COMMIT, text, &err) < 0 ||
-	    daemon_post_declaration(dir, wc, &err) < 0) {
+	    (vd != NULL && post_signature(a, dir, vd, &err) < 0) ||
+	    ((vd == NULL || vd->trusted) &&
+	        daemon_post_declaration(dir, wc, &err) < 0)) {
 		log_err("cluster '%s': %s", p->cluster, err.msg);
 		daemon_fail(a, "cluster '%s': %s", p->cluster, err.msg);
 	}
@@ -158,15 +203,25 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 	struct agent_render_set rs = {0};
 	struct daemon_cluster *mem;
 	struct err err = {0};
+	struct agent_verify_verdict vd;
 	size_t bad;
 	char *dir, digest[SHA256_HEX];
-	bool planned = true;
+	bool planned = true, trusted, unchecked;
 	int64_t t0 = clock_monotonic_ms();
 
 	po.revision = a->head.head;
 	po.snapshot_source = "live";
-	if (decl_cluster_parse(&c, wc->dir, wc->files, wc->nfiles, &diags) <
-	    0) {
+	memset(&vd, 0, sizeof(vd));
+	/* c stays NULL when the declaration is invalid; the commit is
+	 * judged first either way, and an untrusted one is not planned */
+	if (decl_cluster_parse(&c, wc->dir, wc->files, wc->nfiles, &diags) < 0)
+		c = NULL;
+	trusted = daemon_verify_head(a, daemon_cluster_name(a, c, wc->dir),
+	    a->head.head, &vd);
+	if (!trusted) {
+		p = untrusted_plan(a, daemon_cluster_name(a, c, wc->dir), &vd,
+		    &po);
+	} else if (c == NULL) {
 		p = plan_invalid(daemon_cluster_name(a, NULL, wc->dir), &diags,
 		    &po);
 		log_err("cluster '%s': commit %.12s is invalid (%zu errors), "
@@ -200,7 +255,9 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 		free(mem->dir);
 		mem->dir = xstrdup(wc->dir);
 		bad = log_unreadable(a, p);
-		dir = post_plan(a, p, wc, &rs, digest);
+		mem->untrusted = !trusted;
+		dir = post_plan(a, p, wc, &rs, a->verify != NULL ? &vd : NULL,
+		    digest);
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    plan_outcome_name(p->outcome), p->nactions);
@@ -218,14 +275,25 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 			    "cluster '%s': the plan is refused (%s: %s)",
 			    p->cluster, p->refusal,
 			    p->message != NULL ? p->message : "no detail");
-		mem->retry = bad > 0 && dir != NULL;
-		mem->fails = bad > 0 ? mem->fails + 1 : 0;
+		/* a signature that could not be checked (ssh-keygen or gpg
+		 * failing) is checked again, as unreadable nodes are read */
+		unchecked = !trusted && vd.sig.why == AGENT_VERIFY_ERROR;
+		mem->retry = (bad > 0 || unchecked) && dir != NULL;
+		mem->fails = bad > 0 || unchecked ? mem->fails + 1 : 0;
 		if (mem->retry) {
 			mem->retry_at = clock_monotonic_ms() +
 			                1000 * daemon_backoff(a, 5, mem->fails);
-			log_warn("cluster '%s': %zu node(s) unreadable, "
-			         "planning again in %lds",
-			    p->cluster, bad, daemon_backoff(a, 5, mem->fails));
+			if (unchecked)
+				log_warn("cluster '%s': the signature could "
+				         "not be checked, checking again in "
+				         "%lds",
+				    p->cluster,
+				    daemon_backoff(a, 5, mem->fails));
+			else
+				log_warn("cluster '%s': %zu node(s) "
+				         "unreadable, planning again in %lds",
+				    p->cluster, bad,
+				    daemon_backoff(a, 5, mem->fails));
 		}
 		free(mem->last_plan_dir);
 		mem->last_plan_dir = dir;
@@ -246,6 +314,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 		    "artemis_gitops_plan_duration_seconds",
 		    (const char *[]){p->cluster}, daemon_seconds_since(t0));
 	agent_render_release(&rs);
+	agent_verify_verdict_release(&vd);
 	plan_free(p);
 	live_snapshot_free(snap);
 	plan_managed_release(&m);

@@ -8,6 +8,7 @@
  *                   the memory of each cluster, reading its nodes
  *   loop.c          the poll() loop: timers, signals, reload, watchdog
  *   cycle.c         one cycle: fetch, validate, plan, post previews
+ *   signed.c        only signed commits (repository.verify)
  *   approvals.c     approvals found in the outbox, applied; auto-apply
  *   holds.c         what waits for a sync window or a suspension
  *   drift.c         drift detection (drift-report.c renders it)
@@ -256,6 +257,10 @@ int daemon_watch_poll(struct daemon_watch *w,
  * folder and its text, each parsed again there. */
 int daemon_watch_fetch_step(const char *input, size_t len, struct sbuf *msg);
 
+/* The bare clone (opened on first use), borrowed; -1 (err set). */
+int daemon_watch_repo(struct daemon_watch *w, struct agent_git_repo **out,
+    struct err *err);
+
 /* Record oid as handled (STATE/last-seen, written atomically). */
 int daemon_watch_mark_seen(struct daemon_watch *w, const char *oid,
     struct err *err);
@@ -317,6 +322,7 @@ struct daemon_cluster {
 	unsigned fails;      /* consecutive cycles with unreadable nodes */
 	int64_t retry_at;    /* monotonic ms of the next replan */
 	char *told_digest;   /* the last preview told (events.c), or NULL */
+	bool untrusted; /* its last preview was refused: UNTRUSTED_COMMIT */
 };
 
 struct daemon {
@@ -345,6 +351,9 @@ struct daemon {
 	 * "cluster\tfingerprint": events.c) */
 	struct webhook *hooks;
 	struct strv told_down, told_drift;
+	/* repository.verify: what is trusted (read at start and on SIGHUP),
+	 * or NULL when the mode is off */
+	struct agent_verify *verify;
 };
 
 /* The board's metrics registry (docs/http-api.md "Metrics"), or NULL
@@ -423,6 +432,24 @@ int daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,
 bool daemon_held(struct daemon *a, const char *cluster, const char *what);
 /* Bring every cluster folder's hold.txt up to date; log each change. */
 void daemon_holds_refresh(struct daemon *a);
+/* ==== signed.c: only signed commits (repository.verify) ==== */
+
+struct agent_verify_verdict;
+
+/* Judge commit head of cluster by a->verify (the base of since-applied:
+ * the cluster's applied revision, from its inventory). True when
+ * verification is off (vd untouched) or head is trusted; false with the
+ * verdict logged at err. While ssh-keygen runs, the watchdog is fed and
+ * signals are recorded. Release vd either way. */
+bool daemon_verify_head(struct daemon *a, const char *cluster, const char *head,
+    struct agent_verify_verdict *vd);
+/* Read the trust of conf into *out (NULL when the mode is off): each
+ * problem logged; -1 when it cannot be read. */
+int daemon_verify_load(struct agent_verify **out,
+    const struct agent_conf *conf);
+/* After a reload changed what is trusted: every cluster whose last
+ * preview was refused as untrusted is planned again at once. */
+void daemon_verify_replan(struct daemon *a);
 
 /* ==== approvals.c ==== */
 

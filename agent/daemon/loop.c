@@ -18,6 +18,7 @@
 #include "../../lib/xalloc.h"
 #include "../log.h"
 #include "../state.h"
+#include "../verify.h"
 #include "../webhook/webhook.h"
 
 static void
@@ -101,6 +102,7 @@ reload(struct daemon *a)
 	struct agent_conf *nc = NULL;
 	struct errlist d = {0};
 	struct daemon_watch *nw = NULL;
+	struct agent_verify *nv = NULL;
 	struct err err = {0};
 
 	daemon_notify_reloading();
@@ -115,6 +117,10 @@ reload(struct daemon *a)
 		    "to '%s' (restart the agent to move its state), keeping "
 		    "the running one",
 		    a->conf_path, a->conf->state, nc->state);
+	} else if (daemon_verify_load(&nv, nc) < 0) {
+		log_err("configuration %s refused: repository.verify cannot be "
+		        "read, keeping the running one (and what it trusts)",
+		    a->conf_path);
 	} else if (daemon_watch_open(&nw, nc, &err) < 0 ||
 	           webhook_check(nc, &err) < 0) {
 		log_err("configuration %s refused: %s, keeping the running one",
@@ -125,6 +131,9 @@ reload(struct daemon *a)
 		log_diags(&d);
 		daemon_watch_free(a->watch);
 		a->watch = nw;
+		agent_verify_free(a->verify);
+		a->verify = nv;
+		nv = NULL;
 		warn_http_changed(a->conf, nc);
 		web_board_set_conf(a->board, nc);
 		agent_conf_free(a->conf);
@@ -134,11 +143,13 @@ reload(struct daemon *a)
 		agent_log_set_level((enum agent_log_prio)a->conf->log_level);
 		a->next_poll = clock_monotonic_ms();
 		a->git_fails = 0;
+		daemon_verify_replan(a);
 		log_notice("configuration reloaded: %s branch '%s', poll %lds, "
 		           "drift %lds",
 		    a->conf->repo_url, a->conf->branch, a->conf->poll_interval,
 		    a->conf->drift_interval);
 	}
+	agent_verify_free(nv);
 	agent_conf_free(nc);
 	errlist_release(&d);
 	err_release(&err);

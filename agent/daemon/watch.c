@@ -335,6 +335,16 @@ open_repo(struct daemon_watch *w, struct err *err)
 	return agent_git_open_clone(&w->repo, w->repo_dir, err);
 }
 
+int
+daemon_watch_repo(struct daemon_watch *w, struct agent_git_repo **out,
+    struct err *err)
+{
+	if (open_repo(w, err) < 0)
+		return -1;
+	*out = w->repo;
+	return 0;
+}
+
 /* The fetch proper; runs in a child process (daemon_child_run). */
 static int
 fetch_child(void *arg, struct sbuf *msg)

@@ -45,6 +45,9 @@ summary_line(struct sbuf *b, const struct plan *p)
 	else if (p->refusal != NULL &&
 	         strcmp(p->refusal, "INVALID_DECLARATION") == 0)
 		phrase = xstrdup("the declaration fails validation");
+	else if (p->refusal != NULL &&
+	         strcmp(p->refusal, PLAN_REFUSAL_UNTRUSTED) == 0)
+		phrase = xstrdup("the commit's signature is not trusted");
 	else
 		phrase = plan_summary_phrase(&s);
 	sbuf_addf(b, "# %s: %s — %s", p->cluster, plan_outcome_name(p->outcome),

@@ -335,6 +335,27 @@ plan_invalid(const char *cluster, const struct errlist *diags,
 	return p;
 }
 
+struct plan *
+plan_untrusted(const char *cluster, const char *message, const char *next_step,
+    const struct plan_opts *opts)
+{
+	struct plan *p = xcalloc(1, sizeof(*p));
+
+	p->kind = xstrdup("plan");
+	p->cluster = xstrdup(cluster);
+	p->revision = opts->revision != NULL ? xstrdup(opts->revision) : NULL;
+	p->base_source = xstrdup("none");
+	p->snapshot_source = xstrdup("none");
+	p->disconnect_consumers = opts->disconnect_consumers;
+	p->capture_prefix = xstrdup(DECL_DEFAULT_CAPTURE_PREFIX);
+	p->max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
+	p->outcome = PLAN_OUT_REFUSED;
+	p->refusal = xstrdup(PLAN_REFUSAL_UNTRUSTED);
+	p->message = xstrdup(message);
+	p->next_step = xstrdup(next_step);
+	return p;
+}
+
 void
 plan_add_diagnostics(struct plan *p, const struct errlist *diags)
 {

@@ -453,6 +453,15 @@ struct plan *plan_delete_queue(const struct decl_cluster *decl,
 struct plan *plan_invalid(const char *cluster, const struct errlist *diags,
     const struct plan_opts *opts);
 
+/* The refusal of a commit whose signature is not trusted (repository.verify,
+ * docs/policy.md "Signed commits only"). */
+#define PLAN_REFUSAL_UNTRUSTED "UNTRUSTED_COMMIT"
+
+/* A refused plan for a commit that is not trusted: message says which
+ * commit, which key and why; nothing is planned or read. */
+struct plan *plan_untrusted(const char *cluster, const char *message,
+    const char *next_step, const struct plan_opts *opts);
+
 /* Record the declaration's diagnostics (warnings of a valid one) in p. */
 void plan_add_diagnostics(struct plan *p, const struct errlist *diags);
 

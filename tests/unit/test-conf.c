@@ -547,6 +547,70 @@ test_conf__docs_match_the_table(void **state)
 	sbuf_release(&b);
 }
 
+static void
+test_conf__repository_verify(void **state)
+{
+	struct agent_conf *c;
+	struct errlist d = {0};
+	static const char warn[] = "version: 1\nstate: /s\n"
+	                           "repository:\n  url: file:///r\n"
+	                           "  verify: {allowed-signers: a}\n";
+
+	(void)state;
+	c = parse_ok("version: 1\nstate: /s\n"
+	             "repository: {url: 'file:///r'}\n");
+	assert_int_equal(c->verify_mode, AGENT_CONF_VERIFY_OFF);
+	assert_null(c->verify_allowed_signers);
+	assert_null(c->verify_gpg_keyring);
+	agent_conf_free(c);
+	c = parse_ok("version: 1\nstate: /s\n"
+	             "repository:\n"
+	             "  url: file:///r\n"
+	             "  verify:\n"
+	             "    mode: since-applied\n"
+	             "    allowed-signers: allowed_signers\n"
+	             "    gpg-keyring: /etc/ag/gnupg\n");
+	assert_int_equal(c->verify_mode, AGENT_CONF_VERIFY_SINCE_APPLIED);
+	assert_string_equal(c->verify_allowed_signers,
+	    "/etc/ag/allowed_signers");
+	assert_string_equal(c->verify_gpg_keyring, "/etc/ag/gnupg");
+	assert_string_equal(agent_conf_verify_mode_name(c->verify_mode),
+	    "since-applied");
+	agent_conf_free(c);
+	c = parse_ok("version: 1\nstate: /s\n"
+	             "repository: {url: 'file:///r', verify: {mode: head, "
+	             "gpg-keyring: k.gpg}}\n");
+	assert_int_equal(c->verify_mode, AGENT_CONF_VERIFY_HEAD);
+	agent_conf_free(c);
+	T_BAD("version: 1\nstate: /s\n"
+	      "repository:\n  url: file:///r\n"
+	      "  verify:\n    mode: always\n    allowed-signrs: a\n",
+	    "c.yaml:6:11: 'repository.verify.mode' must be off, head or "
+	    "since-applied, not 'always'\n"
+	    "c.yaml:7:5: unknown key 'repository.verify.allowed-signrs'\n");
+	T_BAD("version: 1\nstate: /s\n"
+	      "repository:\n  url: file:///r\n"
+	      "  verify:\n    mode: head\n",
+	    "c.yaml:6:5: 'repository.verify.mode' is head but no signer is "
+	    "trusted: set 'repository.verify.allowed-signers' (SSH) or "
+	    "'repository.verify.gpg-keyring' (OpenPGP), or both\n");
+	T_BAD("version: 1\nstate: /s\n"
+	      "repository: {url: 'file:///r', verify: head}\n",
+	    "c.yaml:3:40: 'repository.verify' must be a mapping, not a "
+	    "scalar\n");
+	/* signers without a mode: loaded, with a warning */
+	assert_int_equal(
+	    agent_conf_parse(&c, "c.yaml", "/etc/ag", warn, strlen(warn), &d),
+	    0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.items[0].msg,
+	    "'repository.verify.mode' is off: the configured signers are not "
+	    "checked, and unsigned commits are applied");
+	assert_int_equal(d.items[0].line, 5);
+	errlist_release(&d);
+	agent_conf_free(c);
+}
+
 int
 main(void)
 {
@@ -566,6 +630,7 @@ main(void)
 	    cmocka_unit_test(test_conf__load_resolves_relative_to_file),
 	    cmocka_unit_test(test_conf__approvers_parsed),
 	    cmocka_unit_test(test_conf__load_looks_approvers_up),
+	    cmocka_unit_test(test_conf__repository_verify),
 	    cmocka_unit_test(test_conf__docs_match_the_table),
 	};
 
