@@ -293,7 +293,8 @@ main(void)
 	        test_queue_delete__disconnect_consumers_sends_remove_consumers),
 	    cmocka_unit_test(
 	        test_queue_delete__new_consumer_with_flag_is_stale),
-	    cmocka_unit_test(test_queue_delete__messages_after_plan_refuse_the_node),
+	    cmocka_unit_test(
+	        test_queue_delete__messages_after_plan_refuse_the_node),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
