@@ -500,6 +500,7 @@ record(struct run *x, struct err *err)
 	int rc;
 
 	count_adopted(x);
+	x->r->policy_changes = plan_policy_changes(p);
 	row = apply_audit_render_result(x->r);
 	rc = agent_state_audit_append(x->st, row, err);
 	free(row);

@@ -130,6 +130,24 @@ untrusted_plan(struct daemon *a, const char *cluster,
 	return p;
 }
 
+/* Why auto-apply-creates may apply p unapproved (plan_creates_only): a
+ * policy change here only adds protection, a lift never gets this far. */
+static const char *
+auto_why(const struct plan *p)
+{
+	if (p->outcome != PLAN_OUT_NO_CHANGE)
+		return plan_policy_changes(p) > 0
+		           ? "only creates objects and adds protection"
+		           : "only creates objects";
+	if (plan_policy_changes(p) > 0)
+		return "only adopts or forgets objects or adds protection "
+		       "(nothing is sent to a broker)";
+	return plan_forgets(p) > 0 ? "only adopts or forgets objects "
+	                             "(nothing is sent to a broker)"
+	                           : "only adopts objects (nothing is "
+	                             "sent to a broker)";
+}
+
 /* Write the preview of p into a new plan folder and supersede the older
  * ones. Returns the folder (owned) or NULL. */
 static char *
@@ -300,14 +318,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 		if (dir != NULL && bad == 0 && a->conf->auto_apply_creates &&
 		    a->head.event != DAEMON_WATCH_REWRITE &&
 		    plan_creates_only(p))
-			daemon_auto_apply(a, dir,
-			    p->outcome == PLAN_OUT_NO_CHANGE
-			        ? (plan_forgets(p) > 0
-			                  ? "only adopts or forgets objects "
-			                    "(nothing is sent to a broker)"
-			                  : "only adopts objects (nothing is "
-			                    "sent to a broker)")
-			        : "only creates objects");
+			daemon_auto_apply(a, dir, auto_why(p));
 	}
 	if (p != NULL && planned)
 		metrics_observe(daemon_metrics(a),

@@ -377,7 +377,7 @@ daemon_event_preview(struct daemon *a, struct daemon_cluster *mem,
 		return;
 	/* nothing to approve and nothing wrong: nobody needs to look */
 	if (!refused && p->nactions == 0 && plan_adopts(p) == 0 &&
-	    plan_forgets(p) == 0)
+	    plan_forgets(p) == 0 && plan_policy_changes(p) == 0)
 		return;
 	/* a plan made again (nodes unreadable) that came out the same */
 	if (mem->told_digest != NULL && strcmp(mem->told_digest, digest) == 0)

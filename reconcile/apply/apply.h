@@ -202,6 +202,9 @@ struct apply_result {
 	 * set did not: adopted (apply_count_adopted; the result row's
 	 * "adopted", docs/import.md). */
 	size_t adopted;
+	/* The plan's policy changes the inventory now records (the result
+	 * row's "policy_changes", docs/policy.md). */
+	size_t policy_changes;
 };
 
 void apply_result_free(struct apply_result *r); /* NULL ok */

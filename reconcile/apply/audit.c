@@ -173,6 +173,10 @@ render(const struct apply_result *r, const char *event, bool result, int indent)
 	jsonw_str(&w, r->plan_digest);
 	jsonw_key(&w, "plan_dir");
 	jsonw_str(&w, r->plan_dir);
+	if (result && r->policy_changes > 0) { /* absent when none */
+		jsonw_key(&w, "policy_changes");
+		jsonw_int(&w, (int64_t)r->policy_changes);
+	}
 	if (r->resumes != NULL) {
 		jsonw_key(&w, "resumes");
 		jsonw_str(&w, r->resumes);

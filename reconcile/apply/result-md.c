@@ -170,6 +170,13 @@ apply_result_render_md(const struct apply_result *r)
 		    "them); removing one from the declaration is now planned "
 		    "as a delete.\n\n",
 		    r->adopted, r->adopted == 1 ? "" : "s");
+	if (r->policy_changes > 0)
+		sbuf_addf(&b,
+		    "**Updated the policy (%zu change%s)**: the inventory now "
+		    "records the applied declaration's policy, which judges "
+		    "what later plans may delete (nothing was sent for it; "
+		    "docs/policy.md).\n\n",
+		    r->policy_changes, r->policy_changes == 1 ? "" : "s");
 	summary(&b, r);
 	for (i = 0; i < r->nnodes; i++)
 		node_section(&b, &r->nodes[i]);

@@ -332,6 +332,7 @@ plan_build(const struct decl_cluster *decl, const struct plan_managed *managed,
     const struct recon_snapshot *snap, const struct plan_opts *opts)
 {
 	struct plan_diff d;
+	struct plan *p;
 	size_t i, j;
 
 	diff_init(&d, decl, snap, opts, "plan");
@@ -355,7 +356,12 @@ plan_build(const struct decl_cluster *decl, const struct plan_managed *managed,
 	plan_diff_unmanaged(&d);
 	plan_diff_adopts(&d);
 	plan_diff_protect(&d);
-	return diff_done(&d);
+	p = diff_done(&d);
+	/* a refused plan records nothing: its changes are not listed */
+	if (p->refusal == NULL && (p->outcome == PLAN_OUT_WOULD_APPLY ||
+	                              p->outcome == PLAN_OUT_NO_CHANGE))
+		plan_policy_changes_find(p, decl, managed);
+	return p;
 }
 
 struct plan *

@@ -193,6 +193,17 @@ bool plan_policy_keeps_dependent(struct plan_step *np,
     const struct recon_divert *dv, const char *queue,
     const struct plan_queue_delete_ctx *ctx);
 
+/* ---- policy-change.c: what an apply changes of the recorded policy ---- */
+
+/* Fill p->policy_changes: the policy the managed set m records (the
+ * inventory, or a base) against the one an apply of decl records there
+ * (plan_managed_set_policy, and delete-if-empty per managed queue decl
+ * declares). Only objects m manages count: a new object's policy comes
+ * with its create or adopt. Nothing when m is not known. */
+void plan_policy_changes_find(struct plan *p, const struct decl_cluster *decl,
+    const struct plan_managed *m);
+void plan_policy_change_release(struct plan_policy_change *c);
+
 /* ---- policy-json.c: plan.json's `policy` ------------------------------- */
 
 /* Has p anything of docs/policy.md to show? */

@@ -376,11 +376,44 @@ render(const struct plan *p, const char *confirmation)
 	return sbuf_take(&b);
 }
 
+/* The confirmation of a plan that sends nothing to a broker: what it
+ * adopts and forgets ("" when neither). Owned. */
+static char *
+nothing_sent_phrase(const struct plan *p)
+{
+	size_t a = plan_adopts(p), f = plan_forgets(p);
+
+	if (a > 0 && f > 0)
+		return xasprintf("adopt %zu object%s, forget %zu", a,
+		    a == 1 ? "" : "s", f);
+	if (a > 0)
+		return xasprintf("adopt %zu object%s", a, a == 1 ? "" : "s");
+	if (f > 0)
+		return xasprintf("forget %zu object%s", f, f == 1 ? "" : "s");
+	return xstrdup("");
+}
+
+/* docs/policy.md: "update policy (2 changes, 1 lifting protection)", ""
+ * when the plan changes no policy. Owned. */
+static char *
+policy_phrase(const struct plan *p)
+{
+	size_t n = plan_policy_changes(p), l = plan_policy_lifts(p);
+
+	if (n == 0)
+		return xstrdup("");
+	if (l == 0)
+		return xasprintf("update policy (%zu change%s)", n,
+		    n == 1 ? "" : "s");
+	return xasprintf("update policy (%zu change%s, %zu lifting protection)",
+	    n, n == 1 ? "" : "s", l);
+}
+
 char *
 plan_confirmation(const struct plan *p)
 {
 	struct plan_summary s;
-	char hex[SHA256_HEX], *body, *phrase, *text;
+	char hex[SHA256_HEX], *body, *phrase, *policy, *text;
 
 	if (!plan_approvable(p))
 		return xstrdup("");
@@ -390,17 +423,13 @@ plan_confirmation(const struct plan *p)
 	plan_summarize(p, &s);
 	if (p->outcome == PLAN_OUT_WOULD_APPLY)
 		phrase = plan_summary_phrase(&s);
-	else if (plan_forgets(p) == 0)
-		phrase = xasprintf("adopt %zu object%s", plan_adopts(p),
-		    plan_adopts(p) == 1 ? "" : "s");
-	else if (plan_adopts(p) == 0)
-		phrase = xasprintf("forget %zu object%s", plan_forgets(p),
-		    plan_forgets(p) == 1 ? "" : "s");
 	else
-		phrase =
-		    xasprintf("adopt %zu object%s, forget %zu", plan_adopts(p),
-		        plan_adopts(p) == 1 ? "" : "s", plan_forgets(p));
-	text = xasprintf("%s on %s %s", phrase, p->cluster, hex);
+		phrase = nothing_sent_phrase(p);
+	policy = policy_phrase(p);
+	text = xasprintf("%s%s%s on %s %s", phrase,
+	    phrase[0] != '\0' && policy[0] != '\0' ? ", " : "", policy,
+	    p->cluster, hex);
+	free(policy);
 	free(phrase);
 	free(body);
 	return text;

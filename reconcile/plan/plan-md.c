@@ -48,10 +48,22 @@ summary_line(struct sbuf *b, const struct plan *p)
 	else if (p->refusal != NULL &&
 	         strcmp(p->refusal, PLAN_REFUSAL_UNTRUSTED) == 0)
 		phrase = xstrdup("the commit's signature is not trusted");
+	else if (p->outcome == PLAN_OUT_NO_CHANGE && plan_policy_changes(p) > 0)
+		phrase = xstrdup("nothing sent to a broker");
 	else
 		phrase = plan_summary_phrase(&s);
 	sbuf_addf(b, "# %s: %s — %s", p->cluster, plan_outcome_name(p->outcome),
 	    phrase);
+	/* docs/policy.md: less protection is said where every reviewer
+	 * reads */
+	if (plan_policy_lifts(p) > 0)
+		sbuf_addf(b, "; LIFTS PROTECTION (%zu of %zu policy change%s)",
+		    plan_policy_lifts(p), plan_policy_changes(p),
+		    plan_policy_changes(p) == 1 ? "" : "s");
+	else if (plan_policy_changes(p) > 0)
+		sbuf_addf(b, "; updates the policy (%zu change%s)",
+		    plan_policy_changes(p),
+		    plan_policy_changes(p) == 1 ? "" : "s");
 	if (p->destroyed_messages > 0)
 		sbuf_addf(b, "; destroys %lld message%s (cap %lld)",
 		    (long long)p->destroyed_messages,
@@ -59,6 +71,28 @@ summary_line(struct sbuf *b, const struct plan *p)
 		    (long long)p->max_destroyed_messages);
 	sbuf_adds(b, "\n\n");
 	free(phrase);
+}
+
+/* docs/policy.md: what applying a plan that changes the policy does. */
+static void
+policy_note(struct sbuf *b, const struct plan *p)
+{
+	size_t n = plan_policy_changes(p), l = plan_policy_lifts(p);
+
+	sbuf_addf(b,
+	    "**Updates the policy (%zu change%s)** (listed under Policy "
+	    "changes): applying this plan records the new declaration's "
+	    "policy in the inventory, which judges what later plans may "
+	    "delete; nothing is sent to a broker for it.",
+	    n, n == 1 ? "" : "s");
+	if (l > 0)
+		sbuf_addf(b,
+		    " **It lifts protection (%zu change%s):** after it, the "
+		    "plans delete what the recorded policy refused to delete "
+		    "or would only have forgotten; read each effect under "
+		    "Policy changes.",
+		    l, l == 1 ? "" : "s");
+	sbuf_adds(b, "\n\n");
 }
 
 static void
@@ -95,6 +129,8 @@ header(struct sbuf *b, const struct plan *p)
 		    "sends nothing to a broker for them; they stay on every "
 		    "broker, never destroyed (docs/policy.md).\n\n",
 		    plan_forgets(p), plan_forgets(p) == 1 ? "" : "s");
+	if (plan_policy_changes(p) > 0)
+		policy_note(b, p);
 	if (p->refusal != NULL)
 		sbuf_addf(b, "**%s (%s):** %s.\n**Next step:** %s.\n\n",
 		    p->outcome == PLAN_OUT_UNREACHABLE ? "Not compared"
@@ -430,6 +466,35 @@ unmanaged_md(struct sbuf *b, const struct plan *p)
 	sbuf_adds(b, "\n");
 }
 
+/* docs/policy.md "Changing the policy": each change, lifts first in
+ * words a reviewer cannot miss. */
+static void
+changes_md(struct sbuf *b, const struct plan *p)
+{
+	const struct plan_policy_change *c;
+	struct spans sp = {0};
+	size_t i;
+
+	if (plan_policy_changes(p) == 0)
+		return;
+	sbuf_adds(b,
+	    "## Policy changes\n\nThe policy the inventory records (the "
+	    "last applied declaration's) against the one this apply "
+	    "records. Nothing is sent to a broker for them.\n\n");
+	for (i = 0; i < p->npolicy_changes; i++) {
+		c = &p->policy_changes[i];
+		sbuf_addf(b, "- %s %s%s%s %s: %s → %s",
+		    c->lifts ? "**lifts protection:**" : "adds protection:",
+		    c->setting, strcmp(c->kind, "pattern") == 0 ? " " : " of ",
+		    c->kind, span(&sp, c->name), c->from, c->to);
+		spans_release(&sp);
+		if (c->at != NULL)
+			sbuf_addf(b, " (%s)", c->at);
+		sbuf_addf(b, "; %s\n", c->effect);
+	}
+	sbuf_adds(b, "\n");
+}
+
 /* docs/policy.md: what the policy does in this plan. */
 static void
 policy_md(struct sbuf *b, const struct plan *p)
@@ -437,6 +502,7 @@ policy_md(struct sbuf *b, const struct plan *p)
 	struct spans sp = {0};
 	size_t i, j;
 
+	changes_md(b, p);
 	if (p->nprotected_hits > 0) {
 		sbuf_adds(b,
 		    "## Protected (refused)\n\nObjects a settings.protect pattern covers that this plan would delete; the plan is refused as a whole.\n\n");
@@ -567,7 +633,7 @@ plan_render_md_max(const struct plan *p, const char *plan_dir, size_t max)
 		    plan_dir);
 		if (plan_has_policy(p))
 			sbuf_addf(&tail,
-			    "**Preview truncated:** what the per-object policy does (protected, forgotten, unmanaged by declaration) is under `policy` in `%s/plan.json`.\n\n",
+			    "**Preview truncated:** what the per-object policy does (policy changes, protected, forgotten, unmanaged by declaration) is under `policy` in `%s/plan.json`.\n\n",
 			    plan_dir);
 		approve_md(&tail, p, plan_dir);
 	}

@@ -386,6 +386,9 @@ plan_creates_only(const struct plan *p)
 {
 	size_t i;
 
+	/* docs/policy.md: less protection is never applied unapproved */
+	if (plan_policy_lifts(p) > 0)
+		return false;
 	if (p->outcome == PLAN_OUT_NO_CHANGE)
 		return plan_approvable(p); /* adopts: nothing sent */
 	if (p->outcome != PLAN_OUT_WOULD_APPLY)
@@ -420,7 +423,7 @@ plan_approvable(const struct plan *p)
 		return true;
 	return p->outcome == PLAN_OUT_NO_CHANGE && p->nactions == 0 &&
 	       strcmp(p->kind, "plan") == 0 &&
-	       plan_adopts(p) + plan_forgets(p) > 0;
+	       plan_adopts(p) + plan_forgets(p) + plan_policy_changes(p) > 0;
 }
 
 size_t

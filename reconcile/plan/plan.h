@@ -220,6 +220,23 @@ struct plan_protected {
 	char *why; /* how the plan would delete it */
 };
 
+/* docs/policy.md "Changing the policy": one difference between the policy
+ * the inventory records (the last applied declaration's) and the one an
+ * apply of the plan records (policy-change.c). */
+struct plan_policy_change {
+	char *setting; /* "settings.protect", "deletion-policy",
+	                  "delete-if-empty" */
+	char *kind;    /* "pattern", "address", "queue", "divert" */
+	char *name;    /* the pattern, or the object's name */
+	char *from;    /* settings.protect: "absent", "present"; deletion- */
+	char *to;      /* policy: "delete", "retain"; delete-if-empty:
+	                  "false", "true" */
+	char *at;      /* "path:line:col" of the new key; NULL: not written */
+	bool lifts;    /* less protection: a delete it refused or forgot
+	                  before is made after the apply */
+	char *effect;  /* what the apply allows, or stops, next */
+};
+
 /* A live object left alone (never declared by the agent). */
 struct plan_unmanaged {
 	char *kind; /* "address", "queue", "divert" */
@@ -415,6 +432,10 @@ struct plan {
 	size_t nprotected_hits;
 	struct plan_unmanaged *declared_unmanaged; /* managed: false, live */
 	size_t ndeclared_unmanaged;
+	/* the policy an apply records differs from the inventory's: sorted
+	 * by setting, kind, name; found for plans that can be approved */
+	struct plan_policy_change *policy_changes;
+	size_t npolicy_changes;
 	char **diagnostics; /* invalid declaration: the rendered diagnostics */
 	size_t ndiagnostics;
 	/* CONFIG_MANAGED: what the diffs compare with (NULL: no broker_xml
@@ -469,17 +490,23 @@ void plan_free(struct plan *p); /* NULL is a no-op */
 
 /* True for a plan that would apply and only creates (or widens) objects,
  * a capture's address, ring and taps included, or that changes nothing
- * and adopts objects (plan_adopts): what auto-apply-creates may apply
- * without an approval. */
+ * and adopts or forgets objects or changes the policy: what
+ * auto-apply-creates may apply without an approval. Never for a plan
+ * that lifts protection (plan_policy_lifts). */
 bool plan_creates_only(const struct plan *p);
 /* The objects an apply of p adopts (the three adopts_ counts summed). */
 size_t plan_adopts(const struct plan *p);
 /* The objects an apply of p forgets (docs/policy.md): retained or now
  * declared with managed: false; 0 for a plan that cannot be approved. */
 size_t plan_forgets(const struct plan *p);
+/* The policy changes an apply of p records (docs/policy.md), and those of
+ * them that lift protection; 0 for a plan that cannot be approved. */
+size_t plan_policy_changes(const struct plan *p);
+size_t plan_policy_lifts(const struct plan *p);
 /* May p be approved: it would apply, or it changes nothing on any broker
  * and adopts or forgets objects (an imported cluster's first plan,
- * docs/import.md; a retained object removed, docs/policy.md)? */
+ * docs/import.md; a retained object removed, docs/policy.md) or changes
+ * the policy the inventory records (docs/policy.md)? */
 bool plan_approvable(const struct plan *p);
 /* The plan's summary line, as its confirmation text starts: "create 2,
  * delete 1 queue, 2 diverts", "no changes". Owned. */

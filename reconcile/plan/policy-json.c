@@ -23,11 +23,39 @@ names(struct jsonw *w, const char *key, char *const *v, size_t n)
 	jsonw_arr_end(w);
 }
 
+/* policy.changes: absent when none (the plans written before it). */
+static void
+changes_json(struct jsonw *w, const struct plan *p)
+{
+	const struct plan_policy_change *c;
+	size_t i;
+
+	if (p->npolicy_changes == 0)
+		return;
+	jsonw_key(w, "changes");
+	jsonw_arr_begin(w);
+	for (i = 0; i < p->npolicy_changes; i++) {
+		c = &p->policy_changes[i];
+		jsonw_obj_begin(w);
+		jsonw_key_str(w, "at", c->at);
+		jsonw_key_str(w, "effect", c->effect);
+		jsonw_key_str(w, "from", c->from);
+		jsonw_key_str(w, "kind", c->kind);
+		jsonw_key_bool(w, "lifts", c->lifts);
+		jsonw_key_str(w, "name", c->name);
+		jsonw_key_str(w, "setting", c->setting);
+		jsonw_key_str(w, "to", c->to);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
 bool
 plan_has_policy(const struct plan *p)
 {
 	return p->nprotect + p->nretained_diverts + p->nforgotten +
-	           p->nprotected_hits + p->ndeclared_unmanaged >
+	           p->nprotected_hits + p->ndeclared_unmanaged +
+	           p->npolicy_changes >
 	       0;
 }
 
@@ -40,6 +68,7 @@ plan_policy_json(struct jsonw *w, const struct plan *p)
 		return;
 	jsonw_key(w, "policy");
 	jsonw_obj_begin(w);
+	changes_json(w, p);
 	jsonw_key(w, "forgotten");
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->nforgotten; i++) {
@@ -128,6 +157,36 @@ pprotected(struct json_reader *c, const struct json *o, struct plan *p)
 }
 
 static int
+pchanges(struct json_reader *c, const struct json *o, struct plan *p)
+{
+	const struct json *arr, *it;
+	struct plan_policy_change *x;
+	const char *w = "policy.changes[]";
+	size_t n = 0;
+
+	if (json_get(o, "changes") == NULL)
+		return 0;
+	arr = json_read_array(c, o, "policy", "changes", &n);
+	if (arr == NULL)
+		return -1;
+	p->policy_changes = xcalloc(n + 1, sizeof(*p->policy_changes));
+	for (it = json_first(arr); it != NULL; it = json_next(it)) {
+		x = &p->policy_changes[p->npolicy_changes++];
+		if (json_read_str(c, it, w, "at", true, &x->at) < 0 ||
+		    json_read_str(c, it, w, "effect", false, &x->effect) < 0 ||
+		    json_read_str(c, it, w, "from", false, &x->from) < 0 ||
+		    json_read_str(c, it, w, "kind", false, &x->kind) < 0 ||
+		    json_read_bool(c, it, w, "lifts", &x->lifts) < 0 ||
+		    json_read_str(c, it, w, "name", false, &x->name) < 0 ||
+		    json_read_str(c, it, w, "setting", false, &x->setting) <
+		        0 ||
+		    json_read_str(c, it, w, "to", false, &x->to) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
 punmanaged(struct json_reader *c, const struct json *o, struct plan *p)
 {
 	const struct json *arr, *it;
@@ -167,7 +226,7 @@ plan_policy_parse(struct json_reader *c, const struct json *root,
 	    json_read_strings(c, o, "policy", "retained_diverts",
 	        &p->retained_diverts, &p->nretained_diverts) < 0 ||
 	    pforgotten(c, o, p) < 0 || pprotected(c, o, p) < 0 ||
-	    punmanaged(c, o, p) < 0)
+	    punmanaged(c, o, p) < 0 || pchanges(c, o, p) < 0)
 		return -1;
 	return 0;
 }
@@ -199,4 +258,7 @@ plan_policy_release(struct plan *p)
 		    p->declared_unmanaged[i].nnodes);
 	}
 	free(p->declared_unmanaged);
+	for (i = 0; i < p->npolicy_changes; i++)
+		plan_policy_change_release(&p->policy_changes[i]);
+	free(p->policy_changes);
 }

@@ -2,9 +2,11 @@
  * its confirmation text (docs/plan-format.md, "The confirmation text"). */
 #include "plan-int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/sbuf.h"
+#include "../../lib/xalloc.h"
 
 static bool
 acts(const struct plan_action *a)
@@ -122,6 +124,18 @@ plan_summary_line(const struct plan *p)
 {
 	struct plan_summary s;
 
+	size_t n = plan_policy_changes(p), l = plan_policy_lifts(p);
+	char *phrase, *out;
+
 	plan_summarize(p, &s);
-	return plan_summary_phrase(&s);
+	phrase = plan_summary_phrase(&s);
+	if (n == 0)
+		return phrase;
+	/* docs/policy.md: a policy change, and a lift above all, is named
+	 * wherever the plan is summed up */
+	out = xasprintf("%s%supdate policy (%zu change%s%s)",
+	    p->nactions > 0 ? phrase : "", p->nactions > 0 ? ", " : "", n,
+	    n == 1 ? "" : "s", l > 0 ? ", lifting protection" : "");
+	free(phrase);
+	return out;
 }

@@ -1385,3 +1385,101 @@ json .actions[0].nodes[0].refusal "HAS_MESSAGES"
 """, inventory=die_inv(["orders", "keep"], ["orders", "keep"],
                       {"orders": "delete-if-empty is set (shop-eu/orders.yaml:14:9)"}),
      exit=1)
+# ---- policy changes (docs/policy.md "Changing the policy") -----------------
+# The inventory records the last applied declaration's policy; a commit that
+# changes only the policy sends nothing to a broker, and its plan lists the
+# changes, is approvable (NO_CHANGE) and records them when applied.
+
+# settings.protect's pattern removed alone: a lift, said in the headline.
+case("150-policy-change-protect-lifted", "plan", cluster(ORDERS),
+     snapshot(node("node1", [q("orders", "orders", messages=3)]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "NO_CHANGE"
+json .actions []
+json .policy.changes => [{"at":null,"effect":"after this apply, removing one of queue 'orders', address 'orders' from the declaration deletes it: no pattern refuses that any more","from":"present","kind":"pattern","lifts":true,"name":"orders*","setting":"settings.protect","to":"absent"}]
+json .policy.protect ["orders*"]
+json .confirmation|test("^update policy \\\\(1 change, 1 lifting protection\\\\) on shop-eu [0-9a-f]{12}$") => true
+md # shop-eu: NO_CHANGE — nothing sent to a broker; LIFTS PROTECTION (1 of 1 policy change)
+md **Updates the policy (1 change)**
+md **It lifts protection (1 change):**
+md ## Policy changes
+md - **lifts protection:** settings.protect pattern `orders*`: present → absent; after this apply, removing one of queue 'orders', address 'orders'
+md artemis-gitops approve plan --confirm 'update policy (1 change, 1 lifting protection) on shop-eu
+""", inventory=inv(["orders"], ["orders"], protect=["orders*"]), exit=0)
+
+# delete-if-empty turned off on a queue (its own key, with its place), and
+# deletion-policy: retain of an address changed back to delete: two lifts.
+case("151-policy-change-die-off-retain-delete", "plan",
+     cluster(ORDERS_DIE.replace("delete-if-empty: true", "delete-if-empty: false")),
+     snapshot(node("node1", [q("orders", "orders", messages=3)]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "NO_CHANGE"
+json [.policy.changes[]|.setting+":"+.kind+":"+.name+":"+.from+"->"+.to] ["delete-if-empty:queue:orders:true->false","deletion-policy:address:orders:retain->delete"]
+json [.policy.changes[].lifts] [true,true]
+json .policy.changes[0].at "cluster/cluster.yaml:19:9"
+json .policy.changes[1].at null
+json .policy.changes[0].effect "after this apply, removing queue 'orders' from the declaration deletes it on every node, with the messages it holds"
+json .policy.changes[1].effect "after this apply, removing address 'orders' from the declaration deletes it on every broker"
+json .confirmation|test("^update policy \\\\(2 changes, 2 lifting protection\\\\) on shop-eu ") => true
+md LIFTS PROTECTION (2 of 2 policy changes)
+md - **lifts protection:** delete-if-empty of queue `orders`: true → false (cluster/cluster.yaml:19:9); after this apply
+""", inventory=dict(die_inv(["orders"], ["orders"],
+                           {"orders": "delete-if-empty is set (shop-eu/orders.yaml:14:9)"}),
+                    retain={"addresses": ["orders"], "diverts": [], "queues": []}),
+     exit=0)
+
+# Only more protection: a new pattern and delete-if-empty on; the headline
+# says the policy is updated, not that it is lifted.
+case("152-policy-change-adds-protection", "plan",
+     cluster(ORDERS_DIE, protect=["orders"]),
+     snapshot(node("node1", [q("orders", "orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "NO_CHANGE"
+json [.policy.changes[]|.setting+":"+.name+":"+(.lifts|tostring)] ["delete-if-empty:orders:false","settings.protect:orders:false"]
+json .policy.changes[1].at "cluster/cluster.yaml:14:13"
+json .policy.changes[1].effect "after this apply, a plan that would delete queue 'orders', address 'orders' is refused (PROTECTED), even one that removes the pattern again"
+json .confirmation|test("^update policy \\\\(2 changes\\\\) on shop-eu ") => true
+md # shop-eu: NO_CHANGE — nothing sent to a broker; updates the policy (2 changes)
+md - adds protection: delete-if-empty of queue `orders`: false → true
+nomd LIFTS PROTECTION
+nomd It lifts protection
+""", inventory=inv(["orders"], ["orders"]), exit=0)
+
+# With actions: the change is listed and named in the confirmation after
+# the actions; with an adopt: after the adopt.
+case("153-policy-change-with-create", "plan",
+     cluster(ORDERS + KEEP.replace("addresses:\n", "")),
+     snapshot(node("node1", [q("orders", "orders")]),
+              node("node2", [q("orders", "orders")])),
+     """
+json .outcome "WOULD_APPLY"
+json [.actions[]|.kind+":"+.name] ["create-address:keep","create-queue:keep"]
+json [.policy.changes[]|.name] ["orders*"]
+json .confirmation|test("^create 2, update policy \\\\(1 change, 1 lifting protection\\\\) on shop-eu ") => true
+md # shop-eu: WOULD_APPLY — create 2; LIFTS PROTECTION (1 of 1 policy change)
+""", inventory=inv(["orders"], ["orders"], protect=["orders*"]), exit=2)
+
+case("154-policy-change-with-adopt", "plan",
+     cluster(ORDERS + KEEP.replace("addresses:\n", ""), protect=["keep"]),
+     snapshot(node("node1", [q("orders", "orders"), q("keep", "keep")]),
+              node("node2", [q("orders", "orders"), q("keep", "keep")])),
+     """
+json .outcome "NO_CHANGE"
+json .adopts => {"addresses":1,"diverts":0,"queues":1}
+json [.policy.changes[]|.name+":"+.effect] ["keep:after this apply, a plan that would delete an object it matches is refused (PROTECTED); no managed object matches it now"]
+json .confirmation|test("^adopt 2 objects, update policy \\\\(1 change\\\\) on shop-eu ") => true
+""", inventory=inv(["orders"], ["orders"]), exit=0)
+
+# A refused plan records nothing: its policy changes are not listed.
+case("155-policy-change-refused-lists-none", "plan", cluster(KEEP),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders")]),
+              node("node2", [q("keep", "keep"), q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "PROTECTED"
+json .policy.changes null
+nomd ## Policy changes
+""", inventory=inv(["keep", "orders"], ["keep", "orders"], protect=["orders*"]), exit=1)
