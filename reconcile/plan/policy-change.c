@@ -65,9 +65,9 @@ add(struct found *f, const char *setting, const char *kind, const char *name,
 static char *
 still_protected(const struct decl_cluster *decl, const char *name)
 {
-	const char *pat = decl_protect_match(
-	    (const char *const *)decl->settings.protect,
-	    decl->settings.nprotect, name);
+	const char *pat =
+	    decl_protect_match((const char *const *)decl->settings.protect,
+	        decl->settings.nprotect, name);
 
 	if (pat == NULL)
 		return xstrdup("");
@@ -101,9 +101,9 @@ covered(const struct plan_managed *m, const struct decl_cluster *decl,
 		for (j = 0; j < lists[i].n; j++) {
 			if (!decl_glob_match(pattern, lists[i].v[j]))
 				continue;
-			if (lifted && decl_protect_match(pats,
-			                  decl->settings.nprotect,
-			                  lists[i].v[j]) != NULL)
+			if (lifted &&
+			    decl_protect_match(pats, decl->settings.nprotect,
+			        lists[i].v[j]) != NULL)
 				continue;
 			if (n++ < EFFECT_NAMES)
 				sbuf_addf(&b, "%s%s '%s'", n > 1 ? ", " : "",
@@ -143,12 +143,13 @@ protect_changes(struct found *f, const struct plan_managed *m,
 		        decl->settings.nprotect, pat))
 			continue;
 		objs = covered(m, decl, pat, true);
-		effect = objs != NULL
-		             ? xasprintf(
-		                   "after this apply, removing one of %s from the declaration deletes it: no pattern refuses that any more",
-		                   objs)
-		             : xstrdup(
-		                   "after this apply, the pattern refuses no delete any more (no managed object it alone covers now)");
+		effect =
+		    objs != NULL
+		        ? xasprintf(
+		              "after this apply, removing one of %s from the declaration deletes it: no pattern refuses that any more",
+		              objs)
+		        : xstrdup(
+		              "after this apply, the pattern refuses no delete any more (no managed object it alone covers now)");
 		add(f, "settings.protect", "pattern", pat, true, NULL, effect);
 		free(objs);
 	}
@@ -158,12 +159,13 @@ protect_changes(struct found *f, const struct plan_managed *m,
 		        pat))
 			continue;
 		objs = covered(m, decl, pat, false);
-		effect = objs != NULL
-		             ? xasprintf(
-		                   "after this apply, a plan that would delete %s is refused (PROTECTED), even one that removes the pattern again",
-		                   objs)
-		             : xstrdup(
-		                   "after this apply, a plan that would delete an object it matches is refused (PROTECTED); no managed object matches it now");
+		effect =
+		    objs != NULL
+		        ? xasprintf(
+		              "after this apply, a plan that would delete %s is refused (PROTECTED), even one that removes the pattern again",
+		              objs)
+		        : xstrdup(
+		              "after this apply, a plan that would delete an object it matches is refused (PROTECTED); no managed object matches it now");
 		add(f, "settings.protect", "pattern", pat, false,
 		    pattern_at(decl, pat), effect);
 		free(objs);
@@ -194,9 +196,9 @@ policy_of(const struct decl_cluster *decl, const char *kind, const char *name)
 /* The recorded retained names before (was) and after (now) of one kind;
  * managed: the names m manages of it. */
 static void
-retain_kind(struct found *f, const struct decl_cluster *decl,
-    const char *kind, char *const *was, size_t nwas, char *const *now,
-    size_t nnow, char *const *managed, size_t nmanaged)
+retain_kind(struct found *f, const struct decl_cluster *decl, const char *kind,
+    char *const *was, size_t nwas, char *const *now, size_t nnow,
+    char *const *managed, size_t nmanaged)
 {
 	const struct decl_policy *pol;
 	const char *what = strcmp(kind, "queue") == 0
@@ -212,8 +214,7 @@ retain_kind(struct found *f, const struct decl_cluster *decl,
 		if (pol == NULL || pol->unmanaged)
 			continue; /* forgotten by the plan, not deleted */
 		still = still_protected(decl, was[i]);
-		add(f, "deletion-policy", kind, was[i], true,
-		    &pol->deletion_at,
+		add(f, "deletion-policy", kind, was[i], true, &pol->deletion_at,
 		    xasprintf(
 		        "after this apply, removing %s '%s' from the declaration deletes it%s%s",
 		        kind, was[i], what, still));
@@ -242,8 +243,8 @@ retain_changes(struct found *f, const struct plan_managed *m,
 
 	/* what apply_update_managed records: plan_managed_set_policy */
 	memset(&after, 0, sizeof(after));
-	after.retain_addresses = xcalloc(m->nretain_addresses + 1,
-	    sizeof(char *));
+	after.retain_addresses =
+	    xcalloc(m->nretain_addresses + 1, sizeof(char *));
 	for (i = 0; i < m->nretain_addresses; i++)
 		after.retain_addresses[i] = xstrdup(m->retain_addresses[i]);
 	after.nretain_addresses = m->nretain_addresses;
