@@ -3,7 +3,9 @@
 # a queue with deletion-policy: retain removed from the declaration stays
 # on both brokers, with its messages, and leaves inventory.json; a removed
 # file whose queue a settings.protect pattern covers is refused as a
-# whole, even by the commit that drops the pattern too; an object
+# whole, even by the commit that drops the pattern too, and the pattern
+# dropped alone is an approvable policy plan (NO_CHANGE) whose apply lets
+# the next commit delete the queue on both brokers; an object
 # declared with managed: false is never created, changed or drift,
 # whatever is done to it on a broker: the daemon's drift report lists it
 # apart, never as drift.
@@ -71,10 +73,13 @@ check_eq "v2: PROTECTED, naming the queue and the pattern" \
 	"$(rj "$TMP/p2/plan.json" '[j["refusal"], j["policy"]["protected"][0]["kind"], j["policy"]["protected"][0]["name"], j["policy"]["protected"][0]["pattern"]]')"
 check_fails "v2: a refused plan cannot be approved" approve_ok "$TMP/p2"
 
-# the retained queue removed (the protected one declared again): forgotten
+# the retained queue removed (the protected one declared again, and its
+# pattern): forgotten
 printf 'version: 1\naddresses:\n  - name: %s.p\n    routing: [anycast]\n    queues: [{name: %s.p}]\n' \
 	"$u" "$u" >"$TMP/c/protected.yaml"
-decl "$TMP/c" "addresses:
+decl "$TMP/c" "settings:
+  protect: [\"$u.p*\"]
+addresses:
 $keep
 $legacy"
 check_exit "v3: only forgets (nothing sent to a broker)" 0 plan_to "$TMP/p3" "$TMP/c"
@@ -96,6 +101,37 @@ check_eq "v4: the forgotten queue is an unmanaged one now" true \
 	"$(rj "$TMP/p4/plan.json" '["queue", "'"$u.r"'"] in [[x["kind"], x["name"]] for x in j["unmanaged"]]')"
 check_eq "v4: the hand-made unmanaged queue is still as made" 5 \
 	"$(broker_read "$n1" "org.apache.activemq.artemis:broker=\"$n1\",component=addresses,address=\"$u.legacy\",subcomponent=queues,routing-type=\"anycast\",queue=\"$u.legacy\"" MaxConsumers)"
+
+# The pattern removed alone: nothing to send to a broker, but a plan that
+# lifts it, approvable; applied, the inventory no longer holds it, and the
+# protected queue's removal is then a delete on both brokers.
+decl "$TMP/c" "addresses:
+$keep
+$legacy"
+check_exit "v5: the pattern removed alone" 0 plan_to "$TMP/p5" "$TMP/c"
+check_eq "v5: NO_CHANGE, no action, one policy change lifting the pattern" \
+	"[\"NO_CHANGE\", [], [[\"settings.protect\", \"$u.p*\", \"present\", \"absent\", true]]]" \
+	"$(rj "$TMP/p5/plan.json" '[j["outcome"], j["actions"], [[c["setting"], c["name"], c["from"], c["to"], c["lifts"]] for c in j["policy"]["changes"]]]')"
+check_grep "v5: plan.md's headline says it lifts protection" \
+	"^# $CL: NO_CHANGE — nothing sent to a broker; LIFTS PROTECTION" "$TMP/p5/plan.md"
+check_grep "v5: and what the apply allows next" \
+	"removing one of queue '$u.p', address '$u.p' from the declaration deletes it" "$TMP/p5/plan.md"
+check "v5: approve" approve_ok "$TMP/p5"
+check "v5: apply" apply_to "$TMP/p5" "$TMP/c"
+check_eq "v5: the inventory holds no pattern; the result row counts the change" \
+	"[false, 1]" \
+	"$(rj "$STATE/$CL/inventory.json" '["protect" in j, [json.loads(l) for l in open("'"$STATE"'/audit.jsonl")][-1].get("policy_changes")]')"
+check_exit "v5: planned again, nothing is left to approve" 0 plan_to "$TMP/p5b" "$TMP/c"
+check_eq "v5: as declared, no policy change" "[\"NO_CHANGE\", null]" \
+	"$(rj "$TMP/p5b/plan.json" '[j["outcome"], j["confirmation"]]')"
+rm "$TMP/c/protected.yaml"
+converge "v6: the unprotected queue removed" "$TMP/c" "$TMP/p6"
+check_eq "v6: deletes its queue and address" \
+	"[\"delete-address:$u.p\", \"delete-queue:$u.p\"]" \
+	"$(rj "$TMP/p6/plan.json" 'sorted(a["kind"] + ":" + a["name"] for a in j["actions"])')"
+for n in "$n1" "$n2"; do
+	check_unlisted "$n: $u.p deleted" "$n" queues "$u.p" "$u.keep"
+done
 
 # The daemon: a commit declaring the hand-made queue managed: false (and a
 # queue of its own); `run --once` auto-applies the create and checks drift.
