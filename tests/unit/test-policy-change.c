@@ -56,16 +56,18 @@ test_policy_change__none_for_the_same_policy(void **state)
 	struct plan *p;
 
 	(void)state;
-	p = changes(HEAD "settings: {protect: [\"orders*\"]}\n"
-	                 "addresses:\n"
-	                 "  - {name: orders, routing: [anycast],\n"
-	                 "     queues: [{name: orders, delete-if-empty: true}]}\n",
-	    HEAD "settings: {protect: [\"orders*\"]}\n"
-	         "addresses:\n"
-	         "  - {name: orders, routing: [anycast],\n"
-	         "     queues: [{name: orders, delete-if-empty: true}]}\n"
-	         "  - {name: new, routing: [anycast], deletion-policy: retain,\n"
-	         "     queues: [{name: new, delete-if-empty: true}]}\n");
+	p = changes(HEAD
+	    "settings: {protect: [\"orders*\"]}\n"
+	    "addresses:\n"
+	    "  - {name: orders, routing: [anycast],\n"
+	    "     queues: [{name: orders, delete-if-empty: true}]}\n",
+	    HEAD
+	    "settings: {protect: [\"orders*\"]}\n"
+	    "addresses:\n"
+	    "  - {name: orders, routing: [anycast],\n"
+	    "     queues: [{name: orders, delete-if-empty: true}]}\n"
+	    "  - {name: new, routing: [anycast], deletion-policy: retain,\n"
+	    "     queues: [{name: new, delete-if-empty: true}]}\n");
 	assert_int_equal(p->npolicy_changes, 0);
 	plan_free(p);
 }
@@ -181,12 +183,13 @@ test_policy_change__delete_if_empty(void **state)
 	struct plan *p;
 
 	(void)state;
-	p = changes(HEAD "settings: {protect: [\"keep\"]}\n"
-	                 "addresses:\n"
-	                 "  - {name: orders, routing: [anycast],\n"
-	                 "     queues: [{name: orders, delete-if-empty: true},\n"
-	                 "              {name: keep, delete-if-empty: true},\n"
-	                 "              {name: loose}]}\n",
+	p = changes(HEAD
+	    "settings: {protect: [\"keep\"]}\n"
+	    "addresses:\n"
+	    "  - {name: orders, routing: [anycast],\n"
+	    "     queues: [{name: orders, delete-if-empty: true},\n"
+	    "              {name: keep, delete-if-empty: true},\n"
+	    "              {name: loose}]}\n",
 	    HEAD "settings: {protect: [\"keep\"], delete-if-empty: true}\n"
 	         "addresses:\n"
 	         "  - {name: orders, routing: [anycast],\n"
@@ -262,9 +265,10 @@ test_policy_change__plan_approvable_never_auto_lifted(void **state)
 	assert_true(plan_approvable(p));
 	assert_false(plan_creates_only(p));
 	c = plan_confirmation(p);
-	assert_int_equal(strncmp(c,
-	                     "update policy (1 change, 1 lifting protection) on shop-eu ",
-	                     58),
+	assert_int_equal(
+	    strncmp(c,
+	        "update policy (1 change, 1 lifting protection) on shop-eu ",
+	        58),
 	    0);
 	free(c);
 	c = plan_summary_line(p);
