@@ -202,7 +202,6 @@ bool plan_policy_keeps_dependent(struct plan_step *np,
  * with its create or adopt. Nothing when m is not known. */
 void plan_policy_changes_find(struct plan *p, const struct decl_cluster *decl,
     const struct plan_managed *m);
-void plan_policy_change_release(struct plan_policy_change *c);
 
 /* ---- policy-json.c: plan.json's `policy` ------------------------------- */
 

@@ -437,6 +437,29 @@ plan_forgets(const struct plan *p)
 	return p->nforgotten;
 }
 
+size_t
+plan_policy_changes(const struct plan *p)
+{
+	/* as plan_forgets: a plan that cannot be approved records nothing */
+	if ((p->outcome != PLAN_OUT_WOULD_APPLY &&
+	        p->outcome != PLAN_OUT_NO_CHANGE) ||
+	    p->refusal != NULL)
+		return 0;
+	return p->npolicy_changes;
+}
+
+size_t
+plan_policy_lifts(const struct plan *p)
+{
+	size_t i, n = 0;
+
+	if (plan_policy_changes(p) == 0)
+		return 0;
+	for (i = 0; i < p->npolicy_changes; i++)
+		n += p->policy_changes[i].lifts;
+	return n;
+}
+
 const char *
 plan_node_version(const struct plan *p, const char *node)
 {

@@ -335,39 +335,3 @@ plan_policy_changes_find(struct plan *p, const struct decl_cluster *decl,
 	p->policy_changes = f.v;
 	p->npolicy_changes = f.n;
 }
-
-void
-plan_policy_change_release(struct plan_policy_change *c)
-{
-	free(c->setting);
-	free(c->kind);
-	free(c->name);
-	free(c->from);
-	free(c->to);
-	free(c->at);
-	free(c->effect);
-	memset(c, 0, sizeof(*c));
-}
-
-size_t
-plan_policy_changes(const struct plan *p)
-{
-	/* as plan_forgets: a plan that cannot be approved records nothing */
-	if ((p->outcome != PLAN_OUT_WOULD_APPLY &&
-	        p->outcome != PLAN_OUT_NO_CHANGE) ||
-	    p->refusal != NULL)
-		return 0;
-	return p->npolicy_changes;
-}
-
-size_t
-plan_policy_lifts(const struct plan *p)
-{
-	size_t i, n = 0;
-
-	if (plan_policy_changes(p) == 0)
-		return 0;
-	for (i = 0; i < p->npolicy_changes; i++)
-		n += p->policy_changes[i].lifts;
-	return n;
-}

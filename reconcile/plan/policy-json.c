@@ -231,6 +231,18 @@ plan_policy_parse(struct json_reader *c, const struct json *root,
 	return 0;
 }
 
+static void
+change_release(struct plan_policy_change *c)
+{
+	free(c->setting);
+	free(c->kind);
+	free(c->name);
+	free(c->from);
+	free(c->to);
+	free(c->at);
+	free(c->effect);
+}
+
 void
 plan_policy_release(struct plan *p)
 {
@@ -259,6 +271,6 @@ plan_policy_release(struct plan *p)
 	}
 	free(p->declared_unmanaged);
 	for (i = 0; i < p->npolicy_changes; i++)
-		plan_policy_change_release(&p->policy_changes[i]);
+		change_release(&p->policy_changes[i]);
 	free(p->policy_changes);
 }
