@@ -8,7 +8,8 @@
 # the next commit delete the queue on both brokers; an object
 # declared with managed: false is never created, changed or drift,
 # whatever is done to it on a broker: the daemon's drift report lists it
-# apart, never as drift.
+# apart, never as drift; and auto-apply-creates applies a commit that only
+# adds a pattern, never one that only drops it.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -160,5 +161,28 @@ check_eq "drift.json: unmanaged by declaration; not missing, changed nor unmanag
 	"$(rj "$dj" '[[[x["kind"], x["name"], x["nodes"]] for x in j["unmanaged_by_declaration"]], "'"$u.legacy"'" in [x["name"] for k in ("missing", "changed", "unmanaged") for x in j[k]]]')"
 check_grep "drift.md: listed apart" "Unmanaged by declaration \(managed: false; never drift, never repaired\)" \
 	"$T/state/outbox/$CLUSTER/drift/drift.md"
+
+# The daemon's auto-apply-creates: a commit that only adds a pattern is
+# applied unapproved (more protection), one that only drops it never is.
+printf 'version: 1\nsettings:\n  protect: ["%s.d*"]\n' "$u" >"$T/work/clusters/$CLUSTER/policy.yaml"
+daemon_commit "$u: protect $u.d*" >/dev/null
+RC=0
+"$AG_BIN" run --config "$T/agent.yaml" --once 2>"$T/once2.log" || RC=$?
+check_eq "daemon: a pattern added alone is auto-applied" "0 [\"$u.d*\"]" \
+	"$RC $(rj "$T/state/$CLUSTER/inventory.json" 'j.get("protect")')"
+check_grep "daemon: the log says why" "only adopts or forgets objects or adds protection" "$T/once2.log"
+rm "$T/work/clusters/$CLUSTER/policy.yaml"
+daemon_commit "$u: drop the pattern" >/dev/null
+RC=0
+"$AG_BIN" run --config "$T/agent.yaml" --once 2>"$T/once3.log" || RC=$?
+check_eq "daemon: the pattern dropped alone is never auto-applied: the inventory keeps it" \
+	"0 [\"$u.d*\"]" "$RC $(rj "$T/state/$CLUSTER/inventory.json" 'j.get("protect")')"
+check_absent "daemon: no auto-apply of a lift" "auto-apply-creates" "$T/once3.log" 'loop: --once'
+lp=$(sed -n "s/.*cluster '$CLUSTER': preview \([^:]*\): .*/\1/p" "$T/once3.log" | tail -1)
+check_eq "daemon: its preview waits for an approval, lifting protection" \
+	"[\"NO_CHANGE\", true, true]" \
+	"$(rj "$lp/plan.json" '[j["outcome"], j["policy"]["changes"][0]["lifts"], j["confirmation"].startswith("update policy (1 change, 1 lifting protection) on ")]')"
 check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$T/once.log" 'loop: --once'
+check_absent "no sanitizer report (policy commits)" 'ERROR: (Address|Leak)Sanitizer|runtime error' \
+	"$T/once2.log" 'loop: --once'
 done_testing
