@@ -466,8 +466,9 @@ unmanaged_md(struct sbuf *b, const struct plan *p)
 	sbuf_adds(b, "\n");
 }
 
-/* docs/policy.md "Changing the policy": each change, lifts first in
- * words a reviewer cannot miss. */
+/* docs/policy.md "Changing the policy": each change, old → new, where the
+ * new key is written and what it allows next; a lift in words a reviewer
+ * cannot miss. */
 static void
 changes_md(struct sbuf *b, const struct plan *p)
 {
