@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "window.h"
 
 static const struct agent_cmd_entry *const cmds[] = {
     &agent_cmd_validate_entry,
@@ -27,5 +28,6 @@ main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], DAEMON_CHILD_ARGV1) == 0)
 		return daemon_child_exec_main(argc, argv);
+	agent_window_tz_pin(); /* before any thread: agent/window.h */
 	return agent_cli_main(cmds, sizeof(cmds) / sizeof(cmds[0]), argc, argv);
 }

@@ -223,12 +223,20 @@ zone_end(void)
 {
 	if (zone_had)
 		setenv("TZ", zone_saved, 1);
-	else
+	else /* not pinned (a test): no other thread runs */
 		unsetenv("TZ");
 	tzset();
 	free(zone_saved);
 	zone_saved = NULL;
 	pthread_mutex_unlock(&zone_mu);
+}
+
+void
+agent_window_tz_pin(void)
+{
+	/* what glibc reads when TZ is unset */
+	if (getenv("TZ") == NULL)
+		setenv("TZ", ":/etc/localtime", 1);
 }
 
 /* t in the zone set by zone_begin. */

@@ -12,7 +12,13 @@
  * thread's localtime_r during those microseconds would see the window's
  * zone: the agent's only other local-time user is the terminal log's
  * HH:MM:SS prefix (agent/log.c), which may then show that zone once.
- * Nothing else in the process reads local time.
+ * Nothing else in the process reads local time. Other threads do read
+ * the environment (libcurl looks up proxy variables on every request of
+ * the webhook and web threads): main() calls agent_window_tz_pin before
+ * any thread starts, so that TZ is always present and a conversion only
+ * replaces its value, which glibc's setenv does by swapping one pointer
+ * of environ in place (the old string is kept), never by moving the
+ * array a concurrent getenv may be walking; zone_end never unsets it.
  *
  * Semantics (docs/policy.md): a window opens at every instant whose local
  * wall-clock minute (in its zone) matches its schedule, and stays open for
@@ -59,6 +65,12 @@ int agent_cron_parse(struct agent_cron *out, const char *s, size_t *at,
  * match c? */
 bool agent_cron_match(const struct agent_cron *c, int min, int hour, int mday,
     int mon1, int wday);
+
+/* Once, at the start of the process and before any thread: make TZ
+ * present in the environment (":/etc/localtime", what the C library reads
+ * when it is unset, unless it is set already), so that the conversions
+ * never add or remove it while other threads read the environment. */
+void agent_window_tz_pin(void);
 
 /* Is zone an IANA name of the system's tz database: a relative path
  * below AGENT_WINDOW_ZONEINFO without "..", naming a TZif file? */

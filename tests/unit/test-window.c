@@ -336,6 +336,37 @@ test_window__new_york(void **state)
 	assert_null(getenv("TZ"));
 }
 
+/* agent/window.h: once pinned (main() does it before any thread), TZ is
+ * present for good: a conversion replaces its value and puts it back,
+ * never removes it, so no thread's getenv walks an array that moves. A
+ * TZ set before is kept as it is. */
+static void
+test_window__tz_pinned(void **state)
+{
+	struct agent_windows ws = {0};
+
+	(void)state;
+	unsetenv("TZ");
+	agent_window_tz_pin();
+	assert_string_equal(getenv("TZ"), ":/etc/localtime");
+	agent_window_tz_pin();
+	assert_string_equal(getenv("TZ"), ":/etc/localtime");
+	add(&ws, AGENT_WINDOW_ALLOW, "0 22 * * *", 7200, "Europe/Berlin");
+	T_VERDICT(&ws, "shop", "2026-12-02T21:00:00Z", "open"); /* 22:00 CET */
+	T_VERDICT(&ws, "shop", "2026-12-02T20:59:59Z", "2026-12-02T21:00:00Z");
+	assert_string_equal(getenv("TZ"), ":/etc/localtime");
+	agent_windows_release(&ws);
+	memset(&ws, 0, sizeof(ws));
+	setenv("TZ", "UTC0", 1);
+	agent_window_tz_pin();
+	assert_string_equal(getenv("TZ"), "UTC0");
+	add(&ws, AGENT_WINDOW_DENY, "0 * * * *", 60, "Asia/Tokyo");
+	T_VERDICT(&ws, "shop", "2026-12-02T21:00:00Z", "2026-12-02T21:01:00Z");
+	assert_string_equal(getenv("TZ"), "UTC0");
+	agent_windows_release(&ws);
+	unsetenv("TZ");
+}
+
 /* A yearly window (29 February) is found years ahead; none within the
  * horizon is -1. */
 static void
@@ -401,6 +432,7 @@ main(void)
 	    cmocka_unit_test(test_window__new_york),
 	    cmocka_unit_test(test_window__far),
 	    cmocka_unit_test(test_window__clock_file),
+	    cmocka_unit_test(test_window__tz_pinned),
 	};
 
 	unsetenv("TZ");
