@@ -6,9 +6,11 @@
 # the approval, the apply with its audit rows and inventory, the drift
 # report, the SIGHUP reload and the clean SIGTERM exit; step 10's guard
 # rails: the suspension's hold (hold.txt, the log), the approved plan that
-# waited until `resume` and was applied after it, and the commit removing
-# a queue settings.protect covers, refused PROTECTED with the queue left on
-# both brokers.
+# waited until `resume` and was applied after it, the commit removing a
+# queue settings.protect covers, refused PROTECTED with the queue left on
+# both brokers, and the one removing a delete-if-empty queue holding 3
+# messages (sent by `artemis producer`), refused HAS_MESSAGES on that
+# node, the messages still there.
 . "$AG_TOP/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/daemon-lib.sh"
@@ -54,11 +56,12 @@ c1=$(sed -n 's/^commit //p' "$p1/commit.txt")
 c2=$(sed -n 's/^commit //p' "$p2/commit.txt")
 c3=$(sed -n 's/^commit //p' "$p3/commit.txt")
 # the demo's commits, oldest first: 1, 2, 3 (shop-eu), 4 (shop-ha), then
-# step 10's 5 (waits, applied after resume) and 6 (protected: refused)
-check_eq "the demo made six commits" 6 "$(git -C "$d/origin.git" rev-list --count main)"
-check_eq "preview 1 is of the first commit" "$(git -C "$d/origin.git" rev-parse main~5)" "$c1"
-check_eq "preview 2 is of the second commit" "$(git -C "$d/origin.git" rev-parse main~4)" "$c2"
-check_eq "preview 3 is of the third commit" "$(git -C "$d/origin.git" rev-parse main~3)" "$c3"
+# step 10's 5 (waits, applied after resume), 6 (protected: refused) and 7
+# (delete-if-empty: refused)
+check_eq "the demo made seven commits" 7 "$(git -C "$d/origin.git" rev-list --count main)"
+check_eq "preview 1 is of the first commit" "$(git -C "$d/origin.git" rev-parse main~6)" "$c1"
+check_eq "preview 2 is of the second commit" "$(git -C "$d/origin.git" rev-parse main~5)" "$c2"
+check_eq "preview 3 is of the third commit" "$(git -C "$d/origin.git" rev-parse main~4)" "$c3"
 check_eq "plan folders are <time>-<commit12>" "${c1:0:12}" "${p1##*-}"
 
 # 1: creates, applied (by auto-apply-creates on fresh brokers, else approved)
@@ -104,7 +107,7 @@ check "at least two applies audited" test "$rows" -ge 2
 check_grep "audit: intent row of apply 3" "\"event\":\"intent\".*\"plan_dir\":\"$p3\"" "$audit"
 check_grep "audit: the removed divert's configuration" '"forwarding-address":"audit","name":"orders-to-audit"' "$audit"
 inv=$d/state/shop-eu/inventory.json
-c5=$(git -C "$d/origin.git" rev-parse main~1)
+c5=$(git -C "$d/origin.git" rev-parse main~2)
 check_grep "inventory at commit 5 (step 10's apply)" "\"revision\": \"$c5\"" "$inv"
 inv_has() { python3 -c 'import json,sys; sys.exit(0 if sys.argv[2] in json.load(open(sys.argv[1]))[sys.argv[3]] else 1)' "$inv" "$1" "$2"; }
 # Absent from a list of an inventory that was read (an unreadable one fails).
@@ -129,7 +132,7 @@ check_absent "no drift repair after auto-apply-creates went off" 'drift-repair' 
 # after kill -9 of the primary names the backup, and finds no drift
 p4=$(sed -n 's/^ *HA pair: *\([^ ]*\) (applied).*/\1/p' "$out")
 check "preview 4 folder named" test -n "$p4" -a -d "$p4"
-check_eq "preview 4 is of the fourth commit" "$(git -C "$d/origin.git" rev-parse main~2)" "$(sed -n 's/^commit //p' "$p4/commit.txt")"
+check_eq "preview 4 is of the fourth commit" "$(git -C "$d/origin.git" rev-parse main~3)" "$(sed -n 's/^commit //p' "$p4/commit.txt")"
 check_grep "plan 4: the backup PASSIVE" '^\| ha1 \| pair1-backup \| PASSIVE \| Shared Store Backup \|' "$p4/plan.md"
 check_grep "plan 4: planned against the primary" '^\| ha1 \| pair1-primary \| LIVE \(planned against\) \|' "$p4/plan.md"
 check_grep "result 4: done by the primary" '"member": "pair1-primary"' "$p4/result.json"
@@ -159,12 +162,16 @@ check_grep "demo shows the adoption" '\*\*Adopts [0-9]* objects\*\*' "$out"
 # 10: guard rails. Suspended: hold.txt and the log say why; commit 5,
 # approved, waited (waiting.txt) until resume, then was applied; commit 6
 # removed a queue settings.protect covers and was refused as a whole.
-p5=$(sed -n 's/^ *guard rails: *\([^ ]*\) (waited, applied), \([^ ]*\) (protected: refused)$/\1/p' "$out")
-p6=$(sed -n 's/^ *guard rails: *\([^ ]*\) (waited, applied), \([^ ]*\) (protected: refused)$/\2/p' "$out")
+gr='^ *guard rails: *\([^ ]*\) (waited, applied), \([^ ]*\) (protected: refused), \([^ ]*\) (delete-if-empty: refused)$'
+p5=$(sed -n "s/$gr/\\1/p" "$out")
+p6=$(sed -n "s/$gr/\\2/p" "$out")
+p7=$(sed -n "s/$gr/\\3/p" "$out")
 check "preview 5 folder named" test -n "$p5" -a -d "$p5"
 check "preview 6 folder named" test -n "$p6" -a -d "$p6"
 check_eq "preview 5 is of the fifth commit" "$c5" "$(sed -n 's/^commit //p' "$p5/commit.txt")"
-check_eq "preview 6 is of the head" "$(git -C "$d/origin.git" rev-parse main)" "$(sed -n 's/^commit //p' "$p6/commit.txt")"
+check "preview 7 folder named" test -n "$p7" -a -d "$p7"
+check_eq "preview 6 is of the sixth commit" "$(git -C "$d/origin.git" rev-parse main~1)" "$(sed -n 's/^commit //p' "$p6/commit.txt")"
+check_eq "preview 7 is of the head" "$(git -C "$d/origin.git" rev-parse main)" "$(sed -n 's/^commit //p' "$p7/commit.txt")"
 why="cluster 'shop-eu' is suspended \\(by demo operator, uid [0-9]+ [^,]*, at [0-9TZ:-]+\\): demo: change freeze; nothing is applied until \`artemis-gitops resume shop-eu\`"
 check_grep "demo shows suspend's answer" "^    \\| suspended: $why" "$out"
 check_grep "demo shows hold.txt" "^    \\| $why" "$out"
@@ -191,6 +198,16 @@ check_eq "plan 6: refused PROTECTED, orders.priority by orders*" '["PROTECTED", 
 check "plan 6 was not approved" test ! -e "$p6/approval.json"
 check "plan 6 was not applied" test ! -e "$p6/result.json"
 check_grep "demo shows the refusal" "^    \\| \\*\\*Refused \\(PROTECTED\\):\\*\\* queue 'orders.priority' is protected by settings.protect pattern 'orders\\*'" "$out"
+n1=$(echo "$nodes" | head -n 1)
+n2=$(echo "$nodes" | sed -n 2p)
+check_eq "plan 7: refused NODE_REFUSED" '"REFUSED NODE_REFUSED"' "$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps(j["outcome"] + " " + str(j.get("refusal"))))' "$p7/plan.json")"
+check_eq "plan 7: $n1 refused HAS_MESSAGES (3 messages), $n2 would delete" \
+	"[[\"REFUSED\", \"HAS_MESSAGES\", true], [\"WOULD_APPLY\", null, false]]" \
+	"$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps([[n["outcome"], n.get("refusal"), "holds 3 messages on" in (n.get("message") or "")] for a in j["actions"] if a["kind"] == "delete-queue" and a["name"] == "returns" for n in a["nodes"]]))' "$p7/plan.json" 2>&1)"
+check_grep "demo shows $n1's refusal with the count" "^    \\| - \\*\\*$n1\\*\\*: REFUSED \\(HAS_MESSAGES\\) — queue 'returns' holds 3 messages on $n1; delete-if-empty is set" "$out"
+check "plan 7 was not applied" test ! -e "$p7/result.json"
+check_eq "$n1: the 3 messages stay in returns (Jolokia)" 3 \
+	"$(broker_jolokia "$n1" "{\"type\":\"read\",\"mbean\":\"org.apache.activemq.artemis:broker=\\\"$n1\\\",component=addresses,address=\\\"returns\\\",subcomponent=queues,routing-type=\\\"anycast\\\",queue=\\\"returns\\\"\",\"attribute\":\"MessageCount\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])' 2>&1)"
 check_grep "log: SIGHUP reload" "notice loop: configuration reloaded" "$log"
 check_grep "log: SIGTERM" "notice loop: signal 15: stopping" "$log"
 check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$log" 'notice loop: signal 15: stopping'
