@@ -99,6 +99,7 @@ probe() {
 	while [ -e "$T/probing" ]; do
 		printf '%s %s\n' "$(date +%s%N)" \
 			"$(curl -s -o /dev/null --max-time 5 -w '%{http_code}' "$@" || true)"
+		sleep 0.05 # about 15 a second each: enough, and leaves the CPU to the test
 	done
 }
 
@@ -205,8 +206,10 @@ answered() { awk -v a="$gpg_from" -v b="$gpg_to" '$1 >= a && $1 <= b && $2 == 20
 echo "# during the OpenPGP checks of c4 and c5 ($(((gpg_to - gpg_from) / 1000000)) ms): /readyz answered 200 $(answered "$T/probe-readyz.log") times, the API $(answered "$T/probe-api.log") times"
 check "while gpg checked c4 and c5: /readyz answered 200 (>= 5 times)" test "$(answered "$T/probe-readyz.log")" -ge 5
 check "  and the API (>= 5 times)" test "$(answered "$T/probe-api.log")" -ge 5
-check_eq "  no request unanswered or refused meanwhile" "" \
-	"$(cat "$T/probe-readyz.log" "$T/probe-api.log" | awk -v a="$gpg_from" -v b="$gpg_to" '$1 >= a && $1 <= b && $2 != 200' | head -n 3)"
+# (/readyz may say 503 on a machine so slow that a cycle took longer than
+# its window; an answer is what counts here, and the API's must be 200)
+check_eq "  no request unanswered meanwhile, no API request refused" "" \
+	"$({ awk '$2 == "000"' "$T/probe-readyz.log"; awk '$2 != 200' "$T/probe-api.log"; } | awk -v a="$gpg_from" -v b="$gpg_to" '$1 >= a && $1 <= b' | head -n 3)"
 check_grep "c5: signature.txt: trusted, by gus" \
 	"^trusted commit $c5: good signature by Gus Signer <gus@example.com> \(OpenPGP key $gus_fpr\)" "$p5/signature.txt"
 check "c5 supersedes c4's preview" test -e "$p4/superseded"
