@@ -1,4 +1,13 @@
-/* agent/gpg.c: see gpg.h. The only file that includes gpgme. */
+/* agent/gpg.c: see gpg.h. The only file that includes gpgme.
+ *
+ * gpgme runs gpg (and gpgconf) by fork() from the calling thread, which in
+ * the daemon is its loop while the web server's threads run. That is safe
+ * where a fork running our own code is not (agent/daemon/child.c): gpgme
+ * 1.18's _gpgme_io_spawn forks twice and between fork and execve makes
+ * only system calls (close_range, open of /dev/null, dup2), never the
+ * allocator or a lock another thread may hold; checked with strace -f,
+ * and tests/integration/79-daemon-signed.sh verifies OpenPGP commits with
+ * the web server answering requests all along. */
 #include "gpg.h"
 
 #include <errno.h>

@@ -723,18 +723,25 @@ approve(struct web_ctx *c, const struct web_view *v, const struct web_req *r,
     const struct web_who *who, const char *cluster, const char *id,
     struct web_resp *out)
 {
-	struct member m[] = {{"confirmation", M_STRING, true, NULL}};
+	struct member m[] = {
+	    {"confirmation", M_STRING, true, NULL},
+	    {"override_window", M_BOOL, false, NULL},
+	};
 	struct json_doc *doc = NULL;
 	struct web_preview p;
+	bool override = false;
 	struct err err = {0};
 	struct sbuf msg = {0};
 	struct jsonw w;
 	int status;
 
 	if (!may_post(who, "approving", out) ||
-	    !body_members(r, m, 1, &doc, out))
+	    !body_members(r, m, 2, &doc, out))
 		return;
-	status = web_approve(v, cluster, id, json_str(m[0].v), who, &msg);
+	if (m[1].v != NULL)
+		(void)json_bool(m[1].v, &override);
+	status =
+	    web_approve(v, cluster, id, json_str(m[0].v), override, who, &msg);
 	json_doc_free(doc);
 	if (status != 200) {
 		web_json_error(out, status, "%s", sbuf_str(&msg));

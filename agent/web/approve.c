@@ -2,8 +2,9 @@
  * the checks of `artemis-gitops approve` (agent/cmd-approve.c), in its
  * order, then approval.json written by the one writer both use
  * (agent/approve-write.h), naming the token's name as approved_by and
- * "http" as via. The daemon acts on it like on any other approval; the
- * file is the daemon's own uid's (agent/daemon/approvals.c).
+ * "http" as via, and the window override when asked for (as `approve
+ * --override-window` writes it). The daemon acts on it like on any other
+ * approval; the file is the daemon's own uid's (agent/daemon/approvals.c).
  *
  * One process serves, so a mutex makes "no approval yet, write one" one
  * step: of two approvers racing, one gets 200 and the other 409. */
@@ -66,7 +67,8 @@ already(const char *dir, struct sbuf *msg)
 
 int
 web_approve(const struct web_view *v, const char *cluster, const char *id,
-    const char *confirm, const struct web_who *who, struct sbuf *msg)
+    const char *confirm, bool override_window, const struct web_who *who,
+    struct sbuf *msg)
 {
 	struct agent_plan_dir ap;
 	struct err err = {0};
@@ -115,12 +117,17 @@ web_approve(const struct web_view *v, const char *cluster, const char *id,
 	status = already(dir, msg);
 	if (status == 0 &&
 	    agent_approve_write(&ap, confirm, who->name,
-	        APPLY_APPROVAL_VIA_HTTP, false, 0640, NULL, &err) < 0)
+	        APPLY_APPROVAL_VIA_HTTP, override_window, 0640, NULL, &err) < 0)
 		status = fail(msg, 500, &err);
 	pthread_mutex_unlock(&approve_mu);
 	if (status == 0) {
 		sbuf_addf(msg, "approved by %s: %s/%s (plan.json SHA-256 %s)",
 		    who->name, cluster, id, ap.digest);
+		if (override_window)
+			sbuf_adds(msg,
+			    "; the approval overrides the cluster's sync "
+			    "window: it is applied at the agent's next cycle "
+			    "even outside the window");
 		status = 200;
 	}
 done:

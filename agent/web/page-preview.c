@@ -48,8 +48,17 @@ preview_approve_form(struct sbuf *b, const struct web_who *who,
 	web_html_csrf(b, who);
 	sbuf_adds(b, "\n<label>Confirmation <input type=\"text\" "
 	             "name=\"confirmation\" required autocomplete=\"off\" "
-	             "spellcheck=\"false\"></label>\n"
-	             "<button type=\"submit\">Approve</button>\n</form>"
+	             "spellcheck=\"false\"></label>\n");
+	/* offered only while the sync window holds the cluster (a
+	 * suspension is never overridden); off unless ticked */
+	if (p->window_closed)
+		sbuf_adds(b,
+		    "<label id=\"override\"><input type=\"checkbox\" "
+		    "name=\"override_window\" value=\"1\"> Override "
+		    "the sync window: apply at the next cycle, outside "
+		    "the window (recorded as yours in the audit "
+		    "log)</label>\n");
+	sbuf_adds(b, "<button type=\"submit\">Approve</button>\n</form>"
 	             "</section>\n");
 }
 
@@ -132,7 +141,8 @@ web_page_preview_approve(struct web_ctx *c, const struct web_req *r,
 {
 	struct sbuf msg = {0};
 	struct web_view v = {0};
-	char *confirm;
+	char *confirm, *override;
+	bool ovr;
 	int st;
 
 	if (who->role != WEB_APPROVER) {
@@ -141,11 +151,23 @@ web_page_preview_approve(struct web_ctx *c, const struct web_req *r,
 		return;
 	}
 	confirm = web_req_form(r, "confirmation");
+	/* a checkbox: sent ("1") only when ticked */
+	override = web_req_form(r, "override_window");
+	ovr = override != NULL && strcmp(override, "1") == 0;
+	if (override != NULL && !ovr) {
+		free(confirm);
+		free(override);
+		web_page_preview(c, who, out, cluster, id, 400,
+		    "override_window: a ticked checkbox sends 1; nothing was "
+		    "done");
+		return;
+	}
 	web_board_view(c->board, &v);
-	st = web_approve(&v, cluster, id, confirm != NULL ? confirm : "", who,
-	    &msg);
+	st = web_approve(&v, cluster, id, confirm != NULL ? confirm : "", ovr,
+	    who, &msg);
 	web_view_release(&v);
 	free(confirm);
+	free(override);
 	if (st == 200) {
 		web_board_wake(c->board);
 		web_html_redirect(out, back);

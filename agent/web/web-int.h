@@ -263,6 +263,10 @@ struct web_preview {
 	 * (the preview's waiting.txt, else the cluster's hold.txt: a
 	 * suspension, a sync window; docs/policy.md), or NULL */
 	char *waiting;
+	/* pending, the cluster held by its sync window only (hold.txt, and
+	 * no suspension in the state folder): the approve form offers the
+	 * window override */
+	bool window_closed;
 };
 void web_preview_release(struct web_preview *p);
 
@@ -302,11 +306,15 @@ int web_model_audit(const struct web_view *v, size_t offset, size_t limit,
 /* Approve preview cluster/id as who, with the typed confirm: the checks of
  * `artemis-gitops approve` (the plan as written, its digest, the
  * confirmation, plan.md, not applied, not superseded), then approval.json
- * naming who (approved_by: the token's name, via "http"). An HTTP status
+ * naming who (approved_by: the token's name, via "http") and, when
+ * override_window, "override_window": true as `approve --override-window`
+ * writes it (the daemon then applies it outside the cluster's sync window;
+ * the audit rows name who as the one who overrode it). An HTTP status
  * (200, 404, 409 already approved or applied or superseded, 422 wrong
  * confirmation or not approvable) and a message. */
 int web_approve(const struct web_view *v, const char *cluster, const char *id,
-    const char *confirm, const struct web_who *who, struct sbuf *msg);
+    const char *confirm, bool override_window, const struct web_who *who,
+    struct sbuf *msg);
 
 /* ==== api.c, page.c: the routes ==== */
 

@@ -30,6 +30,7 @@
 #include "../outbox.h"
 #include "../plan-dir.h"
 #include "../state.h"
+#include "../suspend.h"
 
 #define WEB_ID_MAX        128            /* bytes of an id or a cluster name */
 #define WEB_SMALL_MAX     ((size_t)4096) /* bytes of commit.txt, ... */
@@ -289,6 +290,26 @@ small_file(const char *dir, const char *name)
 	return text;
 }
 
+/* Is cluster suspended (STATE/<cluster>/suspended.json; one that cannot
+ * be read counts, as it holds the cluster)? */
+static bool
+suspended(const struct web_view *v, const char *cluster)
+{
+	struct agent_suspension s;
+	struct err err = {0};
+	int rc;
+
+	if (v->state == NULL)
+		return false;
+	memset(&s, 0, sizeof(s));
+	rc = agent_suspend_read(&s, v->state, cluster, &err);
+	if (rc < 0)
+		err_release(&err);
+	if (rc > 0)
+		agent_suspension_release(&s);
+	return rc != 0;
+}
+
 /* s cut at its first line break (trailing white space too). */
 static char *
 first_line(char *s)
@@ -448,6 +469,8 @@ preview_fill(const struct web_view *v, const char *cluster, const char *id,
 	if (out->waiting == NULL &&
 	    (out->state == WEB_APPROVED || out->state == WEB_PENDING))
 		out->waiting = web_model_hold(v, cluster);
+	if (out->state == WEB_PENDING && out->waiting != NULL)
+		out->window_closed = !suspended(v, cluster);
 	info_release(&pi);
 	return 0;
 }

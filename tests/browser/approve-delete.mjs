@@ -13,7 +13,9 @@
 // "...", "viewer_token_file": "...", "approver_token_file": "...",
 // "shots": "DIR" (screenshots, PNG), "out": "FILE" (what was seen, JSON),
 // "go": "FILE" (wait for it before the real approval: the shell reads the
-// brokers first), "chromium": "/usr/bin/chromium"}
+// brokers first), "ready2"/"go2": "FILE" (the window override: the browser
+// writes READY2 and waits for GO2, {"href": ..., "confirmation": ...}),
+// "chromium": "/usr/bin/chromium"}
 //
 // Each step records what the browser saw (statuses, URLs, texts) into OUT;
 // the shell script checks them (check_eq) and reads the brokers itself.
@@ -311,6 +313,43 @@ try {
 			seen.dq_applied = state;
 			await snap(page, 'delete-queue-applied');
 		}
+	}
+
+	// 11. outside the sync window: the shell moves the daemon's window
+	// clock out of it and commits a change; it writes the preview's path
+	// and confirmation into GO2. Its approve form offers the override,
+	// unticked; ticked and approved, the daemon applies it at once.
+	if (cfg.ready2) {
+		save();
+		writeFileSync(cfg.ready2, 'ready\n');
+		for (let i = 0; !existsSync(cfg.go2); i++) {
+			if (i > 1200) throw new Error('no go2 from the shell in 120 s');
+			await sleep(100);
+		}
+		const go2 = JSON.parse(readFileSync(cfg.go2, 'utf8'));
+		r = await open(page, go2.href);
+		seen.override_form = await page.evaluate(() => {
+			const box = document.querySelector('form[action$="/approve"] input[name=override_window]');
+			return {
+				status_waiting: document.getElementById('waiting')?.innerText ?? null,
+				checkbox: box ? box.type : null,
+				checked: box ? box.checked : null,
+				label: box ? box.parentElement.innerText : null,
+			};
+		});
+		await snap(page, 'override-form');
+		await page.type('input[name=confirmation]', go2.confirmation);
+		await page.click('form[action$="/approve"] input[name=override_window]');
+		r = await submit(page, 'form[action$="/approve"] button');
+		seen.override_approve = { status: r.status, redirects: r.redirects, url: r.url };
+		for (let i = 0; i < 120; i++) {
+			r = await open(page, go2.href);
+			state = await page.evaluate(() => document.querySelector('.state')?.textContent ?? null);
+			if (/applied/i.test(state || '')) break;
+			await sleep(500);
+		}
+		seen.override_applied = state;
+		await snap(page, 'override-applied');
 	}
 } catch (e) {
 	seen.error = String(e && e.stack ? e.stack : e);

@@ -13,6 +13,13 @@
 # trusted preview refused at the apply. In mode since-applied, a commit by
 # a trusted key is refused for an unsigned one before it since the
 # applied revision.
+#
+# The daemon runs with its web server on, as in production: gpgme forks
+# gpg from the daemon's thread while libmicrohttpd's threads run (a fork
+# copies only the forking thread; agent/daemon/child.c). Clients ask for
+# /readyz and the API without a pause all along, and the OpenPGP checks
+# (c4, c5, each spawning gpg) must still end with their verdicts, the
+# server answering in between.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -29,7 +36,14 @@ kill_agents() {
 	done
 	return 0
 }
-trap 'janitor "$u."; kill_agents; daemon_cleanup; _brokers_cleanup' EXIT
+probers=()
+stop_probers() {
+	local p
+	rm -f "$T/probing"
+	for p in "${probers[@]}"; do wait "$p" 2>/dev/null; done
+	probers=()
+}
+trap 'stop_probers; janitor "$u."; kill_agents; daemon_cleanup; _brokers_cleanup' EXIT
 yaml=$T/work/clusters/t79/cluster.yaml
 head_yaml=$(cat "$yaml")
 
@@ -62,6 +76,32 @@ s = open(p).read().replace("  path: clusters\n", "  path: clusters\n"
     "    gpg-keyring: %s/keyring.asc\n" % (t, t))
 open(p, "w").write(s)
 PY
+# the web server, with a viewer token for the API (a file of the
+# credentials folder, mode 0600)
+HP=$((${ARTEMIS_PORT_BASE:-100} + 520))
+H=http://127.0.0.1:$HP
+mkdir -m 700 "$T/creds"
+for n in "${NODES[@]}"; do
+	install -m 600 "${CRED[$n]}" "$T/creds/"
+done
+VT=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+(umask 077 && echo "$VT" >"$T/creds/vera.token")
+sed -i "s|^credentials: .*|credentials: $T/creds|" "$T/agent.yaml"
+cat >>"$T/agent.yaml" <<EOC
+http:
+  listen: 127.0.0.1:$HP
+  viewer-tokens: [vera.token]
+EOC
+# probe ARGS...: while $T/probing exists, request again and again; one
+# line per answer: the time (ns since the epoch) and the status (000: none
+# within 5 s)
+probe() {
+	while [ -e "$T/probing" ]; do
+		printf '%s %s\n' "$(date +%s%N)" \
+			"$(curl -s -o /dev/null --max-time 5 -w '%{http_code}' "$@" || true)"
+		sleep 0.05 # about 15 a second each: enough, and leaves the CPU to the test
+	done
+}
 
 # commit HOW MSG [KEY [FPR]]: the working copy committed and pushed, signed
 # as asked: ssh KEY (a key file of $T), gpg HOME FPR, none; prints its id.
@@ -118,6 +158,12 @@ c1=$(commit ssh "t79: a" alice)
 # the daemon's GnuPG home is made under $TMPDIR: a folder of the test's
 mkdir "$T/tmp"
 TMPDIR=$T/tmp daemon_start
+check "the web server answers /healthz" wait_for 30 curl -sf "$H/healthz"
+touch "$T/probing"
+probe "$H/readyz" >"$T/probe-readyz.log" &
+probers+=($!)
+probe -H "Authorization: Bearer $VT" "$H/api/v1/clusters/t79" >"$T/probe-api.log" &
+probers+=($!)
 check "c1: a preview" wait_for 30 signed_file "$c1"
 p1=$(preview_of "$c1")
 check_grep "c1: signature.txt: trusted, by alice" \
@@ -140,6 +186,7 @@ c3=$(commit ssh "t79: b, by eve" eve)
 check_untrusted c3 "$c3" "signed by a key that is not trusted \(ED25519 key $eve_re\): No principal matched"
 check "c3 supersedes c2's preview" test -e "$p2/superseded"
 echo "# b again" >>"$yaml"
+gpg_from=$(date +%s%N)
 c4=$(commit gpg "t79: b, by xav" xav "$xav_fpr")
 check_untrusted c4 "$c4" "signed by a key that is not trusted \(OpenPGP key $xav_fpr\): the keyring does not hold this key"
 p4=$(preview_of "$c4")
@@ -151,7 +198,18 @@ done
 queues a b >"$yaml"
 c5=$(commit gpg "t79: b, by gus" gus "$gus_fpr")
 check "c5: a preview" wait_for 30 signed_file "$c5"
+gpg_to=$(date +%s%N)
 p5=$(preview_of "$c5")
+# the OpenPGP checks of c4 and c5 ran while the clients asked: answers
+# (200) came in between, none went unanswered
+answered() { awk -v a="$gpg_from" -v b="$gpg_to" '$1 >= a && $1 <= b && $2 == 200' "$1" | wc -l; }
+echo "# during the OpenPGP checks of c4 and c5 ($(((gpg_to - gpg_from) / 1000000)) ms): /readyz answered 200 $(answered "$T/probe-readyz.log") times, the API $(answered "$T/probe-api.log") times"
+check "while gpg checked c4 and c5: /readyz answered 200 (>= 5 times)" test "$(answered "$T/probe-readyz.log")" -ge 5
+check "  and the API (>= 5 times)" test "$(answered "$T/probe-api.log")" -ge 5
+# (/readyz may say 503 on a machine so slow that a cycle took longer than
+# its window; an answer is what counts here, and the API's must be 200)
+check_eq "  no request unanswered meanwhile, no API request refused" "" \
+	"$({ awk '$2 == "000"' "$T/probe-readyz.log"; awk '$2 != 200' "$T/probe-api.log"; } | awk -v a="$gpg_from" -v b="$gpg_to" '$1 >= a && $1 <= b' | head -n 3)"
 check_grep "c5: signature.txt: trusted, by gus" \
 	"^trusted commit $c5: good signature by Gus Signer <gus@example.com> \(OpenPGP key $gus_fpr\)" "$p5/signature.txt"
 check "c5 supersedes c4's preview" test -e "$p4/superseded"
@@ -224,7 +282,12 @@ for n in "${NODES[@]}"; do
 done
 
 check "the daemon is still running" kill -0 "$PID"
+stop_probers
+check_eq "the clients' every request answered, start to end" "" \
+	"$(cat "$T/probe-readyz.log" "$T/probe-api.log" | awk '$2 == "000"' | head -n 3)"
+check_nogrep "no OpenPGP check timed out (signature not checked)" "signature not checked" "$T/agent.log"
 daemon_stop
 check_nogrep "no private key in the log" "PRIVATE KEY|BEGIN PGP|BEGIN SSH SIGNATURE" "$T/agent.log"
 check_eq "its GnuPG homes were removed" "" "$(ls -A "$T/tmp")"
+check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$T/agent.log" 'web server on'
 done_testing

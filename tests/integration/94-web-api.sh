@@ -18,7 +18,10 @@
 # paging (400), a header flood (431 or the connection refused, and the
 # server answers afterwards): each leaves the outbox and the audit log as
 # they were. Last, an approver token file readable by others (0644): the
-# daemon refuses to start, naming the file.
+# daemon refuses to start, naming the file. Outside its sync window (the
+# test clock), a preview approved through the API with override_window:
+# true is applied at once, the audit rows naming the token as the one who
+# overrode the window.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -47,7 +50,16 @@ http:
   listen: 127.0.0.1:$PORT
   viewer-tokens: [vera.token]
   approver-tokens: [alice.token]
+# one allow window a day, judged at the test clock's time (docs/policy.md)
+sync-windows:
+  - kind: allow
+    schedule: 0 0 * * *
+    duration: 1h
+    time-zone: UTC
 EOC
+# inside the window until the override test moves the clock out of it
+export ARTEMIS_GITOPS_WINDOW_CLOCK_FILE=$T/clock
+echo 2026-12-02T00:30:00Z >"$T/clock"
 
 addresses() {
 	printf 'version: 1\naddresses:\n' >"$T/work/clusters/t94/addresses.yaml"
@@ -208,6 +220,9 @@ check_eq "  plan.json: a delete-queue, disconnect_consumers false (the default)"
 check_grep "  request.txt: who asked" '^requested-by alice$' "$p2/request.txt"
 check_eq "  the job says so" "[true, 201, \"alice\", false]" "$(jb '[j["job"]["done"], j["job"]["status"], j["job"]["by"], j["job"]["disconnect_consumers"]]')"
 check_eq "  the preview is pending" pending "$(api GET "/api/v1/clusters/t94/previews/$id2" "$VT" >/dev/null; jb 'j["preview"]["state"]')"
+check_eq "  its page (inside the window): 200" 200 "$(curl -s -b "$T/jar" -o "$T/page.html" -w '%{http_code}' "$H/clusters/t94/previews/$id2")"
+check_grep "  an approve form" 'name="confirmation"' "$T/page.html"
+check_nogrep "  without the window override" 'override_window' "$T/page.html"
 body '{"queue": "a b"}'
 check_eq "delete-queue of a name with a space: 400" 400 "$(api POST "$D" "$AT" "$T/req.json")"
 body '{"queue": ""}'
@@ -295,6 +310,44 @@ done
 check_eq "  the result row's approver is alice" alice "$(audit_rows result | tail -n 1 | jq -r .approver)"
 check_eq "GET /api/v1/previews?state=applied: both previews of t94" "[\"$id2\", \"$id1\"]" \
 	"$(api GET '/api/v1/previews?state=applied' "$VT" >/dev/null; jb '[p["id"] for p in j["previews"] if p["cluster"] == "t94"]')"
+
+# ---- outside the sync window: approved with override_window ----
+echo 2026-12-02T12:00:00Z >"$T/clock"
+addresses a c
+c3=$(daemon_commit "t94: queue c, outside the window")
+kill -USR1 "$PID"
+check "the daemon plans commit 3" wait_for 60 has_preview "$c3"
+p3=$(preview_of "$c3")
+id3=${p3##*/}
+A3=/api/v1/clusters/t94/previews/$id3/approve
+check "  and holds the cluster: hold.txt" wait_for 30 test -s "$OB/t94/hold.txt"
+check_eq "  the API's waiting names the window" true \
+	"$(api GET "/api/v1/clusters/t94/previews/$id3" "$VT" >/dev/null; jb '(j["preview"]["waiting"] or "").startswith("waiting for sync window until 2026-12-03T00:00:00Z")')"
+# the page (the approver's session from above): the checkbox, unticked,
+# only while the window holds the cluster
+page() { curl -s -b "$T/jar" -o "$T/page.html" -w '%{http_code}' "$H$1"; }
+check_eq "the preview's page: 200" 200 "$(page "/clusters/t94/previews/$id3")"
+check_grep "  its approve form offers the window override, unticked" '<input type="checkbox" name="override_window" value="1"> Override the sync window' "$T/page.html"
+check_nogrep "  nothing ticks it" 'name="override_window"[^>]*checked' "$T/page.html"
+body "{\"confirmation\": \"$(confirm_of "$p3")\", \"override_window\": \"yes\"}"
+check_eq "override_window a string: 400" 400 "$(api POST "$A3" "$AT" "$T/req.json")"
+check_eq "  named" "request body: 'override_window' must be true or false" "$(jb 'j["error"]["message"]')"
+check "  no approval.json" test ! -e "$p3/approval.json"
+body "{\"confirmation\": \"$(confirm_of "$p3")\", \"override_window\": true}"
+check_eq "approve with override_window true: 200" 200 "$(api POST "$A3" "$AT" "$T/req.json")"
+check_eq "  the message says it overrides the window" true "$(jb '"overrides the cluster'"'"'s sync window" in j["message"]')"
+check_eq "  approval.json: by alice, via http, override_window true (as approve --override-window writes it)" \
+	'["alice", "http", true]' "$(rj "$p3/approval.json" '[j["approved_by"], j["via"], j["override_window"]]')"
+kill -USR1 "$PID"
+check "the daemon applies it outside the window" wait_for 60 test -f "$p3/result.json"
+check_applied "  every node APPLIED" "$p3"
+check "  no waiting.txt" test ! -e "$p3/waiting.txt"
+check_eq "  the intent and result rows: alice overrode the window" \
+	'[["intent", "alice", true], ["result", "alice", true]]' \
+	"$(tail -n 2 "$STATE/audit.jsonl" | jq -cs '[.[] | [.event, .window_override.by, (.window_override.window | startswith("waiting for sync window until 2026-12-03T00:00:00Z"))]]' | sed 's/,/, /g')"
+for n in "${NODES[@]}"; do
+	check_listed "  $n has $u.c (Jolokia)" "$n" queues "$u.c"
+done
 
 daemon_stop
 check_eq "SIGTERM: exit 0" 0 "$RC"

@@ -24,6 +24,11 @@
 # from another origin of the same site, which the browser sends with the
 # session cookie, even carrying the right CSRF token (403).
 #
+# Last, outside the cluster's sync window (a test clock): a change's
+# preview page shows the "Override the sync window" checkbox, unticked;
+# the browser ticks it and approves: approval.json says override_window,
+# the daemon applies it at once, and the audit rows name alice.
+#
 # Screenshots (PNG) of every step are kept under
 # $AG_OUT/95-web-browser/ (tests/run's logs folder; tests/out by default).
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
@@ -64,7 +69,16 @@ http:
   listen: 127.0.0.1:$port
   approver-tokens: [alice.token]
   viewer-tokens: [grafana.token]
+# one allow window a day, judged at the test clock's time (docs/policy.md)
+sync-windows:
+  - kind: allow
+    schedule: 0 0 * * *
+    duration: 1h
+    time-zone: UTC
 EOC
+# inside the window until the override step moves the clock out of it
+export ARTEMIS_GITOPS_WINDOW_CLOCK_FILE=$T/clock
+echo 2026-12-02T00:30:00Z >"$T/clock"
 
 # v1: three addresses, each with its queue; applied on its own (creates)
 addr() { echo "  - {name: $u.$1, routing: [anycast], queues: [{name: $u.$1}]}"; }
@@ -153,6 +167,7 @@ cat >"$T/browser.json" <<EOC
  "dq_queue": "$u.z",
  "evil_dir": "$T/evil", "evil_base": "http://127.0.0.1:$evil_port",
  "shots": "$shots", "out": "$T/seen.json", "ready": "$T/ready", "go": "$T/go",
+ "ready2": "$T/ready2", "go2": "$T/go2",
  "chromium": "$chromium"}
 EOC
 (cd "$mods" && timeout 300 node "$AG_TOP/tests/browser/approve-delete.mjs" "$T/browser.json") >"$T/node.log" 2>&1 &
@@ -207,6 +222,25 @@ check "after the refusals: no approval.json" test ! -e "$p2/approval.json"
 check "after the refusals: no result.json" test ! -e "$p2/result.json"
 check_eq "after the refusals: both brokers unchanged (curl)" "$before" "$(brokers_state)"
 touch "$T/go"
+# the window override (docs/policy.md): outside the window, a change that
+# needs an approval (x's max-consumers); the browser ticks the box
+check "the browser reached the override step" wait_for 200 test -f "$T/ready2"
+echo 2026-12-02T12:00:00Z >"$T/clock"
+{
+	echo "version: 1"
+	echo "addresses:"
+	echo "  - {name: $u.a, routing: [anycast]}"
+	addr s
+	echo "  - {name: $u.x, routing: [anycast], queues: [{name: $u.x, max-consumers: 7}]}"
+	hostile_yaml
+} >"$T/work/clusters/t95/addresses.yaml"
+c3=$(daemon_commit "t95: x at most 7 consumers, outside the window")
+check "v3 previewed" wait_for 120 has_preview "$c3"
+p3=$(preview_of "$c3")
+check "  the window holds the cluster (hold.txt)" wait_for 30 test -s "$T/state/outbox/t95/hold.txt"
+printf '{"href": "/clusters/t95/previews/%s", "confirmation": %s}\n' "${p3##*/}" \
+	"$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$(confirm_of "$p3")")" >"$T/go2.tmp"
+mv "$T/go2.tmp" "$T/go2"
 wait "$npid"
 nrc=$?
 check_eq "the browser's run ends cleanly (exit 0, no error)" "0 null" "$nrc $(s .error)"
@@ -237,6 +271,14 @@ check_eq "its plan: delete-queue $u.z, consumers not disconnected" "[\"delete-qu
 check_eq "approved from its page, then applied" "303 applied" "$(s '"\(.dq_approve.redirects[0]) \(.dq_applied)"' | tr 'A-Z' 'a-z')"
 zgone() { local n; for n in "${NODES[@]}"; do ! broker_names "$n" queues | grep -qx "$u.z" || return 1; broker_names "$n" queues | grep -qx "$u.s" || return 1; done; }
 check "both brokers: $u.z gone (curl)" wait_for 60 zgone
+check_eq "v3's page: the override checkbox, unticked, the window's reason shown" "checkbox false true true" \
+	"$(s '"\(.override_form.checkbox) \(.override_form.checked) \(.override_form.label | test("Override the sync window")) \(.override_form.status_waiting | test("waiting for sync window until"))"')"
+check_eq "ticked and approved: 303, then applied" "303 applied" "$(s '"\(.override_approve.redirects[0]) \(.override_applied)"' | tr 'A-Z' 'a-z')"
+check_eq "v3's approval.json: alice, via http, override_window true" '["alice", "http", true]' \
+	"$(rj "$p3/approval.json" '[j["approved_by"], j["via"], j.get("override_window")]')"
+check_applied "v3: every node APPLIED outside the window" "$p3"
+check_eq "v3's audit rows: alice overrode the window" '["alice", "alice"]' \
+	"$(grep "\"plan_dir\":\"$p3\"" "$T/state/audit.jsonl" | jq -cs '[.[] | .window_override.by]' | sed 's/,/, /g')"
 check_grep "audit: the result row names alice" "\"approver\":\"alice\".*\"event\":\"result\".*\"plan_dir\":\"$p2\"" "$T/state/audit.jsonl"
 check_nogrep "no token in the daemon's log" "$(head -n 1 "$creds/alice.token")|$(head -n 1 "$creds/grafana.token")" "$T/agent.log"
 check "screenshots kept ($shots)" test "$(find "$shots" -name '*.png' | wc -l)" -ge 10

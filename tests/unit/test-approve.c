@@ -123,29 +123,31 @@ test_approve__checks_and_statuses(void **state)
 	inventory(sd, "rev1");
 	d = post(ob, id, PLAN_OUT_WOULD_APPLY, &c);
 
-	expect(web_approve(&v, "shop-eu", id, c, &viewer, &msg), 403, &msg,
+	expect(web_approve(&v, "shop-eu", id, c, false, &viewer, &msg), 403,
+	    &msg, "approver");
+	expect(web_approve(&v, "shop-eu", id, c, false, NULL, &msg), 403, &msg,
 	    "approver");
-	expect(web_approve(&v, "shop-eu", id, c, NULL, &msg), 403, &msg,
-	    "approver");
-	expect(
-	    web_approve(&v, "shop-eu", id, "delete 1 queue", &approver, &msg),
+	expect(web_approve(&v, "shop-eu", id, "delete 1 queue", false,
+	           &approver, &msg),
 	    422, &msg, "the confirmation text does not match");
-	expect(web_approve(&v, "shop-eu", id, "", &approver, &msg), 422, &msg,
-	    "empty");
-	expect(web_approve(&v, "shop-eu", "2026-nope", c, &approver, &msg), 404,
-	    &msg, "no such preview");
-	expect(web_approve(&v, "shop-eu", "../shop-eu/x", c, &approver, &msg),
+	expect(web_approve(&v, "shop-eu", id, "", false, &approver, &msg), 422,
+	    &msg, "empty");
+	expect(
+	    web_approve(&v, "shop-eu", "2026-nope", c, false, &approver, &msg),
 	    404, &msg, "no such preview");
-	expect(web_approve(&v, "..", id, c, &approver, &msg), 404, &msg,
+	expect(web_approve(&v, "shop-eu", "../shop-eu/x", c, false, &approver,
+	           &msg),
+	    404, &msg, "no such preview");
+	expect(web_approve(&v, "..", id, c, false, &approver, &msg), 404, &msg,
 	    "no such preview");
-	expect(web_approve(&v, "shop-eu", "drift", c, &approver, &msg), 404,
-	    &msg, "no such preview");
+	expect(web_approve(&v, "shop-eu", "drift", c, false, &approver, &msg),
+	    404, &msg, "no such preview");
 	assert_false(has(d, AGENT_OUTBOX_APPROVAL));
 
 	/* the inventory moved on since the plan: superseded */
 	inventory(sd, "rev9");
-	expect(web_approve(&v, "shop-eu", id, c, &approver, &msg), 409, &msg,
-	    "superseded");
+	expect(web_approve(&v, "shop-eu", id, c, false, &approver, &msg), 409,
+	    &msg, "superseded");
 	assert_false(has(d, AGENT_OUTBOX_APPROVAL));
 	inventory(sd, "rev1");
 
@@ -153,16 +155,16 @@ test_approve__checks_and_statuses(void **state)
 	path = xasprintf("%s/plan.md", d);
 	assert_int_equal(afile_read(&text, &len, path, 1 << 24, &err), 0);
 	put(d, "plan.md", "# edited\n");
-	expect(web_approve(&v, "shop-eu", id, c, &approver, &msg), 422, &msg,
-	    "plan.md");
+	expect(web_approve(&v, "shop-eu", id, c, false, &approver, &msg), 422,
+	    &msg, "plan.md");
 	assert_int_equal(afile_write(path, text, len, 0640, &err), 0);
 	free(text);
 	free(path);
 	assert_false(has(d, AGENT_OUTBOX_APPROVAL));
 
 	/* right: approval.json names the token, via http, the daemon's uid */
-	expect(web_approve(&v, "shop-eu", id, c, &approver, &msg), 200, &msg,
-	    "approved by alice-token");
+	expect(web_approve(&v, "shop-eu", id, c, false, &approver, &msg), 200,
+	    &msg, "approved by alice-token");
 	path = xasprintf("%s/%s", d, AGENT_OUTBOX_APPROVAL);
 	assert_int_equal(
 	    afile_read_nofollow(&text, &len, &st, path, 1 << 20, &err), 0);
@@ -172,6 +174,7 @@ test_approve__checks_and_statuses(void **state)
 	assert_string_equal(a.approved_by, "alice-token");
 	assert_string_equal(a.via, "http");
 	assert_string_equal(a.confirmation, c);
+	assert_false(a.override_window);
 	assert_int_equal(a.approved_uid, (int64_t)getuid());
 	c2 = agent_user_name(getuid());
 	assert_string_equal(a.approved_user, c2);
@@ -180,43 +183,71 @@ test_approve__checks_and_statuses(void **state)
 	free(text);
 	free(path);
 	/* never twice */
-	expect(web_approve(&v, "shop-eu", id, c, &approver, &msg), 409, &msg,
-	    "already approved");
+	expect(web_approve(&v, "shop-eu", id, c, false, &approver, &msg), 409,
+	    &msg, "already approved");
 	put(d, AGENT_OUTBOX_REFUSED, "no\n");
-	expect(web_approve(&v, "shop-eu", id, c, &approver, &msg), 409, &msg,
-	    "refused");
+	expect(web_approve(&v, "shop-eu", id, c, false, &approver, &msg), 409,
+	    &msg, "refused");
 	put(d, AGENT_OUTBOX_RESULT, "{}\n");
-	expect(web_approve(&v, "shop-eu", id, c, &approver, &msg), 409, &msg,
-	    "already applied");
+	expect(web_approve(&v, "shop-eu", id, c, false, &approver, &msg), 409,
+	    &msg, "already applied");
 	free(d);
 	free(c);
 
 	d = post(ob, "20261201T000001Z-1", PLAN_OUT_WOULD_APPLY, &c);
 	put(d, AGENT_OUTBOX_SUPERSEDED, "newer\n");
-	expect(web_approve(&v, "shop-eu", "20261201T000001Z-1", c, &approver,
-	           &msg),
+	expect(web_approve(&v, "shop-eu", "20261201T000001Z-1", c, false,
+	           &approver, &msg),
 	    409, &msg, "superseded");
 	free(d);
 	free(c);
 	d = post(ob, "20261201T000002Z-2", PLAN_OUT_REFUSED, &c);
-	expect(web_approve(&v, "shop-eu", "20261201T000002Z-2", c, &approver,
-	           &msg),
+	expect(web_approve(&v, "shop-eu", "20261201T000002Z-2", c, false,
+	           &approver, &msg),
 	    422, &msg, "the plan is refused (BULK_CAP");
 	assert_false(has(d, AGENT_OUTBOX_APPROVAL));
 	free(d);
 	free(c);
 	d = post(ob, "20261201T000003Z-3", PLAN_OUT_NO_CHANGE, &c);
-	expect(web_approve(&v, "shop-eu", "20261201T000003Z-3", c, &approver,
-	           &msg),
+	expect(web_approve(&v, "shop-eu", "20261201T000003Z-3", c, false,
+	           &approver, &msg),
 	    422, &msg, "no changes");
+	assert_false(has(d, AGENT_OUTBOX_APPROVAL));
+	free(d);
+	free(c);
+	/* the window override (the page's checkbox, the API's
+	 * override_window): written as `approve --override-window` writes it,
+	 * by the token's name */
+	d = post(ob, "20261201T000005Z-5", PLAN_OUT_WOULD_APPLY, &c);
+	expect(web_approve(&v, "shop-eu", "20261201T000005Z-5", c, true,
+	           &approver, &msg),
+	    200, &msg, "overrides the cluster's sync window");
+	path = xasprintf("%s/%s", d, AGENT_OUTBOX_APPROVAL);
+	assert_int_equal(
+	    afile_read_nofollow(&text, &len, &st, path, 1 << 20, &err), 0);
+	assert_int_equal(apply_approval_parse(&a, path, text, len, &err), 0);
+	assert_true(a.override_window);
+	assert_string_equal(a.approved_by, "alice-token");
+	assert_string_equal(a.via, "http");
+	assert_non_null(strstr(text, "\"override_window\": true"));
+	apply_approval_release(&a);
+	free(text);
+	free(path);
+	free(d);
+	free(c);
+	/* a viewer cannot override either */
+	d = post(ob, "20261201T000006Z-6", PLAN_OUT_WOULD_APPLY, &c);
+	expect(web_approve(&v, "shop-eu", "20261201T000006Z-6", c, true,
+	           &viewer, &msg),
+	    403, &msg, "approver");
 	assert_false(has(d, AGENT_OUTBOX_APPROVAL));
 	free(d);
 	free(c);
 	/* plan.json edited by hand */
 	d = post(ob, "20261201T000004Z-4", PLAN_OUT_WOULD_APPLY, &c);
 	put(d, "plan.json", "{\"kind\": \"plan\"}\n");
-	expect(web_approve(&v, "shop-eu", "20261201T000004Z-4", c, &approver,
-	           &msg),
+	expect(web_approve(&v, "shop-eu", "20261201T000004Z-4", c, false,
+	           &approver, &msg),
 	    422, &msg, "plan.json");
 	assert_false(has(d, AGENT_OUTBOX_APPROVAL));
 	free(d);
@@ -238,8 +269,8 @@ race(void *arg)
 	struct racer *r = arg;
 	struct sbuf msg = {0};
 
-	r->status =
-	    web_approve(r->v, "shop-eu", r->id, r->confirm, &r->who, &msg);
+	r->status = web_approve(r->v, "shop-eu", r->id, r->confirm, false,
+	    &r->who, &msg);
 	sbuf_release(&msg);
 	return NULL;
 }

@@ -251,6 +251,65 @@ test_web_model__states(void **state)
 	free(ob);
 }
 
+/* The approve form's window override is offered only while the sync
+ * window alone holds a pending preview: hold.txt there and no suspension in
+ * the state folder (an override never lifts a suspension). */
+static void
+test_web_model__window_closed(void **state)
+{
+	struct web_view v = {0};
+	struct web_preview one = {0};
+	struct err err = {0};
+	char *ob = xasprintf("%s/hold/outbox", tmp);
+	char *sd = xasprintf("%s/hold/state", tmp);
+	char *cl = xasprintf("%s/shop-eu", ob), *d;
+
+	(void)state;
+	v.outbox = ob;
+	v.state = sd;
+	d = post(ob, "20261201T000000Z-0123456789ab", PLAN_OUT_WOULD_APPLY);
+	/* nothing holds the cluster */
+	assert_int_equal(web_model_preview(&v, "shop-eu",
+	                     "20261201T000000Z-0123456789ab", &one, &err),
+	    0);
+	assert_int_equal(one.state, WEB_PENDING);
+	assert_null(one.waiting);
+	assert_false(one.window_closed);
+	web_preview_release(&one);
+	/* the window holds it */
+	put(cl, AGENT_OUTBOX_HOLD,
+	    "waiting for sync window until 2026-12-02T21:00:00Z: outside "
+	    "every allow window\n");
+	assert_int_equal(web_model_preview(&v, "shop-eu",
+	                     "20261201T000000Z-0123456789ab", &one, &err),
+	    0);
+	assert_non_null(one.waiting);
+	assert_true(one.window_closed);
+	web_preview_release(&one);
+	/* suspended: held, no override offered */
+	put_in(sd, "shop-eu", "suspended.json",
+	    "{\"format\": 1, \"reason\": \"incident\", \"by\": \"alice\", "
+	    "\"uid\": 1000, \"user\": \"alice\", \"at\": "
+	    "\"2026-12-02T10:00:00Z\"}\n");
+	assert_int_equal(web_model_preview(&v, "shop-eu",
+	                     "20261201T000000Z-0123456789ab", &one, &err),
+	    0);
+	assert_non_null(one.waiting);
+	assert_false(one.window_closed);
+	web_preview_release(&one);
+	/* a suspension file that cannot be read holds too */
+	put_in(sd, "shop-eu", "suspended.json", "{not json\n");
+	assert_int_equal(web_model_preview(&v, "shop-eu",
+	                     "20261201T000000Z-0123456789ab", &one, &err),
+	    0);
+	assert_false(one.window_closed);
+	web_preview_release(&one);
+	free(d);
+	free(cl);
+	free(sd);
+	free(ob);
+}
+
 static void
 test_web_model__files(void **state)
 {
@@ -460,6 +519,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_web_model__ids),
 	    cmocka_unit_test(test_web_model__states),
+	    cmocka_unit_test(test_web_model__window_closed),
 	    cmocka_unit_test(test_web_model__files),
 	    cmocka_unit_test(test_web_model__applied),
 	    cmocka_unit_test(test_web_model__audit),
