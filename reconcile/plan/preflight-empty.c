@@ -167,7 +167,7 @@ plan_preflight_delete_if_empty(struct plan_step *np,
 	if (ctx->delete_if_empty == NULL || q->message_count <= 0)
 		return false;
 	plan_step_refuse(np, PLAN_REFUSAL_HAS_MESSAGES,
-	    "consume or move the messages (the queue is deleted only when empty on every node), then plan again",
+	    "consume or move the messages (the queue is deleted only when empty on every node), then plan again; to delete it with them, first apply delete-if-empty: false for it (docs/policy.md, \"Changing the policy\")",
 	    "queue '%s' holds %lld message%s on %s; %s", q->name,
 	    (long long)q->message_count, q->message_count == 1 ? "" : "s",
 	    np->node != NULL ? np->node : "this node", ctx->delete_if_empty);

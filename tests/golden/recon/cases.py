@@ -1280,7 +1280,7 @@ json .actions[0].nodes[1].outcome "WOULD_APPLY"
 json .destroyed_messages 12
 json .confirmation null
 md **node1**: REFUSED (HAS_MESSAGES) — queue 'orders' holds 12 messages on node1
-md **next step:** consume or move the messages (the queue is deleted only when empty on every node), then plan again
+md **next step:** consume or move the messages (the queue is deleted only when empty on every node), then plan again; to delete it with them, first apply delete-if-empty: false for it (docs/policy.md, "Changing the policy")
 md Delete-if-empty: a node where the queue holds messages is refused, here and again at apply
 """, base=cluster(KEEP_Q + ORDERS_DIE.replace("addresses:\n", "")), exit=1)
 
