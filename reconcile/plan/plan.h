@@ -464,10 +464,13 @@ struct plan *plan_build(const struct decl_cluster *decl,
     const struct plan_opts *opts);
 
 /* The operator's out-of-band delete (ADR-0084 as written): one delete-queue
- * action for queue on every node, declared or not. */
+ * action for queue on every node, declared or not. managed (NULL: none) is
+ * the inventory: its settings.protect patterns and retained diverts count
+ * as in plan_build, and its delete-if-empty for a queue decl does not
+ * declare. */
 struct plan *plan_delete_queue(const struct decl_cluster *decl,
-    const char *queue, const struct recon_snapshot *snap,
-    const struct plan_opts *opts);
+    const struct plan_managed *managed, const char *queue,
+    const struct recon_snapshot *snap, const struct plan_opts *opts);
 
 /* A refused plan for a declaration that failed validation: diags are
  * rendered into it; nothing is planned. */
@@ -572,10 +575,11 @@ struct plan_queue_delete_ctx {
 const char *plan_managed_delete_if_empty(const struct plan_managed *m,
     const char *queue);
 /* The clause a delete of queue runs under, owned, or NULL:
- * _declared for a queue decl declares, or any queue of the `delete-queue`
- * command (its own key, else settings.delete-if-empty); _removed for a
- * managed queue decl no longer declares: the last applied (or base)
- * declaration's, as m recorded it, else decl's settings.delete-if-empty. */
+ * _declared for a queue decl declares (its own key, else
+ * settings.delete-if-empty); _removed for a queue decl does not declare
+ * (a managed one removed, or one of the `delete-queue` command): the last
+ * applied (or base) declaration's, as m (NULL: none) recorded it, else
+ * decl's settings.delete-if-empty. */
 char *plan_delete_if_empty_declared(const struct decl_cluster *decl,
     const char *queue);
 char *plan_delete_if_empty_removed(const struct plan_managed *m,

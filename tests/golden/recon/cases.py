@@ -1483,3 +1483,34 @@ json .refusal "PROTECTED"
 json .policy.changes null
 nomd ## Policy changes
 """, inventory=inv(["keep", "orders"], ["keep", "orders"], protect=["orders*"]), exit=1)
+
+# ---- delete-queue with the inventory (--state): docs/policy.md, protect ----
+# The pattern is only in the last applied declaration (the inventory): the
+# operator's delete-queue is refused all the same.
+case("156-policy-protect-delete-queue-inventory", "delete-queue orders",
+     cluster(KEEP),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders")]),
+              node("node2", [q("keep", "keep"), q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "PROTECTED"
+json .base.source "inventory"
+json .policy.protect ["ord*"]
+json [.policy.protected[]|.kind+":"+.name+":"+.pattern+":"+.why] ["queue:orders:ord*:the operator's delete-queue"]
+md queue 'orders' is protected by settings.protect pattern 'ord*'
+""", inventory=inv(["keep", "orders"], ["keep", "orders"], protect=["ord*"]), exit=1)
+
+# A queue the given declaration does not declare takes the delete-if-empty
+# the inventory recorded for it: the node holding messages is refused.
+case("157-die-delete-queue-inventory", "delete-queue orders", cluster(KEEP_Q),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders", messages=4)]),
+              node("node2", [q("keep", "keep"), q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .actions[0].delete_if_empty "delete-if-empty is set (shop-eu/orders.yaml:14:9) in the last applied declaration (revision base-rev)"
+json .actions[0].nodes[0].refusal "HAS_MESSAGES"
+json .actions[0].nodes[1].outcome "WOULD_APPLY"
+""", inventory=die_inv(["orders", "keep"], ["orders", "keep"],
+                      {"orders": "delete-if-empty is set (shop-eu/orders.yaml:14:9)"}),
+     exit=1)
+
