@@ -432,6 +432,10 @@ struct plan {
 	size_t nprotected_hits;
 	struct plan_unmanaged *declared_unmanaged; /* managed: false, live */
 	size_t ndeclared_unmanaged;
+	/* "node: ..." lines of the capture pass's skipped (managed: false),
+	 * in node order; plan.json policy.capture_skipped, absent when none */
+	char **capture_skipped;
+	size_t ncapture_skipped;
 	/* the policy an apply records differs from the inventory's: sorted
 	 * by setting, kind, name; found for plans that can be approved */
 	struct plan_policy_change *policy_changes;
@@ -631,6 +635,13 @@ struct plan_capture_ctx {
 	size_t ncreated;
 	const char *const *deleted_queues;
 	size_t ndeleted_queues;
+	/* docs/policy.md, managed: false: the addresses and queues the
+	 * declaration leaves alone (plan_capture_unmanaged); their queues
+	 * cover nothing, so no tap goes on such an address. Sorted. */
+	const char *const *unmanaged_addresses;
+	size_t nunmanaged_addresses;
+	const char *const *unmanaged_queues;
+	size_t nunmanaged_queues;
 };
 
 /* One thing the pass does on one node: an action kind and object, and
@@ -645,12 +656,22 @@ struct plan_capture_step {
 struct plan_capture_steps {
 	struct plan_capture_step *v; /* in kind order, then name */
 	size_t n;
+	/* What the pass left out on the node, one line each, sorted: a
+	 * queue a capture's pattern matches that is, or is on an address,
+	 * declared with managed: false. */
+	char **skipped;
+	size_t nskipped;
 };
 
 /* The pass on node n (read without a refusal); appends to out. */
 void plan_capture_pass(struct plan_capture_steps *out,
     const struct recon_node_snapshot *n, const struct plan_capture_ctx *ctx);
 void plan_capture_steps_release(struct plan_capture_steps *s);
+/* The addresses and the queues decl declares with managed: false (the
+ * queues of such an address included), for plan_capture_ctx. Sorted,
+ * owned: strv_array_free each. */
+void plan_capture_unmanaged(const struct decl_cluster *decl, char ***addresses,
+    size_t *naddresses, char ***queues, size_t *nqueues);
 /* True for the action kinds of the capture pass. */
 bool plan_action_kind_is_capture(enum plan_action_kind a);
 /* Does a capture with pattern cover queue (name, address)? Never for a
