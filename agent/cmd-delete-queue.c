@@ -1,30 +1,58 @@
 /* agent/cmd-delete-queue.c: `artemis-gitops delete-queue NAME CLUSTER_DIR
- * --out DIR`: the operator's out-of-band delete of ADR-0084 as written. The
- * queue may be declared or not; the plan holds one delete-queue action on
- * every node that has it, through the same preflight as `plan`, and is
- * approved and applied like any other plan. */
+ * --out DIR [--state DIR]`: the operator's out-of-band delete of ADR-0084
+ * as written. The queue may be declared or not; the plan holds one
+ * delete-queue action on every node that has it, through the same
+ * preflight as `plan` (with the inventory's policy when --state is given),
+ * and is approved and applied like any other plan. */
 #include "agent.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/xalloc.h"
 #include "../reconcile/live/live.h"
 #include "comment-dir.h"
+#include "inventory.h"
 #include "preview.h"
 #include "tls.h"
 
 struct dq_args {
-	const char *queue, *dir, *out, *snapshot, *credentials, *comment;
+	const char *queue, *dir, *out, *state, *snapshot, *credentials,
+	    *comment;
 	struct agent_tls tls;
 	struct agent_comment_opts comments;
 	bool disconnect;
 };
 
+/* The inventory of --state into m (none without it). 0, or -1 with the
+ * error printed. */
+static int
+load_managed(struct plan_managed *m, const struct dq_args *a,
+    const char *cluster)
+{
+	struct err err = {0};
+	char *msg;
+
+	memset(m, 0, sizeof(*m));
+	if (a->state == NULL) {
+		m->source = xstrdup("none");
+		return 0;
+	}
+	if (agent_inventory_load(m, a->state, cluster, &err) == 0)
+		return 0;
+	msg = err_render(&err);
+	fprintf(stderr, "artemis-gitops delete-queue: %s\n", msg);
+	free(msg);
+	err_release(&err);
+	return -1;
+}
+
 static int
 run(const struct dq_args *a)
 {
 	struct plan_opts opts = {a->disconnect, NULL, NULL};
+	struct plan_managed m = {0};
 	struct decl_cluster *c = NULL;
 	struct recon_snapshot *s = NULL;
 	struct plan *p = NULL;
@@ -43,11 +71,13 @@ run(const struct dq_args *a)
 		    a->queue, c->settings.capture_prefix);
 		goto done;
 	}
+	if (load_managed(&m, a, c->name) < 0)
+		goto done;
 	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
 	if (agent_preview_snapshot(&s, "delete-queue", c, a->snapshot,
 	        a->credentials, &a->tls) < 0)
 		goto done;
-	p = plan_delete_queue(c, a->queue, s, &opts);
+	p = plan_delete_queue(c, &m, a->queue, s, &opts);
 	if (agent_preview_write_declaration("delete-queue", c, a->out) < 0 ||
 	    agent_preview_render("delete-queue", p, c, c, NULL, s, NULL,
 	        a->out) < 0)
@@ -62,12 +92,14 @@ done:
 	plan_free(p);
 	live_snapshot_free(s);
 	decl_cluster_free(c);
+	plan_managed_release(&m);
 	errlist_release(&diags);
 	return code;
 }
 
 enum {
 	DQ_OUT,
+	DQ_STATE,
 	DQ_DISCONNECT,
 	DQ_SNAPSHOT,
 	DQ_CREDENTIALS,
@@ -85,6 +117,7 @@ delete_queue_exec(const struct agent_cmd_args *args)
 	a.queue = args->argv[0];
 	a.dir = args->argv[1];
 	a.out = args->opt[DQ_OUT];
+	a.state = args->opt[DQ_STATE];
 	a.snapshot = args->opt[DQ_SNAPSHOT];
 	a.credentials = args->opt[DQ_CREDENTIALS];
 	a.disconnect = args->opt[DQ_DISCONNECT] != NULL;
@@ -108,6 +141,12 @@ delete_queue_exec(const struct agent_cmd_args *args)
 
 static const struct agent_cmd_option delete_queue_options[] = {
     [DQ_OUT] = {"out", '\0', "DIR", "where to write the preview (required)",
+        NULL},
+    [DQ_STATE] = {"state", '\0', "DIR",
+        "state folder: DIR/<cluster>/inventory.json; its\n"
+        "settings.protect patterns, retained diverts and\n"
+        "delete-if-empty (the last applied declaration's)\n"
+        "count too",
         NULL},
     [DQ_DISCONNECT] = {"disconnect-consumers", '\0', NULL,
         "disconnect attached consumers (removeConsumers);\n"
@@ -139,7 +178,10 @@ const struct agent_cmd_entry agent_cmd_delete_queue_entry = {
         "with it, first; diverts\nsourced at the address and capture taps "
         "are kept (and named). Under\ndelete-if-empty (the queue's own "
         "key in CLUSTER_DIR, else\nsettings.delete-if-empty) a node where "
-        "the queue holds messages is\nrefused. Writes DIR/plan.json, "
+        "the queue holds messages is\nrefused. With --state, the policy the last applied declaration "
+        "recorded\nin the inventory counts too: its settings.protect "
+        "patterns refuse the\ndelete, its delete-if-empty covers a queue "
+        "CLUSTER_DIR does not declare.\nWrites DIR/plan.json, "
         "DIR/plan.md and\nDIR/declaration/cluster.yaml; approve and apply "
         "it like any plan.",
     .options = delete_queue_options,

@@ -3,8 +3,9 @@
  * the repository: an operator's delete-queue posted through the API or
  * the page becomes a job, which the loop runs between two steps, as
  * `artemis-gitops delete-queue` runs: the cluster's declaration at the
- * branch head, every node read, plan_delete_queue's preflight (ADR-0084),
- * and a preview in the outbox, approved like any other. An approval
+ * branch head, every node read, plan_delete_queue's preflight (ADR-0084)
+ * with the cluster's inventory (its settings.protect patterns count), and
+ * a preview in the outbox, approved like any other. An approval
  * written by the server wakes the loop too, so that it is applied at once
  * rather than at the next poll. */
 #define LOG_MODULE "web"
@@ -20,6 +21,7 @@
 #include "../../lib/xalloc.h"
 #include "../../reconcile/live/live.h"
 #include "../../reconcile/plan/plan.h"
+#include "../inventory.h"
 #include "../log.h"
 #include "../plan-dir.h"
 
@@ -110,9 +112,11 @@ run_job(struct daemon *a, struct web_job *j)
 	struct recon_snapshot *snap = NULL;
 	struct plan *p = NULL;
 	struct plan_opts po = {0};
+	struct plan_managed m = {0};
+	struct err err = {0};
 	struct sbuf msg = {0};
 	size_t n = 0, at = 0;
-	char *id = NULL;
+	char *id = NULL, *why;
 	const char *prefix;
 	int status = 500, r;
 
@@ -143,6 +147,12 @@ run_job(struct daemon *a, struct web_job *j)
 		    j->queue, prefix);
 		goto done;
 	}
+	if (agent_inventory_load(&m, a->conf->state, c->name, &err) < 0) {
+		why = err_render(&err);
+		sbuf_addf(&msg, "the inventory cannot be read: %s", why);
+		free(why);
+		goto done;
+	}
 	snap = daemon_read_live(a, c);
 	if (a->sig.stop) {
 		status = 503;
@@ -152,7 +162,7 @@ run_job(struct daemon *a, struct web_job *j)
 	po.disconnect_consumers = j->disconnect_consumers;
 	po.revision = a->head.head;
 	po.snapshot_source = "live";
-	p = plan_delete_queue(c, j->queue, snap, &po);
+	p = plan_delete_queue(c, &m, j->queue, snap, &po);
 	if (p->nactions == 0 && p->outcome != PLAN_OUT_REFUSED) {
 		status = 200;
 		sbuf_addf(&msg,
@@ -176,6 +186,8 @@ done:
 	free(id);
 	sbuf_release(&msg);
 	plan_free(p);
+	plan_managed_release(&m);
+	err_release(&err);
 	live_snapshot_free(snap);
 	decl_cluster_free(c);
 	agent_git_folders_free(cs, n);

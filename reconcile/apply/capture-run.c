@@ -13,31 +13,51 @@
 #include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
 
-/* The pass's context: the declaration's captures and the captures the plan
- * removes (*removed: free with strv_array_free). */
+/* What pass_ctx allocates, freed by pass_release. */
+struct pass_own {
+	char **removed, **ua, **uq;
+};
+
+/* The pass's context: the declaration's captures, the captures the plan
+ * removes and what the declaration leaves alone (managed: false). */
 static void
-pass_ctx(struct plan_capture_ctx *ctx, char ***removed, const struct plan *p,
-    const struct decl_cluster *decl)
+pass_ctx(struct plan_capture_ctx *ctx, struct pass_own *own,
+    const struct plan *p, const struct decl_cluster *decl)
 {
 	size_t n = 0;
 
 	memset(ctx, 0, sizeof(*ctx));
-	*removed = plan_removed_captures(p, decl, &n);
+	plan_capture_unmanaged(decl, &own->ua, &ctx->nunmanaged_addresses,
+	    &own->uq, &ctx->nunmanaged_queues);
+	ctx->unmanaged_addresses = (const char *const *)own->ua;
+	ctx->unmanaged_queues = (const char *const *)own->uq;
+	own->removed = plan_removed_captures(p, decl, &n);
 	ctx->prefix = decl->settings.capture_prefix;
 	ctx->captures = decl->captures;
 	ctx->ncaptures = decl->ncaptures;
-	ctx->removed = (const char *const *)*removed;
+	ctx->removed = (const char *const *)own->removed;
 	ctx->nremoved = n;
 	ctx->disconnect_consumers = p->disconnect_consumers;
 }
 
-/* Append the steps' operations to out; refused steps become notes. */
+static void
+pass_release(const struct plan_capture_ctx *ctx, struct pass_own *own)
+{
+	strv_array_free(own->removed, ctx->nremoved);
+	strv_array_free(own->ua, ctx->nunmanaged_addresses);
+	strv_array_free(own->uq, ctx->nunmanaged_queues);
+}
+
+/* Append the steps' operations to out; refused steps become notes, and so
+ * does what the pass left out (managed: false). */
 static void
 take_steps(struct apply_node *out, const struct plan_capture_steps *s)
 {
 	struct plan_action a;
 	size_t i, j;
 
+	for (i = 0; i < s->nskipped; i++)
+		apply_node_note(out, "capture pass: %s", s->skipped[i]);
 	for (i = 0; i < s->n; i++) {
 		memset(&a, 0, sizeof(a));
 		a.kind = s->v[i].kind;
@@ -63,15 +83,15 @@ bool
 apply_capture_idle(const struct plan *p, const struct decl_cluster *decl)
 {
 	struct plan_capture_ctx ctx;
-	char **removed;
+	struct pass_own own;
 	bool idle;
 
-	pass_ctx(&ctx, &removed, p, decl);
+	pass_ctx(&ctx, &own, p, decl);
 	/* plan_capture_pass: no prefix, or nothing declared and nothing
 	 * removed, gives no step whatever the node holds */
 	idle = ctx.prefix == NULL || ctx.prefix[0] == '\0' ||
 	       (ctx.ncaptures == 0 && ctx.nremoved == 0);
-	strv_array_free(removed, ctx.nremoved);
+	pass_release(&ctx, &own);
 	return idle;
 }
 
@@ -83,11 +103,11 @@ apply_capture_node(const struct plan *p, const struct decl_cluster *decl,
 	struct plan_capture_steps steps = {0};
 	struct plan_capture_ctx ctx;
 	enum apply_outcome was = out->outcome;
-	char **removed;
+	struct pass_own own;
 	size_t from = out->nops;
 	int rc = 0;
 
-	pass_ctx(&ctx, &removed, p, decl);
+	pass_ctx(&ctx, &own, p, decl);
 	if (n->refusal.kind != RECON_OK) {
 		rc = -1;
 		out->capture_incomplete = true;
@@ -107,7 +127,7 @@ apply_capture_node(const struct plan *p, const struct decl_cluster *decl,
 			    "the plan's own operations on this node were applied before the capture pass failed");
 	}
 	plan_capture_steps_release(&steps);
-	strv_array_free(removed, ctx.nremoved);
+	pass_release(&ctx, &own);
 	return rc;
 }
 

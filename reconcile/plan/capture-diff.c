@@ -70,9 +70,16 @@ plan_diff_captures(struct plan_diff *d)
 	struct plan_capture_ctx ctx;
 	const struct strv *removed = &d->removed_captures;
 	struct plan_action *a;
-	size_t i, j;
+	struct plan *p = d->plan;
+	char **ua, **uq;
+	size_t i, j, nua, nuq;
 
 	memset(&ctx, 0, sizeof(ctx));
+	plan_capture_unmanaged(d->decl, &ua, &nua, &uq, &nuq);
+	ctx.unmanaged_addresses = (const char *const *)ua;
+	ctx.nunmanaged_addresses = nua;
+	ctx.unmanaged_queues = (const char *const *)uq;
+	ctx.nunmanaged_queues = nuq;
 	ctx.prefix = d->decl->settings.capture_prefix;
 	ctx.captures = d->decl->captures;
 	ctx.ncaptures = d->decl->ncaptures;
@@ -97,8 +104,18 @@ plan_diff_captures(struct plan_diff *d)
 			a->nodes[i] = steps.v[j].np;
 			memset(&steps.v[j].np, 0, sizeof(steps.v[j].np));
 		}
+		for (j = 0; j < steps.nskipped; j++) {
+			p->capture_skipped = xreallocarray(p->capture_skipped,
+			    p->ncapture_skipped + 2,
+			    sizeof(*p->capture_skipped));
+			p->capture_skipped[p->ncapture_skipped++] = xasprintf(
+			    "%s: %s", d->decl->nodes[i].name, steps.skipped[j]);
+			p->capture_skipped[p->ncapture_skipped] = NULL;
+		}
 		plan_capture_steps_release(&steps);
 	}
+	strv_array_free(ua, nua);
+	strv_array_free(uq, nuq);
 }
 
 /* The capture a tap or capture-address name belongs to; NULL if none. */

@@ -24,6 +24,55 @@ plan_capture_covers(const char *prefix, const char *pattern, const char *queue,
 	return decl_glob_match(pattern, queue);
 }
 
+void
+plan_capture_unmanaged(const struct decl_cluster *decl, char ***addresses,
+    size_t *naddresses, char ***queues, size_t *nqueues)
+{
+	struct strv a = {0}, q = {0};
+	const struct decl_address *da;
+	size_t i, j;
+
+	for (i = 0; i < decl->naddresses; i++) {
+		da = &decl->addresses[i];
+		if (da->policy.unmanaged)
+			strv_add(&a, da->name);
+		for (j = 0; j < da->nqueues; j++)
+			if (da->policy.unmanaged ||
+			    da->queues[j].policy.unmanaged)
+				strv_add(&q, da->queues[j].name);
+	}
+	strv_sort(&a);
+	strv_sort(&q);
+	*addresses = a.v;
+	*naddresses = a.n;
+	*queues = q.v;
+	*nqueues = q.n;
+}
+
+/* Why the pass leaves queue (on address) out: it is, or its address is,
+ * declared with managed: false; NULL when it does not. */
+static const char *
+left_alone(const struct plan_capture_ctx *x, const char *queue,
+    const char *address)
+{
+	if (strv_array_has(x->unmanaged_addresses, x->nunmanaged_addresses,
+	        address))
+		return "its address is declared with managed: false";
+	if (strv_array_has(x->unmanaged_queues, x->nunmanaged_queues, queue))
+		return "it is declared with managed: false";
+	return NULL;
+}
+
+/* Does cap cover the node's queue q, one the pass may tap? */
+static bool
+taps(const struct plan_capture_node *c, const struct decl_capture *cap,
+    const struct plan_capture_queue *q)
+{
+	return plan_capture_covers(c->ctx->prefix, cap->pattern, q->name,
+	           q->address, q->internal) &&
+	       left_alone(c->ctx, q->name, q->address) == NULL;
+}
+
 /* The node's queues as the plan leaves them: the live ones but those it
  * deletes or (re)creates, then its creates. The live queues are sorted by
  * name, so each named one is found by binary search and marked. */
@@ -238,8 +287,7 @@ covering(const struct plan_capture_node *c, const struct decl_capture *cap,
 
 	for (i = 0; i < c->nq; i++)
 		if (strcmp(c->q[i].address, address) == 0 &&
-		    plan_capture_covers(c->ctx->prefix, cap->pattern,
-		        c->q[i].name, c->q[i].address, c->q[i].internal))
+		    taps(c, cap, &c->q[i]))
 			strv_add(&v, c->q[i].name);
 	strv_sort(&v);
 	for (i = 0; i < v.n; i++)
@@ -248,18 +296,34 @@ covering(const struct plan_capture_node *c, const struct decl_capture *cap,
 	return sbuf_take(&b);
 }
 
-/* The addresses cap covers on the node as the plan leaves it, sorted. */
+/* The addresses cap covers on the node as the plan leaves it, sorted; a
+ * matching queue left alone (managed: false) is said in out's skipped. */
 static void
-covered(struct strv *out, const struct plan_capture_node *c,
+covered(struct strv *out, struct plan_capture_node *c,
     const struct decl_capture *cap)
 {
+	struct plan_capture_steps *s = c->out;
+	const char *why;
 	size_t i;
 
-	for (i = 0; i < c->nq; i++)
-		if (plan_capture_covers(c->ctx->prefix, cap->pattern,
-		        c->q[i].name, c->q[i].address, c->q[i].internal) &&
-		    !strv_has(out, c->q[i].address))
+	for (i = 0; i < c->nq; i++) {
+		if (!plan_capture_covers(c->ctx->prefix, cap->pattern,
+		        c->q[i].name, c->q[i].address, c->q[i].internal))
+			continue;
+		why = left_alone(c->ctx, c->q[i].name, c->q[i].address);
+		if (why != NULL) {
+			s->skipped = xreallocarray(s->skipped, s->nskipped + 2,
+			    sizeof(*s->skipped));
+			s->skipped[s->nskipped++] = xasprintf(
+			    "capture '%s' (pattern '%s') leaves queue '%s' on '%s' out: %s (no tap for it)",
+			    cap->name, cap->pattern, c->q[i].name,
+			    c->q[i].address, why);
+			s->skipped[s->nskipped] = NULL;
+			continue;
+		}
+		if (!strv_has(out, c->q[i].address))
 			strv_add(out, c->q[i].address);
+	}
 	strv_sort(out);
 }
 
@@ -324,15 +388,27 @@ capture_declared(struct plan_capture_node *c, const struct decl_capture *cap)
 		if (strncmp(d->name, tapfx, len) != 0 ||
 		    strv_has(&cov, d->name + len))
 			continue;
-		why = xasprintf(
-		    "no queue on '%s' matches capture '%s' (pattern '%s') once the plan's queue changes are done: the capture pass removes the tap",
-		    d->name + len, cap->name, cap->pattern);
+		why =
+		    strv_array_has(c->ctx->unmanaged_addresses,
+		        c->ctx->nunmanaged_addresses, d->name + len)
+		        ? xasprintf(
+		              "address '%s' is declared with managed: false: the capture pass removes its tap of capture '%s' and puts none there",
+		              d->name + len, cap->name)
+		        : xasprintf(
+		              "no queue on '%s' matches capture '%s' (pattern '%s') once the plan's queue changes are done: the capture pass removes the tap",
+		              d->name + len, cap->name, cap->pattern);
 		plan_capture_tap_remove(c, d, why);
 		free(why);
 	}
 	strv_release(&cov);
 	free(tapfx);
 	free(capaddr);
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static int
@@ -367,6 +443,9 @@ plan_capture_pass(struct plan_capture_steps *out,
 	free(c.q);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_step);
+	if (out->nskipped > 1)
+		qsort(out->skipped, out->nskipped, sizeof(*out->skipped),
+		    cmp_line);
 }
 
 void
@@ -380,5 +459,6 @@ plan_capture_steps_release(struct plan_capture_steps *s)
 		plan_step_release(&s->v[i].np);
 	}
 	free(s->v);
+	strv_array_free(s->skipped, s->nskipped);
 	memset(s, 0, sizeof(*s));
 }

@@ -365,17 +365,27 @@ plan_build(const struct decl_cluster *decl, const struct plan_managed *managed,
 }
 
 struct plan *
-plan_delete_queue(const struct decl_cluster *decl, const char *queue,
+plan_delete_queue(const struct decl_cluster *decl,
+    const struct plan_managed *managed, const char *queue,
     const struct recon_snapshot *snap, const struct plan_opts *opts)
 {
 	struct plan_queue_delete_ctx ctx;
 	struct plan_step *np;
 	struct plan_diff d;
-	char *die = plan_delete_if_empty_declared(decl, queue);
+	/* declared: its own key, else the default; not declared: what the
+	 * last applied declaration recorded for it, else the default */
+	char *die = decl_cluster_find_queue(decl, queue) != NULL
+	                ? plan_delete_if_empty_declared(decl, queue)
+	                : plan_delete_if_empty_removed(managed, decl, queue);
 	size_t i;
 
 	diff_init(&d, decl, snap, opts, "delete-queue");
-	d.plan->base_source = xstrdup("none");
+	d.managed = managed; /* its protect and retain count too */
+	d.plan->base_source =
+	    xstrdup(managed != NULL && managed->source != NULL ? managed->source
+	                                                       : "none");
+	d.plan->base_revision =
+	    dup_or_null(managed != NULL ? managed->revision : NULL);
 	plan_diff_policy_init(&d);
 	plan_diff_object_begin(&d);
 	for (i = 0; i < decl->nnodes; i++) {

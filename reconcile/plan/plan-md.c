@@ -544,6 +544,16 @@ policy_md(struct sbuf *b, const struct plan *p)
 		}
 		sbuf_adds(b, "\n");
 	}
+	if (p->ncapture_skipped > 0) {
+		sbuf_adds(b,
+		    "## Capture pass: left out\n\nQueues a capture's pattern matches that are, or are on an address, declared with `managed: false`: the capture pass puts no tap on their address for them.\n\n");
+		for (i = 0; i < p->ncapture_skipped; i++) {
+			sbuf_addf(b, "- %s\n",
+			    span(&sp, p->capture_skipped[i]));
+			spans_release(&sp);
+		}
+		sbuf_adds(b, "\n");
+	}
 	if (p->nprotect > 0) {
 		sbuf_adds(b, "Protected patterns in force: ");
 		for (i = 0; i < p->nprotect; i++) {

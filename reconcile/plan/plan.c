@@ -272,6 +272,7 @@ plan_free(struct plan *p)
 	free(p->unmanaged);
 	plan_policy_release(p);
 	strv_array_free(p->diagnostics, p->ndiagnostics);
+	strv_array_free(p->capture_skipped, p->ncapture_skipped);
 	for (i = 0; i < p->nbroker_xml; i++)
 		plan_broker_xml_release(&p->broker_xml[i]);
 	free(p->broker_xml);

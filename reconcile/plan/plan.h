@@ -432,6 +432,10 @@ struct plan {
 	size_t nprotected_hits;
 	struct plan_unmanaged *declared_unmanaged; /* managed: false, live */
 	size_t ndeclared_unmanaged;
+	/* "node: ..." lines of the capture pass's skipped (managed: false),
+	 * in node order; plan.json policy.capture_skipped, absent when none */
+	char **capture_skipped;
+	size_t ncapture_skipped;
 	/* the policy an apply records differs from the inventory's: sorted
 	 * by setting, kind, name; found for plans that can be approved */
 	struct plan_policy_change *policy_changes;
@@ -464,10 +468,13 @@ struct plan *plan_build(const struct decl_cluster *decl,
     const struct plan_opts *opts);
 
 /* The operator's out-of-band delete (ADR-0084 as written): one delete-queue
- * action for queue on every node, declared or not. */
+ * action for queue on every node, declared or not. managed (NULL: none) is
+ * the inventory: its settings.protect patterns and retained diverts count
+ * as in plan_build, and its delete-if-empty for a queue decl does not
+ * declare. */
 struct plan *plan_delete_queue(const struct decl_cluster *decl,
-    const char *queue, const struct recon_snapshot *snap,
-    const struct plan_opts *opts);
+    const struct plan_managed *managed, const char *queue,
+    const struct recon_snapshot *snap, const struct plan_opts *opts);
 
 /* A refused plan for a declaration that failed validation: diags are
  * rendered into it; nothing is planned. */
@@ -572,10 +579,11 @@ struct plan_queue_delete_ctx {
 const char *plan_managed_delete_if_empty(const struct plan_managed *m,
     const char *queue);
 /* The clause a delete of queue runs under, owned, or NULL:
- * _declared for a queue decl declares, or any queue of the `delete-queue`
- * command (its own key, else settings.delete-if-empty); _removed for a
- * managed queue decl no longer declares: the last applied (or base)
- * declaration's, as m recorded it, else decl's settings.delete-if-empty. */
+ * _declared for a queue decl declares (its own key, else
+ * settings.delete-if-empty); _removed for a queue decl does not declare
+ * (a managed one removed, or one of the `delete-queue` command): the last
+ * applied (or base) declaration's, as m (NULL: none) recorded it, else
+ * decl's settings.delete-if-empty. */
 char *plan_delete_if_empty_declared(const struct decl_cluster *decl,
     const char *queue);
 char *plan_delete_if_empty_removed(const struct plan_managed *m,
@@ -627,6 +635,13 @@ struct plan_capture_ctx {
 	size_t ncreated;
 	const char *const *deleted_queues;
 	size_t ndeleted_queues;
+	/* docs/policy.md, managed: false: the addresses and queues the
+	 * declaration leaves alone (plan_capture_unmanaged); their queues
+	 * cover nothing, so no tap goes on such an address. Sorted. */
+	const char *const *unmanaged_addresses;
+	size_t nunmanaged_addresses;
+	const char *const *unmanaged_queues;
+	size_t nunmanaged_queues;
 };
 
 /* One thing the pass does on one node: an action kind and object, and
@@ -641,12 +656,22 @@ struct plan_capture_step {
 struct plan_capture_steps {
 	struct plan_capture_step *v; /* in kind order, then name */
 	size_t n;
+	/* What the pass left out on the node, one line each, sorted: a
+	 * queue a capture's pattern matches that is, or is on an address,
+	 * declared with managed: false. */
+	char **skipped;
+	size_t nskipped;
 };
 
 /* The pass on node n (read without a refusal); appends to out. */
 void plan_capture_pass(struct plan_capture_steps *out,
     const struct recon_node_snapshot *n, const struct plan_capture_ctx *ctx);
 void plan_capture_steps_release(struct plan_capture_steps *s);
+/* The addresses and the queues decl declares with managed: false (the
+ * queues of such an address included), for plan_capture_ctx. Sorted,
+ * owned: strv_array_free each. */
+void plan_capture_unmanaged(const struct decl_cluster *decl, char ***addresses,
+    size_t *naddresses, char ***queues, size_t *nqueues);
 /* True for the action kinds of the capture pass. */
 bool plan_action_kind_is_capture(enum plan_action_kind a);
 /* Does a capture with pattern cover queue (name, address)? Never for a

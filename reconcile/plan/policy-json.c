@@ -55,7 +55,7 @@ plan_has_policy(const struct plan *p)
 {
 	return p->nprotect + p->nretained_diverts + p->nforgotten +
 	           p->nprotected_hits + p->ndeclared_unmanaged +
-	           p->npolicy_changes >
+	           p->npolicy_changes + p->ncapture_skipped >
 	       0;
 }
 
@@ -68,6 +68,10 @@ plan_policy_json(struct jsonw *w, const struct plan *p)
 		return;
 	jsonw_key(w, "policy");
 	jsonw_obj_begin(w);
+	/* absent when none (the plans written before it) */
+	if (p->ncapture_skipped > 0)
+		names(w, "capture_skipped", p->capture_skipped,
+		    p->ncapture_skipped);
 	changes_json(w, p);
 	jsonw_key(w, "forgotten");
 	jsonw_arr_begin(w);
@@ -226,7 +230,10 @@ plan_policy_parse(struct json_reader *c, const struct json *root,
 	    json_read_strings(c, o, "policy", "retained_diverts",
 	        &p->retained_diverts, &p->nretained_diverts) < 0 ||
 	    pforgotten(c, o, p) < 0 || pprotected(c, o, p) < 0 ||
-	    punmanaged(c, o, p) < 0 || pchanges(c, o, p) < 0)
+	    punmanaged(c, o, p) < 0 || pchanges(c, o, p) < 0 ||
+	    (json_get(o, "capture_skipped") != NULL &&
+	        json_read_strings(c, o, "policy", "capture_skipped",
+	            &p->capture_skipped, &p->ncapture_skipped) < 0))
 		return -1;
 	return 0;
 }

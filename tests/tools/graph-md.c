@@ -75,7 +75,7 @@ hostile_case(size_t q, size_t a)
 			fx_ldivert(&f, 0, name, hostile[a], hostile[i]);
 	}
 	print_case("hostile names",
-	    plan_delete_queue(&f.c, hostile[q], &f.s, &no_opts));
+	    plan_delete_queue(&f.c, NULL, hostile[q], &f.s, &no_opts));
 	fx_free(&f);
 }
 
@@ -105,7 +105,7 @@ large_case(void)
 		fx_ldivert(&f, 0, name, "orders", "__capture.c");
 	}
 	print_case("300 removed, 40 kept, 10 taps",
-	    plan_delete_queue(&f.c, "orders.2", &f.s, &no_opts));
+	    plan_delete_queue(&f.c, NULL, "orders.2", &f.s, &no_opts));
 	fx_free(&f);
 }
 

@@ -226,6 +226,71 @@ test_capture__unreachable_node_has_no_steps(void **state)
 	fx_free(&f);
 }
 
+/* docs/policy.md, managed: false: a queue the pattern matches that is, or
+ * is on an address, declared unmanaged covers nothing: no tap goes on its
+ * address, the pass says so in skipped, and its tap from before goes. */
+static void
+test_capture__leaves_unmanaged_out(void **state)
+{
+	struct plan_capture_steps s = {0};
+	const struct plan_capture_step *st;
+	struct plan_capture_ctx ctx;
+	char **ua, **uq;
+	size_t nua, nuq;
+	struct fx f;
+
+	(void)state;
+	fx_init(&f, DECL_STUDIO_MANAGED, 1);
+	fx_capture(&f, "dbg", "orders*");
+	fx_queue(&f, "orders", "orders");
+	fx_queue(&f, "legacy", "orders.legacy");
+	f.c.addresses[1].policy.unmanaged = true;
+	fx_queue(&f, "mixed", "orders.mixed")->policy.unmanaged = true;
+	fx_queue(&f, "mixed", "orders.mixed2");
+	plan_capture_unmanaged(&f.c, &ua, &nua, &uq, &nuq);
+	assert_int_equal(nua, 1);
+	assert_string_equal(ua[0], "legacy");
+	assert_int_equal(nuq, 2);
+	assert_string_equal(uq[0], "orders.legacy");
+	assert_string_equal(uq[1], "orders.mixed");
+	applied(&f, 0, "orders");
+	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
+	fx_lqueue(&f, 0, "legacy", "orders.legacy", 0, 0);
+	fx_lqueue(&f, 0, "mixed", "orders.mixed", 0, 0);
+	fx_ldivert(&f, 0, "__capture.dbg.legacy", "legacy", "__capture.dbg")
+	    ->routing_type = DECL_DIVERT_ANYCAST;
+	ctx_of(&ctx, &f);
+	ctx.unmanaged_addresses = (const char *const *)ua;
+	ctx.nunmanaged_addresses = nua;
+	ctx.unmanaged_queues = (const char *const *)uq;
+	ctx.nunmanaged_queues = nuq;
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
+	/* orders.mixed2 is declared, not live: mixed has no tap to make */
+	assert_int_equal(s.n, 1);
+	st = find_step(&s, PLAN_ACT_DELETE_TAP, "__capture.dbg.legacy");
+	assert_non_null(st);
+	assert_non_null(strstr(st->np.message,
+	    "address 'legacy' is declared with managed: false"));
+	assert_null(find_step(&s, PLAN_ACT_CREATE_TAP, "__capture.dbg.mixed"));
+	assert_int_equal(s.nskipped, 2);
+	assert_string_equal(s.skipped[0],
+	    "capture 'dbg' (pattern 'orders*') leaves queue 'orders.legacy' on 'legacy' out: its address is declared with managed: false (no tap for it)");
+	assert_string_equal(s.skipped[1],
+	    "capture 'dbg' (pattern 'orders*') leaves queue 'orders.mixed' on 'mixed' out: it is declared with managed: false (no tap for it)");
+	plan_capture_steps_release(&s);
+	/* the same node without the policy: taps on both */
+	ctx.nunmanaged_addresses = ctx.nunmanaged_queues = 0;
+	plan_capture_pass(&s, &f.s.nodes[0], &ctx);
+	assert_non_null(
+	    find_step(&s, PLAN_ACT_CREATE_TAP, "__capture.dbg.mixed"));
+	assert_null(find_step(&s, PLAN_ACT_DELETE_TAP, "__capture.dbg.legacy"));
+	assert_int_equal(s.nskipped, 0);
+	plan_capture_steps_release(&s);
+	fx_strs_free(ua, nua);
+	fx_strs_free(uq, nuq);
+	fx_free(&f);
+}
+
 int
 main(void)
 {
@@ -238,6 +303,7 @@ main(void)
 	    cmocka_unit_test(test_capture__covers_rule),
 	    cmocka_unit_test(test_capture__ring_change_and_recreate),
 	    cmocka_unit_test(test_capture__unreachable_node_has_no_steps),
+	    cmocka_unit_test(test_capture__leaves_unmanaged_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

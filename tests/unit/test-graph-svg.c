@@ -41,7 +41,7 @@ hostile_plan(struct fx *f, size_t i)
 	fx_ldivert(f, 0, hostile[(i + 1) % NHOSTILE],
 	    hostile[(i + 2) % NHOSTILE], hostile[i]);
 	fx_ldivert(f, 0, hostile[(i + 3) % NHOSTILE], hostile[i], "other");
-	return plan_delete_queue(&f->c, hostile[i], &f->s, &no_opts);
+	return plan_delete_queue(&f->c, NULL, hostile[i], &f->s, &no_opts);
 }
 
 /* Every element and attribute of the tree: no script, no foreign object,

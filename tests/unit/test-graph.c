@@ -64,7 +64,7 @@ test_graph__nodes_that_agree_share_one_graph(void **state)
 		fx_lqueue(&f, i, "audit-in", "audit-in", 0, 0);
 		fx_ldivert(&f, i, "audit-copy", "audit-in", "orders");
 	}
-	p = plan_delete_queue(&f.c, "orders", &f.s, &no_opts);
+	p = plan_delete_queue(&f.c, NULL, "orders", &f.s, &no_opts);
 	plan_graphs_build(&gs, &p->actions[0]);
 	assert_int_equal(gs.n, 1);
 	g = &gs.v[0];
@@ -105,7 +105,7 @@ test_graph__nodes_that_differ_get_one_graph_each(void **state)
 	fx_lqueue(&f, 1, "orders", "orders", 0, 0);
 	fx_lqueue(&f, 2, "other", "other", 0, 0);
 	fx_unreachable(&f, 3, "connection refused");
-	p = plan_delete_queue(&f.c, "orders", &f.s, &no_opts);
+	p = plan_delete_queue(&f.c, NULL, "orders", &f.s, &no_opts);
 	assert_int_equal(p->nactions, 1);
 	plan_graphs_build(&gs, &p->actions[0]);
 	assert_int_equal(gs.n, 4);
@@ -153,7 +153,7 @@ test_graph__kept_diverts_and_taps(void **state)
 	fx_ldivert(&f, 0, "feed", "in", "orders");
 	fx_ldivert(&f, 0, "__capture.debug.orders", "orders",
 	    "__capture.debug");
-	p = plan_delete_queue(&f.c, "orders", &f.s, &no_opts);
+	p = plan_delete_queue(&f.c, NULL, "orders", &f.s, &no_opts);
 	plan_graphs_build(&gs, &p->actions[0]);
 	assert_int_equal(gs.n, 1);
 	g = &gs.v[0];
@@ -199,7 +199,7 @@ test_graph__large_case_is_capped(void **state)
 		snprintf(name, sizeof(name), "d-%03zu", i);
 		fx_ldivert(&f, 0, name, src, "orders");
 	}
-	p = plan_delete_queue(&f.c, "orders", &f.s, &no_opts);
+	p = plan_delete_queue(&f.c, NULL, "orders", &f.s, &no_opts);
 	assert_int_equal(p->actions[0].nodes[0].nremoved, 300);
 	plan_graphs_build(&gs, &p->actions[0]);
 	g = &gs.v[0];
@@ -243,7 +243,7 @@ test_graph__names_shown_safely_and_bounded(void **state)
 	fx_lqueue(&f, 0, "orders", "orders", 0, 0);
 	fx_ldivert(&f, 0, "audit\xe2\x80\xaesredro\nx y", l1, "orders");
 	fx_ldivert(&f, 0, "long", l2, " orders , billing");
-	p = plan_delete_queue(&f.c, "orders", &f.s, &no_opts);
+	p = plan_delete_queue(&f.c, NULL, "orders", &f.s, &no_opts);
 	plan_graphs_build(&gs, &p->actions[0]);
 	g = &gs.v[0];
 	assert_non_null(find_edge(g, "audit<U+202E>sredro<U+000A>x<U+0020>y", 2,

@@ -138,7 +138,7 @@ test_plan_mermaid__hostile_names_are_escaped(void **state)
 		fx_lqueue(&f, 0, hostile[i], hostile[i], 0, 0);
 		fx_ldivert(&f, 0, hostile[(i + 1) % NHOSTILE],
 		    hostile[(i + 2) % NHOSTILE], hostile[i]);
-		p = plan_delete_queue(&f.c, hostile[i], &f.s, &no_opts);
+		p = plan_delete_queue(&f.c, NULL, hostile[i], &f.s, &no_opts);
 		plan_graphs_build(&gs, &p->actions[0]);
 		assert_int_equal(gs.n, 1);
 		text = plan_graph_mermaid(&gs.v[0]);
@@ -171,7 +171,7 @@ test_plan_mermaid__ids_are_generated(void **state)
 	(void)state;
 	fx_init(&f, DECL_STUDIO_MANAGED, 1);
 	fx_lqueue(&f, 0, "n7", "n0", 0, 0);
-	p = plan_delete_queue(&f.c, "n0", &f.s, &no_opts);
+	p = plan_delete_queue(&f.c, NULL, "n0", &f.s, &no_opts);
 	plan_graphs_build(&gs, &p->actions[0]);
 	text = plan_graph_mermaid(&gs.v[0]);
 	assert_string_equal(text, "flowchart LR\n"
@@ -202,7 +202,7 @@ test_plan_mermaid__blocks_in_plan_md(void **state)
 	fx_init(&f, DECL_STUDIO_MANAGED, 3);
 	for (i = 0; i < 3; i++)
 		fx_lqueue(&f, i, "orders", "orders", i == 2 ? 1 : 0, 0);
-	p = plan_delete_queue(&f.c, "orders", &f.s, &no_opts);
+	p = plan_delete_queue(&f.c, NULL, "orders", &f.s, &no_opts);
 	md = plan_render_md(p, "out");
 	sect = strstr(md, "### 1. delete-queue `orders`");
 	assert_non_null(sect);

@@ -1483,3 +1483,66 @@ json .refusal "PROTECTED"
 json .policy.changes null
 nomd ## Policy changes
 """, inventory=inv(["keep", "orders"], ["keep", "orders"], protect=["orders*"]), exit=1)
+
+# ---- delete-queue with the inventory (--state): docs/policy.md, protect ----
+# The pattern is only in the last applied declaration (the inventory): the
+# operator's delete-queue is refused all the same.
+case("156-policy-protect-delete-queue-inventory", "delete-queue orders",
+     cluster(KEEP),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders")]),
+              node("node2", [q("keep", "keep"), q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .refusal "PROTECTED"
+json .base.source "inventory"
+json .policy.protect ["ord*"]
+json [.policy.protected[]|.kind+":"+.name+":"+.pattern+":"+.why] ["queue:orders:ord*:the operator's delete-queue"]
+md queue 'orders' is protected by settings.protect pattern 'ord*'
+""", inventory=inv(["keep", "orders"], ["keep", "orders"], protect=["ord*"]), exit=1)
+
+# A queue the given declaration does not declare takes the delete-if-empty
+# the inventory recorded for it: the node holding messages is refused.
+case("157-die-delete-queue-inventory", "delete-queue orders", cluster(KEEP_Q),
+     snapshot(node("node1", [q("keep", "keep"), q("orders", "orders", messages=4)]),
+              node("node2", [q("keep", "keep"), q("orders", "orders")])),
+     """
+json .outcome "REFUSED"
+json .actions[0].delete_if_empty "delete-if-empty is set (shop-eu/orders.yaml:14:9) in the last applied declaration (revision base-rev)"
+json .actions[0].nodes[0].refusal "HAS_MESSAGES"
+json .actions[0].nodes[1].outcome "WOULD_APPLY"
+""", inventory=die_inv(["orders", "keep"], ["orders", "keep"],
+                      {"orders": "delete-if-empty is set (shop-eu/orders.yaml:14:9)"}),
+     exit=1)
+
+# ---- managed: false and the capture pass (docs/captures.md) ----------------
+# The pattern matches a queue on an unmanaged address and an unmanaged queue
+# on a managed one: no tap goes on either address, the pass says so
+# (policy.capture_skipped); a tap left from before on the unmanaged address
+# is removed, the agent's own divert. 'orders' still gets its tap.
+case("158-capture-skips-unmanaged", "plan", cluster(ORDERS + """  - name: orders-legacy
+    routing: [anycast]
+    managed: false
+    queues:
+      - name: orders.legacy
+  - name: orders-mixed
+    routing: [anycast]
+    queues:
+      - name: orders.mixed
+        managed: false
+""" + CAPTURE),
+     snapshot(node("node1", [q("orders", "orders"), q("orders.legacy", "orders-legacy"),
+                             q("orders.mixed", "orders-mixed"), ring("debug-orders")],
+                   [tap("debug-orders", "orders-legacy")]),
+              node("node2", [q("orders", "orders"), q("orders.legacy", "orders-legacy"),
+                             q("orders.mixed", "orders-mixed"), ring("debug-orders")],
+                   [tap("debug-orders", "orders")])),
+     """
+json .outcome "WOULD_APPLY"
+json [.actions[]|.kind+":"+.name] ["create-tap:__capture.debug-orders.orders","delete-tap:__capture.debug-orders.orders-legacy"]
+json [.actions[0].nodes[]|.outcome] ["WOULD_APPLY","NO_CHANGE"]
+json [.actions[1].nodes[]|.outcome] ["WOULD_APPLY","NO_CHANGE"]
+json .actions[1].nodes[0].message "address 'orders-legacy' is declared with managed: false: the capture pass removes its tap of capture 'debug-orders' and puts none there"
+json .policy.capture_skipped ["node1: capture 'debug-orders' (pattern 'orders*') leaves queue 'orders.legacy' on 'orders-legacy' out: its address is declared with managed: false (no tap for it)","node1: capture 'debug-orders' (pattern 'orders*') leaves queue 'orders.mixed' on 'orders-mixed' out: it is declared with managed: false (no tap for it)","node2: capture 'debug-orders' (pattern 'orders*') leaves queue 'orders.legacy' on 'orders-legacy' out: its address is declared with managed: false (no tap for it)","node2: capture 'debug-orders' (pattern 'orders*') leaves queue 'orders.mixed' on 'orders-mixed' out: it is declared with managed: false (no tap for it)"]
+md ## Capture pass: left out
+md - `node1: capture 'debug-orders' (pattern 'orders*') leaves queue 'orders.legacy' on 'orders-legacy' out: its address is declared with managed: false (no tap for it)`
+""", inventory=inv(["orders", "orders-mixed"], ["orders"], [], ["debug-orders"]), exit=2)
