@@ -22,6 +22,11 @@ bool agent_conf_branch_ok(const char *s);
 bool agent_conf_relpath_ok(const char *s);
 /* A plain file name: no '/', not "." or "..". */
 bool agent_conf_filename_ok(const char *s);
+/* A value of a list of mappings (what: "sync-windows",
+ * "notifications.targets"): vn's text when it is a non-empty scalar of one
+ * line; otherwise NULL, with the problem added to diags at vn's position. */
+const char *agent_conf_line_str(struct errlist *diags, const char *what,
+    const char *key, const struct decl_yaml_node *vn);
 /* v made absolute against basedir (unless absolute), trailing '/'
  * removed; owned by the caller. */
 char *agent_conf_resolve_path(const char *basedir, const char *v);

@@ -56,30 +56,7 @@ agent_conf_http_url_ok(const char *s)
 static const char *
 scalar(struct tparse *P, const char *key, const struct decl_yaml_node *vn)
 {
-	const char *why;
-	size_t at = 0;
-	uint32_t cp = 0;
-
-	if (vn->kind != DECL_YAML_SCALAR || decl_yaml_node_is_null(vn) ||
-	    vn->str[0] == '\0') {
-		errlist_add(P->diags, DIAG_ERROR, &vn->pos,
-		    "'notifications.targets': '%s' must be a non-empty "
-		    "string, not %s",
-		    key,
-		    decl_yaml_node_is_null(vn) || vn->kind == DECL_YAML_SCALAR
-		        ? "empty"
-		        : decl_yaml_kind_name(vn));
-		return NULL;
-	}
-	why = utf8_find(vn->str, utf8_line_problem, &at, &cp);
-	if (why != NULL) {
-		errlist_add(P->diags, DIAG_ERROR, &vn->pos,
-		    "'notifications.targets': '%s' holds %s at byte %zu; a "
-		    "setting is one line of text",
-		    key, why, at);
-		return NULL;
-	}
-	return vn->str;
+	return agent_conf_line_str(P->diags, "notifications.targets", key, vn);
 }
 
 /* A file name of the credentials folder. */

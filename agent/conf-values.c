@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 
 int
@@ -174,4 +175,32 @@ agent_conf_listen_ok(const char *s)
 		port = port * 10 + (*p - '0');
 	}
 	return port <= 65535;
+}
+
+const char *
+agent_conf_line_str(struct errlist *diags, const char *what, const char *key,
+    const struct decl_yaml_node *vn)
+{
+	const char *why;
+	size_t at = 0;
+	uint32_t cp = 0;
+
+	if (vn->kind != DECL_YAML_SCALAR || decl_yaml_node_is_null(vn) ||
+	    vn->str[0] == '\0') {
+		errlist_add(diags, DIAG_ERROR, &vn->pos,
+		    "'%s': '%s' must be a non-empty string, not %s", what, key,
+		    decl_yaml_node_is_null(vn) || vn->kind == DECL_YAML_SCALAR
+		        ? "empty"
+		        : decl_yaml_kind_name(vn));
+		return NULL;
+	}
+	why = utf8_find(vn->str, utf8_line_problem, &at, &cp);
+	if (why != NULL) {
+		errlist_add(diags, DIAG_ERROR, &vn->pos,
+		    "'%s': '%s' holds %s at byte %zu; a setting is one line of "
+		    "text",
+		    what, key, why, at);
+		return NULL;
+	}
+	return vn->str;
 }
