@@ -186,6 +186,18 @@ jsonw_key_str(struct jsonw *w, const char *key, const char *s)
 }
 
 void
+jsonw_key_strs(struct jsonw *w, const char *key, char *const *v, size_t n)
+{
+	size_t i;
+
+	jsonw_key(w, key);
+	jsonw_arr_begin(w);
+	for (i = 0; i < n; i++)
+		jsonw_str(w, v[i]);
+	jsonw_arr_end(w);
+}
+
+void
 jsonw_key_int(struct jsonw *w, const char *key, int64_t v)
 {
 	jsonw_key(w, key);

@@ -37,6 +37,8 @@ void jsonw_null(struct jsonw *w);
 void jsonw_key_str(struct jsonw *w, const char *key, const char *s);
 void jsonw_key_int(struct jsonw *w, const char *key, int64_t v);
 void jsonw_key_bool(struct jsonw *w, const char *key, bool v);
+/* A member whose value is an array of the n strings of v. */
+void jsonw_key_strs(struct jsonw *w, const char *key, char *const *v, size_t n);
 /* A boolean that may be unknown: v < 0 writes null, 0 false, else true. */
 void jsonw_key_bool_opt(struct jsonw *w, const char *key, int v);
 /* A value that is JSON text already (one value, e.g. a row of a JSON

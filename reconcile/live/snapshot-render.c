@@ -8,18 +8,6 @@
 #include "../../lib/sbuf.h"
 
 static void
-render_strv(struct jsonw *w, const char *key, char *const *v, size_t n)
-{
-	size_t i;
-
-	jsonw_key(w, key);
-	jsonw_arr_begin(w);
-	for (i = 0; i < n; i++)
-		jsonw_str(w, v[i]);
-	jsonw_arr_end(w);
-}
-
-static void
 render_routing_set(struct jsonw *w, unsigned set)
 {
 	unsigned r = 0;
@@ -36,12 +24,12 @@ render_address(struct jsonw *w, const struct recon_address *a)
 	jsonw_obj_begin(w);
 	jsonw_key(w, "auto_created");
 	jsonw_bool(w, a->auto_created);
-	render_strv(w, "binding_names", a->binding_names, a->nbinding_names);
+	jsonw_key_strs(w, "binding_names", a->binding_names, a->nbinding_names);
 	jsonw_key(w, "internal");
 	jsonw_bool(w, a->internal);
 	jsonw_key(w, "name");
 	jsonw_str(w, a->name);
-	render_strv(w, "queue_names", a->queue_names, a->nqueue_names);
+	jsonw_key_strs(w, "queue_names", a->queue_names, a->nqueue_names);
 	jsonw_key(w, "routing");
 	render_routing_set(w, a->routing);
 	jsonw_obj_end(w);

@@ -145,18 +145,6 @@ plan_managed_release(struct plan_managed *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static void
-names(struct jsonw *w, const char *key, char *const *v, size_t n)
-{
-	size_t i;
-
-	jsonw_key(w, key);
-	jsonw_arr_begin(w);
-	for (i = 0; i < n; i++)
-		jsonw_str(w, v[i]);
-	jsonw_arr_end(w);
-}
-
 char *
 plan_inventory_render(const struct plan_managed *m, const char *cluster)
 {
@@ -167,8 +155,8 @@ plan_inventory_render(const struct plan_managed *m, const char *cluster)
 	sbuf_init(&b, SBUF_UNBOUNDED);
 	jsonw_init(&w, &b, 2);
 	jsonw_obj_begin(&w);
-	names(&w, "addresses", m->addresses, m->naddresses);
-	names(&w, "captures", m->captures, m->ncaptures);
+	jsonw_key_strs(&w, "addresses", m->addresses, m->naddresses);
+	jsonw_key_strs(&w, "captures", m->captures, m->ncaptures);
 	jsonw_key(&w, "cluster");
 	jsonw_str(&w, cluster);
 	if (m->ndie > 0) { /* absent when none: inventories before it */
@@ -180,21 +168,23 @@ plan_inventory_render(const struct plan_managed *m, const char *cluster)
 		}
 		jsonw_obj_end(&w);
 	}
-	names(&w, "diverts", m->diverts, m->ndiverts);
+	jsonw_key_strs(&w, "diverts", m->diverts, m->ndiverts);
 	jsonw_key(&w, "format");
 	jsonw_int(&w, PLAN_INVENTORY_FORMAT);
 	/* the policy only when set: an inventory without one is what it
 	 * always was, and an older agent reads this one */
 	if (m->nprotect > 0)
-		names(&w, "protect", m->protect, m->nprotect);
-	names(&w, "queues", m->queues, m->nqueues);
+		jsonw_key_strs(&w, "protect", m->protect, m->nprotect);
+	jsonw_key_strs(&w, "queues", m->queues, m->nqueues);
 	if (m->nretain_addresses + m->nretain_queues + m->nretain_diverts > 0) {
 		jsonw_key(&w, "retain");
 		jsonw_obj_begin(&w);
-		names(&w, "addresses", m->retain_addresses,
+		jsonw_key_strs(&w, "addresses", m->retain_addresses,
 		    m->nretain_addresses);
-		names(&w, "diverts", m->retain_diverts, m->nretain_diverts);
-		names(&w, "queues", m->retain_queues, m->nretain_queues);
+		jsonw_key_strs(&w, "diverts", m->retain_diverts,
+		    m->nretain_diverts);
+		jsonw_key_strs(&w, "queues", m->retain_queues,
+		    m->nretain_queues);
 		jsonw_obj_end(&w);
 	}
 	jsonw_key(&w, "revision");

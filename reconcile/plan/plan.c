@@ -311,9 +311,10 @@ plan_broker_xml_release(struct plan_broker_xml *bx)
 	memset(bx, 0, sizeof(*bx));
 }
 
-struct plan *
-plan_invalid(const char *cluster, const struct errlist *diags,
-    const struct plan_opts *opts)
+/* A refused plan of cluster with nothing planned: no base, no snapshot,
+ * the default settings; the caller says why. */
+static struct plan *
+refused_unplanned(const char *cluster, const struct plan_opts *opts)
 {
 	struct plan *p = xcalloc(1, sizeof(*p));
 
@@ -326,6 +327,15 @@ plan_invalid(const char *cluster, const struct errlist *diags,
 	p->capture_prefix = xstrdup(DECL_DEFAULT_CAPTURE_PREFIX);
 	p->max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
 	p->outcome = PLAN_OUT_REFUSED;
+	return p;
+}
+
+struct plan *
+plan_invalid(const char *cluster, const struct errlist *diags,
+    const struct plan_opts *opts)
+{
+	struct plan *p = refused_unplanned(cluster, opts);
+
 	p->refusal = xstrdup("INVALID_DECLARATION");
 	p->message = xasprintf(
 	    "the declaration fails validation (%zu error%s); nothing is planned",
@@ -340,17 +350,8 @@ struct plan *
 plan_untrusted(const char *cluster, const char *message, const char *next_step,
     const struct plan_opts *opts)
 {
-	struct plan *p = xcalloc(1, sizeof(*p));
+	struct plan *p = refused_unplanned(cluster, opts);
 
-	p->kind = xstrdup("plan");
-	p->cluster = xstrdup(cluster);
-	p->revision = opts->revision != NULL ? xstrdup(opts->revision) : NULL;
-	p->base_source = xstrdup("none");
-	p->snapshot_source = xstrdup("none");
-	p->disconnect_consumers = opts->disconnect_consumers;
-	p->capture_prefix = xstrdup(DECL_DEFAULT_CAPTURE_PREFIX);
-	p->max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
-	p->outcome = PLAN_OUT_REFUSED;
 	p->refusal = xstrdup(PLAN_REFUSAL_UNTRUSTED);
 	p->message = xstrdup(message);
 	p->next_step = xstrdup(next_step);

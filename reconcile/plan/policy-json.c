@@ -11,18 +11,6 @@
 #include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
 
-static void
-names(struct jsonw *w, const char *key, char *const *v, size_t n)
-{
-	size_t i;
-
-	jsonw_key(w, key);
-	jsonw_arr_begin(w);
-	for (i = 0; i < n; i++)
-		jsonw_str(w, v[i]);
-	jsonw_arr_end(w);
-}
-
 /* policy.changes: absent when none (the plans written before it). */
 static void
 changes_json(struct jsonw *w, const struct plan *p)
@@ -70,7 +58,7 @@ plan_policy_json(struct jsonw *w, const struct plan *p)
 	jsonw_obj_begin(w);
 	/* absent when none (the plans written before it) */
 	if (p->ncapture_skipped > 0)
-		names(w, "capture_skipped", p->capture_skipped,
+		jsonw_key_strs(w, "capture_skipped", p->capture_skipped,
 		    p->ncapture_skipped);
 	changes_json(w, p);
 	jsonw_key(w, "forgotten");
@@ -83,7 +71,7 @@ plan_policy_json(struct jsonw *w, const struct plan *p)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	names(w, "protect", p->protect, p->nprotect);
+	jsonw_key_strs(w, "protect", p->protect, p->nprotect);
 	jsonw_key(w, "protected");
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->nprotected_hits; i++) {
@@ -95,14 +83,15 @@ plan_policy_json(struct jsonw *w, const struct plan *p)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	names(w, "retained_diverts", p->retained_diverts, p->nretained_diverts);
+	jsonw_key_strs(w, "retained_diverts", p->retained_diverts,
+	    p->nretained_diverts);
 	jsonw_key(w, "unmanaged_by_declaration");
 	jsonw_arr_begin(w);
 	for (i = 0; i < p->ndeclared_unmanaged; i++) {
 		jsonw_obj_begin(w);
 		jsonw_key_str(w, "kind", p->declared_unmanaged[i].kind);
 		jsonw_key_str(w, "name", p->declared_unmanaged[i].name);
-		names(w, "nodes", p->declared_unmanaged[i].nodes,
+		jsonw_key_strs(w, "nodes", p->declared_unmanaged[i].nodes,
 		    p->declared_unmanaged[i].nnodes);
 		jsonw_obj_end(w);
 	}
