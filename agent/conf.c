@@ -7,9 +7,11 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../declarations/yaml-tree.h"
 #include "../lib/afile.h"
+#include "../lib/http.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 #include "conf-int.h"
@@ -33,6 +35,10 @@ enum conf_type {
 	CT_HTTPURL, /* an http:// or https:// URL */
 	CT_WINDOWS, /* sync-windows (conf-windows.c) */
 	CT_VERIFY,  /* repository.verify.mode: off, head, since-applied */
+	CT_URLS,    /* a list of http:// or https:// URLs */
+	CT_SHARD,   /* coordination.shard.mode: none, hash */
+	CT_BACKEND, /* state-backend: file, etcd */
+	CT_PREFIX,  /* an etcd key prefix: /name/.../ */
 };
 
 struct conf_key {
@@ -206,6 +212,45 @@ static const struct conf_key keys[] = {
         "the web page's address as people open it "
         "(`https://gitops.example.com/`): messages link to the preview's "
         "page"),
+    KEY("coordination.endpoints", CT_URLS, coord_endpoints, 0, 0, NULL, false,
+        "etcd's client URLs (http:// or https://): with them, several "
+        "agents share the clusters, one owner each at a time, fenced "
+        "(docs/ha.md); without, the agent is alone"),
+    KEY("coordination.ca-file", CT_PATH, coord_ca_file, 0, 0, NULL, false,
+        "the CA etcd's certificate is checked against (default: the "
+        "system's)"),
+    KEY("coordination.client-cert-file", CT_PATH, coord_client_cert, 0, 0,
+        NULL, false, "a client certificate for etcd (PEM), with "
+        "`coordination.client-key-file`"),
+    KEY("coordination.client-key-file", CT_FILENAME, coord_client_key_file, 0,
+        0, NULL, false, "its key's file in the credentials folder"),
+    KEY("coordination.user", CT_STR, coord_user, 0, 0, NULL, false,
+        "etcd's user (etcd authentication), with "
+        "`coordination.password-file`"),
+    KEY("coordination.password-file", CT_FILENAME, coord_password_file, 0, 0,
+        NULL, false, "its password's file in the credentials folder"),
+    KEY("coordination.prefix", CT_PREFIX, coord_prefix, 0, 0,
+        "/artemis-gitops/", false,
+        "every key the agents write lives under it (one prefix per fleet)"),
+    KEY("coordination.agent-id", CT_STR, coord_agent_id, 0, 0, NULL, false,
+        "this agent's name among the others (`[A-Za-z0-9._-]`; default: "
+        "the host name); unique per agent"),
+    KEY("coordination.lease-ttl", CT_DURATION, coord_lease_ttl, 5, 300, "15s",
+        false, "the agent's lease: an agent that stops renewing it loses "
+        "its clusters this long after its last renewal"),
+    KEY("coordination.lease-margin", CT_DURATION, coord_lease_margin, 1, 150,
+        "5s", false, "no request that changes a broker is sent when the "
+        "lease has less than this left"),
+    KEY("coordination.request-timeout", CT_DURATION, coord_timeout, 1, 60,
+        "3s", false, "one request to one etcd member"),
+    KEY("coordination.shard.mode", CT_SHARD, coord_shard_mode, 0, 0, "none",
+        false, "`none`: one leader holds every cluster, the others stand "
+        "by; `hash`: each cluster has its own owner, chosen by rendezvous "
+        "hashing over the agents alive"),
+    KEY("state-backend", CT_BACKEND, state_backend, 0, 0, "file", false,
+        "`file`: the state folder; `etcd`: what a successor needs (the "
+        "inventory, suspensions, approvals, the audit) lives in etcd "
+        "(needs `coordination.endpoints`)"),
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -229,6 +274,10 @@ static const char *const type_names[] = {
     "http(s) URL",
     "list of windows",
     "verify mode",
+    "list of URLs",
+    "shard mode",
+    "state backend",
+    "key prefix",
 };
 
 struct loader {
@@ -283,9 +332,9 @@ set_files(struct loader *L, const struct conf_key *k,
 
 	if (vn->kind != DECL_YAML_SEQ) {
 		errlist_add(L->diags, DIAG_ERROR, &vn->pos,
-		    "'%s' must be a list of file names in the credentials "
-		    "folder, not %s",
-		    k->name,
+		    "'%s' must be a list of %s, not %s", k->name,
+		    k->type == CT_URLS ? "URLs"
+		                       : "file names in the credentials folder",
 		    decl_yaml_node_is_null(vn) ? "empty"
 		                               : decl_yaml_kind_name(vn));
 		return;
@@ -295,7 +344,8 @@ set_files(struct loader *L, const struct conf_key *k,
 		if (it->kind != DECL_YAML_SCALAR ||
 		    decl_yaml_node_is_null(it)) {
 			errlist_add(L->diags, DIAG_ERROR, &it->pos,
-			    "'%s' must list file names, not %s", k->name,
+			    "'%s' must list %s, not %s", k->name,
+			    k->type == CT_URLS ? "URLs" : "file names",
 			    decl_yaml_node_is_null(it)
 			        ? "an empty entry"
 			        : decl_yaml_kind_name(it));
@@ -303,7 +353,14 @@ set_files(struct loader *L, const struct conf_key *k,
 		}
 		if (check_line(L, k, it->str, &it->pos) < 0)
 			continue;
-		if (!agent_conf_filename_ok(it->str)) {
+		if (k->type == CT_URLS && !agent_conf_http_url_ok(it->str)) {
+			errlist_add(L->diags, DIAG_ERROR, &it->pos,
+			    "'%s': '%s' must be an http:// or https:// URL with "
+			    "a host and without a user or password",
+			    k->name, it->str);
+			continue;
+		}
+		if (k->type != CT_URLS && !agent_conf_filename_ok(it->str)) {
 			errlist_add(L->diags, DIAG_ERROR, &it->pos,
 			    "'%s': '%s' must be a file name in the credentials "
 			    "folder, without '/'",
@@ -390,7 +447,24 @@ is_string_type(enum conf_type t)
 {
 	return t == CT_STR || t == CT_URL || t == CT_BRANCH ||
 	       t == CT_RELPATH || t == CT_PATH || t == CT_FILENAME ||
-	       t == CT_LISTEN || t == CT_HEADER || t == CT_HTTPURL;
+	       t == CT_LISTEN || t == CT_HEADER || t == CT_HTTPURL ||
+	       t == CT_PREFIX;
+}
+
+/* A coordination.prefix: starts and ends with '/', no empty or dot
+ * segment, printable ASCII without white space. */
+static bool
+prefix_ok(const char *v)
+{
+	size_t n = strlen(v), i;
+
+	if (n < 2 || v[0] != '/' || v[n - 1] != '/' || strstr(v, "//") ||
+	    strstr(v, "/./") || strstr(v, "/../"))
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)v[i] <= ' ' || (unsigned char)v[i] >= 0x7f)
+			return false;
+	return true;
 }
 
 static int
@@ -401,6 +475,17 @@ set_number(struct loader *L, const struct conf_key *k, const char *v,
 	char *end = NULL;
 	enum agent_log_prio p;
 
+	if (k->type == CT_SHARD || k->type == CT_BACKEND) {
+		const char *a = k->type == CT_SHARD ? "none" : "file";
+		const char *b = k->type == CT_SHARD ? "hash" : "etcd";
+
+		if (strcmp(v, a) != 0 && strcmp(v, b) != 0)
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be %s or %s, not '%s'", k->name, a, b,
+			    v);
+		*long_field(L->c, k) = strcmp(v, b) == 0;
+		return 0;
+	}
 	if (k->type == CT_VERIFY) {
 		if (agent_conf_verify_mode_parse(v, &n) < 0)
 			return errlist_add(L->diags, DIAG_ERROR, pos,
@@ -493,6 +578,12 @@ check_string(struct loader *L, const struct conf_key *k, const char *v,
 		return errlist_add(L->diags, DIAG_ERROR, pos,
 		    "'%s' must be a relative path inside the repository "
 		    "without '..': '%s'",
+		    k->name, v);
+	if (k->type == CT_PREFIX && !prefix_ok(v))
+		return errlist_add(L->diags, DIAG_ERROR, pos,
+		    "'%s' must be a key prefix that starts and ends with '/', "
+		    "without empty, '.' or '..' parts or white space, not "
+		    "'%s'",
 		    k->name, v);
 	if (k->type == CT_HTTPURL && !agent_conf_http_url_ok(v))
 		return errlist_add(L->diags, DIAG_ERROR, pos,
@@ -626,7 +717,7 @@ walk_entry(struct loader *L, const struct decl_yaml_node *kn,
 	} else if (k->type == CT_NAMES) {
 		set_names(L, k, vn);
 		L->seen[idx] = true;
-	} else if (k->type == CT_FILES) {
+	} else if (k->type == CT_FILES || k->type == CT_URLS) {
 		set_files(L, k, vn);
 		L->seen[idx] = true;
 	} else if (k->type == CT_WINDOWS) {
@@ -740,6 +831,74 @@ agent_conf_verify_mode_parse(const char *s, long *out)
 	return -1;
 }
 
+/* coordination.* and state-backend together (docs/ha.md). */
+static void
+coord_check(struct loader *L, const struct pos *root)
+{
+	struct agent_conf *c = L->c;
+	char host[256];
+	size_t i;
+
+	if (c->coord_endpoints.n == 0) {
+		if (c->state_backend == AGENT_CONF_BACKEND_ETCD)
+			errlist_add(L->diags, DIAG_ERROR, root,
+			    "'state-backend' is etcd but there is no etcd: set "
+			    "'coordination.endpoints'");
+		return;
+	}
+	if ((c->coord_client_cert == NULL) != (c->coord_client_key_file == NULL))
+		errlist_add(L->diags, DIAG_ERROR, root, "'%s' needs '%s'",
+		    c->coord_client_cert != NULL ? "coordination.client-cert-file"
+		                                 : "coordination.client-key-file",
+		    c->coord_client_cert != NULL ? "coordination.client-key-file"
+		                                 : "coordination.client-cert-file");
+	if ((c->coord_user == NULL) != (c->coord_password_file == NULL))
+		errlist_add(L->diags, DIAG_ERROR, root, "'%s' needs '%s'",
+		    c->coord_user != NULL ? "coordination.user"
+		                          : "coordination.password-file",
+		    c->coord_user != NULL ? "coordination.password-file"
+		                          : "coordination.user");
+	if ((c->coord_client_key_file != NULL ||
+	        c->coord_password_file != NULL) &&
+	    c->credentials == NULL)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "etcd credentials are configured but there is no "
+		    "credentials folder (set 'credentials' or "
+		    "$CREDENTIALS_DIRECTORY)");
+	if (c->coord_lease_margin * 2 > c->coord_lease_ttl)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'coordination.lease-margin' (%lds) must be at most half "
+		    "of 'coordination.lease-ttl' (%lds)",
+		    c->coord_lease_margin, c->coord_lease_ttl);
+	if (c->coord_timeout * 3 > c->coord_lease_ttl)
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'coordination.request-timeout' (%lds) must be at most a "
+		    "third of 'coordination.lease-ttl' (%lds): the lease is "
+		    "renewed every third of it",
+		    c->coord_timeout, c->coord_lease_ttl);
+	for (i = 0; i < c->coord_endpoints.n; i++)
+		if (http_url_is_cleartext(c->coord_endpoints.v[i]))
+			errlist_add(L->diags, DIAG_WARNING, root,
+			    "'coordination.endpoints': '%s' is plain http "
+			    "beyond this host: what the agents store in etcd "
+			    "travels in clear",
+			    c->coord_endpoints.v[i]);
+	if (c->coord_agent_id == NULL) {
+		if (gethostname(host, sizeof(host)) < 0)
+			snprintf(host, sizeof(host), "agent");
+		host[sizeof(host) - 1] = '\0';
+		c->coord_agent_id = xstrdup(host);
+	}
+	if (!agent_conf_filename_ok(c->coord_agent_id) ||
+	    strspn(c->coord_agent_id, "abcdefghijklmnopqrstuvwxyz"
+	                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+	        strlen(c->coord_agent_id))
+		errlist_add(L->diags, DIAG_ERROR, root,
+		    "'coordination.agent-id' must be letters, digits, '.', "
+		    "'_' and '-', not '%s'",
+		    c->coord_agent_id);
+}
+
 static void
 cross_check(struct loader *L, const struct pos *root)
 {
@@ -825,6 +984,7 @@ cross_check(struct loader *L, const struct pos *root)
 		errlist_add(L->diags, DIAG_WARNING, verify_pos(L, root),
 		    "'repository.verify.mode' is off: the configured signers "
 		    "are not checked, and unsigned commits are applied");
+	coord_check(L, root);
 	if (c->tls_insecure)
 		errlist_add(L->diags, DIAG_WARNING, root,
 		    "'tls.insecure' is on: the git server's TLS certificate "
@@ -968,7 +1128,7 @@ agent_conf_free(struct agent_conf *c)
 		if (is_string_type(keys[i].type))
 			free(*str_field(c, &keys[i]));
 	for (i = 0; i < NKEYS; i++)
-		if (keys[i].type == CT_FILES)
+		if (keys[i].type == CT_FILES || keys[i].type == CT_URLS)
 			strv_release(strv_field(c, &keys[i]));
 	agent_conf_targets_release(&c->targets);
 	agent_windows_release(&c->windows);

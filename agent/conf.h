@@ -120,6 +120,33 @@ struct agent_conf {
 	long notify_retry_max;     /* seconds: the backoff's ceiling */
 	long notify_spool_max;     /* deliveries kept per target */
 	char *notify_page_url;     /* where people open the page, or NULL */
+	/* coordination.*: several agents on etcd (agent/coord.h,
+	 * docs/ha.md); no endpoints: one agent alone */
+	struct strv coord_endpoints;
+	char *coord_ca_file;         /* absolute, or NULL: system store */
+	char *coord_client_cert;     /* absolute, or NULL */
+	char *coord_client_key_file; /* credentials folder */
+	char *coord_user;            /* etcd's authentication, or NULL */
+	char *coord_password_file;   /* credentials folder */
+	char *coord_prefix;          /* every key under it; ends in '/' */
+	char *coord_agent_id;        /* this agent's name among the others */
+	long coord_lease_ttl;        /* seconds */
+	long coord_lease_margin;     /* seconds: no mutation with less left */
+	long coord_timeout;          /* seconds: one etcd request */
+	long coord_shard_mode;       /* enum agent_conf_shard */
+	long state_backend;          /* enum agent_conf_backend */
+};
+
+/* coordination.shard.mode. */
+enum agent_conf_shard {
+	AGENT_CONF_SHARD_NONE = 0, /* one leader holds every cluster */
+	AGENT_CONF_SHARD_HASH,     /* each cluster to one agent (rendezvous) */
+};
+
+/* state-backend. */
+enum agent_conf_backend {
+	AGENT_CONF_BACKEND_FILE = 0, /* the state folder */
+	AGENT_CONF_BACKEND_ETCD,     /* etcd, under coordination.prefix */
 };
 
 /* repository.verify.mode. */

@@ -110,6 +110,11 @@ http_check(const struct http_request *req)
 		return "the method is not an upper-case word";
 	if (req->body == NULL && req->body_len > 0)
 		return "a body length without a body";
+	if (req->token != NULL &&
+	    (req->userpass != NULL || req->token[0] == '\0' ||
+	        strpbrk(req->token, "\r\n") != NULL))
+		return "a token that is empty, holds a line break or comes "
+		       "with userpass";
 	if (req->method != NULL && req->body != NULL &&
 	    (strcmp(req->method, "GET") == 0 ||
 	        strcmp(req->method, "HEAD") == 0))
@@ -271,6 +276,12 @@ xfer_setup(struct xfer *x)
 	for (i = 0; i < r->nheaders; i++)
 		x->headers = curl_slist_append(x->headers, r->headers[i]);
 	x->headers = curl_slist_append(x->headers, "Expect:");
+	if (r->token != NULL) {
+		char *line = xasprintf("Authorization: %s", r->token);
+		x->headers = curl_slist_append(x->headers, line);
+		explicit_bzero(line, strlen(line));
+		free(line);
+	}
 	if (x->headers == NULL) {
 		fprintf(stderr, "curl_slist_append failed\n");
 		abort();

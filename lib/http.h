@@ -10,8 +10,9 @@
  * skipped; a client certificate is sent when one is given; redirects
  * are not followed (a 3xx is an answer); no "Expect: 100-continue"; every
  * request has a connect timeout, a total timeout and a cap on the body it
- * accepts. Credentials travel only as HTTP Basic from `userpass`: a URL
- * with a user or password and an Authorization header line are refused,
+ * accepts. Credentials travel only as HTTP Basic from `userpass` or as the
+ * opaque `token`: a URL with a user or password and an Authorization
+ * header line are refused,
  * and no error text ever holds them.
  */
 #ifndef LIB_HTTP_H
@@ -47,6 +48,10 @@ struct http_request {
 	const char *const *headers; /* "Name: value" lines (no CR, LF) */
 	size_t nheaders;
 	const char *userpass; /* "user:password" for HTTP Basic; NULL = none */
+	/* an opaque token sent as the whole value of the Authorization
+	 * header (etcd's, lib/etcd.c); a secret like userpass; NULL = none.
+	 * Not with userpass. */
+	const char *token;
 	const char *ca_file;  /* NULL = the system trust store */
 	/* Mutual TLS, both or neither: the client certificate (a PEM file,
 	 * its chain after it) and its private key as PEM text in memory
