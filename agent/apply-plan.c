@@ -238,6 +238,66 @@ scan_row(void *ctx, const char *row, size_t len)
 	return 0;
 }
 
+static void
+fence_read(void *ctx, const char *node, struct recon_node_snapshot *out)
+{
+	struct agent_fence_io *w = ctx;
+
+	w->inner.read(w->inner.ctx, node, out);
+}
+
+static void
+fence_read_all(void *ctx, const char *const *names, size_t n,
+    struct recon_node_snapshot *out)
+{
+	struct agent_fence_io *w = ctx;
+
+	w->inner.read_all(w->inner.ctx, names, n, out);
+}
+
+static int
+fence_exec(void *ctx, const char *node, const struct recon_op *op,
+    struct recon_refusal *refusal)
+{
+	struct agent_fence_io *w = ctx;
+	struct err err = {0};
+
+	if (w->why == NULL &&
+	    w->fence->check(w->fence->ctx, w->cluster, &err) < 0) {
+		w->why = xstrdup(err.msg ? err.msg : "ownership lost");
+		err_release(&err);
+	}
+	if (w->why != NULL) {
+		recon_refusal_release(refusal);
+		refusal->kind = RECON_FENCED;
+		refusal->text = xasprintf("not sent: %s", w->why);
+		return -1;
+	}
+	return w->inner.exec(w->inner.ctx, node, op, refusal);
+}
+
+void
+agent_fence_io(struct agent_fence_io *w, struct apply_io *io,
+    const struct agent_fence *fence, const char *cluster)
+{
+	memset(w, 0, sizeof(*w));
+	w->inner = *io;
+	w->fence = fence;
+	w->cluster = xstrdup(cluster);
+	io->ctx = w;
+	io->read = fence_read;
+	io->read_all = w->inner.read_all != NULL ? fence_read_all : NULL;
+	io->exec = fence_exec;
+}
+
+void
+agent_fence_io_release(struct agent_fence_io *w)
+{
+	free(w->cluster);
+	free(w->why);
+	memset(w, 0, sizeof(*w));
+}
+
 /* The nodes of the plan, read through io, for apply. */
 static void
 live_setup(const struct run *x, struct live_http_opts *http,
@@ -392,6 +452,8 @@ result_new(const struct run *x)
 	}
 	r->disconnect_consumers = p->disconnect_consumers;
 	r->started_at = clock_rfc3339_now();
+	if (x->o->fence != NULL)
+		r->epoch = x->o->fence->epoch;
 	return r;
 }
 
@@ -401,6 +463,12 @@ on_intent(void *ctx, const struct apply_result *r, struct err *err)
 	struct run *x = ctx;
 	char *row, *path;
 	int rc;
+
+	/* several agents: nothing is written nor sent unless this agent
+	 * still owns the cluster (docs/ha.md) */
+	if (x->o->fence != NULL &&
+	    x->o->fence->check(x->o->fence->ctx, r->cluster, err) < 0)
+		return -1;
 
 	/* before the intent row: a preview whose apply has begun is never
 	 * superseded by the daemon (its restart resumes the apply) */
@@ -543,9 +611,12 @@ execute(struct run *x, struct err *err)
 	struct live_http_opts http;
 	struct live_nodes live;
 	struct apply_io io;
+	struct agent_fence_io fio;
 	int rc;
 
 	live_setup(x, &http, &live, &io);
+	if (x->o->fence != NULL)
+		agent_fence_io(&fio, &io, x->o->fence, x->ap.plan->cluster);
 	io.hook_ctx = x;
 	io.intent = on_intent;
 	io.progress = on_progress;
@@ -555,6 +626,8 @@ execute(struct run *x, struct err *err)
 		    "artemis-gitops apply: resuming the interrupted apply %s of this plan (its intent row has no result row)\n",
 		    x->was->apply_id);
 	rc = apply_run_resume(x->r, x->ap.plan, x->decl, &io, x->was, err);
+	if (x->o->fence != NULL)
+		agent_fence_io_release(&fio);
 	live_nodes_release(&live);
 	if (rc == 0)
 		x->r->finished_at = clock_rfc3339_now();

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "../lib/err.h"
+#include "../reconcile/apply/apply.h"
 
 struct agent_state;
 struct agent_windows;
@@ -50,11 +51,38 @@ struct agent_apply_plan_opts {
 	 * too, by its approver). A suspended cluster is never overridden. */
 	const struct agent_windows *windows;
 	const char *override_by; /* NULL: no override from the caller */
+	/* Several agents (docs/ha.md): called before the intent row and
+	 * before every operation sent to a broker; -1 with err stops the apply
+	 * there (the operation is not sent: FENCED, the node FAILED as any
+	 * failed operation leaves it, ADR-0084 D3). epoch goes into the audit
+	 * rows. NULL: one agent alone. */
+	const struct agent_fence *fence;
 	/* out, may be NULL: the result of an apply that ran (0 or 1), owned
 	 * by the caller; untouched otherwise (the notifications: which nodes
 	 * failed, and with what) */
 	struct apply_result **result;
 };
+
+/* The fence of several agents (docs/ha.md; agent/coord.h). */
+struct agent_fence {
+	int (*check)(void *ctx, const char *cluster, struct err *err);
+	void *ctx;
+	int64_t epoch;
+};
+
+/* io's exec checked by fence first (io is changed in place; w holds what
+ * the wrapper needs, and lives as long as io is used). An operation that
+ * the fence stops is not sent: it fails FENCED with the fence's words, and
+ * so does every later one of this io. */
+struct agent_fence_io {
+	struct apply_io inner;
+	const struct agent_fence *fence;
+	char *cluster;
+	char *why; /* the first refusal */
+};
+void agent_fence_io(struct agent_fence_io *w, struct apply_io *io,
+    const struct agent_fence *fence, const char *cluster);
+void agent_fence_io_release(struct agent_fence_io *w);
 
 /* agent_apply_plan_run's refusals that are waits (docs/policy.md): err
  * holds the reason (the window's or the suspension's text). */

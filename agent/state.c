@@ -14,12 +14,23 @@
 #include "../lib/afile.h"
 #include "../lib/clock.h"
 #include "../lib/sbuf.h"
+#include "../lib/strv.h"
 #include "../lib/xalloc.h"
 
 struct agent_state {
 	char *dir;
 	int lock_fd;
+	agent_state_mirror_fn *mirror; /* state-backend etcd, or NULL */
+	void *mirror_ctx;
 };
+
+void
+agent_state_set_mirror(struct agent_state *st, agent_state_mirror_fn *fn,
+    void *ctx)
+{
+	st->mirror = fn;
+	st->mirror_ctx = ctx;
+}
 
 #define HOLDER_MAX 4096 /* bytes of the lock file we read */
 
@@ -251,9 +262,41 @@ int
 agent_state_write(struct agent_state *st, const char *name, const void *data,
     size_t len, struct err *err)
 {
-	char *path = agent_state_path(st, name);
-	int rc = afile_write(path, data, len, 0600, err);
+	if (st->mirror != NULL &&
+	    st->mirror(st->mirror_ctx, name, data, len, false, err) < 0)
+		return -1;
+	return agent_state_write_local(st, name, data, len, err);
+}
 
+int
+agent_state_write_local(struct agent_state *st, const char *name,
+    const void *data, size_t len, struct err *err)
+{
+	char *path = agent_state_path(st, name), *dir, *slash;
+	int rc;
+
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	rc = afile_mkdirs(dir, 0700, err);
+	free(dir);
+	if (rc == 0)
+		rc = afile_write(path, data, len, 0600, err);
+	free(path);
+	return rc;
+}
+
+int
+agent_state_remove_local(struct agent_state *st, const char *name,
+    struct err *err)
+{
+	char *path = agent_state_path(st, name);
+	int rc = 0;
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		rc = err_setf(err, NULL, "cannot remove '%s': %s", path,
+		    strerror(errno));
 	free(path);
 	return rc;
 }
@@ -273,6 +316,9 @@ agent_state_read(const struct agent_state *st, const char *name, char **out,
 	free(path);
 	return rc;
 }
+
+static int audit_append_local(struct agent_state *st, const char *row,
+    struct err *err);
 
 /* True when the file at path is non-empty and does not end in '\n' (a row
  * torn by a crash during an earlier append). */
@@ -300,14 +346,22 @@ int
 agent_state_audit_append(struct agent_state *st, const char *row,
     struct err *err)
 {
+	if (strchr(row, '\n') != NULL)
+		return err_setf(err, NULL, "audit row spans several lines");
+	if (st->mirror != NULL &&
+	    st->mirror(st->mirror_ctx, AGENT_STATE_AUDIT, row, strlen(row),
+	        true, err) < 0)
+		return -1;
+	return audit_append_local(st, row, err);
+}
+
+static int
+audit_append_local(struct agent_state *st, const char *row, struct err *err)
+{
 	char *path = agent_state_path(st, AGENT_STATE_AUDIT);
 	struct sbuf b = {0};
 	int rc;
 
-	if (strchr(row, '\n') != NULL) {
-		free(path);
-		return err_setf(err, NULL, "audit row spans several lines");
-	}
 	if (ends_torn(path))
 		sbuf_addc(&b, '\n');
 	sbuf_adds(&b, row);
@@ -367,5 +421,32 @@ agent_state_audit_each_dir(const char *dir,
 	fclose(f);
 	free(line);
 	free(path);
+	return rc;
+}
+
+static int
+collect(void *ctx, const char *row, size_t len)
+{
+	(void)len;
+	strv_add(ctx, row);
+	return 0;
+}
+
+int
+agent_state_audit_merge(struct agent_state *st, const char *const *rows,
+    size_t n, struct err *err)
+{
+	struct strv have = {0};
+	size_t i;
+	int rc = 0;
+
+	if (n == 0)
+		return 0;
+	if (agent_state_audit_each(st, collect, &have, err) < 0)
+		return -1;
+	for (i = 0; i < n && rc == 0; i++)
+		if (!strv_has(&have, rows[i]))
+			rc = audit_append_local(st, rows[i], err);
+	strv_release(&have);
 	return rc;
 }

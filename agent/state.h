@@ -15,6 +15,7 @@
 #ifndef AGENT_STATE_H
 #define AGENT_STATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../lib/err.h"
@@ -53,6 +54,30 @@ char *agent_state_path(const struct agent_state *st, const char *name);
 /* Atomically replace DIR/name (mode 0600). */
 int agent_state_write(struct agent_state *st, const char *name,
     const void *data, size_t len, struct err *err);
+
+/* Several agents with state-backend etcd (docs/ha.md): fn is called with
+ * every state file written (name as given) and every audit row (audit
+ * true, name AGENT_STATE_AUDIT) BEFORE it is written to the folder; -1
+ * from fn (the write refused: this agent no longer owns the cluster, or
+ * etcd cannot be reached) fails the write with fn's err, and nothing is
+ * written. NULL: none. */
+typedef int agent_state_mirror_fn(void *ctx, const char *name,
+    const void *data, size_t len, bool audit, struct err *err);
+void agent_state_set_mirror(struct agent_state *st, agent_state_mirror_fn *fn,
+    void *ctx);
+
+/* agent_state_write without the mirror (what was read back from etcd),
+ * its folder made when missing; and the removal of DIR/name (none: 0). */
+int agent_state_write_local(struct agent_state *st, const char *name,
+    const void *data, size_t len, struct err *err);
+int agent_state_remove_local(struct agent_state *st, const char *name,
+    struct err *err);
+
+/* Append, without the mirror, every row of rows[0..n) that the audit log
+ * does not hold yet (in their order): the rows etcd holds of a cluster
+ * taken over. */
+int agent_state_audit_merge(struct agent_state *st, const char *const *rows,
+    size_t n, struct err *err);
 
 /* Read DIR/name. Returns 0 and sets *out (owned), 1 when the file does not
  * exist (*out untouched), -1 on any other error. */

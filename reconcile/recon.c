@@ -25,6 +25,7 @@ static const char *const kind_names[] = {
     [RECON_PASSIVE] = "PASSIVE",
     [RECON_SPLIT_BRAIN] = "SPLIT_BRAIN",
     [RECON_NOT_A_PAIR] = "NOT_A_PAIR",
+    [RECON_FENCED] = "FENCED",
 };
 
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))

@@ -40,6 +40,9 @@ enum recon_kind {
 	RECON_SPLIT_BRAIN,
 	/* the members of an HA node report different NodeIDs */
 	RECON_NOT_A_PAIR,
+	/* not sent: the agent lost its ownership of the cluster (its etcd
+	 * lease ran out or another agent holds the cluster: docs/ha.md) */
+	RECON_FENCED,
 };
 
 /* Is k a node's HA state that refuses it as a whole: SPLIT_BRAIN or

@@ -56,7 +56,7 @@ has_work(const struct plan *p)
 }
 
 static struct apply_result *
-result_new(const struct plan *p)
+result_new(struct daemon *a, const struct plan *p)
 {
 	struct apply_result *r = xcalloc(1, sizeof(*r));
 	char *json = plan_render_json(p);
@@ -72,6 +72,10 @@ result_new(const struct plan *p)
 	r->approver_uid = (int64_t)getuid();
 	r->started_at = clock_rfc3339_now();
 	r->approved_at = xstrdup(r->started_at);
+	if (a->coord != NULL) {
+		struct agent_fence f;
+		r->epoch = daemon_ha_fence(a, p->cluster, &f)->epoch;
+	}
 	return r;
 }
 
@@ -86,7 +90,10 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	struct live_nodes live;
 	struct agent_tls tls;
 	struct apply_io io;
-	struct apply_result *r = result_new(p);
+	struct agent_fence fence;
+	struct agent_fence_io fio;
+	const struct agent_fence *f = daemon_ha_fence(a, p->cluster, &fence);
+	struct apply_result *r = result_new(a, p);
 
 	/* the pass finishes what it started, as an apply does */
 	daemon_tick_init(&tick, a, false);
@@ -102,7 +109,11 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	live.http = &http;
 	live_nodes_init(&live);
 	apply_io_live(&io, &live);
+	if (f != NULL)
+		agent_fence_io(&fio, &io, f, p->cluster);
 	apply_capture_pass(r, p, decl, &io);
+	if (f != NULL)
+		agent_fence_io_release(&fio);
 	live_nodes_release(&live);
 	agent_targets_release(&t);
 	agent_tls_release(&tls);

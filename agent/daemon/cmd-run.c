@@ -83,6 +83,8 @@ start(struct daemon *a, const char *config)
 		log_notice("notifications: %zu target(s)", a->conf->targets.n);
 		daemon_events_start(a);
 	}
+	if (r == 0 && daemon_ha_start(a) < 0)
+		r = -1;
 	err_release(&err);
 	free(what);
 	return r;
@@ -178,6 +180,8 @@ run_exec(const struct agent_cmd_args *args)
 	 * end first */
 	web_stop(a.web);
 	web_board_free(a.board);
+	/* the lease revoked: the clusters are free for the others now */
+	daemon_ha_stop(&a);
 	daemon_watch_free(a.watch);
 	if (a.sigfd >= 0)
 		daemon_signal_close(a.sigfd);

@@ -209,6 +209,30 @@ post_plan(struct daemon *a, const struct plan *p,
 /* Plan one cluster folder of the head commit and post the preview. False
  * when SIGTERM/SIGINT gave the read of its nodes up: nothing was posted.
  * *failed is set when the preview could not be posted. */
+/* A cluster another agent owns (docs/ha.md): validated, so that this
+ * agent is warm, and remembered for a takeover; no broker is read, no
+ * preview posted. */
+static void
+standby(struct daemon *a, const struct decl_cluster *c,
+    const struct agent_git_folder *wc, const struct errlist *diags)
+{
+	const char *name = daemon_cluster_name(a, c, wc->dir);
+	struct daemon_cluster *mem = daemon_cluster(a, name);
+
+	free(mem->dir);
+	mem->dir = xstrdup(wc->dir);
+	mem->retry = false;
+	if (c == NULL)
+		log_warn("cluster '%s': commit %.12s is invalid (%zu errors); "
+		         "agent '%s' owns the cluster and posts the preview",
+		    name, a->head.head, diags->nerrors,
+		    daemon_ha_owner(a, name));
+	else
+		log_info("cluster '%s': commit %.12s validated; standing by, "
+		         "agent '%s' owns the cluster",
+		    name, a->head.head, daemon_ha_owner(a, name));
+}
+
 static bool
 plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 {
@@ -234,6 +258,12 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 	 * judged first either way, and an untrusted one is not planned */
 	if (decl_cluster_parse(&c, wc->dir, wc->files, wc->nfiles, &diags) < 0)
 		c = NULL;
+	if (!daemon_ha_owns(a, daemon_cluster_name(a, c, wc->dir))) {
+		standby(a, c, wc, &diags);
+		decl_cluster_free(c);
+		errlist_release(&diags);
+		return true;
+	}
 	trusted = daemon_verify_head(a, daemon_cluster_name(a, c, wc->dir),
 	    a->head.head, &vd);
 	if (!trusted) {
@@ -279,6 +309,8 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 		log_notice("cluster '%s': preview %s: %s, %zu action(s)",
 		    p->cluster, dir != NULL ? dir : "(not posted)",
 		    plan_outcome_name(p->outcome), p->nactions);
+		if (dir != NULL)
+			daemon_ha_carry_approval(a, p->cluster, dir, digest);
 		if (dir != NULL)
 			daemon_event_preview(a, mem, p, dir, digest);
 		if (dir == NULL) {

@@ -309,6 +309,7 @@ char *daemon_drift_render_md(const struct plan *p, const char *head,
 
 /* ==== daemon.c: the daemon's state and what every part shares ==== */
 
+struct agent_coord;
 struct agent_state;
 struct plan_managed;
 struct recon_snapshot;
@@ -354,7 +355,39 @@ struct daemon {
 	/* repository.verify: what is trusted (read at start and on SIGHUP),
 	 * or NULL when the mode is off */
 	struct agent_verify *verify;
+	/* several agents (coordination.*, ha.c), or NULL: alone */
+	struct agent_coord *coord;
 };
+
+/* ha.c: the daemon among several agents (docs/ha.md). Without
+ * coordination.endpoints every function is a no-op and every cluster is
+ * this agent's. */
+struct agent_fence;
+/* Join etcd (coordination.*); -1 logged. */
+int daemon_ha_start(struct daemon *a);
+void daemon_ha_stop(struct daemon *a);
+/* Ownership for this cycle; clusters taken over are read back from etcd
+ * (state-backend etcd) and planned again. */
+void daemon_ha_refresh(struct daemon *a);
+/* Does this agent own cluster now (asked of etcd when it is new)? */
+bool daemon_ha_owns(struct daemon *a, const char *cluster);
+/* Who does, for the logs: an agent id, "nobody", or NULL when alone. */
+const char *daemon_ha_owner(struct daemon *a, const char *cluster);
+/* The fence of cluster's mutations into *f; NULL when alone. */
+const struct agent_fence *daemon_ha_fence(struct daemon *a,
+    const char *cluster, struct agent_fence *f);
+/* state-backend etcd: keep dir's approval.json in etcd under its plan
+ * digest (fenced) before it is applied; -1 logged (not applied now). And
+ * a preview just posted as dir whose plan digest an approval in etcd names
+ * gets that approval (via "etcd"): the agent before approved exactly this
+ * plan. */
+int daemon_ha_keep_approval(struct daemon *a, const char *cluster,
+    const char *dir);
+void daemon_ha_carry_approval(struct daemon *a, const char *cluster,
+    const char *dir, const char *digest);
+/* The state folder's mirror into etcd (agent_state_set_mirror). */
+int daemon_ha_mirror(void *ctx, const char *name, const void *data,
+    size_t len, bool audit, struct err *err);
 
 /* The board's metrics registry (docs/http-api.md "Metrics"), or NULL
  * without a board (unit tests): every metrics_* call takes NULL as a

@@ -184,6 +184,12 @@ check_cluster(struct daemon *a, const char *name)
 	struct err err = {0};
 	struct daemon_drift_counts dc;
 
+	if (!daemon_ha_owns(a, name)) {
+		log_debug("cluster '%s': no drift check here, agent '%s' owns "
+		          "it",
+		    name, daemon_ha_owner(a, name));
+		return;
+	}
 	if (agent_inventory_load(&m, a->conf->state, name, &err) < 0) {
 		log_err("cluster '%s': %s", name, err.msg);
 		daemon_fail(a, "cluster '%s': %s", name, err.msg);

@@ -201,6 +201,7 @@ static void
 run_cycle(struct daemon *a)
 {
 	a->sig.cycle = false;
+	daemon_ha_refresh(a);
 	if (daemon_cycle(a) < 0) {
 		a->git_fails++;
 		a->next_poll = clock_monotonic_ms() +
@@ -246,6 +247,7 @@ daemon_loop_run(struct daemon *a)
 		if (daemon_stopping(a))
 			break;
 		if (clock_monotonic_ms() >= a->next_drift) {
+			daemon_ha_refresh(a);
 			daemon_drift(a);
 			a->next_drift = clock_monotonic_ms() +
 			                1000 * a->conf->drift_interval;

@@ -147,6 +147,15 @@ run_job(struct daemon *a, struct web_job *j)
 		    j->queue, prefix);
 		goto done;
 	}
+	if (!daemon_ha_owns(a, c->name)) {
+		/* several agents: only the owner reads the brokers */
+		status = 409;
+		sbuf_addf(&msg,
+		    "this agent stands by for cluster '%s': agent '%s' owns "
+		    "it; open that agent's page",
+		    c->name, daemon_ha_owner(a, c->name));
+		goto done;
+	}
 	if (agent_inventory_load(&m, a->conf->state, c->name, &err) < 0) {
 		why = err_render(&err);
 		sbuf_addf(&msg, "the inventory cannot be read: %s", why);

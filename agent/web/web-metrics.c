@@ -39,6 +39,8 @@ static const char *const l_node_refusal[] = {"cluster", "node", "refusal",
 static const char *const l_cluster_kind[] = {"cluster", "kind", NULL};
 static const char *const l_channel[] = {"channel", NULL};
 static const char *const l_code[] = {"code", NULL};
+static const char *const l_owner[] = {"cluster", "owner", "shard", NULL};
+static const char *const l_agent[] = {"agent", NULL};
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -125,6 +127,28 @@ static const struct family {
         0},
     {"artemis_gitops_http_connections", METRICS_GAUGE,
         "Connections the web server holds open now.", no_labels, NULL, 0},
+    {"artemis_gitops_cluster_epoch", METRICS_GAUGE,
+        "Several agents (docs/ha.md): the epoch under which this agent owns "
+        "the cluster (the etcd owner key's create revision), 0 when another "
+        "agent (owner) or none (owner \"\") owns it; shard is the "
+        "coordination.shard.mode.",
+        l_owner, NULL, 0},
+    {"artemis_gitops_cluster_owned", METRICS_GAUGE,
+        "Several agents: 1 when this agent owns the cluster now, else 0.",
+        l_cluster, NULL, 0},
+    {"artemis_gitops_coordination_members", METRICS_GAUGE,
+        "Several agents: the agents alive in etcd as this agent last read "
+        "them (each with its own lease), by this agent's id.",
+        l_agent, NULL, 0},
+    {"artemis_gitops_coordination_requests_total", METRICS_COUNTER,
+        "Several agents: requests this agent sent to etcd (leases, "
+        "ownership, fences, state).",
+        l_agent, NULL, 0},
+    {"artemis_gitops_fenced_total", METRICS_COUNTER,
+        "Several agents: mutations this agent did not send because it could "
+        "not confirm its ownership (lease short or gone, key taken, etcd "
+        "unreachable).",
+        l_cluster, NULL, 0},
 };
 
 void

@@ -72,6 +72,10 @@ struct apply_approval {
 	bool override_window;
 };
 #define APPLY_APPROVAL_VIA_HTTP "http"
+/* carried over from the agent that owned the cluster before, through etcd
+ * (docs/ha.md): written by this agent (its own uid's file) for a plan whose
+ * digest is the one approved; approved_* are the first approval's */
+#define APPLY_APPROVAL_VIA_ETCD "etcd"
 
 void apply_approval_release(struct apply_approval *a);
 /* approval.json: canonical, 2-space indent, trailing newline. Owned. */
@@ -180,6 +184,9 @@ struct apply_result {
 	int64_t approver_uid; /* its approved_uid (the daemon's own uid for
 	                         the capture pass) */
 	char *approved_at;
+	/* The ownership's epoch under which it ran (docs/ha.md: the etcd
+	 * owner key's create revision); 0: one agent alone (not written). */
+	int64_t epoch;
 	/* The apply ran outside its cluster's sync window, by an override
 	 * (docs/policy.md "Sync windows"): who overrode it (approval.json's
 	 * approver, or who ran `apply --override-window`), their uid, and

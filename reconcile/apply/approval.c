@@ -189,9 +189,11 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 		via = member_str(root, path, "via", err);
 		if (via == NULL)
 			goto done;
-		if (strcmp(via, APPLY_APPROVAL_VIA_HTTP) != 0) {
-			err_setf(err, &pos, "via: expected \"%s\", not \"%s\"",
-			    APPLY_APPROVAL_VIA_HTTP, via);
+		if (strcmp(via, APPLY_APPROVAL_VIA_HTTP) != 0 &&
+		    strcmp(via, APPLY_APPROVAL_VIA_ETCD) != 0) {
+			err_setf(err, &pos,
+			    "via: expected \"%s\" or \"%s\", not \"%s\"",
+			    APPLY_APPROVAL_VIA_HTTP, APPLY_APPROVAL_VIA_ETCD, via);
 			goto done;
 		}
 		out->via = xstrdup(via);

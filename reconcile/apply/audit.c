@@ -147,6 +147,8 @@ render(const struct apply_result *r, const char *event, bool result, int indent)
 	jsonw_int(&w, r->approver_uid);
 	jsonw_key(&w, "cluster");
 	jsonw_str(&w, r->cluster);
+	if (r->epoch > 0) /* absent for one agent alone */
+		jsonw_key_int(&w, "epoch", r->epoch);
 	if (event != NULL) {
 		jsonw_key(&w, "event");
 		jsonw_str(&w, event);
@@ -387,7 +389,9 @@ apply_audit_parse(struct apply_result **out, char **event, const char *row,
 	        0 ||
 	    json_read_str(&c, root, "", "cluster", true, &r->cluster) < 0 ||
 	    json_read_optional(&c, root, "", "resumes", &r->resumes) < 0 ||
-	    json_read_str(&c, root, "", "started_at", true, &r->started_at) < 0)
+	    json_read_str(&c, root, "", "started_at", true, &r->started_at) < 0 ||
+	    (json_get(root, "epoch") != NULL &&
+	        json_read_int(&c, root, "", "epoch", &r->epoch) < 0))
 		goto done;
 	nodes = json_read_array(&c, root, "", "nodes", &n);
 	if (nodes == NULL)
