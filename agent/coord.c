@@ -469,6 +469,7 @@ lose_all(struct agent_coord *co, const char *why)
 			log_warn("cluster '%s': ownership lost (epoch %lld): %s",
 			    co->o[i].cluster, (long long)co->o[i].epoch, why);
 			co->o[i].epoch = 0;
+			set_owner(&co->o[i], NULL);
 		}
 	co->leader_epoch = 0;
 }
@@ -725,6 +726,7 @@ fenced(struct agent_coord *co, const char *cluster, const struct etcd_op *ops,
 		    "cluster '%s': this agent does not own it", cluster);
 	if (lease_left_check(co, cluster, err) < 0) {
 		r->epoch = 0;
+		set_owner(r, NULL);
 		return -1;
 	}
 	lease = lease_state(co, &deadline, &lost);
@@ -768,6 +770,7 @@ fenced(struct agent_coord *co, const char *cluster, const struct etcd_op *ops,
 	/* the transaction may have been slow: the margin once more */
 	if (rc == 0 && lease_left_check(co, cluster, err) < 0) {
 		r->epoch = 0;
+		set_owner(r, NULL);
 		rc = -1;
 	}
 	return rc;
@@ -804,6 +807,21 @@ agent_coord_put_state(struct agent_coord *co, const char *cluster,
 }
 
 int
+agent_coord_delete_state(struct agent_coord *co, const char *cluster,
+    const char *name, struct err *err)
+{
+	struct etcd_op del = {0};
+	char *key = state_key(co, cluster, name);
+	int rc;
+
+	del.kind = ETCD_OP_DELETE;
+	del.key = key;
+	rc = fenced(co, cluster, &del, 1, err);
+	free(key);
+	return rc;
+}
+
+int
 agent_coord_get_state(struct agent_coord *co, const char *cluster,
     const char *name, char **out, size_t *len, struct err *err)
 {
@@ -829,25 +847,18 @@ agent_coord_get_state(struct agent_coord *co, const char *cluster,
 
 int
 agent_coord_put_audit(struct agent_coord *co, const char *cluster,
-    const char *row, struct err *err)
+    int64_t epoch, const char *row, struct err *err)
 {
-	struct owned *r = find(co, cluster);
-	struct etcd_op put = {0};
 	char *key;
 	int rc;
 
-	if (r == NULL || r->epoch == 0)
-		return err_setf(err, NULL,
-		    "cluster '%s': this agent does not own it", cluster);
-	/* ordered by epoch, then by this agent's own sequence and clock */
+	/* ordered by epoch, then by this agent's own clock and sequence;
+	 * never overwritten (each key is new) */
 	key = xasprintf("%saudit/%s/%020lld/%020lld-%06llu", co->prefix,
-	    cluster, (long long)r->epoch, (long long)clock_monotonic_ms(),
+	    cluster, (long long)epoch, (long long)clock_monotonic_ms(),
 	    (unsigned long long)++co->audit_seq);
-	put.kind = ETCD_OP_PUT;
-	put.key = key;
-	put.value = row;
-	put.value_len = strlen(row);
-	rc = fenced(co, cluster, &put, 1, err);
+	rc = etcd_put(co->etcd, key, row, strlen(row), 0, NULL, err);
+	count(co, 1);
 	free(key);
 	return rc;
 }

@@ -86,12 +86,19 @@ int agent_coord_fence(struct agent_coord *co, const char *cluster,
  * under the epoch (fenced in the same transaction); read back. */
 int agent_coord_put_state(struct agent_coord *co, const char *cluster,
     const char *name, const void *data, size_t len, struct err *err);
+/* Delete a state file of cluster, under the epoch. */
+int agent_coord_delete_state(struct agent_coord *co, const char *cluster,
+    const char *name, struct err *err);
 /* 0 with *out (owned), 1 when there is none, -1 on error. */
 int agent_coord_get_state(struct agent_coord *co, const char *cluster,
     const char *name, char **out, size_t *len, struct err *err);
-/* Append an audit row of cluster (under the epoch). */
+/* Append an audit row of cluster, under the epoch the row was written in
+ * (its key: audit/<cluster>/<epoch>/...): append-only, and not fenced, so
+ * that an agent that lost its cluster in the middle of an apply still
+ * records what it did (the result row of an apply the fence cut short:
+ * ADR-0084 D3). Nothing is sent to a broker after a failed fence. */
 int agent_coord_put_audit(struct agent_coord *co, const char *cluster,
-    const char *row, struct err *err);
+    int64_t epoch, const char *row, struct err *err);
 /* Every audit row of cluster, in order, into *rows. */
 int agent_coord_get_audit(struct agent_coord *co, const char *cluster,
     struct strv *rows, struct err *err);

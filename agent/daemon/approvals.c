@@ -363,9 +363,9 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 
 	cluster = cluster_of(dir);
 	if (!daemon_ha_owns(a, cluster)) {
-		log_info("approved %s: not applied here, agent '%s' owns "
-		         "cluster '%s'",
-		    dir, daemon_ha_owner(a, cluster), cluster);
+		log_info("approved %s: not applied here, cluster '%s' is "
+		         "owned by %s",
+		    dir, cluster, daemon_ha_owner(a, cluster));
 		free(cluster);
 		return;
 	}
@@ -421,6 +421,7 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	unwait_dir(dir);
 	if (code >= 0) {
 		cluster = cluster_of(dir);
+		daemon_ha_used_approval(a, cluster, dir);
 		metrics_observe(daemon_metrics(a),
 		    "artemis_gitops_apply_duration_seconds",
 		    (const char *[]){cluster}, daemon_seconds_since(t0));

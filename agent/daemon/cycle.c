@@ -224,12 +224,12 @@ standby(struct daemon *a, const struct decl_cluster *c,
 	mem->retry = false;
 	if (c == NULL)
 		log_warn("cluster '%s': commit %.12s is invalid (%zu errors); "
-		         "agent '%s' owns the cluster and posts the preview",
+		         "its owner (%s) posts the preview",
 		    name, a->head.head, diags->nerrors,
 		    daemon_ha_owner(a, name));
 	else
 		log_info("cluster '%s': commit %.12s validated; standing by, "
-		         "agent '%s' owns the cluster",
+		         "owned by %s",
 		    name, a->head.head, daemon_ha_owner(a, name));
 }
 

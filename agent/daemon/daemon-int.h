@@ -324,6 +324,10 @@ struct daemon_cluster {
 	int64_t retry_at;    /* monotonic ms of the next replan */
 	char *told_digest;   /* the last preview told (events.c), or NULL */
 	bool untrusted; /* its last preview was refused: UNTRUSTED_COMMIT */
+	/* several agents (ha.c): when to read its audit rows from etcd once
+	 * more after a takeover (the agent before may still write the
+	 * result row of an apply its fence cut short); 0: never */
+	int64_t ha_merge_at;
 };
 
 struct daemon {
@@ -357,6 +361,7 @@ struct daemon {
 	struct agent_verify *verify;
 	/* several agents (coordination.*, ha.c), or NULL: alone */
 	struct agent_coord *coord;
+	char ha_owner[160]; /* daemon_ha_owner's words */
 };
 
 /* ha.c: the daemon among several agents (docs/ha.md). Without
@@ -371,7 +376,8 @@ void daemon_ha_stop(struct daemon *a);
 void daemon_ha_refresh(struct daemon *a);
 /* Does this agent own cluster now (asked of etcd when it is new)? */
 bool daemon_ha_owns(struct daemon *a, const char *cluster);
-/* Who does, for the logs: an agent id, "nobody", or NULL when alone. */
+/* Who does, for the logs: "agent 'ID'", "no agent now", or NULL when
+ * alone (valid until the next call). */
 const char *daemon_ha_owner(struct daemon *a, const char *cluster);
 /* The fence of cluster's mutations into *f; NULL when alone. */
 const struct agent_fence *daemon_ha_fence(struct daemon *a,
@@ -385,6 +391,9 @@ int daemon_ha_keep_approval(struct daemon *a, const char *cluster,
     const char *dir);
 void daemon_ha_carry_approval(struct daemon *a, const char *cluster,
     const char *dir, const char *digest);
+/* dir's apply ran: its approval leaves etcd (it is never carried again). */
+void daemon_ha_used_approval(struct daemon *a, const char *cluster,
+    const char *dir);
 /* The state folder's mirror into etcd (agent_state_set_mirror). */
 int daemon_ha_mirror(void *ctx, const char *name, const void *data,
     size_t len, bool audit, struct err *err);

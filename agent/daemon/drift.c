@@ -185,8 +185,7 @@ check_cluster(struct daemon *a, const char *name)
 	struct daemon_drift_counts dc;
 
 	if (!daemon_ha_owns(a, name)) {
-		log_debug("cluster '%s': no drift check here, agent '%s' owns "
-		          "it",
+		log_debug("cluster '%s': no drift check here, owned by %s",
 		    name, daemon_ha_owner(a, name));
 		return;
 	}

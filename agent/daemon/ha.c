@@ -12,16 +12,22 @@
 
 #include "daemon-int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/afile.h"
+#include "../../lib/clock.h"
 #include "../../lib/json.h"
+#include "../../lib/sha256.h"
 #include "../../lib/xalloc.h"
 #include "../../reconcile/apply/apply.h"
+#include "../../reconcile/plan/plan.h"
 #include "../apply-plan.h"
 #include "../coord.h"
 #include "../log.h"
+#include "../outbox.h"
+#include "../plan-dir.h"
 #include "../state.h"
 
 int
@@ -74,6 +80,26 @@ publish(struct daemon *a, const char *cluster)
 	    epoch > 0 ? 1 : 0);
 }
 
+/* The audit rows of cluster in etcd that the folder lacks, appended. */
+static size_t
+merge_audit(struct daemon *a, const char *cluster)
+{
+	struct err err = {0};
+	struct strv rows = {0};
+	size_t n;
+
+	if (agent_coord_get_audit(a->coord, cluster, &rows, &err) < 0 ||
+	    agent_state_audit_merge(a->state, (const char *const *)rows.v,
+	        rows.n, &err) < 0) {
+		log_err("cluster '%s': restoring its audit rows from etcd: %s",
+		    cluster, err.msg);
+		err_release(&err);
+	}
+	n = rows.n;
+	strv_release(&rows);
+	return n;
+}
+
 /* Read cluster's state back from etcd into the state folder: the
  * inventory, the suspension and the audit rows this folder lacks. */
 static void
@@ -82,8 +108,7 @@ restore(struct daemon *a, const char *cluster)
 	static const char *const names[] = {"inventory.json",
 	    "suspended.json"};
 	struct err err = {0};
-	struct strv rows = {0};
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *data = NULL, *name = xasprintf("%s/%s", cluster, names[i]);
@@ -104,17 +129,12 @@ restore(struct daemon *a, const char *cluster)
 		free(data);
 		free(name);
 	}
-	if (agent_coord_get_audit(a->coord, cluster, &rows, &err) < 0 ||
-	    agent_state_audit_merge(a->state, (const char *const *)rows.v,
-	        rows.n, &err) < 0) {
-		log_err("cluster '%s': restoring its audit rows from etcd: %s",
-		    cluster, err.msg);
-		err_release(&err);
-	}
+	n = merge_audit(a, cluster);
+	daemon_cluster(a, cluster)->ha_merge_at =
+	    clock_monotonic_ms() + 2000 * a->conf->coord_lease_ttl;
 	log_notice("cluster '%s': taken over (epoch %lld): its state read "
 	           "back from etcd (%zu audit row(s))",
-	    cluster, (long long)agent_coord_epoch(a->coord, cluster), rows.n);
-	strv_release(&rows);
+	    cluster, (long long)agent_coord_epoch(a->coord, cluster), n);
 }
 
 static void
@@ -150,8 +170,17 @@ daemon_ha_refresh(struct daemon *a)
 		err_release(&err);
 	}
 	for (i = 0; i < a->nclusters; i++) {
+		struct daemon_cluster *mem = &a->clusters[i];
+
 		if (agent_coord_taken(a->coord, names[i]))
 			taken(a, names[i]);
+		else if (mem->ha_merge_at != 0 &&
+		         clock_monotonic_ms() >= mem->ha_merge_at) {
+			mem->ha_merge_at = 0;
+			if (agent_coord_epoch(a->coord, names[i]) > 0 &&
+			    a->conf->state_backend == AGENT_CONF_BACKEND_ETCD)
+				merge_audit(a, names[i]);
+		}
 		publish(a, names[i]);
 	}
 	metrics_set(daemon_metrics(a), "artemis_gitops_coordination_members",
@@ -197,7 +226,10 @@ daemon_ha_owner(struct daemon *a, const char *cluster)
 	if (a->coord == NULL)
 		return NULL;
 	o = agent_coord_owner(a->coord, cluster);
-	return o != NULL ? o : "nobody";
+	if (o == NULL)
+		return "no agent now";
+	snprintf(a->ha_owner, sizeof(a->ha_owner), "agent '%s'", o);
+	return a->ha_owner;
 }
 
 static int
@@ -227,22 +259,26 @@ daemon_ha_fence(struct daemon *a, const char *cluster, struct agent_fence *f)
 }
 
 /* The cluster a state file or an audit row belongs to: the folder of
- * "<cluster>/name", or an audit row's "cluster". */
+ * "<cluster>/name", or an audit row's "cluster" (and its "epoch"). */
 static char *
-cluster_of(const char *name, const char *data, size_t len, bool audit)
+cluster_of(const char *name, const char *data, size_t len, bool audit,
+    int64_t *epoch)
 {
 	struct json_doc *doc = NULL;
 	struct err err = {0};
 	const char *s;
 	char *c = NULL;
 
+	*epoch = 0;
 	if (!audit) {
 		s = strchr(name, '/');
 		return s != NULL ? xstrndup(name, (size_t)(s - name)) : NULL;
 	}
 	if (json_parse(&doc, "audit row", data, len, &err) == 0 &&
-	    (s = json_str(json_get(json_doc_root(doc), "cluster"))) != NULL)
+	    (s = json_str(json_get(json_doc_root(doc), "cluster"))) != NULL) {
 		c = xstrdup(s);
+		json_int(json_get(json_doc_root(doc), "epoch"), epoch);
+	}
 	json_doc_free(doc);
 	err_release(&err);
 	return c;
@@ -253,14 +289,17 @@ daemon_ha_mirror(void *ctx, const char *name, const void *data, size_t len,
     bool audit, struct err *err)
 {
 	struct daemon *a = ctx;
-	char *cluster = cluster_of(name, data, len, audit);
+	int64_t epoch = 0;
+	char *cluster = cluster_of(name, data, len, audit, &epoch);
 	const char *base;
 	int rc;
 
 	if (cluster == NULL)
 		return 0; /* not a cluster's: the agent's own */
 	if (audit) {
-		rc = agent_coord_put_audit(a->coord, cluster, data, err);
+		if (epoch == 0)
+			epoch = agent_coord_epoch(a->coord, cluster);
+		rc = agent_coord_put_audit(a->coord, cluster, epoch, data, err);
 	} else {
 		base = name + strlen(cluster) + 1;
 		rc = agent_coord_put_state(a->coord, cluster, base, data, len,
@@ -280,24 +319,53 @@ etcd_state(const struct daemon *a)
 	       a->conf->state_backend == AGENT_CONF_BACKEND_ETCD;
 }
 
+/* The plan of dir without the time its snapshot was taken: what two
+ * previews of one commit against the same live state share, when their
+ * plan.json (and so their digest and confirmation) differ by that time
+ * only. Into hex; the plan read into *pd (released by the caller). */
+static int
+content_digest(struct agent_plan_dir *pd, const char *dir,
+    char hex[SHA256_HEX], char **confirmation, struct err *err)
+{
+	char *json;
+
+	if (agent_plan_dir_load(pd, dir, err) < 0)
+		return -1;
+	if (confirmation != NULL)
+		*confirmation = plan_confirmation(pd->plan);
+	free(pd->plan->snapshot_taken_at);
+	pd->plan->snapshot_taken_at = NULL;
+	json = plan_render_json(pd->plan);
+	sha256_hex(json, strlen(json), hex);
+	free(json);
+	return 0;
+}
+
+static char *
+approval_key(const char *hex)
+{
+	return xasprintf("approvals/%s.json", hex);
+}
+
 int
 daemon_ha_keep_approval(struct daemon *a, const char *cluster,
     const char *dir)
 {
-	struct apply_approval ap = {0};
+	struct agent_plan_dir pd;
 	struct err err = {0};
-	char *path, *text = NULL, *name = NULL;
+	char *path, *text = NULL, *name = NULL, hex[SHA256_HEX];
 	size_t len = 0;
 	int rc = 0;
 
-	if (!etcd_state(a))
+	if (!etcd_state(a) || agent_outbox_has(dir, AGENT_APPLY_BEGUN))
 		return 0;
+	memset(&pd, 0, sizeof(pd));
 	path = xasprintf("%s/%s", dir, AGENT_OUTBOX_APPROVAL);
 	if (afile_read(&text, &len, path, (size_t)64 * 1024, &err) < 0 ||
-	    apply_approval_parse(&ap, path, text, len, &err) < 0) {
+	    content_digest(&pd, dir, hex, NULL, &err) < 0) {
 		err_release(&err); /* the apply refuses it, saying why */
 	} else {
-		name = xasprintf("approvals/%s.json", ap.plan_digest);
+		name = approval_key(hex);
 		rc = agent_coord_put_state(a->coord, cluster, name, text, len,
 		    &err);
 		if (rc < 0) {
@@ -307,7 +375,7 @@ daemon_ha_keep_approval(struct daemon *a, const char *cluster,
 			err_release(&err);
 		}
 	}
-	apply_approval_release(&ap);
+	agent_plan_dir_release(&pd);
 	free(name);
 	free(text);
 	free(path);
@@ -315,28 +383,69 @@ daemon_ha_keep_approval(struct daemon *a, const char *cluster,
 }
 
 void
+daemon_ha_used_approval(struct daemon *a, const char *cluster,
+    const char *dir)
+{
+	struct agent_plan_dir pd;
+	struct err err = {0};
+	char hex[SHA256_HEX], *name;
+
+	if (!etcd_state(a))
+		return;
+	memset(&pd, 0, sizeof(pd));
+	if (content_digest(&pd, dir, hex, NULL, &err) == 0) {
+		name = approval_key(hex);
+		if (agent_coord_delete_state(a->coord, cluster, name, &err) < 0)
+			log_warn("%s: its approval stays in etcd: %s", dir,
+			    err.msg);
+		free(name);
+	}
+	err_release(&err);
+	agent_plan_dir_release(&pd);
+}
+
+void
 daemon_ha_carry_approval(struct daemon *a, const char *cluster,
     const char *dir, const char *digest)
 {
+	struct agent_plan_dir pd;
 	struct apply_approval ap = {0};
 	struct err err = {0};
-	char *name, *text = NULL, *out = NULL;
+	char *name = NULL, *text = NULL, *out = NULL, *conf = NULL;
+	char hex[SHA256_HEX];
 	size_t len = 0;
 	int rc;
 
 	if (!etcd_state(a) || agent_outbox_has(dir, AGENT_OUTBOX_APPROVAL))
 		return;
-	name = xasprintf("approvals/%s.json", digest);
+	memset(&pd, 0, sizeof(pd));
+	if (content_digest(&pd, dir, hex, &conf, &err) < 0) {
+		log_err("%s: %s", dir, err.msg);
+		err_release(&err);
+		return;
+	}
+	name = approval_key(hex);
 	rc = agent_coord_get_state(a->coord, cluster, name, &text, &len, &err);
 	if (rc < 0) {
 		log_warn("cluster '%s': approvals in etcd cannot be read: %s",
 		    cluster, err.msg);
 		err_release(&err);
 	} else if (rc == 0 &&
-	           apply_approval_parse(&ap, name, text, len, &err) == 0 &&
-	           strcmp(ap.plan_digest, digest) == 0) {
+	           apply_approval_parse(&ap, name, text, len, &err) < 0) {
+		log_err("cluster '%s': the approval in etcd for %s is not "
+		        "valid: %s",
+		    cluster, dir, err.msg);
+		err_release(&err);
+	} else if (rc == 0) {
+		/* bound to this very plan.json: the approver approved the
+		 * same plan, read from the same live state */
 		free(ap.via);
 		ap.via = xstrdup(APPLY_APPROVAL_VIA_ETCD);
+		free(ap.plan_digest);
+		ap.plan_digest = xstrdup(digest);
+		free(ap.confirmation);
+		ap.confirmation = conf;
+		conf = NULL;
 		out = apply_approval_render(&ap);
 		if (agent_outbox_put(dir, AGENT_OUTBOX_APPROVAL, out, &err) < 0) {
 			log_err("%s: the approval in etcd not carried: %s", dir,
@@ -344,17 +453,15 @@ daemon_ha_carry_approval(struct daemon *a, const char *cluster,
 			err_release(&err);
 		} else {
 			log_notice("cluster '%s': %s carries the approval by "
-			           "'%s' (%s): the same plan (digest %.12s) was "
-			           "approved before the takeover",
-			    cluster, dir, ap.approved_by, ap.approved_at, digest);
+			           "'%s' (%s): the same plan (%.12s, its "
+			           "snapshot time aside) was approved before the "
+			           "takeover",
+			    cluster, dir, ap.approved_by, ap.approved_at, hex);
 		}
-	} else if (rc == 0) {
-		log_err("cluster '%s': the approval in etcd for %.12s is not "
-		        "valid: %s",
-		    cluster, digest, err.msg ? err.msg : "another digest");
-		err_release(&err);
 	}
 	apply_approval_release(&ap);
+	agent_plan_dir_release(&pd);
+	free(conf);
 	free(out);
 	free(text);
 	free(name);

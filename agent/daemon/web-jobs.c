@@ -151,8 +151,8 @@ run_job(struct daemon *a, struct web_job *j)
 		/* several agents: only the owner reads the brokers */
 		status = 409;
 		sbuf_addf(&msg,
-		    "this agent stands by for cluster '%s': agent '%s' owns "
-		    "it; open that agent's page",
+		    "this agent stands by for cluster '%s', owned by %s: open "
+		    "the owner's page",
 		    c->name, daemon_ha_owner(a, c->name));
 		goto done;
 	}
