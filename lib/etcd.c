@@ -133,11 +133,12 @@ etcd_open(struct etcd **out, const struct etcd_opts *o, struct err *err)
 			return err_setf(err, NULL,
 			    "etcd endpoint '%s': not an http:// or https:// URL",
 			    u);
+		/* not the URL itself: its user part may hold a password */
 		if (strchr(u, '@') != NULL)
 			return err_setf(err, NULL,
-			    "etcd endpoint '%s': credentials go in the "
-			    "credentials folder, not in the URL",
-			    u);
+			    "etcd endpoint %zu ('%.*s...@%s'): credentials go "
+			    "in the credentials folder, not in the URL",
+			    i + 1, u[4] == 's' ? 8 : 7, u, strrchr(u, '@') + 1);
 	}
 	if ((o->cert_file == NULL) != (o->key_pem == NULL))
 		return err_setf(err, NULL,
