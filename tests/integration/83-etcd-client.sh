@@ -29,7 +29,8 @@
 #      output; a token etcd forgot (ETCD_AUTH_TOKEN_TTL=3, idle 5 s) is
 #      renewed once: the faultproxy in front counts two authentications and
 #      three reads where the control run without the pause counts one and
-#      two.
+#      two; so is one that the member failed over to forgot (it was used
+#      only at the other).
 # Truth is read with etcdctl or curl, never through lib/etcd.
 #
 # Ports: ETCD_PORT_BASE (default 24000 + ARTEMIS_PORT_BASE, so the
@@ -37,7 +38,7 @@
 # at base+1..3 (clients) and base+101..103 (peers), the faultproxies at
 # base+200..203. Runs standalone (needs `make asan` for etcd-check):
 #   tests/integration/83-etcd-client.sh
-# about 45 s.
+# about 55 s (2 cores, nice 19).
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 cd "$AG_TOP" || exit 1
 EC=${EC:-$AG_TOP/build/asan/tools/etcd-check}
@@ -336,6 +337,25 @@ ec tok1.out "${U[@]}" "$PX_URL" get "$k/auth" then sleep 5000 then get "$k/auth"
 check_eq "token forgotten after 5 s idle: both reads answered" "2" "$(grep -c '^ok get ' "$T/tok1.out")"
 check_eq "... after a second authentication and one read refused (2 authentications, 3 reads)" "2 3" \
 	"$(grep -c 'POST /v3/auth/authenticate ' "$PX_LOG") $(grep -c 'POST /v3/kv/range ' "$PX_LOG")"
+proxy_stop "$PX_PID"
+# a failover to a member that forgot the token: reads through etcd1's proxy
+# every 2 s keep the token alive there while etcd2 forgets it (3 s); the
+# proxy dies between the third and the fourth read, which goes to etcd2:
+# refused, renewed there, read
+proxy_start pass 1 2
+pa=$PX_PID alog=$PX_LOG au=$PX_URL
+proxy_start pass 2 3
+blog=$PX_LOG
+ec fo.out "${U[@]}" "$au,$PX_URL" get "$k/auth" then sleep 2000 then get "$k/auth" \
+	then sleep 2000 then get "$k/auth" then sleep 2000 then get "$k/auth" &
+fo=$!
+sleep 5
+proxy_stop "$pa"
+wait "$fo"
+check_eq "failover with a token etcd2 forgot: four reads, the last from etcd2" "4 $PX_URL" \
+	"$(grep -c '^ok get ' "$T/fo.out") $(grep '^ok get ' "$T/fo.out" | tail -n 1 | sed 's/.*endpoint=\([^ ]*\).*/\1/')"
+check_eq "... etcd1's proxy: 1 authentication, 3 reads; etcd2's: 1 authentication, 2 reads" "1 3 1 2" \
+	"$(grep -c 'POST /v3/auth/authenticate ' "$alog") $(grep -c 'POST /v3/kv/range ' "$alog") $(grep -c 'POST /v3/auth/authenticate ' "$blog") $(grep -c 'POST /v3/kv/range ' "$blog")"
 proxy_stop "$PX_PID"
 
 cat "$T/up.err" "$T/auth.err" >>"$T/all.log"
