@@ -396,7 +396,12 @@ w_num(struct jsonw *w, const char *key, int64_t n)
 static void
 w_range(struct jsonw *w, const char *key, bool prefix)
 {
-	w_bytes(w, "key", key, strlen(key));
+	/* etcd refuses an empty key ("key is not provided"); the empty
+	 * prefix is every key, from "\0" on */
+	if (prefix && *key == '\0')
+		w_bytes(w, "key", "", 1);
+	else
+		w_bytes(w, "key", key, strlen(key));
 	if (prefix) {
 		char *end = etcd_prefix_end(key);
 		w_bytes(w, "range_end", end, *end ? strlen(end) : 1);
