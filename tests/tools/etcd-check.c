@@ -23,12 +23,14 @@
  *   sleep MS                   wait (a token's time to live, say)
  *   fail-class OP ARGS...      run OP, print only its failure class
  *
- * Output, one line each (values as hex: keys and values may be bytes):
+ * Output, one line each (values as hex, they may be any bytes; keys raw):
  *   kv KEY len=N hex=HEX create=C mod=M version=V lease=L
  *   count=N revision=R            (get, range)
  *   put revision=R   deleted=N   lease id=ID ttl=N   ttl=N   revoked
  *   won lease=ID revision=R create=C      (elect: this call created KEY)
- *   lost owner-hex=HEX create=C           (elect: KEY was there)
+ *   lost owner-hex=HEX owner-lease=L create=C
+ *                                         (elect: KEY was there; this
+ *                                         call's lease is then revoked)
  * and after every OP `ok OP endpoint=URL ms=N` or
  * `fail OP class=UNAVAILABLE|REFUSED endpoint=URL ms=N: <error>`;
  * fail-class prints just NONE, UNAVAILABLE or REFUSED. Exits 0 when every
@@ -225,7 +227,8 @@ op_elect(struct etcd *e, const char *key, const char *value, int64_t ttl,
 		printf("lost owner-hex=");
 		if (r.kvs.n > 0)
 			print_hex(r.kvs.v[0].value, r.kvs.v[0].value_len);
-		printf(" create=%lld\n",
+		printf(" owner-lease=%lld create=%lld\n",
+		    r.kvs.n > 0 ? (long long)r.kvs.v[0].lease : -1LL,
 		    r.kvs.n > 0 ? (long long)r.kvs.v[0].create_revision : -1LL);
 		/* the lease was for nothing */
 		(void)etcd_lease_revoke(e, id, err);

@@ -15,6 +15,10 @@ MODE: pass      forward the request, return the broker's answer
       status:N  answer HTTP N with an empty body
       delay:MS  wait MS milliseconds, then forward as pass does (a slow
                 server: etcd's client times out and moves on)
+      late:MS[:PATH]
+                forward at once, answer MS milliseconds later (the server
+                acted; the answer is lost to a client that timed out); with
+                PATH only requests whose path holds PATH, others as pass
       sub/RE/TO forward, then replace every match of the regular
                 expression RE in the broker's answer by TO (re.sub; RE
                 and TO hold no '/'): a broker that says what no broker
@@ -105,6 +109,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif MODE.startswith("delay:"):
             time.sleep(int(MODE[6:]) / 1000.0)
             status, data = self.forward(body)
+            try:
+                self.reply(status, data)
+            except OSError:
+                pass  # the client gave up waiting
+        elif MODE.startswith("late:"):
+            ms, _, only = MODE[5:].partition(":")
+            status, data = self.forward(body)
+            if only in self.path:
+                time.sleep(int(ms) / 1000.0)
             try:
                 self.reply(status, data)
             except OSError:
