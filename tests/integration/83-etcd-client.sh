@@ -11,7 +11,7 @@
 #      once the winner's lease is revoked a newcomer wins;
 #   3. bytes: a value holding 0x00 and 0xff round-trips (etcdctl reads the
 #      same bytes); prefix ranges and deletes take exactly the keys under
-#      the prefix (also a prefix ending in 0xff);
+#      the prefix (also a prefix ending in 0xff, and the empty one);
 #   4. the leader killed, first in the client's list: calls succeed through
 #      the next endpoints after one timeout at most (usually at once; a put
 #      a follower takes while it still follows the dead leader waits until
@@ -198,7 +198,7 @@ for r in 1 2 3; do
 		"$rev $rev $wl $(hex "$v")" \
 		"$create $(ctl_json "$key" "kv['create_revision']") $(ctl_json "$key" "kv['lease']") $(ctl_json "$key" "kv['value']")"
 	check_eq "round $r: the loser read the winner's value and create revision" \
-		"lost owner-hex=$(hex "$v") create=$rev" "$(line "elect$r-$l.out" '^lost ')"
+		"lost owner-hex=$(hex "$v") owner-lease=$wl create=$rev" "$(line "elect$r-$l.out" '^lost ')"
 done
 ec elect4.out "$E" elect "$k/leader1" C 30
 check_grep "a third contender loses while the winner's lease lives" '^lost owner-hex=4[12] ' "$T/elect4.out"
@@ -224,6 +224,8 @@ check_eq "range $k/p/: exactly the keys under it, sorted" "$k/p/a $k/p/b $k/p/c/
 	"$(grep -E '^(kv|count)' "$T/range.out" | awk '{print $1 == "kv" ? $2 : $1}' | paste -sd' ')"
 ec rangeff.out "$E" range "$k/x"$'\xff'
 check_eq "range of a prefix ending in 0xff: its two keys, not $k/y" "2" "$(field rangeff.out '^count=' count)"
+ec rangeall.out "$E" range ""
+check_grep "range of the empty prefix: every key (among them $k/bin)" "^kv $k/bin len=6 " "$T/rangeall.out"
 ec del.out "$E" delete-prefix "$k/p/" then delete "$k/o"
 check_eq "delete-prefix $k/p/ deleted 3, delete $k/o 1" "deleted=3 deleted=1" "$(grep '^deleted=' "$T/del.out" | paste -sd' ')"
 ctl get --prefix "$k/" --keys-only | grep -av '^$' >"$T/after-del.txt"
