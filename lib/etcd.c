@@ -133,11 +133,12 @@ etcd_open(struct etcd **out, const struct etcd_opts *o, struct err *err)
 			return err_setf(err, NULL,
 			    "etcd endpoint '%s': not an http:// or https:// URL",
 			    u);
+		/* not the URL itself: its user part may hold a password */
 		if (strchr(u, '@') != NULL)
 			return err_setf(err, NULL,
-			    "etcd endpoint '%s': credentials go in the "
-			    "credentials folder, not in the URL",
-			    u);
+			    "etcd endpoint %zu ('%.*s...@%s'): credentials go "
+			    "in the credentials folder, not in the URL",
+			    i + 1, u[4] == 's' ? 8 : 7, u, strrchr(u, '@') + 1);
 	}
 	if ((o->cert_file == NULL) != (o->key_pem == NULL))
 		return err_setf(err, NULL,
@@ -395,7 +396,12 @@ w_num(struct jsonw *w, const char *key, int64_t n)
 static void
 w_range(struct jsonw *w, const char *key, bool prefix)
 {
-	w_bytes(w, "key", key, strlen(key));
+	/* etcd refuses an empty key ("key is not provided"); the empty
+	 * prefix is every key, from "\0" on */
+	if (prefix && *key == '\0')
+		w_bytes(w, "key", "", 1);
+	else
+		w_bytes(w, "key", key, strlen(key));
 	if (prefix) {
 		char *end = etcd_prefix_end(key);
 		w_bytes(w, "range_end", end, *end ? strlen(end) : 1);

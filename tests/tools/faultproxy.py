@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tests/tools/faultproxy.py: a tiny HTTP proxy in front of a real broker's
-Jolokia endpoint that misbehaves on purpose, for the client's TIMEOUT,
-BAD_RESPONSE and UNREACHABLE classifications, and that counts requests.
+Jolokia endpoint (or an etcd member's JSON gateway) that misbehaves on
+purpose, for the client's TIMEOUT, BAD_RESPONSE and UNREACHABLE
+classifications, and that counts requests.
 
   faultproxy.py MODE UPSTREAM PORTFILE LOGFILE
 
@@ -12,6 +13,12 @@ MODE: pass      forward the request, return the broker's answer
       drop      read the request and close the connection
       big       answer 200 with a 40 MiB body
       status:N  answer HTTP N with an empty body
+      delay:MS  wait MS milliseconds, then forward as pass does (a slow
+                server: etcd's client times out and moves on)
+      late:MS[:PATH]
+                forward at once, answer MS milliseconds later (the server
+                acted; the answer is lost to a client that timed out); with
+                PATH only requests whose path holds PATH, others as pass
       sub/RE/TO forward, then replace every match of the regular
                 expression RE in the broker's answer by TO (re.sub; RE
                 and TO hold no '/'): a broker that says what no broker
@@ -99,6 +106,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.wfile.write(chunk)
             except OSError:
                 pass
+        elif MODE.startswith("delay:"):
+            time.sleep(int(MODE[6:]) / 1000.0)
+            status, data = self.forward(body)
+            try:
+                self.reply(status, data)
+            except OSError:
+                pass  # the client gave up waiting
+        elif MODE.startswith("late:"):
+            ms, _, only = MODE[5:].partition(":")
+            status, data = self.forward(body)
+            if only in self.path:
+                time.sleep(int(ms) / 1000.0)
+            try:
+                self.reply(status, data)
+            except OSError:
+                pass  # the client gave up waiting
         elif MODE.startswith("status:"):
             self.reply(int(MODE[7:]), b"")
         elif MODE.startswith("sub/"):
