@@ -13,7 +13,9 @@
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 #include "approve-write.h"
+#include "../lib/afile.h"
 #include "conf.h"
+#include "coord.h"
 #include "state.h"
 #include "suspend.h"
 
@@ -21,15 +23,20 @@ enum { SUS_REASON, SUS_BY, SUS_STATE, SUS_CONFIG };
 enum { RES_STATE, RES_CONFIG };
 
 /* The state folder: --state, else --config's `state`, else the default.
- * NULL (printed) when --config cannot be loaded. Owned. */
+ * NULL (printed) when --config cannot be loaded. Owned. *etcd: the loaded
+ * configuration when its state-backend is etcd (docs/ha.md: the
+ * suspension goes to etcd too, for whichever agent owns the cluster),
+ * else NULL. */
 static char *
-state_dir(const char *cmd, const char *state, const char *config)
+state_dir(const char *cmd, const char *state, const char *config,
+    struct agent_conf **etcd)
 {
 	struct agent_conf *c = NULL;
 	struct errlist d = {0};
 	char *s, *dir;
 	size_t i;
 
+	*etcd = NULL;
 	if (state != NULL || config == NULL)
 		return xstrdup(agent_state_default(state));
 	if (agent_conf_load(&c, config, &d) < 0) {
@@ -42,7 +49,10 @@ state_dir(const char *cmd, const char *state, const char *config)
 		return NULL;
 	}
 	dir = xstrdup(c->state);
-	agent_conf_free(c);
+	if (c->state_backend == AGENT_CONF_BACKEND_ETCD)
+		*etcd = c;
+	else
+		agent_conf_free(c);
 	errlist_release(&d);
 	return dir;
 }
@@ -78,11 +88,29 @@ one_line(const char *cmd, const char *opt, const char *v)
 	return AGENT_CMD_CONTINUE;
 }
 
+/* The suspension just written, put into etcd. */
+static int
+to_etcd(const struct agent_conf *c, const char *state, const char *cluster,
+    struct err *err)
+{
+	char *path = xasprintf("%s/%s/%s", state, cluster, AGENT_SUSPEND_FILE);
+	char *text = NULL;
+	int rc;
+
+	rc = afile_read(&text, NULL, path, 64 * 1024, err);
+	if (rc == 0)
+		rc = agent_coord_intent(c, "suspended", cluster, text, err);
+	free(text);
+	free(path);
+	return rc;
+}
+
 static int
 suspend_exec(const struct agent_cmd_args *args)
 {
 	const char *cluster = args->argv[0];
 	struct agent_suspension s = {0}, was = {0};
+	struct agent_conf *conf = NULL;
 	struct err err = {0};
 	char *state = NULL, *text;
 	int code, r;
@@ -99,8 +127,8 @@ suspend_exec(const struct agent_cmd_args *args)
 		code = one_line("suspend", "by", args->opt[SUS_BY]);
 	if (code != AGENT_CMD_CONTINUE)
 		return code;
-	state =
-	    state_dir("suspend", args->opt[SUS_STATE], args->opt[SUS_CONFIG]);
+	state = state_dir("suspend", args->opt[SUS_STATE],
+	    args->opt[SUS_CONFIG], &conf);
 	if (state == NULL)
 		return AGENT_EXIT_FAIL;
 	code = AGENT_EXIT_FAIL;
@@ -125,15 +153,24 @@ suspend_exec(const struct agent_cmd_args *args)
 		fprintf(stderr, "artemis-gitops suspend: %s\n", err.msg);
 		goto done;
 	}
+	if (conf != NULL && to_etcd(conf, state, cluster, &err) < 0) {
+		fprintf(stderr,
+		    "artemis-gitops suspend: %s/%s/%s is written but etcd is "
+		    "not: %s; the agent that owns the cluster does not see "
+		    "the suspension: suspend again\n",
+		    state, cluster, AGENT_SUSPEND_FILE, err.msg);
+		goto done;
+	}
 	text = agent_suspend_text(cluster, &s);
-	printf("suspended: %s (%s/%s/%s)\n", text, state, cluster,
-	    AGENT_SUSPEND_FILE);
+	printf("suspended: %s (%s/%s/%s%s)\n", text, state, cluster,
+	    AGENT_SUSPEND_FILE, conf != NULL ? ", and in etcd" : "");
 	free(text);
 	code = AGENT_EXIT_OK;
 done:
 	agent_suspension_release(&s);
 	agent_suspension_release(&was);
 	err_release(&err);
+	agent_conf_free(conf);
 	free(state);
 	return code;
 }
@@ -143,6 +180,7 @@ resume_exec(const struct agent_cmd_args *args)
 {
 	const char *cluster = args->argv[0];
 	struct agent_suspension was = {0};
+	struct agent_conf *conf = NULL;
 	struct err err = {0};
 	char *state;
 	int code, r;
@@ -150,8 +188,8 @@ resume_exec(const struct agent_cmd_args *args)
 	code = check_cluster("resume", cluster);
 	if (code != AGENT_CMD_CONTINUE)
 		return code;
-	state =
-	    state_dir("resume", args->opt[RES_STATE], args->opt[RES_CONFIG]);
+	state = state_dir("resume", args->opt[RES_STATE],
+	    args->opt[RES_CONFIG], &conf);
 	if (state == NULL)
 		return AGENT_EXIT_FAIL;
 	/* who suspended it and why, for the message; a damaged file is
@@ -159,7 +197,20 @@ resume_exec(const struct agent_cmd_args *args)
 	if (agent_suspend_read(&was, state, cluster, &err) < 0)
 		err_release(&err);
 	r = agent_suspend_remove(state, cluster, &err);
-	if (r < 0) {
+	if (r >= 0 && conf != NULL &&
+	    agent_coord_intent(conf, "suspended", cluster, NULL, &err) < 0) {
+		fprintf(stderr,
+		    "artemis-gitops resume: %s/%s/%s is removed but etcd "
+		    "still holds the suspension: %s; resume again\n",
+		    state, cluster, AGENT_SUSPEND_FILE, err.msg);
+		code = AGENT_EXIT_FAIL;
+	} else if (r == 0 && conf != NULL) {
+		printf("resumed: cluster '%s' (its suspension removed from "
+		       "etcd); the agent applies what waits at its next "
+		       "cycle\n",
+		    cluster);
+		code = AGENT_EXIT_OK;
+	} else if (r < 0) {
 		fprintf(stderr, "artemis-gitops resume: %s\n", err.msg);
 		code = AGENT_EXIT_FAIL;
 	} else if (r == 0) {
@@ -181,6 +232,7 @@ resume_exec(const struct agent_cmd_args *args)
 	}
 	agent_suspension_release(&was);
 	err_release(&err);
+	agent_conf_free(conf);
 	free(state);
 	return code;
 }

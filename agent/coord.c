@@ -212,6 +212,7 @@ join(struct agent_coord *co, struct err *err)
 	return 0;
 }
 
+
 static int
 open_etcd(struct etcd **out, const struct agent_conf *c, const char *key_pem,
     const char *password)
@@ -234,33 +235,95 @@ open_etcd(struct etcd **out, const struct agent_conf *c, const char *key_pem,
 	return rc;
 }
 
-int
-agent_coord_start(struct agent_coord **out, const struct agent_conf *c,
-    const char *http, struct err *err)
+/* The secrets of c's etcd (the client key, the password), read from the
+ * credentials folder. */
+static int
+read_secrets(const struct agent_conf *c, char **key_pem, char **password,
+    struct err *err)
 {
-	struct agent_coord *co;
-	char *key_pem = NULL, *password = NULL, *path, host[256], *now;
-	struct sbuf b;
-	struct jsonw w;
-	struct etcd_opts o = {0};
+	char *path;
 	int rc;
 
+	*key_pem = *password = NULL;
 	if (c->coord_client_key_file != NULL) {
 		path = xasprintf("%s/%s", c->credentials,
 		    c->coord_client_key_file);
-		rc = agent_creds_read_key(&key_pem, path,
+		rc = agent_creds_read_key(key_pem, path,
 		    "coordination.client-key-file", err);
 		free(path);
 		if (rc < 0)
 			return -1;
 	}
 	if (c->coord_password_file != NULL &&
-	    agent_creds_read_secret(&password, c->credentials,
+	    agent_creds_read_secret(password, c->credentials,
 	        c->coord_password_file, "coordination.password-file",
 	        err) < 0) {
-		agent_creds_free(key_pem);
+		agent_creds_free(*key_pem);
+		*key_pem = NULL;
 		return -1;
 	}
+	return 0;
+}
+
+/* An operator's word for cluster, put or deleted without any ownership:
+ * `<prefix>suspended/<cluster>` (suspend, resume: docs/ha.md). */
+int
+agent_coord_intent(const struct agent_conf *c, const char *what,
+    const char *cluster, const char *data, struct err *err)
+{
+	struct etcd *e = NULL;
+	char *key_pem, *password, *key;
+	int rc;
+
+	if (read_secrets(c, &key_pem, &password, err) < 0)
+		return -1;
+	rc = open_etcd(&e, c, key_pem, password);
+	agent_creds_free(key_pem);
+	agent_creds_free(password);
+	if (rc < 0)
+		return err_setf(err, NULL, "etcd: the client cannot be set up");
+	key = xasprintf("%s%s/%s", c->coord_prefix, what, cluster);
+	if (data != NULL)
+		rc = etcd_put(e, key, data, strlen(data), 0, NULL, err);
+	else
+		rc = etcd_delete(e, key, false, NULL, err);
+	free(key);
+	etcd_close(e);
+	return rc;
+}
+
+int
+agent_coord_intents(struct agent_coord *co, const char *what,
+    struct strv *clusters, struct strv *values, struct err *err)
+{
+	struct etcd_kvs kvs = {0};
+	char *prefix = xasprintf("%s%s/", co->prefix, what);
+	size_t i, n = strlen(prefix);
+	int rc;
+
+	rc = etcd_range(co->etcd, prefix, true, &kvs, err);
+	count(co, 1);
+	for (i = 0; rc == 0 && i < kvs.n; i++) {
+		strv_add(clusters, kvs.v[i].key + n);
+		strv_add(values, kvs.v[i].value);
+	}
+	etcd_kvs_release(&kvs);
+	free(prefix);
+	return rc;
+}
+
+int
+agent_coord_start(struct agent_coord **out, const struct agent_conf *c,
+    const char *http, struct err *err)
+{
+	struct agent_coord *co;
+	char *key_pem = NULL, *password = NULL, host[256], *now;
+	struct sbuf b;
+	struct jsonw w;
+	struct etcd_opts o = {0};
+
+	if (read_secrets(c, &key_pem, &password, err) < 0)
+		return -1;
 	co = xcalloc(1, sizeof(*co));
 	pthread_mutex_init(&co->mu, NULL);
 	pthread_cond_init(&co->cv, NULL);

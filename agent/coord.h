@@ -103,6 +103,16 @@ int agent_coord_put_audit(struct agent_coord *co, const char *cluster,
 int agent_coord_get_audit(struct agent_coord *co, const char *cluster,
     struct strv *rows, struct err *err);
 
+/* An operator's word on a cluster kept in etcd for whichever agent owns
+ * it: what is "suspended" (the suspension's JSON; NULL deletes it: resume).
+ * Opens its own client from c; no lease, no ownership. */
+int agent_coord_intent(const struct agent_conf *c, const char *what,
+    const char *cluster, const char *data, struct err *err);
+/* Every such word of kind what: the clusters and their values (in key
+ * order), appended to clusters and values. */
+int agent_coord_intents(struct agent_coord *co, const char *what,
+    struct strv *clusters, struct strv *values, struct err *err);
+
 /* The etcd requests sent since start (every kind), for the metrics. */
 uint64_t agent_coord_requests(struct agent_coord *co);
 

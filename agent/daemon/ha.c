@@ -105,8 +105,7 @@ merge_audit(struct daemon *a, const char *cluster)
 static void
 restore(struct daemon *a, const char *cluster)
 {
-	static const char *const names[] = {"inventory.json",
-	    "suspended.json"};
+	static const char *const names[] = {"inventory.json"};
 	struct err err = {0};
 	size_t i, n;
 
@@ -151,6 +150,61 @@ taken(struct daemon *a, const char *cluster)
 	mem->fails = 0;
 }
 
+/* Suspensions (`suspend`/`resume` with state-backend etcd write them to
+ * `<prefix>suspended/<cluster>`, wherever they run): each owned cluster's
+ * suspended.json made to say what etcd says, before anything is applied
+ * this cycle. An etcd that cannot be read changes nothing (a suspension
+ * already here stays: a brake is not released for want of an answer). */
+static void
+sync_suspensions(struct daemon *a)
+{
+	struct strv cl = {0}, val = {0};
+	struct err err = {0};
+	size_t i, j;
+
+	if (agent_coord_intents(a->coord, "suspended", &cl, &val, &err) < 0) {
+		log_warn("coordination: suspensions in etcd cannot be read: "
+		         "%s",
+		    err.msg);
+		err_release(&err);
+		return;
+	}
+	for (i = 0; i < a->nclusters; i++) {
+		const char *c = a->clusters[i].name;
+		char *name, *have = NULL;
+		size_t len = 0;
+		int rc;
+
+		if (agent_coord_epoch(a->coord, c) == 0)
+			continue;
+		name = xasprintf("%s/suspended.json", c);
+		for (j = 0; j < cl.n && strcmp(cl.v[j], c) != 0; j++)
+			;
+		rc = agent_state_read(a->state, name, &have, &len, &err);
+		if (j < cl.n && (rc != 0 || strcmp(have, val.v[j]) != 0)) {
+			err_release(&err);
+			if (agent_state_write_local(a->state, name, val.v[j],
+			        strlen(val.v[j]), &err) == 0)
+				log_notice("cluster '%s': suspended (from "
+				           "etcd)",
+				    c);
+		} else if (j == cl.n && rc == 0) {
+			if (agent_state_remove_local(a->state, name, &err) == 0)
+				log_notice("cluster '%s': resumed (its "
+				           "suspension left etcd)",
+				    c);
+		}
+		if (err.msg != NULL) {
+			log_err("cluster '%s': %s", c, err.msg);
+			err_release(&err);
+		}
+		free(have);
+		free(name);
+	}
+	strv_release(&cl);
+	strv_release(&val);
+}
+
 void
 daemon_ha_refresh(struct daemon *a)
 {
@@ -183,6 +237,8 @@ daemon_ha_refresh(struct daemon *a)
 		}
 		publish(a, names[i]);
 	}
+	if (a->conf->state_backend == AGENT_CONF_BACKEND_ETCD)
+		sync_suspensions(a);
 	metrics_set(daemon_metrics(a), "artemis_gitops_coordination_members",
 	    (const char *[]){agent_coord_id(a->coord)},
 	    (double)agent_coord_members(a->coord)->n);

@@ -82,6 +82,23 @@ check "ag2: /metrics shows owner, epoch and shard of $a2" wait_for 20 sh -c \
 check "ag2: /metrics shows 2 agents alive" sh -c \
 	"curl -sf http://127.0.0.1:$port/metrics | grep -qF 'artemis_gitops_coordination_members{agent=\"ag2\"} 2'"
 
+# a suspension given with another agent's configuration (another host)
+# reaches the owner through etcd; so does the resume
+b2=$(expect "ag1 ag2" "$clusters" | awk '$2 == "ag2" {print $1}' | sed -n 2p)
+pb=$(ag_preview 2 "$c1" "$b2")
+check "$b2: suspended with ag1's configuration" "$AG_BIN" suspend "$b2" \
+	--reason "t85 freeze" --by tester --config "$T/ag1.yaml"
+check_grep "$b2: the suspension is in etcd" "t85 freeze" <(etcd_get "suspended/$b2")
+check "$b2: ag2, its owner, reads it" wait_for 20 grep -q "cluster '$b2': suspended (from etcd)" "$T/ag2.log"
+check "$b2: approve ag2's preview" "$AG_BIN" approve "$pb" \
+	--confirm "$(rj "$pb/plan.json" 'j["confirmation"]')" --by tester --state "$T/state2"
+check "$b2: the approved plan waits" wait_for 20 test -f "$pb/waiting.txt"
+check_grep "$b2: ... saying why" "t85 freeze" "$pb/waiting.txt"
+check "$b2: resumed with ag1's configuration" "$AG_BIN" resume "$b2" --config "$T/ag1.yaml"
+check_eq "$b2: etcd holds no suspension" "" "$(etcd_get "suspended/$b2")"
+check "$b2: applied once resumed" wait_for 30 test -f "$pb/result.json"
+check_applied "$b2: every node APPLIED" "$pb"
+
 # a third agent joins: its share is handed over, nothing else moves
 moved=$(join -j1 <(expect "ag1 ag2" "$clusters") <(expect "ag1 ag2 ag3" "$clusters") | awk '$2 != $3' | wc -l)
 check "join: rendezvous moves some clusters to ag3 ($moved)" test "$moved" -gt 0
