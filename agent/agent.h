@@ -105,5 +105,6 @@ extern const struct agent_cmd_entry agent_cmd_apply_entry;
 extern const struct agent_cmd_entry agent_cmd_comment_entry;
 extern const struct agent_cmd_entry agent_cmd_suspend_entry;
 extern const struct agent_cmd_entry agent_cmd_resume_entry;
+extern const struct agent_cmd_entry agent_cmd_state_migrate_entry;
 
 #endif

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/afile.h"
 #include "../lib/clock.h"
 #include "../lib/etcd.h"
 #include "../lib/jsonw.h"
@@ -944,4 +945,136 @@ agent_coord_get_audit(struct agent_coord *co, const char *cluster,
 		strv_add(rows, kvs.v[i].value);
 	etcd_kvs_release(&kvs);
 	return 0;
+}
+
+/* One cluster's files of a state folder, into etcd (state-migrate). */
+static int
+migrate_cluster(struct etcd *e, const struct agent_conf *c, const char *dir,
+    const char *cluster, bool dry_run, struct sbuf *report, struct err *err)
+{
+	static const char *const files[] = {"inventory.json",
+	    "suspended.json"};
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *path = xasprintf("%s/%s/%s", dir, cluster, files[i]);
+		char *text = NULL, *key;
+		size_t len = 0;
+		int rc;
+
+		if (access(path, F_OK) < 0) {
+			free(path);
+			continue;
+		}
+		rc = afile_read(&text, &len, path, (size_t)64 * 1024 * 1024,
+		    err);
+		free(path);
+		if (rc < 0)
+			return -1;
+		key = i == 0 ? xasprintf("%sstate/%s/%s", c->coord_prefix,
+		                   cluster, files[i])
+		             : xasprintf("%ssuspended/%s", c->coord_prefix,
+		                   cluster);
+		if (!dry_run)
+			rc = etcd_put(e, key, text, len, 0, NULL, err);
+		sbuf_addf(report, "  %s -> %s (%zu bytes)\n", files[i], key,
+		    len);
+		free(key);
+		free(text);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+agent_coord_migrate(const struct agent_conf *c, const char *dir,
+    const struct strv *clusters, const struct strv *rows,
+    const struct strv *row_clusters, bool dry_run, struct sbuf *report,
+    struct err *err)
+{
+	struct etcd *e = NULL;
+	struct etcd_kvs kvs = {0};
+	char *key_pem, *password, *key;
+	size_t i, j, n;
+	int rc = -1;
+
+	if (read_secrets(c, &key_pem, &password, err) < 0)
+		return -1;
+	rc = open_etcd(&e, c, key_pem, password);
+	agent_creds_free(key_pem);
+	agent_creds_free(password);
+	if (rc < 0)
+		return err_setf(err, NULL, "etcd: the client cannot be set up");
+	rc = -1;
+	/* nothing is copied over agents at work or state already there */
+	key = xasprintf("%smembers/", c->coord_prefix);
+	if (etcd_range(e, key, true, &kvs, err) < 0)
+		goto done;
+	if (kvs.n > 0) {
+		err_setf(err, NULL,
+		    "%zu agent(s) run on prefix '%s' (the first: %s): stop "
+		    "them before migrating a state folder under it",
+		    kvs.n, c->coord_prefix, kvs.v[0].key + strlen(key));
+		goto done;
+	}
+	for (i = 0; i < clusters->n; i++) {
+		char *p[3];
+		p[0] = xasprintf("%sstate/%s/", c->coord_prefix,
+		    clusters->v[i]);
+		p[1] = xasprintf("%saudit/%s/", c->coord_prefix,
+		    clusters->v[i]);
+		p[2] = xasprintf("%ssuspended/%s", c->coord_prefix,
+		    clusters->v[i]);
+		for (j = 0; j < 3 && rc == -1; j++) {
+			if (etcd_range(e, p[j], j < 2, &kvs, err) < 0) {
+				rc = -2;
+			} else if (kvs.n > 0) {
+				err_setf(err, NULL,
+				    "etcd already holds '%s' (cluster '%s' was "
+				    "migrated, or an agent with state-backend "
+				    "etcd wrote it): nothing is copied",
+				    kvs.v[0].key, clusters->v[i]);
+				rc = -2;
+			}
+		}
+		for (j = 0; j < 3; j++)
+			free(p[j]);
+		if (rc == -2) {
+			rc = -1;
+			goto done;
+		}
+	}
+	for (i = 0; i < clusters->n; i++) {
+		sbuf_addf(report, "cluster '%s':\n", clusters->v[i]);
+		if (migrate_cluster(e, c, dir, clusters->v[i], dry_run, report,
+		        err) < 0)
+			goto done;
+		for (j = 0, n = 0; j < rows->n; j++) {
+			char *ak;
+
+			if (strcmp(row_clusters->v[j], clusters->v[i]) != 0)
+				continue;
+			/* epoch 0: before any agent owned it; in their
+			 * order in the folder's audit log */
+			ak = xasprintf("%saudit/%s/%020d/%020zu-%06d",
+			    c->coord_prefix, clusters->v[i], 0, j, 0);
+			if (!dry_run &&
+			    etcd_put(e, ak, rows->v[j], strlen(rows->v[j]), 0,
+			        NULL, err) < 0) {
+				free(ak);
+				goto done;
+			}
+			free(ak);
+			n++;
+		}
+		sbuf_addf(report, "  %zu audit row(s) -> %saudit/%s/\n", n,
+		    c->coord_prefix, clusters->v[i]);
+	}
+	rc = 0;
+done:
+	free(key);
+	etcd_kvs_release(&kvs);
+	etcd_close(e);
+	return rc;
 }

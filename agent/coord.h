@@ -113,6 +113,18 @@ int agent_coord_intent(const struct agent_conf *c, const char *what,
 int agent_coord_intents(struct agent_coord *co, const char *what,
     struct strv *clusters, struct strv *values, struct err *err);
 
+/* state-migrate: the state folder dir's clusters (their inventory.json
+ * and suspended.json) and audit rows (rows[i] of cluster row_clusters[i],
+ * in the log's order, under epoch 0) put into etcd under c's prefix,
+ * what was done (or, dry_run, would be) appended to report. Refused, with
+ * nothing written, while an agent runs on the prefix or when etcd already
+ * holds state of one of the clusters. */
+struct sbuf;
+int agent_coord_migrate(const struct agent_conf *c, const char *dir,
+    const struct strv *clusters, const struct strv *rows,
+    const struct strv *row_clusters, bool dry_run, struct sbuf *report,
+    struct err *err);
+
 /* The etcd requests sent since start (every kind), for the metrics. */
 uint64_t agent_coord_requests(struct agent_coord *co);
 

@@ -19,6 +19,7 @@ static const struct agent_cmd_entry *const cmds[] = {
     &agent_cmd_comment_entry,
     &agent_cmd_suspend_entry,
     &agent_cmd_resume_entry,
+    &agent_cmd_state_migrate_entry,
     &daemon_cmd_run_entry,
     &daemon_cmd_notify_test_entry,
 };
