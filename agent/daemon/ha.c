@@ -78,6 +78,9 @@ publish(struct daemon *a, const char *cluster)
 	    (double)epoch);
 	metrics_set(m, "artemis_gitops_cluster_owned", (const char *[]){cluster},
 	    epoch > 0 ? 1 : 0);
+	if (a->board != NULL)
+		web_board_owner(a->board, cluster, owner, epoch,
+		    agent_coord_mode(a->coord), epoch > 0);
 }
 
 /* The audit rows of cluster in etcd that the folder lacks, appended. */

@@ -414,6 +414,29 @@ head_json(struct jsonw *w, const struct web_view *v)
 }
 
 /* One cluster; with detail its latest previews and last applies too. */
+/* "coordination": who owns the cluster among several agents; absent for
+ * an agent alone (docs/ha.md). */
+static void
+coordination_json(struct jsonw *w, const struct web_view *v,
+    const char *name)
+{
+	const struct web_cluster_view *cv = NULL;
+	size_t i;
+
+	for (i = 0; i < v->nclusters; i++)
+		if (strcmp(v->clusters[i].name, name) == 0)
+			cv = &v->clusters[i];
+	if (cv == NULL || !cv->coordinated)
+		return;
+	jsonw_key(w, "coordination");
+	jsonw_obj_begin(w);
+	jsonw_key_int(w, "epoch", cv->epoch);
+	jsonw_key_str(w, "owner", cv->owner);
+	jsonw_key_str(w, "shard", cv->shard);
+	jsonw_key_bool(w, "this_agent", cv->here);
+	jsonw_obj_end(w);
+}
+
 static void
 cluster_json(struct jsonw *w, const struct web_view *v, const char *name,
     bool detail)
@@ -440,6 +463,7 @@ cluster_json(struct jsonw *w, const struct web_view *v, const char *name,
 		jsonw_key_str(w, "revision", applied);
 		jsonw_obj_end(w);
 	}
+	coordination_json(w, v, name);
 	if (ok)
 		drift_json(w, v, name);
 	if (detail) {

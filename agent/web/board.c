@@ -22,6 +22,12 @@ struct node_entry {
 	struct web_node_view v;
 };
 
+struct owner_entry {
+	char *cluster, *owner, *shard;
+	int64_t epoch;
+	bool here;
+};
+
 struct job_slot {
 	struct web_job *j;
 };
@@ -41,6 +47,8 @@ struct web_board {
 	char *head, *head_summary;
 	struct node_entry *nodes;
 	size_t nnodes;
+	struct owner_entry *owners;
+	size_t nowners;
 	/* jobs: waiting ones first in, and the last finished ones */
 	struct job_slot *jobs;
 	size_t njobs;
@@ -97,6 +105,12 @@ web_board_free(struct web_board *b)
 		node_view_release(&b->nodes[i].v);
 	}
 	free(b->nodes);
+	for (i = 0; i < b->nowners; i++) {
+		free(b->owners[i].cluster);
+		free(b->owners[i].owner);
+		free(b->owners[i].shard);
+	}
+	free(b->owners);
 	for (i = 0; i < b->njobs; i++) {
 		web_job_release(b->jobs[i].j);
 		free(b->jobs[i].j);
@@ -213,6 +227,35 @@ web_board_node_read(struct web_board *b, const struct web_node_read *r)
 }
 
 void
+web_board_owner(struct web_board *b, const char *cluster, const char *owner,
+    int64_t epoch, const char *shard, bool here)
+{
+	struct owner_entry *e = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&b->mu);
+	if (!strv_has(&b->clusters, cluster))
+		strv_add(&b->clusters, cluster);
+	for (i = 0; i < b->nowners; i++)
+		if (strcmp(b->owners[i].cluster, cluster) == 0)
+			e = &b->owners[i];
+	if (e == NULL) {
+		b->owners = xreallocarray(b->owners, b->nowners + 1,
+		    sizeof(*b->owners));
+		e = &b->owners[b->nowners++];
+		memset(e, 0, sizeof(*e));
+		e->cluster = xstrdup(cluster);
+	}
+	free(e->owner);
+	free(e->shard);
+	e->owner = dup_or_null(owner);
+	e->shard = dup_or_null(shard);
+	e->epoch = epoch;
+	e->here = here;
+	pthread_mutex_unlock(&b->mu);
+}
+
+void
 web_board_view(struct web_board *b, struct web_view *out)
 {
 	struct web_cluster_view *cv;
@@ -251,6 +294,15 @@ web_board_view(struct web_board *b, struct web_view *out)
 			nv->member = dup_or_null(b->nodes[j].v.member);
 			nv->version = dup_or_null(b->nodes[j].v.version);
 		}
+		for (j = 0; j < b->nowners; j++) {
+			if (strcmp(b->owners[j].cluster, cv->name) != 0)
+				continue;
+			cv->coordinated = true;
+			cv->here = b->owners[j].here;
+			cv->owner = dup_or_null(b->owners[j].owner);
+			cv->shard = dup_or_null(b->owners[j].shard);
+			cv->epoch = b->owners[j].epoch;
+		}
 	}
 	pthread_mutex_unlock(&b->mu);
 }
@@ -265,6 +317,8 @@ web_view_release(struct web_view *v)
 			node_view_release(&v->clusters[i].nodes[j]);
 		free(v->clusters[i].nodes);
 		free(v->clusters[i].name);
+		free(v->clusters[i].owner);
+		free(v->clusters[i].shard);
 	}
 	free(v->clusters);
 	free(v->outbox);

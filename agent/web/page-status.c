@@ -165,6 +165,31 @@ status_nodes(struct sbuf *b, const struct web_cluster_view *cv)
 	sbuf_adds(b, "</table>\n");
 }
 
+/* Several agents (docs/ha.md): who works on the cluster. */
+static void
+status_owner(struct sbuf *b, const struct web_cluster_view *cv)
+{
+	if (!cv->coordinated)
+		return;
+	sbuf_adds(b, "<p class=\"owner\">");
+	if (cv->here) {
+		sbuf_addf(b, "Owned by this agent (");
+		web_html_esc(b, cv->owner);
+		sbuf_addf(b, "), epoch %lld", (long long)cv->epoch);
+	} else if (cv->owner != NULL) {
+		sbuf_adds(b, "Standing by: owned by agent ");
+		web_html_esc(b, cv->owner);
+		sbuf_adds(b, ", whose page shows its previews; nothing here "
+		             "reads or changes its brokers");
+	} else {
+		sbuf_adds(b, "No agent owns it now: the next to take it plans "
+		             "it again");
+	}
+	sbuf_adds(b, "; shard mode ");
+	web_html_esc(b, cv->shard != NULL ? cv->shard : "none");
+	sbuf_adds(b, ".</p>\n");
+}
+
 static void
 status_applied(struct sbuf *b, const struct web_view *v, const char *cluster)
 {
@@ -379,6 +404,7 @@ web_page_status(struct web_ctx *c, const struct web_who *who,
 		sbuf_adds(b, "\"><h2>Cluster ");
 		web_html_esc(b, name);
 		sbuf_adds(b, "</h2>\n");
+		status_owner(b, &v.clusters[i]);
 		status_nodes(b, &v.clusters[i]);
 		status_applied(b, &v, name);
 		status_drift(b, &v, name);

@@ -162,6 +162,11 @@ struct web_cluster_view {
 	char *name;
 	struct web_node_view *nodes;
 	size_t nnodes;
+	/* several agents (docs/ha.md): coordinated is true once ownership
+	 * was told (web_board_owner); owner NULL: no agent owns it now */
+	bool coordinated, here;
+	char *owner, *shard;
+	int64_t epoch;
 };
 struct web_view {
 	char *outbox, *state, *conf_path;

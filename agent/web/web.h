@@ -56,6 +56,11 @@ struct web_node_read {
 	double seconds;      /* how long the read took */
 };
 void web_board_node_read(struct web_board *b, const struct web_node_read *r);
+/* Several agents (docs/ha.md): who owns cluster now (owner NULL: no
+ * agent), under which epoch (0 unless here: this agent), and the shard
+ * mode; the page and the API show it. */
+void web_board_owner(struct web_board *b, const char *cluster,
+    const char *owner, int64_t epoch, const char *shard, bool here);
 
 /* ---- jobs the server asks the daemon to run (board.c) ----------------- */
 

@@ -82,6 +82,17 @@ check "ag2: /metrics shows owner, epoch and shard of $a2" wait_for 20 sh -c \
 check "ag2: /metrics shows 2 agents alive" sh -c \
 	"curl -sf http://127.0.0.1:$port/metrics | grep -qF 'artemis_gitops_coordination_members{agent=\"ag2\"} 2'"
 
+a1=$(expect "ag1 ag2" "$clusters" | awk '$2 == "ag1" {print $1; exit}')
+api() { curl -sf "http://127.0.0.1:$port/api/v1/clusters/$1"; }
+check_eq "ag2's API: $a2 is its own, under epoch $ep" "ag2 $ep True hash" \
+	"$(api "$a2" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cluster"]["coordination"]; print(c["owner"], c["epoch"], c["this_agent"], c["shard"])')"
+check_eq "ag2's API: $a1 is ag1's, ag2 stands by" "ag1 0 False" \
+	"$(api "$a1" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cluster"]["coordination"]; print(c["owner"], c["epoch"], c["this_agent"])')"
+check_grep "ag2's page: standing by for $a1" "Standing by: owned by agent ag1" \
+	<(curl -sf "http://127.0.0.1:$port/")
+check_grep "ag2's page: $a2 owned here" "Owned by this agent \(ag2\), epoch $ep" \
+	<(curl -sf "http://127.0.0.1:$port/")
+
 # a suspension given with another agent's configuration (another host)
 # reaches the owner through etcd; so does the resume
 b2=$(expect "ag1 ag2" "$clusters" | awk '$2 == "ag2" {print $1}' | sed -n 2p)
