@@ -611,6 +611,102 @@ test_conf__repository_verify(void **state)
 	agent_conf_free(c);
 }
 
+#define BASE                                                                   \
+	"version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"            \
+	"credentials: /c\n"
+
+static void
+test_conf__coordination(void **state)
+{
+	struct agent_conf *c;
+
+	(void)state;
+	c = parse_ok(BASE);
+	assert_int_equal(c->coord_endpoints.n, 0);
+	assert_int_equal(c->state_backend, AGENT_CONF_BACKEND_FILE);
+	assert_int_equal(c->coord_lease_ttl, 15);
+	assert_int_equal(c->coord_lease_margin, 5);
+	assert_string_equal(c->coord_prefix, "/artemis-gitops/");
+	agent_conf_free(c);
+	c = parse_ok(BASE "coordination:\n"
+	                  "  endpoints: [http://127.0.0.1:2379, "
+	                  "https://etcd2.example:2379]\n"
+	                  "  agent-id: gitops-a\n"
+	                  "  prefix: /fleet/eu/\n"
+	                  "  lease-ttl: 9s\n"
+	                  "  lease-margin: 3s\n"
+	                  "  request-timeout: 2s\n"
+	                  "  user: gitops\n"
+	                  "  password-file: etcd.password\n"
+	                  "  shard: {mode: hash}\n"
+	                  "state-backend: etcd\n");
+	assert_int_equal(c->coord_endpoints.n, 2);
+	assert_string_equal(c->coord_endpoints.v[1], "https://etcd2.example:2379");
+	assert_string_equal(c->coord_agent_id, "gitops-a");
+	assert_string_equal(c->coord_prefix, "/fleet/eu/");
+	assert_int_equal(c->coord_lease_ttl, 9);
+	assert_int_equal(c->coord_lease_margin, 3);
+	assert_int_equal(c->coord_timeout, 2);
+	assert_int_equal(c->coord_shard_mode, AGENT_CONF_SHARD_HASH);
+	assert_int_equal(c->state_backend, AGENT_CONF_BACKEND_ETCD);
+	agent_conf_free(c);
+	/* the agent id defaults to the host name */
+	c = parse_ok(BASE "coordination: {endpoints: [http://127.0.0.1:2379]}\n");
+	assert_non_null(c->coord_agent_id);
+	assert_true(strlen(c->coord_agent_id) > 0);
+	agent_conf_free(c);
+}
+
+static void
+test_conf__coordination_refused(void **state)
+{
+	(void)state;
+	T_BAD(BASE "state-backend: etcd\n",
+	    "c.yaml:1:1: 'state-backend' is etcd but there is no etcd: "
+	    "set 'coordination.endpoints'\n");
+	T_BAD(BASE "state-backend: sqlite\n",
+	    "c.yaml:5:16: 'state-backend' must be file or etcd, not "
+	    "'sqlite'\n");
+	T_BAD(BASE "coordination: {endpoints: [ftp://x:1]}\n",
+	    "c.yaml:5:28: 'coordination.endpoints': 'ftp://x:1' must be "
+	    "an http:// or https:// URL with a host and without a user or "
+	    "password\n");
+	T_BAD(BASE "coordination: {endpoints: [http://u:pw@x:1]}\n",
+	    "c.yaml:5:28: 'coordination.endpoints': 'http://u:pw@x:1' "
+	    "must be an http:// or https:// URL with a host and without a "
+	    "user or password\n");
+	T_BAD(BASE "coordination: {endpoints: http://x:1}\n",
+	    "c.yaml:5:27: 'coordination.endpoints' must be a list of "
+	    "URLs, not a scalar\n");
+	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], lease-ttl: 10s, "
+	           "lease-margin: 6s}\n",
+	    "c.yaml:1:1: 'coordination.lease-margin' (6s) must be at "
+	    "most half of 'coordination.lease-ttl' (10s)\n");
+	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], lease-ttl: 6s, lease-margin: 2s, "
+	           "request-timeout: 3s}\n",
+	    "c.yaml:1:1: 'coordination.request-timeout' (3s) must be at "
+	    "most a third of 'coordination.lease-ttl' (6s): the lease is "
+	    "renewed every third of it\n");
+	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], prefix: fleet}\n",
+	    "c.yaml:5:57: 'coordination.prefix' must be a key prefix "
+	    "that starts and ends with '/', without empty, '.' or '..' parts or "
+	    "white space, not 'fleet'\n");
+	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], prefix: /a/../b/}\n",
+	    "c.yaml:5:57: 'coordination.prefix' must be a key prefix "
+	    "that starts and ends with '/', without empty, '.' or '..' parts or "
+	    "white space, not '/a/../b/'\n");
+	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], agent-id: 'a b'}\n",
+	    "c.yaml:1:1: 'coordination.agent-id' must be letters, "
+	    "digits, '.', '_' and '-', not 'a b'\n");
+	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], user: u}\n",
+	    "c.yaml:1:1: 'coordination.user' needs "
+	    "'coordination.password-file'\n");
+	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], shard: {mode: "
+	           "random}}\n",
+	    "c.yaml:5:63: 'coordination.shard.mode' must be none or "
+	    "hash, not 'random'\n");
+}
+
 int
 main(void)
 {
@@ -632,6 +728,8 @@ main(void)
 	    cmocka_unit_test(test_conf__load_looks_approvers_up),
 	    cmocka_unit_test(test_conf__repository_verify),
 	    cmocka_unit_test(test_conf__docs_match_the_table),
+	    cmocka_unit_test(test_conf__coordination),
+	    cmocka_unit_test(test_conf__coordination_refused),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
