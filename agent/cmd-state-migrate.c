@@ -99,7 +99,8 @@ migrate_exec(const struct agent_cmd_args *args)
 	if (agent_conf_load(&c, args->opt[MIG_CONFIG], &d) < 0) {
 		for (i = 0; i < d.n; i++) {
 			s = errlist_render_item(&d, i);
-			fprintf(stderr, "artemis-gitops state-migrate: %s\n", s);
+			fprintf(stderr, "artemis-gitops state-migrate: %s\n",
+			    s);
 			free(s);
 		}
 		goto done;

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/afile.h"
 #include "../lib/clock.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 #include "approve-write.h"
-#include "../lib/afile.h"
 #include "conf.h"
 #include "coord.h"
 #include "state.h"
@@ -188,8 +188,8 @@ resume_exec(const struct agent_cmd_args *args)
 	code = check_cluster("resume", cluster);
 	if (code != AGENT_CMD_CONTINUE)
 		return code;
-	state = state_dir("resume", args->opt[RES_STATE],
-	    args->opt[RES_CONFIG], &conf);
+	state = state_dir("resume", args->opt[RES_STATE], args->opt[RES_CONFIG],
+	    &conf);
 	if (state == NULL)
 		return AGENT_EXIT_FAIL;
 	/* who suspended it and why, for the message; a damaged file is

@@ -219,8 +219,9 @@ static const struct conf_key keys[] = {
     KEY("coordination.ca-file", CT_PATH, coord_ca_file, 0, 0, NULL, false,
         "the CA etcd's certificate is checked against (default: the "
         "system's)"),
-    KEY("coordination.client-cert-file", CT_PATH, coord_client_cert, 0, 0,
-        NULL, false, "a client certificate for etcd (PEM), with "
+    KEY("coordination.client-cert-file", CT_PATH, coord_client_cert, 0, 0, NULL,
+        false,
+        "a client certificate for etcd (PEM), with "
         "`coordination.client-key-file`"),
     KEY("coordination.client-key-file", CT_FILENAME, coord_client_key_file, 0,
         0, NULL, false, "its key's file in the credentials folder"),
@@ -236,15 +237,18 @@ static const struct conf_key keys[] = {
         "this agent's name among the others (`[A-Za-z0-9._-]`; default: "
         "the host name); unique per agent"),
     KEY("coordination.lease-ttl", CT_DURATION, coord_lease_ttl, 5, 300, "15s",
-        false, "the agent's lease: an agent that stops renewing it loses "
+        false,
+        "the agent's lease: an agent that stops renewing it loses "
         "its clusters this long after its last renewal"),
     KEY("coordination.lease-margin", CT_DURATION, coord_lease_margin, 1, 150,
-        "5s", false, "no request that changes a broker is sent when the "
+        "5s", false,
+        "no request that changes a broker is sent when the "
         "lease has less than this left"),
-    KEY("coordination.request-timeout", CT_DURATION, coord_timeout, 1, 60,
-        "3s", false, "one request to one etcd member"),
+    KEY("coordination.request-timeout", CT_DURATION, coord_timeout, 1, 60, "3s",
+        false, "one request to one etcd member"),
     KEY("coordination.shard.mode", CT_SHARD, coord_shard_mode, 0, 0, "none",
-        false, "`none`: one leader holds every cluster, the others stand "
+        false,
+        "`none`: one leader holds every cluster, the others stand "
         "by; `hash`: each cluster has its own owner, chosen by rendezvous "
         "hashing over the agents alive"),
     KEY("state-backend", CT_BACKEND, state_backend, 0, 0, "file", false,
@@ -846,12 +850,15 @@ coord_check(struct loader *L, const struct pos *root)
 			    "'coordination.endpoints'");
 		return;
 	}
-	if ((c->coord_client_cert == NULL) != (c->coord_client_key_file == NULL))
+	if ((c->coord_client_cert == NULL) !=
+	    (c->coord_client_key_file == NULL))
 		errlist_add(L->diags, DIAG_ERROR, root, "'%s' needs '%s'",
-		    c->coord_client_cert != NULL ? "coordination.client-cert-file"
-		                                 : "coordination.client-key-file",
-		    c->coord_client_cert != NULL ? "coordination.client-key-file"
-		                                 : "coordination.client-cert-file");
+		    c->coord_client_cert != NULL
+		        ? "coordination.client-cert-file"
+		        : "coordination.client-key-file",
+		    c->coord_client_cert != NULL
+		        ? "coordination.client-key-file"
+		        : "coordination.client-cert-file");
 	if ((c->coord_user == NULL) != (c->coord_password_file == NULL))
 		errlist_add(L->diags, DIAG_ERROR, root, "'%s' needs '%s'",
 		    c->coord_user != NULL ? "coordination.user"
@@ -890,8 +897,9 @@ coord_check(struct loader *L, const struct pos *root)
 		c->coord_agent_id = xstrdup(host);
 	}
 	if (!agent_conf_filename_ok(c->coord_agent_id) ||
-	    strspn(c->coord_agent_id, "abcdefghijklmnopqrstuvwxyz"
-	                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+	    strspn(c->coord_agent_id,
+	        "abcdefghijklmnopqrstuvwxyz"
+	        "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
 	        strlen(c->coord_agent_id))
 		errlist_add(L->diags, DIAG_ERROR, root,
 		    "'coordination.agent-id' must be letters, digits, '.', "

@@ -47,10 +47,10 @@ struct agent_coord {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool stop;
-	int64_t lease;         /* 0: none */
-	int64_t deadline_ms;   /* monotonic: the lease ends by then */
-	bool lost;             /* etcd said the lease is gone */
-	uint64_t requests;     /* etcd requests sent */
+	int64_t lease;       /* 0: none */
+	int64_t deadline_ms; /* monotonic: the lease ends by then */
+	bool lost;           /* etcd said the lease is gone */
+	uint64_t requests;   /* etcd requests sent */
 };
 
 static void
@@ -169,8 +169,9 @@ renew_main(void *p)
 			        1000.0);
 			err_release(&err);
 		} else if (ttl <= 0) {
-			log_warn("etcd: lease %llx is gone (expired or revoked): "
-			         "every cluster of this agent is lost",
+			log_warn(
+			    "etcd: lease %llx is gone (expired or revoked): "
+			    "every cluster of this agent is lost",
 			    (unsigned long long)id);
 			co->lost = true;
 		} else {
@@ -212,7 +213,6 @@ join(struct agent_coord *co, struct err *err)
 	    co->id, (unsigned long long)id, granted, etcd_endpoint(co->etcd));
 	return 0;
 }
-
 
 static int
 open_etcd(struct etcd **out, const struct agent_conf *c, const char *key_pem,
@@ -469,8 +469,10 @@ static int
 take(struct agent_coord *co, const char *key, int64_t lease, int64_t *epoch,
     char **holder, struct err *err)
 {
-	struct etcd_cmp cmp = {
-	    .key = key, .target = ETCD_CREATE, .result = ETCD_EQUAL, .num = 0};
+	struct etcd_cmp cmp = {.key = key,
+	    .target = ETCD_CREATE,
+	    .result = ETCD_EQUAL,
+	    .num = 0};
 	struct etcd_op put = {.kind = ETCD_OP_PUT,
 	    .key = key,
 	    .value = co->id,
@@ -530,7 +532,8 @@ lose_all(struct agent_coord *co, const char *why)
 
 	for (i = 0; i < co->no; i++)
 		if (co->o[i].epoch > 0) {
-			log_warn("cluster '%s': ownership lost (epoch %lld): %s",
+			log_warn(
+			    "cluster '%s': ownership lost (epoch %lld): %s",
 			    co->o[i].cluster, (long long)co->o[i].epoch, why);
 			co->o[i].epoch = 0;
 			set_owner(&co->o[i], NULL);
@@ -610,9 +613,9 @@ refresh_hash(struct agent_coord *co, const char *const *clusters, size_t n,
 	for (i = 0; i < n; i++) {
 		struct owned *r = row(co, clusters[i]);
 		const struct etcd_kv *cur = NULL;
-		const char *want = agent_coord_pick(
-		    (const char *const *)co->members.v, co->members.n,
-		    clusters[i]);
+		const char *want =
+		    agent_coord_pick((const char *const *)co->members.v,
+		        co->members.n, clusters[i]);
 		char *key = owner_key(co, clusters[i]), *holder = NULL;
 		int64_t epoch = 0;
 		int t;
@@ -642,7 +645,8 @@ refresh_hash(struct agent_coord *co, const char *const *clusters, size_t n,
 			if (r->epoch > 0)
 				log_warn("cluster '%s': ownership lost (epoch "
 				         "%lld): held by '%s'",
-				    clusters[i], (long long)r->epoch, cur->value);
+				    clusters[i], (long long)r->epoch,
+				    cur->value);
 			r->epoch = 0;
 			set_owner(r, cur->value);
 		} else if (want != NULL && strcmp(want, co->id) == 0) {
@@ -755,8 +759,7 @@ lease_left_check(struct agent_coord *co, const char *cluster, struct err *err)
 
 /* The compares that say "key still ours under epoch". */
 static void
-fence_cmp(struct etcd_cmp cmp[2], const char *key, int64_t epoch,
-    int64_t lease)
+fence_cmp(struct etcd_cmp cmp[2], const char *key, int64_t epoch, int64_t lease)
 {
 	memset(cmp, 0, 2 * sizeof(*cmp));
 	cmp[0].key = key;
@@ -841,8 +844,7 @@ fenced(struct agent_coord *co, const char *cluster, const struct etcd_op *ops,
 }
 
 int
-agent_coord_fence(struct agent_coord *co, const char *cluster,
-    struct err *err)
+agent_coord_fence(struct agent_coord *co, const char *cluster, struct err *err)
 {
 	return fenced(co, cluster, NULL, 0, err);
 }
@@ -952,8 +954,7 @@ static int
 migrate_cluster(struct etcd *e, const struct agent_conf *c, const char *dir,
     const char *cluster, bool dry_run, struct sbuf *report, struct err *err)
 {
-	static const char *const files[] = {"inventory.json",
-	    "suspended.json"};
+	static const char *const files[] = {"inventory.json", "suspended.json"};
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -1020,10 +1021,10 @@ agent_coord_migrate(const struct agent_conf *c, const char *dir,
 	}
 	for (i = 0; i < clusters->n; i++) {
 		char *p[3];
-		p[0] = xasprintf("%sstate/%s/", c->coord_prefix,
-		    clusters->v[i]);
-		p[1] = xasprintf("%saudit/%s/", c->coord_prefix,
-		    clusters->v[i]);
+		p[0] =
+		    xasprintf("%sstate/%s/", c->coord_prefix, clusters->v[i]);
+		p[1] =
+		    xasprintf("%saudit/%s/", c->coord_prefix, clusters->v[i]);
 		p[2] = xasprintf("%ssuspended/%s", c->coord_prefix,
 		    clusters->v[i]);
 		for (j = 0; j < 3 && rc == -1; j++) {

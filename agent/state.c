@@ -348,9 +348,8 @@ agent_state_audit_append(struct agent_state *st, const char *row,
 {
 	if (strchr(row, '\n') != NULL)
 		return err_setf(err, NULL, "audit row spans several lines");
-	if (st->mirror != NULL &&
-	    st->mirror(st->mirror_ctx, AGENT_STATE_AUDIT, row, strlen(row),
-	        true, err) < 0)
+	if (st->mirror != NULL && st->mirror(st->mirror_ctx, AGENT_STATE_AUDIT,
+	                              row, strlen(row), true, err) < 0)
 		return -1;
 	return audit_append_local(st, row, err);
 }

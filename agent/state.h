@@ -61,8 +61,8 @@ int agent_state_write(struct agent_state *st, const char *name,
  * from fn (the write refused: this agent no longer owns the cluster, or
  * etcd cannot be reached) fails the write with fn's err, and nothing is
  * written. NULL: none. */
-typedef int agent_state_mirror_fn(void *ctx, const char *name,
-    const void *data, size_t len, bool audit, struct err *err);
+typedef int agent_state_mirror_fn(void *ctx, const char *name, const void *data,
+    size_t len, bool audit, struct err *err);
 void agent_state_set_mirror(struct agent_state *st, agent_state_mirror_fn *fn,
     void *ctx);
 

@@ -32,8 +32,8 @@ b64_encode(struct sbuf *out, const void *data, size_t len)
 	size_t i;
 
 	for (i = 0; i + 2 < len; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 |
-		    p[i + 2];
+		unsigned v =
+		    (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
 		sbuf_addc(out, b64[v >> 18 & 63]);
 		sbuf_addc(out, b64[v >> 12 & 63]);
 		sbuf_addc(out, b64[v >> 6 & 63]);
@@ -235,36 +235,39 @@ post_one(struct etcd *e, size_t at, const char *path, const struct sbuf *body,
 		err_setf(err, NULL, "etcd %s: %s", url,
 		    resp.error ? resp.error : http_fail_name(resp.fail));
 		rc = resp.fail == HTTP_TLS || resp.fail == HTTP_TLS_CLIENT ||
-			resp.fail == HTTP_INVALID || resp.fail == HTTP_TOO_LARGE ?
-		    -1 :
-		    1;
+		             resp.fail == HTTP_INVALID ||
+		             resp.fail == HTTP_TOO_LARGE
+		         ? -1
+		         : 1;
 		goto out;
 	}
 	if (json_parse(doc, url, resp.body.buf ? resp.body.buf : "",
-		resp.body.len, err) < 0) {
+	        resp.body.len, err) < 0) {
 		rc = resp.status >= 500 ? 1 : -1;
 		goto out;
 	}
 	root = json_doc_root(*doc);
 	msg = json_get(root, "error");
 	if (resp.status != 200 || msg != NULL) {
-		const char *m = json_str(msg) ? json_str(msg) :
-		    json_str(json_get(root, "message"));
+		const char *m = json_str(msg)
+		                    ? json_str(msg)
+		                    : json_str(json_get(root, "message"));
 		int64_t code = 0;
 
 		json_int(json_get(root, "code"), &code);
 		err_setf(err, NULL, "etcd %s: HTTP %d: %s", url, resp.status,
 		    m ? m : "no error message");
 		/* 14 UNAVAILABLE, 4 DEADLINE_EXCEEDED; no leader, timed out */
-		rc = code == 14 || code == 4 ||
-			(m != NULL && (strstr(m, "no leader") != NULL ||
-			    strstr(m, "timed out") != NULL ||
-			    strstr(m, "not capable") != NULL)) ?
-		    1 :
-		    -1;
+		rc =
+		    code == 14 || code == 4 ||
+		            (m != NULL && (strstr(m, "no leader") != NULL ||
+		                              strstr(m, "timed out") != NULL ||
+		                              strstr(m, "not capable") != NULL))
+		        ? 1
+		        : -1;
 		if (rc < 0 && m != NULL && e->user != NULL &&
 		    (strstr(m, "invalid auth token") != NULL ||
-			strstr(m, "user name is empty") != NULL))
+		        strstr(m, "user name is empty") != NULL))
 			rc = 2;
 		json_doc_free(*doc);
 		*doc = NULL;
@@ -348,8 +351,10 @@ authenticate(struct etcd *e, size_t at, struct err *err)
 	tok = json_str(json_get(json_doc_root(doc), "token"));
 	if (tok == NULL || *tok == '\0' || strpbrk(tok, "\r\n") != NULL) {
 		json_doc_free(doc);
-		err_setf(err, NULL, "etcd %s: authenticate: no token in the "
-		    "answer", e->endpoints[at]);
+		err_setf(err, NULL,
+		    "etcd %s: authenticate: no token in the "
+		    "answer",
+		    e->endpoints[at]);
 		return -1;
 	}
 	e->token = xstrdup(tok);
@@ -515,8 +520,8 @@ etcd_lease_keepalive(struct etcd *e, int64_t id, long *ttl, struct err *err)
 	res = json_get(json_doc_root(doc), "result");
 	if (res == NULL) {
 		json_doc_free(doc);
-		return err_setf(err, NULL, "etcd %s: lease keepalive: no result",
-		    etcd_endpoint(e));
+		return err_setf(err, NULL,
+		    "etcd %s: lease keepalive: no result", etcd_endpoint(e));
 	}
 	*ttl = (long)num(json_get(res, "TTL"));
 	json_doc_free(doc);
@@ -545,7 +550,8 @@ etcd_lease_revoke(struct etcd *e, int64_t id, struct err *err)
 	if (lease_call(e, "/v3/kv/lease/revoke", id, &doc, err) < 0) {
 		/* a lease already gone is revoked */
 		if (etcd_last_fail(e) == ETCD_REFUSED &&
-		    strstr(err->msg ? err->msg : "", "lease not found") != NULL) {
+		    strstr(err->msg ? err->msg : "", "lease not found") !=
+		        NULL) {
 			err_release(err);
 			return 0;
 		}
@@ -672,8 +678,9 @@ w_ops(struct jsonw *w, const char *key, const struct etcd_op *ops, size_t n)
 				w_num(w, "lease", o->lease);
 			jsonw_obj_end(w);
 		} else {
-			jsonw_key(w, o->kind == ETCD_OP_GET ? "request_range" :
-							      "request_delete_range");
+			jsonw_key(w, o->kind == ETCD_OP_GET
+			                 ? "request_range"
+			                 : "request_delete_range");
 			jsonw_obj_begin(w);
 			w_range(w, o->key, o->prefix);
 			jsonw_obj_end(w);

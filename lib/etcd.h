@@ -76,8 +76,7 @@ int etcd_lease_grant(struct etcd *e, long ttl, int64_t *id, long *granted,
     struct err *err);
 int etcd_lease_keepalive(struct etcd *e, int64_t id, long *ttl,
     struct err *err);
-int etcd_lease_ttl_left(struct etcd *e, int64_t id, long *ttl,
-    struct err *err);
+int etcd_lease_ttl_left(struct etcd *e, int64_t id, long *ttl, struct err *err);
 int etcd_lease_revoke(struct etcd *e, int64_t id, struct err *err);
 
 /* The key, or every key under it with prefix, into *out (released first;
@@ -131,8 +130,8 @@ struct etcd_txn_result {
 	struct etcd_kvs kvs; /* what the GETs of the branch taken read */
 };
 void etcd_txn_result_release(struct etcd_txn_result *r);
-int etcd_txn(struct etcd *e, const struct etcd_txn *t, struct etcd_txn_result *r,
-    struct err *err);
+int etcd_txn(struct etcd *e, const struct etcd_txn *t,
+    struct etcd_txn_result *r, struct err *err);
 
 /* The key just past every key that starts with prefix (etcd's range end
  * for a prefix); owned. */

@@ -52,7 +52,7 @@ struct http_request {
 	 * header (etcd's, lib/etcd.c); a secret like userpass; NULL = none.
 	 * Not with userpass. */
 	const char *token;
-	const char *ca_file;  /* NULL = the system trust store */
+	const char *ca_file; /* NULL = the system trust store */
 	/* Mutual TLS, both or neither: the client certificate (a PEM file,
 	 * its chain after it) and its private key as PEM text in memory
 	 * (unencrypted; a secret: never copied, never in an error). */

@@ -380,8 +380,8 @@ bool daemon_ha_owns(struct daemon *a, const char *cluster);
  * alone (valid until the next call). */
 const char *daemon_ha_owner(struct daemon *a, const char *cluster);
 /* The fence of cluster's mutations into *f; NULL when alone. */
-const struct agent_fence *daemon_ha_fence(struct daemon *a,
-    const char *cluster, struct agent_fence *f);
+const struct agent_fence *daemon_ha_fence(struct daemon *a, const char *cluster,
+    struct agent_fence *f);
 /* state-backend etcd: keep dir's approval.json in etcd under its plan
  * digest (fenced) before it is applied; -1 logged (not applied now). And
  * a preview just posted as dir whose plan digest an approval in etcd names
@@ -395,8 +395,8 @@ void daemon_ha_carry_approval(struct daemon *a, const char *cluster,
 void daemon_ha_used_approval(struct daemon *a, const char *cluster,
     const char *dir);
 /* The state folder's mirror into etcd (agent_state_set_mirror). */
-int daemon_ha_mirror(void *ctx, const char *name, const void *data,
-    size_t len, bool audit, struct err *err);
+int daemon_ha_mirror(void *ctx, const char *name, const void *data, size_t len,
+    bool audit, struct err *err);
 
 /* The board's metrics registry (docs/http-api.md "Metrics"), or NULL
  * without a board (unit tests): every metrics_* call takes NULL as a

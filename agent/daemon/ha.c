@@ -76,8 +76,8 @@ publish(struct daemon *a, const char *cluster)
 	    (const char *[]){cluster, owner != NULL ? owner : "",
 	        agent_coord_mode(a->coord)},
 	    (double)epoch);
-	metrics_set(m, "artemis_gitops_cluster_owned", (const char *[]){cluster},
-	    epoch > 0 ? 1 : 0);
+	metrics_set(m, "artemis_gitops_cluster_owned",
+	    (const char *[]){cluster}, epoch > 0 ? 1 : 0);
 	if (a->board != NULL)
 		web_board_owner(a->board, cluster, owner, epoch,
 		    agent_coord_mode(a->coord), epoch > 0);
@@ -113,7 +113,8 @@ restore(struct daemon *a, const char *cluster)
 	size_t i, n;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char *data = NULL, *name = xasprintf("%s/%s", cluster, names[i]);
+		char *data = NULL,
+		     *name = xasprintf("%s/%s", cluster, names[i]);
 		size_t len = 0;
 		int rc = agent_coord_get_state(a->coord, cluster, names[i],
 		    &data, &len, &err);
@@ -383,8 +384,8 @@ etcd_state(const struct daemon *a)
  * plan.json (and so their digest and confirmation) differ by that time
  * only. Into hex; the plan read into *pd (released by the caller). */
 static int
-content_digest(struct agent_plan_dir *pd, const char *dir,
-    char hex[SHA256_HEX], char **confirmation, struct err *err)
+content_digest(struct agent_plan_dir *pd, const char *dir, char hex[SHA256_HEX],
+    char **confirmation, struct err *err)
 {
 	char *json;
 
@@ -407,8 +408,7 @@ approval_key(const char *hex)
 }
 
 int
-daemon_ha_keep_approval(struct daemon *a, const char *cluster,
-    const char *dir)
+daemon_ha_keep_approval(struct daemon *a, const char *cluster, const char *dir)
 {
 	struct agent_plan_dir pd;
 	struct err err = {0};
@@ -442,8 +442,7 @@ daemon_ha_keep_approval(struct daemon *a, const char *cluster,
 }
 
 void
-daemon_ha_used_approval(struct daemon *a, const char *cluster,
-    const char *dir)
+daemon_ha_used_approval(struct daemon *a, const char *cluster, const char *dir)
 {
 	struct agent_plan_dir pd;
 	struct err err = {0};
@@ -464,8 +463,8 @@ daemon_ha_used_approval(struct daemon *a, const char *cluster,
 }
 
 void
-daemon_ha_carry_approval(struct daemon *a, const char *cluster,
-    const char *dir, const char *digest)
+daemon_ha_carry_approval(struct daemon *a, const char *cluster, const char *dir,
+    const char *digest)
 {
 	struct agent_plan_dir pd;
 	struct apply_approval ap = {0};
@@ -506,15 +505,17 @@ daemon_ha_carry_approval(struct daemon *a, const char *cluster,
 		ap.confirmation = conf;
 		conf = NULL;
 		out = apply_approval_render(&ap);
-		if (agent_outbox_put(dir, AGENT_OUTBOX_APPROVAL, out, &err) < 0) {
+		if (agent_outbox_put(dir, AGENT_OUTBOX_APPROVAL, out, &err) <
+		    0) {
 			log_err("%s: the approval in etcd not carried: %s", dir,
 			    err.msg);
 			err_release(&err);
 		} else {
-			log_notice("cluster '%s': %s carries the approval by "
-			           "'%s' (%s): the same plan (%.12s, its "
-			           "snapshot time aside) was approved before the "
-			           "takeover",
+			log_notice(
+			    "cluster '%s': %s carries the approval by "
+			    "'%s' (%s): the same plan (%.12s, its "
+			    "snapshot time aside) was approved before the "
+			    "takeover",
 			    cluster, dir, ap.approved_by, ap.approved_at, hex);
 		}
 	}

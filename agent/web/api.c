@@ -417,8 +417,7 @@ head_json(struct jsonw *w, const struct web_view *v)
 /* "coordination": who owns the cluster among several agents; absent for
  * an agent alone (docs/ha.md). */
 static void
-coordination_json(struct jsonw *w, const struct web_view *v,
-    const char *name)
+coordination_json(struct jsonw *w, const struct web_view *v, const char *name)
 {
 	const struct web_cluster_view *cv = NULL;
 	size_t i;

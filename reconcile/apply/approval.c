@@ -193,7 +193,8 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 		    strcmp(via, APPLY_APPROVAL_VIA_ETCD) != 0) {
 			err_setf(err, &pos,
 			    "via: expected \"%s\" or \"%s\", not \"%s\"",
-			    APPLY_APPROVAL_VIA_HTTP, APPLY_APPROVAL_VIA_ETCD, via);
+			    APPLY_APPROVAL_VIA_HTTP, APPLY_APPROVAL_VIA_ETCD,
+			    via);
 			goto done;
 		}
 		out->via = xstrdup(via);

@@ -389,7 +389,8 @@ apply_audit_parse(struct apply_result **out, char **event, const char *row,
 	        0 ||
 	    json_read_str(&c, root, "", "cluster", true, &r->cluster) < 0 ||
 	    json_read_optional(&c, root, "", "resumes", &r->resumes) < 0 ||
-	    json_read_str(&c, root, "", "started_at", true, &r->started_at) < 0 ||
+	    json_read_str(&c, root, "", "started_at", true, &r->started_at) <
+	        0 ||
 	    (json_get(root, "epoch") != NULL &&
 	        json_read_int(&c, root, "", "epoch", &r->epoch) < 0))
 		goto done;

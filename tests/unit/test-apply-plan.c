@@ -80,8 +80,9 @@ test_apply_plan__fence_io(void **state)
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(io.exec(io.ctx, "node2", &op, &r), -1);
 		assert_int_equal(r.kind, RECON_FENCED);
-		assert_non_null(strstr(r.text, "not sent: cluster 'shop': lease "
-		                                "short"));
+		assert_non_null(
+		    strstr(r.text, "not sent: cluster 'shop': lease "
+		                   "short"));
 		recon_refusal_release(&r);
 	}
 	assert_int_equal(f.sent, 2);

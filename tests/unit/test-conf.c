@@ -612,7 +612,7 @@ test_conf__repository_verify(void **state)
 }
 
 #define BASE                                                                   \
-	"version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"            \
+	"version: 1\nstate: /s\nrepository: {url: 'file:///r'}\n"              \
 	"credentials: /c\n"
 
 static void
@@ -641,7 +641,8 @@ test_conf__coordination(void **state)
 	                  "  shard: {mode: hash}\n"
 	                  "state-backend: etcd\n");
 	assert_int_equal(c->coord_endpoints.n, 2);
-	assert_string_equal(c->coord_endpoints.v[1], "https://etcd2.example:2379");
+	assert_string_equal(c->coord_endpoints.v[1],
+	    "https://etcd2.example:2379");
 	assert_string_equal(c->coord_agent_id, "gitops-a");
 	assert_string_equal(c->coord_prefix, "/fleet/eu/");
 	assert_int_equal(c->coord_lease_ttl, 9);
@@ -651,7 +652,8 @@ test_conf__coordination(void **state)
 	assert_int_equal(c->state_backend, AGENT_CONF_BACKEND_ETCD);
 	agent_conf_free(c);
 	/* the agent id defaults to the host name */
-	c = parse_ok(BASE "coordination: {endpoints: [http://127.0.0.1:2379]}\n");
+	c = parse_ok(
+	    BASE "coordination: {endpoints: [http://127.0.0.1:2379]}\n");
 	assert_non_null(c->coord_agent_id);
 	assert_true(strlen(c->coord_agent_id) > 0);
 	agent_conf_free(c);
@@ -678,31 +680,37 @@ test_conf__coordination_refused(void **state)
 	T_BAD(BASE "coordination: {endpoints: http://x:1}\n",
 	    "c.yaml:5:27: 'coordination.endpoints' must be a list of "
 	    "URLs, not a scalar\n");
-	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], lease-ttl: 10s, "
-	           "lease-margin: 6s}\n",
+	T_BAD(BASE
+	    "coordination: {endpoints: [http://127.0.0.1:1], lease-ttl: 10s, "
+	    "lease-margin: 6s}\n",
 	    "c.yaml:1:1: 'coordination.lease-margin' (6s) must be at "
 	    "most half of 'coordination.lease-ttl' (10s)\n");
-	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], lease-ttl: 6s, lease-margin: 2s, "
-	           "request-timeout: 3s}\n",
+	T_BAD(BASE
+	    "coordination: {endpoints: [http://127.0.0.1:1], lease-ttl: 6s, lease-margin: 2s, "
+	    "request-timeout: 3s}\n",
 	    "c.yaml:1:1: 'coordination.request-timeout' (3s) must be at "
 	    "most a third of 'coordination.lease-ttl' (6s): the lease is "
 	    "renewed every third of it\n");
-	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], prefix: fleet}\n",
+	T_BAD(BASE
+	    "coordination: {endpoints: [http://127.0.0.1:1], prefix: fleet}\n",
 	    "c.yaml:5:57: 'coordination.prefix' must be a key prefix "
 	    "that starts and ends with '/', without empty, '.' or '..' parts or "
 	    "white space, not 'fleet'\n");
-	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], prefix: /a/../b/}\n",
+	T_BAD(BASE
+	    "coordination: {endpoints: [http://127.0.0.1:1], prefix: /a/../b/}\n",
 	    "c.yaml:5:57: 'coordination.prefix' must be a key prefix "
 	    "that starts and ends with '/', without empty, '.' or '..' parts or "
 	    "white space, not '/a/../b/'\n");
-	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], agent-id: 'a b'}\n",
+	T_BAD(BASE
+	    "coordination: {endpoints: [http://127.0.0.1:1], agent-id: 'a b'}\n",
 	    "c.yaml:1:1: 'coordination.agent-id' must be letters, "
 	    "digits, '.', '_' and '-', not 'a b'\n");
 	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], user: u}\n",
 	    "c.yaml:1:1: 'coordination.user' needs "
 	    "'coordination.password-file'\n");
-	T_BAD(BASE "coordination: {endpoints: [http://127.0.0.1:1], shard: {mode: "
-	           "random}}\n",
+	T_BAD(BASE
+	    "coordination: {endpoints: [http://127.0.0.1:1], shard: {mode: "
+	    "random}}\n",
 	    "c.yaml:5:63: 'coordination.shard.mode' must be none or "
 	    "hash, not 'random'\n");
 }
