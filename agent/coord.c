@@ -143,7 +143,7 @@ renew_main(void *p)
 	pthread_mutex_lock(&co->mu);
 	while (!co->stop) {
 		struct timespec ts;
-		int64_t id = co->lease, t0;
+		int64_t id, t0;
 		long ttl = 0;
 		int rc;
 
@@ -707,6 +707,60 @@ agent_coord_refresh(struct agent_coord *co, const char *const *clusters,
 		return -1;
 	}
 	return 0;
+}
+
+int
+agent_coord_claim(struct agent_coord *co, const char *cluster, struct err *err)
+{
+	struct owned *r;
+	struct etcd_kvs kvs = {0};
+	const char *want;
+	char *key, *holder = NULL;
+	int64_t lease, deadline, epoch = 0;
+	bool lost;
+	int rc;
+
+	lease = lease_state(co, &deadline, &lost);
+	if (lost || lease == 0 || clock_monotonic_ms() >= deadline ||
+	    co->members.n == 0 || (!co->hash && co->leader == NULL))
+		return agent_coord_refresh(co, &cluster, 1, err);
+	r = row(co, cluster);
+	if (!co->hash) {
+		/* the leader, as read at this cycle's refresh, owns it */
+		if (co->leader_epoch > 0 && r->epoch != co->leader_epoch)
+			r->taken = true;
+		r->epoch = co->leader_epoch;
+		set_owner(r, co->leader);
+		return 0;
+	}
+	want = agent_coord_pick((const char *const *)co->members.v,
+	    co->members.n, cluster);
+	key = owner_key(co, cluster);
+	if (want != NULL && strcmp(want, co->id) == 0) {
+		rc = take(co, key, lease, &epoch, &holder, err);
+		if (rc == 1) {
+			log_notice("cluster '%s': owned by agent '%s' (epoch "
+			           "%lld)",
+			    cluster, co->id, (long long)epoch);
+			r->taken = true;
+			r->epoch = epoch;
+			set_owner(r, co->id);
+		} else if (rc == 0) {
+			r->epoch = 0;
+			set_owner(r, holder);
+		}
+		free(holder);
+	} else {
+		rc = etcd_range(co->etcd, key, false, &kvs, err);
+		count(co, 1);
+		if (rc == 0) {
+			r->epoch = 0;
+			set_owner(r, kvs.n == 1 ? kvs.v[0].value : NULL);
+		}
+		etcd_kvs_release(&kvs);
+	}
+	free(key);
+	return rc < 0 ? -1 : 0;
 }
 
 int64_t

@@ -63,6 +63,13 @@ const char *agent_coord_mode(const struct agent_coord *co);
 int agent_coord_refresh(struct agent_coord *co, const char *const *clusters,
     size_t n, struct err *err);
 
+/* A cluster this agent has not seen before, claimed with the members as
+ * last read: taken when rendezvous hashing picks this agent and nobody
+ * holds it, else its owner read (one etcd request; refresh's work when
+ * the lease must be renewed first, or with shard mode none). */
+int agent_coord_claim(struct agent_coord *co, const char *cluster,
+    struct err *err);
+
 /* The epoch under which this agent owns cluster (as of the last refresh
  * or fence), or 0 when it does not. */
 int64_t agent_coord_epoch(const struct agent_coord *co, const char *cluster);

@@ -266,7 +266,7 @@ daemon_ha_owns(struct daemon *a, const char *cluster)
 	if (!known) {
 		/* a cluster this agent sees for the first time: asked now */
 		daemon_cluster(a, cluster);
-		if (agent_coord_refresh(a->coord, &cluster, 1, &err) < 0) {
+		if (agent_coord_claim(a->coord, cluster, &err) < 0) {
 			log_warn("coordination: %s", err.msg);
 			err_release(&err);
 		}

@@ -127,8 +127,10 @@ check "kill: each cluster owned by its pick among ag2 and ag3" wait_for 40 owner
 t1=$(date +%s.%N)
 took=$(python3 -c "print(round($t1 - $t0, 1))")
 echo "# rebalance after kill -9 of ag1: ${took}s (lease TTL ${TTL}s + poll 1s)"
-check "kill: rebalanced within TTL + poll + 2s ($took s)" \
-	python3 -c "import sys; sys.exit(0 if $took <= $TTL + 1 + 2 else 1)"
+# the bound has room for a loaded machine (a cycle's reads under ASan);
+# a takeover that waited for a second lease would pass it
+check "kill: rebalanced within TTL + poll + 5s ($took s)" \
+	python3 -c "import sys; sys.exit(0 if $took <= $TTL + 1 + 5 else 1)"
 check_eq "kill: ag1's member key is gone" "" "$(etcd_keys members/ag1)"
 check_eq "no agent crashed" "" "$(grep -l "AddressSanitizer\|runtime error" "$T"/ag*.log 2>/dev/null)"
 done_testing

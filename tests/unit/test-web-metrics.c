@@ -71,6 +71,11 @@ static const char *const contract[][2] = {
     {"artemis_gitops_notifications_pending", "gauge"},
     {"artemis_gitops_http_requests_total", "counter"},
     {"artemis_gitops_http_connections", "gauge"},
+    {"artemis_gitops_cluster_epoch", "gauge"},
+    {"artemis_gitops_cluster_owned", "gauge"},
+    {"artemis_gitops_coordination_members", "gauge"},
+    {"artemis_gitops_coordination_requests_total", "counter"},
+    {"artemis_gitops_fenced_total", "counter"},
 };
 
 static void
