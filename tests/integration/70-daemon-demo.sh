@@ -10,7 +10,13 @@
 # queue settings.protect covers, refused PROTECTED with the queue left on
 # both brokers, and the one removing a delete-if-empty queue holding 3
 # messages (sent by `artemis producer`), refused HAS_MESSAGES on that
-# node, the messages still there.
+# node, the messages still there; step 11: a real 3-member etcd, agents A
+# and B on the cluster shop-fleet (the branch fleet): the leader's log
+# line and key, the standby's "standing by" lines and no preview of its
+# own, the approved apply with the epoch in both audit rows, kill -9 of
+# the leader and the takeover within TTL + poll + 2 s (a new epoch, the
+# state read back from etcd, a NO_CHANGE plan from the inventory read
+# back), the keys in etcd, the successor's clean stop, etcd stopped.
 . "$AG_TOP/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/daemon-lib.sh"
@@ -23,15 +29,15 @@ nodes=$(awk 'NF { print $1 }' "$AG_NODES_FILE")
 
 # The suite's brokers are shared and outlive runs: remove what an earlier
 # run of the demo made (the example's diverts, then its addresses with
-# their queues, step 10's returns and step 9's legacy objects), so the
-# first commit meets brokers without them.
+# their queues, step 10's returns, step 9's legacy objects and step 11's
+# fleet queues), so the first commit meets brokers without them.
 for node in $nodes; do
 	mb="org.apache.activemq.artemis:broker=\\\"$node\\\""
 	for dv in $(broker_names "$node" diverts); do
 		case $dv in orders-to-audit | orders-to-events | legacy.copy | __capture.*) ;; *) continue ;; esac
 		broker_jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"destroyDivert(java.lang.String)\",\"arguments\":[\"$dv\"]}" >/dev/null
 	done
-	for ad in orders order.events audit returns legacy.payments legacy.events; do
+	for ad in orders order.events audit returns legacy.payments legacy.events fleet.orders fleet.invoices; do
 		broker_jolokia "$node" "{\"type\":\"exec\",\"mbean\":\"$mb\",\"operation\":\"deleteAddress(java.lang.String,boolean)\",\"arguments\":[\"$ad\",true]}" >/dev/null
 	done
 done
@@ -208,6 +214,69 @@ check_grep "demo shows $n1's refusal with the count" "^    \\| - \\*\\*$n1\\*\\*
 check "plan 7 was not applied" test ! -e "$p7/result.json"
 check_eq "$n1: the 3 messages stay in returns (Jolokia)" 3 \
 	"$(broker_jolokia "$n1" "{\"type\":\"read\",\"mbean\":\"org.apache.activemq.artemis:broker=\\\"$n1\\\",component=addresses,address=\\\"returns\\\",subcomponent=queues,routing-type=\\\"anycast\\\",queue=\\\"returns\\\"\",\"attribute\":\"MessageCount\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])' 2>&1)"
+# 11: beyond one machine: agents A and B on a real etcd
+fd=$d/fleet
+check_eq "step 11: the branch fleet holds its two commits" 2 "$(git -C "$d/origin.git" rev-list --count fleet)"
+c8=$(git -C "$d/origin.git" rev-parse fleet~1)
+c9=$(git -C "$d/origin.git" rev-parse fleet)
+p9=$(sed -n 's/^ *applied: *\([^ ]*\) (by agent-[ab], epoch [0-9]*)$/\1/p' "$out")
+L=$(sed -n 's/^ *applied: *[^ ]* (by agent-\([ab]\), epoch [0-9]*)$/\1/p' "$out")
+E=$(sed -n 's/^ *applied: *[^ ]* (by agent-[ab], epoch \([0-9]*\))$/\1/p' "$out")
+p9b=$(sed -n 's/^ *planned again: *\([^ ]*\) (by agent-[ab] after the takeover, [0-9.]* s)$/\1/p' "$out")
+S=$(sed -n 's/^ *planned again: *[^ ]* (by agent-\([ab]\) after the takeover, [0-9.]* s)$/\1/p' "$out")
+took=$(sed -n 's/^ *planned again: *[^ ]* (by agent-[ab] after the takeover, \([0-9.]*\) s)$/\1/p' "$out")
+eps=$(sed -n 's/^ *etcd: *[^ ]* (3 members, \([^ ]*\))$/\1/p' "$out")
+check "step 11: the leader's applied preview named" test -n "$p9" -a -d "$p9"
+check "step 11: the successor's preview named" test -n "$p9b" -a -d "$p9b"
+check "step 11: leader and successor are the two agents" test -n "$L" -a -n "$S" -a "$L" != "$S"
+check "step 11: the epoch is a revision ($E)" test "${E:-0}" -gt 0
+check_eq "step 11: the leader's preview is of the branch's head" "$c9" "$(sed -n 's/^commit //p' "$p9/commit.txt")"
+check_eq "step 11: ... in agent-$L's outbox" "$fd/$L/state/outbox/shop-fleet" "$(dirname "$p9")"
+llog=$fd/$L/agent.log
+slog=$fd/$S/agent.log
+check_grep "step 11: agent-$L leads (its log, the epoch)" "notice coord: agent 'agent-$L' leads every cluster \\(epoch $E\\)" "$llog"
+check_grep "step 11: the demo shows the leader key" "^    \\| agent-$L\$" "$out"
+check_grep "step 11: agent-$S validated the first commit and stood by" "info cycle: cluster 'shop-fleet': commit ${c8:0:12} validated; standing by" "$slog"
+check_grep "step 11: ... and the second, owned by agent-$L" "info cycle: cluster 'shop-fleet': commit ${c9:0:12} validated; standing by, owned by agent 'agent-$L'" "$slog"
+# agent-$S's log before its takeover: not one preview posted
+check_eq "step 11: agent-$S posted no preview while standing by" "" \
+	"$(awk '/cluster .shop-fleet.: taken over/ { exit } /preview \// { print }' "$slog")"
+check_grep "step 11: plan of c9: creates the two queues" '^# shop-fleet: WOULD_APPLY — create 4$' "$p9/plan.md"
+check_grep "step 11: approved by the demo operator" '"approved_by": "demo operator"' "$p9/approval.json"
+check_applied "step 11: applied by agent-$L on every node" "$p9"
+for n in $nodes; do
+	check_listed "$n: fleet.orders (step 11)" "$n" queues fleet.orders
+	check_listed "$n: fleet.invoices (step 11)" "$n" queues fleet.invoices
+done
+check_eq "step 11: agent-$L's audit rows: intent and result, under epoch $E" "intent:$E result:$E" \
+	"$(python3 -c 'import json,sys; print(" ".join("%s:%s" % (r["event"], r.get("epoch")) for r in map(json.loads, open(sys.argv[1]))))' "$fd/$L/state/audit.jsonl" 2>&1)"
+check_grep "step 11: the successor took over under a new epoch, its state read back" \
+	"notice ha: cluster 'shop-fleet': taken over \\(epoch [0-9]+\\): its state read back from etcd \\(2 audit row\\(s\\)\\)" "$slog"
+M=$(sed -n "s/.*cluster 'shop-fleet': taken over (epoch \([0-9]*\)).*/\1/p" "$slog" | head -n 1)
+check "step 11: the new epoch ($M) is after the old ($E)" test "${M:-0}" -gt "${E:-0}"
+check "step 11: the takeover took at most TTL 5 s + poll 1 s + 2 s ($took s)" \
+	python3 -c "import sys; sys.exit(0 if 0 < float(sys.argv[1]) <= 8 else 1)" "${took:-0}"
+check_eq "step 11: the successor's audit.jsonl holds agent-$L's rows (read back)" "intent:$E result:$E" \
+	"$(python3 -c 'import json,sys; print(" ".join("%s:%s" % (r["event"], r.get("epoch")) for r in map(json.loads, open(sys.argv[1]))))' "$fd/$S/state/audit.jsonl" 2>&1)"
+check_eq "step 11: the successor's preview is of c9" "$c9" "$(sed -n 's/^commit //p' "$p9b/commit.txt")"
+check_grep "step 11: ... NO_CHANGE" '"outcome": "NO_CHANGE"' "$p9b/plan.json"
+check_grep "step 11: ... planned from the inventory read back" "base: inventory at $c9\$" "$p9b/plan.md"
+check "step 11: ... not approved, not applied" test ! -e "$p9b/approval.json" -a ! -e "$p9b/result.json"
+check_grep "step 11: the demo shows the successor's preview line" \
+	"^    \\| agent-$S: [0-9:]+ notice cycle: cluster 'shop-fleet': preview $p9b: NO_CHANGE, 0 action\\(s\\)\$" "$out"
+for k in leader "members/agent-$S" state/shop-fleet/inventory.json "audit/shop-fleet/0*$E/[0-9-]+"; do
+	check_grep "step 11: etcd holds /demo-fleet/$k" "^    \\| /demo-fleet/$k\$" "$out"
+done
+check_nogrep "step 11: agent-$L's member key went with its lease" "^    \\| /demo-fleet/members/agent-$L\$" "$out"
+check_grep "step 11: agent-$S stopped by SIGTERM" "notice loop: signal 15: stopping" "$slog"
+check_nogrep "step 11: agent-$L was killed, not stopped" "signal 15" "$llog"
+check "step 11: etcd's run folder removed" test ! -e "$d/etcd"
+for e in ${eps//,/ }; do
+	check_fails "step 11: etcd stopped: $e does not answer" curl -sS -m 2 "$e/version"
+done
+for x in a b; do
+	check_absent "step 11: agent-$x: no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$fd/$x/agent.log" "coordination: agent 'agent-$x' on 3 etcd endpoint"
+done
 check_grep "log: SIGHUP reload" "notice loop: configuration reloaded" "$log"
 check_grep "log: SIGTERM" "notice loop: signal 15: stopping" "$log"
 check_absent "no sanitizer report" 'ERROR: (Address|Leak)Sanitizer|runtime error' "$log" 'notice loop: signal 15: stopping'
