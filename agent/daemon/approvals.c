@@ -153,14 +153,14 @@ web_approval(const struct apply_approval *ap, const struct stat *st)
 	       strcmp(ap->via, APPLY_APPROVAL_VIA_HTTP) == 0;
 }
 
-/* An approval carried over through etcd (docs/ha.md): the agent that
- * owned the cluster checked it when it was given, and only the agent's
- * own uid (or root) can write a file it owns here. */
+/* An approval the daemon carried to an identical plan (docs/ha.md): the
+ * agent that first acted on it checked it, and only the agent's own uid
+ * (or root) can write a file it owns here. */
 static bool
 carried(const struct apply_approval *ap, const struct stat *st)
 {
 	return st->st_uid == getuid() && ap->via != NULL &&
-	       strcmp(ap->via, APPLY_APPROVAL_VIA_ETCD) == 0;
+	       strcmp(ap->via, APPLY_APPROVAL_VIA_CARRIED) == 0;
 }
 
 int

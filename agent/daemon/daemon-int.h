@@ -328,6 +328,7 @@ struct daemon_cluster {
 	 * more after a takeover (the agent before may still write the
 	 * result row of an apply its fence cut short); 0: never */
 	int64_t ha_merge_at;
+	int64_t ha_epoch; /* the epoch it was owned under here, or 0 */
 };
 
 struct daemon {

@@ -64,12 +64,53 @@ daemon_ha_stop(struct daemon *a)
 	a->coord = NULL;
 }
 
+/* cluster was owned here under epoch and is no longer: its previews here
+ * are withdrawn, saying why (an approval of one of them would never be
+ * applied here; the owner posts its own). */
+static void
+withdraw(struct daemon *a, const char *cluster, int64_t epoch,
+    const char *owner)
+{
+	struct err err = {0};
+	char *why;
+	int n;
+
+	why =
+	    xasprintf("cluster '%s' is no longer this agent's (%s; its "
+	              "epoch %lld ended): %s plans the commit again and "
+	              "posts its own preview; approve that one (docs/ha.md)\n",
+	        cluster, agent_coord_id(a->coord), (long long)epoch,
+	        owner != NULL ? owner : "the next owner");
+	n = agent_outbox_supersede_others(a->conf->outbox, cluster, "", why,
+	    &err);
+	if (n < 0) {
+		log_err("cluster '%s': %s", cluster, err.msg);
+		err_release(&err);
+	} else if (n > 0) {
+		log_notice("cluster '%s': %d preview(s) of this agent "
+		           "withdrawn: it lost the cluster",
+		    cluster, n);
+	}
+	free(why);
+}
+
 static void
 publish(struct daemon *a, const char *cluster)
 {
 	const char *owner = agent_coord_owner(a->coord, cluster);
 	int64_t epoch = agent_coord_epoch(a->coord, cluster);
 	struct metrics *m = daemon_metrics(a);
+	struct daemon_cluster *mem = daemon_cluster(a, cluster);
+
+	/* withdrawn once another agent holds it (not while etcd cannot
+	 * say: this agent may well take it back, its approvals with it) */
+	if (mem->ha_epoch > 0 && epoch == 0 && owner != NULL &&
+	    strcmp(owner, agent_coord_id(a->coord)) != 0) {
+		withdraw(a, cluster, mem->ha_epoch, owner);
+		mem->ha_epoch = 0;
+	} else if (epoch > 0) {
+		mem->ha_epoch = epoch;
+	}
 
 	metrics_forget(m, "artemis_gitops_cluster_epoch", "cluster", cluster);
 	metrics_set(m, "artemis_gitops_cluster_epoch",
@@ -462,6 +503,46 @@ daemon_ha_used_approval(struct daemon *a, const char *cluster, const char *dir)
 	agent_plan_dir_release(&pd);
 }
 
+/* The approval.json of one of this agent's previews of cluster, approved
+ * and not applied (a takeover's new preview replaced it), whose plan has
+ * the content hex; owned text, or NULL. */
+static char *
+local_approval(struct daemon *a, const char *cluster, const char *dir,
+    const char *hex, size_t *len)
+{
+	struct agent_plan_dir pd;
+	struct err err = {0};
+	char **list = NULL, *prefix, *text = NULL, *path, other[SHA256_HEX];
+	size_t n = 0, i;
+
+	if (agent_outbox_list_approved(&list, &n, a->conf->outbox, &err) < 0) {
+		err_release(&err);
+		return NULL;
+	}
+	prefix = xasprintf("%s/%s/", a->conf->outbox, cluster);
+	for (i = n; i-- > 0 && text == NULL;) {
+		if (strncmp(list[i], prefix, strlen(prefix)) != 0 ||
+		    strcmp(list[i], dir) == 0 ||
+		    agent_outbox_has(list[i], AGENT_APPLY_BEGUN))
+			continue;
+		memset(&pd, 0, sizeof(pd));
+		if (content_digest(&pd, list[i], other, NULL, &err) == 0 &&
+		    strcmp(other, hex) == 0) {
+			path =
+			    xasprintf("%s/%s", list[i], AGENT_OUTBOX_APPROVAL);
+			if (afile_read(&text, len, path, (size_t)64 * 1024,
+			        &err) < 0)
+				text = NULL;
+			free(path);
+		}
+		err_release(&err);
+		agent_plan_dir_release(&pd);
+	}
+	free(prefix);
+	agent_outbox_list_free(list, n);
+	return text;
+}
+
 void
 daemon_ha_carry_approval(struct daemon *a, const char *cluster, const char *dir,
     const char *digest)
@@ -474,7 +555,7 @@ daemon_ha_carry_approval(struct daemon *a, const char *cluster, const char *dir,
 	size_t len = 0;
 	int rc;
 
-	if (!etcd_state(a) || agent_outbox_has(dir, AGENT_OUTBOX_APPROVAL))
+	if (a->coord == NULL || agent_outbox_has(dir, AGENT_OUTBOX_APPROVAL))
 		return;
 	memset(&pd, 0, sizeof(pd));
 	if (content_digest(&pd, dir, hex, &conf, &err) < 0) {
@@ -483,14 +564,20 @@ daemon_ha_carry_approval(struct daemon *a, const char *cluster, const char *dir,
 		return;
 	}
 	name = approval_key(hex);
-	rc = agent_coord_get_state(a->coord, cluster, name, &text, &len, &err);
-	if (rc < 0) {
+	rc = etcd_state(a) ? agent_coord_get_state(a->coord, cluster, name,
+	                         &text, &len, &err)
+	                   : 1;
+	if (rc < 0)
 		log_warn("cluster '%s': approvals in etcd cannot be read: %s",
 		    cluster, err.msg);
-		err_release(&err);
-	} else if (rc == 0 &&
-	           apply_approval_parse(&ap, name, text, len, &err) < 0) {
-		log_err("cluster '%s': the approval in etcd for %s is not "
+	err_release(&err);
+	if (rc != 0) {
+		/* not in etcd: an earlier preview of this agent's */
+		text = local_approval(a, cluster, dir, hex, &len);
+		rc = text != NULL ? 0 : 1;
+	}
+	if (rc == 0 && apply_approval_parse(&ap, name, text, len, &err) < 0) {
+		log_err("cluster '%s': the approval to carry to %s is not "
 		        "valid: %s",
 		    cluster, dir, err.msg);
 		err_release(&err);
@@ -498,7 +585,7 @@ daemon_ha_carry_approval(struct daemon *a, const char *cluster, const char *dir,
 		/* bound to this very plan.json: the approver approved the
 		 * same plan, read from the same live state */
 		free(ap.via);
-		ap.via = xstrdup(APPLY_APPROVAL_VIA_ETCD);
+		ap.via = xstrdup(APPLY_APPROVAL_VIA_CARRIED);
 		free(ap.plan_digest);
 		ap.plan_digest = xstrdup(digest);
 		free(ap.confirmation);
@@ -507,15 +594,14 @@ daemon_ha_carry_approval(struct daemon *a, const char *cluster, const char *dir,
 		out = apply_approval_render(&ap);
 		if (agent_outbox_put(dir, AGENT_OUTBOX_APPROVAL, out, &err) <
 		    0) {
-			log_err("%s: the approval in etcd not carried: %s", dir,
+			log_err("%s: the approval not carried: %s", dir,
 			    err.msg);
 			err_release(&err);
 		} else {
-			log_notice(
-			    "cluster '%s': %s carries the approval by "
-			    "'%s' (%s): the same plan (%.12s, its "
-			    "snapshot time aside) was approved before the "
-			    "takeover",
+			log_notice("cluster '%s': %s carries the approval by "
+			           "'%s' (%s): the same plan (%.12s, its "
+			           "snapshot time aside) was approved and not "
+			           "applied before the takeover",
 			    cluster, dir, ap.approved_by, ap.approved_at, hex);
 		}
 	}

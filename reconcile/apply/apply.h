@@ -72,10 +72,12 @@ struct apply_approval {
 	bool override_window;
 };
 #define APPLY_APPROVAL_VIA_HTTP "http"
-/* carried over from the agent that owned the cluster before, through etcd
- * (docs/ha.md): written by this agent (its own uid's file) for a plan whose
- * digest is the one approved; approved_* are the first approval's */
-#define APPLY_APPROVAL_VIA_ETCD "etcd"
+/* carried by the daemon (docs/ha.md) from an approval of the same plan (the
+ * same content, its snapshot time aside) that was not applied: given to
+ * the agent that owned the cluster before (kept in etcd), or to an earlier
+ * preview of this agent's that a takeover replaced. Written by this agent
+ * (its own uid's file); approved_* are the first approval's. */
+#define APPLY_APPROVAL_VIA_CARRIED "carried"
 
 void apply_approval_release(struct apply_approval *a);
 /* approval.json: canonical, 2-space indent, trailing newline. Owned. */

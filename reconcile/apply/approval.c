@@ -190,10 +190,10 @@ apply_approval_parse(struct apply_approval *out, const char *path,
 		if (via == NULL)
 			goto done;
 		if (strcmp(via, APPLY_APPROVAL_VIA_HTTP) != 0 &&
-		    strcmp(via, APPLY_APPROVAL_VIA_ETCD) != 0) {
+		    strcmp(via, APPLY_APPROVAL_VIA_CARRIED) != 0) {
 			err_setf(err, &pos,
 			    "via: expected \"%s\" or \"%s\", not \"%s\"",
-			    APPLY_APPROVAL_VIA_HTTP, APPLY_APPROVAL_VIA_ETCD,
+			    APPLY_APPROVAL_VIA_HTTP, APPLY_APPROVAL_VIA_CARRIED,
 			    via);
 			goto done;
 		}

@@ -171,7 +171,7 @@ d3=$(rj "$p3b/approval.json" 'j["plan_digest"]')
 check_eq "C: the carried approval is the one given to $s3 (approved_at)" \
 	"$(rj "$p3/approval.json" 'j["approved_at"]')" "$(rj "$p3b/approval.json" 'j["approved_at"]')"
 check_eq "C: ... bound to $s4's own plan.json" "$(sha256sum <"$p3b/plan.json" | cut -d' ' -f1)" "$d3"
-check_eq "C: ... written by $s4, via etcd" etcd "$(rj "$p3b/approval.json" 'j["via"]')"
+check_eq "C: ... written by $s4, carried" carried "$(rj "$p3b/approval.json" 'j["via"]')"
 check_eq "C: etcd: one result row for that approval" 1 "$(etcd_audit_rows result "$d3" | grep -c .)"
 
 # --- D: etcd faults ---------------------------------------------------------
