@@ -57,6 +57,26 @@ same_strv(const struct strv *x, const struct strv *y)
 	return true;
 }
 
+/* The coordination (several agents, docs/ha.md) is fixed at the start:
+ * its lease, its member key and the state's mirror. */
+static bool
+same_coordination(const struct agent_conf *o, const struct agent_conf *n)
+{
+	return same_strv(&o->coord_endpoints, &n->coord_endpoints) &&
+	       same_str(o->coord_ca_file, n->coord_ca_file) &&
+	       same_str(o->coord_client_cert, n->coord_client_cert) &&
+	       same_str(o->coord_client_key_file, n->coord_client_key_file) &&
+	       same_str(o->coord_user, n->coord_user) &&
+	       same_str(o->coord_password_file, n->coord_password_file) &&
+	       same_str(o->coord_prefix, n->coord_prefix) &&
+	       same_str(o->coord_agent_id, n->coord_agent_id) &&
+	       o->coord_lease_ttl == n->coord_lease_ttl &&
+	       o->coord_lease_margin == n->coord_lease_margin &&
+	       o->coord_timeout == n->coord_timeout &&
+	       o->coord_shard_mode == n->coord_shard_mode &&
+	       o->state_backend == n->state_backend;
+}
+
 /* The web server keeps its address, tokens and TLS until a restart. */
 static void
 warn_http_changed(const struct agent_conf *o, const struct agent_conf *n)
@@ -117,6 +137,11 @@ reload(struct daemon *a)
 		    "to '%s' (restart the agent to move its state), keeping "
 		    "the running one",
 		    a->conf_path, a->conf->state, nc->state);
+	} else if (!same_coordination(a->conf, nc)) {
+		log_err("configuration %s refused: 'coordination' or "
+		        "'state-backend' changed (restart the agent: it leaves "
+		        "etcd and joins again), keeping the running one",
+		    a->conf_path);
 	} else if (daemon_verify_load(&nv, nc) < 0) {
 		log_err("configuration %s refused: repository.verify cannot be "
 		        "read, keeping the running one (and what it trusts)",

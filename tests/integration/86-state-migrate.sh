@@ -66,4 +66,9 @@ check_grep "... naming the agent" "agent.s. run on prefix" \
 	<("$AG_BIN" state-migrate --config "$T/ag1.yaml" --state "$T/state" 2>&1)
 check "resume through etcd" "$AG_BIN" resume t86 --config "$T/ag2.yaml"
 check "ag2: resumed" wait_for 20 test ! -e "$T/state2/t86/suspended.json"
+sed -i 's/lease-ttl: 5s/lease-ttl: 9s/' "$T/ag2.yaml"
+kill -HUP "${AGPID[2]}"
+check "SIGHUP with another lease TTL: refused, the running one kept" \
+	wait_for 20 grep -q "'coordination' or 'state-backend' changed" "$T/ag2.log"
+check "... ag2 still owns t86" wait_for 10 test "$(etcd_get leader)" = ag2
 done_testing
