@@ -205,6 +205,27 @@ etcd_last_fail(const struct etcd *e)
 	return e->last;
 }
 
+/* The first line of body, at most 200 bytes, its control bytes as '?' (a
+ * refusal's text for an error message), or "no body". Owned by the
+ * caller. */
+static char *
+first_line(const struct sbuf *body)
+{
+	size_t n = 0, i;
+	char *s;
+
+	if (body->buf == NULL || body->len == 0)
+		return xstrdup("no body");
+	while (n < body->len && n < 200 && body->buf[n] != '\n' &&
+	       body->buf[n] != '\r')
+		n++;
+	s = xstrndup(body->buf, n);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = '?';
+	return s;
+}
+
 /* One POST to one member: 0 with *doc (an answer with status 200), 1 when
  * the member could not answer (try the next), -1 when etcd refused. */
 static int
@@ -243,6 +264,17 @@ post_one(struct etcd *e, size_t at, const char *path, const struct sbuf *body,
 	}
 	if (json_parse(doc, url, resp.body.buf ? resp.body.buf : "",
 	        resp.body.len, err) < 0) {
+		if (resp.status != 200) {
+			/* an answer that is not the gateway's JSON (etcd's
+			 * own text refusals, a proxy's page): its status and
+			 * first line say why, the JSON parser's error not */
+			char *line = first_line(&resp.body);
+
+			err_release(err);
+			err_setf(err, NULL, "etcd %s: HTTP %d: %s", url,
+			    resp.status, line);
+			free(line);
+		}
 		rc = resp.status >= 500 ? 1 : -1;
 		goto out;
 	}
