@@ -378,6 +378,15 @@ authenticate(struct etcd *e, size_t at, struct err *err)
 	rc = post_one(e, at, "/v3/auth/authenticate", &b, &doc, err);
 	explicit_bzero(b.buf, b.len);
 	sbuf_release(&b);
+	if (rc < 0 && err_is_set(err) &&
+	    strstr(err->msg, "authentication failed") != NULL) {
+		/* whose password etcd refused (never the password) */
+		char *why = xasprintf("%s (user '%s')", err->msg, e->user);
+
+		err_release(err);
+		err_setf(err, NULL, "%s", why);
+		free(why);
+	}
 	if (rc != 0)
 		return rc == 2 ? -1 : rc;
 	tok = json_str(json_get(json_doc_root(doc), "token"));
