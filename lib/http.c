@@ -451,13 +451,15 @@ endpoint(const char *url)
 }
 
 /* A connection that broke (not a timeout, not a certificate the client
- * refused: those say so themselves). */
+ * refused: those say so themselves). Over HTTP/2 (etcd's gateway) a reset
+ * while the connection preface is sent is CURLE_HTTP2 ("Send failure:
+ * Connection reset by peer"). */
 static bool
 closed_early(CURLcode rc)
 {
 	return rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_SEND_ERROR ||
 	       rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING ||
-	       rc == CURLE_COULDNT_CONNECT;
+	       rc == CURLE_COULDNT_CONNECT || rc == CURLE_HTTP2;
 }
 
 /* Did the transfer end before any HTTP answer? */
