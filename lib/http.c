@@ -515,6 +515,21 @@ fail_curl(struct xfer *x, CURLcode rc)
 		free(where);
 		return;
 	}
+	if (alert == NULL && rc == CURLE_PEER_FAILED_VERIFICATION) {
+		/* curl's text first (what callers match), then whose
+		 * certificate and which trust */
+		where = endpoint(x->req->url);
+		set_fail(x->resp, HTTP_TLS,
+		    xasprintf("%s (certificate verify failed: the TLS "
+		              "certificate of %s is not trusted by %s%s%s)",
+		        text, where,
+		        x->req->ca_file != NULL ? "the CA file '"
+		                                : "the system trust store",
+		        x->req->ca_file != NULL ? x->req->ca_file : "",
+		        x->req->ca_file != NULL ? "'" : ""));
+		free(where);
+		return;
+	}
 	if (alert == NULL) {
 		set_fail(x->resp, curl_fail(rc), xstrdup(text));
 		return;
