@@ -135,18 +135,18 @@ check_absent "badpw: the wrong password is not in its log" "$badpw" "$T/badpw.lo
 
 sconf nocert cert= key=
 refused nocert
-check_grep "nocert: the log says the TLS handshake was refused" \
-	"coordination: .*https://127\.0\.0\.1:[0-9]+.*(TLS|SSL).*(handshake|certificate required|bad certificate)" "$T/nocert.log"
+check_grep "nocert: the log says etcd requires a client certificate" \
+	"coordination: etcd https://127\.0\.0\.1:[0-9]+/v3/auth/authenticate: https://127\.0\.0\.1:[0-9]+ requires a TLS client certificate and none was given" "$T/nocert.log"
 
 sconf roguecert cert="$PKI/rogue.pem" key=etcd-rogue.key
 refused roguecert
-check_grep "roguecert: the log says the TLS handshake was refused" \
-	"coordination: .*https://127\.0\.0\.1:[0-9]+.*(TLS|SSL).*(handshake|unknown ca|bad certificate)" "$T/roguecert.log"
+check_grep "roguecert: the log says etcd refused that client certificate" \
+	"coordination: etcd https://127\.0\.0\.1:[0-9]+/v3/auth/authenticate: https://127\.0\.0\.1:[0-9]+ refused the TLS client certificate '$PKI/rogue\.pem'" "$T/roguecert.log"
 
 sconf rogueca ca="$PKI/rogue-ca.pem"
 refused rogueca
 check_grep "rogueca: the log says etcd's certificate failed verification" \
-	"coordination: .*https://127\.0\.0\.1:[0-9]+.*certificate verify failed" "$T/rogueca.log"
+	"coordination: etcd https://127\.0\.0\.1:[0-9]+/v3/auth/authenticate: .*certificate verify failed: the TLS certificate of https://127\.0\.0\.1:[0-9]+ is not trusted by the CA file '$PKI/rogue-ca\.pem'" "$T/rogueca.log"
 
 sconf noperm prefix=/t87-other-$$/
 refused noperm
