@@ -270,6 +270,13 @@ post_one(struct etcd *e, size_t at, const char *path, const struct sbuf *body,
 			 * first line say why, the JSON parser's error not */
 			char *line = first_line(&resp.body);
 
+			if (e->password != NULL && *e->password != '\0' &&
+			    strstr(line, e->password) != NULL) {
+				/* a proxy that echoes the request */
+				free(line);
+				line = xstrdup("(an answer that repeats the "
+				               "password: not shown)");
+			}
 			err_release(err);
 			err_setf(err, NULL, "etcd %s: HTTP %d: %s", url,
 			    resp.status, line);
