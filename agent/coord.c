@@ -196,6 +196,18 @@ join(struct agent_coord *co, struct err *err)
 	key = xasprintf("%smembers/%s", co->prefix, co->id);
 	rc = etcd_put(co->etcd, key, co->member_json, strlen(co->member_json),
 	    id, NULL, err);
+	if (rc < 0 && err_is_set(err)) {
+		/* which key: a role without permission on the prefix is
+		 * refused here, the first write (etcd names no key) */
+		char *why =
+		    xasprintf("etcd: agent '%s' cannot write its member "
+		              "key '%s' (coordination.prefix '%s'): %s",
+		        co->id, key, co->prefix, err->msg);
+
+		err_release(err);
+		err_setf(err, NULL, "%s", why);
+		free(why);
+	}
 	free(key);
 	count(co, 2);
 	if (rc < 0) {

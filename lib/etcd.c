@@ -205,6 +205,27 @@ etcd_last_fail(const struct etcd *e)
 	return e->last;
 }
 
+/* The first line of body, at most 200 bytes, its control bytes as '?' (a
+ * refusal's text for an error message), or "no body". Owned by the
+ * caller. */
+static char *
+first_line(const struct sbuf *body)
+{
+	size_t n = 0, i;
+	char *s;
+
+	if (body->buf == NULL || body->len == 0)
+		return xstrdup("no body");
+	while (n < body->len && n < 200 && body->buf[n] != '\n' &&
+	       body->buf[n] != '\r')
+		n++;
+	s = xstrndup(body->buf, n);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = '?';
+	return s;
+}
+
 /* One POST to one member: 0 with *doc (an answer with status 200), 1 when
  * the member could not answer (try the next), -1 when etcd refused. */
 static int
@@ -243,6 +264,24 @@ post_one(struct etcd *e, size_t at, const char *path, const struct sbuf *body,
 	}
 	if (json_parse(doc, url, resp.body.buf ? resp.body.buf : "",
 	        resp.body.len, err) < 0) {
+		if (resp.status != 200) {
+			/* an answer that is not the gateway's JSON (etcd's
+			 * own text refusals, a proxy's page): its status and
+			 * first line say why, the JSON parser's error not */
+			char *line = first_line(&resp.body);
+
+			if (e->password != NULL && *e->password != '\0' &&
+			    strstr(line, e->password) != NULL) {
+				/* a proxy that echoes the request */
+				free(line);
+				line = xstrdup("(an answer that repeats the "
+				               "password: not shown)");
+			}
+			err_release(err);
+			err_setf(err, NULL, "etcd %s: HTTP %d: %s", url,
+			    resp.status, line);
+			free(line);
+		}
 		rc = resp.status >= 500 ? 1 : -1;
 		goto out;
 	}
@@ -346,6 +385,15 @@ authenticate(struct etcd *e, size_t at, struct err *err)
 	rc = post_one(e, at, "/v3/auth/authenticate", &b, &doc, err);
 	explicit_bzero(b.buf, b.len);
 	sbuf_release(&b);
+	if (rc < 0 && err_is_set(err) &&
+	    strstr(err->msg, "authentication failed") != NULL) {
+		/* whose password etcd refused (never the password) */
+		char *why = xasprintf("%s (user '%s')", err->msg, e->user);
+
+		err_release(err);
+		err_setf(err, NULL, "%s", why);
+		free(why);
+	}
 	if (rc != 0)
 		return rc == 2 ? -1 : rc;
 	tok = json_str(json_get(json_doc_root(doc), "token"));

@@ -451,13 +451,15 @@ endpoint(const char *url)
 }
 
 /* A connection that broke (not a timeout, not a certificate the client
- * refused: those say so themselves). */
+ * refused: those say so themselves). Over HTTP/2 (etcd's gateway) a reset
+ * while the connection preface is sent is CURLE_HTTP2 ("Send failure:
+ * Connection reset by peer"). */
 static bool
 closed_early(CURLcode rc)
 {
 	return rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_SEND_ERROR ||
 	       rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING ||
-	       rc == CURLE_COULDNT_CONNECT;
+	       rc == CURLE_COULDNT_CONNECT || rc == CURLE_HTTP2;
 }
 
 /* Did the transfer end before any HTTP answer? */
@@ -510,6 +512,21 @@ fail_curl(struct xfer *x, CURLcode rc)
 			        "read: %s): is it signed by a CA the server "
 			        "trusts?",
 			        where, x->req->cert_file, text));
+		free(where);
+		return;
+	}
+	if (alert == NULL && rc == CURLE_PEER_FAILED_VERIFICATION) {
+		/* curl's text first (what callers match), then whose
+		 * certificate and which trust */
+		where = endpoint(x->req->url);
+		set_fail(x->resp, HTTP_TLS,
+		    xasprintf("%s (certificate verify failed: the TLS "
+		              "certificate of %s is not trusted by %s%s%s)",
+		        text, where,
+		        x->req->ca_file != NULL ? "the CA file '"
+		                                : "the system trust store",
+		        x->req->ca_file != NULL ? x->req->ca_file : "",
+		        x->req->ca_file != NULL ? "'" : ""));
 		free(where);
 		return;
 	}
