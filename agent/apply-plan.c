@@ -614,6 +614,7 @@ execute(struct run *x, struct err *err)
 	struct agent_fence_io fio;
 	int rc;
 
+	memset(&fio, 0, sizeof(fio));
 	live_setup(x, &http, &live, &io);
 	if (x->o->fence != NULL)
 		agent_fence_io(&fio, &io, x->o->fence, x->ap.plan->cluster);

@@ -97,7 +97,7 @@ to_etcd(const struct agent_conf *c, const char *state, const char *cluster,
 	char *text = NULL;
 	int rc;
 
-	rc = afile_read(&text, NULL, path, 64 * 1024, err);
+	rc = afile_read(&text, NULL, path, (size_t)64 * 1024, err);
 	if (rc == 0)
 		rc = agent_coord_intent(c, "suspended", cluster, text, err);
 	free(text);

@@ -41,11 +41,15 @@ b64_encode(struct sbuf *out, const void *data, size_t len)
 	}
 	if (i < len) {
 		unsigned v = (unsigned)p[i] << 16;
+		char third = '=';
+
 		if (i + 1 < len)
 			v |= (unsigned)p[i + 1] << 8;
+		if (i + 1 < len)
+			third = b64[v >> 6 & 63];
 		sbuf_addc(out, b64[v >> 18 & 63]);
 		sbuf_addc(out, b64[v >> 12 & 63]);
-		sbuf_addc(out, i + 1 < len ? b64[v >> 6 & 63] : '=');
+		sbuf_addc(out, third);
 		sbuf_addc(out, '=');
 	}
 }
