@@ -43,10 +43,10 @@ b64_encode(struct sbuf *out, const void *data, size_t len)
 		unsigned v = (unsigned)p[i] << 16;
 		char third = '=';
 
-		if (i + 1 < len)
+		if (i + 1 < len) {
 			v |= (unsigned)p[i + 1] << 8;
-		if (i + 1 < len)
 			third = b64[v >> 6 & 63];
+		}
 		sbuf_addc(out, b64[v >> 18 & 63]);
 		sbuf_addc(out, b64[v >> 12 & 63]);
 		sbuf_addc(out, third);
