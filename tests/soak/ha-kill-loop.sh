@@ -132,10 +132,9 @@ done
 for i in 1 2 3; do ag_conf "$i" none "${TTL}s"; done
 # every event of the leader key, stamped when etcd reports it: a takeover
 # is the first PUT after the kill (the polls of the test do not add to it)
-etcdctl_ watch "${HA_PREFIX}leader" 2>/dev/null | while IFS= read -r line; do
-	printf '%s %s\n' "$(date +%s.%N)" "$line"
-done >"$T/leader.watch" &
-WATCH_PID=$!
+(ETCDCTL_API=3 exec etcdctl --endpoints "$ETCD_URLS" watch "${HA_PREFIX}leader") 2>/dev/null \
+	> >(while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done >"$T/leader.watch") &
+WATCH_PID=$! # etcdctl itself: the stamping loop ends with its output
 ag_start 1
 check "ag1 leads" wait_for 30 eval '[ "$(leader)" = ag1 ]'
 ag_start 2
