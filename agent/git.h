@@ -20,8 +20,8 @@
 #include "../lib/sbuf.h"
 #include "../lib/strv.h"
 
-#define AGENT_GIT_OID_HEX     40  /* hex digits of a commit id */
-#define AGENT_GIT_FOLDERS_MAX 256 /* cluster folders per commit */
+#define AGENT_GIT_OID_HEX     40   /* hex digits of a commit id */
+#define AGENT_GIT_FOLDERS_MAX 4096 /* cluster folders per commit */
 
 /* One folder of a commit's tree, held in memory: its *.yaml / *.yml files
  * (decl_is_yaml_name) and, for CONFIG_MANAGED clusters, the base broker.xml

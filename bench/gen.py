@@ -15,6 +15,12 @@
       Jolokia bulk requests (G groups of 10 queues per POST)
   gen.py bulk-body BROKER
       print the bulk read `snapshot` sends (reconcile/snapshot-fetch.c)
+  gen.py clusters DIR --clusters N --nodes-from CLUSTER_YAML [--variant V]
+      a repository's clusters folder for issue 21's sharding bench: N
+      clusters cNNNN/ on the same nodes, each its own address prefix
+      (cNNNN.) declaring one anycast address cNNNN.a with one queue
+      cNNNN.q (variant `base`), or also cNNNN.b with cNNNN.r in every
+      hundredth cluster (variant `new`, n % 100 == 7)
 
 The model: queues come in groups of 10. Group g has an anycast address
 gGGGGG.in with queues gGGGGG.q0..q(k-1), a multicast address gGGGGG.out
@@ -388,6 +394,26 @@ def cmd_bulk_body(a):
     sys.stdout.write(json.dumps(ops, separators=(",", ":")))
 
 
+def cmd_clusters(a):
+    nodes = nodes_from(a.nodes_from)
+    for n in range(a.clusters):
+        name = "c%04d" % n
+        d = os.path.join(a.dir, name)
+        os.makedirs(d, exist_ok=True)
+        out = ["version: 1\n", "cluster: %s\n" % name,
+               "mode: STUDIO_MANAGED\n", "nodes:\n"]
+        for node, url, cred in nodes:
+            out.append("  - name: %s\n    jolokia: %s\n    credentials: %s\n"
+                       % (node, url, cred))
+        out.append("addresses:\n  - name: %s.a\n    routing: [anycast]\n"
+                   "    queues: [{name: %s.q}]\n" % (name, name))
+        if a.variant == "new" and n % 100 == 7:
+            out.append("  - name: %s.b\n    routing: [anycast]\n"
+                       "    queues: [{name: %s.r}]\n" % (name, name))
+        with open(os.path.join(d, "cluster.yaml"), "w") as f:
+            f.write("".join(out))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -410,6 +436,11 @@ def main():
     ld.add_argument("--batch", type=int, default=100)
     bb = sub.add_parser("bulk-body")
     bb.add_argument("broker")
+    cl = sub.add_parser("clusters")
+    cl.add_argument("dir")
+    cl.add_argument("--clusters", type=int, required=True)
+    cl.add_argument("--nodes-from", required=True)
+    cl.add_argument("--variant", choices=["base", "new"], default="base")
     for x in (d, s, ld):
         x.add_argument("--queues", type=int, required=True)
         x.add_argument("--seed", type=int, default=9)
@@ -417,7 +448,7 @@ def main():
     if getattr(a, "queues", GROUP) % GROUP != 0:
         p.error("--queues must be a multiple of %d" % GROUP)
     {"decl": cmd_decl, "snapshot": cmd_snapshot, "load": cmd_load,
-     "bulk-body": cmd_bulk_body}[a.cmd](a)
+     "bulk-body": cmd_bulk_body, "clusters": cmd_clusters}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -363,6 +363,7 @@ struct daemon {
 	/* several agents (coordination.*, ha.c), or NULL: alone */
 	struct agent_coord *coord;
 	char ha_owner[160]; /* daemon_ha_owner's words */
+	uint64_t ha_requests; /* agent_coord_requests() as last published */
 };
 
 /* ha.c: the daemon among several agents (docs/ha.md). Without

@@ -255,6 +255,7 @@ daemon_ha_refresh(struct daemon *a)
 {
 	struct err err = {0};
 	const char **names;
+	uint64_t n;
 	size_t i;
 
 	if (a->coord == NULL)
@@ -287,6 +288,12 @@ daemon_ha_refresh(struct daemon *a)
 	metrics_set(daemon_metrics(a), "artemis_gitops_coordination_members",
 	    (const char *[]){agent_coord_id(a->coord)},
 	    (double)agent_coord_members(a->coord)->n);
+	n = agent_coord_requests(a->coord);
+	metrics_add(daemon_metrics(a),
+	    "artemis_gitops_coordination_requests_total",
+	    (const char *[]){agent_coord_id(a->coord)},
+	    (double)(n - a->ha_requests));
+	a->ha_requests = n;
 	free(names);
 }
 
