@@ -363,9 +363,13 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 
 	cluster = cluster_of(dir);
 	if (!daemon_ha_owns(a, cluster)) {
-		log_info("approved %s: not applied here, cluster '%s' is "
-		         "owned by %s",
-		    dir, cluster, daemon_ha_owner(a, cluster));
+		daemon_ha_not_owned(a, cluster, dir);
+		free(cluster);
+		return;
+	}
+	if (daemon_ha_stale_resume(a, cluster, dir, &err)) {
+		refuse(a, dir, err.msg);
+		err_release(&err);
 		free(cluster);
 		return;
 	}

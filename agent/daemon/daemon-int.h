@@ -362,7 +362,7 @@ struct daemon {
 	struct agent_verify *verify;
 	/* several agents (coordination.*, ha.c), or NULL: alone */
 	struct agent_coord *coord;
-	char ha_owner[160]; /* daemon_ha_owner's words */
+	char ha_owner[160];   /* daemon_ha_owner's words */
 	uint64_t ha_requests; /* agent_coord_requests() as last published */
 };
 
@@ -393,6 +393,17 @@ int daemon_ha_keep_approval(struct daemon *a, const char *cluster,
     const char *dir);
 void daemon_ha_carry_approval(struct daemon *a, const char *cluster,
     const char *dir, const char *digest);
+/* An approved preview dir of a cluster another agent (or none) owns now:
+ * withdrawn (superseded, saying why) once another agent holds the cluster,
+ * unless its apply had begun; logged once. */
+void daemon_ha_not_owned(struct daemon *a, const char *cluster,
+    const char *dir);
+/* dir's apply was interrupted (apply-begun) under an epoch, and an apply
+ * of another epoch has been recorded for the cluster since: true, with
+ * why in *why, when it must not be resumed (another agent acted on the
+ * cluster meanwhile; docs/ha.md). */
+bool daemon_ha_stale_resume(struct daemon *a, const char *cluster,
+    const char *dir, struct err *why);
 /* dir's apply ran: its approval leaves etcd (it is never carried again). */
 void daemon_ha_used_approval(struct daemon *a, const char *cluster,
     const char *dir);

@@ -144,6 +144,63 @@ merge_audit(struct daemon *a, const char *cluster)
 	return n;
 }
 
+struct open_applies {
+	const char *cluster;
+	struct strv intents, results;
+};
+
+static int
+scan_open(void *ctx, const char *row, size_t len)
+{
+	struct open_applies *o = ctx;
+	struct json_doc *doc = NULL;
+	struct err err = {0};
+	const struct json *root;
+	const char *c, *id, *ev;
+
+	if (json_parse(&doc, "audit row", row, len, &err) == 0) {
+		root = json_doc_root(doc);
+		c = json_str(json_get(root, "cluster"));
+		id = json_str(json_get(root, "apply_id"));
+		ev = json_str(json_get(root, "event"));
+		if (c != NULL && id != NULL && ev != NULL &&
+		    strcmp(c, o->cluster) == 0)
+			strv_add(strcmp(ev, "intent") == 0 ? &o->intents
+			                                   : &o->results,
+			    id);
+	}
+	json_doc_free(doc);
+	err_release(&err);
+	return 0;
+}
+
+/* The applies of cluster whose intent row has no result row: cut short by
+ * the end of their agent's ownership (or its death). Said once at the
+ * takeover: what they did stands, unrecorded in the inventory (their
+ * creates are not managed, so never removed) until planned and applied
+ * again; docs/ha.md. */
+static void
+warn_open_applies(struct daemon *a, const char *cluster)
+{
+	struct open_applies o = {cluster, {0}, {0}};
+	struct err err = {0};
+	size_t i;
+
+	if (agent_state_audit_each(a->state, scan_open, &o, &err) < 0)
+		err_release(&err);
+	for (i = 0; i < o.intents.n; i++)
+		if (!strv_has(&o.results, o.intents.v[i]))
+			log_warn(
+			    "cluster '%s': apply %s has an intent row and "
+			    "no result: its agent lost the cluster (or "
+			    "died) during it; what it did stands and is "
+			    "not in the inventory (see its intent row); "
+			    "this agent plans from the brokers as they are",
+			    cluster, o.intents.v[i]);
+	strv_release(&o.intents);
+	strv_release(&o.results);
+}
+
 /* Read cluster's state back from etcd into the state folder: the
  * inventory, the suspension and the audit rows this folder lacks. */
 static void
@@ -174,6 +231,7 @@ restore(struct daemon *a, const char *cluster)
 		free(name);
 	}
 	n = merge_audit(a, cluster);
+	warn_open_applies(a, cluster);
 	daemon_cluster(a, cluster)->ha_merge_at =
 	    clock_monotonic_ms() + 2000 * a->conf->coord_lease_ttl;
 	log_notice("cluster '%s': taken over (epoch %lld): its state read "
@@ -618,4 +676,104 @@ daemon_ha_carry_approval(struct daemon *a, const char *cluster, const char *dir,
 	free(out);
 	free(text);
 	free(name);
+}
+
+void
+daemon_ha_not_owned(struct daemon *a, const char *cluster, const char *dir)
+{
+	const char *owner = agent_coord_owner(a->coord, cluster);
+	struct err err = {0};
+	char *why;
+
+	if (owner == NULL || strcmp(owner, agent_coord_id(a->coord)) == 0 ||
+	    agent_outbox_has(dir, AGENT_APPLY_BEGUN)) {
+		log_debug("approved %s: not applied here, cluster '%s' is "
+		          "owned by %s",
+		    dir, cluster, daemon_ha_owner(a, cluster));
+		return;
+	}
+	why = xasprintf("cluster '%s' is owned by agent '%s', not by this "
+	                "agent (%s): this preview is never applied here; the "
+	                "owner plans the commit again and posts its own "
+	                "preview, approve that one (docs/ha.md)\n",
+	    cluster, owner, agent_coord_id(a->coord));
+	if (agent_outbox_put(dir, AGENT_OUTBOX_SUPERSEDED, why, &err) < 0) {
+		log_err("%s: %s", dir, err.msg);
+		err_release(&err);
+	} else {
+		log_notice("approved %s withdrawn: cluster '%s' is owned by "
+		           "agent '%s'",
+		    dir, cluster, owner);
+	}
+	free(why);
+}
+
+struct epochs {
+	const char *cluster, *apply_id;
+	int64_t intent; /* the interrupted apply's epoch, 0: not found */
+	int64_t other;  /* the greatest epoch of another apply's row */
+};
+
+static int
+scan_epochs(void *ctx, const char *row, size_t len)
+{
+	struct epochs *e = ctx;
+	struct json_doc *doc = NULL;
+	struct err err = {0};
+	const struct json *root;
+	const char *c, *id;
+	int64_t ep = 0;
+
+	if (json_parse(&doc, "audit row", row, len, &err) == 0) {
+		root = json_doc_root(doc);
+		c = json_str(json_get(root, "cluster"));
+		id = json_str(json_get(root, "apply_id"));
+		json_int(json_get(root, "epoch"), &ep);
+		if (c != NULL && id != NULL && strcmp(c, e->cluster) == 0) {
+			if (strcmp(id, e->apply_id) == 0)
+				e->intent = ep;
+			else if (ep > e->other)
+				e->other = ep;
+		}
+	}
+	json_doc_free(doc);
+	err_release(&err);
+	return 0;
+}
+
+bool
+daemon_ha_stale_resume(struct daemon *a, const char *cluster, const char *dir,
+    struct err *why)
+{
+	struct epochs e = {0};
+	struct err err = {0};
+	char *path, *id = NULL;
+	size_t len = 0;
+	bool stale = false;
+
+	if (a->coord == NULL || !agent_outbox_has(dir, AGENT_APPLY_BEGUN))
+		return false;
+	path = xasprintf("%s/%s", dir, AGENT_APPLY_BEGUN);
+	if (afile_read(&id, &len, path, 4096, &err) < 0) {
+		err_release(&err);
+		free(path);
+		return false; /* the apply says why */
+	}
+	free(path);
+	e.cluster = cluster;
+	e.apply_id = id;
+	if (agent_state_audit_each(a->state, scan_epochs, &e, &err) < 0) {
+		err_release(&err);
+	} else if (e.intent > 0 && e.other > e.intent) {
+		err_setf(why, NULL,
+		    "its apply (%s) was interrupted under epoch %lld, and "
+		    "another apply of cluster '%s' was recorded under epoch "
+		    "%lld since: another agent acted on the cluster meanwhile, "
+		    "so this one is not resumed; what it did is in its intent "
+		    "row; plan again",
+		    id, (long long)e.intent, cluster, (long long)e.other);
+		stale = true;
+	}
+	free(id);
+	return stale;
 }
