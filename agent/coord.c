@@ -646,7 +646,7 @@ refresh_hash(struct agent_coord *co, const char *const *clusters, size_t n,
 				    clusters[i], want,
 				    (long long)cur->create_revision);
 				r->epoch = 0;
-				set_owner(r, NULL);
+				set_owner(r, want);
 			} else {
 				if (r->epoch != cur->create_revision)
 					r->taken = true;

@@ -53,17 +53,26 @@ count_of() { expect "$1" "$clusters" | grep -c " $2\$"; }
 for i in 1 2 3; do ag_conf "$i" hash; done
 printf 'http:\n  listen: "127.0.0.1:0"\n  anonymous-read: true\n' >>"$T/ag2.yaml"
 
+# ag1 alone owns every cluster and posts every preview; ag2 joins: its
+# share is handed over between cycles, ag1's previews of it withdrawn
 ag_start 1
+check "ag1 alone: it owns every cluster" wait_for 40 owners_are "ag1"
+for c in $clusters; do
+	check "$c: ag1 alone posts its preview" wait_for 60 has_preview3 1 "$c1" "$c"
+done
 ag_start 2
 check "two agents: each cluster owned by its rendezvous pick" wait_for 40 owners_are "ag1 ag2"
 check "two agents: both hold clusters ($(count_of "ag1 ag2" ag1) and $(count_of "ag1 ag2" ag2))" \
 	test "$(count_of "ag1 ag2" ag1)" -gt 0 -a "$(count_of "ag1 ag2" ag2)" -gt 0
-for c in $clusters; do
-	o=$(etcd_get "owners/$c")
-	oi=${o#ag}
-	other=$((3 - oi))
-	check "$c: $o posts its preview" wait_for 60 has_preview3 "$oi" "$c1" "$c"
-	check_eq "$c: ag$other posts none" "" "$(ag_preview "$other" "$c1" "$c")"
+for c in $(expect "ag1 ag2" "$clusters" | awk '$2 == "ag2" {print $1}'); do
+	check "$c: ag1 handed it over to ag2" grep -q "cluster '$c': handed over to 'ag2'" "$T/ag1.log"
+	check "$c: ag2 posts its preview" wait_for 60 has_preview3 2 "$c1" "$c"
+	check "$c: ag1's preview is withdrawn, saying why" \
+		wait_for 20 grep -q "is no longer this agent's" "$(ag_preview 1 "$c1" "$c")/superseded"
+done
+for c in $(expect "ag1 ag2" "$clusters" | awk '$2 == "ag1" {print $1}'); do
+	check_eq "$c: still ag1's, ag2 posts no preview" "" "$(ag_preview 2 "$c1" "$c")"
+	check "$c: ag1's preview stands" test ! -e "$(ag_preview 1 "$c1" "$c")/superseded"
 done
 
 # one of ag2's clusters approved: applied by ag2, under its epoch
