@@ -226,13 +226,12 @@ join(struct agent_coord *co, struct err *err)
 	return 0;
 }
 
+/* A client of c's etcd; err says why not. */
 static int
 open_etcd(struct etcd **out, const struct agent_conf *c, const char *key_pem,
-    const char *password)
+    const char *password, struct err *err)
 {
 	struct etcd_opts o = {0};
-	struct err err = {0};
-	int rc;
 
 	o.endpoints = (const char *const *)c->coord_endpoints.v;
 	o.nendpoints = c->coord_endpoints.n;
@@ -243,9 +242,7 @@ open_etcd(struct etcd **out, const struct agent_conf *c, const char *key_pem,
 	o.password = password;
 	o.timeout_ms = c->coord_timeout * 1000;
 	o.connect_timeout_ms = c->coord_timeout * 1000;
-	rc = etcd_open(out, &o, &err);
-	err_release(&err);
-	return rc;
+	return etcd_open(out, &o, err);
 }
 
 /* The secrets of c's etcd (the client key, the password), read from the
@@ -290,11 +287,11 @@ agent_coord_intent(const struct agent_conf *c, const char *what,
 
 	if (read_secrets(c, &key_pem, &password, err) < 0)
 		return -1;
-	rc = open_etcd(&e, c, key_pem, password);
+	rc = open_etcd(&e, c, key_pem, password, err);
 	agent_creds_free(key_pem);
 	agent_creds_free(password);
 	if (rc < 0)
-		return err_setf(err, NULL, "etcd: the client cannot be set up");
+		return -1;
 	key = xasprintf("%s%s/%s", c->coord_prefix, what, cluster);
 	if (data != NULL)
 		rc = etcd_put(e, key, data, strlen(data), 0, NULL, err);
@@ -333,7 +330,6 @@ agent_coord_start(struct agent_coord **out, const struct agent_conf *c,
 	char *key_pem = NULL, *password = NULL, host[256], *now;
 	struct sbuf b;
 	struct jsonw w;
-	struct etcd_opts o = {0};
 
 	if (read_secrets(c, &key_pem, &password, err) < 0)
 		return -1;
@@ -345,16 +341,8 @@ agent_coord_start(struct agent_coord **out, const struct agent_conf *c,
 	co->ttl = c->coord_lease_ttl;
 	co->margin = c->coord_lease_margin;
 	co->hash = c->coord_shard_mode == AGENT_CONF_SHARD_HASH;
-	o.endpoints = (const char *const *)c->coord_endpoints.v;
-	o.nendpoints = c->coord_endpoints.n;
-	o.timeout_ms = c->coord_timeout * 1000;
-	o.ca_file = c->coord_ca_file;
-	o.cert_file = c->coord_client_cert;
-	o.key_pem = key_pem;
-	o.user = c->coord_user;
-	o.password = password;
-	if (etcd_open(&co->etcd, &o, err) < 0 ||
-	    open_etcd(&co->renewr, c, key_pem, password) < 0) {
+	if (open_etcd(&co->etcd, c, key_pem, password, err) < 0 ||
+	    open_etcd(&co->renewr, c, key_pem, password, err) < 0) {
 		agent_creds_free(key_pem);
 		agent_creds_free(password);
 		agent_coord_stop(co);
@@ -1068,11 +1056,11 @@ agent_coord_migrate(const struct agent_conf *c, const char *dir,
 
 	if (read_secrets(c, &key_pem, &password, err) < 0)
 		return -1;
-	rc = open_etcd(&e, c, key_pem, password);
+	rc = open_etcd(&e, c, key_pem, password, err);
 	agent_creds_free(key_pem);
 	agent_creds_free(password);
 	if (rc < 0)
-		return err_setf(err, NULL, "etcd: the client cannot be set up");
+		return -1;
 	rc = -1;
 	/* nothing is copied over agents at work or state already there */
 	key = xasprintf("%smembers/", c->coord_prefix);
