@@ -306,6 +306,7 @@ live_setup(const struct run *x, struct live_http_opts *http,
 	memset(http, 0, sizeof(*http));
 	agent_tls_http(x->o->tls, http);
 	http->tick = x->o->tick;
+	agent_http_timeout(http, x->o->timeout_ms);
 	memset(live, 0, sizeof(*live));
 	live->cluster = x->ap.plan->cluster;
 	live->targets = x->targets.v;

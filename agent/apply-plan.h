@@ -34,6 +34,9 @@ struct agent_apply_plan_opts {
 	bool quiet; /* no progress on stderr, no summary */
 	/* called while brokers are waited on (lib/http.h); NULL: none */
 	const struct http_tick *tick;
+	/* one request to one broker, in ms (its connection included when
+	 * under the 5 s connect default); 0: lib/live's 30 s */
+	long timeout_ms;
 	/* May this approval be acted on? Called with approval.json as read
 	 * and what fstat said of that very file (it is read without following
 	 * a symbolic link), before the approval is checked against the plan;

@@ -90,9 +90,7 @@ read_live(struct import_result *r, const struct import_cli *o,
 	agent_targets_warn_cleartext(&t, CMD, NULL);
 	http.origin = o->origin;
 	agent_tls_http(&o->tls, &http);
-	http.timeout_ms = o->timeout_ms;
-	if (o->timeout_ms > 0 && o->timeout_ms < 5000)
-		http.connect_timeout_ms = o->timeout_ms;
+	agent_http_timeout(&http, o->timeout_ms);
 	fprintf(stderr,
 	    "artemis-gitops %s: reading %zu node(s) of cluster "
 	    "'%s'\n",

@@ -68,9 +68,7 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 	agent_targets_warn_cleartext(&t, "snapshot", NULL);
 	http.origin = o->origin;
 	agent_tls_http(&o->tls, &http);
-	http.timeout_ms = o->timeout_ms;
-	if (o->timeout_ms > 0 && o->timeout_ms < 5000)
-		http.connect_timeout_ms = o->timeout_ms;
+	agent_http_timeout(&http, o->timeout_ms);
 	s = live_snapshot_fetch(c->name, t.v, t.n, &http);
 	if (o->json) {
 		json = live_snapshot_render_json(s);

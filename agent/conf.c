@@ -111,6 +111,10 @@ static const struct conf_key keys[] = {
         "how often live state is compared with the last apply"),
     KEY("retry-max", CT_DURATION, retry_max, 1, 86400, "5m", false,
         "ceiling of the backoff after a git or broker outage"),
+    KEY("broker-timeout", CT_DURATION, broker_timeout, 1, 600, "30s", false,
+        "one Jolokia request to one broker, its connection included, is "
+        "given up after this long: a read makes the node TIMEOUT in the "
+        "preview, an operation fails the node in the apply (ADR-0084 D3)"),
     KEY("state", CT_PATH, state, 0, 0, "$STATE_DIRECTORY", true,
         "state folder: clone, inventory, audit, lock (systemd: "
         "`StateDirectory=`)"),

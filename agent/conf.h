@@ -88,12 +88,13 @@ struct agent_conf {
 	char *verify_gpg_keyring;     /* absolute, or NULL */
 	long poll_interval;           /* seconds */
 	long drift_interval;          /* seconds */
-	long retry_max;            /* seconds: ceiling of the outage backoff */
-	char *state;               /* absolute */
-	char *outbox;              /* absolute; default <state>/outbox */
-	char *credentials;         /* absolute; NULL when none is configured */
-	char *tls_ca_file;         /* absolute or NULL (system store) */
-	char *tls_client_cert;     /* tls.client-cert-file: absolute or NULL */
+	long retry_max;        /* seconds: ceiling of the outage backoff */
+	long broker_timeout;   /* seconds: one Jolokia request to a broker */
+	char *state;           /* absolute */
+	char *outbox;          /* absolute; default <state>/outbox */
+	char *credentials;     /* absolute; NULL when none is configured */
+	char *tls_ca_file;     /* absolute or NULL (system store) */
+	char *tls_client_cert; /* tls.client-cert-file: absolute or NULL */
 	char *tls_client_key_file; /* tls.client-key-file (credentials) */
 	bool tls_insecure;         /* tls.insecure: git only */
 	bool auto_apply_creates;

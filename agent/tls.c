@@ -135,6 +135,16 @@ agent_tls_http(const struct agent_tls *t, struct live_http_opts *http)
 }
 
 void
+agent_http_timeout(struct live_http_opts *http, long timeout_ms)
+{
+	if (timeout_ms <= 0)
+		return;
+	http->timeout_ms = timeout_ms;
+	if (timeout_ms < 5000)
+		http->connect_timeout_ms = timeout_ms;
+}
+
+void
 agent_tls_release(struct agent_tls *t)
 {
 	agent_creds_free(t->key);

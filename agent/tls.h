@@ -65,6 +65,10 @@ int agent_tls_from_conf(struct agent_tls *out, const struct agent_conf *conf,
 /* Set http's TLS fields (ca_file, cert_file, key_pem) from t, borrowed
  * from it; t NULL: none (the system store, no client certificate). */
 void agent_tls_http(const struct agent_tls *t, struct live_http_opts *http);
+/* A request bound of timeout_ms (0: leave the defaults) on http: the
+ * whole request, and the connection too when that is shorter than the 5 s
+ * connect default (`snapshot --timeout`, `broker-timeout`). */
+void agent_http_timeout(struct live_http_opts *http, long timeout_ms);
 
 /* Wipe the key and free it; leaves t zeroed. */
 void agent_tls_release(struct agent_tls *t);

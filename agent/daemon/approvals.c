@@ -395,6 +395,7 @@ apply_dir(struct daemon *a, const char *dir, bool own)
 	daemon_tick_init(&tick, a, false);
 	memset(&o, 0, sizeof(o));
 	o.tick = &tick.http;
+	o.timeout_ms = 1000 * a->conf->broker_timeout;
 	o.check_approval = on_check;
 	o.check_ctx = &cc;
 	o.dir = dir;

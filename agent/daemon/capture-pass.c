@@ -101,6 +101,7 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	if (daemon_tls(a, p->cluster, &tls))
 		daemon_targets(&t, a, decl);
 	agent_tls_http(&tls, &http);
+	agent_http_timeout(&http, 1000 * a->conf->broker_timeout);
 	http.tick = &tick.http;
 	memset(&live, 0, sizeof(live));
 	live.cluster = p->cluster;

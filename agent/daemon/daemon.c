@@ -239,6 +239,7 @@ daemon_read_live(struct daemon *a, const struct decl_cluster *c)
 	if (daemon_tls(a, c->name, &tls))
 		daemon_targets(&t, a, c);
 	agent_tls_http(&tls, &ho);
+	agent_http_timeout(&ho, 1000 * a->conf->broker_timeout);
 	ho.tick = &tick.http;
 	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
 	/* a read given up on a stop says nothing of the nodes */

@@ -76,6 +76,7 @@ test_conf__every_key(void **state)
 	             "poll-interval: 30s\n"
 	             "drift-interval: 2h\n"
 	             "retry-max: 90\n"
+	             "broker-timeout: 12s\n"
 	             "state: state/\n"
 	             "outbox: /srv/outbox\n"
 	             "credentials: creds\n"
@@ -94,6 +95,7 @@ test_conf__every_key(void **state)
 	assert_int_equal(c->poll_interval, 30);
 	assert_int_equal(c->drift_interval, 7200);
 	assert_int_equal(c->retry_max, 90);
+	assert_int_equal(c->broker_timeout, 12);
 	assert_string_equal(c->state, "/etc/ag/state");
 	assert_string_equal(c->outbox, "/srv/outbox");
 	assert_string_equal(c->credentials, "/etc/ag/creds");
@@ -119,6 +121,7 @@ test_conf__systemd_environment_defaults(void **state)
 	assert_string_equal(c->state, "/var/lib/artemis-gitops");
 	assert_string_equal(c->credentials, "/run/credentials/ag.service");
 	assert_string_equal(c->outbox, "/var/lib/artemis-gitops/outbox");
+	assert_int_equal(c->broker_timeout, 30);
 	agent_conf_free(c);
 	unsetenv("STATE_DIRECTORY");
 	unsetenv("CREDENTIALS_DIRECTORY");
@@ -161,7 +164,8 @@ test_conf__values_are_checked(void **state)
 	      "drift-interval: soon\n"
 	      "state: ''\n"
 	      "tls: {insecure: yes}\n"
-	      "log-level: loud\n",
+	      "log-level: loud\n"
+	      "broker-timeout: 11m\n",
 	    "c.yaml:1:10: 'version' must be between 1 and 1, not 2\n"
 	    "c.yaml:3:8: 'repository.url' is not a repository URL (use "
 	    "file://, https://, http://, ssh:// or user@host:path): "
@@ -179,7 +183,9 @@ test_conf__values_are_checked(void **state)
 	    "c.yaml:9:8: 'state' must not be empty\n"
 	    "c.yaml:10:17: 'tls.insecure' must be true or false, not 'yes'\n"
 	    "c.yaml:11:12: 'log-level' must be err, warning, notice, info or "
-	    "debug, not 'loud'\n");
+	    "debug, not 'loud'\n"
+	    "c.yaml:12:17: 'broker-timeout' must be between 1s and 600s, not "
+	    "660s\n");
 }
 
 /* Every value is one line of visible text (issue 14, defect 12): a
