@@ -62,7 +62,7 @@ snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
 static int
 snapshot_live(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *creds,
-    const struct agent_tls *tls)
+    const struct agent_tls *tls, const struct live_scope *scope)
 {
 	const char *dir = agent_creds_dir(creds);
 	struct agent_targets t = {0};
@@ -82,7 +82,7 @@ snapshot_live(struct recon_snapshot **out, const char *cmd,
 	}
 	agent_targets_warn_cleartext(&t, cmd, NULL);
 	agent_tls_http(tls, &http);
-	*out = live_snapshot_fetch(c->name, t.v, t.n, &http);
+	*out = live_snapshot_fetch(c->name, t.v, t.n, &http, scope);
 	rc = 0;
 done:
 	agent_targets_release(&t);
@@ -116,12 +116,14 @@ snapshot_nodes_declared(const char *cmd, const char *file,
 int
 agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds,
-    const struct agent_tls *tls)
+    const struct agent_tls *tls, const struct agent_read *rd)
 {
 	struct recon_snapshot *s = NULL;
+	size_t i;
 
 	if (file == NULL)
-		return snapshot_live(out, cmd, c, creds, tls);
+		return snapshot_live(out, cmd, c, creds, tls,
+		    rd->full ? NULL : rd->scope);
 	if (snapshot_file(&s, cmd, file) < 0)
 		return -1;
 	if (s->cluster == NULL || strcmp(s->cluster, c->name) != 0) {
@@ -135,8 +137,30 @@ agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
 		live_snapshot_free(s);
 		return -1;
 	}
+	/* --read scoped: the recording as a scoped read would have read it */
+	for (i = 0; rd->narrow && i < s->nnodes; i++)
+		live_node_narrow(&s->nodes[i], rd->scope);
 	*out = s;
 	return 0;
+}
+
+int
+agent_read_option(struct agent_read *rd, const char *cmd, const char *arg,
+    const char *file)
+{
+	memset(rd, 0, sizeof(*rd));
+	if (arg == NULL)
+		return 0;
+	if (strcmp(arg, "full") == 0) {
+		rd->full = true;
+		return 0;
+	}
+	if (strcmp(arg, "scoped") == 0) {
+		rd->narrow = file != NULL;
+		return 0;
+	}
+	return agent_usage_error(cmd,
+	    "--read takes 'full' or 'scoped', not '%s'", arg);
 }
 
 const char *

@@ -11,16 +11,32 @@
 /* Every diagnostic on stderr, one `path:line:col: message` per line. */
 void agent_preview_print_diags(const struct errlist *diags);
 
+/* What a plan reads of the nodes (`--read full|scoped`, docs/snapshot-
+ * format.md "A plan's read"): by default a live read asks for scope only
+ * (reconcile/live/live.h) and a recording is taken whole; full: the live
+ * nodes whole; narrow (`--read scoped` with a recording): the recording as
+ * a scoped read would have read it. scope is the caller's (plan.h,
+ * plan_scope_build). */
+struct live_scope;
+struct agent_read {
+	bool full, narrow;
+	const struct live_scope *scope;
+};
+/* rd from the value of --read (NULL: not given) of cmd; file: the
+ * recording, or NULL. 0, or the usage error's exit code (64, printed). */
+int agent_read_option(struct agent_read *rd, const char *cmd, const char *arg,
+    const char *file);
+
 /* The snapshot to plan against: the recorded `snapshot --json` file when
  * file is not NULL, else every node read live with the credentials of
  * creds (or $CREDENTIALS_DIRECTORY) and the TLS settings tls (tls.h; NULL:
- * the system store, no client certificate). A recording must be of cluster
- * c and hold only nodes c declares (nodes[i].node named otherwise). 0, or
- * -1 with a message printed. */
+ * the system store, no client certificate), as rd says (above). A
+ * recording must be of cluster c and hold only nodes c declares
+ * (nodes[i].node named otherwise). 0, or -1 with a message printed. */
 struct agent_tls;
 int agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds,
-    const struct agent_tls *tls);
+    const struct agent_tls *tls, const struct agent_read *rd);
 
 /* How plan.json names the snapshot: "live", or the recorded file's base
  * name (so that a plan does not depend on where the file lies). Borrowed. */
