@@ -176,6 +176,14 @@ void live_snapshot_build_request(struct live_bulk *b, const char *hint);
  * (the first refused element; BAD_RESPONSE for a wrong shape). */
 void live_node_from_reply(struct recon_node_snapshot *n,
     const struct live_bulk *b);
+struct live_read;
+/* The same for the read rd (snapshot-scope.c; scope NULL: the node
+ * whole): [0] the broker, [1] addresses, [2] queues, [3] diverts, [4] the
+ * address-settings of hint, then a scoped read's exact elements. */
+void live_read_build(struct live_bulk *b, struct live_read *rd,
+    const char *hint);
+void live_node_from_read(struct recon_node_snapshot *n,
+    const struct live_bulk *b, const struct live_read *rd);
 /* A node read from a broker the agent does not manage (below
  * RECON_VERSION_FLOOR, or no release number) loses its contents and
  * becomes UNSUPPORTED_VERSION, keeping its broker name and version for

@@ -40,11 +40,8 @@ static const char *const divert_attrs[] = {"UniqueName", "RoutingName",
 	D "broker=*,component=addresses,address=*,subcomponent=diverts,"       \
 	  "divert=*"
 
-/* The elements of one read: [0] the broker, [1] addresses, [2] queues,
- * [3] diverts, [4] the address-settings, then a scoped read's exact
- * elements (snapshot-scope.c). */
-static void
-build(struct live_bulk *b, struct live_read *rd, const char *hint)
+void
+live_read_build(struct live_bulk *b, struct live_read *rd, const char *hint)
 {
 	struct live_arg arg = {.s = "#"};
 	char *m = live_mbean_broker(hint);
@@ -68,7 +65,7 @@ live_snapshot_build_request(struct live_bulk *b, const char *hint)
 {
 	struct live_read rd = {0};
 
-	build(b, &rd, hint);
+	live_read_build(b, &rd, hint);
 }
 
 typedef void (
@@ -343,9 +340,8 @@ duplicates(const struct recon_node_snapshot *n)
 	return NULL;
 }
 
-/* n from the reply to the read rd (scope NULL: the node whole). */
-static void
-from_reply(struct recon_node_snapshot *n, const struct live_bulk *b,
+void
+live_node_from_read(struct recon_node_snapshot *n, const struct live_bulk *b,
     const struct live_read *rd)
 {
 	struct recon_refusal ref = {0};
@@ -416,7 +412,7 @@ live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
 {
 	struct live_read rd = {0};
 
-	from_reply(n, b, &rd);
+	live_node_from_read(n, b, &rd);
 }
 
 /* One POST of a fetch: a node's endpoint, or one member's. */
@@ -455,7 +451,7 @@ plan_one(struct one *o, const char *url, const char *userpass, const char *hint,
 	o->rd.scope = scope;
 	o->rd.exact = scope != NULL && live_read_exact(scope, queues_hint);
 	o->rd.broker = xstrdup(hint);
-	build(&o->bulk, &o->rd, hint);
+	live_read_build(&o->bulk, &o->rd, hint);
 }
 
 /* The second request of the reads whose scope's queues were not all where
@@ -592,7 +588,7 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 			memset(&ones[k].out, 0, sizeof(ones[k].out));
 			ones[k].out.kind = nd->refusal.kind;
 		} else {
-			from_reply(nd, &bulks[k], &ones[k].rd);
+			live_node_from_read(nd, &bulks[k], &ones[k].rd);
 		}
 		live_bulk_release(&ones[k].bulk);
 	}

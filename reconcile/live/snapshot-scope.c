@@ -21,15 +21,15 @@ static const char *const id_attrs[] = {"InternalQueue", "Temporary",
 #define ID_RELOAD_ATTRS 4 /* and what a reload prediction weighs */
 /* A queue of the scope: its configuration and counts, every attribute on
  * every supported release (an exact read of a missing one is refused). */
-static const char *const config_attrs[] = {"Durable", "Filter",
-    "MaxConsumers", "PurgeOnNoConsumers", "Exclusive", "RingSize", "Enabled",
-    "LastValueKey", "ConsumersBeforeDispatch", "DelayBeforeDispatch",
-    "ConsumerCount", "MessageCount"};
+static const char *const config_attrs[] = {"Durable", "Filter", "MaxConsumers",
+    "PurgeOnNoConsumers", "Exclusive", "RingSize", "Enabled", "LastValueKey",
+    "ConsumersBeforeDispatch", "DelayBeforeDispatch", "ConsumerCount",
+    "MessageCount"};
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 #define D "org.apache.activemq.artemis:"
 #define QUEUES                                                                 \
-	D "broker=*,component=addresses,address=*,subcomponent=queues,"       \
+	D "broker=*,component=addresses,address=*,subcomponent=queues,"        \
 	  "routing-type=*,queue=*"
 
 /* ---- the scope ---------------------------------------------------------- */
@@ -49,7 +49,8 @@ add_place(struct live_scope_queue *q, const char *address, unsigned routing)
 	if (address == NULL || routing == 0)
 		return;
 	for (i = 0; i < q->nat; i++)
-		if (q->routing[i] == routing && strcmp(q->address[i], address) == 0)
+		if (q->routing[i] == routing &&
+		    strcmp(q->address[i], address) == 0)
 			return;
 	if (q->nat == LIVE_SCOPE_GUESSES)
 		return; /* the second request finds it */
@@ -79,8 +80,8 @@ live_scope_finish(struct live_scope *s)
 		qsort(s->queues, s->nqueues, sizeof(*s->queues), cmp_queue);
 	for (i = 0; i < s->nqueues; i = j) {
 		s->queues[n] = s->queues[i];
-		for (j = i + 1; j < s->nqueues &&
-		     strcmp(s->queues[j].name, s->queues[i].name) == 0;
+		for (j = i + 1; j < s->nqueues && strcmp(s->queues[j].name,
+		                                      s->queues[i].name) == 0;
 		     j++) {
 			for (k = 0; k < s->queues[j].nat; k++) {
 				add_place(&s->queues[n],
@@ -181,8 +182,8 @@ read_at(struct live_bulk *b, struct live_read *rd, const char *broker,
 	free(m);
 	if (rd->nexact == rd->alloc) {
 		rd->alloc = rd->alloc > 0 ? 2 * rd->alloc : 64;
-		rd->queue = xreallocarray(rd->queue, rd->alloc,
-		    sizeof(*rd->queue));
+		rd->queue =
+		    xreallocarray(rd->queue, rd->alloc, sizeof(*rd->queue));
 		rd->at = xreallocarray(rd->at, rd->alloc, sizeof(*rd->at));
 	}
 	rd->queue[rd->nexact] = qi;
@@ -198,8 +199,8 @@ live_read_add_exact(struct live_bulk *b, struct live_read *rd)
 	for (i = 0; i < rd->scope->nqueues; i++) {
 		q = &rd->scope->queues[i];
 		for (k = 0; k < q->nat; k++)
-			read_at(b, rd, rd->broker, q->address[k],
-			    q->routing[k], i, (unsigned char)k);
+			read_at(b, rd, rd->broker, q->address[k], q->routing[k],
+			    i, (unsigned char)k);
 	}
 }
 

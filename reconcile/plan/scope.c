@@ -89,8 +89,9 @@ plan_scope_build(struct live_scope *out, const struct decl_cluster *decl,
 	if (base != NULL)
 		add_declared(out, base);
 	for (i = 0; managed != NULL && i < managed->nqueues; i++) {
-		q = base != NULL ? decl_cluster_find_queue(base, managed->queues[i])
-		                 : NULL;
+		q = base != NULL
+		        ? decl_cluster_find_queue(base, managed->queues[i])
+		        : NULL;
 		live_scope_add(out, managed->queues[i],
 		    q != NULL ? q->address : NULL, q != NULL ? q->routing : 0);
 	}
