@@ -78,6 +78,7 @@ run(const struct dq_args *a)
 	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
 	(void)agent_read_option(&rd, "delete-queue", a->read, a->snapshot);
 	plan_scope_build(&scope, c, NULL, &m, &a->queue, 1, NULL);
+	scope.shape = (enum live_scope_shape)rd.shape;
 	rd.scope = &scope;
 	if (agent_preview_snapshot(&s, "delete-queue", c, a->snapshot,
 	        a->credentials, &a->tls, &rd) < 0)
@@ -168,8 +169,10 @@ static const struct agent_cmd_option delete_queue_options[] = {
         "plan against a recorded `snapshot --json` file", NULL},
     [DQ_CREDENTIALS] = {"credentials", '\0', "DIR",
         "broker credentials folder (default:\n$CREDENTIALS_DIRECTORY)", NULL},
-    [DQ_READ] = {"read", '\0', "full|scoped",
-        "what is read of the nodes, as for `plan`", NULL},
+    [DQ_READ] = {"read", '\0', "HOW",
+        "what is read of the nodes (full, scoped, by-name,\n"
+        "by-pattern), as for `plan`",
+        NULL},
     AGENT_TLS_OPTIONS(DQ_TLS),
     [DQ_COMMENT] = {"comment", '\0', "DIR",
         "also write plan.md as pull-request comment bodies\n"

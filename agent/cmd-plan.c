@@ -180,6 +180,7 @@ run(const struct plan_args *a)
 		goto done;
 	(void)agent_read_option(&rd, "plan", a->read, a->snapshot);
 	plan_scope_build(&scope, c, before, &m, NULL, 0, NULL);
+	scope.shape = (enum live_scope_shape)rd.shape;
 	rd.scope = &scope;
 	if (agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials,
 	        &a->tls, &rd) < 0)
@@ -292,10 +293,12 @@ static const struct agent_cmd_option plan_options[] = {
         "delete queues even if consumers are attached\n"
         "(they are disconnected); recorded in the plan",
         NULL},
-    [PLAN_READ] = {"read", '\0', "full|scoped",
+    [PLAN_READ] = {"read", '\0', "HOW",
         "what is read of the nodes: scoped (the default\n"
         "for live nodes) reads every queue's identity and\n"
-        "whole only the queues the plan weighs; full reads\n"
+        "whole only the queues the plan weighs, by name or\n"
+        "by pattern, whichever costs the broker less\n"
+        "(by-name, by-pattern: that shape); full reads\n"
         "every queue whole; with --snapshot, scoped narrows\n"
         "the recording alike (docs/snapshot-format.md)",
         NULL},

@@ -155,12 +155,17 @@ agent_read_option(struct agent_read *rd, const char *cmd, const char *arg,
 		rd->full = true;
 		return 0;
 	}
-	if (strcmp(arg, "scoped") == 0) {
+	if (strcmp(arg, "scoped") == 0 || strcmp(arg, "by-name") == 0 ||
+	    strcmp(arg, "by-pattern") == 0) {
 		rd->narrow = file != NULL;
+		rd->shape = arg[0] == 's'   ? LIVE_SCOPE_CHOSEN
+		            : arg[3] == 'n' ? LIVE_SCOPE_BY_NAME
+		                            : LIVE_SCOPE_BY_PATTERN;
 		return 0;
 	}
 	return agent_usage_error(cmd,
-	    "--read takes 'full' or 'scoped', not '%s'", arg);
+	    "--read takes 'full', 'scoped', 'by-name' or 'by-pattern', not '%s'",
+	    arg);
 }
 
 const char *

@@ -20,10 +20,12 @@ void agent_preview_print_diags(const struct errlist *diags);
 struct live_scope;
 struct agent_read {
 	bool full, narrow;
+	int shape; /* enum live_scope_shape (by-name, by-pattern) */
 	const struct live_scope *scope;
 };
-/* rd from the value of --read (NULL: not given) of cmd; file: the
- * recording, or NULL. 0, or the usage error's exit code (64, printed). */
+/* rd from the value of --read (NULL: not given) of cmd: full, scoped,
+ * or scoped by-name / by-pattern (the shape forced); file: the recording,
+ * or NULL. 0, or the usage error's exit code (64, printed). */
 int agent_read_option(struct agent_read *rd, const char *cmd, const char *arg,
     const char *file);
 

@@ -111,6 +111,13 @@ struct live_scope {
 	/* every queue's ConfigurationManaged and MessageCount too: what a
 	 * CONFIG_MANAGED reload prediction weighs (reconcile/plan/reload.c) */
 	bool reload;
+	/* the shape: chosen as above, or the scope's queues by name, or
+	 * every queue by pattern with its configuration (`--read`) */
+	enum live_scope_shape {
+		LIVE_SCOPE_CHOSEN = 0,
+		LIVE_SCOPE_BY_NAME,
+		LIVE_SCOPE_BY_PATTERN,
+	} shape;
 };
 /* Add queue name, expected at address with routing (NULL/0: unknown);
  * a name added again gains the place if it is new. Strings are copied. */

@@ -146,6 +146,8 @@ live_read_exact(const struct live_scope *scope, size_t queues_hint)
 	 * identity a tenth of it. Unknown (the first read of a node): by
 	 * name up to LIVE_READ_EXACT_COLD queues, whose extra cost at worst
 	 * is small against what reading thousands of others costs. */
+	if (scope->shape != LIVE_SCOPE_CHOSEN)
+		return scope->shape == LIVE_SCOPE_BY_NAME;
 	if (queues_hint == 0)
 		return scope->nqueues <= LIVE_READ_EXACT_COLD;
 	return scope->nqueues * 2 <= queues_hint;

@@ -10,7 +10,8 @@
 # wrong) are each read where the first request found them, and the plan is
 # again the full read's. Last, a declaration naming more queues than a
 # read by name is worth (LIVE_READ_EXACT_COLD, 1000) reads every queue by
-# pattern with its configuration, still one POST, the same plan.
+# pattern with its configuration, still one POST, the same plan; and
+# --read by-name / by-pattern force a shape, the plan the same.
 . "${AG_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 . "$AG_TOP/tests/integration/brokers.sh"
 . "$AG_TOP/tests/integration/apply-lib.sh"
@@ -92,6 +93,13 @@ check_eq "--read full: exit 2" 2 $?
 same_plan "the scoped plan is the full read's" "$TMP/pa-full" "$TMP/pa"
 check_eq "--read full: every queue by pattern with every attribute" 19 \
 	"$(jq -c '[.[] | select(.mbean | test("queue=\\*"))][0].attribute | length' "$(body node1 2)")"
+
+reset_proxies
+plan_to "$TMP/pa-pat" "$A" --read by-pattern >/dev/null 2>&1
+check_eq "--read by-pattern: exit 2" 2 $?
+check_eq "--read by-pattern: one POST, no queue by name" "1 " \
+	"$(posts node1) $(exact_names "$(body node1 1)")"
+same_plan "--read by-pattern: the plan is the full read's" "$TMP/pa-full" "$TMP/pa-pat"
 
 # ---- a second request: moved, and managed without a place --------------
 B=$TMP/b
@@ -177,6 +185,11 @@ check_eq "the changed max-consumers found on every 100th" '6' \
 	"$(jq -c '[.actions[] | select(.kind == "change-queue")] | length' "$TMP/pd/plan.json")"
 plan_to "$TMP/pd-full" "$D" --read full >/dev/null 2>&1
 same_plan "1010 declared: the plan is the full read's" "$TMP/pd-full" "$TMP/pd"
+reset_proxies
+plan_to "$TMP/pd-name" "$D" --read by-name >/dev/null 2>&1
+check_eq "--read by-name: one POST, 1010 by name" "1 1010" \
+	"$(posts node1) $(exact_names "$(body node1 1)" | wc -w)"
+same_plan "--read by-name: the plan is the full read's" "$TMP/pd-full" "$TMP/pd-name"
 
 for n in "${NODES[@]}"; do
 	for k in 0 1 2 3 4 5; do

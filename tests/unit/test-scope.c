@@ -157,8 +157,7 @@ test_scope__plan_actions(void **state)
 	p.actions = &a;
 	p.nactions = 1;
 	plan_scope_build(&s, c, NULL, NULL, NULL, 0, &p);
-	ASSERT_PLACES(&s, "q1",
-	    "q1 where-seen/multicast where-wanted/anycast");
+	ASSERT_PLACES(&s, "q1", "q1 where-seen/multicast where-wanted/anycast");
 	live_scope_release(&s);
 	decl_cluster_free(c);
 }

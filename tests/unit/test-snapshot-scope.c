@@ -19,9 +19,10 @@
 #include "jolokia-fixture.h"
 
 #define D "org.apache.activemq.artemis:"
-#define QMBEAN(addr, rt, q)                                                   \
+#define QMBEAN(addr, rt, q)                                                    \
 	D "address=\\\"" addr "\\\",broker=\\\"node1\\\",component=addresses," \
-	  "queue=\\\"" q "\\\",routing-type=\\\"" rt "\\\",subcomponent=queues"
+	  "queue=\\\"" q "\\\",routing-type=\\\"" rt                           \
+	  "\\\",subcomponent=queues"
 
 static void
 test_snapshot_scope__merged_and_found(void **state)
@@ -151,13 +152,14 @@ test_snapshot_scope__elements(void **state)
 	live_read_build(&b, &rd, "node1");
 	assert_int_equal(b.n, 5);
 	a = attrs_of(&b, 2);
-	assert_string_equal(a, D "broker=*,component=addresses,address=*,"
-	                         "subcomponent=queues,routing-type=*,queue=* "
-	                         "InternalQueue Temporary ConfigurationManaged "
-	                         "MessageCount Durable Filter MaxConsumers "
-	                         "PurgeOnNoConsumers Exclusive RingSize Enabled "
-	                         "LastValueKey ConsumersBeforeDispatch "
-	                         "DelayBeforeDispatch ConsumerCount");
+	assert_string_equal(a,
+	    D "broker=*,component=addresses,address=*,"
+	      "subcomponent=queues,routing-type=*,queue=* "
+	      "InternalQueue Temporary ConfigurationManaged "
+	      "MessageCount Durable Filter MaxConsumers "
+	      "PurgeOnNoConsumers Exclusive RingSize Enabled "
+	      "LastValueKey ConsumersBeforeDispatch "
+	      "DelayBeforeDispatch ConsumerCount");
 	free(a);
 	live_bulk_release(&b);
 	live_read_release(&rd);
@@ -168,21 +170,22 @@ test_snapshot_scope__elements(void **state)
  * and u, queues q1 (at a1) and u1 (at u) by identity, no divert, the
  * settings; then rest (the exact elements' replies). */
 #define HEAD                                                                   \
-	"[{\"status\":200,\"value\":{\"" D "broker=\\\"node1\\\"\":"          \
-	"{\"Version\":\"2.44.0\",\"Active\":true,\"Backup\":false}}},"        \
-	"{\"status\":200,\"value\":{}},"                                      \
-	"{\"status\":200,\"value\":{\"" QMBEAN("a1", "anycast",               \
+	"[{\"status\":200,\"value\":{\"" D "broker=\\\"node1\\\"\":"           \
+	"{\"Version\":\"2.44.0\",\"Active\":true,\"Backup\":false}}},"         \
+	"{\"status\":200,\"value\":{}},"                                       \
+	"{\"status\":200,\"value\":{\"" QMBEAN("a1", "anycast",                \
 	    "q1") "\":{\"InternalQueue\":false,\"Temporary\":false},"          \
-	"\"" QMBEAN("u", "anycast", "u1") "\":{\"InternalQueue\":true,"       \
-	"\"Temporary\":false}}},"                                             \
-	"{\"status\":404,\"error\":\"x\"},"                                   \
-	"{\"status\":200,\"value\":\"{\\\"configDeleteQueues\\\":\\\"OFF\\\"}\"}"
+	          "\"" QMBEAN("u", "anycast",                                  \
+	              "u1") "\":{\"InternalQueue\":true,"                      \
+	                    "\"Temporary\":false}}},"                          \
+	                    "{\"status\":404,\"error\":\"x\"},"                \
+	                    "{\"status\":200,\"value\":\"{\\\"configDeleteQueues\\\":\\\"OFF\\\"}\"}"
 #define Q1_WHOLE                                                               \
 	"{\"status\":200,\"value\":{\"Durable\":false,\"Filter\":\"x > 1\","   \
-	"\"MaxConsumers\":5,\"RingSize\":-1,\"ConsumerCount\":2,"             \
+	"\"MaxConsumers\":5,\"RingSize\":-1,\"ConsumerCount\":2,"              \
 	"\"MessageCount\":7}}"
 #define NO_MBEAN                                                               \
-	"{\"status\":404,\"error_type\":"                                     \
+	"{\"status\":404,\"error_type\":"                                      \
 	"\"javax.management.InstanceNotFoundException\",\"error\":\"x\"}"
 
 /* n read by rd (scope s: q1 expected at a1 anycast, or at a2 when
