@@ -67,7 +67,7 @@ read_line(const struct agent_cmd_entry *e, const char *line, size_t len,
 	memset(p, 0, sizeof(*p));
 	p->words = w = xstrndup(line, len);
 	for (i = 0; w[i] != '\0'; i++)
-		if (strchr("[]|()", w[i]) != NULL)
+		if (strchr("[]|()\n", w[i]) != NULL)
 			w[i] = ' ';
 	for (tok = strtok_r(w, " ", &save); tok != NULL;
 	     tok = strtok_r(NULL, " ", &save)) {
@@ -91,16 +91,37 @@ read_line(const struct agent_cmd_entry *e, const char *line, size_t len,
 	}
 }
 
+/* The first word of a synopsis line. */
+static size_t
+first_word(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && s[n] != ' ')
+		n++;
+	return n;
+}
+
+/* A synopsis line that starts as the first one does is an alternative
+ * (import's two forms); any other continues the line before it. */
 static void
 read_positional(const struct agent_cmd_entry *e, struct positional *best)
 {
 	struct positional p;
-	const char *s = e->synopsis, *nl;
+	const char *s = e->synopsis, *nl, *alt = s;
+	size_t lead = first_word(s, strcspn(s, "\n")), len;
 
 	memset(best, 0, sizeof(*best));
 	for (;;) {
 		nl = strchr(s, '\n');
-		read_line(e, s, nl != NULL ? (size_t)(nl - s) : strlen(s), &p);
+		len = nl != NULL ? (size_t)(nl - s) : strlen(s);
+		if (nl != NULL &&
+		    (first_word(nl + 1, strcspn(nl + 1, "\n")) != lead ||
+		        strncmp(nl + 1, e->synopsis, lead) != 0)) {
+			s = nl + 1; /* a continuation: read on */
+			continue;
+		}
+		read_line(e, alt, (size_t)(s + len - alt), &p);
 		if (best->words == NULL || p.n > best->n) {
 			free(best->words);
 			*best = p;
@@ -109,7 +130,7 @@ read_positional(const struct agent_cmd_entry *e, struct positional *best)
 		}
 		if (nl == NULL)
 			break;
-		s = nl + 1;
+		s = alt = nl + 1;
 	}
 }
 
