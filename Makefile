@@ -115,13 +115,16 @@ schema: $(BIN)
 	$(BIN) schema >schema/declarations.schema.json.tmp
 	mv schema/declarations.schema.json.tmp schema/declarations.schema.json
 
-# The Debian package, built in a copy of the tree so this one stays clean;
-# the .deb (and .buildinfo, .changes) land in build/deb/.
+# The Debian package, built in a copy of the tree (the files git knows and
+# the new ones it does not ignore) so this one stays clean; the .deb (and
+# .buildinfo, .changes) land in DEB_DIR.
+DEB_DIR ?= build/deb
 deb:
-	rm -rf build/deb && mkdir -p build/deb/src
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
 	git ls-files -z -co --exclude-standard | \
-	  tar --null -T - --ignore-failed-read -cf - | tar -xf - -C build/deb/src
-	cd build/deb/src && dpkg-buildpackage -us -uc -b
+	  tar --null -T - --ignore-failed-read -cf - | tar -xf - -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && DEB_BUILD_OPTIONS="parallel=2 $${DEB_BUILD_OPTIONS:-}" \
+	  dpkg-buildpackage -us -uc -b
 
 $(REL)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -298,4 +301,4 @@ clean:
 
 .SECONDARY:
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build -name '*.d' -type f -not -path 'build/deb/*' 2>/dev/null)
