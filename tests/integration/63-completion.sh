@@ -4,8 +4,10 @@
 # a folder holding a sub-folder and a file (commands, options, folder and
 # file values and arguments); every option of every command's --help is
 # offered; the script as `make install` installs it is found by
-# bash-completion's loader; the zsh script parses and registers itself
-# with compinit. scripts/install-deps installs bash-completion and zsh.
+# bash-completion's loader; the zsh script parses, registers itself with
+# compinit and completes lines typed into a real interactive zsh
+# (tests/tools/zsh-complete.zsh, zsh/zpty). scripts/install-deps installs
+# bash-completion and zsh.
 . "$AG_TOP/tests/lib.sh"
 cd "$AG_TOP" || exit 1
 tmp=$(mktemp -d)
@@ -77,4 +79,19 @@ check "the zsh script parses" zsh -n "$tmp/_artemis-gitops"
 out=$(HOME=$tmp zsh -f -c "fpath=($tmp/dest/usr/share/zsh/site-functions \$fpath)
 	autoload -Uz compinit && compinit -u -d $tmp/zcompdump && print -r -- \$_comps[artemis-gitops]" 2>&1)
 check_eq "compinit registers _artemis-gitops" "_artemis-gitops" "$out"
+# and completes in a real interactive zsh (zsh/zpty: the line typed, a TAB)
+timeout 120 zsh -f tests/tools/zsh-complete.zsh "$tmp/dest/usr/share/zsh/site-functions" "$tmp/cwd" \
+	"artemis-gitops va" "artemis-gitops plan x --out " "artemis-gitops run --conf" \
+	"artemis-gitops run -c no" "artemis-gitops delete-queue q1 " >"$tmp/zsh.out" 2>&1
+# zsh_shows LINE: what the terminal showed after LINE and a TAB
+zsh_shows() {
+	awk -v want="=== $1" '$0 == want { on = 1; next } /^=== / { on = 0 } on' "$tmp/zsh.out"
+}
+check_grep "zsh: a command from its start" 'artemis-gitops validate' <(zsh_shows "artemis-gitops va")
+check_grep "zsh: a folder option offers the folders" 'clusters/ +plans/' <(zsh_shows "artemis-gitops plan x --out ")
+zsh_shows "artemis-gitops plan x --out " >"$tmp/zsh-out.txt"
+check_absent "zsh: and no file" 'notes\.txt' "$tmp/zsh-out.txt" 'clusters/'
+check_grep "zsh: an option from its start" 'artemis-gitops run --config' <(zsh_shows "artemis-gitops run --conf")
+check_grep "zsh: a file option completes a file" 'artemis-gitops run -c notes\.txt' <(zsh_shows "artemis-gitops run -c no")
+check_grep "zsh: a folder argument after a name" 'clusters/ +plans/' <(zsh_shows "artemis-gitops delete-queue q1 ")
 done_testing
