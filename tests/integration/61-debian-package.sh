@@ -66,7 +66,7 @@ lintian --tag-display-limit 0 "$changes" >"$tmp/lintian.log" 2>&1
 rc=$?
 grep -v 'running with root privileges' "$tmp/lintian.log" | sed 's/^/# lintian: /'
 check_eq "lintian exits 0" 0 "$rc"
-check_absent "lintian reports no error" '^E: ' "$tmp/lintian.log" '.|^$'
+check_nogrep "lintian reports no error" '^E: ' "$tmp/lintian.log"
 echo "# lintian warnings: $(grep -c '^W: ' "$tmp/lintian.log")"
 
 # Install, look, purge: one at a time on this machine.
