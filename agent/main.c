@@ -22,6 +22,8 @@ static const struct agent_cmd_entry *const cmds[] = {
     &agent_cmd_state_migrate_entry,
     &daemon_cmd_run_entry,
     &daemon_cmd_notify_test_entry,
+    &agent_cmd_schema_entry,
+    &agent_cmd_completion_entry,
 };
 
 int
