@@ -40,6 +40,34 @@ agent_conf_duration_parse(const char *s, long *out)
 	return 0;
 }
 
+int
+agent_conf_size_parse(const char *s, long *out)
+{
+	static const struct {
+		const char *unit;
+		long mul;
+	} units[] = {{"", 1}, {"B", 1}, {"KiB", 1L << 10}, {"MiB", 1L << 20},
+	    {"GiB", 1L << 30}};
+	char *end = NULL;
+	long v;
+	size_t i;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0)
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0)
+			break;
+	if (i == sizeof(units) / sizeof(units[0]) ||
+	    v > LONG_MAX / units[i].mul)
+		return -1;
+	*out = v * units[i].mul;
+	return 0;
+}
+
 bool
 agent_conf_url_ok(const char *s)
 {

@@ -39,6 +39,7 @@ enum conf_type {
 	CT_SHARD,   /* coordination.shard.mode: none, hash */
 	CT_BACKEND, /* state-backend: file, etcd */
 	CT_PREFIX,  /* an etcd key prefix: /name/.../ */
+	CT_SIZE,    /* bytes: 512KiB, 64MiB, 1GiB (a bare number: bytes) */
 };
 
 struct conf_key {
@@ -46,7 +47,7 @@ struct conf_key {
 	const char *def;  /* as written in YAML; "$VAR" = environment; NULL */
 	const char *help;
 	size_t off;
-	long min, max; /* CT_INT, CT_DURATION */
+	long min, max; /* CT_INT, CT_DURATION, CT_SIZE */
 	enum conf_type type;
 	bool required;
 };
@@ -115,6 +116,12 @@ static const struct conf_key keys[] = {
         "one Jolokia request to one broker, its connection included, is "
         "given up after this long: a read makes the node TIMEOUT in the "
         "preview, an operation fails the node in the apply (ADR-0084 D3)"),
+    KEY("broker-reply-max", CT_SIZE, broker_reply_max, 1L << 20, 4L << 30,
+        "256MiB", false,
+        "the largest reply one read of one broker may send (it is read as "
+        "it arrives, never held whole): a node whose reply is larger is "
+        "BAD_RESPONSE, naming this key; a full read of 10,000 queues is "
+        "about 6 MB"),
     KEY("state", CT_PATH, state, 0, 0, "$STATE_DIRECTORY", true,
         "state folder: clone, inventory, audit, lock (systemd: "
         "`StateDirectory=`)"),
@@ -286,6 +293,7 @@ static const char *const type_names[] = {
     "shard mode",
     "state backend",
     "key prefix",
+    "size",
 };
 
 struct loader {
@@ -517,6 +525,12 @@ set_number(struct loader *L, const struct conf_key *k, const char *v,
 			    "'%s' must be a duration like 30s, 5m, 1h or 1d, "
 			    "not '%s'",
 			    k->name, v);
+	} else if (k->type == CT_SIZE) {
+		if (agent_conf_size_parse(v, &n) < 0)
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be a size like 512KiB, 64MiB or 1GiB, "
+			    "not '%s'",
+			    k->name, v);
 	} else {
 		errno = 0;
 		n = strtol(v, &end, 10);
@@ -525,6 +539,10 @@ set_number(struct loader *L, const struct conf_key *k, const char *v,
 			    "'%s' must be an integer, not '%s'", k->name, v);
 	}
 	if (n < k->min || n > k->max) {
+		if (k->type == CT_SIZE)
+			return errlist_add(L->diags, DIAG_ERROR, pos,
+			    "'%s' must be between %ldMiB and %ldMiB, not '%s'",
+			    k->name, k->min >> 20, k->max >> 20, v);
 		if (k->type == CT_DURATION)
 			return errlist_add(L->diags, DIAG_ERROR, pos,
 			    "'%s' must be between %lds and %lds, not %lds",
@@ -1167,6 +1185,9 @@ agent_conf_describe(struct sbuf *out)
 		if (k->type == CT_INT || k->type == CT_DURATION)
 			sbuf_addf(out, " (%ld..%ld%s)", k->min, k->max,
 			    k->type == CT_DURATION ? "s" : "");
+		if (k->type == CT_SIZE)
+			sbuf_addf(out, " (%ldMiB..%ldMiB)", k->min >> 20,
+			    k->max >> 20);
 		if (k->def != NULL && k->def[0] != '\0')
 			sbuf_addf(out, " | `%s`", k->def);
 		else if (k->def != NULL)

@@ -90,6 +90,7 @@ struct agent_conf {
 	long drift_interval;          /* seconds */
 	long retry_max;        /* seconds: ceiling of the outage backoff */
 	long broker_timeout;   /* seconds: one Jolokia request to a broker */
+	long broker_reply_max; /* bytes of one broker read's reply */
 	char *state;           /* absolute */
 	char *outbox;          /* absolute; default <state>/outbox */
 	char *credentials;     /* absolute; NULL when none is configured */
@@ -193,5 +194,8 @@ void agent_conf_describe(struct sbuf *out);
 /* Parse a duration: an integer followed by s, m, h or d ("30s", "5m");
  * a bare integer is seconds. */
 int agent_conf_duration_parse(const char *s, long *out);
+/* Parse a size: an integer followed by nothing or B (bytes), KiB, MiB or
+ * GiB ("64MiB"). */
+int agent_conf_size_parse(const char *s, long *out);
 
 #endif

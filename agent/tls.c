@@ -70,11 +70,21 @@ agent_tls_from_args(struct agent_tls *out, const char *cmd,
     const struct agent_cmd_args *args, size_t first)
 {
 	const char *cert = args->opt[first + 1], *key = args->opt[first + 2];
+	const char *max = args->opt[first + 3];
 	struct err err = {0};
 	char *msg;
+	long n;
 
 	memset(out, 0, sizeof(*out));
 	out->ca_file = args->opt[first];
+	if (max != NULL && (agent_conf_size_parse(max, &n) < 0 ||
+	                       n < AGENT_REPLY_MIN || n > AGENT_REPLY_MAX))
+		return agent_usage_error(cmd,
+		    "--reply-max takes a size from 1MiB to 4GiB (512KiB, "
+		    "64MiB, 1GiB), not '%s'",
+		    max);
+	if (max != NULL)
+		out->reply_max = (size_t)n;
 	if (cert != NULL && key == NULL)
 		return agent_usage_error(cmd,
 		    "--client-cert needs --client-key (its private key)");
@@ -107,6 +117,7 @@ agent_tls_from_conf(struct agent_tls *out, const struct agent_conf *conf,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->reply_max = (size_t)conf->broker_reply_max;
 	out->ca_file = conf->tls_ca_file;
 	if (conf->tls_client_cert == NULL)
 		return 0;
@@ -129,6 +140,7 @@ agent_tls_from_conf(struct agent_tls *out, const struct agent_conf *conf,
 void
 agent_tls_http(const struct agent_tls *t, struct live_http_opts *http)
 {
+	http->max_response = t != NULL ? t->reply_max : 0;
 	http->ca_file = t != NULL ? t->ca_file : NULL;
 	http->cert_file = t != NULL ? t->cert_file : NULL;
 	http->key_pem = t != NULL ? t->key : NULL;

@@ -1,8 +1,9 @@
 /* agent/tls.h: the TLS of broker connections, one set for every command
  * that talks to brokers (snapshot, plan, delete-queue, apply, render
- * --predict-reload: the options --ca-file, --client-cert, --client-key)
- * and for the daemon (its keys tls.ca-file, tls.client-cert-file,
- * tls.client-key-file): the CA file that verifies the brokers, and the
+ * --predict-reload: the options --ca-file, --client-cert, --client-key,
+ * and --reply-max, the cap on one read's reply) and for the daemon (its
+ * keys tls.ca-file, tls.client-cert-file, tls.client-key-file,
+ * broker-reply-max): the CA file that verifies the brokers, and the
  * client certificate and key of mutual TLS for brokers whose Jolokia
  * demands one. The key is a secret, read by agent_creds_read_key (the
  * rules of a credentials file) and wiped on release; it never reaches a
@@ -18,6 +19,8 @@
 #include "conf.h"
 
 struct agent_tls {
+	size_t reply_max;      /* bytes of one broker read's reply (--reply-max,
+	                          broker-reply-max); 0: the default */
 	const char *ca_file;   /* borrowed; NULL: the system trust store */
 	const char *cert_file; /* borrowed; NULL: no client certificate */
 	char *key;             /* the key's PEM text, owned; NULL without
@@ -27,7 +30,7 @@ struct agent_tls {
 /* The options, AGENT_TLS_NOPTIONS consecutive entries of a command's
  * option table from index first (an enum value of the command), parsed
  * by agent_tls_from_args. */
-#define AGENT_TLS_NOPTIONS 3
+#define AGENT_TLS_NOPTIONS 4
 #define AGENT_TLS_OPTIONS(first)                                               \
 	[(first)] = {"ca-file", '\0', "FILE",                                  \
 	    "CA certificates that verify https brokers\n"                      \
@@ -40,7 +43,15 @@ struct agent_tls {
 	[(first) + 2] = {"client-key", '\0', "FILE",                           \
 	    "its private key: unencrypted PEM, not readable\n"                 \
 	    "by others",                                                       \
+	    NULL},                                                             \
+	[(first) + 3] = {"reply-max", '\0', "SIZE",                            \
+	    "the largest reply one broker read may send\n"                     \
+	    "(default 256MiB; 512KiB, 64MiB, 1GiB ...)",                       \
 	    NULL}
+
+/* The bounds of --reply-max and broker-reply-max (conf.c's key). */
+#define AGENT_REPLY_MIN (1L << 20)
+#define AGENT_REPLY_MAX (4L << 30)
 
 /* True when one of the options args->opt[first ..] was given. */
 bool agent_tls_given(const struct agent_cmd_args *args, size_t first);

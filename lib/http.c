@@ -16,6 +16,25 @@
 #include "clock.h"
 #include "xalloc.h"
 
+/* A body handed to its reader as it arrives (http.h): a ring the
+ * transfer's thread fills and the reader's thread empties, one mutex.
+ * When the ring has no room for a chunk, the transfer pauses
+ * (CURL_WRITEFUNC_PAUSE: curl delivers the same chunk again once it is
+ * resumed); the reader wakes the transfer's multi handle when it has made
+ * room, and run() resumes it. */
+#define STREAM_RING ((size_t)256 * 1024) /* > CURL_MAX_WRITE_SIZE */
+struct http_stream {
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* data came, or the end */
+	char ring[STREAM_RING];
+	size_t head, len; /* the bytes waiting: ring[head..], len of them */
+	bool done;        /* the transfer is over: no more bytes */
+	bool paused;      /* the transfer waits for room */
+	bool room;        /* the reader made room since it paused */
+	CURLM *multi;     /* the transfer's, while it runs */
+	int status;       /* the answer's HTTP status, once a byte came */
+};
+
 /* One transfer in flight. */
 struct xfer {
 	const struct http_request *req;
@@ -23,8 +42,10 @@ struct xfer {
 	CURL *easy;
 	struct curl_slist *headers;
 	struct curl_blob key; /* the client key, not copied by curl */
+	size_t received;      /* bytes of body, kept or streamed */
 	bool too_large;
 	bool done;
+	bool paused; /* returned CURL_WRITEFUNC_PAUSE: run() resumes it */
 	char errbuf[CURL_ERROR_SIZE];
 	/* https: the last TLS alert the server sent ("bad certificate"), as
 	 * curl's trace names it; "" when none */
@@ -201,18 +222,146 @@ set_fail(struct http_response *resp, enum http_fail f, char *error)
 	resp->error = error;
 }
 
+struct http_stream *
+http_stream_new(void)
+{
+	struct http_stream *s = xcalloc(1, sizeof(*s));
+
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	return s;
+}
+
+int
+http_stream_status(struct http_stream *s)
+{
+	int status;
+
+	pthread_mutex_lock(&s->mu);
+	status = s->status;
+	pthread_mutex_unlock(&s->mu);
+	return status;
+}
+
+void
+http_stream_free(struct http_stream *s)
+{
+	if (s == NULL)
+		return;
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+}
+
+long
+http_stream_read(struct http_stream *s, char *buf, size_t cap)
+{
+	size_t n, first;
+	CURLM *wake = NULL;
+
+	pthread_mutex_lock(&s->mu);
+	while (s->len == 0 && !s->done)
+		pthread_cond_wait(&s->cv, &s->mu);
+	n = s->len < cap ? s->len : cap;
+	first = STREAM_RING - s->head < n ? STREAM_RING - s->head : n;
+	memcpy(buf, s->ring + s->head, first);
+	memcpy(buf + first, s->ring, n - first);
+	s->head = (s->head + n) % STREAM_RING;
+	s->len -= n;
+	if (s->paused && !s->room &&
+	    STREAM_RING - s->len >= CURL_MAX_WRITE_SIZE) {
+		s->room = true;
+		wake = s->multi;
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (wake != NULL)
+		curl_multi_wakeup(wake);
+	return (long)n;
+}
+
+/* The stream of x ends: its reader reads what is left, then 0. */
+static void
+stream_end(struct xfer *x)
+{
+	struct http_stream *s = x->req->stream;
+
+	if (s == NULL)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->done = true;
+	s->multi = NULL;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* Hand n bytes to x's stream: all of them, or none and pause. */
+static size_t
+stream_put(struct xfer *x, const char *data, size_t n)
+{
+	struct http_stream *s = x->req->stream;
+	size_t tail, first;
+
+	pthread_mutex_lock(&s->mu);
+	if (s->status == 0) {
+		long code = 0;
+
+		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code);
+		s->status = code > 0 && code < 1000 ? (int)code : 0;
+	}
+	if (STREAM_RING - s->len < n) {
+		s->paused = true;
+		s->room = false;
+		x->paused = true;
+		pthread_mutex_unlock(&s->mu);
+		return CURL_WRITEFUNC_PAUSE;
+	}
+	tail = (s->head + s->len) % STREAM_RING;
+	first = STREAM_RING - tail < n ? STREAM_RING - tail : n;
+	memcpy(s->ring + tail, data, first);
+	memcpy(s->ring, data + first, n - first);
+	s->len += n;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return n;
+}
+
+/* Resume x when its reader made room. */
+static void
+stream_resume(struct xfer *x)
+{
+	struct http_stream *s = x->req->stream;
+	bool go;
+
+	pthread_mutex_lock(&s->mu);
+	go = s->room;
+	if (go)
+		s->paused = s->room = false;
+	pthread_mutex_unlock(&s->mu);
+	if (go) {
+		x->paused = false;
+		curl_easy_pause(x->easy, CURLPAUSE_CONT);
+	}
+}
+
 static size_t
 on_data(char *data, size_t size, size_t nmemb, void *userdata)
 {
 	struct xfer *x = userdata;
-	size_t n = size * nmemb;
+	size_t n = size * nmemb, took;
 
-	if (x->resp->body.len + n > x->req->max_response) {
+	if (x->received + n > x->req->max_response) {
 		x->too_large = true;
 		return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
 	}
-	sbuf_add(&x->resp->body, data, n);
-	return n;
+	if (x->req->stream == NULL) {
+		sbuf_add(&x->resp->body, data, n);
+		x->received += n;
+		return n;
+	}
+	took = stream_put(x, data, n);
+	if (took == n)
+		x->received += n;
+	return took;
 }
 
 static void
@@ -558,6 +707,7 @@ xfer_finish(struct xfer *x, CURLcode rc)
 	long code = 0;
 
 	x->done = true;
+	stream_end(x);
 	if (curl_easy_getinfo(x->easy, CURLINFO_TOTAL_TIME,
 	        &x->resp->seconds) != CURLE_OK)
 		x->resp->seconds = 0;
@@ -634,6 +784,7 @@ tick_all(CURLM *m, struct xfer *xs, size_t n)
 				xs[j].resp->seconds = 0;
 			curl_multi_remove_handle(m, xs[j].easy);
 			xs[j].done = true;
+			stream_end(&xs[j]);
 			set_fail(xs[j].resp, HTTP_FAILED,
 			    xstrdup("abandoned by the caller"));
 		}
@@ -649,6 +800,7 @@ run(CURLM *m, struct xfer *xs, size_t n)
 	CURLMsg *msg;
 	int running = 0, left, wait;
 	long every = tick_interval(xs, n);
+	size_t i;
 	int64_t now, next = clock_monotonic_ms(); /* once at the start */
 
 	for (;;) {
@@ -675,6 +827,10 @@ run(CURLM *m, struct xfer *xs, size_t n)
 		if (every > 0 && next - now < wait)
 			wait = (int)(next - now);
 		curl_multi_poll(m, NULL, 0, wait, NULL);
+		/* a stream's reader made room (and woke the poll) */
+		for (i = 0; i < n; i++)
+			if (in_flight(&xs[i]) && xs[i].paused)
+				stream_resume(&xs[i]);
 	}
 }
 
@@ -706,11 +862,17 @@ http_send_all(const struct http_request *reqs, struct http_response *resps,
 		if (m == NULL)
 			m = curl_multi_init();
 		xfer_setup(&xs[i]);
+		if (reqs[i].stream != NULL) {
+			pthread_mutex_lock(&reqs[i].stream->mu);
+			reqs[i].stream->multi = m;
+			pthread_mutex_unlock(&reqs[i].stream->mu);
+		}
 		curl_multi_add_handle(m, xs[i].easy);
 	}
 	if (m != NULL)
 		run(m, xs, n);
 	for (i = 0; i < n; i++) {
+		stream_end(&xs[i]); /* never sent, or over */
 		if (xs[i].easy == NULL)
 			continue;
 		if (!xs[i].done)

@@ -63,6 +63,10 @@ struct http_request {
 	size_t max_response; /* bytes of body accepted */
 	/* called while the request is in flight (above); NULL = none */
 	const struct http_tick *tick;
+	/* the body handed to this stream as it arrives, for another thread
+	 * to read (below), instead of kept in the response; max_response
+	 * still bounds it. NULL = kept. */
+	struct http_stream *stream;
 };
 
 /* Why no answer came (HTTP_OK: one did, whatever its status). */
@@ -116,5 +120,22 @@ void http_send_all(const struct http_request *reqs, struct http_response *resps,
     size_t n);
 
 void http_response_release(struct http_response *resp); /* zeroes it */
+
+/* A response body read while it arrives: a caller gives a request one,
+ * sends it (http_send_all, which returns once the transfer is over) and
+ * reads the body from another thread with http_stream_read, which waits
+ * for bytes: it returns up to cap of them, and 0 once the transfer is over
+ * (answered, failed, abandoned or never sent: the response says which)
+ * and every byte was read. Its memory is fixed (a 256 KiB ring): the
+ * transfer waits while the reader is behind. The reader must read to the
+ * 0 (a reader that stops early leaves the transfer waiting until its
+ * timeout); free the stream once both sides are done. */
+struct http_stream;
+struct http_stream *http_stream_new(void);
+long http_stream_read(struct http_stream *s, char *buf, size_t cap);
+/* The HTTP status of the answer whose body s carries, once a byte of it
+ * came (0 before, and for an answer without a body). */
+int http_stream_status(struct http_stream *s);
+void http_stream_free(struct http_stream *s); /* NULL is a no-op */
 
 #endif

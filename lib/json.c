@@ -49,7 +49,7 @@ struct keyref {
 
 struct build {
 	struct json_doc *doc;
-	struct jsonr r;
+	struct jsonr *r;
 	const char *path;
 	struct err *err;
 	cJSON *stack[JSONR_DEPTH]; /* the open containers */
@@ -150,10 +150,10 @@ json_doc_root(const struct json_doc *doc)
 static int
 syntax_error(struct build *b)
 {
-	struct pos pos = {b->path, b->r.err_line, b->r.err_col};
+	struct pos pos = {b->path, b->r->err_line, b->r->err_col};
 
 	return err_setf(b->err, &pos, "not valid JSON: %s",
-	    b->r.error != NULL ? b->r.error : "error");
+	    b->r->error != NULL ? b->r->error : "error");
 }
 
 /* A cheap signature of a key (its length, first and last bytes): keys
@@ -252,22 +252,22 @@ check_keys(struct build *b)
 static void
 add_key(struct build *b)
 {
-	const struct sbuf *s = &b->r.str;
+	const struct sbuf *s = &b->r->str;
 
 	b->key = doc_strdup(b->doc, sbuf_str(s), s->len);
 	xgrow(&b->keys, &b->akeys, b->nkeys + 1, sizeof(*b->keys));
 	b->keys[b->nkeys].key = b->key;
 	b->keys[b->nkeys].len = s->len;
 	b->keys[b->nkeys].sig = key_sig(b->key, s->len);
-	b->keys[b->nkeys].line = b->r.tok_line;
-	b->keys[b->nkeys].col = b->r.tok_col;
+	b->keys[b->nkeys].line = b->r->tok_line;
+	b->keys[b->nkeys].col = b->r->tok_col;
 	b->nkeys++;
 }
 
 static void
 set_number(struct build *b, cJSON *n)
 {
-	const struct jsonr *r = &b->r;
+	const struct jsonr *r = b->r;
 
 	n->type = cJSON_Number;
 	n->valuedouble = r->num;
@@ -304,7 +304,7 @@ new_node(struct build *b, enum jsonr_tok t)
 	case JSONR_STR:
 		n->type = cJSON_String;
 		n->valuestring =
-		    doc_strdup(b->doc, sbuf_str(&b->r.str), b->r.str.len);
+		    doc_strdup(b->doc, sbuf_str(&b->r->str), b->r->str.len);
 		break;
 	case JSONR_NUM:
 		set_number(b, n);
@@ -347,14 +347,14 @@ attach(struct build *b, cJSON *n)
 	parent->child->prev = n;
 }
 
+/* The value whose first token t was just pulled from b->r; whole: then
+ * the end of the input (nothing after the value). */
 static int
-build_tree(struct build *b)
+build_value(struct build *b, enum jsonr_tok t, bool whole)
 {
-	enum jsonr_tok t;
 	cJSON *n;
 
-	for (;;) {
-		t = jsonr_next(&b->r);
+	for (;; t = jsonr_next(b->r)) {
 		switch (t) {
 		case JSONR_ERROR:
 			return syntax_error(b);
@@ -367,43 +367,65 @@ build_tree(struct build *b)
 			if (check_keys(b) < 0)
 				return -1;
 			b->depth--;
-			continue;
+			break;
 		case JSONR_ARR_END:
 			b->depth--;
-			continue;
+			break;
 		default:
+			n = new_node(b, t);
+			attach(b, n);
+			if (t == JSONR_OBJ_BEGIN || t == JSONR_ARR_BEGIN) {
+				/* jsonr refuses more than JSONR_DEPTH levels */
+				b->key_base[b->depth] = b->nkeys;
+				b->stack[b->depth++] = n;
+				continue;
+			}
 			break;
 		}
-		n = new_node(b, t);
-		attach(b, n);
-		if (t == JSONR_OBJ_BEGIN || t == JSONR_ARR_BEGIN) {
-			/* jsonr refuses more than JSONR_DEPTH levels */
-			b->key_base[b->depth] = b->nkeys;
-			b->stack[b->depth++] = n;
-		}
+		if (b->depth == 0 && !whole)
+			return 0;
 	}
+}
+
+static int
+build(struct json_doc **out, struct build *b, enum jsonr_tok t, bool whole)
+{
+	int rc;
+
+	b->doc = xcalloc(1, sizeof(*b->doc));
+	rc = build_value(b, t, whole);
+	free(b->keys);
+	free(b->slots);
+	if (rc < 0) {
+		json_doc_free(b->doc);
+		return -1;
+	}
+	*out = b->doc;
+	return 0;
 }
 
 int
 json_parse(struct json_doc **out, const char *path, const char *text,
     size_t len, struct err *err)
 {
-	struct build b = {.path = path, .err = err};
+	struct jsonr r;
+	struct build b = {.r = &r, .path = path, .err = err};
 	int rc;
 
-	b.doc = xcalloc(1, sizeof(*b.doc));
-	jsonr_init_mem(&b.r, text, len);
-	jsonr_set_str_max(&b.r, len);
-	rc = build_tree(&b);
-	jsonr_release(&b.r);
-	free(b.keys);
-	free(b.slots);
-	if (rc < 0) {
-		json_doc_free(b.doc);
-		return -1;
-	}
-	*out = b.doc;
-	return 0;
+	jsonr_init_mem(&r, text, len);
+	jsonr_set_str_max(&r, len);
+	rc = build(out, &b, jsonr_next(&r), true);
+	jsonr_release(&r);
+	return rc;
+}
+
+int
+json_parse_next(struct json_doc **out, struct jsonr *r, enum jsonr_tok first,
+    const char *path, struct err *err)
+{
+	struct build b = {.r = r, .path = path, .err = err};
+
+	return build(out, &b, first, false);
 }
 
 /* ---- reading the tree -------------------------------------------------- */

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "jsonr.h"
 
 struct json_doc; /* a parsed document, owned */
 struct json;     /* a value in a document, borrowed */
@@ -29,6 +30,12 @@ struct json;     /* a value in a document, borrowed */
  * `path:line:col: not valid JSON: <why>` (or `duplicate key 'k'`). */
 int json_parse(struct json_doc **out, const char *path, const char *text,
     size_t len, struct err *err);
+/* The one value of r (lib/jsonr.h) whose first token first was just
+ * pulled, and nothing more, into *out (the reader is left after it): a
+ * part of a stream read whole. Errors as json_parse's, at r's positions;
+ * the reader is stopped then. */
+int json_parse_next(struct json_doc **out, struct jsonr *r,
+    enum jsonr_tok first, const char *path, struct err *err);
 void json_doc_free(struct json_doc *doc); /* NULL is a no-op */
 const struct json *json_doc_root(const struct json_doc *doc);
 

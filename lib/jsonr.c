@@ -55,6 +55,14 @@ jsonr_init_fd(struct jsonr *r, int fd)
 }
 
 void
+jsonr_init_fn(struct jsonr *r, jsonr_read_fn fn, void *ctx)
+{
+	jsonr_init_fd(r, -1);
+	r->read_fn = fn;
+	r->read_ctx = ctx;
+}
+
+void
 jsonr_release(struct jsonr *r)
 {
 	free(r->buf);
@@ -89,7 +97,7 @@ fail(struct jsonr *r, const char *fmt, ...)
 static const char *
 data(const struct jsonr *r)
 {
-	return r->fd < 0 ? r->mem : r->buf;
+	return r->buf != NULL ? r->buf : r->mem;
 }
 
 /* Make at least one byte available; false at the end of the input (or a
@@ -101,7 +109,7 @@ fill(struct jsonr *r)
 
 	if (r->pos < r->len)
 		return true;
-	if (r->fd < 0) {
+	if (r->buf == NULL) {
 		if (r->mem != NULL && r->len == 0 && r->memlen > 0) {
 			r->len = r->memlen;
 			return true;
@@ -113,7 +121,8 @@ fill(struct jsonr *r)
 	r->consumed += r->len;
 	r->pos = r->len = 0;
 	do
-		n = read(r->fd, r->buf, r->cap);
+		n = r->read_fn != NULL ? r->read_fn(r->read_ctx, r->buf, r->cap)
+		                       : read(r->fd, r->buf, r->cap);
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		(void)fail(r, "%s", strerror(errno));

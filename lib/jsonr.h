@@ -41,9 +41,15 @@ enum jsonr_tok {
 	JSONR_NULL,
 };
 
+/* A source of bytes for jsonr_init_fn: up to cap of them into buf; their
+ * number, 0 at the end of the input, -1 (errno set) on a read error. */
+typedef long (*jsonr_read_fn)(void *ctx, char *buf, size_t cap);
+
 struct jsonr {
 	/* source */
-	int fd; /* -1: memory */
+	int fd; /* -1: memory, or read_fn */
+	jsonr_read_fn read_fn;
+	void *read_ctx;
 	const char *mem;
 	size_t memlen;
 	char *buf;
@@ -72,6 +78,9 @@ struct jsonr {
 
 void jsonr_init_mem(struct jsonr *r, const char *text, size_t len);
 void jsonr_init_fd(struct jsonr *r, int fd);
+/* Read what fn gives (a stream: an HTTP body as it arrives, lib/http.h
+ * http_stream_read), through the same fixed buffer as a descriptor. */
+void jsonr_init_fn(struct jsonr *r, jsonr_read_fn fn, void *ctx);
 void jsonr_release(struct jsonr *r);
 /* Allow strings and keys of up to max bytes (before the first token). */
 void jsonr_set_str_max(struct jsonr *r, size_t max);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../lib/json.h"
+#include "../../lib/jsonr.h"
 #include "../../lib/jsonw.h"
 #include "../../lib/xalloc.h"
 
@@ -24,15 +25,23 @@ live_bulk_release(struct live_bulk *b)
 			recon_refusal_release(&b->results[i].refusal);
 	free(b->results);
 	free(b->pattern);
-	json_doc_free(b->reply);
+	free(b->streamed);
+	if (b->docs != NULL)
+		for (i = 0; i <= b->n; i++)
+			json_doc_free(b->docs[i]);
+	free(b->docs);
 	memset(b, 0, sizeof(*b));
 }
 
 static size_t
 begin(struct live_bulk *b, const char *type, const char *mbean, bool pat)
 {
+	size_t cap = b->alloc;
+
 	xgrow(&b->pattern, &b->alloc, b->n + 1, sizeof(*b->pattern));
+	xgrow(&b->streamed, &cap, b->n + 1, sizeof(*b->streamed));
 	b->pattern[b->n] = pat;
+	b->streamed[b->n] = false;
 	sbuf_addc(&b->body, b->n == 0 ? '[' : ',');
 	sbuf_adds(&b->body, "{\"type\":");
 	jsonw_quote(&b->body, type);
@@ -64,6 +73,12 @@ bulk_read(struct live_bulk *b, const char *mbean, bool pattern,
 	}
 	sbuf_addc(&b->body, '}');
 	return idx;
+}
+
+void
+live_bulk_stream(struct live_bulk *b, size_t i)
+{
+	b->streamed[i] = true;
 }
 
 size_t
@@ -200,35 +215,49 @@ set_refusal(struct recon_refusal *r, enum recon_kind kind, int http, int status,
 	r->text = text;
 }
 
+/* What one reply element said: its status, error and error_type (owned),
+ * whether it had a value (kept in its document, or given to the sink). */
+struct elem {
+	int64_t status;
+	bool has_status, has_value;
+	char *error, *error_type;
+	const struct json *value;
+};
+
+static void
+elem_release(struct elem *e)
+{
+	free(e->error);
+	free(e->error_type);
+	memset(e, 0, sizeof(*e));
+}
+
 /* Classify one reply element into res. */
 static void
-element(struct live_bulk_result *res, const struct json *e, bool pattern,
+classify(struct live_bulk_result *res, const struct elem *e, bool pattern,
     int http)
 {
-	const char *text = json_str(json_get(e, "error")), *type;
-	int64_t st = 0;
+	const char *text = e->error;
 	int status;
 
-	if (!json_is_object(e) || json_int(json_get(e, "status"), &st) < 0 ||
-	    st < 100 || st > 999) {
+	if (!e->has_status || e->status < 100 || e->status > 999) {
 		set_refusal(&res->refusal, RECON_BAD_RESPONSE, http, 0,
 		    xstrdup("reply element without a status"));
 		return;
 	}
-	status = (int)st;
+	status = (int)e->status;
 	if (status == 200) {
-		res->value = json_get(e, "value");
-		if (res->value == NULL)
+		res->value = e->value;
+		if (!e->has_value)
 			set_refusal(&res->refusal, RECON_BAD_RESPONSE, http,
 			    status, xstrdup("reply element without a value"));
 		return;
 	}
 	if (text == NULL)
 		text = "";
-	type = json_str(json_get(e, "error_type"));
-	res->no_mbean =
-	    status == 404 && type != NULL &&
-	    strcmp(type, "javax.management.InstanceNotFoundException") == 0;
+	res->no_mbean = status == 404 && e->error_type != NULL &&
+	                strcmp(e->error_type,
+	                    "javax.management.InstanceNotFoundException") == 0;
 	set_refusal(&res->refusal, live_jolokia_classify(status, text, pattern),
 	    http, status,
 	    text[0] ? clip(text, strlen(text))
@@ -274,48 +303,229 @@ http_failure(struct live_bulk *b, const char *body, size_t len,
 	    xasprintf("unexpected HTTP status %d", h));
 }
 
-int
-live_bulk_parse_reply(struct live_bulk *b, long http_status, const char *body,
-    size_t len, struct recon_refusal *out)
+/* The reader's bytes as a string: what jsonr holds after a JSONR_STR. */
+static char *
+tok_str(const struct jsonr *r)
 {
-	const struct json *root, *e;
-	struct err err = {0};
-	size_t i = 0, n;
+	return xstrndup(sbuf_str(&r->str), r->str.len);
+}
 
-	json_doc_free(b->reply);
-	b->reply = NULL;
+/* The members of the object value whose '{' was just pulled, each to the
+ * sink as it is read. 0, or -1 (the reader stopped). */
+static int
+stream_members(struct live_bulk *b, size_t i, struct jsonr *r)
+{
+	struct json_doc *doc = NULL;
+	struct err err = {0};
+	enum jsonr_tok t;
+	char *key;
+	int rc;
+
+	for (;;) {
+		t = jsonr_next(r);
+		if (t == JSONR_OBJ_END)
+			return 0;
+		if (t != JSONR_KEY)
+			return -1;
+		key = tok_str(r);
+		rc = json_parse_next(&doc, r, jsonr_next(r), "reply", &err);
+		if (rc == 0)
+			b->sink->fn(b->sink->ctx, i, key, json_doc_root(doc));
+		json_doc_free(doc);
+		doc = NULL;
+		free(key);
+		err_release(&err);
+		if (rc < 0)
+			return -1;
+	}
+}
+
+#define ELEM_KEYS 16 /* keys of an element told apart (more: refused) */
+
+/* One element of the reply (its first token t pulled) into *e; element i
+ * of b (i == b->n: a whole-request error object). 0, or -1 when the
+ * reader stopped or a key came twice (JSON this reader refuses, as
+ * lib/json does). */
+static int
+read_element(struct live_bulk *b, size_t i, struct jsonr *r, enum jsonr_tok t,
+    struct elem *e)
+{
+	struct err err = {0};
+	char *keys[ELEM_KEYS], *key;
+	size_t nkeys = 0, k;
+	int rc = 0;
+
+	if (t != JSONR_OBJ_BEGIN)
+		return jsonr_skip(r, t); /* no status: BAD_RESPONSE */
+	while (rc == 0 && (t = jsonr_next(r)) == JSONR_KEY) {
+		key = tok_str(r);
+		for (k = 0; k < nkeys && strcmp(keys[k], key) != 0; k++)
+			;
+		if (k < nkeys || nkeys == ELEM_KEYS) {
+			free(key);
+			rc = -1;
+			break;
+		}
+		keys[nkeys++] = key;
+		t = jsonr_next(r);
+		if (strcmp(key, "value") == 0) {
+			e->has_value = true;
+			if (i < b->n && b->streamed[i] && b->sink != NULL &&
+			    t == JSONR_OBJ_BEGIN) {
+				rc = stream_members(b, i, r);
+				continue;
+			}
+			rc = json_parse_next(&b->docs[i], r, t, "reply", &err);
+			err_release(&err);
+			if (rc == 0)
+				e->value = json_doc_root(b->docs[i]);
+		} else if (strcmp(key, "status") == 0 && t == JSONR_NUM &&
+		           r->is_int) {
+			e->has_status = true;
+			e->status = r->inum;
+		} else if (strcmp(key, "error") == 0 && t == JSONR_STR) {
+			e->error = tok_str(r);
+		} else if (strcmp(key, "error_type") == 0 && t == JSONR_STR) {
+			e->error_type = tok_str(r);
+		} else {
+			rc = jsonr_skip(r, t);
+		}
+	}
+	for (k = 0; k < nkeys; k++)
+		free(keys[k]);
+	return rc == 0 && t == JSONR_OBJ_END ? 0 : -1;
+}
+
+/* The reset results of b, before a reply is read. */
+static void
+results_reset(struct live_bulk *b, long http_status)
+{
+	size_t i;
+
 	if (b->results != NULL)
 		for (i = 0; i < b->n; i++)
 			recon_refusal_release(&b->results[i].refusal);
 	free(b->results);
 	b->results = xcalloc(b->n + 1, sizeof(*b->results));
+	if (b->docs != NULL)
+		for (i = 0; i <= b->n; i++)
+			json_doc_free(b->docs[i]);
+	free(b->docs);
+	b->docs = xcalloc(b->n + 1, sizeof(*b->docs));
 	b->http_status =
 	    http_status >= 0 && http_status < 1000 ? (int)http_status : 0;
-	if (b->http_status != 200)
-		return http_failure(b, body, len, out);
-	if (json_parse(&b->reply, "reply", body, len, &err) < 0) {
-		err_release(&err);
-		return fail_all(b, out, RECON_BAD_RESPONSE, 0,
-		    xstrdup("reply is not JSON"));
+}
+
+/* The reply does not have the shape of b's (why, owned): unless what
+ * follows is not JSON, which says more. */
+static int
+shape_error(struct live_bulk *b, struct jsonr *r, struct recon_refusal *out,
+    char *why)
+{
+	enum jsonr_tok t;
+
+	do
+		t = jsonr_next(r);
+	while (t != JSONR_END && t != JSONR_ERROR);
+	if (t == JSONR_ERROR) {
+		free(why);
+		why = xstrdup("reply is not JSON");
 	}
-	root = json_doc_root(b->reply);
-	if (json_is_object(root)) {
+	return fail_all(b, out, RECON_BAD_RESPONSE, 0, why);
+}
+
+int
+live_bulk_parse_stream(struct live_bulk *b, struct jsonr *r,
+    struct recon_refusal *out)
+{
+	struct live_bulk_result *whole = &b->results[b->n];
+	struct elem e = {0};
+	enum jsonr_tok t;
+	size_t i = 0;
+	int rc;
+
+	t = jsonr_next(r);
+	if (t == JSONR_OBJ_BEGIN) {
 		/* A whole-request error (e.g. the Origin check). */
-		element(&b->results[0], root, false, b->http_status);
-		if (b->results[0].refusal.kind == RECON_OK)
+		rc = read_element(b, b->n, r, t, &e);
+		if (rc == 0 && jsonr_next(r) != JSONR_END)
+			rc = -1;
+		if (rc == 0)
+			classify(whole, &e, false, b->http_status);
+		elem_release(&e);
+		if (rc < 0)
+			return fail_all(b, out, RECON_BAD_RESPONSE, 0,
+			    xstrdup("reply is not JSON"));
+		if (whole->refusal.kind == RECON_OK)
 			return fail_all(b, out, RECON_BAD_RESPONSE, 0,
 			    xstrdup("expected a bulk reply (an array)"));
-		return fail_all(b, out, b->results[0].refusal.kind,
-		    b->results[0].refusal.status,
-		    xstrdup(b->results[0].refusal.text));
+		rc = fail_all(b, out, whole->refusal.kind,
+		    whole->refusal.status, xstrdup(whole->refusal.text));
+		recon_refusal_release(&whole->refusal);
+		return rc;
 	}
-	n = json_size(root);
-	if (!json_is_array(root) || n != b->n)
+	if (t == JSONR_ERROR)
+		return fail_all(b, out, RECON_BAD_RESPONSE, 0,
+		    xstrdup("reply is not JSON"));
+	if (t != JSONR_ARR_BEGIN) {
+		(void)jsonr_skip(r, t);
+		return shape_error(b, r, out,
+		    xasprintf("expected a bulk reply of %zu elements", b->n));
+	}
+	while ((t = jsonr_next(r)) != JSONR_ARR_END) {
+		if (t == JSONR_ERROR)
+			return fail_all(b, out, RECON_BAD_RESPONSE, 0,
+			    xstrdup("reply is not JSON"));
+		if (i == b->n) {
+			(void)jsonr_skip(r, t);
+			return shape_error(b, r, out,
+			    xasprintf("expected a bulk reply of %zu elements",
+			        b->n));
+		}
+		memset(&e, 0, sizeof(e));
+		rc = read_element(b, i, r, t, &e);
+		if (rc == 0)
+			classify(&b->results[i], &e, b->pattern[i],
+			    b->http_status);
+		elem_release(&e);
+		if (rc < 0)
+			return fail_all(b, out, RECON_BAD_RESPONSE, 0,
+			    xstrdup("reply is not JSON"));
+		i++;
+	}
+	if (jsonr_next(r) != JSONR_END)
+		return fail_all(b, out, RECON_BAD_RESPONSE, 0,
+		    xstrdup("reply is not JSON"));
+	if (i != b->n)
 		return fail_all(b, out, RECON_BAD_RESPONSE, 0,
 		    xasprintf("expected a bulk reply of %zu elements", b->n));
-	i = 0;
-	for (e = json_first(root); e != NULL; e = json_next(e), i++)
-		element(&b->results[i], e, b->pattern[i], b->http_status);
 	recon_refusal_release(out);
 	return 0;
+}
+
+int
+live_bulk_reply_begin(struct live_bulk *b, long http_status, const char *body,
+    size_t len, struct recon_refusal *out)
+{
+	results_reset(b, http_status);
+	if (b->http_status != 200)
+		return http_failure(b, body, len, out);
+	return 1;
+}
+
+int
+live_bulk_parse_reply(struct live_bulk *b, long http_status, const char *body,
+    size_t len, struct recon_refusal *out)
+{
+	struct jsonr r;
+	int rc;
+
+	rc = live_bulk_reply_begin(b, http_status, body, len, out);
+	if (rc <= 0)
+		return rc;
+	jsonr_init_mem(&r, body, len);
+	jsonr_set_str_max(&r, len);
+	rc = live_bulk_parse_stream(b, &r, out);
+	jsonr_release(&r);
+	return rc;
 }

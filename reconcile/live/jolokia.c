@@ -4,10 +4,13 @@
 
 #include "live-int.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/http.h"
+#include "../../lib/jsonr.h"
 #include "../../lib/xalloc.h"
 
 /* One bulk as an HTTP request: its body (the array, closed), headers. */
@@ -77,22 +80,108 @@ kind_of(enum http_fail f)
 	}
 }
 
-/* Turn the answer (or its absence) into b's results and *out. */
+/* The reply to one bulk, read as it arrives, in a thread of its own: a
+ * 200's body through the pull reader (lib/jsonr) straight into b's results
+ * and its sink (live_bulk_parse_stream), so that neither the body nor a
+ * tree of it is ever held whole; another status's body kept up to
+ * HEAD_MAX for the message. Whatever the answer, the reader drains the
+ * stream to its end (http.h). */
+#define HEAD_MAX  ((size_t)64 * 1024)
+#define FIRST_MAX ((size_t)64 * 1024)
+struct reader {
+	struct live_bulk *b;
+	struct http_stream *s;
+	pthread_t th;
+	bool started;
+	char first[FIRST_MAX]; /* the body's first bytes, read to learn the
+	                          status */
+	size_t nfirst, given;
+	struct sbuf head; /* another status's body (its first bytes) */
+	bool parsed;      /* a 200's body was read by the reader */
+	int rc;           /* live_bulk_parse_stream's */
+	struct recon_refusal out;
+};
+
+/* jsonr's source: the first bytes, then the stream. */
+static long
+reader_bytes(void *ctx, char *buf, size_t cap)
+{
+	struct reader *x = ctx;
+	size_t n;
+
+	if (x->given < x->nfirst) {
+		n = x->nfirst - x->given < cap ? x->nfirst - x->given : cap;
+		memcpy(buf, x->first + x->given, n);
+		x->given += n;
+		return (long)n;
+	}
+	return http_stream_read(x->s, buf, cap);
+}
+
+static void *
+read_reply(void *p)
+{
+	struct reader *x = p;
+	struct jsonr r;
+	char drain[4096];
+	long n;
+
+	n = http_stream_read(x->s, x->first, sizeof(x->first));
+	x->nfirst = n > 0 ? (size_t)n : 0;
+	if (x->nfirst == 0)
+		return NULL; /* no body: the response says why */
+	if (http_stream_status(x->s) != 200) {
+		sbuf_init(&x->head, HEAD_MAX + 1);
+		sbuf_add(&x->head, x->first, x->nfirst);
+		while ((n = http_stream_read(x->s, drain, sizeof(drain))) > 0)
+			if (x->head.len + (size_t)n <= HEAD_MAX)
+				sbuf_add(&x->head, drain, (size_t)n);
+		return NULL;
+	}
+	x->parsed = true;
+	(void)live_bulk_reply_begin(x->b, 200, NULL, 0, &x->out);
+	jsonr_init_fn(&r, reader_bytes, x);
+	/* a value's strings: the broker's texts (an address-settings JSON,
+	 * a stack trace) are bounded by the reply's cap, not by jsonr's */
+	jsonr_set_str_max(&r, LIVE_JOLOKIA_MAX_STRING);
+	x->rc = live_bulk_parse_stream(x->b, &r, &x->out);
+	jsonr_release(&r);
+	while (reader_bytes(x, drain, sizeof(drain)) > 0)
+		;
+	return NULL;
+}
+
+/* Turn the answer (or its absence) into b's results and *out; x: its
+ * reader, joined. */
 static void
 finish(struct live_bulk *b, const struct http_response *resp,
-    struct recon_refusal *out)
+    struct recon_refusal *out, struct reader *x)
 {
 	size_t i;
 
 	b->seconds += resp->seconds;
+	if (resp->fail == HTTP_OK && x->parsed && resp->status == 200) {
+		recon_refusal_release(out);
+		*out = x->out;
+		memset(&x->out, 0, sizeof(x->out));
+		return;
+	}
 	if (resp->fail == HTTP_OK) {
-		(void)live_bulk_parse_reply(b, resp->status,
-		    sbuf_str(&resp->body), resp->body.len, out);
+		(void)live_bulk_parse_reply(b, resp->status, sbuf_str(&x->head),
+		    x->head.len, out);
 		return;
 	}
 	recon_refusal_release(out);
 	out->kind = kind_of(resp->fail);
-	out->text = xstrdup(resp->error != NULL ? resp->error : "");
+	if (resp->fail == HTTP_TOO_LARGE)
+		out->text =
+		    xasprintf("%s: the cap is broker-reply-max (the "
+		              "agent configuration) or --reply-max (the "
+		              "command line)",
+		        resp->error != NULL ? resp->error
+		                            : "the reply is too large");
+	else
+		out->text = xstrdup(resp->error != NULL ? resp->error : "");
 	if (b->results != NULL)
 		for (i = 0; i < b->n; i++)
 			recon_refusal_release(&b->results[i].refusal);
@@ -111,21 +200,35 @@ live_jolokia_post_all(const struct live_jolokia_conf *confs,
 	struct http_request *reqs = xcalloc(n + 1, sizeof(*reqs));
 	struct http_response *resps = xcalloc(n + 1, sizeof(*resps));
 	struct post *posts = xcalloc(n + 1, sizeof(*posts));
+	struct reader *rs = xcalloc(n + 1, sizeof(*rs));
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		post_init(&posts[i], &reqs[i], &confs[i], &bulks[i]);
 		bulks[i].requests++;
+		rs[i].b = &bulks[i];
+		rs[i].s = http_stream_new();
+		reqs[i].stream = rs[i].s;
+		if (pthread_create(&rs[i].th, NULL, read_reply, &rs[i]) != 0) {
+			fprintf(stderr, "pthread_create failed\n");
+			abort();
+		}
+		rs[i].started = true;
 	}
 	http_send_all(reqs, resps, n);
 	for (i = 0; i < n; i++) {
-		finish(&bulks[i], &resps[i], &outs[i]);
+		pthread_join(rs[i].th, NULL);
+		finish(&bulks[i], &resps[i], &outs[i], &rs[i]);
 		http_response_release(&resps[i]);
 		post_release(&posts[i]);
+		http_stream_free(rs[i].s);
+		sbuf_release(&rs[i].head);
+		recon_refusal_release(&rs[i].out);
 	}
 	free(reqs);
 	free(resps);
 	free(posts);
+	free(rs);
 }
 
 int

@@ -24,8 +24,13 @@ struct json_doc;
 #define LIVE_JOLOKIA_ORIGIN          "http://localhost"
 #define LIVE_JOLOKIA_CONNECT_TIMEOUT 5000  /* ms */
 #define LIVE_JOLOKIA_TIMEOUT         30000 /* ms */
-#define LIVE_JOLOKIA_MAX_RESPONSE    ((size_t)32 * 1024 * 1024)
-#define LIVE_JOLOKIA_MAX_TEXT        2000 /* bytes of broker text kept */
+/* the default cap on one reply (a setting: broker-reply-max, --reply-max);
+ * a reply is read as it arrives, so memory does not follow it */
+#define LIVE_JOLOKIA_MAX_RESPONSE ((size_t)256 * 1024 * 1024)
+#define LIVE_JOLOKIA_MAX_TEXT     2000 /* bytes of broker text kept */
+/* bytes of one string of a reply (an address-settings JSON, a stack
+ * trace): a reply is read as it arrives, never whole */
+#define LIVE_JOLOKIA_MAX_STRING ((size_t)16 * 1024 * 1024)
 
 /* Where and how to talk to one node. Strings are borrowed. */
 struct live_jolokia_conf {
@@ -71,14 +76,27 @@ struct live_bulk_result {
 	bool no_mbean;
 };
 
+/* Where the members of a streamed element's value go, as the reply is
+ * read (live_bulk_stream): fn(ctx, i, key, value) for each member of
+ * element i's value (an object), value borrowed for the call. */
+struct live_member_sink {
+	void (*fn)(void *ctx, size_t i, const char *key,
+	    const struct json *value);
+	void *ctx;
+};
+
 /* A bulk request and, once sent, its replies. Valid when zeroed. */
 struct live_bulk {
 	struct sbuf body; /* the JSON array being built */
 	size_t n, alloc;
-	bool *pattern; /* per element: an MBean pattern read */
-	struct live_bulk_result *results; /* n, after a reply was parsed */
-	struct json_doc *reply;           /* the parsed reply (owned) */
-	int http_status;                  /* of the reply; 0 before */
+	bool *pattern;  /* per element: an MBean pattern read */
+	bool *streamed; /* per element: its value's members go to sink */
+	const struct live_member_sink *sink; /* borrowed; NULL: none */
+	struct live_bulk_result *results;    /* n, after a reply was parsed */
+	/* per element (and one more, a whole-request error's): the value
+	 * read whole (owned); NULL for a streamed one */
+	struct json_doc **docs;
+	int http_status;   /* of the reply; 0 before */
 	unsigned requests; /* HTTP requests sent for this bulk (by post) */
 	double seconds;    /* how long they took (lib/http's), summed */
 };
@@ -145,13 +163,29 @@ char *live_mbean_divert(const char *broker, const char *address,
  * malformed. *out is owned by the caller. */
 int live_mbean_key(const char *mbean, const char *key, char **out);
 
+/* Stream element i's value: each of its members goes to b->sink as the
+ * reply is read (the value itself is not kept: results[i].value NULL);
+ * for a reply read whole too. */
+void live_bulk_stream(struct live_bulk *b, size_t i);
+
 /* Parse an HTTP answer to b into b->results. Returns 0 when the body is a
  * bulk reply of the right length (elements may still be refused); -1 when
  * the whole request failed, with *out classified (UNAUTHORIZED,
  * THROTTLED, BAD_RESPONSE, ...) and every element given the same refusal.
- * No I/O: the fuzz target and the unit tests call it on recorded replies. */
+ * No I/O: the fuzz target and the unit tests call it on recorded replies.
+ * It is live_bulk_reply_begin, then live_bulk_parse_stream over body. */
 int live_bulk_parse_reply(struct live_bulk *b, long http_status,
     const char *body, size_t len, struct recon_refusal *out);
+/* The answer's status to b: results reset; a status other than 200 is the
+ * whole request's failure, told from body (its first bytes; -1 then). 1
+ * when the body is to be read with live_bulk_parse_stream. */
+int live_bulk_reply_begin(struct live_bulk *b, long http_status,
+    const char *body, size_t len, struct recon_refusal *out);
+/* The bulk reply in r (a 200's body, as it arrives), as
+ * live_bulk_parse_reply says. */
+struct jsonr;
+int live_bulk_parse_stream(struct live_bulk *b, struct jsonr *r,
+    struct recon_refusal *out);
 
 /* Classify one failed reply element (a Jolokia status != 200): AMQ codes
  * first, then the status. pattern: the element was a pattern read. */
@@ -169,21 +203,19 @@ void live_jolokia_post_all(const struct live_jolokia_conf *confs,
 /* ---- snapshot-fetch.c ---------------------------------------------- */
 
 struct live_bulk;
-/* The one bulk request of a snapshot read (hint: broker name for the
- * address-settings exec). */
-void live_snapshot_build_request(struct live_bulk *b, const char *hint);
-/* Fill n from the parsed reply of that request: contents, or a refusal
- * (the first refused element; BAD_RESPONSE for a wrong shape). */
-void live_node_from_reply(struct recon_node_snapshot *n,
-    const struct live_bulk *b);
 struct live_read;
-/* The same for the read rd (snapshot-scope.c; scope NULL: the node
- * whole): [0] the broker, [1] addresses, [2] queues, [3] diverts, [4] the
- * address-settings of hint, then a scoped read's exact elements. */
+/* The one bulk request of a node's read rd (snapshot-scope.c; scope NULL:
+ * the node whole): [0] the broker, [1] addresses, [2] queues, [3]
+ * diverts (their members streamed into rd as the reply is read), [4] the
+ * address-settings of hint (the broker name: an exec takes no pattern),
+ * then a scoped read's exact elements. Release rd with live_read_release
+ * after the reply was read. */
 void live_read_build(struct live_bulk *b, struct live_read *rd,
     const char *hint);
+/* Fill n from the parsed reply of that request: contents, or a refusal
+ * (the first refused element; BAD_RESPONSE for a wrong shape). */
 void live_node_from_read(struct recon_node_snapshot *n,
-    const struct live_bulk *b, const struct live_read *rd);
+    const struct live_bulk *b, struct live_read *rd);
 /* A node read from a broker the agent does not manage (below
  * RECON_VERSION_FLOOR, or no release number) loses its contents and
  * becomes UNSUPPORTED_VERSION, keeping its broker name and version for
@@ -201,8 +233,27 @@ bool live_node_check_passive(struct recon_node_snapshot *n);
  * MBean names (exact) or every queue with its configuration by pattern. */
 #define LIVE_READ_HERE       255  /* a place: where the identity found it */
 #define LIVE_READ_EXACT_COLD 1000 /* scope queues read by name, no hint */
+/* What a read's streamed elements gave (snapshot-fetch.c's sink): the
+ * broker's addresses, queues and diverts as their members came, and the
+ * first problem met. */
+struct live_got {
+	char *broker; /* the broker element's name, once looked at */
+	bool broker_known;
+	struct recon_address *addresses;
+	size_t naddresses, aaddresses;
+	struct recon_queue *queues;
+	size_t nqueues, aqueues;
+	struct recon_divert *diverts;
+	size_t ndiverts, adiverts;
+	char *bad;
+};
+void live_read_got_release(struct live_got *g);
+
 struct live_read {
 	const struct live_scope *scope; /* NULL: the node whole */
+	const struct live_bulk *bulk;   /* the bulk it was built into */
+	struct live_member_sink sink;   /* the bulk's */
+	struct live_got got;
 	bool exact;
 	char *broker; /* the broker name the exact reads name (owned) */
 	/* the exact elements, from index first of the bulk: each the scope

@@ -65,9 +65,10 @@ struct live_target {
 
 /* HTTP settings shared by every node; zero = defaults (Origin
  * http://localhost, system CAs, no client certificate, 5 s connect, 30 s
- * total, 32 MiB cap, no tick). Strings are borrowed. tick (lib/http.h,
- * borrowed) is called while the requests are in flight; when it abandons
- * them the nodes are refused UNREACHABLE ("abandoned by the caller"). */
+ * total, a 256 MiB cap on a reply, no tick). Strings are borrowed. tick
+ * (lib/http.h, borrowed) is called while the requests are in flight; when it
+ * abandons them the nodes are refused UNREACHABLE ("abandoned by the caller").
+ */
 struct live_http_opts {
 	const char *origin;
 	const char *ca_file;

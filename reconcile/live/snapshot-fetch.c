@@ -40,103 +40,155 @@ static const char *const divert_attrs[] = {"UniqueName", "RoutingName",
 	D "broker=*,component=addresses,address=*,subcomponent=diverts,"       \
 	  "divert=*"
 
+/* ---- the objects, member by member as the reply is read --------------- */
+
+/* The broker name of the broker element (the first): its one MBean's key,
+ * or NULL (element refused, or not one MBean: refused below). */
+static const char *
+sink_broker(struct live_read *rd)
+{
+	const struct live_bulk_result *res = &rd->bulk->results[0];
+	char *b = NULL;
+
+	if (rd->got.broker_known)
+		return rd->got.broker;
+	rd->got.broker_known = true;
+	if (res->refusal.kind == RECON_OK && json_is_object(res->value) &&
+	    json_size(res->value) == 1 &&
+	    live_mbean_key(json_key(json_first(res->value)), "broker", &b) == 0)
+		rd->got.broker = b;
+	return rd->got.broker;
+}
+
+/* One member {mbean: {attribute: value}} of element i (1 addresses, 2
+ * queues, 3 diverts): the broker's objects appended; another broker's
+ * left out; the first problem kept. */
+static void
+sink(void *ctx, size_t i, const char *mbean, const struct json *attrs)
+{
+	static const char *const kinds[] = {"", "address", "queue", "divert"};
+	struct live_read *rd = ctx;
+	struct live_got *g = &rd->got;
+	struct live_attrs r = {0};
+	const char *broker = sink_broker(rd);
+	char *b = NULL, *what;
+
+	if (g->bad != NULL || broker == NULL || i < 1 || i > 3)
+		return;
+	if (live_mbean_key(mbean, "broker", &b) < 0 || !json_is_object(attrs)) {
+		g->bad = xasprintf("%s read: unexpected entry '%.200s'",
+		    kinds[i], mbean);
+		free(b);
+		return;
+	}
+	if (strcmp(b, broker) != 0) {
+		free(b);
+		return;
+	}
+	free(b);
+	what = xasprintf("%s '%.200s'", kinds[i], mbean);
+	r.what = what;
+	if (i == 1) {
+		xgrow(&g->addresses, &g->aaddresses, g->naddresses + 1,
+		    sizeof(*g->addresses));
+		memset(&g->addresses[g->naddresses], 0, sizeof(*g->addresses));
+		live_attrs_address(&r, mbean, attrs,
+		    &g->addresses[g->naddresses++]);
+	} else if (i == 2) {
+		xgrow(&g->queues, &g->aqueues, g->nqueues + 1,
+		    sizeof(*g->queues));
+		memset(&g->queues[g->nqueues], 0, sizeof(*g->queues));
+		if (rd->scope != NULL && rd->exact)
+			live_attrs_queue_id(&r, mbean, attrs,
+			    &g->queues[g->nqueues++]);
+		else
+			live_attrs_queue(&r, mbean, attrs,
+			    &g->queues[g->nqueues++]);
+	} else {
+		xgrow(&g->diverts, &g->adiverts, g->ndiverts + 1,
+		    sizeof(*g->diverts));
+		memset(&g->diverts[g->ndiverts], 0, sizeof(*g->diverts));
+		live_attrs_divert(&r, mbean, attrs, &g->diverts[g->ndiverts++]);
+	}
+	free(what);
+	g->bad = r.bad;
+}
+
+void
+live_read_got_release(struct live_got *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->naddresses; i++)
+		recon_address_release(&g->addresses[i]);
+	free(g->addresses);
+	for (i = 0; i < g->nqueues; i++)
+		recon_queue_release(&g->queues[i]);
+	free(g->queues);
+	for (i = 0; i < g->ndiverts; i++)
+		recon_divert_release(&g->diverts[i]);
+	free(g->diverts);
+	free(g->broker);
+	free(g->bad);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The objects the sink collected, into n (the collector emptied); the
+ * problem of an element whose value was not an object. */
+static char *
+take_got(struct recon_node_snapshot *n, struct live_read *rd)
+{
+	static const char *const kinds[] = {"", "address", "queue", "divert"};
+	struct live_got *g = &rd->got;
+	char *why = g->bad;
+	size_t i;
+
+	g->bad = NULL;
+	for (i = 1; why == NULL && i <= 3; i++)
+		if (rd->bulk->results[i].value != NULL)
+			why =
+			    xasprintf("%s read: expected an object", kinds[i]);
+	if (why != NULL)
+		return why;
+	n->addresses = g->addresses;
+	n->naddresses = g->naddresses;
+	n->queues = g->queues;
+	n->nqueues = g->nqueues;
+	n->diverts = g->diverts;
+	n->ndiverts = g->ndiverts;
+	g->addresses = NULL;
+	g->queues = NULL;
+	g->diverts = NULL;
+	g->naddresses = g->nqueues = g->ndiverts = 0;
+	return NULL;
+}
+
 void
 live_read_build(struct live_bulk *b, struct live_read *rd, const char *hint)
 {
 	struct live_arg arg = {.s = "#"};
 	char *m = live_mbean_broker(hint);
 
+	live_read_got_release(&rd->got);
+	rd->bulk = b;
+	rd->sink.fn = sink;
+	rd->sink.ctx = rd;
+	b->sink = &rd->sink;
 	live_bulk_read(b, D "broker=*", broker_attrs, N(broker_attrs));
-	live_bulk_read(b, ADDRESSES, address_attrs, N(address_attrs));
+	live_bulk_stream(b,
+	    live_bulk_read(b, ADDRESSES, address_attrs, N(address_attrs)));
 	if (rd->scope == NULL)
 		live_bulk_read(b, QUEUES, queue_attrs, N(queue_attrs));
 	else
 		live_read_queues(b, rd);
-	live_bulk_read(b, DIVERTS, divert_attrs, N(divert_attrs));
+	live_bulk_stream(b, 2);
+	live_bulk_stream(b,
+	    live_bulk_read(b, DIVERTS, divert_attrs, N(divert_attrs)));
 	live_bulk_exec(b, m, "getAddressSettingsAsJSON(java.lang.String)", &arg,
 	    1);
 	free(m);
 	if (rd->scope != NULL && rd->exact)
 		live_read_add_exact(b, rd);
-}
-
-void
-live_snapshot_build_request(struct live_bulk *b, const char *hint)
-{
-	struct live_read rd = {0};
-
-	live_read_build(b, &rd, hint);
-}
-
-typedef void (
-    *conv_fn)(struct live_attrs *, const char *, const struct json *, void *);
-
-static void
-conv_address(struct live_attrs *r, const char *m, const struct json *o,
-    void *out)
-{
-	live_attrs_address(r, m, o, out);
-}
-
-static void
-conv_queue(struct live_attrs *r, const char *m, const struct json *o, void *out)
-{
-	live_attrs_queue(r, m, o, out);
-}
-
-static void
-conv_queue_id(struct live_attrs *r, const char *m, const struct json *o,
-    void *out)
-{
-	live_attrs_queue_id(r, m, o, out);
-}
-
-static void
-conv_divert(struct live_attrs *r, const char *m, const struct json *o,
-    void *out)
-{
-	live_attrs_divert(r, m, o, out);
-}
-
-/* Walk a pattern reply {canonical-mbean: {attr: value}} of broker's MBeans
- * into an array of elsize-byte elements. Returns the problem, or NULL. */
-static char *
-walk(const struct json *value, const char *broker, const char *kind,
-    size_t elsize, void **arr, size_t *n, conv_fn fn)
-{
-	const struct json *c;
-	struct live_attrs r = {0};
-	const char *mbean;
-	char *b, *name;
-
-	*arr = NULL;
-	*n = 0;
-	if (value == NULL)
-		return NULL; /* the pattern matched nothing */
-	if (!json_is_object(value))
-		return xasprintf("%s read: expected an object", kind);
-	*arr = xcalloc(json_size(value) + 1, elsize);
-	for (c = json_first(value); c != NULL && r.bad == NULL;
-	     c = json_next(c)) {
-		b = NULL;
-		mbean = json_key(c);
-		if (live_mbean_key(mbean, "broker", &b) < 0 ||
-		    !json_is_object(c)) {
-			free(b);
-			return xasprintf("%s read: unexpected entry '%.200s'",
-			    kind, mbean);
-		}
-		name = b;
-		if (strcmp(b, broker) == 0) {
-			name = xasprintf("%s '%.200s'", kind, mbean);
-			r.what = name;
-			fn(&r, mbean, c, (char *)*arr + *n * elsize);
-			(*n)++;
-			free(b);
-		}
-		free(name);
-	}
-	return r.bad;
 }
 
 /* address_settings from getAddressSettingsAsJSON("#"): a JSON text in a
@@ -342,12 +394,13 @@ duplicates(const struct recon_node_snapshot *n)
 
 void
 live_node_from_read(struct recon_node_snapshot *n, const struct live_bulk *b,
-    const struct live_read *rd)
+    struct live_read *rd)
 {
 	struct recon_refusal ref = {0};
 	char *why = NULL;
 	size_t i;
 
+	rd->bulk = b;
 	for (i = 0; i < 4 && i < b->n; i++) {
 		if (b->results[i].refusal.kind != RECON_OK) {
 			n->refusal.kind = b->results[i].refusal.kind;
@@ -370,18 +423,7 @@ live_node_from_read(struct recon_node_snapshot *n, const struct live_bulk *b,
 	if (why == NULL && live_node_check_passive(n))
 		return;
 	if (why == NULL)
-		why = walk(b->results[1].value, n->broker_name, "address",
-		    sizeof(*n->addresses), (void **)&n->addresses,
-		    &n->naddresses, conv_address);
-	if (why == NULL)
-		why = walk(b->results[2].value, n->broker_name, "queue",
-		    sizeof(*n->queues), (void **)&n->queues, &n->nqueues,
-		    rd->scope != NULL && rd->exact ? conv_queue_id
-		                                   : conv_queue);
-	if (why == NULL)
-		why = walk(b->results[3].value, n->broker_name, "divert",
-		    sizeof(*n->diverts), (void **)&n->diverts, &n->ndiverts,
-		    conv_divert);
+		why = take_got(n, rd);
 	if (why != NULL) {
 		n->refusal.kind = RECON_BAD_RESPONSE;
 		n->refusal.http_status = b->http_status;
@@ -405,14 +447,6 @@ live_node_from_read(struct recon_node_snapshot *n, const struct live_bulk *b,
 	n->refusal = ref;
 	n->refusal.http_status = b->http_status;
 	drop_contents(n);
-}
-
-void
-live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
-{
-	struct live_read rd = {0};
-
-	live_node_from_read(n, b, &rd);
 }
 
 /* One POST of a fetch: a node's endpoint, or one member's. */
@@ -572,13 +606,14 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 	}
 	for (k = 0; k < nreads; k++) {
 		confs[k] = ones[k].conf;
-		bulks[k] = ones[k].bulk;
+		bulks[k] = ones[k].bulk; /* moved: its sink is ones[k].rd's */
+		memset(&ones[k].bulk, 0, sizeof(ones[k].bulk));
+		ones[k].rd.bulk = &bulks[k];
 	}
 	live_jolokia_post_all(confs, bulks, nreads, outs);
 	for (k = 0; k < nreads; k++) {
 		struct recon_node_snapshot *nd = &ones[k].node;
 
-		ones[k].bulk = bulks[k];
 		ones[k].out = outs[k];
 		nd->url = xstrdup(confs[k].url);
 		nd->requests = bulks[k].requests;
@@ -590,7 +625,7 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 		} else {
 			live_node_from_read(nd, &bulks[k], &ones[k].rd);
 		}
-		live_bulk_release(&ones[k].bulk);
+		live_bulk_release(&bulks[k]);
 	}
 	read_again(ones, nreads);
 	for (k = 0; k < nreads; k++) {

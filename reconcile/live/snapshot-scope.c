@@ -229,6 +229,7 @@ live_read_add_misses(struct live_bulk *b, struct live_read *again,
 void
 live_read_release(struct live_read *rd)
 {
+	live_read_got_release(&rd->got);
 	free(rd->broker);
 	free(rd->queue);
 	free(rd->at);

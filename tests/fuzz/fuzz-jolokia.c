@@ -56,27 +56,32 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct live_bulk b = {0}, one = {0};
+	struct live_read rd = {0};
 	struct recon_refusal r = {0};
 	struct recon_node_snapshot n = {0};
+	bool whole;
 
 	if (size > 64 * 1024)
 		return 0;
-	live_snapshot_build_request(&b, "node1");
+	live_read_build(&b, &rd, "node1");
 	n.node = xstrdup("node1");
 	n.url = xstrdup("http://localhost:8161/console/jolokia");
 	n.requests = 1;
 	/* as live_snapshot_fetch: a reply that fails as a whole is the node's
 	 * refusal, else the node is read from it */
-	if (live_bulk_parse_reply(&b, 200, (const char *)data, size, &r) < 0) {
+	whole =
+	    live_bulk_parse_reply(&b, 200, (const char *)data, size, &r) == 0;
+	if (!whole) {
 		n.refusal = r;
 		memset(&r, 0, sizeof(r));
 	} else {
 		recon_refusal_release(&r);
 	}
-	if (n.refusal.kind == RECON_OK && b.results != NULL && b.reply != NULL)
-		live_node_from_reply(&n, &b);
+	if (n.refusal.kind == RECON_OK && whole)
+		live_node_from_read(&n, &b, &rd);
 	round_trip(&n);
 	live_node_release(&n);
+	live_read_release(&rd);
 	live_bulk_release(&b);
 	live_bulk_exec(&one, "d:k=v", "op()", NULL, 0);
 	(void)live_bulk_parse_reply(&one, 200, (const char *)data, size, &r);

@@ -139,7 +139,14 @@ check_eq "stalled broker: node2 still read" null "$(jval "$TMP/sp.json" node2 - 
 check_eq "stalled broker: exit 1" 1 "$(cat "$TMP/sp.rc")"
 check_eq "garbage: BAD_RESPONSE" "BAD_RESPONSE: reply is not JSON" "$(kind_via garbage)"
 check_grep "truncated body: BAD_RESPONSE" "^BAD_RESPONSE: transfer closed with [0-9]+ bytes remaining to read$" <(kind_via truncate)
-check_eq "oversized body: BAD_RESPONSE" "BAD_RESPONSE: response larger than 33554432 bytes" "$(kind_via big)"
+check_eq "oversized body (--reply-max 16MiB): BAD_RESPONSE naming the cap" \
+	"BAD_RESPONSE: response larger than 16777216 bytes: the cap is broker-reply-max (the agent configuration) or --reply-max (the command line)" \
+	"$(kind_via big --reply-max 16MiB)"
+check_eq "40 MiB of blanks under the default cap (256MiB): read as it comes, not JSON" \
+	"BAD_RESPONSE: reply is not JSON" "$(kind_via big)"
+"$AG_BIN" snapshot --json --credentials "$CREDDIR" --reply-max 12parsecs "$TMP/c" >/dev/null 2>"$TMP/rm.err"
+check_eq "--reply-max: a size or a usage error (64)" 64 $?
+check_grep "--reply-max: the message says what it takes" "--reply-max takes a size from 1MiB to 4GiB" "$TMP/rm.err"
 check_eq "dropped connection: UNREACHABLE" "UNREACHABLE: Empty reply from server" "$(kind_via drop)"
 check_eq "HTTP 401: UNAUTHORIZED" "UNAUTHORIZED: HTTP 401: authentication refused" "$(kind_via status:401)"
 check_eq "HTTP 429: THROTTLED" "THROTTLED: HTTP 429: too many failed logins, throttled" "$(kind_via status:429)"

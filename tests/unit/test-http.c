@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <cmocka.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +152,7 @@ test_http__invalid_is_not_sent(void **state)
  *   /echo       200, the request it read (head and body) as the body
  *   /status/N   status N, body "s"
  *   /big        200, 10000 bytes
+ *   /huge       200, 3000000 bytes: byte i is 'a' + i % 26
  *   /cut        a Content-Length of 100 and 3 bytes, then closes
  *   /drop       closes without an answer
  *   /stall      says nothing for 5 s
@@ -242,6 +244,13 @@ serve(int fd)
 	} else if (strncmp(path, "/big ", 5) == 0) {
 		memset(big, 'b', sizeof(big));
 		answer(fd, "200 OK", big, sizeof(big));
+	} else if (strncmp(path, "/huge ", 6) == 0) {
+		static char huge[3000000];
+		size_t i;
+
+		for (i = 0; i < sizeof(huge); i++)
+			huge[i] = (char)('a' + i % 26);
+		answer(fd, "200 OK", huge, sizeof(huge));
 	} else if (strncmp(path, "/cut ", 5) == 0) {
 		puts_(fd, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc");
 	} else if (strncmp(path, "/stall ", 7) == 0) {
@@ -787,6 +796,85 @@ test_http__tick_abandons_its_requests(void **state)
 	free(echo);
 }
 
+/* A stream's reader: counts the bytes, checks /huge's pattern, slowly
+ * (the transfer must wait for it: the ring holds 256 KiB). */
+struct slow {
+	struct http_stream *s;
+	size_t n, wrong;
+	int status;
+	bool slow;
+};
+
+static void *
+read_slowly(void *p)
+{
+	struct slow *r = p;
+	char buf[65536];
+	long n, i;
+
+	while ((n = http_stream_read(r->s, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++)
+			if (buf[i] != (char)('a' + (r->n + (size_t)i) % 26))
+				r->wrong++;
+		r->n += (size_t)n;
+		if (r->status == 0)
+			r->status = http_stream_status(r->s);
+		if (r->slow)
+			usleep(2000);
+	}
+	return NULL;
+}
+
+/* The body handed to a stream as it arrives, whole and in order, to a
+ * reader slower than the server; not kept in the response; the cap
+ * still holds; a request that is never answered ends its stream. */
+static void
+test_http__stream(void **state)
+{
+	const char *paths[] = {"/huge", "/huge", "/status/404", "/drop"};
+	struct http_request reqs[4];
+	struct http_response resps[4];
+	struct slow rd[4];
+	pthread_t th[4];
+	char *urls[4];
+	size_t i;
+
+	memset(resps, 0, sizeof(resps));
+	memset(rd, 0, sizeof(rd));
+	for (i = 0; i < 4; i++) {
+		urls[i] = url(*state, paths[i]);
+		reqs[i] = request(urls[i]);
+		rd[i].s = http_stream_new();
+		rd[i].slow = i == 0;
+		reqs[i].stream = rd[i].s;
+		assert_int_equal(
+		    pthread_create(&th[i], NULL, read_slowly, &rd[i]), 0);
+	}
+	reqs[0].max_response = 4000000;
+	reqs[1].max_response = 1000000;
+	http_send_all(reqs, resps, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+	assert_int_equal(resps[0].fail, HTTP_OK);
+	assert_int_equal(resps[0].status, 200);
+	assert_int_equal(rd[0].n, 3000000);
+	assert_int_equal(rd[0].wrong, 0);
+	assert_int_equal(rd[0].status, 200);
+	assert_int_equal(resps[0].body.len, 0); /* streamed, not kept */
+	assert_int_equal(resps[1].fail, HTTP_TOO_LARGE);
+	assert_true(rd[1].n <= 1000000);
+	assert_int_equal(resps[2].status, 404);
+	assert_int_equal(rd[2].status, 404);
+	assert_int_equal(rd[2].n, 1);
+	assert_int_not_equal(resps[3].fail, HTTP_OK);
+	assert_int_equal(rd[3].n, 0);
+	for (i = 0; i < 4; i++) {
+		http_stream_free(rd[i].s);
+		http_response_release(&resps[i]);
+		free(urls[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -802,6 +890,7 @@ main(void)
 	        setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_http__send_all, setup,
 	        teardown),
+	    cmocka_unit_test_setup_teardown(test_http__stream, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_http__client_certificate,
 	        tls_setup, tls_teardown),
 	    cmocka_unit_test_setup_teardown(

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
+#include "../../lib/json.h"
 #include "jolokia-fixture.h"
 
 /* Parse the recorded reply to a one-element bulk; check its refusal. */
@@ -195,6 +198,66 @@ test_jolokia_bulk__element_shapes(void **state)
 	live_bulk_release(&b);
 }
 
+struct got {
+	size_t n[3];
+	char keys[256];
+};
+
+static void
+collect(void *ctx, size_t i, const char *key, const struct json *v)
+{
+	struct got *g = ctx;
+
+	g->n[i]++;
+	snprintf(g->keys + strlen(g->keys), sizeof(g->keys) - strlen(g->keys),
+	    "%zu:%s=%lld ", i, key,
+	    (long long)(json_int(v, &(int64_t){0}) == 0 ? 1 : 0));
+}
+
+/* A streamed element's members go to the sink one by one (its value is
+ * not kept); the others' values are; a key twice in an element is JSON
+ * the reader refuses, and so is one twice in a kept value. */
+static void
+test_jolokia_bulk__streamed_members(void **state)
+{
+	struct live_bulk b = {0};
+	struct recon_refusal r = {0};
+	struct got g = {{0}, ""};
+	struct live_member_sink sink = {collect, &g};
+	const char *body =
+	    "[{\"value\":{\"a\":1,\"b\":\"x\"},\"status\":200},"
+	    "{\"status\":200,\"value\":{\"c\":2}},"
+	    "{\"request\":{\"m\":1},\"value\":{},\"status\":200}]";
+	const char *dup = "[{\"value\":{},\"status\":200,\"status\":404},"
+	                  "{\"status\":200,\"value\":1},{\"status\":200,"
+	                  "\"value\":1}]";
+	const char *dupv = "[{\"value\":{},\"status\":200},{\"status\":200,"
+	                   "\"value\":{\"k\":1,\"k\":2}},{\"status\":200,"
+	                   "\"value\":1}]";
+
+	(void)state;
+	live_bulk_stream(&b, live_bulk_read(&b, "d:k=*", NULL, 0));
+	live_bulk_read(&b, "d:k=*", NULL, 0);
+	live_bulk_stream(&b, live_bulk_read(&b, "d:k=*", NULL, 0));
+	b.sink = &sink;
+	assert_int_equal(live_bulk_parse_reply(&b, 200, body, strlen(body), &r),
+	    0);
+	assert_string_equal(g.keys, "0:a=1 0:b=0 ");
+	assert_int_equal(b.results[0].refusal.kind, RECON_OK);
+	assert_null(b.results[0].value);
+	assert_non_null(json_get(b.results[1].value, "c"));
+	assert_int_equal(b.results[2].refusal.kind, RECON_OK);
+	assert_int_equal(live_bulk_parse_reply(&b, 200, dup, strlen(dup), &r),
+	    -1);
+	assert_string_equal(r.text, "reply is not JSON");
+	recon_refusal_release(&r);
+	assert_int_equal(live_bulk_parse_reply(&b, 200, dupv, strlen(dupv), &r),
+	    -1);
+	assert_string_equal(r.text, "reply is not JSON");
+	recon_refusal_release(&r);
+	live_bulk_release(&b);
+}
+
 static void
 test_jolokia_bulk__classify_by_code_not_class(void **state)
 {
@@ -230,6 +293,7 @@ main(void)
 	    cmocka_unit_test(test_jolokia_bulk__whole_request_error_object),
 	    cmocka_unit_test(test_jolokia_bulk__http_and_shape_failures),
 	    cmocka_unit_test(test_jolokia_bulk__element_shapes),
+	    cmocka_unit_test(test_jolokia_bulk__streamed_members),
 	    cmocka_unit_test(test_jolokia_bulk__classify_by_code_not_class),
 	};
 

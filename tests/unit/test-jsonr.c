@@ -358,10 +358,47 @@ test_jsonr__bom_and_long_numbers(void **state)
 	expect(num, "ERR 1:64 number longer than 63 characters");
 }
 
+struct chunks {
+	const char *text;
+	size_t at, step;
+};
+
+/* Two bytes at a time: every token crosses refills. */
+static long
+by_two(void *ctx, char *buf, size_t cap)
+{
+	struct chunks *c = ctx;
+	size_t n = strlen(c->text + c->at);
+
+	if (n > c->step)
+		n = c->step;
+	if (n > cap)
+		n = cap;
+	memcpy(buf, c->text + c->at, n);
+	c->at += n;
+	return (long)n;
+}
+
+static void
+test_jsonr__from_a_function(void **state)
+{
+	struct chunks c = {"{\"k\": [\"ab\\u00e9\", 12, true]}", 0, 2};
+	struct jsonr r;
+	char *t;
+
+	(void)state;
+	jsonr_init_fn(&r, by_two, &c);
+	t = tokens(&r);
+	assert_string_equal(t, "{ K:k [ S:ab\xc3\xa9 I:12 T ] } $");
+	free(t);
+	jsonr_release(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_jsonr__from_a_function),
 	    cmocka_unit_test(test_jsonr__tokens),
 	    cmocka_unit_test(test_jsonr__strings_are_decoded),
 	    cmocka_unit_test(test_jsonr__syntax_errors_name_line_and_column),

@@ -18,15 +18,17 @@ static void
 from_file(struct recon_node_snapshot *n, const char *file, const char *body)
 {
 	struct live_bulk b = {0};
+	struct live_read rd = {0};
 	struct recon_refusal r = {0};
 	size_t len = body ? strlen(body) : 0;
 	char *data = body ? xstrdup(body) : load(file, &len);
 
-	live_snapshot_build_request(&b, "node1");
+	live_read_build(&b, &rd, "node1");
 	assert_int_equal(b.n, 5);
 	assert_int_equal(live_bulk_parse_reply(&b, 200, data, len, &r), 0);
 	memset(n, 0, sizeof(*n));
-	live_node_from_reply(n, &b);
+	live_node_from_read(n, &b, &rd);
+	live_read_release(&rd);
 	live_bulk_release(&b);
 	free(data);
 }
