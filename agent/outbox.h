@@ -94,6 +94,12 @@ int agent_outbox_clusters(char ***out, size_t *nout, const char *outbox,
 int agent_outbox_plans(char ***out, size_t *nout, const char *outbox,
     const char *cluster, struct err *err);
 
+/* Where people open a cluster (id NULL) or one of its previews on the
+ * page: BASE/clusters/<cluster>[/previews/<id>], the names
+ * percent-encoded; NULL when base (notifications.page-url) is. Owned. */
+char *agent_outbox_page_link(const char *base, const char *cluster,
+    const char *id);
+
 /* The drift report's files in OUTBOX/<cluster>/drift/ */
 #define AGENT_OUTBOX_DRIFT_JSON "drift.json"
 #define AGENT_OUTBOX_DRIFT_MD   "drift.md"
