@@ -2,7 +2,7 @@
  * file that implements it, lowest first: the JSON-RPC messages (rpc.c),
  * the tools' arguments (args.c), the fleet the tools read (fleet.c), the
  * tools (tool-read.c, tool-explain.c, tool-plan.c, tools.c), the resources
- * (resources.c) and the protocol itself (server.c). cmd-mcp.c is the
+ * (resources.c) and the protocol itself (protocol.c). cmd-mcp.c is the
  * command. Messages are read with lib/json.h and written with lib/jsonw.h,
  * never by hand. */
 #ifndef AGENT_MCP_MCP_INT_H
@@ -128,7 +128,8 @@ void mcp_write_result(struct sbuf *out, const char *id, const char *result);
 void mcp_write_error(struct sbuf *out, const char *id, int code,
     const char *message, const char *data);
 
-/* ---- the revision a request is served under (server.c fills it) ------ */
+/* ---- the revision a request is served under (protocol.c fills it; rpc.c
+ * compares) -------------------------------------------------------------- */
 
 #define MCP_MODERN_VERSION "2026-07-28" /* the current revision */
 
@@ -298,7 +299,7 @@ void mcp_resources_templates(const struct mcp_call *c, struct mcp_reply *r);
 int mcp_resources_read(const struct mcp_ctx *x, const struct mcp_call *c,
     const struct json *params, struct mcp_reply *r);
 
-/* ---- server.c: the protocol ------------------------------------------- */
+/* ---- protocol.c: the protocol ------------------------------------------- */
 
 /* The revisions served: the current one first, then those of the
  * initialize handshake, newest first. */

@@ -240,6 +240,12 @@ mcp_reader_next(struct mcp_reader *r, const char **line, size_t *len)
 
 /* ---- answers ----------------------------------------------------------- */
 
+bool
+mcp_call_since(const struct mcp_call *c, const char *v)
+{
+	return strcmp(c->version, v) >= 0;
+}
+
 void
 mcp_reply_init(struct mcp_reply *r)
 {

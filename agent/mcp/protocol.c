@@ -1,4 +1,4 @@
-/* agent/mcp/server.c: the Model Context Protocol (docs/mcp.md), dual-era as
+/* agent/mcp/protocol.c: the Model Context Protocol (docs/mcp.md), dual-era as
  * revision 2026-07-28 names it ("Versioning and Compatibility"):
  *
  *   - 2026-07-28, the current revision, is stateless: every request
@@ -54,12 +54,6 @@ static const char instructions[] =
     "confirmation with `artemis-gitops approve` or on the agent's page. A "
     "queue delete leaves attached consumers alone unless "
     "disconnect_consumers is true (default false).";
-
-bool
-mcp_call_since(const struct mcp_call *c, const char *v)
-{
-	return strcmp(c->version, v) >= 0;
-}
 
 void
 mcp_server_init(struct mcp_server *s, const struct mcp_ctx *ctx)
