@@ -39,7 +39,8 @@ print_github(const struct validate *v)
 	for (i = 0; i < v->set.diags.n; i++) {
 		if (!shown(v, i))
 			continue;
-		line = errlist_render_github(&v->set.diags, i, "artemis-gitops");
+		line =
+		    errlist_render_github(&v->set.diags, i, "artemis-gitops");
 		printf("%s\n", line);
 		free(line);
 	}

@@ -93,8 +93,7 @@ value_problem(const struct mcp_arg *a, const struct json *v)
 			return xstrdup("must be an integer");
 		if (n < a->min || n > a->max)
 			return xasprintf("must be from %lld to %lld, not %lld",
-			    (long long)a->min, (long long)a->max,
-			    (long long)n);
+			    (long long)a->min, (long long)a->max, (long long)n);
 		return NULL;
 	case MCP_ARG_STRING:
 		if (!json_is_string(v))
@@ -104,20 +103,19 @@ value_problem(const struct mcp_arg *a, const struct json *v)
 		if (len == 0)
 			return xstrdup("must not be empty");
 		if (len > MCP_ARG_STR_MAX)
-			return xasprintf("is %zu bytes, past the cap of %d", len,
-			    MCP_ARG_STR_MAX);
+			return xasprintf("is %zu bytes, past the cap of %d",
+			    len, MCP_ARG_STR_MAX);
 		bad = utf8_find(s, utf8_line_problem, &at, &cp);
 		if (bad != NULL)
-			return xasprintf("holds %s at byte %zu (U+%04X)", bad, at,
-			    (unsigned)cp);
+			return xasprintf("holds %s at byte %zu (U+%04X)", bad,
+			    at, (unsigned)cp);
 		return NULL;
 	}
 	return NULL;
 }
 
 int
-mcp_args_check(const struct json *args, const struct mcp_arg *spec,
-    char **why)
+mcp_args_check(const struct json *args, const struct mcp_arg *spec, char **why)
 {
 	const struct json *m;
 	const struct mcp_arg *a;
@@ -146,8 +144,9 @@ mcp_args_check(const struct json *args, const struct mcp_arg *spec,
 	}
 	for (a = spec; a->name != NULL; a++)
 		if (a->required && json_get(args, a->name) == NULL) {
-			*why = xasprintf("missing required argument '%s' (%s: %s)",
-			    a->name, type_name(a->type), a->description);
+			*why =
+			    xasprintf("missing required argument '%s' (%s: %s)",
+			        a->name, type_name(a->type), a->description);
 			return -1;
 		}
 	return 0;

@@ -120,11 +120,13 @@ serve(struct mcp_server *srv)
 			break;
 		}
 		if (r == MCP_READ_OVERSIZED) {
-			msg = xasprintf("Invalid Request: a message of %zu bytes, "
-			                "past this server's cap of %zu bytes",
+			msg = xasprintf(
+			    "Invalid Request: a message of %zu bytes, "
+			    "past this server's cap of %zu bytes",
 			    len, MCP_MESSAGE_MAX);
 			log_warn("%s: dropped", msg);
-			mcp_write_error(&out, NULL, MCP_INVALID_REQUEST, msg, NULL);
+			mcp_write_error(&out, NULL, MCP_INVALID_REQUEST, msg,
+			    NULL);
 			free(msg);
 		} else {
 			mcp_server_handle(srv, line, len, &out);
@@ -166,10 +168,11 @@ mcp_exec(const struct agent_cmd_args *args)
 	}
 	ctx.conf = conf;
 	ctx.clone = repo == NULL;
-	ctx.repo = repo != NULL ? xstrdup(repo) : xasprintf("%s/repo", conf->state);
-	ctx.default_rev = repo != NULL
-	                      ? xstrdup("HEAD")
-	                      : xasprintf("refs/remotes/origin/%s", conf->branch);
+	ctx.repo =
+	    repo != NULL ? xstrdup(repo) : xasprintf("%s/repo", conf->state);
+	ctx.default_rev =
+	    repo != NULL ? xstrdup("HEAD")
+	                 : xasprintf("refs/remotes/origin/%s", conf->branch);
 	ctx.creds = args->opt[MCP_OPT_CREDENTIALS] != NULL
 	                ? args->opt[MCP_OPT_CREDENTIALS]
 	                : conf->credentials;

@@ -98,14 +98,16 @@ mcp_tree_find(const struct mcp_tree *t, const char *name, char **why)
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
-		if (t->v[i].decl != NULL && strcmp(t->v[i].decl->name, name) == 0)
+		if (t->v[i].decl != NULL &&
+		    strcmp(t->v[i].decl->name, name) == 0)
 			return &t->v[i];
 	for (i = 0; i < t->n; i++)
 		if (t->v[i].decl == NULL &&
 		    strcmp(base_name(t->v[i].files.dir), name) == 0) {
-			char *first = t->v[i].diags.n > 0
-			                  ? errlist_render_item(&t->v[i].diags, 0)
-			                  : xstrdup("?");
+			char *first =
+			    t->v[i].diags.n > 0
+			        ? errlist_render_item(&t->v[i].diags, 0)
+			        : xstrdup("?");
 
 			*why = xasprintf(
 			    "the folder '%s' at %s (commit %.12s) does not "

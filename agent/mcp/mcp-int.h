@@ -108,7 +108,8 @@ struct mcp_reply {
 	int code;
 	char *message; /* owned */
 	char *data;    /* owned JSON text, or NULL */
-	/* 2026-07-28's caching hints, for the results it names (CacheableResult) */
+	/* 2026-07-28's caching hints, for the results it names
+	 * (CacheableResult) */
 	bool cacheable;
 	int64_t ttl_ms;
 	bool public_scope;
@@ -198,12 +199,12 @@ void mcp_result_release(struct mcp_result *res);
 
 struct mcp_ctx {
 	const struct agent_conf *conf; /* borrowed */
-	char *repo;       /* the repository the declarations are read from */
-	bool clone;       /* it is the daemon's clone, STATE/repo */
+	char *repo;        /* the repository the declarations are read from */
+	bool clone;        /* it is the daemon's clone, STATE/repo */
 	char *default_rev; /* refs/remotes/origin/<branch>, or HEAD */
 	const char *creds; /* the credentials folder of the brokers */
 	struct agent_tls tls;
-	long timeout_ms;  /* broker-timeout */
+	long timeout_ms; /* broker-timeout */
 };
 
 /* One cluster folder of a commit: its files, the declaration parsed from
@@ -267,8 +268,7 @@ int mcp_tool_explain(const struct mcp_ctx *x, const struct mcp_call *c,
 int mcp_tool_plan_cluster(const struct mcp_ctx *x, const struct mcp_call *c,
     const struct json *args, struct mcp_result *res);
 int mcp_tool_plan_delete_queue(const struct mcp_ctx *x,
-    const struct mcp_call *c, const struct json *args,
-    struct mcp_result *res);
+    const struct mcp_call *c, const struct json *args, struct mcp_result *res);
 
 /* The argument tables (each beside its tool). */
 extern const struct mcp_arg mcp_args_list_clusters[];
@@ -289,9 +289,9 @@ int mcp_tools_call(const struct mcp_ctx *x, const struct mcp_call *c,
 
 /* ---- resources.c: previews, drift reports, audit rows ----------------- */
 
-#define MCP_AUDIT_ROWS  50 /* the rows of an audit resource: the last ones */
+#define MCP_AUDIT_ROWS   50 /* the rows of an audit resource: the last ones */
 #define MCP_RESOURCE_MAX ((size_t)1024 * 1024) /* bytes of a resource read */
-#define MCP_PAGE_SIZE   100 /* resources a resources/list page holds */
+#define MCP_PAGE_SIZE    100 /* resources a resources/list page holds */
 
 int mcp_resources_list(const struct mcp_ctx *x, const struct mcp_call *c,
     const struct json *params, struct mcp_reply *r);

@@ -118,8 +118,7 @@ legacy_version(const char *v)
 }
 
 static int
-initialize(struct mcp_server *s, const struct json *params,
-    struct mcp_reply *r)
+initialize(struct mcp_server *s, const struct json *params, struct mcp_reply *r)
 {
 	const char *asked = json_str(json_get(params, "protocolVersion"));
 	const char *v;
@@ -237,7 +236,6 @@ request(struct mcp_server *s, const struct mcp_msg *m, struct sbuf *out)
 	mcp_reply_init(&r);
 	if (strcmp(m->method, "initialize") == 0) {
 		rc = initialize(s, m->params, &r);
-		c.version = s->version;
 	} else if (pv != NULL) {
 		if (!json_is_string(pv))
 			rc = mcp_reply_fail(&r, MCP_INVALID_PARAMS, NULL,
@@ -270,7 +268,8 @@ request(struct mcp_server *s, const struct mcp_msg *m, struct sbuf *out)
 		rc = method(s, &c, m->method, m->params, &r);
 	}
 	if (rc < 0 || r.code != 0) {
-		mcp_write_error(out, m->id, r.code != 0 ? r.code : MCP_INTERNAL_ERROR,
+		mcp_write_error(out, m->id,
+		    r.code != 0 ? r.code : MCP_INTERNAL_ERROR,
 		    r.message != NULL ? r.message : "internal error", r.data);
 	} else {
 		if (c.modern) {

@@ -76,7 +76,7 @@ mime_of(const char *file)
 	size_t n = strlen(file);
 
 	return n > 5 && strcmp(file + n - 5, ".json") == 0 ? "application/json"
-	                                                    : "text/markdown";
+	                                                   : "text/markdown";
 }
 
 /* One cluster's previews (newest first), drift report and audit rows. */
@@ -93,16 +93,18 @@ cluster_resources(struct resources *l, const char *outbox, const char *cluster,
 		return -1;
 	for (i = n; i-- > 0;)
 		for (f = 0; f < 4; f++) {
-			if (f > 1 && !has_file(outbox, cluster, ids[i], files[f]))
+			if (f > 1 &&
+			    !has_file(outbox, cluster, ids[i], files[f]))
 				continue;
 			add(l, mime_of(files[f]),
 			    mcp_preview_uri(cluster, ids[i], files[f]),
 			    xasprintf("%s/%s/%s", cluster, ids[i], files[f]),
 			    xasprintf("%s of preview %s (cluster %s)", files[f],
 			        ids[i], cluster),
-			    xstrdup(f < 2 ? "a preview the agent wrote: what an "
-			                    "apply would do"
-			                  : "what the apply of this preview did"));
+			    xstrdup(
+			        f < 2 ? "a preview the agent wrote: what an "
+			                "apply would do"
+			              : "what the apply of this preview did"));
 		}
 	agent_outbox_list_free(ids, n);
 	for (f = 0; f < 2; f++) {
@@ -114,12 +116,13 @@ cluster_resources(struct resources *l, const char *outbox, const char *cluster,
 		add(l, mime_of(file),
 		    xasprintf(MCP_URI_SCHEME "drift/%s/%s", cluster, file),
 		    xasprintf("%s/drift/%s", cluster, file),
-		    xasprintf("the last drift report of cluster %s (%s)", cluster,
-		        file),
+		    xasprintf("the last drift report of cluster %s (%s)",
+		        cluster, file),
 		    xstrdup("the applied revision planned again against the "
 		            "live nodes: what drifted"));
 	}
-	add(l, "application/json", xasprintf(MCP_URI_SCHEME "audit/%s", cluster),
+	add(l, "application/json",
+	    xasprintf(MCP_URI_SCHEME "audit/%s", cluster),
 	    xasprintf("%s/audit", cluster),
 	    xasprintf("the audit rows of cluster %s", cluster),
 	    xasprintf("the last %d rows of the audit log for this cluster, "
@@ -157,8 +160,9 @@ mcp_resources_list(const struct mcp_ctx *x, const struct mcp_call *c,
 		const char *s = json_str(cursor);
 		unsigned long long v;
 
-		v = s != NULL && s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10)
-		                                           : 0;
+		v = s != NULL && s[0] >= '0' && s[0] <= '9'
+		        ? strtoull(s, &end, 10)
+		        : 0;
 		if (s == NULL || end == NULL || *end != '\0')
 			return mcp_reply_fail(r, MCP_INVALID_PARAMS, NULL,
 			    "params.cursor is not a cursor this server gave");
@@ -190,8 +194,8 @@ mcp_resources_list(const struct mcp_ctx *x, const struct mcp_call *c,
 	rc = 0;
 	goto done;
 fail:
-	mcp_reply_fail(r, MCP_INTERNAL_ERROR, NULL, "the outbox cannot be read: %s",
-	    err.msg);
+	mcp_reply_fail(r, MCP_INTERNAL_ERROR, NULL,
+	    "the outbox cannot be read: %s", err.msg);
 done:
 	err_release(&err);
 	agent_outbox_list_free(clusters, n);
@@ -253,7 +257,8 @@ name_ok(const char *s, size_t n)
 	if (n == 0 || n > 255 || s[0] == '.')
 		return false;
 	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		        (s[i] >= 'A' && s[i] <= 'Z') ||
 		        (s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
 		        s[i] == '_' || s[i] == '-'))
 			return false;
@@ -330,8 +335,9 @@ read_audit(char **out, const struct mcp_ctx *x, const char *cluster,
 		jsonw_key(&w, "rows");
 		jsonw_arr_begin(&w);
 		for (i = 0; i < a.n; i++)
-			jsonw_raw(&w, a.rows[(a.next + MCP_AUDIT_ROWS - a.n + i) %
-			                     MCP_AUDIT_ROWS]);
+			jsonw_raw(&w,
+			    a.rows[(a.next + MCP_AUDIT_ROWS - a.n + i) %
+			           MCP_AUDIT_ROWS]);
 		jsonw_arr_end(&w);
 		jsonw_key_int(&w, "rows_max", MCP_AUDIT_ROWS);
 		jsonw_obj_end(&w);
@@ -382,7 +388,8 @@ mcp_resources_read(const struct mcp_ctx *x, const struct mcp_call *c,
 	    : strncmp(kind, "audit/", 6) == 0  ? split(kind + 6, parts)
 	                                       : 0;
 	if (kind[0] == 'p' && k == 3 &&
-	    (strcmp(parts[2], "plan.md") == 0 || strcmp(parts[2], "plan.json") == 0 ||
+	    (strcmp(parts[2], "plan.md") == 0 ||
+	        strcmp(parts[2], "plan.json") == 0 ||
 	        strcmp(parts[2], "result.md") == 0 ||
 	        strcmp(parts[2], "result.json") == 0)) {
 		path = xasprintf("%s/%s/%s/%s", x->conf->outbox, parts[0],
@@ -418,7 +425,8 @@ mcp_resources_read(const struct mcp_ctx *x, const struct mcp_call *c,
 			goto done;
 		}
 		if (afile_read(&text, &len, path, MCP_RESOURCE_MAX, &err) < 0) {
-			mcp_reply_fail(r, MCP_INTERNAL_ERROR, NULL, "%s", err.msg);
+			mcp_reply_fail(r, MCP_INTERNAL_ERROR, NULL, "%s",
+			    err.msg);
 			goto done;
 		}
 	}

@@ -72,8 +72,7 @@ mcp_msg_classify(struct mcp_msg *out, const struct json *v)
 	params = json_get(v, "params");
 	if (id != NULL)
 		out->id = id_text(id);
-	if (!json_is_string(version) ||
-	    strcmp(json_str(version), "2.0") != 0) {
+	if (!json_is_string(version) || strcmp(json_str(version), "2.0") != 0) {
 		invalid(out, MCP_INVALID_REQUEST,
 		    "member 'jsonrpc' must be \"2.0\"");
 		return;
@@ -203,8 +202,10 @@ mcp_reader_next(struct mcp_reader *r, const char **line, size_t *len)
 			                             r->len - r->start)
 			                       : NULL;
 			if (nl != NULL) {
-				r->dropped += (size_t)(nl - (r->buf + r->start));
-				r->start += (size_t)(nl - (r->buf + r->start)) + 1;
+				r->dropped +=
+				    (size_t)(nl - (r->buf + r->start));
+				r->start +=
+				    (size_t)(nl - (r->buf + r->start)) + 1;
 				r->skipping = false;
 				*len = r->dropped;
 				return MCP_READ_OVERSIZED;
@@ -218,7 +219,8 @@ mcp_reader_next(struct mcp_reader *r, const char **line, size_t *len)
 				continue;
 			return MCP_READ_LINE;
 		} else if (r->len - r->start > r->max) {
-			/* past the cap with no end in sight: drop it as it comes */
+			/* past the cap with no end in sight: drop it as it
+			 * comes */
 			r->skipping = true;
 			r->dropped = 0;
 			continue;
@@ -256,8 +258,8 @@ mcp_reply_init(struct mcp_reply *r)
 }
 
 int
-mcp_reply_fail(struct mcp_reply *r, int code, const char *data,
-    const char *fmt, ...)
+mcp_reply_fail(struct mcp_reply *r, int code, const char *data, const char *fmt,
+    ...)
 {
 	va_list ap;
 	char *msg;
@@ -308,8 +310,8 @@ mcp_write_result(struct sbuf *out, const char *id, const char *result)
 }
 
 void
-mcp_write_error(struct sbuf *out, const char *id, int code,
-    const char *message, const char *data)
+mcp_write_error(struct sbuf *out, const char *id, int code, const char *message,
+    const char *data)
 {
 	struct jsonw w;
 

@@ -47,7 +47,8 @@ step_of(const struct plan *p, const char *queue, const char *node)
 	for (i = 0; i < p->nactions; i++) {
 		const struct plan_action *a = &p->actions[i];
 
-		if (a->kind != PLAN_ACT_DELETE_QUEUE || strcmp(a->name, queue) != 0)
+		if (a->kind != PLAN_ACT_DELETE_QUEUE ||
+		    strcmp(a->name, queue) != 0)
 			continue;
 		for (j = 0; j < a->nnodes; j++)
 			if (strcmp(a->nodes[j].node, node) == 0)
@@ -156,10 +157,11 @@ step_json(struct jsonw *w, const struct plan_step *st)
 	for (i = 0; i < st->ntaps; i++) {
 		jsonw_obj_begin(w);
 		jsonw_key_str(w, "capture", st->taps[i].capture);
-		jsonw_key_str(w, "fate", st->taps[i].fate == PLAN_TAP_KEPT
-		                             ? "kept"
-		                             : "removed by its capture "
-		                               "subscription");
+		jsonw_key_str(w, "fate",
+		    st->taps[i].fate == PLAN_TAP_KEPT
+		        ? "kept"
+		        : "removed by its capture "
+		          "subscription");
 		jsonw_key_str(w, "name", st->taps[i].name);
 		jsonw_key_str(w, "reason", st->taps[i].reason);
 		jsonw_obj_end(w);
@@ -172,8 +174,9 @@ step_json(struct jsonw *w, const struct plan_step *st)
 /* One node: the queue, its address, the diverts around it and the delete
  * step; a line of the text. */
 static void
-node_json(struct jsonw *w, struct sbuf *text, const struct recon_node_snapshot *n,
-    const char *queue, const char *prefix, const struct plan *p)
+node_json(struct jsonw *w, struct sbuf *text,
+    const struct recon_node_snapshot *n, const char *queue, const char *prefix,
+    const struct plan *p)
 {
 	const struct recon_queue *q = NULL;
 	const struct recon_address *a = NULL;
@@ -201,7 +204,8 @@ node_json(struct jsonw *w, struct sbuf *text, const struct recon_node_snapshot *
 	jsonw_obj_end(w);
 	sbuf_addf(text, "; %s: ", n->node);
 	if (n->refusal.kind != RECON_OK && n->refusal.kind != RECON_PASSIVE)
-		sbuf_addf(text, "not read (%s)", recon_kind_name(n->refusal.kind));
+		sbuf_addf(text, "not read (%s)",
+		    recon_kind_name(n->refusal.kind));
 	else if (q == NULL)
 		sbuf_adds(text, "no such queue");
 	else

@@ -37,8 +37,8 @@ const struct mcp_arg mcp_args_plan_cluster[] = {
 
 const struct mcp_arg mcp_args_plan_delete_queue[] = {
     {"cluster", MCP_ARG_STRING, true, "the cluster's name", 0, 0, NULL},
-    {"queue", MCP_ARG_STRING, true, "the queue to delete on every node",
-        0, 0, NULL},
+    {"queue", MCP_ARG_STRING, true, "the queue to delete on every node", 0, 0,
+        NULL},
     {"disconnect_consumers", MCP_ARG_BOOLEAN, false,
         "disconnect attached consumers (removeConsumers); without it a node "
         "where the queue has consumers is refused, naming their count and "
@@ -117,7 +117,8 @@ steps_json(struct jsonw *w, struct sbuf *text, const struct plan *p)
 			const struct plan_step *st = &a->nodes[j];
 
 			jsonw_obj_begin(w);
-			jsonw_key_str(w, "action", plan_action_kind_name(a->kind));
+			jsonw_key_str(w, "action",
+			    plan_action_kind_name(a->kind));
 			jsonw_key_int(w, "consumers", st->consumers);
 			jsonw_key_int(w, "destroyed_messages",
 			    st->destroyed_messages);
@@ -125,7 +126,8 @@ steps_json(struct jsonw *w, struct sbuf *text, const struct plan *p)
 			jsonw_key_str(w, "name", a->name);
 			jsonw_key_str(w, "next_step", st->next_step);
 			jsonw_key_str(w, "node", st->node);
-			jsonw_key_str(w, "outcome", plan_outcome_name(st->outcome));
+			jsonw_key_str(w, "outcome",
+			    plan_outcome_name(st->outcome));
 			jsonw_key_str(w, "refusal", st->refusal);
 			jsonw_key(w, "removes_diverts");
 			jsonw_arr_begin(w);
@@ -136,9 +138,10 @@ steps_json(struct jsonw *w, struct sbuf *text, const struct plan *p)
 			    st->nwarnings);
 			jsonw_obj_end(w);
 			if (st->outcome == PLAN_OUT_REFUSED)
-				sbuf_addf(text, "\n- %s, %s '%s': REFUSED %s: %s",
-				    st->node, plan_action_kind_name(a->kind),
-				    a->name, st->refusal != NULL ? st->refusal : "",
+				sbuf_addf(text,
+				    "\n- %s, %s '%s': REFUSED %s: %s", st->node,
+				    plan_action_kind_name(a->kind), a->name,
+				    st->refusal != NULL ? st->refusal : "",
 				    st->message != NULL ? st->message : "");
 			for (k = 0; k < st->nwarnings; k++)
 				sbuf_addf(text, "\n- %s, %s '%s': warning: %s",
@@ -167,7 +170,8 @@ plan_result(struct mcp_result *res, const struct mcp_ctx *x,
 	jsonw_key_str(&res->w, "confirmation",
 	    dir != NULL && approvable ? confirm : NULL);
 	jsonw_key_int(&res->w, "destroyed_messages", p->destroyed_messages);
-	jsonw_key_bool(&res->w, "disconnect_consumers", p->disconnect_consumers);
+	jsonw_key_bool(&res->w, "disconnect_consumers",
+	    p->disconnect_consumers);
 	jsonw_key_str(&res->w, "kind", p->kind);
 	jsonw_key_str(&res->w, "message", p->message);
 	jsonw_key_str(&res->w, "next_step", p->next_step);
@@ -204,7 +208,8 @@ plan_result(struct mcp_result *res, const struct mcp_ctx *x,
 	steps_json(&res->w, &res->text, p);
 	jsonw_key_str(&res->w, "summary", summary);
 	if (dir == NULL)
-		sbuf_adds(&res->text, "\nNothing to do: no preview was written.");
+		sbuf_adds(&res->text,
+		    "\nNothing to do: no preview was written.");
 	else if (approvable)
 		sbuf_addf(&res->text,
 		    "\nPreview: %s (%s). Show this plan.md to a person: only "
@@ -305,8 +310,8 @@ mcp_tool_plan_cluster(const struct mcp_ctx *x, const struct mcp_call *c,
 
 	if (prepare(&pl, x, args, res) < 0)
 		goto done;
-	po.disconnect_consumers = mcp_arg_bool(args, "disconnect_consumers",
-	    false);
+	po.disconnect_consumers =
+	    mcp_arg_bool(args, "disconnect_consumers", false);
 	po.revision = pl.tree.commit;
 	po.snapshot_source = "live";
 	p = plan_build(pl.mc->decl, &pl.managed, pl.snap, &po);
@@ -341,8 +346,8 @@ mcp_tool_plan_delete_queue(const struct mcp_ctx *x, const struct mcp_call *c,
 		    queue, prefix);
 		goto done;
 	}
-	po.disconnect_consumers = mcp_arg_bool(args, "disconnect_consumers",
-	    false);
+	po.disconnect_consumers =
+	    mcp_arg_bool(args, "disconnect_consumers", false);
 	po.revision = pl.tree.commit;
 	po.snapshot_source = "live";
 	p = plan_delete_queue(pl.mc->decl, &pl.managed, queue, pl.snap, &po);

@@ -33,9 +33,9 @@ mcp_node_status_json(struct jsonw *w, const struct recon_node_snapshot *n)
 {
 	jsonw_key_str(w, "node", n->node);
 	jsonw_key_bool(w, "reachable", node_reachable(n));
-	jsonw_key_str(w, "state", n->refusal.kind == RECON_OK
-	                              ? "OK"
-	                              : recon_kind_name(n->refusal.kind));
+	jsonw_key_str(w, "state",
+	    n->refusal.kind == RECON_OK ? "OK"
+	                                : recon_kind_name(n->refusal.kind));
 	jsonw_key_str(w, "message", n->refusal.text);
 	jsonw_key_str(w, "version", n->broker_version);
 	jsonw_key_str(w, "broker", n->broker_name);
@@ -144,8 +144,7 @@ mcp_tool_list_clusters(const struct mcp_ctx *x, const struct mcp_call *c,
 			continue;
 		ninvalid++;
 		jsonw_obj_begin(&res->w);
-		jsonw_key_int(&res->w, "errors",
-		    (int64_t)t.v[i].diags.nerrors);
+		jsonw_key_int(&res->w, "errors", (int64_t)t.v[i].diags.nerrors);
 		jsonw_key_str(&res->w, "folder", t.v[i].files.dir);
 		jsonw_obj_end(&res->w);
 	}
@@ -226,8 +225,8 @@ mcp_tool_validate(const struct mcp_ctx *x, const struct mcp_call *c,
 	char *first;
 
 	(void)c;
-	if (path != NULL && (cluster != NULL ||
-	                        mcp_arg_str(args, "revision") != NULL)) {
+	if (path != NULL &&
+	    (cluster != NULL || mcp_arg_str(args, "revision") != NULL)) {
 		mcp_result_fail(res,
 		    "give 'path' (a folder on disk) or 'cluster' and "
 		    "'revision' (from git), not both");
@@ -253,7 +252,8 @@ mcp_tool_validate(const struct mcp_ctx *x, const struct mcp_call *c,
 	}
 	agent_validate_check_names(&v);
 	agent_validate_json_members(&res->w, &v, false);
-	sbuf_addf(&res->text, "%s: %zu cluster(s), %zu error(s), %zu warning(s)",
+	sbuf_addf(&res->text,
+	    "%s: %zu cluster(s), %zu error(s), %zu warning(s)",
 	    agent_validate_ok(&v) ? "valid" : "invalid", v.n, v.diags.nerrors,
 	    v.diags.nwarnings);
 	if (v.diags.n > 0) {
@@ -419,7 +419,8 @@ snapshot_json(struct jsonw *w, const struct recon_snapshot *s,
 
 		jsonw_obj_begin(w);
 		mcp_node_status_json(w, n);
-		if (n->refusal.kind == RECON_OK || n->refusal.kind == RECON_PASSIVE)
+		if (n->refusal.kind == RECON_OK ||
+		    n->refusal.kind == RECON_PASSIVE)
 			node_tables(w, n, match, limit, cut);
 		jsonw_obj_end(w);
 	}
@@ -471,14 +472,15 @@ mcp_tool_snapshot(const struct mcp_ctx *x, const struct mcp_call *c,
 	jsonw_key_bool(&res->w, "truncated", cut);
 	for (i = 0; i < s->nnodes; i++)
 		up += node_reachable(&s->nodes[i]);
-	sbuf_addf(&res->text, "cluster '%s': %zu of %zu node(s) read", s->cluster,
-	    up, s->nnodes);
+	sbuf_addf(&res->text, "cluster '%s': %zu of %zu node(s) read",
+	    s->cluster, up, s->nnodes);
 	for (i = 0; i < s->nnodes; i++) {
 		const struct recon_node_snapshot *n = &s->nodes[i];
 
 		if (node_reachable(n))
-			sbuf_addf(&res->text, "; %s: %zu queue(s), %zu address(es), "
-			                      "%zu divert(s)",
+			sbuf_addf(&res->text,
+			    "; %s: %zu queue(s), %zu address(es), "
+			    "%zu divert(s)",
 			    n->node, n->nqueues, n->naddresses, n->ndiverts);
 		else
 			sbuf_addf(&res->text, "; %s: %s", n->node,
