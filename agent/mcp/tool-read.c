@@ -62,10 +62,10 @@ const struct mcp_arg mcp_args_list_clusters[] = {
 };
 
 /* One cluster's members, its nodes read when read is set; the count of
- * reachable nodes into *up (-1 when not read). */
+ * reachable nodes into *up (-1 when not read, then why in *why, owned). */
 static void
 cluster_json(struct jsonw *w, const struct mcp_ctx *x,
-    const struct decl_cluster *c, bool read, long *up)
+    const struct decl_cluster *c, bool read, long *up, char **why)
 {
 	struct recon_snapshot *s = NULL;
 	struct err err = {0};
@@ -99,6 +99,8 @@ cluster_json(struct jsonw *w, const struct mcp_ctx *x,
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
+	if (read && s == NULL && err.msg != NULL)
+		*why = xstrdup(err.msg);
 	live_snapshot_free(s);
 	err_release(&err);
 }
@@ -111,6 +113,7 @@ mcp_tool_list_clusters(const struct mcp_ctx *x, const struct mcp_call *c,
 	struct err err = {0};
 	bool read = mcp_arg_bool(args, "read_nodes", true);
 	size_t i, nvalid = 0, ninvalid = 0;
+	char *why;
 	long up;
 
 	(void)c;
@@ -127,14 +130,18 @@ mcp_tool_list_clusters(const struct mcp_ctx *x, const struct mcp_call *c,
 
 		if (d == NULL)
 			continue;
+		why = NULL;
 		jsonw_obj_begin(&res->w);
-		cluster_json(&res->w, x, d, read, &up);
+		cluster_json(&res->w, x, d, read, &up, &why);
 		jsonw_obj_end(&res->w);
 		sbuf_addf(&res->text, "%s%s (%zu node(s)", nvalid++ ? ", " : "",
 		    d->name, d->nnodes);
 		if (up >= 0)
 			sbuf_addf(&res->text, ", %ld reachable", up);
+		else if (why != NULL)
+			sbuf_addf(&res->text, ", not read: %s", why);
 		sbuf_adds(&res->text, ")");
+		free(why);
 	}
 	jsonw_arr_end(&res->w);
 	jsonw_key(&res->w, "invalid");
