@@ -48,12 +48,13 @@ ok "@modelcontextprotocol/sdk installed ($mods)"
 
 # ---- the brokers ----------------------------------------------------------
 for n in "${NODES[@]}"; do
-	check_eq "$n: $u.src, $u.a with its last queue $u.q, $u.out, the diverts $u.d (into $u.a) and $u.k (from $u.a)" OK "$(broker_bulk "$n" "
+	check_eq "$n: $u.src, $u.a with its last queue $u.q, $u.out, the diverts $u.d (into $u.a) and $u.k (from $u.a), a capture tap on $u.a" OK "$(broker_bulk "$n" "
 ops = [addr('$u.src'), queue(name='$u.src', address='$u.src'),
        addr('$u.a'), queue(name='$u.q', address='$u.a'),
        addr('$u.out'), queue(name='$u.out', address='$u.out'),
        divert(name='$u.d', address='$u.src', **{'forwarding-address': '$u.a', 'routing-name': '$u.d'}),
-       divert(name='$u.k', address='$u.a', **{'forwarding-address': '$u.out', 'routing-name': '$u.k'})]
+       divert(name='$u.k', address='$u.a', **{'forwarding-address': '$u.out', 'routing-name': '$u.k'}),
+       divert(name='__capture.$u.tap', address='$u.a', exclusive=False, **{'forwarding-address': '$u.out', 'routing-name': '__capture.$u.tap'})]
 print(json.dumps(ops))")"
 	"$ARTEMIS" consumer "$n" "$u.q" >"$TMP/consumer-$n.log" 2>&1 &
 	consumers+=($!)
@@ -86,6 +87,7 @@ mkdir -p "$R/clusters/$u"
 } >"$R/clusters/$u/cluster.yaml"
 git -C "$R" add -A
 git -C "$R" -c user.name=Tester -c user.email=t@example.com commit -q -m "cluster $u"
+commit=$(git -C "$R" rev-parse HEAD)
 # the MCP server's credentials folder: each node's file holds the viewer
 mkdir -m 700 "$TMP/ro"
 for n in "${NODES[@]}"; do
@@ -121,6 +123,7 @@ args=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' \
 AG_MCP_MODULES=$mods/node_modules AG_MCP_BIN=$AG_BIN AG_MCP_ARGS=$args \
 	AG_MCP_STDERR=$TMP/mcp.log AG_MCP_OUT=$TMP/out.json AG_MCP_CLUSTER=$u \
 	AG_MCP_QUEUE=$u.q AG_MCP_DIVERT=$u.d AG_MCP_SOURCE_DIVERT=$u.k \
+	AG_MCP_TAP=__capture.$u.tap AG_MCP_COMMIT=$commit \
 	timeout 300 node tests/mcp/sdk-client.mjs >"$TMP/sdk.tap" 2>"$TMP/sdk.err"
 check_eq "the SDK client's script ran to its end" 0 $?
 [ ! -s "$TMP/sdk.err" ] || sed 's/^/# node: /' "$TMP/sdk.err" | head -20

@@ -11,7 +11,8 @@
 // arguments), AG_MCP_STDERR (the server's log), AG_MCP_OUT, AG_MCP_CLUSTER,
 // AG_MCP_QUEUE (a queue with a consumer on every node, the last one on an
 // address that AG_MCP_DIVERT forwards into), AG_MCP_SOURCE_DIVERT (a divert
-// sourced at that address).
+// sourced at that address), AG_MCP_TAP (a capture tap on it), AG_MCP_COMMIT
+// (the repository's head commit).
 import { openSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -26,6 +27,8 @@ const cluster = env.AG_MCP_CLUSTER;
 const queue = env.AG_MCP_QUEUE;
 const divert = env.AG_MCP_DIVERT;
 const sourceDivert = env.AG_MCP_SOURCE_DIVERT;
+const tap = env.AG_MCP_TAP;
+const commit = env.AG_MCP_COMMIT;
 const out = {};
 
 function check(name, ok, detail) {
@@ -104,6 +107,10 @@ try {
   check(`explain: ${sourceDivert} reads from the address and is kept, with its reason`,
     nodes.length > 0 && nodes.every((n) => n.diverts_reading_from?.some((d) => d.name === sourceDivert) &&
       n.delete?.keeps_diverts?.some((d) => d.name === sourceDivert && d.reason)), nodes);
+  check(`explain: the capture tap ${tap} on the address is named, kept by a delete`,
+    nodes.length > 0 && nodes.every((n) => n.diverts_reading_from?.some((d) => d.name === tap && d.capture_tap === true) &&
+      n.delete?.capture_taps?.some((t) => t.name === tap && t.fate === 'kept') &&
+      !n.delete.removes_diverts.some((d) => d.name === tap)), nodes);
   check('explain: a delete without the flag is refused HAS_CONSUMERS (the preflight, read-only)',
     r.structuredContent?.delete_preflight?.outcome === 'REFUSED' &&
       nodes.every((n) => n.delete?.refusal === 'HAS_CONSUMERS'), r.structuredContent);
@@ -185,9 +192,13 @@ try {
   } catch (e) {
     check('an unknown method: -32601', e instanceof McpError && e.code === -32601, String(e));
   }
-  r = await call(client, 'plan_cluster', { cluster });
-  check('plan_cluster: a plan of the declaration, written as a preview or nothing to do',
-    !r.isError && ['WOULD_APPLY', 'NO_CHANGE', 'REFUSED'].includes(r.structuredContent?.outcome), r);
+  r = await call(client, 'plan_cluster', { cluster, revision: commit });
+  check('plan_cluster at the commit: planned at that revision, nothing to do (the declaration declares no object)',
+    !r.isError && r.structuredContent?.revision === commit && r.structuredContent?.outcome === 'NO_CHANGE' &&
+      r.structuredContent?.preview === null, r);
+  r = await call(client, 'plan_cluster', { cluster, revision: 'no-such-branch' });
+  check('plan_cluster at a revision the repository does not have: a tool execution error naming it',
+    r.isError === true && /no-such-branch/.test(r.content[0].text), r);
   out.plan = r.structuredContent?.preview?.dir ?? null;
 } catch (e) {
   check('the SDK session', false, e?.stack ?? String(e));

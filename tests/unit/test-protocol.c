@@ -373,7 +373,7 @@ static void
 test_protocol__resources_of_the_outbox_and_the_audit(void **state)
 {
 	struct fixture *f = *state;
-	char *c = xasprintf("%s/c1", f->outbox), *old, *new, *line;
+	char *c = xasprintf("%s/c1", f->outbox), *old, *new, *line, *drift;
 	const struct json *r, *first;
 	struct sbuf audit = {0};
 	int i;
@@ -387,6 +387,9 @@ test_protocol__resources_of_the_outbox_and_the_audit(void **state)
 	put(old, "plan.md", "# old");
 	put(new, "plan.json", "{\"new\":true}");
 	put(new, "plan.md", "# new plan");
+	drift = xasprintf("%s/drift", c);
+	mkdir(drift, 0700);
+	put(drift, "drift.json", "{\"drift\":1}");
 	for (i = 0; i < 60; i++)
 		sbuf_addf(&audit, "{\"cluster\":\"%s\",\"n\":%d}\n",
 		    i % 2 ? "c1" : "other", i);
@@ -401,7 +404,19 @@ test_protocol__resources_of_the_outbox_and_the_audit(void **state)
 	    "plan.md");
 	assert_string_equal(json_str(json_get(first, "mimeType")),
 	    "text/markdown");
-	assert_int_equal(json_size(json_get(r, "resources")), 5);
+	/* 2 previews x 2 files, the drift report's one file, the audit */
+	assert_int_equal(json_size(json_get(r, "resources")), 6);
+	r = result_of(send_line(f,
+	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/read\","
+	    "\"params\":{\"uri\":\"artemis-gitops://drift/c1/drift.json\"}}"));
+	assert_string_equal(
+	    json_str(json_get(json_first(json_get(r, "contents")), "mimeType")),
+	    "application/json");
+	assert_int_equal(
+	    code_of(send_line(f, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":"
+	                         "\"resources/read\",\"params\":{\"uri\":"
+	                         "\"artemis-gitops://drift/c1/drift.md\"}}")),
+	    MCP_RESOURCE_NOT_FOUND);
 	r = result_of(send_line(f,
 	    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\","
 	    "\"params\":{\"uri\":\"artemis-gitops://previews/c1/"
@@ -440,6 +455,7 @@ test_protocol__resources_of_the_outbox_and_the_audit(void **state)
 	    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/list\","
 	    "\"params\":{\"cursor\":\"x\"}}");
 	assert_int_equal(code_of(r), MCP_INVALID_PARAMS);
+	free(drift);
 	free(old);
 	free(new);
 	free(c);
