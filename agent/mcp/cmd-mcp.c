@@ -61,6 +61,8 @@ put(const struct sbuf *b)
 	return 0;
 }
 
+/* The configuration; its diagnostics on stderr as a command prints them
+ * (the server has not started). */
 static int
 load_conf(struct agent_conf **out, const char *path)
 {
@@ -72,10 +74,7 @@ load_conf(struct agent_conf **out, const char *path)
 	r = agent_conf_load(out, path, &d);
 	for (i = 0; i < d.n; i++) {
 		line = errlist_render_item(&d, i);
-		if (d.items[i].severity == DIAG_ERROR)
-			log_err("%s", line);
-		else
-			log_warn("%s", line);
+		fprintf(stderr, "artemis-gitops mcp: %s\n", line);
 		free(line);
 	}
 	errlist_release(&d);
@@ -163,7 +162,7 @@ mcp_exec(const struct agent_cmd_args *args)
 		return AGENT_EXIT_FAIL;
 	agent_log_set_level((enum agent_log_prio)conf->log_level);
 	if (agent_tls_from_conf(&ctx.tls, conf, &err) < 0) {
-		log_err("%s", err.msg);
+		fprintf(stderr, "artemis-gitops mcp: %s\n", err.msg);
 		goto done;
 	}
 	ctx.conf = conf;
@@ -216,8 +215,7 @@ static const struct agent_cmd_option mcp_options[] = {
 
 const struct agent_cmd_entry mcp_cmd_entry = {
     .name = "mcp",
-    .summary = "serve the Model Context Protocol on stdio: assistants read "
-               "and plan, never approve",
+    .summary = "serve MCP on stdio: assistants read and plan, never approve",
     .synopsis = "--config FILE [--repo PATH] [--credentials DIR]",
     .description =
         "Serve the Model Context Protocol (MCP) over stdin and stdout for an "
