@@ -57,18 +57,16 @@ run(const struct dq_args *a)
 	struct recon_snapshot *s = NULL;
 	struct plan *p = NULL;
 	struct errlist diags = {0};
+	char *owned = NULL;
 	int code = AGENT_EXIT_FAIL;
 
 	if (decl_cluster_load(&c, a->dir, &diags) < 0) {
 		agent_preview_print_diags(&diags);
 		goto done;
 	}
-	if (strncmp(a->queue, c->settings.capture_prefix,
-	        strlen(c->settings.capture_prefix)) == 0 &&
-	    c->settings.capture_prefix[0] != '\0') {
-		fprintf(stderr,
-		    "artemis-gitops delete-queue: '%s' has the reserved capture prefix '%s': it belongs to a capture subscription; remove the capture from the declaration instead\n",
-		    a->queue, c->settings.capture_prefix);
+	owned = agent_preview_capture_owned(c, a->queue);
+	if (owned != NULL) {
+		fprintf(stderr, "artemis-gitops delete-queue: %s\n", owned);
 		goto done;
 	}
 	if (load_managed(&m, a, c->name) < 0)
@@ -89,6 +87,7 @@ run(const struct dq_args *a)
 	code = agent_preview_comments("delete-queue", code, a->out, a->comment,
 	    &a->comments);
 done:
+	free(owned);
 	plan_free(p);
 	live_snapshot_free(s);
 	decl_cluster_free(c);

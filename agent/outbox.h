@@ -23,9 +23,13 @@
  *                                                   a sync window or a
  *                                                   resume: why, until when
  *                             result.json, .md      written by the apply
- *                             request.txt           an operator's
+ *                             request.txt           a preview asked
+ *                                                   for: an operator's
  *                                                   delete-queue from the
- *                                                   web: who asked, when
+ *                                                   web (via http), or a
+ *                                                   plan of the MCP server
+ *                                                   (via mcp): who asked,
+ *                                                   when
  *   OUTBOX/<cluster>/drift/drift.md, drift.json     the last drift report
  *   OUTBOX/<cluster>/hold.txt      the cluster is suspended or outside its
  *                                  sync window: why, until when
@@ -47,7 +51,8 @@
 #define AGENT_OUTBOX_APPROVAL   "approval.json"
 #define AGENT_OUTBOX_REFUSED    "approval-refused.txt"
 #define AGENT_OUTBOX_RESULT     "result.json"
-/* an operator's delete-queue posted through the web server: who, when */
+/* a preview asked for (the web's delete-queue, the MCP server's plans):
+ * who, when, through what */
 #define AGENT_OUTBOX_REQUEST "request.txt"
 /* an approved preview that waits (a suspension, a sync window): why and
  * until when (docs/policy.md); removed once it is applied or refused */

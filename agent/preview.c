@@ -147,6 +147,20 @@ agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
 	return 0;
 }
 
+char *
+agent_preview_capture_owned(const struct decl_cluster *c, const char *queue)
+{
+	const char *prefix = c->settings.capture_prefix;
+
+	if (prefix[0] == '\0' || strncmp(queue, prefix, strlen(prefix)) != 0)
+		return NULL;
+	return xasprintf(
+	    "'%s' has the reserved capture prefix '%s': it "
+	    "belongs to a capture subscription; remove the capture "
+	    "from the declaration instead",
+	    queue, prefix);
+}
+
 const char *
 agent_preview_snapshot_label(const char *file)
 {

@@ -35,6 +35,13 @@ int agent_preview_snapshot_live(struct recon_snapshot **out,
     const struct agent_tls *tls, long timeout_ms, const char *cmd,
     struct err *err);
 
+/* A queue whose name starts with c's capture prefix belongs to a capture
+ * subscription (ADR-0079 D3): the refusal of its delete-queue (owned), the
+ * same for the command, the page and the MCP server; NULL for any other
+ * queue. */
+char *agent_preview_capture_owned(const struct decl_cluster *c,
+    const char *queue);
+
 /* How plan.json names the snapshot: "live", or the recorded file's base
  * name (so that a plan does not depend on where the file lies). Borrowed. */
 const char *agent_preview_snapshot_label(const char *file);

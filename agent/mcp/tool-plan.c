@@ -20,6 +20,7 @@
 #include "../../lib/xalloc.h"
 #include "../../reconcile/live/live.h"
 #include "../outbox.h"
+#include "../preview.h"
 
 const struct mcp_arg mcp_args_plan_cluster[] = {
     {"cluster", MCP_ARG_STRING, true, "the cluster's name", 0, 0, NULL},
@@ -332,18 +333,14 @@ mcp_tool_plan_delete_queue(const struct mcp_ctx *x, const struct mcp_call *c,
 	struct planning pl;
 	struct plan_opts po = {0};
 	struct plan *p = NULL;
-	const char *queue = mcp_arg_str(args, "queue"), *prefix;
+	const char *queue = mcp_arg_str(args, "queue");
 	char *req = NULL, *what = NULL;
 
 	if (prepare(&pl, x, args, res) < 0)
 		goto done;
-	prefix = pl.mc->decl->settings.capture_prefix;
-	if (prefix[0] != '\0' && strncmp(queue, prefix, strlen(prefix)) == 0) {
-		mcp_result_fail(res,
-		    "'%s' has the reserved capture prefix '%s': it belongs to "
-		    "a capture subscription; remove the capture from the "
-		    "declaration instead",
-		    queue, prefix);
+	what = agent_preview_capture_owned(pl.mc->decl, queue);
+	if (what != NULL) {
+		mcp_result_fail(res, "%s", what);
 		goto done;
 	}
 	po.disconnect_consumers =

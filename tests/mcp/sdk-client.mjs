@@ -183,6 +183,9 @@ try {
   r = await call(client, 'explain', { cluster, queue, extra: true });
   check('an unknown argument: a tool execution error naming it',
     r.isError === true && /unknown argument 'extra'/.test(r.content[0].text), r);
+  r = await call(client, 'plan_delete_queue', { cluster, queue: '__capture.x' });
+  check('a queue of the reserved capture prefix: refused as delete-queue refuses it, no preview',
+    r.isError === true && /reserved capture prefix '__capture\.'/.test(r.content[0].text), r);
   r = await call(client, 'snapshot', { cluster: 'no-such-cluster' });
   check('an unknown cluster: a tool execution error naming the clusters there',
     r.isError === true && r.content[0].text.includes(`'${cluster}'`), r);
