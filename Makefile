@@ -12,8 +12,14 @@
 #   make soak       the long proofs (tests/soak/*.sh, each printing TAP and
 #                   counted like the other stages) against real brokers:
 #                   the kill -9 loop of apply resumption (about 20 minutes)
-#   make lint       cppcheck, clang-tidy and the layering check
-#                   (scripts/check-layers over the release objects)
+#   make lint       cppcheck, clang-tidy, the layering check
+#                   (scripts/check-layers over the release objects) and
+#                   mandoc -Tlint over the man pages (man/)
+#   make schema     regenerate schema/declarations.schema.json from the
+#                   loader's tables (`artemis-gitops schema`; a test fails
+#                   while the committed file differs)
+#   make deb        the Debian package, ../artemis-gitops_VERSION-1_ARCH.deb
+#                   (dpkg-buildpackage -us -uc -b; debian/)
 #   make format     clang-format -i over the sources
 #   make fuzz       libFuzzer binaries with clang (build/fuzz/)
 #   make demo       the README's main job
@@ -69,18 +75,60 @@ TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(DBG)/tools/%)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# Where `make install` puts what is not under bin/ (the Debian package
+# sets UNITDIR=/lib/systemd/system and ZSHCOMPDIR to Debian's
+# vendor-completions; debian/rules).
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+MANDIR      ?= $(PREFIX)/share/man
+DOCDIR      ?= $(PREFIX)/share/doc/artemis-gitops
+DATADIR     ?= $(PREFIX)/share/artemis-gitops
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+# The program that writes the completion scripts (`completion bash|zsh`):
+# the release binary; tests pass the sanitizer build's.
+COMPLETION_BIN ?= $(BIN)
+COMPLETIONS = build/completion/artemis-gitops.bash build/completion/_artemis-gitops
+MAN_PAGES   = $(sort $(wildcard man/*.[1-8]))
 
 .PHONY: test all check unit golden corpus integration compat soak lint format format-check \
-        fuzz demo bench clean install install-systemd golden-update asan
+        fuzz demo bench clean install install-systemd golden-update asan \
+        install-bin install-doc install-man install-completion schema deb lint-man
 
-all: $(BIN)
+all: $(BIN) $(COMPLETIONS)
 
 $(BIN): $(REL_OBJ) $(REL)/agent/main.o
-	$(CC) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# Shell completion, generated from the command table by the binary itself.
+build/completion/artemis-gitops.bash: $(COMPLETION_BIN)
+	@mkdir -p $(dir $@)
+	$(COMPLETION_BIN) completion bash >$@.tmp && mv $@.tmp $@
+
+build/completion/_artemis-gitops: $(COMPLETION_BIN)
+	@mkdir -p $(dir $@)
+	$(COMPLETION_BIN) completion zsh >$@.tmp && mv $@.tmp $@
+
+# The declarations' JSON Schema, generated from the loader's tables.
+schema: $(BIN)
+	$(BIN) schema >schema/declarations.schema.json.tmp
+	mv schema/declarations.schema.json.tmp schema/declarations.schema.json
+
+# The Debian package, built in a copy of the tree (the files git knows and
+# the new ones it does not ignore) so this one stays clean; the .deb (and
+# .buildinfo, .changes) land in DEB_DIR.
+DEB_DIR ?= build/deb
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	git ls-files -z -co --exclude-standard | \
+	  tar --null -T - --ignore-failed-read -cf - | tar -xf - -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && DEB_BUILD_OPTIONS="parallel=2 $${DEB_BUILD_OPTIONS:-}" \
+	  dpkg-buildpackage -us -uc -b
 
 $(REL)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(REL_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(REL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(DBG)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -185,6 +233,16 @@ lint: $(REL_OBJ) $(REL)/agent/main.o
 	  --warnings-as-errors='*' $(CORE_SRC) agent/main.c -- \
 	  -std=gnu17 -D_GNU_SOURCE $(PKG_CFLAGS) -DAGENT_VERSION='"$(VERSION)"'
 	scripts/check-layers $(REL)
+	$(MAKE) -s lint-man
+
+# The man pages (mdoc): mandoc's lint, style messages included, must be
+# silent; but for the two that depend on the machine's manual database
+# (pages it lacks, such as these before they are installed).
+lint-man:
+	@out=$$(mandoc -Tlint $(MAN_PAGES) 2>&1 | \
+	  grep -v -e 'outdated mandoc.db' -e 'referenced manual not found'); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
+	echo "mandoc -Tlint: $(words $(MAN_PAGES)) man pages clean"
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
@@ -199,22 +257,43 @@ demo:
 bench: $(BIN)
 	bench/run
 
-install: $(BIN) install-systemd
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops
+install: install-bin install-systemd install-man install-completion install-doc
+
+install-bin: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/artemis-gitops
-	install -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops/
-	if [ -d docs ]; then install -m 0644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/artemis-gitops/; fi
+
+# README, docs, the examples, and the declarations' JSON Schema.
+install-doc:
+	install -d $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/schema
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	if [ -d docs ]; then install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/; fi
+	if [ -d examples ]; then cp -R examples $(DESTDIR)$(DOCDIR)/ && \
+	  find $(DESTDIR)$(DOCDIR)/examples -type d -exec chmod 0755 {} + && \
+	  find $(DESTDIR)$(DOCDIR)/examples -type f -exec chmod 0644 {} +; fi
+	install -m 0644 schema/declarations.schema.json $(DESTDIR)$(DATADIR)/schema/
+
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	for f in $(MAN_PAGES); do \
+	  install -m 0644 $$f $(DESTDIR)$(MANDIR)/man$${f##*.}/ || exit 1; \
+	done
+
+install-completion: $(COMPLETIONS)
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 0644 build/completion/artemis-gitops.bash $(DESTDIR)$(BASHCOMPDIR)/artemis-gitops
+	install -m 0644 build/completion/_artemis-gitops $(DESTDIR)$(ZSHCOMPDIR)/_artemis-gitops
 
 # The unit (with @BINDIR@ set to PREFIX/bin), sysusers.d and tmpfiles.d.
 install-systemd:
 	if [ -d systemd ] && ls systemd/*.service >/dev/null 2>&1; then \
-	  install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/lib/sysusers.d $(DESTDIR)$(PREFIX)/lib/tmpfiles.d; \
+	  install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(TMPFILESDIR); \
 	  for f in systemd/*.service; do \
-	    sed 's|@BINDIR@|$(PREFIX)/bin|g' $$f >$(DESTDIR)$(PREFIX)/lib/systemd/system/$${f#systemd/} && \
-	    chmod 0644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$${f#systemd/} || exit 1; \
+	    sed 's|@BINDIR@|$(PREFIX)/bin|g' $$f >$(DESTDIR)$(UNITDIR)/$${f#systemd/} && \
+	    chmod 0644 $(DESTDIR)$(UNITDIR)/$${f#systemd/} || exit 1; \
 	  done; \
-	  for f in systemd/*.sysusers; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(PREFIX)/lib/sysusers.d/artemis-gitops.conf; done; \
-	  for f in systemd/*.tmpfiles; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/artemis-gitops.conf; done; \
+	  for f in systemd/*.sysusers; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(SYSUSERSDIR)/artemis-gitops.conf; done; \
+	  for f in systemd/*.tmpfiles; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(TMPFILESDIR)/artemis-gitops.conf; done; \
 	fi
 
 clean:
@@ -222,4 +301,4 @@ clean:
 
 .SECONDARY:
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build -name '*.d' -type f -not -path 'build/deb/*' 2>/dev/null)

@@ -94,6 +94,10 @@ int agent_cli_parse(struct agent_cmd_args *args,
 int agent_cli_main(const struct agent_cmd_entry *const *cmds, size_t ncmds,
     int argc, char **argv);
 
+/* The command table agent_cli_main was given (for `completion`); *n its
+ * length. NULL before agent_cli_main runs. */
+const struct agent_cmd_entry *const *agent_cli_commands(size_t *n);
+
 extern const struct agent_cmd_entry agent_cmd_validate_entry;
 extern const struct agent_cmd_entry agent_cmd_render_entry;
 extern const struct agent_cmd_entry agent_cmd_snapshot_entry;
@@ -106,5 +110,7 @@ extern const struct agent_cmd_entry agent_cmd_comment_entry;
 extern const struct agent_cmd_entry agent_cmd_suspend_entry;
 extern const struct agent_cmd_entry agent_cmd_resume_entry;
 extern const struct agent_cmd_entry agent_cmd_state_migrate_entry;
+extern const struct agent_cmd_entry agent_cmd_schema_entry;
+extern const struct agent_cmd_entry agent_cmd_completion_entry;
 
 #endif

@@ -298,10 +298,12 @@ agent_fence_io_release(struct agent_fence_io *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/* The nodes of the plan, read through io, for apply. */
+/* The nodes of the plan, read through io, for apply: what the plan's
+ * declaration and actions name (plan.h, plan_scope_build), into scope
+ * (the caller's, released with the nodes). */
 static void
 live_setup(const struct run *x, struct live_http_opts *http,
-    struct live_nodes *live, struct apply_io *io)
+    struct live_nodes *live, struct apply_io *io, struct live_scope *scope)
 {
 	memset(http, 0, sizeof(*http));
 	agent_tls_http(x->o->tls, http);
@@ -312,6 +314,12 @@ live_setup(const struct run *x, struct live_http_opts *http,
 	live->targets = x->targets.v;
 	live->ntargets = x->targets.n;
 	live->http = http;
+	memset(scope, 0, sizeof(*scope));
+	if (x->decl != NULL) {
+		plan_scope_build(scope, x->decl, NULL, NULL, NULL, 0,
+		    x->ap.plan);
+		live->scope = scope;
+	}
 	live_nodes_init(live);
 	apply_io_live(io, live);
 }
@@ -329,6 +337,7 @@ recover_record(const struct run *x, const char *row, struct err *err)
 {
 	struct live_http_opts http;
 	struct live_nodes live;
+	struct live_scope scope;
 	struct apply_io io;
 	struct apply_result *r = NULL;
 	const char **names;
@@ -344,10 +353,11 @@ recover_record(const struct run *x, const char *row, struct err *err)
 	names = xcalloc(r->nnodes + 1, sizeof(*names));
 	for (i = 0; i < r->nnodes; i++)
 		names[i] = r->nodes[i].node;
-	live_setup(x, &http, &live, &io);
+	live_setup(x, &http, &live, &io, &scope);
 	if (r->nnodes > 0)
 		io.read_all(io.ctx, names, r->nnodes, r->seen);
 	live_nodes_release(&live);
+	live_scope_release(&scope);
 	free(names);
 	if (agent_inventory_update(x->st, x->ap.plan, r, x->decl, err) < 0)
 		goto done;
@@ -611,12 +621,13 @@ execute(struct run *x, struct err *err)
 {
 	struct live_http_opts http;
 	struct live_nodes live;
+	struct live_scope scope;
 	struct apply_io io;
 	struct agent_fence_io fio;
 	int rc;
 
 	memset(&fio, 0, sizeof(fio));
-	live_setup(x, &http, &live, &io);
+	live_setup(x, &http, &live, &io, &scope);
 	if (x->o->fence != NULL)
 		agent_fence_io(&fio, &io, x->o->fence, x->ap.plan->cluster);
 	io.hook_ctx = x;
@@ -631,6 +642,7 @@ execute(struct run *x, struct err *err)
 	if (x->o->fence != NULL)
 		agent_fence_io_release(&fio);
 	live_nodes_release(&live);
+	live_scope_release(&scope);
 	if (rc == 0)
 		x->r->finished_at = clock_rfc3339_now();
 	return rc;

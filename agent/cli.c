@@ -28,6 +28,17 @@ static const struct agent_cmd_option implicit[] = {
     {"version", 'V', NULL, "show the version", NULL},
 };
 
+/* What agent_cli_main was given: agent_cli_commands. */
+static const struct agent_cmd_entry *const *cli_cmds;
+static size_t cli_ncmds;
+
+const struct agent_cmd_entry *const *
+agent_cli_commands(size_t *n)
+{
+	*n = cli_ncmds;
+	return cli_cmds;
+}
+
 static int
 usage_verror(FILE *f, const char *cmd, const char *fmt, va_list ap)
 {
@@ -131,7 +142,8 @@ print_help(FILE *f, const struct agent_cmd_entry *e)
 	size_t i;
 	int w;
 
-	w = fprintf(f, "Usage: artemis-gitops %s ", e->name);
+	w = fprintf(f, "Usage: artemis-gitops %s%s", e->name,
+	    e->synopsis[0] != '\0' ? " " : "");
 	put_indented(f, e->synopsis, w);
 	fprintf(f, "\n\n%s\n\nOptions:\n", e->description);
 	for (o = e->options; o->name != NULL; o = next) {
@@ -294,6 +306,8 @@ agent_cli_main(const struct agent_cmd_entry *const *cmds, size_t ncmds,
 	size_t i;
 	int code;
 
+	cli_cmds = cmds;
+	cli_ncmds = ncmds;
 	if (argc < 2) {
 		print_main_help(stderr, cmds, ncmds);
 		return AGENT_EXIT_USAGE;

@@ -19,7 +19,7 @@
 
 struct dq_args {
 	const char *queue, *dir, *out, *state, *snapshot, *credentials,
-	    *comment;
+	    *comment, *read;
 	struct agent_tls tls;
 	struct agent_comment_opts comments;
 	bool disconnect;
@@ -58,6 +58,8 @@ run(const struct dq_args *a)
 	struct plan *p = NULL;
 	struct errlist diags = {0};
 	char *owned = NULL;
+	struct live_scope scope = {0};
+	struct agent_read rd;
 	int code = AGENT_EXIT_FAIL;
 
 	if (decl_cluster_load(&c, a->dir, &diags) < 0) {
@@ -72,8 +74,12 @@ run(const struct dq_args *a)
 	if (load_managed(&m, a, c->name) < 0)
 		goto done;
 	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
+	(void)agent_read_option(&rd, "delete-queue", a->read, a->snapshot);
+	plan_scope_build(&scope, c, NULL, &m, &a->queue, 1, NULL);
+	scope.shape = (enum live_scope_shape)rd.shape;
+	rd.scope = &scope;
 	if (agent_preview_snapshot(&s, "delete-queue", c, a->snapshot,
-	        a->credentials, &a->tls) < 0)
+	        a->credentials, &a->tls, &rd) < 0)
 		goto done;
 	p = plan_delete_queue(c, &m, a->queue, s, &opts);
 	if (agent_preview_write_declaration("delete-queue", c, a->out) < 0 ||
@@ -88,6 +94,7 @@ run(const struct dq_args *a)
 	    &a->comments);
 done:
 	free(owned);
+	live_scope_release(&scope);
 	plan_free(p);
 	live_snapshot_free(s);
 	decl_cluster_free(c);
@@ -102,6 +109,7 @@ enum {
 	DQ_DISCONNECT,
 	DQ_SNAPSHOT,
 	DQ_CREDENTIALS,
+	DQ_READ,
 	DQ_TLS,
 	DQ_COMMENT = DQ_TLS + AGENT_TLS_NOPTIONS,
 	DQ_COMMENT_OPTS,
@@ -121,8 +129,13 @@ delete_queue_exec(const struct agent_cmd_args *args)
 	a.credentials = args->opt[DQ_CREDENTIALS];
 	a.disconnect = args->opt[DQ_DISCONNECT] != NULL;
 	a.comment = args->opt[DQ_COMMENT];
+	a.read = args->opt[DQ_READ];
 	if (a.out == NULL)
 		return agent_usage_error("delete-queue", "missing --out DIR");
+	code = agent_read_option(&(struct agent_read){0}, "delete-queue",
+	    a.read, a.snapshot);
+	if (code != 0)
+		return code;
 	if (a.comment == NULL && agent_comment_given(args, DQ_COMMENT_OPTS))
 		return agent_usage_error("delete-queue",
 		    "--limit, --max-comments, --marker-id and --plan-url go "
@@ -155,6 +168,10 @@ static const struct agent_cmd_option delete_queue_options[] = {
         "plan against a recorded `snapshot --json` file", NULL},
     [DQ_CREDENTIALS] = {"credentials", '\0', "DIR",
         "broker credentials folder (default:\n$CREDENTIALS_DIRECTORY)", NULL},
+    [DQ_READ] = {"read", '\0', "HOW",
+        "what is read of the nodes (full, scoped, by-name,\n"
+        "by-pattern), as for `plan`",
+        NULL},
     AGENT_TLS_OPTIONS(DQ_TLS),
     [DQ_COMMENT] = {"comment", '\0', "DIR",
         "also write plan.md as pull-request comment bodies\n"

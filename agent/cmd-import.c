@@ -95,7 +95,7 @@ read_live(struct import_result *r, const struct import_cli *o,
 	    "artemis-gitops %s: reading %zu node(s) of cluster "
 	    "'%s'\n",
 	    CMD, t.n, shell->name);
-	s = live_snapshot_fetch(shell->name, t.v, t.n, &http);
+	s = live_snapshot_fetch(shell->name, t.v, t.n, &http, NULL);
 	for (i = 0; i < s->nnodes; i++)
 		if (s->nodes[i].refusal.kind != RECON_OK) {
 			agent_snapshot_refusal_line(stderr, &s->nodes[i]);

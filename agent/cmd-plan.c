@@ -19,7 +19,7 @@
 
 struct plan_args {
 	const char *dir, *out, *state, *base_dir, *repo, *rev, *base;
-	const char *snapshot, *credentials, *schema_dir, *comment;
+	const char *snapshot, *credentials, *schema_dir, *comment, *read;
 	struct agent_tls tls;
 	struct agent_comment_opts comments;
 	bool disconnect;
@@ -164,6 +164,8 @@ run(const struct plan_args *a)
 	struct decl_cluster *before = NULL;
 	struct agent_git_folder gf = {0};
 	struct errlist diags = {0};
+	struct live_scope scope = {0};
+	struct agent_read rd;
 	char *commit = NULL;
 	int code = AGENT_EXIT_FAIL;
 
@@ -174,9 +176,14 @@ run(const struct plan_args *a)
 	agent_preview_print_diags(&diags); /* warnings */
 	opts.revision = commit;
 	opts.snapshot_source = agent_preview_snapshot_label(a->snapshot);
-	if (load_managed(&m, a, c->name, &before) < 0 ||
-	    agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials,
-	        &a->tls) < 0)
+	if (load_managed(&m, a, c->name, &before) < 0)
+		goto done;
+	(void)agent_read_option(&rd, "plan", a->read, a->snapshot);
+	plan_scope_build(&scope, c, before, &m, NULL, 0, NULL);
+	scope.shape = (enum live_scope_shape)rd.shape;
+	rd.scope = &scope;
+	if (agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials,
+	        &a->tls, &rd) < 0)
 		goto done;
 	p = plan_build(c, &m, s, &opts);
 	plan_add_diagnostics(p, &diags);
@@ -188,6 +195,7 @@ run(const struct plan_args *a)
 	code = agent_preview_comments("plan", code, a->out, a->comment,
 	    &a->comments);
 done:
+	live_scope_release(&scope);
 	decl_cluster_free(before);
 	agent_git_folder_release(&gf);
 	plan_free(p);
@@ -211,6 +219,7 @@ enum {
 	PLAN_TLS,
 	PLAN_SCHEMA_DIR = PLAN_TLS + AGENT_TLS_NOPTIONS,
 	PLAN_DISCONNECT,
+	PLAN_READ,
 	PLAN_COMMENT,
 	PLAN_COMMENT_OPTS,
 };
@@ -233,7 +242,12 @@ plan_exec(const struct agent_cmd_args *args)
 	a.schema_dir = args->opt[PLAN_SCHEMA_DIR];
 	a.disconnect = args->opt[PLAN_DISCONNECT] != NULL;
 	a.comment = args->opt[PLAN_COMMENT];
+	a.read = args->opt[PLAN_READ];
 	code = check_args(&a);
+	if (code != 0)
+		return code;
+	code = agent_read_option(&(struct agent_read){0}, "plan", a.read,
+	    a.snapshot);
 	if (code != 0)
 		return code;
 	if (a.comment == NULL && agent_comment_given(args, PLAN_COMMENT_OPTS))
@@ -278,6 +292,15 @@ static const struct agent_cmd_option plan_options[] = {
     [PLAN_DISCONNECT] = {"disconnect-consumers", '\0', NULL,
         "delete queues even if consumers are attached\n"
         "(they are disconnected); recorded in the plan",
+        NULL},
+    [PLAN_READ] = {"read", '\0', "HOW",
+        "what is read of the nodes: scoped (the default\n"
+        "for live nodes) reads every queue's identity and\n"
+        "whole only the queues the plan weighs, by name or\n"
+        "by pattern, whichever costs the broker less\n"
+        "(by-name, by-pattern: that shape); full reads\n"
+        "every queue whole; with --snapshot, scoped narrows\n"
+        "the recording alike (docs/snapshot-format.md)",
         NULL},
     [PLAN_COMMENT] = {"comment", '\0', "DIR",
         "also write plan.md as pull-request comment bodies\n"

@@ -202,12 +202,17 @@ print_predictions(const struct decl_cluster *c, const struct rendered *r,
 	struct recon_snapshot *snap = NULL;
 	const struct recon_node_snapshot *n;
 	struct plan_reload pr;
+	struct live_scope scope = {0};
+	struct agent_read rd = {.scope = &scope};
 	char *md;
 	size_t i;
 	int rc = 0;
 
-	if (agent_preview_snapshot(&snap, "render", c, o->snapshot, o->creds,
-	        &o->tls) != 0)
+	plan_scope_build(&scope, c, NULL, NULL, NULL, 0, NULL);
+	rc = agent_preview_snapshot(&snap, "render", c, o->snapshot, o->creds,
+	    &o->tls, &rd);
+	live_scope_release(&scope);
+	if (rc != 0)
 		return -1;
 	for (i = 0; i < c->nnodes; i++) {
 		n = recon_snapshot_find_node(snap, c->nodes[i].name);

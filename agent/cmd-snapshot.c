@@ -69,7 +69,7 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 	http.origin = o->origin;
 	agent_tls_http(&o->tls, &http);
 	agent_http_timeout(&http, o->timeout_ms);
-	s = live_snapshot_fetch(c->name, t.v, t.n, &http);
+	s = live_snapshot_fetch(c->name, t.v, t.n, &http, NULL);
 	if (o->json) {
 		json = live_snapshot_render_json(s);
 		fputs(json, stdout);

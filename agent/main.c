@@ -24,6 +24,8 @@ static const struct agent_cmd_entry *const cmds[] = {
     &mcp_cmd_entry,
     &daemon_cmd_run_entry,
     &daemon_cmd_notify_test_entry,
+    &agent_cmd_schema_entry,
+    &agent_cmd_completion_entry,
 };
 
 int

@@ -62,8 +62,8 @@ snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
 int
 agent_preview_snapshot_live(struct recon_snapshot **out,
     const struct decl_cluster *c, const char *node, const char *creds_dir,
-    const struct agent_tls *tls, long timeout_ms, const char *cmd,
-    struct err *err)
+    const struct agent_tls *tls, long timeout_ms,
+    const struct live_scope *scope, const char *cmd, struct err *err)
 {
 	struct agent_targets t = {0};
 	struct live_http_opts http = {0};
@@ -79,7 +79,7 @@ agent_preview_snapshot_live(struct recon_snapshot **out,
 	agent_targets_warn_cleartext(&t, cmd, NULL);
 	agent_tls_http(tls, &http);
 	agent_http_timeout(&http, timeout_ms);
-	*out = live_snapshot_fetch(c->name, t.v, t.n, &http);
+	*out = live_snapshot_fetch(c->name, t.v, t.n, &http, scope);
 	agent_targets_release(&t);
 	return 0;
 }
@@ -87,12 +87,12 @@ agent_preview_snapshot_live(struct recon_snapshot **out,
 static int
 snapshot_live(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *creds,
-    const struct agent_tls *tls)
+    const struct agent_tls *tls, const struct live_scope *scope)
 {
 	struct err err = {0};
 
 	if (agent_preview_snapshot_live(out, c, NULL, agent_creds_dir(creds),
-	        tls, 0, cmd, &err) < 0)
+	        tls, 0, scope, cmd, &err) < 0)
 		return print_err(cmd, &err);
 	return 0;
 }
@@ -124,12 +124,14 @@ snapshot_nodes_declared(const char *cmd, const char *file,
 int
 agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds,
-    const struct agent_tls *tls)
+    const struct agent_tls *tls, const struct agent_read *rd)
 {
 	struct recon_snapshot *s = NULL;
+	size_t i;
 
 	if (file == NULL)
-		return snapshot_live(out, cmd, c, creds, tls);
+		return snapshot_live(out, cmd, c, creds, tls,
+		    rd->full ? NULL : rd->scope);
 	if (snapshot_file(&s, cmd, file) < 0)
 		return -1;
 	if (s->cluster == NULL || strcmp(s->cluster, c->name) != 0) {
@@ -143,6 +145,9 @@ agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
 		live_snapshot_free(s);
 		return -1;
 	}
+	/* --read scoped: the recording as a scoped read would have read it */
+	for (i = 0; rd->narrow && i < s->nnodes; i++)
+		live_node_narrow(&s->nodes[i], rd->scope);
 	*out = s;
 	return 0;
 }
@@ -159,6 +164,30 @@ agent_preview_capture_owned(const struct decl_cluster *c, const char *queue)
 	    "belongs to a capture subscription; remove the capture "
 	    "from the declaration instead",
 	    queue, prefix);
+}
+
+int
+agent_read_option(struct agent_read *rd, const char *cmd, const char *arg,
+    const char *file)
+{
+	memset(rd, 0, sizeof(*rd));
+	if (arg == NULL)
+		return 0;
+	if (strcmp(arg, "full") == 0) {
+		rd->full = true;
+		return 0;
+	}
+	if (strcmp(arg, "scoped") == 0 || strcmp(arg, "by-name") == 0 ||
+	    strcmp(arg, "by-pattern") == 0) {
+		rd->narrow = file != NULL;
+		rd->shape = arg[0] == 's'   ? LIVE_SCOPE_CHOSEN
+		            : arg[3] == 'n' ? LIVE_SCOPE_BY_NAME
+		                            : LIVE_SCOPE_BY_PATTERN;
+		return 0;
+	}
+	return agent_usage_error(cmd,
+	    "--read takes 'full', 'scoped', 'by-name' or 'by-pattern', not '%s'",
+	    arg);
 }
 
 const char *

@@ -11,29 +11,48 @@
 /* Every diagnostic on stderr, one `path:line:col: message` per line. */
 void agent_preview_print_diags(const struct errlist *diags);
 
+/* What a plan reads of the nodes (`--read full|scoped`, docs/snapshot-
+ * format.md "A plan's read"): by default a live read asks for scope only
+ * (reconcile/live/live.h) and a recording is taken whole; full: the live
+ * nodes whole; narrow (`--read scoped` with a recording): the recording as
+ * a scoped read would have read it. scope is the caller's (plan.h,
+ * plan_scope_build). */
+struct live_scope;
+struct agent_read {
+	bool full, narrow;
+	int shape; /* enum live_scope_shape (by-name, by-pattern) */
+	const struct live_scope *scope;
+};
+/* rd from the value of --read (NULL: not given) of cmd: full, scoped,
+ * or scoped by-name / by-pattern (the shape forced); file: the recording,
+ * or NULL. 0, or the usage error's exit code (64, printed). */
+int agent_read_option(struct agent_read *rd, const char *cmd, const char *arg,
+    const char *file);
+
 /* The snapshot to plan against: the recorded `snapshot --json` file when
  * file is not NULL, else every node read live with the credentials of
  * creds (or $CREDENTIALS_DIRECTORY) and the TLS settings tls (tls.h; NULL:
- * the system store, no client certificate). A recording must be of cluster
- * c and hold only nodes c declares (nodes[i].node named otherwise). 0, or
- * -1 with a message printed. */
+ * the system store, no client certificate), as rd says (above). A
+ * recording must be of cluster c and hold only nodes c declares
+ * (nodes[i].node named otherwise). 0, or -1 with a message printed. */
 struct agent_tls;
 int agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds,
-    const struct agent_tls *tls);
+    const struct agent_tls *tls, const struct agent_read *rd);
 
 /* The nodes of c read live (node not NULL: that one only, which c must
  * declare): their targets with the credentials of the folder creds_dir,
  * the TLS settings tls (NULL: the system store), a bound of timeout_ms on
- * each request (0: the defaults). Credentials that would cross the network
+ * each request (0: the defaults), what scope says (NULL: every node whole,
+ * reconcile/live/live.h). Credentials that would cross the network
  * unencrypted are warned about as agent_targets_warn_cleartext does for
  * cmd (NULL: logged). Prints nothing else. 0 with *out (every node there,
  * a node that could not be read with its refusal), or -1 with err: no
  * credentials folder, a credentials file refused, an unknown node. */
 int agent_preview_snapshot_live(struct recon_snapshot **out,
     const struct decl_cluster *c, const char *node, const char *creds_dir,
-    const struct agent_tls *tls, long timeout_ms, const char *cmd,
-    struct err *err);
+    const struct agent_tls *tls, long timeout_ms,
+    const struct live_scope *scope, const char *cmd, struct err *err);
 
 /* A queue whose name starts with c's capture prefix belongs to a capture
  * subscription (ADR-0079 D3): the refusal of its delete-queue (owned), the

@@ -20,7 +20,12 @@
 /* The YAML tree (struct decl_yaml_node, decl_yaml_parse, ...) is declared in
  * yaml-tree.h, which agent/conf.c shares. */
 
-/* Table-driven fields of one mapping (fields.c). */
+/* Table-driven fields of one mapping (fields.c). The tables (load.c) are
+ * the one description of the format: the loader parses and validates with
+ * them, sets their defaults from them, and the JSON Schema of schema/ is
+ * generated from them (schema.c, `artemis-gitops schema`). A new row
+ * appears in the schema as it is; a new type needs its case in schema.c's
+ * switch (the build fails until it has one: -Wswitch). */
 enum decl_field_type {
 	DECL_FIELD_STR,         /* char *: non-empty string */
 	DECL_FIELD_STR_OPT,     /* char *: string, or null/absent for NULL */
@@ -36,20 +41,64 @@ enum decl_field_type {
 	DECL_FIELD_DIVERT_ROUTING, /* enum decl_divert_routing */
 	DECL_FIELD_KEY_VALUES, /* transformer-properties: mapping of strings */
 	DECL_FIELD_DELETION_POLICY, /* enum decl_deletion_policy */
-	DECL_FIELD_OUTER,           /* known key, parsed by the caller */
+	/* The caller parses these (decl_fields_parse only knows the key): */
+	DECL_FIELD_MODE,      /* STUDIO_MANAGED or CONFIG_MANAGED */
+	DECL_FIELD_LIST,      /* a list (null: empty) of mappings of `sub` */
+	DECL_FIELD_MAP,       /* one mapping (or null) of `sub` */
+	DECL_FIELD_NAME_LIST, /* a list of name patterns, none twice */
+	DECL_FIELD_OUTER, /* known key, any value as far as the schema says */
 };
 
+struct decl_field;
+
+/* The fields of one kind of mapping, as one unit: what it is called in
+ * messages ("queue") and what the schema says of it. */
+struct decl_table {
+	const char *what;
+	const char *desc; /* NULL: none */
+	const struct decl_field *fields;
+	size_t n;
+};
+
+/* One key. Everything after `range` is optional (zero: not set), so a row
+ * written with the first members only keeps its meaning. */
 struct decl_field {
 	const char *key;
 	enum decl_field_type type;
-	size_t off;   /* offset in the object; unused for DECL_FIELD_OUTER */
+	size_t off;   /* offset in the object; unused when parsed outside */
 	size_t off_n; /* DECL_FIELD_KEY_VALUES: offset of the count */
 	bool required;
 	int64_t min, max;
 	bool no_zero;      /* DECL_FIELD_INT: 0 is refused */
 	const char *range; /* DECL_FIELD_INT: the allowed range, for messages */
+	/* The caller parses this key, whatever its type (the top level's
+	 * version, cluster and mode); MODE, LIST, MAP, NAME_LIST and OUTER
+	 * always are. */
+	bool outer;
+	const char *desc; /* the schema's description; NULL: none */
+	/* The value when the key is absent, as written in YAML (for
+	 * BOOL_NOT the key's value, not the field's): def for BOOL,
+	 * BOOL_NOT, INT, ROUTING_ONE and the enums, def_str for strings.
+	 * decl_fields_defaults sets it; the schema shows it. A default
+	 * that depends on another object is said in desc instead. */
+	bool has_default;
+	int64_t def;
+	const char *def_str;
+	const struct decl_table *sub; /* LIST, MAP: the items' fields */
+	size_t max_items;             /* LIST, NAME_LIST: 0 for no bound */
 };
 
+/* The top level of a declaration file: every other table hangs below it
+ * (load.c). */
+extern const struct decl_table decl_top_table;
+
+/* The pattern (ECMA-262 and Python re alike) of a URL that url_problem
+ * accepts but for the port's range (fields.c, beside the check). */
+extern const char decl_url_pattern[];
+
+/* Set the default of every row of tab that has one (has_default) in obj:
+ * done before decl_fields_parse. */
+void decl_fields_defaults(void *obj, const struct decl_field *tab, size_t ntab);
 /* Parse the keys of map into obj through tab. `what` names the object in
  * messages ("queue"). Unknown keys, wrong types and missing required keys
  * are errors. Returns -1 when any error was added. */

@@ -255,6 +255,11 @@ const struct decl_divert *decl_cluster_find_divert(const struct decl_cluster *c,
 const struct decl_node *decl_cluster_find_node(const struct decl_cluster *c,
     const char *name);
 
+/* The JSON Schema (draft 2020-12) of one declaration file, generated from
+ * the loader's tables (schema.c): what `artemis-gitops schema` prints and
+ * schema/declarations.schema.json holds. Owned, ends with a newline. */
+char *decl_schema_json(void);
+
 /* The normalised model as canonical JSON (sorted keys, 2-space indent,
  * trailing newline). Owned by the caller. */
 char *decl_cluster_dump(const struct decl_cluster *c);

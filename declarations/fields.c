@@ -279,6 +279,15 @@ url_problem(const char *s)
 	return NULL;
 }
 
+/* What url_problem accepts, as a pattern for the schema: no whitespace,
+ * control character or DEL anywhere; http:// or https://; a host (or an
+ * IPv6 one in brackets) without a user; maybe a port; then a path, query
+ * or fragment. Only the port's range is left to the loader. */
+const char decl_url_pattern[] =
+    "^https?://(\\[[^\\]/?#@\\u0000-\\u0020\\u007f]+\\]|"
+    "[^\\[\\]/?#@:\\u0000-\\u0020\\u007f]+)(:[0-9]{1,5})?"
+    "([/?#][^\\u0000-\\u0020\\u007f]*)?$";
+
 static int
 parse_cred(const struct decl_yaml_node *v, struct errlist *diags)
 {
@@ -402,6 +411,8 @@ parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
 	enum decl_divert_routing rt;
 	bool b = false;
 
+	if (f->outer)
+		return 0;
 	switch (f->type) {
 	case DECL_FIELD_BOOL:
 		return parse_bool(v, f->key, (bool *)(base + f->off), diags);
@@ -434,10 +445,62 @@ parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
 	case DECL_FIELD_KEY_VALUES:
 		return parse_kv(v, f->key, (struct decl_kv **)(base + f->off),
 		    (size_t *)(base + f->off_n), diags);
+	case DECL_FIELD_MODE:
+	case DECL_FIELD_LIST:
+	case DECL_FIELD_MAP:
+	case DECL_FIELD_NAME_LIST:
 	case DECL_FIELD_OUTER:
 		return 0;
 	default:
 		return parse_string(v, f, (char **)(base + f->off), diags);
+	}
+}
+
+void
+decl_fields_defaults(void *obj, const struct decl_field *tab, size_t ntab)
+{
+	char *base = obj;
+	const struct decl_field *f;
+	size_t i;
+
+	for (i = 0; i < ntab; i++) {
+		f = &tab[i];
+		if (!f->has_default || f->outer)
+			continue;
+		switch (f->type) {
+		case DECL_FIELD_BOOL:
+			*(bool *)(base + f->off) = f->def != 0;
+			break;
+		case DECL_FIELD_BOOL_NOT:
+			*(bool *)(base + f->off) = f->def == 0;
+			break;
+		case DECL_FIELD_INT:
+			*(int64_t *)(base + f->off) = f->def;
+			break;
+		case DECL_FIELD_ROUTING_ONE:
+			*(unsigned *)(base + f->off) = (unsigned)f->def;
+			break;
+		case DECL_FIELD_DIVERT_ROUTING:
+			*(enum decl_divert_routing *)(base + f->off) =
+			    (enum decl_divert_routing)f->def;
+			break;
+		case DECL_FIELD_DELETION_POLICY:
+			*(enum decl_deletion_policy *)(base + f->off) =
+			    (enum decl_deletion_policy)f->def;
+			break;
+		case DECL_FIELD_STR:
+		case DECL_FIELD_STR_OPT:
+		case DECL_FIELD_NAME:
+		case DECL_FIELD_FILENAME:
+		case DECL_FIELD_CREDENTIALS:
+		case DECL_FIELD_URL:
+			free(*(char **)(base + f->off));
+			*(char **)(base + f->off) =
+			    f->def_str != NULL ? xstrdup(f->def_str) : NULL;
+			break;
+		default: /* no default of their own: sets, mappings, lists */
+			break;
+		}
 	}
 }
 

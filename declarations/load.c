@@ -32,118 +32,257 @@ struct load {
 	bool cluster_seen, mode_seen; /* present, even if invalid */
 };
 
-#define FLD(s, k, t, m, req)                                                   \
+/* A row: FLD(struct, key, type, member, required, extras...) and FINT
+ * for integers; the extras are designated members of struct decl_field
+ * (DESC, DEF, DEF_STR, SUB, ...), each optional. */
+#define FLD(s, k, t, m, req, ...)                                              \
 	{                                                                      \
-		k, t, offsetof(struct s, m), 0, req, 0, 0, false, NULL         \
+		.key = (k), .type = (t), .off = offsetof(struct s, m),         \
+		.required = (req), __VA_ARGS__                                 \
 	}
-#define FINT(s, k, m, lo, hi, nz, txt)                                         \
+#define FINT(s, k, m, lo, hi, nz, txt, ...)                                    \
 	{                                                                      \
-		k, DECL_FIELD_INT, offsetof(struct s, m), 0, false, lo, hi,    \
-		    nz, txt                                                    \
+		.key = (k), .type = DECL_FIELD_INT,                            \
+		.off = offsetof(struct s, m), .min = (lo), .max = (hi),        \
+		.no_zero = (nz), .range = (txt), __VA_ARGS__                   \
 	}
+/* A key its caller parses: a list or mapping of sub-table t, or a value
+ * of type ty. */
+#define FLIST(k, t, ...)                                                       \
+	{                                                                      \
+		.key = (k), .type = DECL_FIELD_LIST, .outer = true,            \
+		.sub = (t), __VA_ARGS__                                        \
+	}
+#define FMAP(k, t, ...)                                                        \
+	{                                                                      \
+		.key = (k), .type = DECL_FIELD_MAP, .outer = true, .sub = (t), \
+		__VA_ARGS__                                                    \
+	}
+#define FOUTER(k, ty, ...)                                                     \
+	{                                                                      \
+		.key = (k), .type = (ty), .outer = true, __VA_ARGS__           \
+	}
+#define DESC(d)    .desc = (d)
+#define DEF(v)     .has_default = true, .def = (v)
+#define DEF_STR(v) .has_default = true, .def_str = (v)
+#define TABLE(name, what, d, tab)                                              \
+	static const struct decl_table name = {what, d, tab,                   \
+	    sizeof(tab) / sizeof((tab)[0])}
+
+#define POLICY_DESC                                                            \
+	"What a plan does when this object leaves the declaration: delete "    \
+	"it (ADR-0084 for queues) or retain it (forgotten, never "             \
+	"destroyed). docs/policy.md."
+#define MANAGED_DESC                                                           \
+	"false: the agent neither creates, changes nor deletes this object "   \
+	"(and, on an address, its queues that say nothing else). "             \
+	"docs/policy.md."
+
+static const struct decl_field member_tab[] = {
+    FLD(decl_member, "name", DECL_FIELD_FILENAME, name, true,
+        DESC("The member's name, unique in its node: letters, digits, '.', "
+             "'_' and '-'.")),
+    FLD(decl_member, "jolokia", DECL_FIELD_URL, jolokia, true,
+        DESC("The member broker's Jolokia endpoint, "
+             "http(s)://host[:port]/path; no user or password in it.")),
+    FLD(decl_member, "credentials", DECL_FIELD_CREDENTIALS, credentials, false,
+        DESC("The name of a file of the credentials folder holding "
+             "user:password for this member; default: the node's. Never a "
+             "secret itself.")),
+};
+TABLE(member_table, "member",
+    "One broker of an HA node (a primary and its backups).", member_tab);
 
 /* jolokia and credentials are required of a node without members; with
  * members the node has no endpoint of its own, and credentials is the
  * default of the members that name none (load_members). */
 static const struct decl_field node_tab[] = {
-    FLD(decl_node, "name", DECL_FIELD_FILENAME, name, true),
-    FLD(decl_node, "jolokia", DECL_FIELD_URL, jolokia, false),
-    FLD(decl_node, "credentials", DECL_FIELD_CREDENTIALS, credentials, false),
-    {"members", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    FLD(decl_node, "name", DECL_FIELD_FILENAME, name, true,
+        DESC("The node's name, unique in the cluster: letters, digits, '.', "
+             "'_' and '-' (not starting with '.').")),
+    FLD(decl_node, "jolokia", DECL_FIELD_URL, jolokia, false,
+        DESC("The broker's Jolokia endpoint, http(s)://host[:port]/path; no "
+             "user or password in it. Required unless the node has "
+             "members, refused when it has.")),
+    FLD(decl_node, "credentials", DECL_FIELD_CREDENTIALS, credentials, false,
+        DESC("The name of a file of the credentials folder holding "
+             "user:password (never the secret itself). Required unless the "
+             "node has members, and then the members' default.")),
+    FLIST("members", &member_table,
+        DESC("An HA node: its 2 to 4 brokers sharing one NodeID, each read "
+             "on its own; the live one is the node. docs/ha-pairs.md."),
+        .max_items = DECL_MEMBERS_MAX),
 };
-
-static const struct decl_field member_tab[] = {
-    FLD(decl_member, "name", DECL_FIELD_FILENAME, name, true),
-    FLD(decl_member, "jolokia", DECL_FIELD_URL, jolokia, true),
-    FLD(decl_member, "credentials", DECL_FIELD_CREDENTIALS, credentials, false),
-};
-
-static const struct decl_field address_tab[] = {
-    FLD(decl_address, "name", DECL_FIELD_NAME, name, true),
-    FLD(decl_address, "routing", DECL_FIELD_ROUTING_SET, routing, true),
-    {"queues", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
-    /* per-object policy (docs/policy.md) */
-    FLD(decl_address, "deletion-policy", DECL_FIELD_DELETION_POLICY,
-        policy.deletion, false),
-    FLD(decl_address, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
-};
+TABLE(node_table, "node",
+    "One node of the cluster: a broker, or an HA node of members.", node_tab);
 
 static const struct decl_field queue_tab[] = {
-    FLD(decl_queue, "name", DECL_FIELD_NAME, name, true),
-    FLD(decl_queue, "routing", DECL_FIELD_ROUTING_ONE, routing, false),
-    FLD(decl_queue, "durable", DECL_FIELD_BOOL, durable, false),
-    FLD(decl_queue, "filter", DECL_FIELD_STR_OPT, filter, false),
+    FLD(decl_queue, "name", DECL_FIELD_NAME, name, true,
+        DESC("The queue's name, unique in the cluster.")),
+    FLD(decl_queue, "routing", DECL_FIELD_ROUTING_ONE, routing, false,
+        DESC("anycast or multicast; default: the address's routing type "
+             "when it has one only (required when it allows both).")),
+    FLD(decl_queue, "durable", DECL_FIELD_BOOL, durable, false,
+        DESC("Messages survive a broker restart."), DEF(1)),
+    FLD(decl_queue, "filter", DECL_FIELD_STR_OPT, filter, false,
+        DESC("A message selector (filter expression); null or empty: "
+             "none.")),
     FINT(decl_queue, "max-consumers", max_consumers, -1, INT32_MAX, false,
-        "-1 (unlimited) or more"),
+        "-1 (unlimited) or more",
+        DESC("Consumers the queue accepts at once; -1: unlimited."), DEF(-1)),
     FLD(decl_queue, "purge-on-no-consumers", DECL_FIELD_BOOL,
-        purge_on_no_consumers, false),
-    FLD(decl_queue, "exclusive", DECL_FIELD_BOOL, exclusive, false),
+        purge_on_no_consumers, false,
+        DESC("Messages are removed when the last consumer leaves."), DEF(0)),
+    FLD(decl_queue, "exclusive", DECL_FIELD_BOOL, exclusive, false,
+        DESC("One consumer at a time receives every message."), DEF(0)),
     FINT(decl_queue, "ring-size", ring_size, -1, INT64_MAX, true,
-        "-1 (unbounded) or at least 1"),
-    FLD(decl_queue, "enabled", DECL_FIELD_BOOL, enabled, false),
-    FLD(decl_queue, "last-value-key", DECL_FIELD_STR_OPT, last_value_key,
-        false),
+        "-1 (unbounded) or at least 1",
+        DESC("A ring queue of this many messages; -1: not a ring."), DEF(-1)),
+    FLD(decl_queue, "enabled", DECL_FIELD_BOOL, enabled, false,
+        DESC("false: the queue takes no messages from its address."), DEF(1)),
+    FLD(decl_queue, "last-value-key", DECL_FIELD_STR_OPT, last_value_key, false,
+        DESC("A last-value queue on this property; null or empty: not "
+             "one.")),
     FINT(decl_queue, "consumers-before-dispatch", consumers_before_dispatch, 0,
-        INT32_MAX, false, "0 or more"),
+        INT32_MAX, false, "0 or more",
+        DESC("Consumers that must attach before messages are dispatched."),
+        DEF(0)),
     FINT(decl_queue, "delay-before-dispatch", delay_before_dispatch, -1,
-        INT64_MAX, false, "-1 (none) or more"),
-    FLD(decl_queue, "delete-if-empty", DECL_FIELD_BOOL, delete_if_empty, false),
+        INT64_MAX, false, "-1 (none) or more",
+        DESC("Milliseconds to wait for consumers-before-dispatch before "
+             "dispatching anyway; -1: no delay."),
+        DEF(-1)),
+    FLD(decl_queue, "delete-if-empty", DECL_FIELD_BOOL, delete_if_empty, false,
+        DESC("A plan deletes this queue only while it holds no message; "
+             "default: settings.delete-if-empty. docs/policy.md.")),
     /* per-object policy (docs/policy.md) */
     FLD(decl_queue, "deletion-policy", DECL_FIELD_DELETION_POLICY,
-        policy.deletion, false),
-    FLD(decl_queue, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
+        policy.deletion, false, DESC(POLICY_DESC " Default: the address's.")),
+    FLD(decl_queue, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false,
+        DESC(MANAGED_DESC " Default: the address's.")),
 };
+TABLE(queue_table, "queue", "A queue bound to its address.", queue_tab);
+
+static const struct decl_field address_tab[] = {
+    FLD(decl_address, "name", DECL_FIELD_NAME, name, true,
+        DESC("The address's name, unique in the cluster.")),
+    FLD(decl_address, "routing", DECL_FIELD_ROUTING_SET, routing, true,
+        DESC("The routing types the address allows: [anycast], "
+             "[multicast] or both.")),
+    FLIST("queues", &queue_table, DESC("The queues bound to this address.")),
+    /* per-object policy (docs/policy.md) */
+    FLD(decl_address, "deletion-policy", DECL_FIELD_DELETION_POLICY,
+        policy.deletion, false, DESC(POLICY_DESC), DEF(DECL_DELETE)),
+    FLD(decl_address, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false,
+        DESC(MANAGED_DESC), DEF(1)),
+};
+TABLE(address_table, "address", "An address and its queues.", address_tab);
 
 static const struct decl_field divert_tab[] = {
-    FLD(decl_divert, "name", DECL_FIELD_NAME, name, true),
-    FLD(decl_divert, "address", DECL_FIELD_NAME, address, true),
+    FLD(decl_divert, "name", DECL_FIELD_NAME, name, true,
+        DESC("The divert's name, unique in the cluster.")),
+    FLD(decl_divert, "address", DECL_FIELD_NAME, address, true,
+        DESC("The address whose messages are diverted.")),
     FLD(decl_divert, "forwarding-address", DECL_FIELD_STR, forwarding_address,
-        true),
-    FLD(decl_divert, "exclusive", DECL_FIELD_BOOL, exclusive, false),
-    FLD(decl_divert, "filter", DECL_FIELD_STR_OPT, filter, false),
+        true, DESC("The address the messages are forwarded to.")),
+    FLD(decl_divert, "exclusive", DECL_FIELD_BOOL, exclusive, false,
+        DESC("The messages go to the forwarding address only, not to the "
+             "original one."),
+        DEF(0)),
+    FLD(decl_divert, "filter", DECL_FIELD_STR_OPT, filter, false,
+        DESC("Only messages matching this filter expression are diverted; "
+             "null or empty: all.")),
     FLD(decl_divert, "routing-type", DECL_FIELD_DIVERT_ROUTING, routing_type,
-        false),
-    FLD(decl_divert, "routing-name", DECL_FIELD_STR_OPT, routing_name, false),
+        false, DESC("The routing type of the diverted messages."),
+        DEF(DECL_DIVERT_STRIP)),
+    FLD(decl_divert, "routing-name", DECL_FIELD_STR_OPT, routing_name, false,
+        DESC("The divert's routing name; default: its name.")),
     FLD(decl_divert, "transformer-class-name", DECL_FIELD_STR_OPT,
-        transformer_class_name, false),
-    {"transformer-properties", DECL_FIELD_KEY_VALUES,
-        offsetof(struct decl_divert, transformer_properties),
-        offsetof(struct decl_divert, ntransformer_properties), false, 0, 0,
-        false, NULL},
+        transformer_class_name, false,
+        DESC("A Transformer class applied to diverted messages; null or "
+             "empty: none.")),
+    {.key = "transformer-properties",
+        .type = DECL_FIELD_KEY_VALUES,
+        .off = offsetof(struct decl_divert, transformer_properties),
+        .off_n = offsetof(struct decl_divert, ntransformer_properties),
+        DESC("The transformer's properties: a mapping of names to single "
+             "values.")},
     /* per-object policy (docs/policy.md) */
     FLD(decl_divert, "deletion-policy", DECL_FIELD_DELETION_POLICY,
-        policy.deletion, false),
-    FLD(decl_divert, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false),
+        policy.deletion, false, DESC(POLICY_DESC), DEF(DECL_DELETE)),
+    FLD(decl_divert, "managed", DECL_FIELD_BOOL_NOT, policy.unmanaged, false,
+        DESC(MANAGED_DESC), DEF(1)),
 };
+TABLE(divert_table, "divert",
+    "A divert: messages of one address forwarded to another.", divert_tab);
 
 static const struct decl_field capture_tab[] = {
-    FLD(decl_capture, "name", DECL_FIELD_STR, name, true),
-    FLD(decl_capture, "pattern", DECL_FIELD_STR, pattern, true),
+    FLD(decl_capture, "name", DECL_FIELD_STR, name, true,
+        DESC("The capture's name.")),
+    FLD(decl_capture, "pattern", DECL_FIELD_STR, pattern, true,
+        DESC("The addresses whose messages are captured (a glob: '*' any "
+             "run, '?' one character). docs/captures.md.")),
     FINT(decl_capture, "ring-size", ring_size, 1, INT64_MAX, false,
-        "at least 1"),
+        "at least 1", DESC("Messages the capture keeps, newest last."),
+        DEF(DECL_DEFAULT_CAPTURE_RING)),
 };
+TABLE(capture_table, "capture",
+    "A capture tap: copies of an address's messages kept in a ring queue "
+    "(docs/captures.md).",
+    capture_tab);
 
 static const struct decl_field settings_tab[] = {
-    FLD(decl_settings, "capture-prefix", DECL_FIELD_NAME, capture_prefix,
-        false),
+    FLD(decl_settings, "capture-prefix", DECL_FIELD_NAME, capture_prefix, false,
+        DESC("The prefix of the capture taps' addresses and queues, which "
+             "plans leave alone."),
+        DEF_STR(DECL_DEFAULT_CAPTURE_PREFIX)),
     FINT(decl_settings, "max-destroyed-messages", max_destroyed_messages, 0,
-        INT64_MAX, false, "0 or more"),
+        INT64_MAX, false, "0 or more",
+        DESC("A plan whose queue deletes would destroy more messages than "
+             "this is refused (ADR-0084)."),
+        DEF(DECL_DEFAULT_MAX_DESTROYED)),
     FLD(decl_settings, "delete-if-empty", DECL_FIELD_BOOL, delete_if_empty,
-        false),
+        false,
+        DESC("The default of every queue's delete-if-empty: queues are "
+             "deleted only while they hold no message."),
+        DEF(0)),
     /* names no plan may delete (docs/policy.md): load_protect */
-    {"protect", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    FOUTER("protect", DECL_FIELD_NAME_LIST,
+        DESC("Names no plan may delete: globs ('*' any run, '?' one "
+             "character), each at most once. docs/policy.md."),
+        .max_items = DECL_PROTECT_MAX),
 };
+TABLE(settings_table, "settings",
+    "The cluster's settings, declared once per cluster.", settings_tab);
 
 static const struct decl_field top_tab[] = {
-    {"version", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"cluster", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"mode", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"settings", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"nodes", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"addresses", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"diverts", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
-    {"captures", DECL_FIELD_OUTER, 0, 0, false, 0, 0, false, NULL},
+    FOUTER("version", DECL_FIELD_INT, .required = true, .min = 1,
+        .max = DECL_VERSION_MAX,
+        DESC("The format version this file is written in; every file "
+             "declares it.")),
+    FOUTER("cluster", DECL_FIELD_FILENAME,
+        DESC("The cluster's name: letters, digits, '.', '_' and '-'. "
+             "Declared in at least one of its files, the same wherever "
+             "it is.")),
+    FOUTER("mode", DECL_FIELD_MODE,
+        DESC("STUDIO_MANAGED: the agent changes the brokers through "
+             "Jolokia; CONFIG_MANAGED: it renders broker.xml "
+             "(docs/config-managed.md). Declared in at least one file.")),
+    FMAP("settings", &settings_table, DESC("Declared in one file at most.")),
+    FLIST("nodes", &node_table,
+        DESC("The cluster's nodes; the files' lists are joined."),
+        .max_items = DECL_NODES_MAX),
+    FLIST("addresses", &address_table,
+        DESC("Addresses and their queues; the files' lists are joined.")),
+    FLIST("diverts", &divert_table,
+        DESC("Diverts; the files' lists are joined.")),
+    FLIST("captures", &capture_table,
+        DESC("Capture taps; the files' lists are joined.")),
 };
+const struct decl_table decl_top_table = {"the top level",
+    "One file of a cluster's declaration (docs/declarations.md). A cluster "
+    "is the folder of its *.yaml and *.yml files.",
+    top_tab, sizeof(top_tab) / sizeof(top_tab[0])};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -219,6 +358,7 @@ load_members(struct load *l, struct decl_node *nd,
 	for (i = 0; i < ms->n; i++) {
 		m = &nd->members[nd->nmembers++];
 		m->pos = ms->vals[i]->pos;
+		decl_fields_defaults(m, member_tab, NELEM(member_tab));
 		if (decl_fields_parse(m, ms->vals[i], "member", member_tab,
 		        NELEM(member_tab), l->diags) == 0 &&
 		    m->credentials == NULL && nd->credentials == NULL)
@@ -257,6 +397,7 @@ load_nodes(struct load *l, const struct decl_yaml_node *v)
 		nd = &c->nodes[c->nnodes++];
 		memset(nd, 0, sizeof(*nd));
 		nd->pos = v->vals[i]->pos;
+		decl_fields_defaults(nd, node_tab, NELEM(node_tab));
 		if (decl_fields_parse(nd, v->vals[i], "node", node_tab,
 		        NELEM(node_tab), l->diags) < 0 &&
 		    v->vals[i]->kind != DECL_YAML_MAP)
@@ -286,11 +427,7 @@ load_queue(struct load *l, struct decl_address *a, struct decl_queue *q,
 	memset(q, 0, sizeof(*q));
 	q->pos = v->pos;
 	q->address = a->name;
-	q->durable = true;
-	q->max_consumers = -1;
-	q->ring_size = -1;
-	q->enabled = true;
-	q->delay_before_dispatch = -1;
+	decl_fields_defaults(q, queue_tab, NELEM(queue_tab));
 	/* a queue takes its address's policy unless it writes its own */
 	q->policy.deletion = a->policy.deletion;
 	q->policy.unmanaged = a->policy.unmanaged;
@@ -319,6 +456,7 @@ load_address(struct load *l, struct decl_address *a,
 
 	memset(a, 0, sizeof(*a));
 	a->pos = v->pos;
+	decl_fields_defaults(a, address_tab, NELEM(address_tab));
 	if (decl_fields_parse(a, v, "address", address_tab, NELEM(address_tab),
 	        l->diags) < 0 &&
 	    v->kind != DECL_YAML_MAP)
@@ -370,7 +508,7 @@ load_diverts(struct load *l, const struct decl_yaml_node *v)
 		d = &c->diverts[c->ndiverts++];
 		memset(d, 0, sizeof(*d));
 		d->pos = v->vals[i]->pos;
-		d->routing_type = DECL_DIVERT_STRIP;
+		decl_fields_defaults(d, divert_tab, NELEM(divert_tab));
 		decl_fields_parse(d, v->vals[i], "divert", divert_tab,
 		    NELEM(divert_tab), l->diags);
 		policy_at(&d->policy, v->vals[i]);
@@ -395,7 +533,7 @@ load_captures(struct load *l, const struct decl_yaml_node *v)
 		cp = &c->captures[c->ncaptures++];
 		memset(cp, 0, sizeof(*cp));
 		cp->pos = v->vals[i]->pos;
-		cp->ring_size = DECL_DEFAULT_CAPTURE_RING;
+		decl_fields_defaults(cp, capture_tab, NELEM(capture_tab));
 		decl_fields_parse(cp, v->vals[i], "capture", capture_tab,
 		    NELEM(capture_tab), l->diags);
 	}
@@ -625,8 +763,7 @@ cluster_new(const char *label, const struct decl_file *files, size_t nfiles)
 	size_t i;
 
 	c->dir = xstrdup(label);
-	c->settings.capture_prefix = xstrdup(DECL_DEFAULT_CAPTURE_PREFIX);
-	c->settings.max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
+	decl_fields_defaults(&c->settings, settings_tab, NELEM(settings_tab));
 	c->paths = xcalloc(nfiles ? nfiles : 1, sizeof(*c->paths));
 	for (i = 0; i < nfiles; i++)
 		c->paths[c->npaths++] = xstrdup(files[i].path);

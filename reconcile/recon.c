@@ -2,6 +2,7 @@
  * snapshot objects (release, copies, comparison, lookups), operations. */
 #include "recon.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,6 +314,9 @@ recon_broker_own(const char *name)
 bool
 recon_queue_same(const struct recon_queue *a, const struct recon_queue *b)
 {
+	/* a scoped read reads whole every queue a plan compares */
+	assert((a->unread & RECON_QUEUE_NO_CONFIG) == 0 &&
+	       (b->unread & RECON_QUEUE_NO_CONFIG) == 0);
 	return recon_str_eq(a->name, b->name) &&
 	       recon_str_eq(a->address, b->address) &&
 	       a->routing == b->routing && a->durable == b->durable &&

@@ -73,10 +73,25 @@ void recon_refusal_release(struct recon_refusal *r);
  * AMQ229205, ...) or the login layer's 401/403/429. */
 bool recon_refusal_reply_lost(const struct recon_refusal *r);
 
+/* What a read did not give of a live queue (struct recon_queue's
+ * unread): a node read whole, or recorded, or built by hand, holds every
+ * queue whole (0); a read scoped to what a plan needs
+ * (reconcile/live/live.h, struct live_scope) gives every queue its name,
+ * address, routing type and flags, and the configuration and counts only
+ * of the queues its scope names: the others hold the defaults there and
+ * are RECON_QUEUE_UNREAD. Whoever weighs a live queue's configuration or
+ * counts asserts that they were read. */
+enum recon_queue_unread {
+	RECON_QUEUE_NO_CONFIG = 1 << 0, /* durable .. delay_before_dispatch */
+	RECON_QUEUE_NO_COUNTS = 1 << 1, /* consumer_count, message_count */
+	RECON_QUEUE_UNREAD = RECON_QUEUE_NO_CONFIG | RECON_QUEUE_NO_COUNTS,
+};
+
 struct recon_queue {
 	char *name;
 	char *address;
-	unsigned routing; /* DECL_ANYCAST or DECL_MULTICAST */
+	unsigned routing;     /* DECL_ANYCAST or DECL_MULTICAST */
+	unsigned char unread; /* enum recon_queue_unread: 0 = read whole */
 	bool durable;
 	char *filter; /* NULL = none */
 	int64_t max_consumers;

@@ -110,6 +110,15 @@ tap_import() {
 	done
 }
 
+# help_options CMD: the options of `artemis-gitops CMD --help` (-h and -V
+# included), one a line: what its Options: labels name ("  -c, --config
+# FILE   ..."), not what the help texts mention.
+help_options() {
+	"$AG_BIN" "$1" --help | sed -n '/^Options:$/,/^$/p' | grep -E '^  -' |
+		sed -E 's/^  (([^ ]| [^ ])*).*/\1/' | grep -oE '(^|[ ,])--?[A-Za-z][A-Za-z-]*' |
+		tr -d ' ,' | sort -u
+}
+
 done_testing() {
 	echo "1..$_t_n"
 	[ "$_t_failed" -eq 0 ]

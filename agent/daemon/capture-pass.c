@@ -88,6 +88,7 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	struct live_http_opts http;
 	struct daemon_tick tick;
 	struct live_nodes live;
+	struct live_scope scope;
 	struct agent_tls tls;
 	struct apply_io io;
 	struct agent_fence fence;
@@ -108,6 +109,8 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	live.targets = t.v;
 	live.ntargets = t.n;
 	live.http = &http;
+	plan_scope_build(&scope, decl, NULL, NULL, NULL, 0, p);
+	live.scope = &scope;
 	live_nodes_init(&live);
 	apply_io_live(&io, &live);
 	if (f != NULL)
@@ -116,6 +119,7 @@ run_pass(struct daemon *a, const struct decl_cluster *decl,
 	if (f != NULL)
 		agent_fence_io_release(&fio);
 	live_nodes_release(&live);
+	live_scope_release(&scope);
 	agent_targets_release(&t);
 	agent_tls_release(&tls);
 	r->finished_at = clock_rfc3339_now();

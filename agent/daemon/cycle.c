@@ -285,7 +285,7 @@ plan_cluster(struct daemon *a, const struct agent_git_folder *wc, bool *failed)
 		daemon_fail(a, "cluster '%s': not planned: %s", c->name,
 		    err.msg);
 	} else {
-		snap = daemon_read_live(a, c);
+		snap = daemon_read_live(a, c, &m, NULL);
 		planned = !a->sig.stop;
 	}
 	if (!planned) {

@@ -315,6 +315,13 @@ struct plan_managed;
 struct recon_snapshot;
 
 /* What the daemon remembers about one cluster between cycles. */
+/* What the last read of a node found: the hints of its next read. */
+struct daemon_node_hint {
+	char *node;
+	char *broker; /* its broker name (an HA node: the live member's) */
+	size_t queues;
+};
+
 struct daemon_cluster {
 	char *name;
 	char *dir;           /* the folder in the repository */
@@ -329,6 +336,8 @@ struct daemon_cluster {
 	 * result row of an apply its fence cut short); 0: never */
 	int64_t ha_merge_at;
 	int64_t ha_epoch; /* the epoch it was owned under here, or 0 */
+	struct daemon_node_hint *hints;
+	size_t nhints;
 };
 
 struct daemon {
@@ -467,8 +476,14 @@ bool daemon_tls(struct daemon *a, const char *cluster, struct agent_tls *out);
  * tick: when a->sig.stop is set afterwards the read may have been given
  * up, and the snapshot must not be used. Each declared node's read goes
  * to the metrics (artemis_gitops_node_*) and the board (the page). */
+/* What is read of each node is what a plan of c with the managed set m
+ * (NULL: none) and the queue delete-queue names (NULL: none) weighs
+ * (plan_scope_build); each node's broker name and queue count at its last
+ * read shape the next (live.h, struct live_scope). */
+struct plan_managed;
 struct recon_snapshot *daemon_read_live(struct daemon *a,
-    const struct decl_cluster *c);
+    const struct decl_cluster *c, const struct plan_managed *m,
+    const char *queue);
 /* Copy the YAML files of wc into DIR/declaration/, the declaration a
  * preview was planned from; apply reads the nodes' endpoints there. */
 int daemon_post_declaration(const char *dir, const struct agent_git_folder *wc,

@@ -16,6 +16,7 @@
 #include "../../lib/clock.h"
 #include "../../lib/metrics.h"
 #include "../../lib/xalloc.h"
+#include "../../reconcile/plan/plan.h"
 #include "../../reconcile/recon.h"
 #include "../log.h"
 
@@ -96,13 +97,18 @@ daemon_backoff(const struct daemon *a, long base, unsigned fails)
 void
 daemon_clusters_free(struct daemon *a)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < a->nclusters; i++) {
 		free(a->clusters[i].name);
 		free(a->clusters[i].dir);
 		free(a->clusters[i].last_plan_dir);
 		free(a->clusters[i].told_digest);
+		for (j = 0; j < a->clusters[i].nhints; j++) {
+			free(a->clusters[i].hints[j].node);
+			free(a->clusters[i].hints[j].broker);
+		}
+		free(a->clusters[i].hints);
 	}
 	free(a->clusters);
 	a->clusters = NULL;
@@ -224,29 +230,84 @@ record_read(struct daemon *a, const char *cluster,
 	web_board_node_read(a->board, &r);
 }
 
+static struct daemon_node_hint *
+node_hint(struct daemon_cluster *mem, const char *node, bool add)
+{
+	size_t i, cap = mem->nhints;
+
+	for (i = 0; i < mem->nhints; i++)
+		if (strcmp(mem->hints[i].node, node) == 0)
+			return &mem->hints[i];
+	if (!add)
+		return NULL;
+	xgrow(&mem->hints, &cap, mem->nhints + 1, sizeof(*mem->hints));
+	memset(&mem->hints[mem->nhints], 0, sizeof(*mem->hints));
+	mem->hints[mem->nhints].node = xstrdup(node);
+	return &mem->hints[mem->nhints++];
+}
+
+/* The targets' hints from the cluster's last reads. */
+static void
+give_hints(struct daemon_cluster *mem, struct agent_targets *t)
+{
+	struct daemon_node_hint *h;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		h = node_hint(mem, t->v[i].node, false);
+		if (h == NULL)
+			continue;
+		/* an HA node's members are asked by their own names */
+		if (t->v[i].nmembers == 0 && h->broker != NULL)
+			t->v[i].broker_hint = h->broker;
+		t->v[i].queues_hint = h->queues;
+	}
+}
+
+static void
+take_hint(struct daemon_cluster *mem, const struct recon_node_snapshot *n)
+{
+	struct daemon_node_hint *h;
+
+	if (n == NULL || n->refusal.kind != RECON_OK || n->broker_name == NULL)
+		return;
+	h = node_hint(mem, n->node, true);
+	free(h->broker);
+	h->broker = xstrdup(n->broker_name);
+	h->queues = n->nqueues;
+}
+
 /* The live snapshot of c. */
 struct recon_snapshot *
-daemon_read_live(struct daemon *a, const struct decl_cluster *c)
+daemon_read_live(struct daemon *a, const struct decl_cluster *c,
+    const struct plan_managed *m, const char *queue)
 {
 	struct agent_targets t = {0};
 	struct live_http_opts ho = {0};
+	struct live_scope scope;
 	struct agent_tls tls;
 	struct daemon_tick tick;
 	struct recon_snapshot *s;
+	const struct recon_node_snapshot *n;
 	size_t i;
 
 	daemon_tick_init(&tick, a, true);
 	if (daemon_tls(a, c->name, &tls))
 		daemon_targets(&t, a, c);
+	give_hints(daemon_cluster(a, c->name), &t);
 	agent_tls_http(&tls, &ho);
 	agent_http_timeout(&ho, 1000 * a->conf->broker_timeout);
 	ho.tick = &tick.http;
-	s = live_snapshot_fetch(c->name, t.v, t.n, &ho);
+	plan_scope_build(&scope, c, NULL, m, &queue, queue != NULL ? 1 : 0,
+	    NULL);
+	s = live_snapshot_fetch(c->name, t.v, t.n, &ho, &scope);
+	live_scope_release(&scope);
 	/* a read given up on a stop says nothing of the nodes */
-	for (i = 0; i < c->nnodes && !a->sig.stop; i++)
-		record_read(a, c->name,
-		    recon_snapshot_find_node(s, c->nodes[i].name),
-		    c->nodes[i].name);
+	for (i = 0; i < c->nnodes && !a->sig.stop; i++) {
+		n = recon_snapshot_find_node(s, c->nodes[i].name);
+		record_read(a, c->name, n, c->nodes[i].name);
+		take_hint(daemon_cluster(a, c->name), n);
+	}
 	agent_targets_release(&t);
 	agent_tls_release(&tls);
 	return s;

@@ -209,7 +209,7 @@ check_cluster(struct daemon *a, const char *name)
 		    name, m.revision);
 		goto done;
 	}
-	snap = daemon_read_live(a, ap.decl);
+	snap = daemon_read_live(a, ap.decl, &m, NULL);
 	if (a->sig.stop)
 		goto stopped;
 	if (!daemon_held(a, name, "the capture pass") &&
@@ -217,7 +217,7 @@ check_cluster(struct daemon *a, const char *name)
 		/* the pass changed the brokers (and maybe the inventory's
 		 * captures): drift is what is left */
 		live_snapshot_free(snap);
-		snap = daemon_read_live(a, ap.decl);
+		snap = daemon_read_live(a, ap.decl, &m, NULL);
 		if (a->sig.stop)
 			goto stopped;
 		plan_managed_release(&m);

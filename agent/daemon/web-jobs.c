@@ -158,7 +158,7 @@ run_job(struct daemon *a, struct web_job *j)
 		free(why);
 		goto done;
 	}
-	snap = daemon_read_live(a, c);
+	snap = daemon_read_live(a, c, &m, j->queue);
 	if (a->sig.stop) {
 		status = 503;
 		sbuf_adds(&msg, "the agent is stopping");

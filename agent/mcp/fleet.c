@@ -131,10 +131,11 @@ mcp_tree_find(const struct mcp_tree *t, const char *name, char **why)
 
 int
 mcp_fleet_read(struct recon_snapshot **out, const struct mcp_ctx *x,
-    const struct decl_cluster *c, const char *node, struct err *err)
+    const struct decl_cluster *c, const char *node,
+    const struct live_scope *scope, struct err *err)
 {
 	return agent_preview_snapshot_live(out, c, node, x->creds, &x->tls,
-	    x->timeout_ms, NULL, err);
+	    x->timeout_ms, scope, NULL, err);
 }
 
 int

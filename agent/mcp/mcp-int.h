@@ -232,9 +232,13 @@ void mcp_tree_release(struct mcp_tree *t);
  * that name does not validate). */
 const struct mcp_cluster *mcp_tree_find(const struct mcp_tree *t,
     const char *name, char **why);
-/* The nodes of c read live (node not NULL: that one), read-only. */
+/* The nodes of c read live (node not NULL: that one), read-only: what
+ * scope says (NULL: every node whole; reconcile/live/live.h, "A plan's
+ * read"), as the command line reads them. */
+struct live_scope;
 int mcp_fleet_read(struct recon_snapshot **out, const struct mcp_ctx *x,
-    const struct decl_cluster *c, const char *node, struct err *err);
+    const struct decl_cluster *c, const char *node,
+    const struct live_scope *scope, struct err *err);
 /* The managed set of cluster: STATE/<cluster>/inventory.json, or none. */
 int mcp_fleet_managed(struct plan_managed *out, const struct mcp_ctx *x,
     const char *cluster, struct err *err);

@@ -230,6 +230,7 @@ mcp_tool_explain(const struct mcp_ctx *x, const struct mcp_call *c,
 	struct recon_snapshot *s = NULL;
 	struct plan *p = NULL;
 	struct plan_opts po = {0};
+	struct live_scope scope = {0};
 	struct err err = {0};
 	const struct mcp_cluster *mc;
 	const struct decl_queue *dq;
@@ -247,9 +248,14 @@ mcp_tool_explain(const struct mcp_ctx *x, const struct mcp_call *c,
 		mcp_result_fail(res, "%s", why);
 		goto done;
 	}
-	if (mcp_fleet_managed(&m, x, mc->decl->name, &err) < 0 ||
-	    mcp_fleet_read(&s, x, mc->decl, mcp_arg_str(args, "node"), &err) <
-	        0) {
+	if (mcp_fleet_managed(&m, x, mc->decl->name, &err) < 0) {
+		mcp_result_fail(res, "%s", err.msg);
+		goto done;
+	}
+	/* what delete-queue reads: its preflight's scope */
+	plan_scope_build(&scope, mc->decl, NULL, &m, &queue, 1, NULL);
+	if (mcp_fleet_read(&s, x, mc->decl, mcp_arg_str(args, "node"), &scope,
+	        &err) < 0) {
 		mcp_result_fail(res, "%s", err.msg);
 		goto done;
 	}
@@ -304,6 +310,7 @@ done:
 	err_release(&err);
 	plan_free(p);
 	live_snapshot_free(s);
+	live_scope_release(&scope);
 	plan_managed_release(&m);
 	mcp_tree_release(&t);
 	return 0;

@@ -237,14 +237,16 @@ struct planning {
 	struct mcp_tree tree;
 	const struct mcp_cluster *mc;
 	struct plan_managed managed;
+	struct live_scope scope;
 	struct recon_snapshot *snap;
 };
 
-/* The cluster at the revision, its managed set and every node read. 0,
- * or -1 with res made an error. */
+/* The cluster at the revision, its managed set and every node read, as
+ * `plan` (queue NULL) or `delete-queue QUEUE` reads them (plan_scope_build).
+ * 0, or -1 with res made an error. */
 static int
 prepare(struct planning *pl, const struct mcp_ctx *x, const struct json *args,
-    struct mcp_result *res)
+    const char *queue, struct mcp_result *res)
 {
 	struct err err = {0};
 	char *why = NULL;
@@ -259,8 +261,12 @@ prepare(struct planning *pl, const struct mcp_ctx *x, const struct json *args,
 		free(why);
 		return -1;
 	}
-	if (mcp_fleet_managed(&pl->managed, x, pl->mc->decl->name, &err) < 0 ||
-	    mcp_fleet_read(&pl->snap, x, pl->mc->decl, NULL, &err) < 0)
+	if (mcp_fleet_managed(&pl->managed, x, pl->mc->decl->name, &err) < 0)
+		goto fail;
+	plan_scope_build(&pl->scope, pl->mc->decl, NULL, &pl->managed,
+	    queue != NULL ? &queue : NULL, queue != NULL ? 1 : 0, NULL);
+	if (mcp_fleet_read(&pl->snap, x, pl->mc->decl, NULL, &pl->scope, &err) <
+	    0)
 		goto fail;
 	return 0;
 fail:
@@ -273,6 +279,7 @@ static void
 planning_release(struct planning *pl)
 {
 	live_snapshot_free(pl->snap);
+	live_scope_release(&pl->scope);
 	plan_managed_release(&pl->managed);
 	mcp_tree_release(&pl->tree);
 }
@@ -309,7 +316,7 @@ mcp_tool_plan_cluster(const struct mcp_ctx *x, const struct mcp_call *c,
 	struct plan *p = NULL;
 	char *req = NULL;
 
-	if (prepare(&pl, x, args, res) < 0)
+	if (prepare(&pl, x, args, NULL, res) < 0)
 		goto done;
 	po.disconnect_consumers =
 	    mcp_arg_bool(args, "disconnect_consumers", false);
@@ -336,7 +343,7 @@ mcp_tool_plan_delete_queue(const struct mcp_ctx *x, const struct mcp_call *c,
 	const char *queue = mcp_arg_str(args, "queue");
 	char *req = NULL, *what = NULL;
 
-	if (prepare(&pl, x, args, res) < 0)
+	if (prepare(&pl, x, args, queue, res) < 0)
 		goto done;
 	what = agent_preview_capture_owned(pl.mc->decl, queue);
 	if (what != NULL) {

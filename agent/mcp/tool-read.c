@@ -68,12 +68,17 @@ cluster_json(struct jsonw *w, const struct mcp_ctx *x,
     const struct decl_cluster *c, bool read, long *up, char **why)
 {
 	struct recon_snapshot *s = NULL;
+	struct live_scope identity = {0};
 	struct err err = {0};
 	size_t i;
 
+	/* reachability: the lightest read, every queue's identity and no
+	 * queue's configuration (an empty scope) */
+	live_scope_finish(&identity);
 	*up = -1;
-	if (read && mcp_fleet_read(&s, x, c, NULL, &err) == 0)
+	if (read && mcp_fleet_read(&s, x, c, NULL, &identity, &err) == 0)
 		*up = 0;
+	live_scope_release(&identity);
 	jsonw_key_str(w, "folder", c->dir);
 	jsonw_key_str(w, "mode", decl_mode_name(c->mode));
 	jsonw_key_str(w, "name", c->name);
@@ -459,8 +464,8 @@ mcp_tool_snapshot(const struct mcp_ctx *x, const struct mcp_call *c,
 		mcp_result_fail(res, "%s", why);
 		goto done;
 	}
-	if (mcp_fleet_read(&s, x, mc->decl, mcp_arg_str(args, "node"), &err) <
-	    0) {
+	if (mcp_fleet_read(&s, x, mc->decl, mcp_arg_str(args, "node"), NULL,
+	        &err) < 0) {
 		mcp_result_fail(res, "%s", err.msg);
 		goto done;
 	}

@@ -47,11 +47,11 @@ is_pattern(const char *mbean)
 	return strpbrk(mbean, "*?") != NULL;
 }
 
-size_t
-live_bulk_read(struct live_bulk *b, const char *mbean, const char *const *attrs,
-    size_t nattrs)
+static size_t
+bulk_read(struct live_bulk *b, const char *mbean, bool pattern,
+    const char *const *attrs, size_t nattrs)
 {
-	size_t i, idx = begin(b, "read", mbean, is_pattern(mbean));
+	size_t i, idx = begin(b, "read", mbean, pattern);
 
 	if (nattrs > 0) {
 		sbuf_adds(&b->body, ",\"attribute\":[");
@@ -64,6 +64,20 @@ live_bulk_read(struct live_bulk *b, const char *mbean, const char *const *attrs,
 	}
 	sbuf_addc(&b->body, '}');
 	return idx;
+}
+
+size_t
+live_bulk_read(struct live_bulk *b, const char *mbean, const char *const *attrs,
+    size_t nattrs)
+{
+	return bulk_read(b, mbean, is_pattern(mbean), attrs, nattrs);
+}
+
+size_t
+live_bulk_read_mbean(struct live_bulk *b, const char *mbean,
+    const char *const *attrs, size_t nattrs)
+{
+	return bulk_read(b, mbean, false, attrs, nattrs);
 }
 
 /* A Map argument: Jolokia hands a JSON object to a java.util.Map
@@ -191,7 +205,7 @@ static void
 element(struct live_bulk_result *res, const struct json *e, bool pattern,
     int http)
 {
-	const char *text = json_str(json_get(e, "error"));
+	const char *text = json_str(json_get(e, "error")), *type;
 	int64_t st = 0;
 	int status;
 
@@ -211,6 +225,10 @@ element(struct live_bulk_result *res, const struct json *e, bool pattern,
 	}
 	if (text == NULL)
 		text = "";
+	type = json_str(json_get(e, "error_type"));
+	res->no_mbean =
+	    status == 404 && type != NULL &&
+	    strcmp(type, "javax.management.InstanceNotFoundException") == 0;
 	set_refusal(&res->refusal, live_jolokia_classify(status, text, pattern),
 	    http, status,
 	    text[0] ? clip(text, strlen(text))

@@ -65,6 +65,10 @@ struct live_bulk_result {
 	/* The element's `value`, borrowed from the bulk; NULL on a refusal
 	 * and for a pattern read that matched nothing. */
 	const struct json *value;
+	/* refused because no MBean has that name (Jolokia's status 404 with
+	 * javax.management.InstanceNotFoundException), not for a missing
+	 * attribute or operation */
+	bool no_mbean;
 };
 
 /* A bulk request and, once sent, its replies. Valid when zeroed. */
@@ -85,6 +89,10 @@ void live_bulk_release(struct live_bulk *b); /* leaves it zeroed */
  * pattern (contains '*' or '?'): its reply is {mbean: {attr: value}} and
  * "nothing matched" is success with value NULL. */
 size_t live_bulk_read(struct live_bulk *b, const char *mbean,
+    const char *const *attrs, size_t nattrs);
+/* The same of one MBean by its name, never a pattern (a quoted value may
+ * hold an escaped '*' or '?'). */
+size_t live_bulk_read_mbean(struct live_bulk *b, const char *mbean,
     const char *const *attrs, size_t nattrs);
 /* Append an `exec`; operation is the full signature,
  * e.g. "destroyQueue(java.lang.String,boolean,boolean)". */
@@ -168,6 +176,14 @@ void live_snapshot_build_request(struct live_bulk *b, const char *hint);
  * (the first refused element; BAD_RESPONSE for a wrong shape). */
 void live_node_from_reply(struct recon_node_snapshot *n,
     const struct live_bulk *b);
+struct live_read;
+/* The same for the read rd (snapshot-scope.c; scope NULL: the node
+ * whole): [0] the broker, [1] addresses, [2] queues, [3] diverts, [4] the
+ * address-settings of hint, then a scoped read's exact elements. */
+void live_read_build(struct live_bulk *b, struct live_read *rd,
+    const char *hint);
+void live_node_from_read(struct recon_node_snapshot *n,
+    const struct live_bulk *b, const struct live_read *rd);
 /* A node read from a broker the agent does not manage (below
  * RECON_VERSION_FLOOR, or no release number) loses its contents and
  * becomes UNSUPPORTED_VERSION, keeping its broker name and version for
@@ -177,6 +193,45 @@ bool live_node_check_version(struct recon_node_snapshot *n);
  * or a primary waiting to fail back) loses its contents and becomes
  * PASSIVE, keeping its broker, version and HA state: true then. */
 bool live_node_check_passive(struct recon_node_snapshot *n);
+
+/* ---- snapshot-scope.c: a read shaped by a scope ----------------------- */
+
+/* What one broker's read asks of its queues (live.h, struct live_scope):
+ * the identity of every queue by pattern, and the scope's queues by their
+ * MBean names (exact) or every queue with its configuration by pattern. */
+#define LIVE_READ_HERE       255  /* a place: where the identity found it */
+#define LIVE_READ_EXACT_COLD 1000 /* scope queues read by name, no hint */
+struct live_read {
+	const struct live_scope *scope; /* NULL: the node whole */
+	bool exact;
+	char *broker; /* the broker name the exact reads name (owned) */
+	/* the exact elements, from index first of the bulk: each the scope
+	 * queue queue[i] at its place at[i] (or LIVE_READ_HERE) */
+	size_t first, nexact, alloc;
+	size_t *queue;
+	unsigned char *at;
+};
+void live_read_release(struct live_read *rd); /* leaves it zeroed */
+/* Read the scope's queues by name (true) or every queue whole, for a node
+ * that held queues_hint queues at its last read (0: not known)? */
+bool live_read_exact(const struct live_scope *scope, size_t queues_hint);
+/* The queue element of rd's bulk (its index 2). */
+void live_read_queues(struct live_bulk *b, const struct live_read *rd);
+/* rd exact: an element for every place of every queue of the scope. */
+void live_read_add_exact(struct live_bulk *b, struct live_read *rd);
+/* The second request: elements reading every queue of rd's scope that n
+ * holds unread, where n's identity read found it, on n's broker; again
+ * (zeroed here) notes them. Returns how many. */
+size_t live_read_add_misses(struct live_bulk *b, struct live_read *again,
+    const struct recon_node_snapshot *n, const struct live_read *rd);
+/* The exact elements' replies into n's queues (sorted, identity read).
+ * 0, or -1 with *refusal set (text owned): an element refused other than
+ * for no such MBean, or a reply of the wrong shape. */
+int live_read_apply(struct recon_node_snapshot *n, const struct live_bulk *b,
+    const struct live_read *rd, struct recon_refusal *refusal);
+/* Drop the scope's queues n still holds unread: gone between the reads. */
+void live_read_drop_unread(struct recon_node_snapshot *n,
+    const struct live_scope *scope);
 
 /* ---- members.c: an HA node from its members' reads ------------------------
  */
@@ -197,8 +252,23 @@ struct live_attrs {
 };
 void live_attrs_address(struct live_attrs *r, const char *mbean,
     const struct json *attrs, struct recon_address *a);
+/* A queue read whole: live_attrs_queue_id, then live_attrs_queue_config
+ * on the same attributes. */
 void live_attrs_queue(struct live_attrs *r, const char *mbean,
     const struct json *attrs, struct recon_queue *q);
+/* Its identity: name, address and routing type (the attributes, else the
+ * MBean name's keys), the flags (InternalQueue, Temporary,
+ * ConfigurationManaged, AutoCreated) and MessageCount when present; the
+ * configuration left unread (live_queue_unread). */
+void live_attrs_queue_id(struct live_attrs *r, const char *mbean,
+    const struct json *attrs, struct recon_queue *q);
+/* Its configuration and counts (unread becomes 0). */
+void live_attrs_queue_config(struct live_attrs *r, const struct json *attrs,
+    struct recon_queue *q);
+/* q's configuration and counts as a read without them leaves them: the
+ * defaults a missing attribute keeps, 0, RECON_QUEUE_UNREAD (reload:
+ * MessageCount, ConfigurationManaged and AutoCreated were read and stay). */
+void live_queue_unread(struct recon_queue *q, bool reload);
 void live_attrs_divert(struct live_attrs *r, const char *mbean,
     const struct json *attrs, struct recon_divert *d);
 

@@ -49,9 +49,13 @@ struct live_target {
 	const char *node;     /* declared node name */
 	const char *url;      /* its Jolokia endpoint; NULL for an HA node */
 	const char *userpass; /* "user:password" for HTTP Basic */
-	/* Broker name to ask for address-settings (an exec cannot take a
-	 * pattern); NULL = node. A wrong hint only loses address_settings. */
+	/* The broker name the node's MBean names carry, as a read found it
+	 * before; NULL = node. A scoped read names the queues it reads whole
+	 * by their MBeans; a wrong hint costs a second request (below). */
 	const char *broker_hint;
+	/* The number of queues the node held when it was last read; 0 = not
+	 * known. It picks the shape of a scoped read (below). */
+	size_t queues_hint;
 	/* An HA node: its brokers, each read in the same round, the one that
 	 * is active taken as the node (live_node_choose); 0: the node is the
 	 * one broker at url. Borrowed. */
@@ -77,13 +81,68 @@ struct live_http_opts {
 	const struct http_tick *tick;
 };
 
-/* Read every target concurrently, one bulk POST per node. Never fails as
+/* ---- what a read asks for (snapshot-scope.c) ---------------------------
+ * A plan needs every live queue's identity (its name, address, routing
+ * type and internal flag: the unmanaged report, the capture patterns, the
+ * ADR-0084 bindings) but the configuration and the counts only of the
+ * queues its declarations and managed set name. A scope lists those; a
+ * read given one asks the broker for no more (docs/snapshot-format.md, "A
+ * plan's read"): every queue by pattern with two attributes, and each
+ * queue of the scope by its MBean name with its configuration and counts,
+ * or, when the scope holds more than half of the queues the node held at
+ * its last read (queues_hint), every queue by pattern with them. Either
+ * way one bulk request per node; a queue of the scope found under another
+ * MBean than the one expected (moved, another broker name) is read in a
+ * second request. The others' configuration is not read: they hold the
+ * defaults (enum recon_queue_unread says what was not read). */
+#define LIVE_SCOPE_GUESSES 3
+struct live_scope_queue {
+	char *name;
+	/* where the queue is expected (the addresses and routing types the
+	 * declarations give it); nat 0: unknown, found by the second
+	 * request */
+	char *address[LIVE_SCOPE_GUESSES];
+	unsigned routing[LIVE_SCOPE_GUESSES];
+	size_t nat;
+};
+struct live_scope {
+	struct live_scope_queue *queues; /* sorted by name, unique */
+	size_t nqueues, alloc;
+	/* every queue's ConfigurationManaged and MessageCount too: what a
+	 * CONFIG_MANAGED reload prediction weighs (reconcile/plan/reload.c) */
+	bool reload;
+	/* the shape: chosen as above, or the scope's queues by name, or
+	 * every queue by pattern with its configuration (`--read`) */
+	enum live_scope_shape {
+		LIVE_SCOPE_CHOSEN = 0,
+		LIVE_SCOPE_BY_NAME,
+		LIVE_SCOPE_BY_PATTERN,
+	} shape;
+};
+/* Add queue name, expected at address with routing (NULL/0: unknown);
+ * a name added again gains the place if it is new. Strings are copied. */
+void live_scope_add(struct live_scope *s, const char *name, const char *address,
+    unsigned routing);
+/* Sort and merge what was added; call before the scope is used. */
+void live_scope_finish(struct live_scope *s);
+const struct live_scope_queue *live_scope_find(const struct live_scope *s,
+    const char *name);
+void live_scope_release(struct live_scope *s); /* leaves it zeroed */
+/* A node read whole (a recording) as a read of scope would have read it:
+ * every queue scope does not name loses its configuration and counts
+ * (the defaults, 0, RECON_QUEUE_UNREAD). Used by `--read scoped` on a recorded
+ * snapshot, so that a plan proves it needs no more. */
+void live_node_narrow(struct recon_node_snapshot *n,
+    const struct live_scope *scope);
+
+/* Read every target concurrently, one bulk POST per node (scope NULL: the
+ * node whole, as `snapshot`; else what scope says, above). Never fails as
  * a whole: a node that cannot be read carries its refusal (UNREACHABLE,
  * UNAUTHORIZED, TIMEOUT, BAD_RESPONSE, ...) and the others are read.
  * Returns the snapshot, owned by the caller; nodes in target order. */
 struct recon_snapshot *live_snapshot_fetch(const char *cluster,
     const struct live_target *targets, size_t n,
-    const struct live_http_opts *opts);
+    const struct live_http_opts *opts, const struct live_scope *scope);
 /* Number of nodes whose refusal kind is not RECON_OK (a passive broker,
  * read and left alone, is not counted). */
 size_t live_snapshot_unreadable(const struct recon_snapshot *s);
@@ -164,7 +223,10 @@ struct live_nodes {
 	const struct live_target *targets;
 	size_t ntargets;
 	const struct live_http_opts *http;
+	/* what each read asks (borrowed; NULL: every node whole) */
+	const struct live_scope *scope;
 	char **brokers;  /* per target: the broker name last read; internal */
+	size_t *queues;  /* per target: its queues at the last read; internal */
 	char **versions; /* per target: its Version then; internal */
 	/* per target: an HA node's member found live at the last read (its
 	 * index in members), which operations go to; internal */

@@ -52,9 +52,13 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 		t[k] = live->targets[i];
 		if (live->brokers[i] != NULL)
 			t[k].broker_hint = live->brokers[i];
+		if (live->queues[i] > 0)
+			t[k].queues_hint = live->queues[i];
 		k++;
 	}
-	s = k > 0 ? live_snapshot_fetch(live->cluster, t, k, live->http) : NULL;
+	s = k > 0 ? live_snapshot_fetch(live->cluster, t, k, live->http,
+	                live->scope)
+	          : NULL;
 	for (j = 0, k = 0; j < n; j++) {
 		i = at[j];
 		if (i == (size_t)-1) {
@@ -73,6 +77,7 @@ live_nodes_read(void *ctx, const char *const *names, size_t n,
 			live->brokers[i] = xstrdup(out[j].broker_name);
 			free(live->versions[i]);
 			live->versions[i] = xstrdup(out[j].broker_version);
+			live->queues[i] = out[j].nqueues;
 			live->live_member[i] =
 			    member_index(&live->targets[i], out[j].member);
 		} else if (live->targets[i].nmembers > 0 ||
@@ -212,6 +217,7 @@ live_nodes_init(struct live_nodes *live)
 	live->versions = xcalloc(live->ntargets + 1, sizeof(*live->versions));
 	live->live_member =
 	    xcalloc(live->ntargets + 1, sizeof(*live->live_member));
+	live->queues = xcalloc(live->ntargets + 1, sizeof(*live->queues));
 }
 
 void
@@ -226,6 +232,8 @@ live_nodes_release(struct live_nodes *live)
 	free(live->brokers);
 	free(live->versions);
 	free(live->live_member);
+	free(live->queues);
+	live->queues = NULL;
 	live->brokers = NULL;
 	live->versions = NULL;
 	live->live_member = NULL;

@@ -155,8 +155,32 @@ live_attrs_address(struct live_attrs *r, const char *mbean,
 }
 
 void
-live_attrs_queue(struct live_attrs *r, const char *mbean, const struct json *o,
-    struct recon_queue *q)
+live_queue_unread(struct recon_queue *q, bool reload)
+{
+	free(q->filter);
+	free(q->last_value_key);
+	q->durable = true;
+	q->filter = NULL;
+	q->max_consumers = -1;
+	q->purge_on_no_consumers = false;
+	q->exclusive = false;
+	q->ring_size = -1;
+	q->enabled = true;
+	q->last_value_key = NULL;
+	q->consumers_before_dispatch = 0;
+	q->delay_before_dispatch = -1;
+	q->consumer_count = 0;
+	if (!reload) {
+		q->message_count = 0;
+		q->configuration_managed = false;
+		q->auto_created = false;
+	}
+	q->unread = RECON_QUEUE_UNREAD;
+}
+
+void
+live_attrs_queue_id(struct live_attrs *r, const char *mbean,
+    const struct json *o, struct recon_queue *q)
 {
 	char *rt;
 
@@ -173,6 +197,19 @@ live_attrs_queue(struct live_attrs *r, const char *mbean, const struct json *o,
 	if (rt == NULL || decl_routing_parse(rt, &q->routing) < 0)
 		bad(r, "RoutingType", "ANYCAST or MULTICAST");
 	free(rt);
+	live_queue_unread(q, false);
+	q->configuration_managed = rd_bool(r, o, "ConfigurationManaged", false);
+	q->auto_created = rd_bool(r, o, "AutoCreated", false);
+	q->internal = rd_bool(r, o, "InternalQueue", false);
+	q->temporary = rd_bool(r, o, "Temporary", false);
+	q->message_count = rd_int_in(r, o, "MessageCount", 0, 0, LIVE_INT_MAX);
+}
+
+void
+live_attrs_queue_config(struct live_attrs *r, const struct json *o,
+    struct recon_queue *q)
+{
+	live_queue_unread(q, true);
 	q->durable = rd_bool(r, o, "Durable", true);
 	q->filter = rd_str(r, o, "Filter", true);
 	q->max_consumers = rd_int(r, o, "MaxConsumers", -1);
@@ -184,13 +221,18 @@ live_attrs_queue(struct live_attrs *r, const char *mbean, const struct json *o,
 	q->consumers_before_dispatch =
 	    rd_int(r, o, "ConsumersBeforeDispatch", 0);
 	q->delay_before_dispatch = rd_int(r, o, "DelayBeforeDispatch", -1);
-	q->configuration_managed = rd_bool(r, o, "ConfigurationManaged", false);
-	q->auto_created = rd_bool(r, o, "AutoCreated", false);
-	q->internal = rd_bool(r, o, "InternalQueue", false);
-	q->temporary = rd_bool(r, o, "Temporary", false);
 	q->consumer_count =
 	    rd_int_in(r, o, "ConsumerCount", 0, 0, LIVE_CONSUMERS_MAX);
 	q->message_count = rd_int_in(r, o, "MessageCount", 0, 0, LIVE_INT_MAX);
+	q->unread = 0;
+}
+
+void
+live_attrs_queue(struct live_attrs *r, const char *mbean, const struct json *o,
+    struct recon_queue *q)
+{
+	live_attrs_queue_id(r, mbean, o, q);
+	live_attrs_queue_config(r, o, q);
 }
 
 static void

@@ -32,26 +32,40 @@ static const char *const divert_attrs[] = {"UniqueName", "RoutingName",
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+#define ADDRESSES D "broker=*,component=addresses,address=*"
+#define QUEUES                                                                 \
+	D "broker=*,component=addresses,address=*,subcomponent=queues,"        \
+	  "routing-type=*,queue=*"
+#define DIVERTS                                                                \
+	D "broker=*,component=addresses,address=*,subcomponent=diverts,"       \
+	  "divert=*"
+
 void
-live_snapshot_build_request(struct live_bulk *b, const char *hint)
+live_read_build(struct live_bulk *b, struct live_read *rd, const char *hint)
 {
 	struct live_arg arg = {.s = "#"};
 	char *m = live_mbean_broker(hint);
 
 	live_bulk_read(b, D "broker=*", broker_attrs, N(broker_attrs));
-	live_bulk_read(b, D "broker=*,component=addresses,address=*",
-	    address_attrs, N(address_attrs));
-	live_bulk_read(b,
-	    D "broker=*,component=addresses,address=*,subcomponent=queues,"
-	      "routing-type=*,queue=*",
-	    queue_attrs, N(queue_attrs));
-	live_bulk_read(b,
-	    D "broker=*,component=addresses,address=*,subcomponent=diverts,"
-	      "divert=*",
-	    divert_attrs, N(divert_attrs));
+	live_bulk_read(b, ADDRESSES, address_attrs, N(address_attrs));
+	if (rd->scope == NULL)
+		live_bulk_read(b, QUEUES, queue_attrs, N(queue_attrs));
+	else
+		live_read_queues(b, rd);
+	live_bulk_read(b, DIVERTS, divert_attrs, N(divert_attrs));
 	live_bulk_exec(b, m, "getAddressSettingsAsJSON(java.lang.String)", &arg,
 	    1);
 	free(m);
+	if (rd->scope != NULL && rd->exact)
+		live_read_add_exact(b, rd);
+}
+
+void
+live_snapshot_build_request(struct live_bulk *b, const char *hint)
+{
+	struct live_read rd = {0};
+
+	live_read_build(b, &rd, hint);
 }
 
 typedef void (
@@ -68,6 +82,13 @@ static void
 conv_queue(struct live_attrs *r, const char *m, const struct json *o, void *out)
 {
 	live_attrs_queue(r, m, o, out);
+}
+
+static void
+conv_queue_id(struct live_attrs *r, const char *m, const struct json *o,
+    void *out)
+{
+	live_attrs_queue_id(r, m, o, out);
 }
 
 static void
@@ -320,8 +341,10 @@ duplicates(const struct recon_node_snapshot *n)
 }
 
 void
-live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
+live_node_from_read(struct recon_node_snapshot *n, const struct live_bulk *b,
+    const struct live_read *rd)
 {
+	struct recon_refusal ref = {0};
 	char *why = NULL;
 	size_t i;
 
@@ -353,7 +376,8 @@ live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
 	if (why == NULL)
 		why = walk(b->results[2].value, n->broker_name, "queue",
 		    sizeof(*n->queues), (void **)&n->queues, &n->nqueues,
-		    conv_queue);
+		    rd->scope != NULL && rd->exact ? conv_queue_id
+		                                   : conv_queue);
 	if (why == NULL)
 		why = walk(b->results[3].value, n->broker_name, "divert",
 		    sizeof(*n->diverts), (void **)&n->diverts, &n->ndiverts,
@@ -375,6 +399,20 @@ live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
 		return;
 	}
 	to_settings(n, &b->results[4]);
+	if (rd->scope == NULL || !rd->exact ||
+	    live_read_apply(n, b, rd, &ref) == 0)
+		return;
+	n->refusal = ref;
+	n->refusal.http_status = b->http_status;
+	drop_contents(n);
+}
+
+void
+live_node_from_reply(struct recon_node_snapshot *n, const struct live_bulk *b)
+{
+	struct live_read rd = {0};
+
+	live_node_from_read(n, b, &rd);
 }
 
 /* One POST of a fetch: a node's endpoint, or one member's. */
@@ -394,19 +432,119 @@ conf_of(struct live_jolokia_conf *c, const char *url, const char *userpass,
 	c->tick = opts->tick;
 }
 
+/* One broker to read: where (conf), what (the bulk, the read's shape),
+ * and what came of it. */
+struct one {
+	struct live_jolokia_conf conf;
+	struct live_bulk bulk;
+	struct live_read rd;
+	struct recon_refusal out;
+	struct recon_node_snapshot node;
+};
+
+static void
+plan_one(struct one *o, const char *url, const char *userpass, const char *hint,
+    size_t queues_hint, const struct live_http_opts *opts,
+    const struct live_scope *scope)
+{
+	conf_of(&o->conf, url, userpass, opts);
+	o->rd.scope = scope;
+	o->rd.exact = scope != NULL && live_read_exact(scope, queues_hint);
+	o->rd.broker = xstrdup(hint);
+	live_read_build(&o->bulk, &o->rd, hint);
+}
+
+/* The second request of the reads whose scope's queues were not all where
+ * they were looked for (moved, or a broker name other than the hint):
+ * each such queue read where the first request found it, the
+ * address-settings again when the broker name was not the hint's. A
+ * queue that is no longer there is dropped (gone between the reads). */
+static void
+read_again(struct one *ones, size_t n)
+{
+	struct live_jolokia_conf *confs = xcalloc(n + 1, sizeof(*confs));
+	struct live_bulk *bulks = xcalloc(n + 1, sizeof(*bulks));
+	struct live_read *again = xcalloc(n + 1, sizeof(*again));
+	struct recon_refusal *outs = xcalloc(n + 1, sizeof(*outs));
+	size_t *at = xcalloc(n + 1, sizeof(*at)),
+	       *set = xcalloc(n + 1, sizeof(*set));
+	struct live_arg arg = {.s = "#"};
+	struct recon_node_snapshot *nd;
+	size_t i, k = 0;
+	char *m;
+
+	for (i = 0; i < n; i++) {
+		nd = &ones[i].node;
+		if (ones[i].out.kind != RECON_OK ||
+		    nd->refusal.kind != RECON_OK || ones[i].rd.scope == NULL)
+			continue;
+		if (!ones[i].rd.exact)
+			continue;
+		if (live_read_add_misses(&bulks[k], &again[k], nd,
+		        &ones[i].rd) == 0) {
+			live_read_release(&again[k]);
+			live_bulk_release(&bulks[k]);
+			continue;
+		}
+		set[k] = (size_t)-1;
+		if (strcmp(ones[i].rd.broker, nd->broker_name) != 0) {
+			m = live_mbean_broker(nd->broker_name);
+			set[k] = live_bulk_exec(&bulks[k], m,
+			    "getAddressSettingsAsJSON(java.lang.String)", &arg,
+			    1);
+			free(m);
+		}
+		confs[k] = ones[i].conf;
+		at[k++] = i;
+	}
+	if (k > 0)
+		live_jolokia_post_all(confs, bulks, k, outs);
+	for (i = 0; i < k; i++) {
+		nd = &ones[at[i]].node;
+		nd->requests += bulks[i].requests;
+		nd->read_seconds += bulks[i].seconds;
+		if (outs[i].kind != RECON_OK) {
+			recon_refusal_release(&nd->refusal);
+			nd->refusal = outs[i];
+			memset(&outs[i], 0, sizeof(outs[i]));
+			drop_contents(nd);
+		} else if (live_read_apply(nd, &bulks[i], &again[i],
+		               &nd->refusal) < 0) {
+			nd->refusal.http_status = bulks[i].http_status;
+			drop_contents(nd);
+		} else {
+			if (set[i] != (size_t)-1 && nd->naddress_settings == 0)
+				to_settings(nd, &bulks[i].results[set[i]]);
+			live_read_drop_unread(nd, ones[at[i]].rd.scope);
+			live_node_sort(nd);
+		}
+		live_read_release(&again[i]);
+		live_bulk_release(&bulks[i]);
+		recon_refusal_release(&outs[i]);
+	}
+	free(confs);
+	free(bulks);
+	free(again);
+	free(outs);
+	free(at);
+	free(set);
+}
+
 struct recon_snapshot *
 live_snapshot_fetch(const char *cluster, const struct live_target *targets,
-    size_t n, const struct live_http_opts *opts)
+    size_t n, const struct live_http_opts *opts, const struct live_scope *scope)
 {
 	struct recon_snapshot *s = xcalloc(1, sizeof(*s));
 	struct live_jolokia_conf *confs;
 	struct live_bulk *bulks;
 	struct recon_refusal *outs;
 	struct recon_node_snapshot *reads;
+	struct one *ones;
 	size_t i, j, k, nreads = 0;
 
 	for (i = 0; i < n; i++)
 		nreads += targets[i].nmembers > 0 ? targets[i].nmembers : 1;
+	ones = xcalloc(nreads + 1, sizeof(*ones));
 	confs = xcalloc(nreads + 1, sizeof(*confs));
 	bulks = xcalloc(nreads + 1, sizeof(*bulks));
 	outs = xcalloc(nreads + 1, sizeof(*outs));
@@ -421,29 +559,43 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 		const char *hint = t->broker_hint ? t->broker_hint : t->node;
 
 		if (t->nmembers == 0) {
-			conf_of(&confs[k], t->url, t->userpass, opts);
-			live_snapshot_build_request(&bulks[k++], hint);
+			plan_one(&ones[k++], t->url, t->userpass, hint,
+			    t->queues_hint, opts, scope);
 			continue;
 		}
 		/* each member's broker is asked for its address-settings by
 		 * the member's name (docs/ha-pairs.md) */
-		for (j = 0; j < t->nmembers; j++) {
-			conf_of(&confs[k], t->members[j].url,
-			    t->members[j].userpass, opts);
-			live_snapshot_build_request(&bulks[k++],
-			    t->members[j].name);
-		}
+		for (j = 0; j < t->nmembers; j++)
+			plan_one(&ones[k++], t->members[j].url,
+			    t->members[j].userpass, t->members[j].name,
+			    t->queues_hint, opts, scope);
+	}
+	for (k = 0; k < nreads; k++) {
+		confs[k] = ones[k].conf;
+		bulks[k] = ones[k].bulk;
 	}
 	live_jolokia_post_all(confs, bulks, nreads, outs);
 	for (k = 0; k < nreads; k++) {
-		reads[k].url = xstrdup(confs[k].url);
-		reads[k].requests = bulks[k].requests;
-		reads[k].read_seconds = bulks[k].seconds;
-		if (outs[k].kind != RECON_OK)
-			reads[k].refusal = outs[k];
-		else
-			live_node_from_reply(&reads[k], &bulks[k]);
-		live_bulk_release(&bulks[k]);
+		struct recon_node_snapshot *nd = &ones[k].node;
+
+		ones[k].bulk = bulks[k];
+		ones[k].out = outs[k];
+		nd->url = xstrdup(confs[k].url);
+		nd->requests = bulks[k].requests;
+		nd->read_seconds = bulks[k].seconds;
+		if (outs[k].kind != RECON_OK) {
+			nd->refusal = outs[k];
+			memset(&ones[k].out, 0, sizeof(ones[k].out));
+			ones[k].out.kind = nd->refusal.kind;
+		} else {
+			live_node_from_read(nd, &bulks[k], &ones[k].rd);
+		}
+		live_bulk_release(&ones[k].bulk);
+	}
+	read_again(ones, nreads);
+	for (k = 0; k < nreads; k++) {
+		reads[k] = ones[k].node;
+		live_read_release(&ones[k].rd);
 	}
 	for (i = 0, k = 0; i < n; i++) {
 		const struct live_target *t = &targets[i];
@@ -466,6 +618,7 @@ live_snapshot_fetch(const char *cluster, const struct live_target *targets,
 	for (k = 0; k < nreads; k++)
 		live_node_release(&reads[k]);
 	free(reads);
+	free(ones);
 	free(confs);
 	free(bulks);
 	free(outs);

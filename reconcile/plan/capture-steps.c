@@ -4,6 +4,7 @@
  * longer declared owns (docs/captures.md). */
 #include "plan-int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ void
 plan_capture_ring_consumers(struct plan_step *np, const struct recon_queue *q,
     bool flag)
 {
+	assert((q->unread & RECON_QUEUE_NO_COUNTS) == 0); /* scope.c: a ring */
 	np->consumers = q->consumer_count;
 	if (q->consumer_count <= 0)
 		return;
@@ -95,6 +97,7 @@ capture_drop_home(struct plan_capture_node *c, const char *name,
 	    plan_capture_add_step(c, PLAN_ACT_DELETE_CAPTURE, capaddr, capaddr);
 	np->observed.present = true;
 	if (lq != NULL) {
+		assert(lq->unread == 0); /* scope.c: a ring */
 		np->observed.queue = recon_queue_dup(lq);
 		plan_capture_ring_consumers(np, lq,
 		    c->ctx->disconnect_consumers);

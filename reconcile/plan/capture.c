@@ -8,6 +8,7 @@
  * cycle. docs/captures.md. */
 #include "plan-int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +249,7 @@ capture_home(struct plan_capture_node *c, const struct decl_capture *cap,
 	struct recon_op *op;
 
 	ring_queue(&want, capaddr, cap->ring_size);
+	assert(lq == NULL || lq->unread == 0); /* scope.c: a ring */
 	if (!anycast || lq == NULL) {
 		np = plan_capture_add_step(c, PLAN_ACT_CREATE_CAPTURE, capaddr,
 		    capaddr);

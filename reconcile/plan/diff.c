@@ -3,6 +3,7 @@
  * place, changes by recreate). Removals are in diff-delete.c. */
 #include "plan-int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,7 @@ plan_queue_node(struct plan_diff *d, const struct decl_queue *dq, size_t i)
 	size_t k;
 
 	recon_queue_from_decl(&want, dq);
+	assert(lq == NULL || lq->unread == 0); /* scope.c: declared */
 	if (lq == NULL) {
 		np = plan_diff_step(d, PLAN_ACT_CREATE_QUEUE, dq->name,
 		    dq->address, i);

@@ -476,6 +476,20 @@ struct plan *plan_delete_queue(const struct decl_cluster *decl,
     const struct plan_managed *managed, const char *queue,
     const struct recon_snapshot *snap, const struct plan_opts *opts);
 
+/* What a plan of decl reads of the nodes (reconcile/live/live.h, struct
+ * live_scope; docs/snapshot-format.md, "A plan's read"): the queues decl
+ * and base (NULL: none) declare, at their declared addresses; the managed
+ * set's queues (managed NULL: none), at base's address when base declares
+ * them; the ring queue of every capture decl declares or the managed set
+ * names; the queues extra[] names (delete-queue's); the queues of every
+ * action of p (NULL: none; apply's reads), where p saw them. CONFIG_MANAGED
+ * adds what the reload prediction weighs of every queue. out is zeroed
+ * first; release it with live_scope_release. */
+struct live_scope;
+void plan_scope_build(struct live_scope *out, const struct decl_cluster *decl,
+    const struct decl_cluster *base, const struct plan_managed *managed,
+    const char *const *extra, size_t nextra, const struct plan *p);
+
 /* A refused plan for a declaration that failed validation: diags are
  * rendered into it; nothing is planned. */
 struct plan *plan_invalid(const char *cluster, const struct errlist *diags,

@@ -8,6 +8,7 @@
  * of the plan that makes it. */
 #include "plan-int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,6 +165,7 @@ bool
 plan_preflight_delete_if_empty(struct plan_step *np,
     const struct recon_queue *q, const struct plan_queue_delete_ctx *ctx)
 {
+	assert((q->unread & RECON_QUEUE_NO_COUNTS) == 0);
 	if (ctx->delete_if_empty == NULL || q->message_count <= 0)
 		return false;
 	plan_step_refuse(np, PLAN_REFUSAL_HAS_MESSAGES,

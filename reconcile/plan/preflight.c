@@ -4,6 +4,7 @@
  * a fresh snapshot with the same context and compares the outcome. */
 #include "plan-int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -483,6 +484,7 @@ plan_preflight_queue_delete(struct plan_step *np,
 		    xasprintf("queue '%s' does not exist on this node", queue);
 		return;
 	}
+	assert(q->unread == 0); /* scope.c: what a plan may delete */
 	np->outcome = PLAN_OUT_WOULD_APPLY;
 	np->observed.present = true;
 	np->observed.queue = recon_queue_dup(q);

@@ -2,6 +2,7 @@
  * on a live node (rules in plan.h, facts in docs/config-managed.md). */
 #include "plan-int.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,8 @@ static char *
 queue_changes(const struct recon_queue *l, const struct decl_queue *d)
 {
 	struct sbuf b = {0};
+
+	assert((l->unread & RECON_QUEUE_NO_CONFIG) == 0); /* scope.c */
 
 	diff_str(&b, "routing", decl_routing_name(l->routing),
 	    decl_routing_name(d->routing));

@@ -27,7 +27,9 @@ UPSTREAM: http://localhost:PORT. With FAULTPROXY_TLS_CERT and
 FAULTPROXY_TLS_KEY set (PEM files) the proxy speaks HTTPS. The proxy listens on 127.0.0.1 (or the
 address FAULTPROXY_BIND names) on a free port (FAULTPROXY_PORT: that one, so that a
 proxy killed for an outage comes back where the agent expects it), writes the port to PORTFILE, and appends one line per request
-(`<method> <path> <body-bytes>`) to LOGFILE. Runs until killed.
+(`<method> <path> <body-bytes>`) to LOGFILE. With FAULTPROXY_BODIES set (a
+folder) it also keeps each request's body there as N.json (1, 2, ...: the
+order the requests came in). Runs until killed.
 """
 import http.client
 import http.server
@@ -43,6 +45,7 @@ import urllib.parse
 MODE, UPSTREAM, PORTFILE, LOGFILE = sys.argv[1:5]
 UP = urllib.parse.urlparse(UPSTREAM)
 LOCK = threading.Lock()
+SEEN = 0
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -78,9 +81,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def handle_one(self, body):
+        global SEEN
         with LOCK:
             with open(LOGFILE, "a") as f:
                 f.write("%s %s %d\n" % (self.command, self.path, len(body)))
+            if os.environ.get("FAULTPROXY_BODIES"):
+                SEEN += 1
+                with open(os.path.join(os.environ["FAULTPROXY_BODIES"],
+                                       "%d.json" % SEEN), "wb") as f:
+                    f.write(body)
         if MODE == "pass":
             status, data = self.forward(body)
             self.reply(status, data)

@@ -63,7 +63,8 @@ preview(const char *nodes, char **msg)
 	assert_true(saved >= 0 && fd >= 0);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
-	rc = agent_preview_snapshot(&out, "plan", c, path, NULL, NULL);
+	rc = agent_preview_snapshot(&out, "plan", c, path, NULL, NULL,
+	    &(struct agent_read){0});
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);

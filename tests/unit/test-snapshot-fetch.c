@@ -339,7 +339,7 @@ test_snapshot_fetch__tick_abandons_a_stalled_node(void **state)
 
 	(void)state;
 	t.url = u;
-	s = live_snapshot_fetch("c", &t, 1, &o);
+	s = live_snapshot_fetch("c", &t, 1, &o, NULL);
 	assert_int_equal(calls, 2);
 	assert_int_equal(s->nodes[0].refusal.kind, RECON_UNREACHABLE);
 	assert_string_equal(s->nodes[0].refusal.text,

@@ -47,16 +47,19 @@ static void
 test_targets__cleartext_warned_once(void **state)
 {
 	struct live_target v[] = {
-	    {"remote", "http://192.0.2.2:8161/console/jolokia", "u:p", NULL,
-	        NULL, 0},
-	    {"local", "http://localhost:8161/console/jolokia", "u:p", NULL,
-	        NULL, 0},
-	    {"loop", "http://127.0.0.1:8161/console/jolokia", "u:p", NULL, NULL,
-	        0},
-	    {"tls", "https://192.0.2.2:8443/console/jolokia", "u:p", NULL, NULL,
-	        0},
-	    {"anon", "http://192.0.2.3:8161/console/jolokia", NULL, NULL, NULL,
-	        0},
+	    {.node = "remote",
+	        .url = "http://192.0.2.2:8161/console/jolokia",
+	        .userpass = "u:p"},
+	    {.node = "local",
+	        .url = "http://localhost:8161/console/jolokia",
+	        .userpass = "u:p"},
+	    {.node = "loop",
+	        .url = "http://127.0.0.1:8161/console/jolokia",
+	        .userpass = "u:p"},
+	    {.node = "tls",
+	        .url = "https://192.0.2.2:8443/console/jolokia",
+	        .userpass = "u:p"},
+	    {.node = "anon", .url = "http://192.0.2.3:8161/console/jolokia"},
 	};
 	struct agent_targets t = {v, NULL, sizeof(v) / sizeof(v[0]), NULL, NULL,
 	    0};

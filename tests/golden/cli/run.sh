@@ -83,7 +83,7 @@ for c in $cmds; do
 	"$AG_BIN" "$c" --help >"$scratch/stdout" 2>"$scratch/stderr"
 	rc=$?
 	if [ "$rc" -eq 0 ] && [ ! -s "$scratch/stderr" ] &&
-		head -n 1 "$scratch/stdout" | grep -q "^Usage: artemis-gitops $c "; then
+		head -n 1 "$scratch/stdout" | grep -Eq "^Usage: artemis-gitops $c( |$)"; then
 		ok "$c --help: usage on stdout, exit 0"
 	else
 		not_ok "$c --help: usage on stdout, exit 0" "exit $rc" \

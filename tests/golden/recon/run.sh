@@ -93,6 +93,16 @@ run_case() {
 			not_ok "$c: $f as expected" "$(diff -u "$here/$c/expect/$f" "$w/plan/$f" | head -40)"; fi
 	done
 	run_checks "$c" "$w"
+	# The same plan from the recording narrowed to what a live read of
+	# the plan's scope reads (--read scoped, docs/snapshot-format.md "A
+	# plan's read"): the objects the plan weighs are all it needs.
+	mv "$w/plan" "$w/whole"
+	(cd "$w" && "$AG_BIN" "$@" --out plan --snapshot snapshot.json --read scoped "${extra[@]}" >/dev/null 2>&1)
+	check_eq "$c: --read scoped: exit code" "$rc" "$?"
+	for f in plan.json plan.md; do
+		if cmp -s "$w/whole/$f" "$w/plan/$f"; then ok "$c: --read scoped: the same $f"; else
+			not_ok "$c: --read scoped: the same $f" "$(diff -u "$w/whole/$f" "$w/plan/$f" | head -40)"; fi
+	done
 }
 
 for d in "$here"/[0-9][0-9][0-9]-*/; do
