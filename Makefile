@@ -54,7 +54,7 @@ DECL_SRC  := $(sort $(wildcard declarations/*.c declarations/render/*.c))
 RECON_SRC := $(sort $(wildcard reconcile/*.c reconcile/live/*.c \
                reconcile/plan/*.c reconcile/import/*.c reconcile/apply/*.c))
 AGENT_SRC := $(filter-out agent/main.c,$(sort $(wildcard agent/*.c \
-               agent/web/*.c agent/webhook/*.c agent/daemon/*.c)))
+               agent/web/*.c agent/webhook/*.c agent/mcp/*.c agent/daemon/*.c)))
 CORE_SRC  := $(LIB_SRC) $(DECL_SRC) $(RECON_SRC) $(AGENT_SRC)
 UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz-*.c))

@@ -57,6 +57,7 @@ run(const struct dq_args *a)
 	struct recon_snapshot *s = NULL;
 	struct plan *p = NULL;
 	struct errlist diags = {0};
+	char *owned = NULL;
 	struct live_scope scope = {0};
 	struct agent_read rd;
 	int code = AGENT_EXIT_FAIL;
@@ -65,12 +66,9 @@ run(const struct dq_args *a)
 		agent_preview_print_diags(&diags);
 		goto done;
 	}
-	if (strncmp(a->queue, c->settings.capture_prefix,
-	        strlen(c->settings.capture_prefix)) == 0 &&
-	    c->settings.capture_prefix[0] != '\0') {
-		fprintf(stderr,
-		    "artemis-gitops delete-queue: '%s' has the reserved capture prefix '%s': it belongs to a capture subscription; remove the capture from the declaration instead\n",
-		    a->queue, c->settings.capture_prefix);
+	owned = agent_preview_capture_owned(c, a->queue);
+	if (owned != NULL) {
+		fprintf(stderr, "artemis-gitops delete-queue: %s\n", owned);
 		goto done;
 	}
 	if (load_managed(&m, a, c->name) < 0)
@@ -95,6 +93,7 @@ run(const struct dq_args *a)
 	code = agent_preview_comments("delete-queue", code, a->out, a->comment,
 	    &a->comments);
 done:
+	free(owned);
 	live_scope_release(&scope);
 	plan_free(p);
 	live_snapshot_free(s);

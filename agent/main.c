@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "mcp/mcp.h"
 #include "window.h"
 
 static const struct agent_cmd_entry *const cmds[] = {
@@ -20,6 +21,7 @@ static const struct agent_cmd_entry *const cmds[] = {
     &agent_cmd_suspend_entry,
     &agent_cmd_resume_entry,
     &agent_cmd_state_migrate_entry,
+    &mcp_cmd_entry,
     &daemon_cmd_run_entry,
     &daemon_cmd_notify_test_entry,
     &agent_cmd_schema_entry,

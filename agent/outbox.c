@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../lib/afile.h"
+#include "../lib/sbuf.h"
 #include "../lib/xalloc.h"
 #include "apply-plan.h"
 
@@ -273,4 +274,33 @@ agent_outbox_list_free(char **list, size_t n)
 	for (i = 0; i < n; i++)
 		free(list[i]);
 	free(list);
+}
+
+char *
+agent_outbox_page_link(const char *base, const char *cluster, const char *id)
+{
+	static const char keep[] = "abcdefghijklmnopqrstuvwxyz"
+	                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
+	const char *parts[2] = {cluster, id};
+	struct sbuf b = {0};
+	size_t i, n;
+	const char *s;
+
+	if (base == NULL)
+		return NULL;
+	n = strlen(base);
+	sbuf_add(&b, base, n > 0 && base[n - 1] == '/' ? n - 1 : n);
+	sbuf_adds(&b, "/clusters/");
+	for (i = 0; i < 2 && parts[i] != NULL; i++) {
+		if (i == 1)
+			sbuf_adds(&b, "/previews/");
+		for (s = parts[i]; *s != '\0'; s++) {
+			if (strchr(keep, *s) != NULL)
+				sbuf_addc(&b, *s);
+			else
+				sbuf_addf(&b, "%%%02X",
+				    (unsigned)(unsigned char)*s);
+		}
+	}
+	return sbuf_take(&b);
 }

@@ -23,9 +23,13 @@
  *                                                   a sync window or a
  *                                                   resume: why, until when
  *                             result.json, .md      written by the apply
- *                             request.txt           an operator's
+ *                             request.txt           a preview asked
+ *                                                   for: an operator's
  *                                                   delete-queue from the
- *                                                   web: who asked, when
+ *                                                   web (via http), or a
+ *                                                   plan of the MCP server
+ *                                                   (via mcp): who asked,
+ *                                                   when
  *   OUTBOX/<cluster>/drift/drift.md, drift.json     the last drift report
  *   OUTBOX/<cluster>/hold.txt      the cluster is suspended or outside its
  *                                  sync window: why, until when
@@ -47,7 +51,8 @@
 #define AGENT_OUTBOX_APPROVAL   "approval.json"
 #define AGENT_OUTBOX_REFUSED    "approval-refused.txt"
 #define AGENT_OUTBOX_RESULT     "result.json"
-/* an operator's delete-queue posted through the web server: who, when */
+/* a preview asked for (the web's delete-queue, the MCP server's plans):
+ * who, when, through what */
 #define AGENT_OUTBOX_REQUEST "request.txt"
 /* an approved preview that waits (a suspension, a sync window): why and
  * until when (docs/policy.md); removed once it is applied or refused */
@@ -93,6 +98,12 @@ int agent_outbox_clusters(char ***out, size_t *nout, const char *outbox,
  * one. Release with agent_outbox_list_free. */
 int agent_outbox_plans(char ***out, size_t *nout, const char *outbox,
     const char *cluster, struct err *err);
+
+/* Where people open a cluster (id NULL) or one of its previews on the
+ * page: BASE/clusters/<cluster>[/previews/<id>], the names
+ * percent-encoded; NULL when base (notifications.page-url) is. Owned. */
+char *agent_outbox_page_link(const char *base, const char *cluster,
+    const char *id);
 
 /* The drift report's files in OUTBOX/<cluster>/drift/ */
 #define AGENT_OUTBOX_DRIFT_JSON "drift.json"

@@ -59,34 +59,42 @@ snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
 	return 0;
 }
 
+int
+agent_preview_snapshot_live(struct recon_snapshot **out,
+    const struct decl_cluster *c, const char *node, const char *creds_dir,
+    const struct agent_tls *tls, long timeout_ms,
+    const struct live_scope *scope, const char *cmd, struct err *err)
+{
+	struct agent_targets t = {0};
+	struct live_http_opts http = {0};
+
+	if (creds_dir == NULL)
+		return err_setf(err, NULL,
+		    "no credentials folder: use --credentials DIR or set "
+		    "CREDENTIALS_DIRECTORY (or plan against a recorded "
+		    "--snapshot FILE)");
+	if (agent_targets_load(&t, c, node != NULL ? &node : NULL,
+	        node != NULL ? 1 : 0, creds_dir, NULL, err) < 0)
+		return -1;
+	agent_targets_warn_cleartext(&t, cmd, NULL);
+	agent_tls_http(tls, &http);
+	agent_http_timeout(&http, timeout_ms);
+	*out = live_snapshot_fetch(c->name, t.v, t.n, &http, scope);
+	agent_targets_release(&t);
+	return 0;
+}
+
 static int
 snapshot_live(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *creds,
     const struct agent_tls *tls, const struct live_scope *scope)
 {
-	const char *dir = agent_creds_dir(creds);
-	struct agent_targets t = {0};
-	struct live_http_opts http = {0};
 	struct err err = {0};
-	int rc = -1;
 
-	if (dir == NULL) {
-		fprintf(stderr,
-		    "artemis-gitops %s: no credentials folder: use --credentials DIR or set CREDENTIALS_DIRECTORY (or plan against a recorded --snapshot FILE)\n",
-		    cmd);
-		goto done;
-	}
-	if (agent_targets_load(&t, c, NULL, 0, dir, NULL, &err) < 0) {
-		print_err(cmd, &err);
-		goto done;
-	}
-	agent_targets_warn_cleartext(&t, cmd, NULL);
-	agent_tls_http(tls, &http);
-	*out = live_snapshot_fetch(c->name, t.v, t.n, &http, scope);
-	rc = 0;
-done:
-	agent_targets_release(&t);
-	return rc;
+	if (agent_preview_snapshot_live(out, c, NULL, agent_creds_dir(creds),
+	        tls, 0, scope, cmd, &err) < 0)
+		return print_err(cmd, &err);
+	return 0;
 }
 
 /* Every node of a recorded snapshot must be one the declaration names: the
@@ -142,6 +150,20 @@ agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
 		live_node_narrow(&s->nodes[i], rd->scope);
 	*out = s;
 	return 0;
+}
+
+char *
+agent_preview_capture_owned(const struct decl_cluster *c, const char *queue)
+{
+	const char *prefix = c->settings.capture_prefix;
+
+	if (prefix[0] == '\0' || strncmp(queue, prefix, strlen(prefix)) != 0)
+		return NULL;
+	return xasprintf(
+	    "'%s' has the reserved capture prefix '%s': it "
+	    "belongs to a capture subscription; remove the capture "
+	    "from the declaration instead",
+	    queue, prefix);
 }
 
 int
@@ -256,27 +278,35 @@ is_yaml(const char *name, void *ctx)
 }
 
 int
-agent_preview_write_declaration(const char *cmd, const struct decl_cluster *c,
-    const char *out_dir)
+agent_preview_declaration_write(const struct decl_cluster *c,
+    const char *out_dir, struct err *err)
 {
 	char *dir = xasprintf("%s/declaration", out_dir);
 	char *file = xasprintf("%s/cluster.yaml", dir);
 	char *text = decl_cluster_dump(c);
-	struct err err = {0};
 	int rc = -1;
 
-	if (afile_mkdirs(dir, 0750, &err) < 0 ||
-	    afile_unlink_matching(dir, is_yaml, NULL, &err) < 0 ||
-	    afile_write(file, text, strlen(text), 0640, &err) < 0) {
-		print_err(cmd, &err);
+	if (afile_mkdirs(dir, 0750, err) < 0 ||
+	    afile_unlink_matching(dir, is_yaml, NULL, err) < 0 ||
+	    afile_write(file, text, strlen(text), 0640, err) < 0)
 		goto done;
-	}
 	rc = 0;
 done:
 	free(text);
 	free(file);
 	free(dir);
 	return rc;
+}
+
+int
+agent_preview_write_declaration(const char *cmd, const struct decl_cluster *c,
+    const char *out_dir)
+{
+	struct err err = {0};
+
+	if (agent_preview_declaration_write(c, out_dir, &err) < 0)
+		return print_err(cmd, &err);
+	return 0;
 }
 
 int

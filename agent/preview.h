@@ -40,6 +40,27 @@ int agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds,
     const struct agent_tls *tls, const struct agent_read *rd);
 
+/* The nodes of c read live (node not NULL: that one only, which c must
+ * declare): their targets with the credentials of the folder creds_dir,
+ * the TLS settings tls (NULL: the system store), a bound of timeout_ms on
+ * each request (0: the defaults), what scope says (NULL: every node whole,
+ * reconcile/live/live.h). Credentials that would cross the network
+ * unencrypted are warned about as agent_targets_warn_cleartext does for
+ * cmd (NULL: logged). Prints nothing else. 0 with *out (every node there,
+ * a node that could not be read with its refusal), or -1 with err: no
+ * credentials folder, a credentials file refused, an unknown node. */
+int agent_preview_snapshot_live(struct recon_snapshot **out,
+    const struct decl_cluster *c, const char *node, const char *creds_dir,
+    const struct agent_tls *tls, long timeout_ms,
+    const struct live_scope *scope, const char *cmd, struct err *err);
+
+/* A queue whose name starts with c's capture prefix belongs to a capture
+ * subscription (ADR-0079 D3): the refusal of its delete-queue (owned), the
+ * same for the command, the page and the MCP server; NULL for any other
+ * queue. */
+char *agent_preview_capture_owned(const struct decl_cluster *c,
+    const char *queue);
+
 /* How plan.json names the snapshot: "live", or the recorded file's base
  * name (so that a plan does not depend on where the file lies). Borrowed. */
 const char *agent_preview_snapshot_label(const char *file);
@@ -64,6 +85,9 @@ int agent_preview_comments(const char *cmd, int code, const char *out_dir,
  * declared objects without --cluster. 0, or -1 with a message printed. */
 int agent_preview_write_declaration(const char *cmd,
     const struct decl_cluster *c, const char *out_dir);
+/* The same without printing: 0, or -1 with err. */
+int agent_preview_declaration_write(const struct decl_cluster *c,
+    const char *out_dir, struct err *err);
 
 /* CONFIG_MANAGED (others: 0, nothing done): render c's broker.xml per
  * node into p (diffs from before, the previous declaration, or the base

@@ -182,35 +182,12 @@ daemon_events_start(struct daemon *a)
 
 /* ---- making events ------------------------------------------------------ */
 
-/* BASE/clusters/<cluster>[/previews/<id>] with the names percent-encoded,
- * or NULL without notifications.page-url. Owned. */
+/* BASE/clusters/<cluster>[/previews/<id>], or NULL without
+ * notifications.page-url (agent_outbox_page_link). Owned. */
 static char *
 page_link(const struct daemon *a, const char *cluster, const char *id)
 {
-	static const char keep[] = "abcdefghijklmnopqrstuvwxyz"
-	                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
-	const char *base = a->conf->notify_page_url, *parts[2] = {cluster, id};
-	struct sbuf b = {0};
-	size_t i, n;
-	const char *s;
-
-	if (base == NULL)
-		return NULL;
-	n = strlen(base);
-	sbuf_add(&b, base, n > 0 && base[n - 1] == '/' ? n - 1 : n);
-	sbuf_adds(&b, "/clusters/");
-	for (i = 0; i < 2 && parts[i] != NULL; i++) {
-		if (i == 1)
-			sbuf_adds(&b, "/previews/");
-		for (s = parts[i]; *s != '\0'; s++) {
-			if (strchr(keep, *s) != NULL)
-				sbuf_addc(&b, *s);
-			else
-				sbuf_addf(&b, "%%%02X",
-				    (unsigned)(unsigned char)*s);
-		}
-	}
-	return sbuf_take(&b);
+	return agent_outbox_page_link(a->conf->notify_page_url, cluster, id);
 }
 
 /* The folder name of a preview (OUTBOX/<cluster>/<id>). */

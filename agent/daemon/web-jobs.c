@@ -24,6 +24,7 @@
 #include "../inventory.h"
 #include "../log.h"
 #include "../plan-dir.h"
+#include "../preview.h"
 
 /* The folder of the head commit that declares cluster `name`, parsed
  * into *c; 1 when none does, -1 (msg set) when the commit cannot be
@@ -117,7 +118,6 @@ run_job(struct daemon *a, struct web_job *j)
 	struct sbuf msg = {0};
 	size_t n = 0, at = 0;
 	char *id = NULL, *why;
-	const char *prefix;
 	int status = 500, r;
 
 	if (a->head.head[0] == '\0') {
@@ -136,15 +136,11 @@ run_job(struct daemon *a, struct web_job *j)
 			    j->cluster, a->head.head);
 		goto done;
 	}
-	prefix = c->settings.capture_prefix;
-	if (prefix[0] != '\0' &&
-	    strncmp(j->queue, prefix, strlen(prefix)) == 0) {
+	why = agent_preview_capture_owned(c, j->queue);
+	if (why != NULL) {
 		status = 422;
-		sbuf_addf(&msg,
-		    "'%s' has the reserved capture prefix '%s': it belongs to a "
-		    "capture subscription; remove the capture from the "
-		    "declaration instead",
-		    j->queue, prefix);
+		sbuf_adds(&msg, why);
+		free(why);
 		goto done;
 	}
 	if (!daemon_ha_owns(a, c->name)) {
