@@ -32,7 +32,6 @@ struct import_cli {
 	bool force;
 	struct import_opts io;
 	struct agent_tls tls;
-	long timeout_ms;
 };
 
 /* Each diagnostic once (nodes sharing a broker.xml give the same ones). */
@@ -90,7 +89,6 @@ read_live(struct import_result *r, const struct import_cli *o,
 	agent_targets_warn_cleartext(&t, CMD, NULL);
 	http.origin = o->origin;
 	agent_tls_http(&o->tls, &http);
-	agent_http_timeout(&http, o->timeout_ms);
 	fprintf(stderr,
 	    "artemis-gitops %s: reading %zu node(s) of cluster "
 	    "'%s'\n",
@@ -307,20 +305,10 @@ enum {
 	IMPORT_FORCE,
 	IMPORT_AUTO,
 	IMPORT_CREDENTIALS,
-	IMPORT_TIMEOUT,
 	IMPORT_SCHEMA_DIR,
 	IMPORT_TLS,
 	IMPORT_ORIGIN = IMPORT_TLS + AGENT_TLS_NOPTIONS,
 };
-
-static int
-timeout_check(const char *arg)
-{
-	if (agent_seconds_ms(arg, 3600) < 0)
-		return agent_usage_error(CMD,
-		    "--timeout: expected seconds in (0, 3600], got '%s'", arg);
-	return AGENT_CMD_CONTINUE;
-}
 
 static int
 import_exec(const struct agent_cmd_args *args)
@@ -340,9 +328,6 @@ import_exec(const struct agent_cmd_args *args)
 	o.credentials = args->opt[IMPORT_CREDENTIALS];
 	o.origin = args->opt[IMPORT_ORIGIN];
 	o.schema_dir = args->opt[IMPORT_SCHEMA_DIR];
-	if (args->opt[IMPORT_TIMEOUT] != NULL)
-		o.timeout_ms =
-		    agent_seconds_ms(args->opt[IMPORT_TIMEOUT], 3600);
 	if ((o.from_live == NULL) == (o.from_xml == NULL))
 		return agent_usage_error(CMD,
 		    "expected one of --from-live NODES_FILE and "
@@ -416,8 +401,6 @@ static const struct agent_cmd_option import_options[] = {
         "declare auto-created queues and addresses too", NULL},
     [IMPORT_CREDENTIALS] = {"credentials", '\0', "DIR",
         "credentials folder (default: $CREDENTIALS_DIRECTORY)", NULL},
-    [IMPORT_TIMEOUT] = {"timeout", '\0', "S",
-        "total time per node in seconds (default 30)", timeout_check},
     [IMPORT_SCHEMA_DIR] = {"schema-dir", '\0', "DIR",
         "--from-broker-xml: Artemis's schema folder, as\n"
         "for `render`",

@@ -23,7 +23,6 @@ struct snap_opts {
 	bool json;
 	const char *credentials, *node, *origin;
 	struct agent_tls tls;
-	long timeout_ms;
 };
 
 static void
@@ -68,7 +67,6 @@ run(const struct snap_opts *o, const struct decl_cluster *c)
 	agent_targets_warn_cleartext(&t, "snapshot", NULL);
 	http.origin = o->origin;
 	agent_tls_http(&o->tls, &http);
-	agent_http_timeout(&http, o->timeout_ms);
 	s = live_snapshot_fetch(c->name, t.v, t.n, &http, NULL);
 	if (o->json) {
 		json = live_snapshot_render_json(s);
@@ -93,19 +91,9 @@ enum {
 	SNAPSHOT_JSON,
 	SNAPSHOT_CREDENTIALS,
 	SNAPSHOT_NODE,
-	SNAPSHOT_TIMEOUT,
 	SNAPSHOT_TLS,
 	SNAPSHOT_ORIGIN = SNAPSHOT_TLS + AGENT_TLS_NOPTIONS,
 };
-
-static int
-timeout_check(const char *arg)
-{
-	if (agent_seconds_ms(arg, 3600) < 0)
-		return agent_usage_error("snapshot",
-		    "--timeout: expected seconds in (0, 3600], got '%s'", arg);
-	return AGENT_CMD_CONTINUE;
-}
 
 static int
 snapshot_exec(const struct agent_cmd_args *args)
@@ -119,9 +107,6 @@ snapshot_exec(const struct agent_cmd_args *args)
 	o.credentials = args->opt[SNAPSHOT_CREDENTIALS];
 	o.node = args->opt[SNAPSHOT_NODE];
 	o.origin = args->opt[SNAPSHOT_ORIGIN];
-	if (args->opt[SNAPSHOT_TIMEOUT] != NULL)
-		o.timeout_ms =
-		    agent_seconds_ms(args->opt[SNAPSHOT_TIMEOUT], 3600);
 	code = agent_tls_from_args(&o.tls, "snapshot", args, SNAPSHOT_TLS);
 	if (code != AGENT_CMD_CONTINUE)
 		goto done;
@@ -152,8 +137,6 @@ static const struct agent_cmd_option snapshot_options[] = {
         "one line user:password",
         NULL},
     [SNAPSHOT_NODE] = {"node", '\0', "NAME", "read only this node", NULL},
-    [SNAPSHOT_TIMEOUT] = {"timeout", '\0', "S",
-        "total time per node in seconds (default 30)", timeout_check},
     AGENT_TLS_OPTIONS(SNAPSHOT_TLS),
     [SNAPSHOT_ORIGIN] = {"origin", '\0', "URL",
         "Origin header (default http://localhost)", NULL},

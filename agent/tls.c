@@ -70,7 +70,7 @@ agent_tls_from_args(struct agent_tls *out, const char *cmd,
     const struct agent_cmd_args *args, size_t first)
 {
 	const char *cert = args->opt[first + 1], *key = args->opt[first + 2];
-	const char *max = args->opt[first + 3];
+	const char *max = args->opt[first + 3], *tmo = args->opt[first + 4];
 	struct err err = {0};
 	char *msg;
 	long n;
@@ -85,6 +85,9 @@ agent_tls_from_args(struct agent_tls *out, const char *cmd,
 		    max);
 	if (max != NULL)
 		out->reply_max = (size_t)n;
+	if (tmo != NULL && (out->timeout_ms = agent_seconds_ms(tmo, 3600)) < 0)
+		return agent_usage_error(cmd,
+		    "--timeout: expected seconds in (0, 3600], got '%s'", tmo);
 	if (cert != NULL && key == NULL)
 		return agent_usage_error(cmd,
 		    "--client-cert needs --client-key (its private key)");
@@ -118,6 +121,7 @@ agent_tls_from_conf(struct agent_tls *out, const struct agent_conf *conf,
 
 	memset(out, 0, sizeof(*out));
 	out->reply_max = (size_t)conf->broker_reply_max;
+	out->timeout_ms = 1000 * conf->broker_timeout;
 	out->ca_file = conf->tls_ca_file;
 	if (conf->tls_client_cert == NULL)
 		return 0;
@@ -141,6 +145,8 @@ void
 agent_tls_http(const struct agent_tls *t, struct live_http_opts *http)
 {
 	http->max_response = t != NULL ? t->reply_max : 0;
+	if (t != NULL)
+		agent_http_timeout(http, t->timeout_ms);
 	http->ca_file = t != NULL ? t->ca_file : NULL;
 	http->cert_file = t != NULL ? t->cert_file : NULL;
 	http->key_pem = t != NULL ? t->key : NULL;

@@ -1,9 +1,11 @@
 /* agent/tls.h: the TLS of broker connections, one set for every command
  * that talks to brokers (snapshot, plan, delete-queue, apply, render
- * --predict-reload: the options --ca-file, --client-cert, --client-key,
- * and --reply-max, the cap on one read's reply) and for the daemon (its
- * keys tls.ca-file, tls.client-cert-file, tls.client-key-file,
- * broker-reply-max): the CA file that verifies the brokers, and the
+ * --predict-reload, import, mcp: the options --ca-file, --client-cert,
+ * --client-key, and --reply-max, the cap on one read's reply, and
+ * --timeout, the bound of one request) and for the daemon (its keys
+ * tls.ca-file, tls.client-cert-file, tls.client-key-file,
+ * broker-reply-max, broker-timeout): the CA file that verifies the
+ * brokers, and the
  * client certificate and key of mutual TLS for brokers whose Jolokia
  * demands one. The key is a secret, read by agent_creds_read_key (the
  * rules of a credentials file) and wiped on release; it never reaches a
@@ -21,6 +23,8 @@
 struct agent_tls {
 	size_t reply_max;      /* bytes of one broker read's reply (--reply-max,
 	                          broker-reply-max); 0: the default */
+	long timeout_ms;       /* one request to a broker (--timeout,
+	                          broker-timeout); 0: the default, 30 s */
 	const char *ca_file;   /* borrowed; NULL: the system trust store */
 	const char *cert_file; /* borrowed; NULL: no client certificate */
 	char *key;             /* the key's PEM text, owned; NULL without
@@ -30,7 +34,7 @@ struct agent_tls {
 /* The options, AGENT_TLS_NOPTIONS consecutive entries of a command's
  * option table from index first (an enum value of the command), parsed
  * by agent_tls_from_args. */
-#define AGENT_TLS_NOPTIONS 4
+#define AGENT_TLS_NOPTIONS 5
 #define AGENT_TLS_OPTIONS(first)                                               \
 	[(first)] = {"ca-file", '\0', "FILE",                                  \
 	    "CA certificates that verify https brokers\n"                      \
@@ -47,6 +51,10 @@ struct agent_tls {
 	[(first) + 3] = {"reply-max", '\0', "SIZE",                            \
 	    "the largest reply one broker read may send\n"                     \
 	    "(default 256MiB; 512KiB, 64MiB, 1GiB ...)",                       \
+	    NULL},                                                             \
+	[(first) + 4] = {"timeout", '\0', "S",                                  \
+	    "total time of one request to a broker, in\n"                      \
+	    "seconds (default 30, at most 3600)",                              \
 	    NULL}
 
 /* The bounds of --reply-max and broker-reply-max (conf.c's key). */
