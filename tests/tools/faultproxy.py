@@ -27,7 +27,9 @@ UPSTREAM: http://localhost:PORT. With FAULTPROXY_TLS_CERT and
 FAULTPROXY_TLS_KEY set (PEM files) the proxy speaks HTTPS. The proxy listens on 127.0.0.1 (or the
 address FAULTPROXY_BIND names) on a free port (FAULTPROXY_PORT: that one, so that a
 proxy killed for an outage comes back where the agent expects it), writes the port to PORTFILE, and appends one line per request
-(`<method> <path> <body-bytes>`) to LOGFILE. With FAULTPROXY_BODIES set (a
+(`<method> <path> <body-bytes>`) to LOGFILE. FAULTPROXY_UPSTREAM_TIMEOUT: seconds
+the upstream may take to answer (default 30; the bench's 100,000-queue
+reads take longer). With FAULTPROXY_BODIES set (a
 folder) it also keeps each request's body there as N.json (1, 2, ...: the
 order the requests came in). Runs until killed.
 """
@@ -62,7 +64,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.handle_one(self.rfile.read(n))
 
     def forward(self, body):
-        conn = http.client.HTTPConnection(UP.hostname, UP.port, timeout=30)
+        conn = http.client.HTTPConnection(
+            UP.hostname, UP.port,
+            timeout=float(os.environ.get("FAULTPROXY_UPSTREAM_TIMEOUT", "30")))
         hdrs = {k: v for k, v in self.headers.items()
                 if k.lower() in ("authorization", "origin", "content-type")}
         conn.request(self.command, self.path, body=body, headers=hdrs)
