@@ -42,6 +42,8 @@ begin(struct live_bulk *b, const char *type, const char *mbean, bool pat)
 	xgrow(&b->streamed, &cap, b->n + 1, sizeof(*b->streamed));
 	b->pattern[b->n] = pat;
 	b->streamed[b->n] = false;
+	if (b->body.max == 0) /* a zeroed bulk: the bound of one POST */
+		b->body.max = LIVE_JOLOKIA_MAX_REQUEST;
 	sbuf_addc(&b->body, b->n == 0 ? '[' : ',');
 	sbuf_adds(&b->body, "{\"type\":");
 	jsonw_quote(&b->body, type);

@@ -30,7 +30,7 @@ static void
 post_init(struct post *p, struct http_request *req,
     const struct live_jolokia_conf *c, const struct live_bulk *b)
 {
-	sbuf_init(&p->body, 0);
+	sbuf_init(&p->body, SBUF_UNBOUNDED); /* b's body is bounded */
 	sbuf_add(&p->body, b->n > 0 ? b->body.buf : "[",
 	    b->n > 0 ? b->body.len : 1);
 	sbuf_addc(&p->body, ']');
@@ -151,14 +151,29 @@ read_reply(void *p)
 	return NULL;
 }
 
+/* Every result of b refused as *out is. */
+static void
+fail_all(struct live_bulk *b, const struct recon_refusal *out)
+{
+	size_t i;
+
+	if (b->results != NULL)
+		for (i = 0; i < b->n; i++)
+			recon_refusal_release(&b->results[i].refusal);
+	free(b->results);
+	b->results = xcalloc(b->n + 1, sizeof(*b->results));
+	for (i = 0; i < b->n; i++) {
+		b->results[i].refusal.kind = out->kind;
+		b->results[i].refusal.text = xstrdup(out->text);
+	}
+}
+
 /* Turn the answer (or its absence) into b's results and *out; x: its
  * reader, joined. */
 static void
 finish(struct live_bulk *b, const struct http_response *resp,
     struct recon_refusal *out, struct reader *x)
 {
-	size_t i;
-
 	b->seconds += resp->seconds;
 	if (resp->fail == HTTP_OK && x->parsed && resp->status == 200) {
 		recon_refusal_release(out);
@@ -182,15 +197,22 @@ finish(struct live_bulk *b, const struct http_response *resp,
 		                            : "the reply is too large");
 	else
 		out->text = xstrdup(resp->error != NULL ? resp->error : "");
-	if (b->results != NULL)
-		for (i = 0; i < b->n; i++)
-			recon_refusal_release(&b->results[i].refusal);
-	free(b->results);
-	b->results = xcalloc(b->n + 1, sizeof(*b->results));
-	for (i = 0; i < b->n; i++) {
-		b->results[i].refusal.kind = out->kind;
-		b->results[i].refusal.text = xstrdup(out->text);
-	}
+	fail_all(b, out);
+}
+
+/* A bulk whose body outgrew LIVE_JOLOKIA_MAX_REQUEST (its buffer dropped
+ * the appends past it): never sent, since a request cut short is not JSON
+ * and one cut at a request's end would silently read or do less. */
+static void
+refuse_unsent(struct live_bulk *b, struct recon_refusal *out)
+{
+	recon_refusal_release(out);
+	out->kind = RECON_BROKER_ERROR;
+	out->text = xasprintf(
+	    "the request (%zu operations) would be larger than %zu MiB, "
+	    "the most one POST to a broker carries; nothing was sent",
+	    b->n, LIVE_JOLOKIA_MAX_REQUEST / (1024 * 1024));
+	fail_all(b, out);
 }
 
 void
@@ -201,30 +223,40 @@ live_jolokia_post_all(const struct live_jolokia_conf *confs,
 	struct http_response *resps = xcalloc(n + 1, sizeof(*resps));
 	struct post *posts = xcalloc(n + 1, sizeof(*posts));
 	struct reader *rs = xcalloc(n + 1, sizeof(*rs));
-	size_t i;
+	size_t *of = xcalloc(n + 1, sizeof(*of)); /* sent j is bulk of[j] */
+	size_t i, j, m = 0;
 
 	for (i = 0; i < n; i++) {
-		post_init(&posts[i], &reqs[i], &confs[i], &bulks[i]);
+		if (bulks[i].body.failed) {
+			refuse_unsent(&bulks[i], &outs[i]);
+			continue;
+		}
+		j = m++;
+		of[j] = i;
+		post_init(&posts[j], &reqs[j], &confs[i], &bulks[i]);
 		bulks[i].requests++;
-		rs[i].b = &bulks[i];
-		rs[i].s = http_stream_new();
-		reqs[i].stream = rs[i].s;
-		if (pthread_create(&rs[i].th, NULL, read_reply, &rs[i]) != 0) {
+		rs[j].b = &bulks[i];
+		rs[j].s = http_stream_new();
+		reqs[j].stream = rs[j].s;
+		if (pthread_create(&rs[j].th, NULL, read_reply, &rs[j]) != 0) {
 			fprintf(stderr, "pthread_create failed\n");
 			abort();
 		}
-		rs[i].started = true;
+		rs[j].started = true;
 	}
-	http_send_all(reqs, resps, n);
-	for (i = 0; i < n; i++) {
-		pthread_join(rs[i].th, NULL);
-		finish(&bulks[i], &resps[i], &outs[i], &rs[i]);
-		http_response_release(&resps[i]);
-		post_release(&posts[i]);
-		http_stream_free(rs[i].s);
-		sbuf_release(&rs[i].head);
-		recon_refusal_release(&rs[i].out);
+	if (m > 0)
+		http_send_all(reqs, resps, m);
+	for (j = 0; j < m; j++) {
+		i = of[j];
+		pthread_join(rs[j].th, NULL);
+		finish(&bulks[i], &resps[j], &outs[i], &rs[j]);
+		http_response_release(&resps[j]);
+		post_release(&posts[j]);
+		http_stream_free(rs[j].s);
+		sbuf_release(&rs[j].head);
+		recon_refusal_release(&rs[j].out);
 	}
+	free(of);
 	free(reqs);
 	free(resps);
 	free(posts);

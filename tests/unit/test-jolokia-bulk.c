@@ -285,6 +285,46 @@ test_jolokia_bulk__classify_by_code_not_class(void **state)
 	    RECON_OK);
 }
 
+/* A bulk past LIVE_JOLOKIA_MAX_REQUEST is refused unsent (it once went out
+ * cut at 16 MiB, not JSON, and the broker answered 400); one under it is
+ * sent (to a closed port here: UNREACHABLE, one request counted). */
+static void
+test_jolokia_bulk__request_over_the_bound_unsent(void **state)
+{
+	struct live_jolokia_conf conf = {.url = "http://127.0.0.1:9/jolokia",
+	    .connect_timeout_ms = 2000, .timeout_ms = 2000};
+	struct recon_refusal out = {0};
+	struct live_bulk b = {0}, small = {0};
+	size_t len = 1024 * 1024, i;
+	char *mbean = malloc(len + 1);
+	const char *attr = "Name";
+
+	(void)state;
+	assert_non_null(mbean);
+	memset(mbean, 'q', len);
+	mbean[len] = '\0';
+	for (i = 0; i * len <= LIVE_JOLOKIA_MAX_REQUEST; i++)
+		live_bulk_read(&b, mbean, &attr, 1);
+	assert_true(b.body.failed);
+	assert_int_equal(live_jolokia_post(&conf, &b, &out), -1);
+	assert_int_equal(out.kind, RECON_BROKER_ERROR);
+	assert_non_null(strstr(out.text, "nothing was sent"));
+	assert_non_null(strstr(out.text, "64 MiB"));
+	assert_int_equal(b.requests, 0);
+	assert_int_equal(b.results[0].refusal.kind, RECON_BROKER_ERROR);
+	assert_int_equal(b.results[b.n - 1].refusal.kind, RECON_BROKER_ERROR);
+	recon_refusal_release(&out);
+
+	live_bulk_read(&small, "a:b=c", &attr, 1);
+	assert_int_equal(live_jolokia_post(&conf, &small, &out), -1);
+	assert_int_equal(out.kind, RECON_UNREACHABLE);
+	assert_int_equal(small.requests, 1);
+	recon_refusal_release(&out);
+	live_bulk_release(&small);
+	live_bulk_release(&b);
+	free(mbean);
+}
+
 int
 main(void)
 {
@@ -295,6 +335,7 @@ main(void)
 	    cmocka_unit_test(test_jolokia_bulk__element_shapes),
 	    cmocka_unit_test(test_jolokia_bulk__streamed_members),
 	    cmocka_unit_test(test_jolokia_bulk__classify_by_code_not_class),
+	    cmocka_unit_test(test_jolokia_bulk__request_over_the_bound_unsent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
