@@ -114,25 +114,6 @@ sink(void *ctx, size_t i, const char *mbean, const struct json *attrs)
 	g->bad = r.bad;
 }
 
-void
-live_read_got_release(struct live_got *g)
-{
-	size_t i;
-
-	for (i = 0; i < g->naddresses; i++)
-		recon_address_release(&g->addresses[i]);
-	free(g->addresses);
-	for (i = 0; i < g->nqueues; i++)
-		recon_queue_release(&g->queues[i]);
-	free(g->queues);
-	for (i = 0; i < g->ndiverts; i++)
-		recon_divert_release(&g->diverts[i]);
-	free(g->diverts);
-	free(g->broker);
-	free(g->bad);
-	memset(g, 0, sizeof(*g));
-}
-
 /* The objects the sink collected, into n (the collector emptied); the
  * problem of an element whose value was not an object. */
 static char *

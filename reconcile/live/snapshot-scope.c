@@ -137,6 +137,26 @@ live_node_narrow(struct recon_node_snapshot *n, const struct live_scope *scope)
 
 /* ---- the elements of a read --------------------------------------------- */
 
+void
+live_read_got_release(struct live_got *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->naddresses; i++)
+		recon_address_release(&g->addresses[i]);
+	free(g->addresses);
+	for (i = 0; i < g->nqueues; i++)
+		recon_queue_release(&g->queues[i]);
+	free(g->queues);
+	for (i = 0; i < g->ndiverts; i++)
+		recon_divert_release(&g->diverts[i]);
+	free(g->diverts);
+	free(g->broker);
+	free(g->bad);
+	memset(g, 0, sizeof(*g));
+}
+
+
 bool
 live_read_exact(const struct live_scope *scope, size_t queues_hint)
 {
