@@ -413,7 +413,7 @@ results_reset(struct live_bulk *b, long http_status)
 		for (i = 0; i <= b->n; i++)
 			json_doc_free(b->docs[i]);
 	free(b->docs);
-	b->docs = xcalloc(b->n + 1, sizeof(*b->docs));
+	b->docs = xcalloc(b->n + 1, sizeof(struct json_doc *));
 	b->http_status =
 	    http_status >= 0 && http_status < 1000 ? (int)http_status : 0;
 }

@@ -211,7 +211,7 @@ refuse_unsent(struct live_bulk *b, struct recon_refusal *out)
 	out->text = xasprintf(
 	    "the request (%zu operations) would be larger than %zu MiB, "
 	    "the most one POST to a broker carries; nothing was sent",
-	    b->n, LIVE_JOLOKIA_MAX_REQUEST / (1024 * 1024));
+	    b->n, LIVE_JOLOKIA_MAX_REQUEST / ((size_t)1024 * 1024));
 	fail_all(b, out);
 }
 
