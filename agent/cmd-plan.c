@@ -179,7 +179,10 @@ run(const struct plan_args *a)
 	if (load_managed(&m, a, c->name, &before) < 0)
 		goto done;
 	(void)agent_read_option(&rd, "plan", a->read, a->snapshot);
-	plan_scope_build(&scope, c, before, &m, NULL, 0, NULL);
+	/* the scope is what a read asks for; a recording uses it only when
+	 * narrowed (--read scoped) */
+	if (a->snapshot == NULL || rd.narrow)
+		plan_scope_build(&scope, c, before, &m, NULL, 0, NULL);
 	scope.shape = (enum live_scope_shape)rd.shape;
 	rd.scope = &scope;
 	if (agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials,

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../lib/err.h"
+#include "../lib/sbuf.h"
 #include "../lib/sha256.h"
 
 #define DECL_VERSION_MAX 1 /* newest format this build reads */
@@ -263,6 +264,10 @@ char *decl_schema_json(void);
 /* The normalised model as canonical JSON (sorted keys, 2-space indent,
  * trailing newline). Owned by the caller. */
 char *decl_cluster_dump(const struct decl_cluster *c);
+/* The same text handed to sink in pieces (sbuf_stream), never whole in
+ * memory: PLAN_DIR/declaration at 100,000 queues is 50 MB. */
+void decl_cluster_dump_stream(const struct decl_cluster *c, sbuf_sink_fn sink,
+    void *ctx);
 
 /* The same dump without the nodes' endpoints (each node keeps only its
  * name): what a plan is made from. The Jolokia URLs and credentials file
