@@ -2,6 +2,7 @@
 #include "preview.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,11 +50,60 @@ print_err(const char *cmd, struct err *err)
 	return -1;
 }
 
+static void *
+prefetch_main(void *arg)
+{
+	struct agent_preview_prefetch *pf = arg;
+
+	pf->rc = live_snapshot_read_file(&pf->s, pf->file, &pf->err);
+	return NULL;
+}
+
+void
+agent_preview_prefetch_start(struct agent_preview_prefetch *pf,
+    const char *file)
+{
+	memset(pf, 0, sizeof(*pf));
+	pf->file = file;
+	if (file != NULL &&
+	    pthread_create(&pf->thread, NULL, prefetch_main, pf) == 0)
+		pf->running = true;
+}
+
+static void
+prefetch_join(struct agent_preview_prefetch *pf)
+{
+	if (!pf->running)
+		return;
+	(void)pthread_join(pf->thread, NULL);
+	pf->running = false;
+}
+
+void
+agent_preview_prefetch_release(struct agent_preview_prefetch *pf)
+{
+	prefetch_join(pf);
+	live_snapshot_free(pf->s);
+	err_release(&pf->err);
+	memset(pf, 0, sizeof(*pf));
+}
+
 static int
-snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file)
+snapshot_file(struct recon_snapshot **out, const char *cmd, const char *file,
+    struct agent_preview_prefetch *pf)
 {
 	struct err err = {0};
 
+	if (pf != NULL && pf->file != NULL && strcmp(pf->file, file) == 0 &&
+	    pf->running) {
+		prefetch_join(pf);
+		pf->file = NULL; /* taken */
+		*out = pf->s;
+		pf->s = NULL;
+		if (pf->rc < 0)
+			return print_err(cmd, &pf->err);
+		return 0;
+	}
 	if (live_snapshot_read_file(out, file, &err) < 0)
 		return print_err(cmd, &err);
 	return 0;
@@ -132,7 +182,7 @@ agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
 	if (file == NULL)
 		return snapshot_live(out, cmd, c, creds, tls,
 		    rd->full ? NULL : rd->scope);
-	if (snapshot_file(&s, cmd, file) < 0)
+	if (snapshot_file(&s, cmd, file, rd->prefetch) < 0)
 		return -1;
 	if (s->cluster == NULL || strcmp(s->cluster, c->name) != 0) {
 		fprintf(stderr,

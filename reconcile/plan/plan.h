@@ -828,6 +828,9 @@ char *plan_graph_mermaid(const struct plan_graph *g);
 /* plan.json, canonical (sorted keys, 2-space indent, trailing newline),
  * with the confirmation text; owned by the caller. */
 char *plan_render_json(const struct plan *p);
+/* The same text handed to sink in pieces (lib/sbuf.h, sbuf_stream). */
+void plan_render_json_stream(const struct plan *p, sbuf_sink_fn sink,
+    void *ctx);
 /* The confirmation text ("" for a plan that cannot be approved); owned. */
 char *plan_confirmation(const struct plan *p);
 /* plan.md; plan_dir is shown in the approve command. Owned. */
