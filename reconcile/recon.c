@@ -219,6 +219,7 @@ recon_divert_copy(struct recon_divert *dst, const struct recon_divert *d)
 	size_t i;
 
 	*dst = *d;
+	dst->pooled = false;
 	dst->name = dup_or_null(d->name);
 	dst->routing_name = dup_or_null(d->routing_name);
 	dst->address = dup_or_null(d->address);
@@ -254,12 +255,14 @@ recon_divert_release(struct recon_divert *d)
 
 	if (d == NULL)
 		return;
-	free(d->name);
-	free(d->routing_name);
-	free(d->address);
-	free(d->forwarding_address);
-	free(d->filter);
-	free(d->transformer_class_name);
+	if (!d->pooled) {
+		free(d->name);
+		free(d->routing_name);
+		free(d->address);
+		free(d->forwarding_address);
+		free(d->filter);
+		free(d->transformer_class_name);
+	}
 	for (i = 0; i < d->ntransformer_properties; i++) {
 		free(d->transformer_properties[i].key);
 		free(d->transformer_properties[i].value);

@@ -132,6 +132,8 @@ struct recon_address {
 	size_t nbinding_names;
 };
 
+/* pooled: the strings but the transformer's properties are the node's
+ * pool's (as struct recon_queue's); a copy is never pooled. */
 struct recon_divert {
 	char *name; /* UniqueName */
 	char *routing_name;
@@ -141,8 +143,9 @@ struct recon_divert {
 	char *filter; /* NULL = none */
 	enum decl_divert_routing routing_type;
 	char *transformer_class_name;           /* NULL = none */
-	struct decl_kv *transformer_properties; /* sorted by key */
+	struct decl_kv *transformer_properties; /* sorted by key; owned */
 	size_t ntransformer_properties;
+	bool pooled;
 };
 
 /* Address-settings read for the CONFIG_MANAGED reload prediction. */

@@ -526,23 +526,23 @@ divert_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 
 	switch (k) {
 	case 0:
-		return val_str(p, t, at, "address", false, &d->address);
+		return val_pstr(p, t, at, "address", false, &d->address);
 	case 1:
 		return val_bool(p, t, at, "exclusive", &d->exclusive);
 	case 2:
-		return val_str(p, t, at, "filter", true, &d->filter);
+		return val_pstr(p, t, at, "filter", true, &d->filter);
 	case 3:
-		return val_str(p, t, at, "forwarding_address", false,
+		return val_pstr(p, t, at, "forwarding_address", false,
 		    &d->forwarding_address);
 	case 4:
-		return val_str(p, t, at, "name", false, &d->name);
+		return val_pstr(p, t, at, "name", false, &d->name);
 	case 5:
-		return val_str(p, t, at, "routing_name", true,
+		return val_pstr(p, t, at, "routing_name", true,
 		    &d->routing_name);
 	case 6:
 		return divert_routing(p, t, at, d);
 	case 7:
-		return val_str(p, t, at, "transformer_class_name", true,
+		return val_pstr(p, t, at, "transformer_class_name", true,
 		    &d->transformer_class_name);
 	default:
 		return divert_props(p, t, at, d);
@@ -552,6 +552,7 @@ divert_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 static int
 parse_divert(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 {
+	((struct recon_divert *)out)->pooled = true;
 	return read_object(p, t, at, divert_keys, 9, divert_field, out);
 }
 

@@ -248,6 +248,9 @@ test_snapshot_parse__names_shared_across_nodes(void **state)
 	assert_ptr_equal(back->nodes[0].addresses[0].binding_names[1],
 	    back->nodes[1].queues[0].name);
 	assert_ptr_equal(back->nodes[0].pool, back->nodes[1].pool);
+	assert_true(back->nodes[0].diverts[0].pooled);
+	assert_ptr_equal(back->nodes[0].diverts[0].name,
+	    back->nodes[1].diverts[0].name);
 	b = live_snapshot_render_json(back);
 	assert_string_equal(a, b);
 	free(b);
