@@ -131,7 +131,7 @@ compress_ni(uint32_t h[8], const unsigned char *p, size_t nblocks)
 	const __m128i mask =
 	    _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
 	__m128i st0, st1, tmp, m, w[4], abef, cdgh;
-	unsigned g;
+	size_t g;
 
 	tmp = _mm_loadu_si128((const __m128i *)(const void *)&h[0]);
 	st1 = _mm_loadu_si128((const __m128i *)(const void *)&h[4]);
