@@ -277,7 +277,7 @@ agent_preview_finish(const char *cmd, const struct plan *p, const char *out_dir)
 		print_err(cmd, &err);
 		return AGENT_EXIT_FAIL;
 	}
-	first = plan_render_md(p, out_dir);
+	first = plan_render_md_title(p); /* plan.md's first line */
 	nl = strchr(first, '\n');
 	if (nl != NULL)
 		*nl = '\0';

@@ -598,6 +598,15 @@ approve_md(struct sbuf *b, const struct plan *p, const char *dir)
 }
 
 char *
+plan_render_md_title(const struct plan *p)
+{
+	struct sbuf b = {0};
+
+	summary_line(&b, p);
+	return sbuf_take(&b);
+}
+
+char *
 plan_render_md(const struct plan *p, const char *plan_dir)
 {
 	return plan_render_md_max(p, plan_dir, PLAN_MD_MAX);
