@@ -166,9 +166,12 @@ run(const struct plan_args *a)
 	struct errlist diags = {0};
 	struct live_scope scope = {0};
 	struct agent_read rd;
+	struct agent_preview_prefetch pf;
 	char *commit = NULL;
 	int code = AGENT_EXIT_FAIL;
 
+	/* the recording is read on another core while the declarations load */
+	agent_preview_prefetch_start(&pf, a->snapshot);
 	if (load_decl_keep(&c, a, a->dir, a->rev, &commit, &diags, &gf) < 0) {
 		code = invalid(a, &diags, commit);
 		goto done;
@@ -179,9 +182,13 @@ run(const struct plan_args *a)
 	if (load_managed(&m, a, c->name, &before) < 0)
 		goto done;
 	(void)agent_read_option(&rd, "plan", a->read, a->snapshot);
-	plan_scope_build(&scope, c, before, &m, NULL, 0, NULL);
+	/* the scope is what a read asks for; a recording uses it only when
+	 * narrowed (--read scoped) */
+	if (a->snapshot == NULL || rd.narrow)
+		plan_scope_build(&scope, c, before, &m, NULL, 0, NULL);
 	scope.shape = (enum live_scope_shape)rd.shape;
 	rd.scope = &scope;
+	rd.prefetch = &pf;
 	if (agent_preview_snapshot(&s, "plan", c, a->snapshot, a->credentials,
 	        &a->tls, &rd) < 0)
 		goto done;
@@ -195,6 +202,7 @@ run(const struct plan_args *a)
 	code = agent_preview_comments("plan", code, a->out, a->comment,
 	    &a->comments);
 done:
+	agent_preview_prefetch_release(&pf);
 	live_scope_release(&scope);
 	decl_cluster_free(before);
 	agent_git_folder_release(&gf);

@@ -4,6 +4,9 @@
 #ifndef AGENT_PREVIEW_H
 #define AGENT_PREVIEW_H
 
+#include <pthread.h>
+#include <stdbool.h>
+
 #include "../declarations/decl.h"
 #include "../reconcile/plan/plan.h"
 #include "../reconcile/recon.h"
@@ -18,10 +21,13 @@ void agent_preview_print_diags(const struct errlist *diags);
  * a scoped read would have read it. scope is the caller's (plan.h,
  * plan_scope_build). */
 struct live_scope;
+struct agent_preview_prefetch;
 struct agent_read {
 	bool full, narrow;
 	int shape; /* enum live_scope_shape (by-name, by-pattern) */
 	const struct live_scope *scope;
+	/* the recording, already being read (NULL: read it when asked) */
+	struct agent_preview_prefetch *prefetch;
 };
 /* rd from the value of --read (NULL: not given) of cmd: full, scoped,
  * or scoped by-name / by-pattern (the shape forced); file: the recording,
@@ -39,6 +45,24 @@ struct agent_tls;
 int agent_preview_snapshot(struct recon_snapshot **out, const char *cmd,
     const struct decl_cluster *c, const char *file, const char *creds,
     const struct agent_tls *tls, const struct agent_read *rd);
+
+/* A recording read in a thread of its own while the caller loads the
+ * declarations (the machine's cores: bench/README.md). start never fails:
+ * without a thread the recording is read when agent_preview_snapshot asks
+ * for it. agent_preview_snapshot takes what was read (and reports its
+ * error then, as a read at that point would); release waits for the
+ * thread and frees what was not taken. Valid when zeroed. */
+struct agent_preview_prefetch {
+	const char *file; /* borrowed */
+	pthread_t thread;
+	bool running;
+	int rc;
+	struct recon_snapshot *s;
+	struct err err;
+};
+void agent_preview_prefetch_start(struct agent_preview_prefetch *pf,
+    const char *file);
+void agent_preview_prefetch_release(struct agent_preview_prefetch *pf);
 
 /* The nodes of c read live (node not NULL: that one only, which c must
  * declare): their targets with the credentials of the folder creds_dir,

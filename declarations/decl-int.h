@@ -143,4 +143,13 @@ char *decl_endpoint_key(const char *url);
 char *decl_name_problem(const char *s);
 bool decl_is_file_name(const char *s);
 
+/* decl_cluster_parse_max, freeing texts[i] (the heap copy of files[i]'s
+ * data, then set to NULL) once file i is loaded: a folder's files are read
+ * first (every read error reported before any is parsed), and their text
+ * need not outlive their part of the model (dir.c). texts NULL: none is
+ * freed. */
+int decl_cluster_parse_taking(struct decl_cluster **out, const char *label,
+    const struct decl_file *files, char **texts, size_t nfiles, size_t file_max,
+    struct errlist *diags);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "../lib/afile.h"
 #include "../lib/xalloc.h"
+#include "decl-int.h"
 
 bool
 decl_is_yaml_name(const char *name)
@@ -142,8 +143,8 @@ decl_cluster_load_max(struct decl_cluster **out, const char *dir,
 		    0)
 			rc = -1;
 	if (rc == 0)
-		rc = decl_cluster_parse_max(out, dir, files, nread, file_max,
-		    diags);
+		rc = decl_cluster_parse_taking(out, dir, files, datas, nread,
+		    file_max, diags);
 	else
 		errlist_sort(diags);
 	for (i = 0; i < nread; i++)

@@ -224,15 +224,13 @@ dump_node(struct jsonw *w, const struct decl_node *n, bool endpoints)
 
 /* The whole model; endpoints false leaves out each node's jolokia URL and
  * credentials file (decl_cluster_digest). */
-static char *
-dump(const struct decl_cluster *c, bool endpoints)
+static void
+dump_into(struct sbuf *b, const struct decl_cluster *c, bool endpoints)
 {
-	struct sbuf b = {0};
 	struct jsonw w;
 	size_t i;
 
-	sbuf_init(&b, SBUF_UNBOUNDED);
-	jsonw_init(&w, &b, 2);
+	jsonw_init(&w, b, 2);
 	jsonw_obj_begin(&w);
 	dump_lists(&w, c);
 	jsonw_key(&w, "mode");
@@ -263,7 +261,16 @@ dump(const struct decl_cluster *c, bool endpoints)
 	jsonw_key(&w, "version");
 	jsonw_int(&w, c->version);
 	jsonw_obj_end(&w);
-	sbuf_addc(&b, '\n');
+	sbuf_addc(b, '\n');
+}
+
+static char *
+dump(const struct decl_cluster *c, bool endpoints)
+{
+	struct sbuf b = {0};
+
+	sbuf_init(&b, SBUF_UNBOUNDED);
+	dump_into(&b, c, endpoints);
 	return sbuf_take(&b);
 }
 
@@ -271,6 +278,24 @@ char *
 decl_cluster_dump(const struct decl_cluster *c)
 {
 	return dump(c, true);
+}
+
+void
+decl_cluster_dump_stream(const struct decl_cluster *c, sbuf_sink_fn sink,
+    void *ctx)
+{
+	struct sbuf b;
+
+	sbuf_stream(&b, sink, ctx);
+	dump_into(&b, c, true);
+	sbuf_flush(&b);
+	sbuf_release(&b);
+}
+
+static void
+hash_sink(void *ctx, const char *data, size_t len)
+{
+	sha256_update(ctx, data, len);
 }
 
 char *
@@ -282,8 +307,16 @@ decl_cluster_dump_objects(const struct decl_cluster *c)
 void
 decl_cluster_digest(const struct decl_cluster *c, char hex[SHA256_HEX])
 {
-	char *text = dump(c, false);
+	struct sha256 h;
+	unsigned char md[SHA256_LEN];
+	struct sbuf b;
 
-	sha256_hex(text, strlen(text), hex);
-	free(text);
+	/* streamed through the hash: at 100,000 queues the text is 50 MB */
+	sha256_init(&h);
+	sbuf_stream(&b, hash_sink, &h);
+	dump_into(&b, c, false);
+	sbuf_flush(&b);
+	sbuf_release(&b);
+	sha256_final(&h, md);
+	sha256_to_hex(md, hex);
 }

@@ -783,6 +783,15 @@ decl_cluster_parse_max(struct decl_cluster **out, const char *label,
     const struct decl_file *files, size_t nfiles, size_t file_max,
     struct errlist *diags)
 {
+	return decl_cluster_parse_taking(out, label, files, NULL, nfiles,
+	    file_max, diags);
+}
+
+int
+decl_cluster_parse_taking(struct decl_cluster **out, const char *label,
+    const struct decl_file *files, char **texts, size_t nfiles, size_t file_max,
+    struct errlist *diags)
+{
 	struct load l;
 	struct decl_yaml_node *tree;
 	struct pos at = {label, 0, 0};
@@ -811,6 +820,10 @@ decl_cluster_parse_max(struct decl_cluster **out, const char *label,
 			ok = load_file(&l, tree);
 		all_parsed = all_parsed && ok;
 		decl_yaml_node_free(tree);
+		if (texts != NULL) { /* the text is no longer needed */
+			free(texts[i]);
+			texts[i] = NULL;
+		}
 	}
 	load_finish(&l, all_parsed);
 	free(l.cluster_at.str);

@@ -57,46 +57,94 @@ fsync_dir_of(const char *path)
 }
 
 int
-afile_write(const char *path, const void *data, size_t len, mode_t mode,
+afile_writer_open(struct afile_writer *w, const char *path, mode_t mode,
     struct err *err)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd, rc = -1;
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (w->fd < 0) {
+		err_setf(err, NULL, "cannot create '%s': %s", w->tmp,
+		    strerror(errno));
+		free(w->tmp);
+		w->tmp = NULL;
+		return -1;
+	}
+	w->path = xstrdup(path);
+	return 0;
+}
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		err_setf(err, NULL, "cannot create '%s': %s", tmp,
+void
+afile_writer_add(struct afile_writer *w, const void *data, size_t len)
+{
+	if (w->fd < 0 || w->errnum != 0)
+		return;
+	if (write_all(w->fd, data, len) < 0)
+		w->errnum = errno;
+}
+
+void
+afile_writer_abort(struct afile_writer *w)
+{
+	if (w->fd >= 0) {
+		(void)close(w->fd);
+		(void)unlink(w->tmp);
+	}
+	free(w->tmp);
+	free(w->path);
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+}
+
+int
+afile_writer_commit(struct afile_writer *w, struct err *err)
+{
+	int rc = -1;
+
+	if (w->errnum == 0 && fsync(w->fd) < 0)
+		w->errnum = errno;
+	if (w->errnum != 0) {
+		err_setf(err, NULL, "cannot write '%s': %s", w->tmp,
+		    strerror(w->errnum));
+		afile_writer_abort(w);
+		return -1;
+	}
+	if (close(w->fd) < 0) {
+		w->fd = -1;
+		err_setf(err, NULL, "cannot write '%s': %s", w->tmp,
 		    strerror(errno));
+		(void)unlink(w->tmp);
 		goto done;
 	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		err_setf(err, NULL, "cannot write '%s': %s", tmp,
-		    strerror(errno));
-		close(fd);
-		unlink(tmp);
+	w->fd = -1;
+	if (rename(w->tmp, w->path) < 0) {
+		err_setf(err, NULL, "cannot rename '%s' to '%s': %s", w->tmp,
+		    w->path, strerror(errno));
+		(void)unlink(w->tmp);
 		goto done;
 	}
-	if (close(fd) < 0) {
-		err_setf(err, NULL, "cannot write '%s': %s", tmp,
-		    strerror(errno));
-		unlink(tmp);
-		goto done;
-	}
-	if (rename(tmp, path) < 0) {
-		err_setf(err, NULL, "cannot rename '%s' to '%s': %s", tmp, path,
-		    strerror(errno));
-		unlink(tmp);
-		goto done;
-	}
-	if (fsync_dir_of(path) < 0) {
-		err_setf(err, NULL, "cannot sync the folder of '%s': %s", path,
-		    strerror(errno));
+	if (fsync_dir_of(w->path) < 0) {
+		err_setf(err, NULL, "cannot sync the folder of '%s': %s",
+		    w->path, strerror(errno));
 		goto done;
 	}
 	rc = 0;
 done:
-	free(tmp);
+	afile_writer_abort(w);
 	return rc;
+}
+
+int
+afile_write(const char *path, const void *data, size_t len, mode_t mode,
+    struct err *err)
+{
+	struct afile_writer w;
+
+	if (afile_writer_open(&w, path, mode, err) < 0)
+		return -1;
+	afile_writer_add(&w, data, len);
+	return afile_writer_commit(&w, err);
 }
 
 int

@@ -25,6 +25,21 @@
 
 int afile_write(const char *path, const void *data, size_t len, mode_t mode,
     struct err *err);
+/* afile_write in pieces, for a text too large to hold whole: open
+ * creates the temporary file (0, or -1 with err set), add appends (an
+ * error is kept and reported by commit), commit fsyncs, renames it over
+ * path and fsyncs the folder (0 or -1, the temporary file removed either
+ * way); abort removes it. After commit or abort w holds nothing. */
+struct afile_writer {
+	char *path, *tmp;
+	int fd;
+	int errnum; /* the first write's errno, 0: none */
+};
+int afile_writer_open(struct afile_writer *w, const char *path, mode_t mode,
+    struct err *err);
+void afile_writer_add(struct afile_writer *w, const void *data, size_t len);
+int afile_writer_commit(struct afile_writer *w, struct err *err);
+void afile_writer_abort(struct afile_writer *w);
 /* Append data to path (created with mode) and fsync before returning. */
 int afile_append_sync(const char *path, const void *data, size_t len,
     mode_t mode, struct err *err);

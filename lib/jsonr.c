@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,26 @@ advance(struct jsonr *r)
 	}
 }
 
+/* The end of the run of spaces from i (below len), 8 bytes at a time. */
+static size_t
+space_run(const char *d, size_t i, size_t len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x;
+
+	while (len - i >= 8) {
+		memcpy(&x, d + i, 8);
+		x ^= UINT64_C(0x2020202020202020);
+		if (x != 0) /* the lowest byte not a space is the first */
+			return i + (size_t)__builtin_ctzll(x) / 8;
+		i += 8;
+	}
+#endif
+	while (i < len && d[i] == ' ')
+		i++;
+	return i;
+}
+
 static void
 skip_ws(struct jsonr *r)
 {
@@ -168,6 +189,14 @@ skip_ws(struct jsonr *r)
 			return;
 		d = data(r);
 		while (r->pos < r->len) {
+			if (d[r->pos] == ' ') { /* indentation: a run at once */
+				size_t e = r->pos + 1;
+
+				e = space_run(d, e, r->len);
+				r->col += (unsigned)(e - r->pos);
+				r->pos = e;
+				continue;
+			}
 			switch (d[r->pos]) {
 			case ' ':
 			case '\t':
@@ -437,6 +466,42 @@ digits(struct jsonr *r, char *num, size_t *n)
 	return *n > start ? 0 : -1;
 }
 
+/* An integer of 1 to 18 digits (an optional '-', no leading zero but
+ * "0" itself) that ends within the buffer on a byte that cannot continue
+ * a number: its value, as strtoll would give it; false for anything
+ * else, which read_number's general path then reads. */
+static bool
+fast_integer(struct jsonr *r)
+{
+	const char *d = data(r);
+	size_t i = r->pos, start;
+	int64_t v = 0;
+	bool neg = false;
+	char c;
+
+	if (i < r->len && d[i] == '-') {
+		neg = true;
+		i++;
+	}
+	start = i;
+	while (i < r->len && d[i] >= '0' && d[i] <= '9' && i - start < 18)
+		v = v * 10 + (d[i++] - '0');
+	if (i == start || i >= r->len || (d[i] >= '0' && d[i] <= '9'))
+		return false;
+	if (d[start] == '0' && i - start > 1)
+		return false;
+	c = d[i];
+	if (c == '.' || c == 'e' || c == 'E')
+		return false;
+	r->col += (unsigned)(i - r->pos);
+	r->pos = i;
+	r->is_int = true;
+	r->inum = neg ? -v : v;
+	r->num = (double)r->inum;
+	r->state = S_AFTER;
+	return true;
+}
+
 static enum jsonr_tok
 read_number(struct jsonr *r)
 {
@@ -445,6 +510,9 @@ read_number(struct jsonr *r)
 	bool integral = true;
 	int c = peek(r);
 	long long ll;
+
+	if (fast_integer(r))
+		return JSONR_NUM;
 
 	if (c == '-') {
 		num[n++] = '-';
@@ -502,8 +570,17 @@ read_number(struct jsonr *r)
 static enum jsonr_tok
 literal(struct jsonr *r, const char *word, enum jsonr_tok t)
 {
+	size_t n = strlen(word);
 	const char *p;
 
+	/* the whole word in the buffer: compared at once */
+	if (r->pos < r->len && r->len - r->pos >= n &&
+	    memcmp(data(r) + r->pos, word, n) == 0) {
+		r->pos += n;
+		r->col += (unsigned)n;
+		r->state = S_AFTER;
+		return t;
+	}
 	for (p = word; *p != '\0'; p++) {
 		if (peek(r) != (unsigned char)*p)
 			return fail(r, "unexpected character");

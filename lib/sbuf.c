@@ -22,6 +22,9 @@ reserve(struct sbuf *b, size_t extra)
 
 	if (b->failed)
 		return false;
+	if (b->sink != NULL && b->len > 0 &&
+	    b->len + extra >= SBUF_STREAM_PIECE)
+		sbuf_flush(b);
 	if (extra > max || b->len > max - extra) {
 		b->failed = true;
 		return false;
@@ -36,6 +39,24 @@ reserve(struct sbuf *b, size_t extra)
 		b->cap = ncap;
 	}
 	return true;
+}
+
+void
+sbuf_stream(struct sbuf *b, sbuf_sink_fn sink, void *ctx)
+{
+	sbuf_init(b, SBUF_UNBOUNDED);
+	b->sink = sink;
+	b->sink_ctx = ctx;
+}
+
+void
+sbuf_flush(struct sbuf *b)
+{
+	if (b->sink == NULL || b->len == 0)
+		return;
+	b->sink(b->sink_ctx, b->buf, b->len);
+	b->len = 0;
+	b->buf[0] = '\0';
 }
 
 void

@@ -17,10 +17,15 @@
  * is never cut short at a ceiling. */
 #define SBUF_UNBOUNDED ((size_t)-1 / 4)
 
+/* Where a streamed buffer's bytes go (sbuf_stream). */
+typedef void (*sbuf_sink_fn)(void *ctx, const char *data, size_t len);
+
 struct sbuf {
 	char *buf;
 	size_t len, cap, max;
 	bool failed;
+	sbuf_sink_fn sink; /* NULL: the bytes stay in the buffer */
+	void *sink_ctx;
 };
 
 void sbuf_init(struct sbuf *b, size_t max);
@@ -35,5 +40,15 @@ const char *sbuf_str(const struct sbuf *b);
 char *sbuf_take(struct sbuf *b);
 void sbuf_reset(struct sbuf *b); /* keeps the allocation and the ceiling */
 void sbuf_release(struct sbuf *b);
+
+/* A buffer of unbounded text (SBUF_UNBOUNDED) that hands its bytes to
+ * sink in pieces of about SBUF_STREAM_PIECE as it fills, so a large text
+ * rendered from a model (a declaration dump) is never whole in memory.
+ * sbuf_flush hands over what is left; sbuf_release frees the buffer. The
+ * bytes the sink got are no longer in the buffer (sbuf_str gives only
+ * the rest). */
+#define SBUF_STREAM_PIECE ((size_t)64 * 1024)
+void sbuf_stream(struct sbuf *b, sbuf_sink_fn sink, void *ctx);
+void sbuf_flush(struct sbuf *b);
 
 #endif

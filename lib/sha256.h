@@ -20,6 +20,11 @@ struct sha256 {
 	size_t nblock;
 };
 
+/* The compression runs on the CPU's SHA extensions where it has them
+ * (x86-64 SHA-NI, found with cpuid), else in portable C. For the tests:
+ * sha256_portable(1) forces the portable C, (0) lets the CPU decide. */
+void sha256_portable(int on);
+
 void sha256_init(struct sha256 *s);
 void sha256_update(struct sha256 *s, const void *data, size_t len);
 void sha256_final(struct sha256 *s, unsigned char out[SHA256_LEN]);

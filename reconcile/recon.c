@@ -122,9 +122,14 @@ recon_refusal_reply_lost(const struct recon_refusal *r)
 void
 recon_address_release(struct recon_address *a)
 {
-	free(a->name);
-	strv_array_free(a->queue_names, a->nqueue_names);
-	strv_array_free(a->binding_names, a->nbinding_names);
+	if (a->pooled) {
+		free(a->queue_names);
+		free(a->binding_names);
+	} else {
+		free(a->name);
+		strv_array_free(a->queue_names, a->nqueue_names);
+		strv_array_free(a->binding_names, a->nbinding_names);
+	}
 	memset(a, 0, sizeof(*a));
 }
 
@@ -186,6 +191,7 @@ recon_queue_dup(const struct recon_queue *q)
 	struct recon_queue *c = xmalloc(sizeof(*c));
 
 	*c = *q;
+	c->pooled = false;
 	c->name = dup_or_null(q->name);
 	c->address = dup_or_null(q->address);
 	c->filter = dup_or_null(q->filter);
@@ -198,10 +204,12 @@ recon_queue_release(struct recon_queue *q)
 {
 	if (q == NULL)
 		return;
-	free(q->name);
-	free(q->address);
-	free(q->filter);
-	free(q->last_value_key);
+	if (!q->pooled) {
+		free(q->name);
+		free(q->address);
+		free(q->filter);
+		free(q->last_value_key);
+	}
 	memset(q, 0, sizeof(*q));
 }
 
@@ -211,6 +219,7 @@ recon_divert_copy(struct recon_divert *dst, const struct recon_divert *d)
 	size_t i;
 
 	*dst = *d;
+	dst->pooled = false;
 	dst->name = dup_or_null(d->name);
 	dst->routing_name = dup_or_null(d->routing_name);
 	dst->address = dup_or_null(d->address);
@@ -246,12 +255,14 @@ recon_divert_release(struct recon_divert *d)
 
 	if (d == NULL)
 		return;
-	free(d->name);
-	free(d->routing_name);
-	free(d->address);
-	free(d->forwarding_address);
-	free(d->filter);
-	free(d->transformer_class_name);
+	if (!d->pooled) {
+		free(d->name);
+		free(d->routing_name);
+		free(d->address);
+		free(d->forwarding_address);
+		free(d->filter);
+		free(d->transformer_class_name);
+	}
 	for (i = 0; i < d->ntransformer_properties; i++) {
 		free(d->transformer_properties[i].key);
 		free(d->transformer_properties[i].value);

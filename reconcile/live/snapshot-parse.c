@@ -34,6 +34,8 @@ struct jp {
 	struct err *err;
 	struct jsonr r;
 	bool failed;
+	/* the names every node shares (a reference held by each node) */
+	struct strpool *pool;
 };
 
 static void
@@ -105,6 +107,25 @@ val_str(struct jp *p, enum jsonr_tok t, const struct jpath *at, const char *key,
 	return 0;
 }
 
+/* val_str into the pool: for the pooled fields of queues and addresses. */
+static int
+val_pstr(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *key, bool nullable, char **out)
+{
+	const char *s;
+
+	if (nullable && t == JSONR_NULL) {
+		*out = NULL;
+		return 0;
+	}
+	if (t != JSONR_STR)
+		return fail(p, at, key, "expected a string%s",
+		    nullable ? " or null" : "");
+	s = sbuf_str(&p->r.str);
+	*out = strpool_intern(p->pool, s, strlen(s));
+	return 0;
+}
+
 static int
 val_bool(struct jp *p, enum jsonr_tok t, const struct jpath *at,
     const char *key, bool *out)
@@ -159,11 +180,13 @@ val_int_in(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 	return 0;
 }
 
+/* An array of strings; pooled: each the pool's (else owned). */
 static int
-val_strv(struct jp *p, enum jsonr_tok t, const struct jpath *at,
-    const char *key, char ***out, size_t *nout)
+val_strv_in(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *key, bool pooled, char ***out, size_t *nout)
 {
 	size_t cap = 0;
+	const char *s;
 
 	*out = NULL;
 	*nout = 0;
@@ -176,12 +199,23 @@ val_strv(struct jp *p, enum jsonr_tok t, const struct jpath *at,
 		if (t != JSONR_STR)
 			return fail(p, at, key, "expected an array of strings");
 		xgrow(out, &cap, *nout + 2, sizeof(**out));
-		(*out)[(*nout)++] = xstrdup(sbuf_str(&p->r.str));
+		s = sbuf_str(&p->r.str);
+		(*out)[(*nout)++] =
+		    pooled ? strpool_intern(p->pool, s, strlen(s)) : xstrdup(s);
 		(*out)[*nout] = NULL;
 	}
 	if (*out == NULL)
 		*out = xcalloc(1, sizeof(**out));
+	else if (cap > *nout + 1)
+		*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
 	return 0;
+}
+
+static int
+val_strv(struct jp *p, enum jsonr_tok t, const struct jpath *at,
+    const char *key, char ***out, size_t *nout)
+{
+	return val_strv_in(p, t, at, key, false, out, nout);
 }
 
 /* ---- objects ---------------------------------------------------------
@@ -313,15 +347,15 @@ address_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 	case 0:
 		return val_bool(p, t, at, "auto_created", &a->auto_created);
 	case 1:
-		return val_strv(p, t, at, "binding_names", &a->binding_names,
-		    &a->nbinding_names);
+		return val_strv_in(p, t, at, "binding_names", true,
+		    &a->binding_names, &a->nbinding_names);
 	case 2:
 		return val_bool(p, t, at, "internal", &a->internal);
 	case 3:
-		return val_str(p, t, at, "name", false, &a->name);
+		return val_pstr(p, t, at, "name", false, &a->name);
 	case 4:
-		return val_strv(p, t, at, "queue_names", &a->queue_names,
-		    &a->nqueue_names);
+		return val_strv_in(p, t, at, "queue_names", true,
+		    &a->queue_names, &a->nqueue_names);
 	default:
 		return routing_set(p, t, at, &a->routing);
 	}
@@ -330,6 +364,7 @@ address_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 static int
 parse_address(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 {
+	((struct recon_address *)out)->pooled = true;
 	return read_object(p, t, at, address_keys, 6, address_field, out);
 }
 
@@ -364,7 +399,7 @@ queue_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 
 	switch (k) {
 	case 0:
-		return val_str(p, t, at, "address", false, &q->address);
+		return val_pstr(p, t, at, "address", false, &q->address);
 	case 1:
 		return val_bool(p, t, at, "auto_created", &q->auto_created);
 	case 2:
@@ -386,11 +421,11 @@ queue_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 	case 8:
 		return val_bool(p, t, at, "exclusive", &q->exclusive);
 	case 9:
-		return val_str(p, t, at, "filter", true, &q->filter);
+		return val_pstr(p, t, at, "filter", true, &q->filter);
 	case 10:
 		return val_bool(p, t, at, "internal", &q->internal);
 	case 11:
-		return val_str(p, t, at, "last_value_key", true,
+		return val_pstr(p, t, at, "last_value_key", true,
 		    &q->last_value_key);
 	case 12:
 		return val_int(p, t, at, "max_consumers", &q->max_consumers);
@@ -398,7 +433,7 @@ queue_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 		return val_int_in(p, t, at, "message_count", 0, LIVE_INT_MAX,
 		    &q->message_count);
 	case 14:
-		return val_str(p, t, at, "name", false, &q->name);
+		return val_pstr(p, t, at, "name", false, &q->name);
 	case 15:
 		return val_bool(p, t, at, "purge_on_no_consumers",
 		    &q->purge_on_no_consumers);
@@ -414,6 +449,7 @@ queue_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 static int
 parse_queue(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 {
+	((struct recon_queue *)out)->pooled = true;
 	/* temporary: written only when true (issue 17) */
 	return read_object_opt(p, t, at, queue_keys, 19, UINT32_C(1) << 18,
 	    queue_field, out);
@@ -490,23 +526,23 @@ divert_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 
 	switch (k) {
 	case 0:
-		return val_str(p, t, at, "address", false, &d->address);
+		return val_pstr(p, t, at, "address", false, &d->address);
 	case 1:
 		return val_bool(p, t, at, "exclusive", &d->exclusive);
 	case 2:
-		return val_str(p, t, at, "filter", true, &d->filter);
+		return val_pstr(p, t, at, "filter", true, &d->filter);
 	case 3:
-		return val_str(p, t, at, "forwarding_address", false,
+		return val_pstr(p, t, at, "forwarding_address", false,
 		    &d->forwarding_address);
 	case 4:
-		return val_str(p, t, at, "name", false, &d->name);
+		return val_pstr(p, t, at, "name", false, &d->name);
 	case 5:
-		return val_str(p, t, at, "routing_name", true,
+		return val_pstr(p, t, at, "routing_name", true,
 		    &d->routing_name);
 	case 6:
 		return divert_routing(p, t, at, d);
 	case 7:
-		return val_str(p, t, at, "transformer_class_name", true,
+		return val_pstr(p, t, at, "transformer_class_name", true,
 		    &d->transformer_class_name);
 	default:
 		return divert_props(p, t, at, d);
@@ -516,6 +552,7 @@ divert_field(struct jp *p, const struct jpath *at, size_t k, enum jsonr_tok t,
 static int
 parse_divert(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 {
+	((struct recon_divert *)out)->pooled = true;
 	return read_object(p, t, at, divert_keys, 9, divert_field, out);
 }
 
@@ -808,6 +845,7 @@ parse_node(struct jp *p, const struct jpath *at, enum jsonr_tok t, void *out)
 	struct recon_node_snapshot *n = out;
 
 	n->ha.replica_sync = -1;
+	n->pool = strpool_ref(p->pool);
 	if (read_object_opt(p, t, at, node_keys, 13, NODE_OPTIONAL, node_field,
 	        n) < 0)
 		return -1;
@@ -943,12 +981,14 @@ int
 live_snapshot_parse_json(struct recon_snapshot **out, const char *path,
     const char *text, size_t len, struct err *err)
 {
-	struct jp p = {path, err, {0}, false};
+	struct jp p = {path, err, {0}, false, strpool_new()};
 	int rc;
 
 	jsonr_init_mem(&p.r, text, len);
 	rc = parse(&p, out);
 	jsonr_release(&p.r);
+	strpool_done(p.pool);
+	strpool_unref(p.pool);
 	return rc;
 }
 
@@ -956,14 +996,17 @@ int
 live_snapshot_read_file(struct recon_snapshot **out, const char *path,
     struct err *err)
 {
-	struct jp p = {path, err, {0}, false};
+	struct jp p = {path, err, {0}, false, NULL};
 	int fd = -1, rc;
 
 	if (afile_open(&fd, NULL, path, AFILE_AT_PATH, err) < 0)
 		return -1;
+	p.pool = strpool_new();
 	jsonr_init_fd(&p.r, fd);
 	rc = parse(&p, out);
 	jsonr_release(&p.r);
+	strpool_done(p.pool);
+	strpool_unref(p.pool);
 	(void)close(fd);
 	return rc;
 }

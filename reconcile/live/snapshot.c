@@ -38,6 +38,7 @@ live_node_release(struct recon_node_snapshot *n)
 	}
 	free(n->address_settings);
 	live_node_index_free(n->index);
+	strpool_unref(n->pool);
 	memset(n, 0, sizeof(*n));
 }
 

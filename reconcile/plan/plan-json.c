@@ -321,16 +321,14 @@ head_json(struct jsonw *w, const struct plan *p)
 	jsonw_key_str(w, "cluster", p->cluster);
 }
 
-/* The whole document; confirmation NULL writes null. */
-static char *
-render(const struct plan *p, const char *confirmation)
+/* The whole document into b; confirmation NULL writes null. */
+static void
+render_into(struct sbuf *b, const struct plan *p, const char *confirmation)
 {
-	struct sbuf b = {0};
 	struct jsonw w;
 	size_t i;
 
-	sbuf_init(&b, SBUF_UNBOUNDED);
-	jsonw_init(&w, &b, 2);
+	jsonw_init(&w, b, 2);
 	jsonw_obj_begin(&w);
 	head_json(&w, p);
 	jsonw_key_str(&w, "confirmation", confirmation);
@@ -372,8 +370,23 @@ render(const struct plan *p, const char *confirmation)
 	summary_json(&w, p);
 	unmanaged_json(&w, p);
 	jsonw_obj_end(&w);
-	sbuf_addc(&b, '\n');
+	sbuf_addc(b, '\n');
+}
+
+static char *
+render(const struct plan *p, const char *confirmation)
+{
+	struct sbuf b = {0};
+
+	sbuf_init(&b, SBUF_UNBOUNDED);
+	render_into(&b, p, confirmation);
 	return sbuf_take(&b);
+}
+
+static void
+hash_sink(void *ctx, const char *data, size_t len)
+{
+	sha256_update(ctx, data, len);
 }
 
 /* The confirmation of a plan that sends nothing to a broker: what it
@@ -413,12 +426,21 @@ char *
 plan_confirmation(const struct plan *p)
 {
 	struct plan_summary s;
-	char hex[SHA256_HEX], *body, *phrase, *policy, *text;
+	char hex[SHA256_HEX], *phrase, *policy, *text;
+	unsigned char md[SHA256_LEN];
+	struct sha256 h;
+	struct sbuf b;
 
 	if (!plan_approvable(p))
 		return xstrdup("");
-	body = render(p, NULL);
-	sha256_hex(body, strlen(body), hex);
+	/* the body streamed through the hash, never whole in memory */
+	sha256_init(&h);
+	sbuf_stream(&b, hash_sink, &h);
+	render_into(&b, p, NULL);
+	sbuf_flush(&b);
+	sbuf_release(&b);
+	sha256_final(&h, md);
+	sha256_to_hex(md, hex);
 	hex[PLAN_CONFIRM_HEX] = '\0';
 	plan_summarize(p, &s);
 	if (p->outcome == PLAN_OUT_WOULD_APPLY)
@@ -431,7 +453,6 @@ plan_confirmation(const struct plan *p)
 	    p->cluster, hex);
 	free(policy);
 	free(phrase);
-	free(body);
 	return text;
 }
 
@@ -443,6 +464,19 @@ plan_render_json(const struct plan *p)
 	out = render(p, c[0] != '\0' ? c : NULL);
 	free(c);
 	return out;
+}
+
+void
+plan_render_json_stream(const struct plan *p, sbuf_sink_fn sink, void *ctx)
+{
+	char *c = plan_confirmation(p);
+	struct sbuf b;
+
+	sbuf_stream(&b, sink, ctx);
+	render_into(&b, p, c[0] != '\0' ? c : NULL);
+	sbuf_flush(&b);
+	sbuf_release(&b);
+	free(c);
 }
 
 int

@@ -567,9 +567,8 @@ policy_md(struct sbuf *b, const struct plan *p)
 }
 
 static void
-approve_md(struct sbuf *b, const struct plan *p, const char *dir)
+approve_md(struct sbuf *b, const struct plan *p, const char *dir, char **conf)
 {
-	char *c;
 
 	sbuf_adds(b, "## Approve\n\n");
 	if (p->outcome == PLAN_OUT_NO_CHANGE && !plan_approvable(p)) {
@@ -590,11 +589,21 @@ approve_md(struct sbuf *b, const struct plan *p, const char *dir)
 		    p->message != NULL ? p->message : "see above");
 		return;
 	}
-	c = plan_confirmation(p);
+	/* rendered once per plan.md: it renders the whole plan.json */
+	if (*conf == NULL)
+		*conf = plan_confirmation(p);
 	sbuf_addf(b,
 	    "To approve exactly this plan, type:\n\n```\nartemis-gitops approve %s --confirm '%s'\n```\n",
-	    dir, c);
-	free(c);
+	    dir, *conf);
+}
+
+char *
+plan_render_md_title(const struct plan *p)
+{
+	struct sbuf b = {0};
+
+	summary_line(&b, p);
+	return sbuf_take(&b);
 }
 
 char *
@@ -607,13 +616,14 @@ char *
 plan_render_md_max(const struct plan *p, const char *plan_dir, size_t max)
 {
 	struct sbuf out = {0}, tail = {0}, act = {0};
+	char *conf = NULL;
 	size_t i, budget;
 
 	header(&out, p);
 	node_table(&out, p);
 	policy_md(&tail, p);
 	unmanaged_md(&tail, p);
-	approve_md(&tail, p, plan_dir);
+	approve_md(&tail, p, plan_dir, &conf);
 	if (p->nactions > 0)
 		sbuf_adds(&out, "## Actions\n\n");
 	budget = max == 0 ? SIZE_MAX : max > 400 ? max - 400 : 0;
@@ -646,10 +656,11 @@ plan_render_md_max(const struct plan *p, const char *plan_dir, size_t max)
 			sbuf_addf(&tail,
 			    "**Preview truncated:** what the per-object policy does (policy changes, protected, forgotten, unmanaged by declaration) is under `policy` in `%s/plan.json`.\n\n",
 			    plan_dir);
-		approve_md(&tail, p, plan_dir);
+		approve_md(&tail, p, plan_dir, &conf);
 	}
 	sbuf_add(&out, tail.buf, tail.len);
 	sbuf_release(&tail);
 	sbuf_release(&act);
+	free(conf);
 	return sbuf_take(&out);
 }

@@ -828,10 +828,17 @@ char *plan_graph_mermaid(const struct plan_graph *g);
 /* plan.json, canonical (sorted keys, 2-space indent, trailing newline),
  * with the confirmation text; owned by the caller. */
 char *plan_render_json(const struct plan *p);
+/* The same text handed to sink in pieces (lib/sbuf.h, sbuf_stream). */
+void plan_render_json_stream(const struct plan *p, sbuf_sink_fn sink,
+    void *ctx);
 /* The confirmation text ("" for a plan that cannot be approved); owned. */
 char *plan_confirmation(const struct plan *p);
 /* plan.md; plan_dir is shown in the approve command. Owned. */
 char *plan_render_md(const struct plan *p, const char *plan_dir);
+/* plan.md's first lines alone (its title, "# cluster: OUTCOME — ...",
+ * then an empty line), without rendering the rest, whose approve command
+ * renders the whole plan.json again for its confirmation. Owned. */
+char *plan_render_md_title(const struct plan *p);
 /* The same, cut past max bytes instead of PLAN_MD_MAX (0: never): the
  * whole plan for pull-request comments, which split it into bodies
  * (agent/comment-dir.c). plan_render_md is this with PLAN_MD_MAX. */

@@ -102,6 +102,21 @@ test_jsonr__tokens(void **state)
 	expect("9223372036854775807", "I:9223372036854775807 $");
 	/* Out of int64: a double, never a wrapped integer. */
 	expect("9223372036854775808", "D:9.22337e+18 $");
+	/* inside the buffer (the fast paths for integers up to 18 digits,
+	 * words and runs of spaces), as the byte-by-byte reader reads them */
+	expect("[123456789012345678, -123456789012345678, "
+	       "1234567890123456789, -1234567890123456789, 0, -0, 7e1, "
+	       "12.5, 1E2, 10,          true,   false,  null]",
+	    "[ I:123456789012345678 I:-123456789012345678 "
+	    "I:1234567890123456789 I:-1234567890123456789 I:0 I:0 D:70 "
+	    "D:12.5 D:100 I:10 T F Z ] $");
+	expect("[01]", "[ I:0 ERR 1:3 expected ',' or ']'");
+	expect("[-]", "[ ERR 1:3 bad number");
+	expect("[-01]", "[ I:0 ERR 1:4 expected ',' or ']'");
+	expect("[12a]", "[ I:12 ERR 1:4 expected ',' or ']'");
+	expect("[tru]", "[ ERR 1:5 unexpected character");
+	expect("[truex]", "[ T ERR 1:6 expected ',' or ']'");
+	expect("[1,  \n   falsey]", "[ I:1 F ERR 2:9 expected ',' or ']'");
 }
 
 static void

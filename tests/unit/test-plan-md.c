@@ -20,7 +20,7 @@ test_plan_md__md_truncated_with_pointer(void **state)
 	struct plan_managed m = {0};
 	struct plan *p;
 	struct fx f;
-	char name[32], *md, *c;
+	char name[32], *md, *c, *t;
 	size_t i;
 
 	(void)state;
@@ -38,6 +38,12 @@ test_plan_md__md_truncated_with_pointer(void **state)
 	assert_non_null(strstr(md,
 	    "more actions are not shown here; the full plan is in `out/plan.json`"));
 	assert_non_null(strstr(md, c));
+	/* the title alone is plan.md's first lines (what plan prints) */
+	t = plan_render_md_title(p);
+	assert_true(strlen(t) > 4);
+	assert_string_equal(t + strlen(t) - 2, "\n\n");
+	assert_true(strncmp(md, t, strlen(t)) == 0);
+	free(t);
 	free(c);
 	free(md);
 	plan_free(p);

@@ -2,7 +2,10 @@
  * declaration (agent_preview_snapshot): a snapshot node the declaration
  * does not name is refused with its JSON path, as is a snapshot of another
  * cluster; a declared node missing from the snapshot is the planner's
- * (unreachable), not a refusal here. */
+ * (unreachable), not a refusal here. A recording read beforehand in a
+ * thread of its own (agent_preview_prefetch, as plan does while its
+ * declarations load) gives the same result and the same message, its
+ * error included; one started and never taken is freed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,10 +34,13 @@ static const char head[] = "version: 1\n"
                            "nodes:\n";
 
 /* agent_preview_snapshot of the sample snapshot (nodes node1 and node2,
- * cluster "local") against a declaration with nodes; its stderr in *msg. */
+ * cluster "local"; cut short to cut bytes when cut > 0) against a
+ * declaration with nodes, read beforehand in a thread when prefetched;
+ * its stderr in *msg. */
 static int
-preview(const char *nodes, char **msg)
+preview_read(const char *nodes, bool prefetched, size_t cut, char **msg)
 {
+	struct agent_preview_prefetch pf = {0};
 	char dir[] = "/tmp/test-preview-XXXXXX";
 	struct decl_file f = {"a.yaml", NULL, 0};
 	struct recon_snapshot *s = sample(), *out = NULL;
@@ -47,7 +53,9 @@ preview(const char *nodes, char **msg)
 	assert_non_null(mkdtemp(dir));
 	text = live_snapshot_render_json(s);
 	path = xasprintf("%s/snap.json", dir);
-	assert_int_equal(afile_write(path, text, strlen(text), 0600, &err), 0);
+	assert_int_equal(
+	    afile_write(path, text, cut > 0 ? cut : strlen(text), 0600, &err),
+	    0);
 	free(text);
 	live_snapshot_free(s);
 	text = xasprintf("%s%s", head, nodes);
@@ -63,8 +71,11 @@ preview(const char *nodes, char **msg)
 	assert_true(saved >= 0 && fd >= 0);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
+	if (prefetched)
+		agent_preview_prefetch_start(&pf, path);
 	rc = agent_preview_snapshot(&out, "plan", c, path, NULL, NULL,
-	    &(struct agent_read){0});
+	    &(struct agent_read){.prefetch = prefetched ? &pf : NULL});
+	agent_preview_prefetch_release(&pf);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -80,6 +91,55 @@ preview(const char *nodes, char **msg)
 	free(errpath);
 	free(path);
 	return rc;
+}
+
+static const char *
+after_dir(const char *msg)
+{
+	const char *p = strstr(msg, "/snap.json");
+
+	return p != NULL ? p : msg;
+}
+
+/* preview_read both ways: the same code and message. */
+static int
+preview(const char *nodes, char **msg)
+{
+	char *again = NULL;
+	int rc = preview_read(nodes, false, 0, msg);
+
+	assert_int_equal(preview_read(nodes, true, 0, &again), rc);
+	/* each in a folder of its own: the same past it */
+	assert_string_equal(after_dir(again), after_dir(*msg));
+	free(again);
+	return rc;
+}
+
+static void
+test_preview__prefetched_recording_errors_alike(void **state)
+{
+	struct agent_preview_prefetch pf;
+	char *a = NULL, *b = NULL;
+
+	(void)state;
+	assert_int_equal(preview_read(NODE("node1", "8261")
+	                                  NODE("node2", "8271"),
+	                     false, 40, &a),
+	    -1);
+	assert_int_equal(preview_read(NODE("node1", "8261")
+	                                  NODE("node2", "8271"),
+	                     true, 40, &b),
+	    -1);
+	assert_non_null(strstr(a, "/snap.json:4:2: not valid JSON"));
+	assert_string_equal(after_dir(a), after_dir(b));
+	free(a);
+	free(b);
+	/* started, never taken: released (ASan: nothing leaked) */
+	agent_preview_prefetch_start(&pf, "/nonexistent/snap.json");
+	agent_preview_prefetch_release(&pf);
+	agent_preview_prefetch_start(&pf, NULL);
+	assert_false(pf.running);
+	agent_preview_prefetch_release(&pf);
 }
 
 static void
@@ -113,6 +173,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_preview__snapshot_nodes_must_be_declared),
+	    cmocka_unit_test(test_preview__prefetched_recording_errors_alike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

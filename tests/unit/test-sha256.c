@@ -1,5 +1,7 @@
 /* tests/unit/test-sha256.c: lib/sha256.c against the FIPS 180-4 / NIST test
- * vectors. */
+ * vectors, on the CPU's SHA extensions where it has them and in portable
+ * C, and both against each other over every length to 1,100 bytes fed
+ * in uneven pieces. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,6 +134,63 @@ test_sha256__hmac_rfc4231_long_key(void **state)
 	    "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
 }
 
+/* Every vector again in portable C (the tests above ran on the CPU's
+ * SHA extensions where it has them). */
+static void
+test_sha256__portable_vectors(void **state)
+{
+	sha256_portable(1);
+	test_sha256__empty(state);
+	test_sha256__abc(state);
+	test_sha256__two_blocks(state);
+	test_sha256__million_a_in_pieces(state);
+	sha256_portable(0);
+}
+
+static void
+digest_pieces(const unsigned char *data, size_t len, size_t piece,
+    char hex[SHA256_HEX])
+{
+	unsigned char md[SHA256_LEN];
+	struct sha256 s;
+	size_t at, n;
+
+	sha256_init(&s);
+	for (at = 0; at < len; at += n) {
+		n = len - at < piece ? len - at : piece;
+		sha256_update(&s, data + at, n);
+	}
+	sha256_final(&s, md);
+	sha256_to_hex(md, hex);
+}
+
+static void
+test_sha256__cpu_and_portable_agree(void **state)
+{
+	static const size_t pieces[] = {1, 7, 63, 64, 65, 200, 4096};
+	unsigned char data[1100];
+	char a[SHA256_HEX], b[SHA256_HEX];
+	uint32_t x = 2463534242u;
+	size_t i, len, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(data); i++) { /* xorshift32 */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		data[i] = (unsigned char)x;
+	}
+	for (len = 0; len <= sizeof(data); len++)
+		for (j = 0; j < sizeof(pieces) / sizeof(pieces[0]); j++) {
+			sha256_portable(0);
+			digest_pieces(data, len, pieces[j], a);
+			sha256_portable(1);
+			digest_pieces(data, len, pieces[j], b);
+			sha256_portable(0);
+			assert_string_equal(a, b);
+		}
+}
+
 int
 main(void)
 {
@@ -142,6 +201,8 @@ main(void)
 	    cmocka_unit_test(test_sha256__million_a_in_pieces),
 	    cmocka_unit_test(test_sha256__hmac_rfc4231_short_keys),
 	    cmocka_unit_test(test_sha256__hmac_rfc4231_long_key),
+	    cmocka_unit_test(test_sha256__portable_vectors),
+	    cmocka_unit_test(test_sha256__cpu_and_portable_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

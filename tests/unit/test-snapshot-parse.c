@@ -212,6 +212,64 @@ test_snapshot_parse__read_file(void **state)
 	live_snapshot_free(s);
 }
 
+/* Nodes read from one recording share their names (one strpool, a
+ * reference per node): the same queue's strings are one copy on every
+ * node, a node moved out of its snapshot keeps them after the snapshot
+ * is freed (as apply takes single nodes), and a copy of a queue owns its
+ * own. ASan checks that nothing is freed twice or leaked. */
+static void
+test_snapshot_parse__names_shared_across_nodes(void **state)
+{
+	struct recon_snapshot *s = sample(), *two = sample(), *back = NULL;
+	struct recon_node_snapshot moved;
+	struct recon_queue *copy;
+	struct err err = {0};
+	char *a, *b;
+
+	(void)state;
+	live_node_release(&s->nodes[1]);
+	s->nodes[1] = two->nodes[0];
+	memset(&two->nodes[0], 0, sizeof(two->nodes[0]));
+	live_snapshot_free(two);
+	free(s->nodes[1].node);
+	s->nodes[1].node = xstrdup("node3");
+	a = live_snapshot_render_json(s);
+	assert_int_equal(
+	    live_snapshot_parse_json(&back, "s.json", a, strlen(a), &err), 0);
+	assert_int_equal(back->nnodes, 2);
+	assert_true(back->nodes[0].queues[0].pooled);
+	assert_true(back->nodes[0].addresses[0].pooled);
+	assert_ptr_equal(back->nodes[0].queues[0].name,
+	    back->nodes[1].queues[0].name);
+	assert_ptr_equal(back->nodes[0].queues[0].filter,
+	    back->nodes[1].queues[0].filter);
+	assert_ptr_equal(back->nodes[0].addresses[0].name,
+	    back->nodes[1].addresses[0].name);
+	assert_ptr_equal(back->nodes[0].addresses[0].binding_names[1],
+	    back->nodes[1].queues[0].name);
+	assert_ptr_equal(back->nodes[0].pool, back->nodes[1].pool);
+	assert_true(back->nodes[0].diverts[0].pooled);
+	assert_ptr_equal(back->nodes[0].diverts[0].name,
+	    back->nodes[1].diverts[0].name);
+	b = live_snapshot_render_json(back);
+	assert_string_equal(a, b);
+	free(b);
+	copy = recon_queue_dup(&back->nodes[1].queues[0]);
+	assert_false(copy->pooled);
+	assert_ptr_not_equal(copy->name, back->nodes[1].queues[0].name);
+	moved = back->nodes[1];
+	memset(&back->nodes[1], 0, sizeof(back->nodes[1]));
+	live_snapshot_free(back);
+	assert_string_equal(moved.queues[0].name, "orders");
+	assert_string_equal(moved.addresses[0].queue_names[0], "orders");
+	live_node_release(&moved);
+	assert_string_equal(copy->name, "orders");
+	recon_queue_release(copy);
+	free(copy);
+	free(a);
+	live_snapshot_free(s);
+}
+
 int
 main(void)
 {
@@ -222,6 +280,7 @@ main(void)
 	        test_snapshot_parse__looser_than_the_format_refused),
 	    cmocka_unit_test(test_snapshot_parse__invalid_utf8_refused),
 	    cmocka_unit_test(test_snapshot_parse__read_file),
+	    cmocka_unit_test(test_snapshot_parse__names_shared_across_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
