@@ -193,7 +193,7 @@ BASE = {
     "cluster": "c1",
     "mode": "STUDIO_MANAGED",
     "settings": {"capture-prefix": "__capture.", "max-destroyed-messages": 10, "delete-if-empty": False,
-                 "protect": ["keep.*"]},
+                 "protect": ["keep.*"], "wildcard-delimiter": "."},
     "nodes": [
         {"name": "n1", "jolokia": "http://127.0.0.1:8161/console/jolokia", "credentials": "n1"},
         {"name": "ha", "credentials": "ha", "members": [
@@ -213,6 +213,17 @@ BASE = {
                  "filter": None, "routing-type": "ANYCAST", "routing-name": "d1", "transformer-class-name": "org.example.Transformer",
                  "transformer-properties": {"a": "b"}, "deletion-policy": "delete", "managed": True}],
     "captures": [{"name": "cap", "pattern": "orders*", "ring-size": 5}],
+    "address-settings": [{"match": "orders.#", "dead-letter-address": "fwd", "expiry-address": "orders",
+                          "max-delivery-attempts": 5, "redelivery-delay": "5s", "max-size-bytes": "10MB",
+                          "address-full-policy": "BLOCK", "auto-create-queues": False,
+                          "auto-create-addresses": True, "auto-delete-queues": False,
+                          "auto-delete-addresses": True, "config-delete-queues": "FORCE",
+                          "config-delete-addresses": "OFF", "config-delete-diverts": "OFF"}],
+    "security-settings": [{"match": "orders.*", "send": ["producer", "admin"], "consume": ["consumer"],
+                           "create-durable-queue": ["admin"], "delete-durable-queue": ["admin"],
+                           "create-non-durable-queue": ["admin"], "delete-non-durable-queue": ["admin"],
+                           "create-address": ["admin"], "delete-address": ["admin"], "manage": ["admin"],
+                           "browse": ["consumer"]}],
 }
 
 
