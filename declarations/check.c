@@ -739,6 +739,19 @@ check_settings(const struct decl_cluster *c, struct errlist *diags)
 		    as->expiry_address, &as->expiry_at, diags);
 	}
 	names_check(&ns, diags);
+	/* STUDIO_MANAGED plans do not carry them yet (issue 25): said once
+	 * per kind, so that a declared setting is never silently left
+	 * alone */
+	if (c->mode == DECL_STUDIO_MANAGED && c->naddress_settings > 0)
+		errlist_add(diags, DIAG_WARNING, &c->address_settings[0].pos,
+		    "address-settings are not applied in STUDIO_MANAGED by "
+		    "this build: plan and apply leave the brokers' address "
+		    "settings as they are (CONFIG_MANAGED renders them)");
+	if (c->mode == DECL_STUDIO_MANAGED && c->nsecurity_settings > 0)
+		errlist_add(diags, DIAG_WARNING, &c->security_settings[0].pos,
+		    "security-settings are not applied in STUDIO_MANAGED by "
+		    "this build: plan and apply leave the brokers' security "
+		    "settings as they are (CONFIG_MANAGED renders them)");
 	for (i = 0; i < c->nsecurity_settings; i++) {
 		ss = &c->security_settings[i];
 		check_match(c, "security-settings match", ss->match,

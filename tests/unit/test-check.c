@@ -447,12 +447,19 @@ test_check__settings_matches(void **state)
 	    HEAD_LINES + 2, 13,
 	    "security-settings match 'orders.#.eu' has '#' before its last "
 	    "word");
-	/* one match in each list is no duplicate */
+	/* one match in each list is no duplicate; STUDIO_MANAGED is told
+	 * that they are not applied, once per kind, at the first */
 	assert_int_equal(parse2(&c,
 	                     HEAD "address-settings: [{match: 'a.*'}]\n"
 	                          "security-settings: [{match: 'a.*'}]\n",
 	                     NULL, &l),
 	    0);
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 1, 20,
+	    "address-settings are not applied in STUDIO_MANAGED by this build");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 2, 21,
+	    "security-settings are not applied in STUDIO_MANAGED by this build");
+	assert_int_equal(l.n, 2);
+	errlist_release(&l);
 	decl_cluster_free(c);
 	c = NULL;
 	/* the delimiter is the cluster's, declared in another file */
