@@ -48,6 +48,10 @@ struct base_loc {
 	struct xml_span own[OWN_N];
 	bool has_child; /* core has an element child; first_child is it */
 	struct xml_span first_child;
+	/* the line of a <security-setting-plugin> in the base's
+	 * <security-settings>, 0 when none: owning the element would drop
+	 * it */
+	long security_plugin_line;
 };
 
 static int base_err(struct errlist *diags, const struct render_base *b,
@@ -145,6 +149,12 @@ find_owned(xmlNodePtr core, const struct render_base *b, size_t *idx,
 			loc->has[k] = true;
 			idx[k] = i;
 		}
+		if (is_elem(n, own_names[OWN_SECURITY_SETTINGS]))
+			for (xmlNodePtr p = n->children; p != NULL; p = p->next)
+				if (is_elem(p, "security-setting-plugin") &&
+				    loc->security_plugin_line == 0)
+					loc->security_plugin_line =
+					    xmlGetLineNo(p);
 		i++;
 	}
 	return rc;
@@ -491,6 +501,12 @@ render_broker_xml(char **out, size_t *out_len, const struct decl_cluster *c,
 		return -1;
 	if (base_locate(base, &loc, diags) != 0)
 		return -1;
+	if (owns(c, OWN_SECURITY_SETTINGS) && loc.security_plugin_line > 0)
+		return base_err(diags, base, loc.security_plugin_line,
+		    "base's <security-settings> holds a "
+		    "<security-setting-plugin>, which the declared "
+		    "security-settings would replace with the rest of the "
+		    "element; declare them or keep the plugin, not both");
 	n = plan_splices(sp, c, base, &loc);
 	text = apply_splices(base, sp, n, &len);
 	if (text == NULL) {

@@ -311,6 +311,30 @@ test_render__settings_owned_only_when_declared(void **state)
 	assert_null(diag);
 	assert_string_equal(out, want);
 	free(out);
+	/* a plugin in the base's security-settings is never dropped */
+	out = render(&c,
+	    "<c><core xmlns=\"urn:activemq:core\">\n<security-settings>\n"
+	    "<security-setting-plugin class-name='x'/>\n"
+	    "</security-settings></core></c>\n",
+	    &diag);
+	assert_null(out);
+	assert_string_equal(diag,
+	    "c/broker/broker.xml:3: base's <security-settings> holds a "
+	    "<security-setting-plugin>, which the declared security-settings "
+	    "would replace with the rest of the element; declare them or keep "
+	    "the plugin, not both");
+	free(diag);
+	/* without declared security-settings the plugin stays */
+	c.nsecurity_settings = 0;
+	out = render(&c,
+	    "<c><core xmlns=\"urn:activemq:core\">\n<security-settings>\n"
+	    "<security-setting-plugin class-name='x'/>\n"
+	    "</security-settings></core></c>\n",
+	    &diag);
+	assert_null(diag);
+	assert_non_null(
+	    strstr(out, "<security-setting-plugin class-name='x'/>"));
+	free(out);
 }
 
 int
