@@ -26,6 +26,7 @@ decl_cluster_new(const char *name, enum decl_mode mode)
 	c->mode = mode;
 	c->settings.capture_prefix = xstrdup(DECL_DEFAULT_CAPTURE_PREFIX);
 	c->settings.max_destroyed_messages = DECL_DEFAULT_MAX_DESTROYED;
+	c->settings.wildcard_delimiter = xstrdup(DECL_DEFAULT_DELIM);
 	return c;
 }
 
@@ -69,6 +70,10 @@ decl_cluster_set_settings(struct decl_cluster *c, const struct decl_settings *s)
 		c->settings.protect[i] = xstrdup(s->protect[i]);
 	c->settings.delete_if_empty = s->delete_if_empty;
 	c->settings.delete_if_empty_at = s->delete_if_empty_at;
+	free(c->settings.wildcard_delimiter);
+	c->settings.wildcard_delimiter =
+	    xstrdup(s->wildcard_delimiter != NULL ? s->wildcard_delimiter
+	                                          : DECL_DEFAULT_DELIM);
 }
 
 void

@@ -667,6 +667,99 @@ check_captures(const struct decl_cluster *c, struct errlist *diags)
 	}
 }
 
+/* ---- address-settings, security-settings ------------------------------ */
+
+static char
+delimiter(const struct decl_cluster *c)
+{
+	const char *d = c->settings.wildcard_delimiter;
+
+	if (d == NULL || d[0] == '\0')
+		return '.';
+	return d[0];
+}
+
+static void
+check_match(const struct decl_cluster *c, const char *kind, const char *match,
+    const struct pos *at, struct names *ns, struct errlist *diags)
+{
+	char *why = decl_match_problem(match, delimiter(c));
+
+	if (why != NULL) {
+		errlist_add(diags, DIAG_ERROR, at, "%s '%s' %s", kind, match,
+		    why);
+		free(why);
+	}
+	names_add(ns, match, kind, at);
+}
+
+/* A dead-letter or expiry address: declared, or the error (a warning in
+ * CONFIG_MANAGED, whose broker.xml names it all the same). */
+static void
+check_settings_target(const struct decl_cluster *c,
+    const struct decl_address_setting *as, const char *key, const char *name,
+    const struct pos *at, struct errlist *diags)
+{
+	const char *what = strcmp(key, "expiry-address") == 0
+	                       ? "expired messages"
+	                       : "messages that reach max-delivery-attempts";
+
+	if (name == NULL || decl_cluster_find_address(c, name) != NULL)
+		return;
+	if (c->mode == DECL_CONFIG_MANAGED)
+		errlist_add(diags, DIAG_WARNING, at,
+		    "address-settings '%s' names %s '%s', which is not "
+		    "declared; the rendered broker.xml names it all the same, "
+		    "and %s find no queue there unless the brokers have the "
+		    "address otherwise",
+		    as->match, key, name, what);
+	else
+		errlist_add(diags, DIAG_ERROR, at,
+		    "address-settings '%s' names %s '%s', which is not "
+		    "declared (declare the address and a queue on it, or "
+		    "remove the key: %s would find no queue there)",
+		    as->match, key, name, what);
+}
+
+static void
+check_settings(const struct decl_cluster *c, struct errlist *diags)
+{
+	const struct decl_address_setting *as;
+	const struct decl_security_setting *ss;
+	struct names ns = {0};
+	size_t i;
+
+	for (i = 0; i < c->naddress_settings; i++) {
+		as = &c->address_settings[i];
+		check_match(c, "address-settings match", as->match,
+		    &as->match_at, &ns, diags);
+		check_settings_target(c, as, "dead-letter-address",
+		    as->dead_letter_address, &as->dead_letter_at, diags);
+		check_settings_target(c, as, "expiry-address",
+		    as->expiry_address, &as->expiry_at, diags);
+	}
+	names_check(&ns, diags);
+	/* STUDIO_MANAGED plans do not carry them yet (issue 25): said once
+	 * per kind, so that a declared setting is never silently left
+	 * alone */
+	if (c->mode == DECL_STUDIO_MANAGED && c->naddress_settings > 0)
+		errlist_add(diags, DIAG_WARNING, &c->address_settings[0].pos,
+		    "address-settings are not applied in STUDIO_MANAGED by "
+		    "this build: plan and apply leave the brokers' address "
+		    "settings as they are (CONFIG_MANAGED renders them)");
+	if (c->mode == DECL_STUDIO_MANAGED && c->nsecurity_settings > 0)
+		errlist_add(diags, DIAG_WARNING, &c->security_settings[0].pos,
+		    "security-settings are not applied in STUDIO_MANAGED by "
+		    "this build: plan and apply leave the brokers' security "
+		    "settings as they are (CONFIG_MANAGED renders them)");
+	for (i = 0; i < c->nsecurity_settings; i++) {
+		ss = &c->security_settings[i];
+		check_match(c, "security-settings match", ss->match,
+		    &ss->match_at, &ns, diags);
+	}
+	names_check(&ns, diags);
+}
+
 void
 decl_check(const struct decl_cluster *c, struct errlist *diags)
 {
@@ -678,4 +771,5 @@ decl_check(const struct decl_cluster *c, struct errlist *diags)
 	for (i = 0; i < c->ndiverts; i++)
 		check_divert(c, &c->diverts[i], diags);
 	check_captures(c, diags);
+	check_settings(c, diags);
 }

@@ -41,6 +41,12 @@ enum decl_field_type {
 	DECL_FIELD_DIVERT_ROUTING, /* enum decl_divert_routing */
 	DECL_FIELD_KEY_VALUES, /* transformer-properties: mapping of strings */
 	DECL_FIELD_DELETION_POLICY, /* enum decl_deletion_policy */
+	DECL_FIELD_TRI,      /* enum decl_tri: true or false, else unset */
+	DECL_FIELD_ENUM,     /* an enum whose 0 is unset: enum_name's words */
+	DECL_FIELD_DURATION, /* int64_t ms: an integer, or 500ms, 5s, 2m, 1h */
+	DECL_FIELD_SIZE,     /* int64_t bytes: an integer, or 10MB, 512KiB */
+	DECL_FIELD_ROLES,    /* struct decl_roles: a list of role names */
+	DECL_FIELD_DELIM,    /* char *: one ASCII punctuation, not # or * */
 	/* The caller parses these (decl_fields_parse only knows the key): */
 	DECL_FIELD_MODE,      /* STUDIO_MANAGED or CONFIG_MANAGED */
 	DECL_FIELD_LIST,      /* a list (null: empty) of mappings of `sub` */
@@ -85,8 +91,22 @@ struct decl_field {
 	int64_t def;
 	const char *def_str;
 	const struct decl_table *sub; /* LIST, MAP: the items' fields */
-	size_t max_items;             /* LIST, NAME_LIST: 0 for no bound */
+	size_t max_items; /* LIST, NAME_LIST, ROLES: 0 for no bound */
+	/* INT, DURATION, SIZE: DECL_UNSET when the key is absent (an
+	 * address setting, inherited from a less specific match) */
+	bool unset;
+	/* ENUM: the word of value i (1, 2, ...), NULL past the last */
+	const char *(*enum_name)(int i);
 };
+
+/* The pattern of a role name (fields.c, beside its check) and of the
+ * string forms of a duration, a size and a delimiter: the schema's. */
+extern const char decl_duration_pattern[];
+extern const char decl_size_pattern[];
+extern const char decl_delim_pattern[];
+/* Why s cannot be a role name (owned), or NULL when it can: a name
+ * (decl_name_problem) without a space. */
+char *decl_role_problem(const char *s);
 
 /* The top level of a declaration file: every other table hangs below it
  * (load.c). */

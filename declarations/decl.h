@@ -166,6 +166,96 @@ struct decl_capture {
 	int64_t ring_size; /* ring of the capture queue; default 1000 */
 };
 
+/* Address settings and security settings (docs/declarations.md,
+ * "address-settings", "security-settings"). A match is an address, or a
+ * pattern of words split by the cluster's wildcard delimiter ('.' unless
+ * settings.wildcard-delimiter says otherwise) with '*' one word and '#'
+ * any words, last only.
+ *
+ * Artemis merges the address settings of every match of an address, the
+ * most specific first: a key a match does not write is inherited from a
+ * less specific one, and from the broker's default last. So these keys
+ * keep "not written" apart from every value: DECL_UNSET for the numbers,
+ * 0 (the _UNSET member) for the enums and the tri-state booleans, NULL for
+ * the strings. Security settings do not merge: the most specific match
+ * holds every permission, and a permission it does not list no role has. */
+#define DECL_UNSET         INT64_MIN /* an address setting not written */
+#define DECL_SETTINGS_MAX  4096      /* address- or security-settings */
+#define DECL_ROLES_MAX     256       /* roles of one permission */
+#define DECL_DEFAULT_DELIM "."       /* settings.wildcard-delimiter */
+
+/* A boolean address setting: not written, false or true. */
+enum decl_tri {
+	DECL_TRI_UNSET = 0,
+	DECL_TRI_FALSE,
+	DECL_TRI_TRUE,
+};
+
+/* address-full-policy (Artemis AddressFullMessagePolicy). */
+enum decl_full_policy {
+	DECL_FULL_UNSET = 0,
+	DECL_FULL_PAGE, /* Artemis's default */
+	DECL_FULL_DROP,
+	DECL_FULL_BLOCK,
+	DECL_FULL_FAIL,
+};
+
+/* config-delete-queues, -addresses, -diverts (Artemis DeletionPolicy). */
+enum decl_config_delete {
+	DECL_CONFIG_DELETE_UNSET = 0,
+	DECL_CONFIG_DELETE_OFF, /* Artemis's default */
+	DECL_CONFIG_DELETE_FORCE,
+};
+
+struct decl_address_setting {
+	struct pos pos;      /* the list item */
+	struct pos match_at; /* the match's value */
+	char *match;
+	char *dead_letter_address;            /* NULL: not written */
+	char *expiry_address;                 /* NULL: not written */
+	struct pos dead_letter_at, expiry_at; /* their values; line 0: none */
+	int64_t max_delivery_attempts; /* -1 (no limit) or more; DECL_UNSET */
+	int64_t redelivery_delay;      /* milliseconds; DECL_UNSET */
+	int64_t max_size_bytes;        /* bytes, -1: no limit; DECL_UNSET */
+	enum decl_full_policy address_full_policy;
+	enum decl_tri auto_create_queues;
+	enum decl_tri auto_create_addresses;
+	enum decl_tri auto_delete_queues;
+	enum decl_tri auto_delete_addresses;
+	enum decl_config_delete config_delete_queues;
+	enum decl_config_delete config_delete_addresses;
+	enum decl_config_delete config_delete_diverts;
+};
+
+/* The permissions of a security setting, in Artemis's order of
+ * addSecuritySettings' arguments. */
+enum decl_permission {
+	DECL_PERM_SEND = 0,
+	DECL_PERM_CONSUME,
+	DECL_PERM_CREATE_DURABLE_QUEUE,
+	DECL_PERM_DELETE_DURABLE_QUEUE,
+	DECL_PERM_CREATE_NON_DURABLE_QUEUE,
+	DECL_PERM_DELETE_NON_DURABLE_QUEUE,
+	DECL_PERM_MANAGE,
+	DECL_PERM_BROWSE,
+	DECL_PERM_CREATE_ADDRESS,
+	DECL_PERM_DELETE_ADDRESS,
+	DECL_PERM_COUNT,
+};
+
+/* The roles that hold one permission: sorted, none twice. */
+struct decl_roles {
+	char **v;
+	size_t n;
+};
+
+struct decl_security_setting {
+	struct pos pos;      /* the list item */
+	struct pos match_at; /* the match's value */
+	char *match;
+	struct decl_roles perm[DECL_PERM_COUNT];
+};
+
 struct decl_settings {
 	char *capture_prefix; /* default DECL_DEFAULT_CAPTURE_PREFIX */
 	int64_t max_destroyed_messages; /* the bulk cap (ADR-0084 decision 7) */
@@ -177,6 +267,8 @@ struct decl_settings {
 	 * delete_if_empty_at is the key, line 0 when not written. */
 	bool delete_if_empty;
 	struct pos delete_if_empty_at;
+	/* the brokers' wildcard delimiter, one character; default "." */
+	char *wildcard_delimiter;
 };
 
 struct decl_cluster {
@@ -194,6 +286,10 @@ struct decl_cluster {
 	size_t ndiverts;
 	struct decl_capture *captures;
 	size_t ncaptures;
+	struct decl_address_setting *address_settings; /* declaration order */
+	size_t naddress_settings;
+	struct decl_security_setting *security_settings;
+	size_t nsecurity_settings;
 	char **paths; /* owned copies of the file paths every pos points to */
 	size_t npaths;
 	struct decl_index *index; /* private to declarations/: name lookups */
@@ -374,6 +470,31 @@ int decl_deletion_policy_parse(const char *s, enum decl_deletion_policy *out);
 const char *decl_protect_match(const char *const *patterns, size_t n,
     const char *name);
 int decl_divert_routing_parse(const char *s, enum decl_divert_routing *out);
+
+/* The address-settings enums as declarations and Artemis spell them
+ * ("PAGE", "FORCE"), NULL for _UNSET and anything out of range; parse:
+ * -1 for anything but a name. */
+const char *decl_full_policy_name(enum decl_full_policy p);
+int decl_full_policy_parse(const char *s, enum decl_full_policy *out);
+const char *decl_config_delete_name(enum decl_config_delete p);
+int decl_config_delete_parse(const char *s, enum decl_config_delete *out);
+/* A permission's key in a declaration ("create-durable-queue") and its
+ * Artemis type, as broker.xml's <permission type> spells it
+ * ("createDurableQueue"); "?" out of range. */
+const char *decl_permission_name(enum decl_permission p);
+const char *decl_permission_artemis_name(enum decl_permission p);
+
+/* Why match cannot be an address-settings or security-settings match
+ * with wildcard delimiter delim (owned: "has an empty word", "'#' is
+ * not its last word", ...), or NULL when it can. */
+char *decl_match_problem(const char *match, char delim);
+/* Whether match (one decl_match_problem accepts) matches address. */
+bool decl_match_address(const char *match, const char *address, char delim);
+/* The address setting of c whose match is match, or NULL. */
+const struct decl_address_setting *decl_cluster_find_address_setting(
+    const struct decl_cluster *c, const char *match);
+const struct decl_security_setting *decl_cluster_find_security_setting(
+    const struct decl_cluster *c, const char *match);
 
 /* True when name is an XML NCName (what broker.xml's xsd:ID demands). */
 bool decl_is_ncname(const char *name);

@@ -145,10 +145,106 @@ dump_divert(struct jsonw *w, const struct decl_divert *d)
 	jsonw_obj_end(w);
 }
 
+/* An address setting: the keys it writes, none of the unset ones (the
+ * loader leaves an absent key unset). */
+static void
+key_int_set(struct jsonw *w, const char *key, int64_t v)
+{
+	if (v == DECL_UNSET)
+		return;
+	jsonw_key(w, key);
+	jsonw_int(w, v);
+}
+
+static void
+key_tri(struct jsonw *w, const char *key, enum decl_tri v)
+{
+	if (v == DECL_TRI_UNSET)
+		return;
+	jsonw_key(w, key);
+	jsonw_bool(w, v == DECL_TRI_TRUE);
+}
+
+static void
+key_name(struct jsonw *w, const char *key, const char *name)
+{
+	if (name == NULL)
+		return;
+	jsonw_key(w, key);
+	jsonw_str(w, name);
+}
+
+static void
+dump_address_setting(struct jsonw *w, const struct decl_address_setting *as)
+{
+	jsonw_obj_begin(w);
+	key_name(w, "address-full-policy",
+	    decl_full_policy_name(as->address_full_policy));
+	key_tri(w, "auto-create-addresses", as->auto_create_addresses);
+	key_tri(w, "auto-create-queues", as->auto_create_queues);
+	key_tri(w, "auto-delete-addresses", as->auto_delete_addresses);
+	key_tri(w, "auto-delete-queues", as->auto_delete_queues);
+	key_name(w, "config-delete-addresses",
+	    decl_config_delete_name(as->config_delete_addresses));
+	key_name(w, "config-delete-diverts",
+	    decl_config_delete_name(as->config_delete_diverts));
+	key_name(w, "config-delete-queues",
+	    decl_config_delete_name(as->config_delete_queues));
+	key_name(w, "dead-letter-address", as->dead_letter_address);
+	key_name(w, "expiry-address", as->expiry_address);
+	key_name(w, "match", as->match);
+	key_int_set(w, "max-delivery-attempts", as->max_delivery_attempts);
+	key_int_set(w, "max-size-bytes", as->max_size_bytes);
+	key_int_set(w, "redelivery-delay", as->redelivery_delay);
+	jsonw_obj_end(w);
+}
+
+/* A security setting: every permission, the empty ones too (a
+ * permission not written is held by no role), keys in sorted order. */
+static const enum decl_permission perm_sorted[DECL_PERM_COUNT] = {
+    DECL_PERM_BROWSE, DECL_PERM_CONSUME, DECL_PERM_CREATE_ADDRESS,
+    DECL_PERM_CREATE_DURABLE_QUEUE, DECL_PERM_CREATE_NON_DURABLE_QUEUE,
+    DECL_PERM_DELETE_ADDRESS, DECL_PERM_DELETE_DURABLE_QUEUE,
+    DECL_PERM_DELETE_NON_DURABLE_QUEUE, DECL_PERM_MANAGE,
+    DECL_PERM_SEND, /* "match" goes between manage and send */
+};
+
+static void
+dump_security_setting(struct jsonw *w, const struct decl_security_setting *ss)
+{
+	const struct decl_roles *r;
+	size_t i, j;
+
+	jsonw_obj_begin(w);
+	for (i = 0; i < DECL_PERM_COUNT; i++) {
+		if (perm_sorted[i] == DECL_PERM_SEND) {
+			jsonw_key(w, "match");
+			jsonw_str(w, ss->match);
+		}
+		r = &ss->perm[perm_sorted[i]];
+		jsonw_key(w, decl_permission_name(perm_sorted[i]));
+		jsonw_arr_begin(w);
+		for (j = 0; j < r->n; j++)
+			jsonw_str(w, r->v[j]);
+		jsonw_arr_end(w);
+	}
+	jsonw_obj_end(w);
+}
+
 static void
 dump_lists(struct jsonw *w, const struct decl_cluster *c)
 {
 	size_t i;
+
+	/* only when declared, so that the dump (and the digest) of a cluster
+	 * without settings is what it always was */
+	if (c->naddress_settings > 0) {
+		jsonw_key(w, "address-settings");
+		jsonw_arr_begin(w);
+		for (i = 0; i < c->naddress_settings; i++)
+			dump_address_setting(w, &c->address_settings[i]);
+		jsonw_arr_end(w);
+	}
 
 	jsonw_key(w, "addresses");
 	jsonw_arr_begin(w);
@@ -240,6 +336,13 @@ dump_into(struct sbuf *b, const struct decl_cluster *c, bool endpoints)
 	for (i = 0; i < c->nnodes; i++)
 		dump_node(&w, &c->nodes[i], endpoints);
 	jsonw_arr_end(&w);
+	if (c->nsecurity_settings > 0) { /* as address-settings */
+		jsonw_key(&w, "security-settings");
+		jsonw_arr_begin(&w);
+		for (i = 0; i < c->nsecurity_settings; i++)
+			dump_security_setting(&w, &c->security_settings[i]);
+		jsonw_arr_end(&w);
+	}
 	jsonw_key(&w, "settings");
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "capture-prefix");
@@ -256,6 +359,11 @@ dump_into(struct sbuf *b, const struct decl_cluster *c, bool endpoints)
 		for (i = 0; i < c->settings.nprotect; i++)
 			jsonw_str(&w, c->settings.protect[i]);
 		jsonw_arr_end(&w);
+	}
+	if (c->settings.wildcard_delimiter != NULL &&
+	    strcmp(c->settings.wildcard_delimiter, DECL_DEFAULT_DELIM) != 0) {
+		jsonw_key(&w, "wildcard-delimiter"); /* only when not '.' */
+		jsonw_str(&w, c->settings.wildcard_delimiter);
 	}
 	jsonw_obj_end(&w);
 	jsonw_key(&w, "version");

@@ -7,7 +7,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "../lib/sbuf.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 
@@ -106,6 +108,24 @@ distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* Whether key is tab's key spelled otherwise: in camelCase or another
+ * case ("createDurableQueue", as broker.xml spells a permission, for
+ * "create-durable-queue"). */
+static bool
+same_but_dashes(const char *key, const char *tab)
+{
+	for (;;) {
+		if (*tab == '-')
+			tab++;
+		if (tolower((unsigned char)*key) != *tab)
+			return false;
+		if (*key == '\0')
+			return true;
+		key++;
+		tab++;
+	}
+}
+
 static void
 unknown_key(const struct decl_yaml_node *key, const char *what,
     const struct decl_field *tab, size_t ntab, struct errlist *diags)
@@ -113,6 +133,14 @@ unknown_key(const struct decl_yaml_node *key, const char *what,
 	const char *best = NULL;
 	size_t i, bestd = 3;
 
+	for (i = 0; i < ntab; i++)
+		if (same_but_dashes(key->str, tab[i].key)) {
+			errlist_add(diags, DIAG_ERROR, &key->pos,
+			    "unknown key '%s' in %s (declarations spell it "
+			    "'%s')",
+			    key->str, what, tab[i].key);
+			return;
+		}
 	for (i = 0; i < ntab; i++) {
 		size_t d = distance(key->str, tab[i].key);
 		if (d < bestd) {
@@ -403,6 +431,257 @@ parse_deletion_policy(const struct decl_yaml_node *v, const char *key,
 	return 0;
 }
 
+char *
+decl_role_problem(const char *s)
+{
+	char *why = decl_name_problem(s);
+
+	if (why == NULL && strchr(s, ' ') != NULL)
+		why = xstrdup("contains a space");
+	return why;
+}
+
+/* The string forms the loader reads below, for the schema. */
+const char decl_duration_pattern[] = "^[0-9]+(ms|s|m|h)$";
+const char decl_size_pattern[] = "^[0-9]+([KkMmGg][Ii]?)?[Bb]?$";
+const char decl_delim_pattern[] = "^[!-\"$-)+-/:-@\\[-`{-~]$";
+
+/* A plain decimal integer (maybe negative): the integer form of a
+ * duration or a size, read as parse_int reads one. */
+static bool
+is_plain_int(const struct decl_yaml_node *v)
+{
+	const char *s = v->str;
+
+	if (!v->plain)
+		return false;
+	if (*s == '-')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return *s == '\0';
+}
+
+/* digits then a unit of units[] (each with its multiplier); -1 when s is
+ * not of that form, -2 on overflow. */
+struct unit {
+	const char *name;
+	int64_t mult;
+};
+
+static int
+with_unit(const char *s, const struct unit *units, size_t nunits,
+    bool fold_case, int64_t *out)
+{
+	const char *p = s;
+	uint64_t n = 0;
+	size_t i;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (n > (uint64_t)INT64_MAX / 10)
+			return -2;
+		n = n * 10 + (uint64_t)(*p - '0');
+		if (n > (uint64_t)INT64_MAX)
+			return -2;
+	}
+	for (i = 0; i < nunits; i++)
+		if (fold_case ? strcasecmp(p, units[i].name) == 0
+		              : strcmp(p, units[i].name) == 0)
+			break;
+	if (i == nunits)
+		return -1;
+	if (n > (uint64_t)(INT64_MAX / units[i].mult))
+		return -2;
+	*out = (int64_t)n * units[i].mult;
+	return 0;
+}
+
+#define KIB ((int64_t)1024)
+/* Artemis's byte notation (ByteUtil.convertTextBytes): K, M and G with
+ * an optional i and b, in any case, all powers of 1024. */
+static const struct unit size_units[] = {
+    {"", 1},
+    {"b", 1},
+    {"k", KIB},
+    {"kb", KIB},
+    {"ki", KIB},
+    {"kib", KIB},
+    {"m", KIB *KIB},
+    {"mb", KIB *KIB},
+    {"mi", KIB *KIB},
+    {"mib", KIB *KIB},
+    {"g", KIB *KIB *KIB},
+    {"gb", KIB *KIB *KIB},
+    {"gi", KIB *KIB *KIB},
+    {"gib", KIB *KIB *KIB},
+};
+
+static const struct unit duration_units[] = {
+    {"ms", 1},
+    {"s", 1000},
+    {"m", (int64_t)60 * 1000},
+    {"h", (int64_t)60 * 60 * 1000},
+};
+
+/* A duration or a size: an integer (milliseconds, bytes) or digits and a
+ * unit, within the row's bounds. */
+static int
+parse_measure(const struct decl_yaml_node *v, const struct decl_field *f,
+    int64_t *out, struct errlist *diags)
+{
+	bool size = f->type == DECL_FIELD_SIZE;
+	int64_t n = 0;
+	int rc;
+
+	if (want_scalar(v, f->key, diags) < 0)
+		return -1;
+	if (is_plain_int(v))
+		return parse_int(v, f, out, diags);
+	rc = size ? with_unit(v->str, size_units,
+	                sizeof(size_units) / sizeof(size_units[0]), true, &n)
+	          : with_unit(v->str, duration_units,
+	                sizeof(duration_units) / sizeof(duration_units[0]),
+	                false, &n);
+	if (rc == -1)
+		return errlist_add(diags, DIAG_ERROR, &v->pos,
+		    size ? "'%s' must be a size such as 10MB, 512KiB or 1G "
+		           "(powers of 1024, as Artemis reads them) or an "
+		           "integer of bytes, not '%s'"
+		         : "'%s' must be a duration such as 500ms, 5s, 2m or "
+		           "1h, or an integer of milliseconds, not '%s'",
+		    f->key, v->str);
+	if (rc == -2 || n > f->max)
+		return errlist_add(diags, DIAG_ERROR, &v->pos,
+		    "'%s' must be at most %" PRId64 " %s, not %s", f->key,
+		    f->max, size ? "bytes" : "milliseconds", v->str);
+	if (n < f->min)
+		return errlist_add(diags, DIAG_ERROR, &v->pos,
+		    "'%s' must be %s, not %s", f->key, f->range, v->str);
+	*out = n;
+	return 0;
+}
+
+static int
+parse_enum(const struct decl_yaml_node *v, const struct decl_field *f, int *out,
+    struct errlist *diags)
+{
+	struct sbuf words;
+	const char *w;
+	int i, n;
+
+	if (want_scalar(v, f->key, diags) < 0)
+		return -1;
+	for (i = 1; (w = f->enum_name(i)) != NULL; i++)
+		if (strcmp(v->str, w) == 0) {
+			*out = i;
+			return 0;
+		}
+	n = i - 1;
+	sbuf_init(&words, SBUF_UNBOUNDED);
+	for (i = 1; i <= n; i++)
+		sbuf_addf(&words, "%s%s",
+		    i == 1   ? ""
+		    : i == n ? " or "
+		             : ", ",
+		    f->enum_name(i));
+	errlist_add(diags, DIAG_ERROR, &v->pos, "unknown %s '%s' (expected %s)",
+	    f->key, v->str, sbuf_str(&words));
+	sbuf_release(&words);
+	return -1;
+}
+
+static int
+role_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A permission's roles: a list (null: none) of role names, none twice,
+ * kept sorted. */
+static int
+parse_roles(const struct decl_yaml_node *v, const struct decl_field *f,
+    struct decl_roles *out, struct errlist *diags)
+{
+	const struct decl_yaml_node *it;
+	size_t i, j;
+	char *why;
+	int rc = 0;
+
+	if (v->kind == DECL_YAML_SCALAR && decl_yaml_node_is_null(v))
+		return 0;
+	if (v->kind != DECL_YAML_SEQ)
+		return errlist_add(diags, DIAG_ERROR, &v->pos,
+		    "'%s' must be a list of roles such as [admin], not %s",
+		    f->key, decl_yaml_kind_name(v));
+	if (f->max_items > 0 && v->n > f->max_items)
+		return errlist_add(diags, DIAG_ERROR, &v->pos,
+		    "'%s' lists %zu roles, over the limit of %zu", f->key, v->n,
+		    f->max_items);
+	for (i = 0; i < v->n; i++) {
+		it = v->vals[i];
+		if (it->kind != DECL_YAML_SCALAR ||
+		    decl_yaml_node_is_null(it)) {
+			rc = errlist_add(diags, DIAG_ERROR, &it->pos,
+			    "'%s' lists roles, each a single value, not %s",
+			    f->key,
+			    decl_yaml_node_is_null(it)
+			        ? "null"
+			        : decl_yaml_kind_name(it));
+			continue;
+		}
+		why = decl_role_problem(it->str);
+		if (why != NULL) {
+			char *shown = utf8_escape(it->str, echo_escaped);
+
+			rc = errlist_add(diags, DIAG_ERROR, &it->pos,
+			    "role '%s' in '%s' %s", shown, f->key, why);
+			free(shown);
+			free(why);
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (v->vals[j]->kind == DECL_YAML_SCALAR &&
+			    strcmp(v->vals[j]->str, it->str) == 0)
+				break;
+		if (j < i)
+			rc = errlist_add(diags, DIAG_ERROR, &it->pos,
+			    "role '%s' is listed twice in '%s' (first at line "
+			    "%u, column %u)",
+			    it->str, f->key, v->vals[j]->pos.line,
+			    v->vals[j]->pos.col);
+	}
+	if (rc < 0)
+		return rc;
+	out->v = xcalloc(v->n ? v->n : 1, sizeof(*out->v));
+	for (i = 0; i < v->n; i++)
+		out->v[out->n++] = xstrdup(v->vals[i]->str);
+	qsort(out->v, out->n, sizeof(*out->v), role_cmp);
+	return 0;
+}
+
+static int
+parse_delim(const struct decl_yaml_node *v, const struct decl_field *f,
+    char **out, struct errlist *diags)
+{
+	const char *s = v->str;
+
+	if (want_scalar(v, f->key, diags) < 0)
+		return -1;
+	if (s[0] == '\0' || s[1] != '\0' || !ispunct((unsigned char)s[0]) ||
+	    s[0] == '#' || s[0] == '*')
+		return errlist_add(diags, DIAG_ERROR, &v->pos,
+		    "'%s' must be one punctuation character other than '#' "
+		    "and '*' (the wildcards), not '%s'",
+		    f->key, s);
+	free(*out);
+	*out = xstrdup(s);
+	return 0;
+}
+
 static int
 parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
     struct errlist *diags)
@@ -445,6 +724,22 @@ parse_one(void *obj, const struct decl_yaml_node *v, const struct decl_field *f,
 	case DECL_FIELD_KEY_VALUES:
 		return parse_kv(v, f->key, (struct decl_kv **)(base + f->off),
 		    (size_t *)(base + f->off_n), diags);
+	case DECL_FIELD_TRI:
+		if (parse_bool(v, f->key, &b, diags) < 0)
+			return -1;
+		*(enum decl_tri *)(base + f->off) =
+		    b ? DECL_TRI_TRUE : DECL_TRI_FALSE;
+		return 0;
+	case DECL_FIELD_ENUM:
+		return parse_enum(v, f, (int *)(base + f->off), diags);
+	case DECL_FIELD_DURATION:
+	case DECL_FIELD_SIZE:
+		return parse_measure(v, f, (int64_t *)(base + f->off), diags);
+	case DECL_FIELD_ROLES:
+		return parse_roles(v, f, (struct decl_roles *)(base + f->off),
+		    diags);
+	case DECL_FIELD_DELIM:
+		return parse_delim(v, f, (char **)(base + f->off), diags);
 	case DECL_FIELD_MODE:
 	case DECL_FIELD_LIST:
 	case DECL_FIELD_MAP:
@@ -465,6 +760,10 @@ decl_fields_defaults(void *obj, const struct decl_field *tab, size_t ntab)
 
 	for (i = 0; i < ntab; i++) {
 		f = &tab[i];
+		if (f->unset && !f->outer) {
+			*(int64_t *)(base + f->off) = DECL_UNSET;
+			continue;
+		}
 		if (!f->has_default || f->outer)
 			continue;
 		switch (f->type) {
@@ -494,6 +793,7 @@ decl_fields_defaults(void *obj, const struct decl_field *tab, size_t ntab)
 		case DECL_FIELD_FILENAME:
 		case DECL_FIELD_CREDENTIALS:
 		case DECL_FIELD_URL:
+		case DECL_FIELD_DELIM:
 			free(*(char **)(base + f->off));
 			*(char **)(base + f->off) =
 			    f->def_str != NULL ? xstrdup(f->def_str) : NULL;

@@ -231,6 +231,141 @@ TABLE(capture_table, "capture",
     "(docs/captures.md).",
     capture_tab);
 
+/* Address settings (docs/declarations.md, "address-settings"): each key
+ * optional and kept unset when not written (Artemis merges the matches of
+ * an address, the most specific first), so no row has a default: each
+ * description says Artemis's. */
+#define FMEASURE(s, k, t, m, lo, hi, txt, ...)                                 \
+	{                                                                      \
+		.key = (k), .type = (t), .off = offsetof(struct s, m),         \
+		.min = (lo), .max = (hi), .range = (txt), .unset = true,       \
+		__VA_ARGS__                                                    \
+	}
+#define FENUM(s, k, m, names, ...)                                             \
+	{                                                                      \
+		.key = (k), .type = DECL_FIELD_ENUM,                           \
+		.off = offsetof(struct s, m), .enum_name = (names),            \
+		__VA_ARGS__                                                    \
+	}
+#define INHERITED                                                              \
+	" Not written: inherited from a less specific match, else Artemis's "  \
+	"default, "
+
+static const char *
+full_policy_at(int i)
+{
+	return decl_full_policy_name((enum decl_full_policy)i);
+}
+
+static const char *
+config_delete_at(int i)
+{
+	return decl_config_delete_name((enum decl_config_delete)i);
+}
+
+static const struct decl_field address_setting_tab[] = {
+    FLD(decl_address_setting, "match", DECL_FIELD_STR, match, true,
+        DESC("The addresses these settings apply to: an address, or words "
+             "split by the wildcard delimiter with '*' any one word and "
+             "'#' any words (last only); '#' alone is every address. "
+             "Unique among address-settings.")),
+    FLD(decl_address_setting, "dead-letter-address", DECL_FIELD_NAME,
+        dead_letter_address, false,
+        DESC("Where a message goes after max-delivery-attempts failed "
+             "deliveries; a declared address." INHERITED "none.")),
+    FLD(decl_address_setting, "expiry-address", DECL_FIELD_NAME, expiry_address,
+        false,
+        DESC("Where an expired message goes; a declared "
+             "address." INHERITED "none.")),
+    FMEASURE(decl_address_setting, "max-delivery-attempts", DECL_FIELD_INT,
+        max_delivery_attempts, -1, INT32_MAX, "-1 (no limit) or more",
+        DESC("Deliveries of a message before it goes to the "
+             "dead-letter-address; -1: no limit." INHERITED "10.")),
+    FMEASURE(decl_address_setting, "redelivery-delay", DECL_FIELD_DURATION,
+        redelivery_delay, 0, INT64_MAX, "0 or more milliseconds",
+        DESC("The wait before a message is delivered again: an integer "
+             "of milliseconds, or 500ms, 5s, 2m, 1h." INHERITED "0.")),
+    FMEASURE(decl_address_setting, "max-size-bytes", DECL_FIELD_SIZE,
+        max_size_bytes, -1, INT64_MAX, "-1 (no limit) or more bytes",
+        DESC("The memory an address may hold before address-full-policy "
+             "applies: an integer of bytes, or 10MB, 512KiB, 1G (powers "
+             "of 1024, as Artemis reads them); -1: no limit." INHERITED "-1.")),
+    FENUM(decl_address_setting, "address-full-policy", address_full_policy,
+        full_policy_at,
+        DESC("What happens past max-size-bytes: PAGE to disk, DROP the "
+             "messages, BLOCK the producers, FAIL the sends." INHERITED
+             "PAGE.")),
+    FLD(decl_address_setting, "auto-create-queues", DECL_FIELD_TRI,
+        auto_create_queues, false,
+        DESC("A queue is created when a client sends or consumes on one "
+             "that does not exist." INHERITED "true.")),
+    FLD(decl_address_setting, "auto-create-addresses", DECL_FIELD_TRI,
+        auto_create_addresses, false,
+        DESC("An address is created when a client sends or consumes on one "
+             "that does not exist." INHERITED "true.")),
+    FLD(decl_address_setting, "auto-delete-queues", DECL_FIELD_TRI,
+        auto_delete_queues, false,
+        DESC("An auto-created queue is deleted once it has no consumer "
+             "and no message." INHERITED "true.")),
+    FLD(decl_address_setting, "auto-delete-addresses", DECL_FIELD_TRI,
+        auto_delete_addresses, false,
+        DESC("An auto-created address is deleted once it has no "
+             "queue." INHERITED "true.")),
+    FENUM(decl_address_setting, "config-delete-queues", config_delete_queues,
+        config_delete_at,
+        DESC("FORCE: a broker.xml reload deletes the configured queues the "
+             "file no longer holds; OFF: it keeps them." INHERITED "OFF.")),
+    FENUM(decl_address_setting, "config-delete-addresses",
+        config_delete_addresses, config_delete_at,
+        DESC("FORCE: a broker.xml reload deletes the addresses the file no "
+             "longer holds; OFF: it keeps them." INHERITED "OFF.")),
+    FENUM(decl_address_setting, "config-delete-diverts", config_delete_diverts,
+        config_delete_at,
+        DESC("FORCE: a broker.xml reload deletes the diverts the file no "
+             "longer holds; OFF: they come back from the journal." INHERITED
+             "OFF.")),
+};
+TABLE(address_setting_table, "address-settings",
+    "Address settings for one match (Artemis <address-setting>).",
+    address_setting_tab);
+
+/* Security settings: a permission not written is held by no role. */
+#define FPERM(p, k, txt)                                                       \
+	{                                                                      \
+		.key = (k), .type = DECL_FIELD_ROLES,                          \
+		.off = offsetof(struct decl_security_setting, perm[p]),        \
+		.max_items = DECL_ROLES_MAX,                                   \
+		DESC("The roles that may " txt "; none when not written."),    \
+	}
+static const struct decl_field security_setting_tab[] = {
+    FLD(decl_security_setting, "match", DECL_FIELD_STR, match, true,
+        DESC("The addresses these permissions apply to: an address, or "
+             "words split by the wildcard delimiter with '*' any one word "
+             "and '#' any words (last only). The most specific match of "
+             "an address holds all of its permissions. Unique among "
+             "security-settings.")),
+    FPERM(DECL_PERM_SEND, "send", "send messages (Artemis send)"),
+    FPERM(DECL_PERM_CONSUME, "consume", "consume messages (consume)"),
+    FPERM(DECL_PERM_CREATE_DURABLE_QUEUE, "create-durable-queue",
+        "create durable queues (createDurableQueue)"),
+    FPERM(DECL_PERM_DELETE_DURABLE_QUEUE, "delete-durable-queue",
+        "delete durable queues (deleteDurableQueue)"),
+    FPERM(DECL_PERM_CREATE_NON_DURABLE_QUEUE, "create-non-durable-queue",
+        "create non-durable queues (createNonDurableQueue)"),
+    FPERM(DECL_PERM_DELETE_NON_DURABLE_QUEUE, "delete-non-durable-queue",
+        "delete non-durable queues (deleteNonDurableQueue)"),
+    FPERM(DECL_PERM_CREATE_ADDRESS, "create-address",
+        "create addresses (createAddress)"),
+    FPERM(DECL_PERM_DELETE_ADDRESS, "delete-address",
+        "delete addresses (deleteAddress)"),
+    FPERM(DECL_PERM_MANAGE, "manage", "send management messages (manage)"),
+    FPERM(DECL_PERM_BROWSE, "browse", "browse queues (browse)"),
+};
+TABLE(security_setting_table, "security-settings",
+    "The roles of each permission for one match (Artemis "
+    "<security-setting>).",
+    security_setting_tab);
+
 static const struct decl_field settings_tab[] = {
     FLD(decl_settings, "capture-prefix", DECL_FIELD_NAME, capture_prefix, false,
         DESC("The prefix of the capture taps' addresses and queues, which "
@@ -251,6 +386,13 @@ static const struct decl_field settings_tab[] = {
         DESC("Names no plan may delete: globs ('*' any run, '?' one "
              "character), each at most once. docs/policy.md."),
         .max_items = DECL_PROTECT_MAX),
+    FLD(decl_settings, "wildcard-delimiter", DECL_FIELD_DELIM,
+        wildcard_delimiter, false,
+        DESC("The wildcard delimiter the brokers are configured with "
+             "(broker.xml <wildcard-addresses><delimiter>): what splits "
+             "the words of an address-settings or security-settings match. "
+             "One punctuation character other than '#' and '*'."),
+        DEF_STR(DECL_DEFAULT_DELIM)),
 };
 TABLE(settings_table, "settings",
     "The cluster's settings, declared once per cluster.", settings_tab);
@@ -278,6 +420,12 @@ static const struct decl_field top_tab[] = {
         DESC("Diverts; the files' lists are joined.")),
     FLIST("captures", &capture_table,
         DESC("Capture taps; the files' lists are joined.")),
+    FLIST("address-settings", &address_setting_table,
+        DESC("Address settings per match; the files' lists are joined."),
+        .max_items = DECL_SETTINGS_MAX),
+    FLIST("security-settings", &security_setting_table,
+        DESC("Security settings per match; the files' lists are joined."),
+        .max_items = DECL_SETTINGS_MAX),
 };
 const struct decl_table decl_top_table = {"the top level",
     "One file of a cluster's declaration (docs/declarations.md). A cluster "
@@ -539,6 +687,88 @@ load_captures(struct load *l, const struct decl_yaml_node *v)
 	}
 }
 
+/* The list item v's match: where its value was written (the item when
+ * it has none: its missing key is reported there). */
+static struct pos
+match_pos(const struct decl_yaml_node *v)
+{
+	const struct decl_yaml_node *m = decl_yaml_map_get(v, "match");
+
+	return m != NULL ? m->pos : v->pos;
+}
+
+/* Where map v writes key's value, when it does. */
+static void
+key_at(struct pos *at, const struct decl_yaml_node *v, const char *key)
+{
+	const struct decl_yaml_node *k = decl_yaml_map_get(v, key);
+
+	if (k != NULL)
+		*at = k->pos;
+}
+
+/* More than DECL_SETTINGS_MAX of one kind: -1, said once. */
+static int
+settings_room(struct load *l, size_t have, size_t more,
+    const struct decl_yaml_node *v, const char *key)
+{
+	if (have + more <= DECL_SETTINGS_MAX)
+		return 0;
+	return errlist_add(l->diags, DIAG_ERROR, &v->pos,
+	    "more than %d %s in one cluster", DECL_SETTINGS_MAX, key);
+}
+
+static void
+load_address_settings(struct load *l, const struct decl_yaml_node *v)
+{
+	struct decl_cluster *c = l->c;
+	struct decl_address_setting *as;
+	size_t i;
+
+	if (want_list(l, v, "address-settings") < 0 || nitems(v) == 0 ||
+	    settings_room(l, c->naddress_settings, v->n, v,
+	        "address-settings") < 0)
+		return;
+	c->address_settings = xreallocarray(c->address_settings,
+	    c->naddress_settings + v->n, sizeof(*c->address_settings));
+	for (i = 0; i < v->n; i++) {
+		as = &c->address_settings[c->naddress_settings++];
+		memset(as, 0, sizeof(*as));
+		as->pos = v->vals[i]->pos;
+		as->match_at = match_pos(v->vals[i]);
+		decl_fields_defaults(as, address_setting_tab,
+		    NELEM(address_setting_tab));
+		decl_fields_parse(as, v->vals[i], "address-settings",
+		    address_setting_tab, NELEM(address_setting_tab), l->diags);
+		key_at(&as->dead_letter_at, v->vals[i], "dead-letter-address");
+		key_at(&as->expiry_at, v->vals[i], "expiry-address");
+	}
+}
+
+static void
+load_security_settings(struct load *l, const struct decl_yaml_node *v)
+{
+	struct decl_cluster *c = l->c;
+	struct decl_security_setting *ss;
+	size_t i;
+
+	if (want_list(l, v, "security-settings") < 0 || nitems(v) == 0 ||
+	    settings_room(l, c->nsecurity_settings, v->n, v,
+	        "security-settings") < 0)
+		return;
+	c->security_settings = xreallocarray(c->security_settings,
+	    c->nsecurity_settings + v->n, sizeof(*c->security_settings));
+	for (i = 0; i < v->n; i++) {
+		ss = &c->security_settings[c->nsecurity_settings++];
+		memset(ss, 0, sizeof(*ss));
+		ss->pos = v->vals[i]->pos;
+		ss->match_at = match_pos(v->vals[i]);
+		decl_fields_parse(ss, v->vals[i], "security-settings",
+		    security_setting_tab, NELEM(security_setting_tab),
+		    l->diags);
+	}
+}
+
 static int
 load_version(struct load *l, const struct decl_yaml_node *v)
 {
@@ -715,6 +945,8 @@ load_file(struct load *l, const struct decl_yaml_node *root)
 	load_addresses(l, decl_yaml_map_get(root, "addresses"));
 	load_diverts(l, decl_yaml_map_get(root, "diverts"));
 	load_captures(l, decl_yaml_map_get(root, "captures"));
+	load_address_settings(l, decl_yaml_map_get(root, "address-settings"));
+	load_security_settings(l, decl_yaml_map_get(root, "security-settings"));
 	return true;
 }
 

@@ -43,6 +43,19 @@ divert_release(struct decl_divert *d)
 	free(d->transformer_class_name);
 }
 
+static void
+security_setting_release(struct decl_security_setting *s)
+{
+	size_t p, i;
+
+	free(s->match);
+	for (p = 0; p < DECL_PERM_COUNT; p++) {
+		for (i = 0; i < s->perm[p].n; i++)
+			free(s->perm[p].v[i]);
+		free(s->perm[p].v);
+	}
+}
+
 void
 decl_cluster_free(struct decl_cluster *c)
 {
@@ -73,7 +86,17 @@ decl_cluster_free(struct decl_cluster *c)
 		free(c->captures[i].pattern);
 	}
 	free(c->captures);
+	for (i = 0; i < c->naddress_settings; i++) {
+		free(c->address_settings[i].match);
+		free(c->address_settings[i].dead_letter_address);
+		free(c->address_settings[i].expiry_address);
+	}
+	free(c->address_settings);
+	for (i = 0; i < c->nsecurity_settings; i++)
+		security_setting_release(&c->security_settings[i]);
+	free(c->security_settings);
 	free(c->settings.capture_prefix);
+	free(c->settings.wildcard_delimiter);
 	for (i = 0; i < c->settings.nprotect; i++)
 		free(c->settings.protect[i]);
 	free(c->settings.protect);
@@ -292,6 +315,126 @@ decl_deletion_policy_parse(const char *s, enum decl_deletion_policy *out)
 		}
 	}
 	return -1;
+}
+
+/* The address-settings enums' names: the one table of each, index 0
+ * (unset) without a name. */
+static const char *const full_policy_names[] = {
+    [DECL_FULL_PAGE] = "PAGE",
+    [DECL_FULL_DROP] = "DROP",
+    [DECL_FULL_BLOCK] = "BLOCK",
+    [DECL_FULL_FAIL] = "FAIL",
+};
+
+static const char *const config_delete_names[] = {
+    [DECL_CONFIG_DELETE_OFF] = "OFF",
+    [DECL_CONFIG_DELETE_FORCE] = "FORCE",
+};
+
+#define NAMES(t) (sizeof(t) / sizeof((t)[0]))
+
+static int
+name_index(const char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+decl_full_policy_name(enum decl_full_policy p)
+{
+	return (unsigned)p < NAMES(full_policy_names) ? full_policy_names[p]
+	                                              : NULL;
+}
+
+int
+decl_full_policy_parse(const char *s, enum decl_full_policy *out)
+{
+	int i = name_index(full_policy_names, NAMES(full_policy_names), s);
+
+	if (i < 0)
+		return -1;
+	*out = (enum decl_full_policy)i;
+	return 0;
+}
+
+const char *
+decl_config_delete_name(enum decl_config_delete p)
+{
+	return (unsigned)p < NAMES(config_delete_names) ? config_delete_names[p]
+	                                                : NULL;
+}
+
+int
+decl_config_delete_parse(const char *s, enum decl_config_delete *out)
+{
+	int i = name_index(config_delete_names, NAMES(config_delete_names), s);
+
+	if (i < 0)
+		return -1;
+	*out = (enum decl_config_delete)i;
+	return 0;
+}
+
+/* The permissions: a declaration's key and Artemis's type, one table. */
+static const struct {
+	const char *key, *artemis;
+} permission_names[DECL_PERM_COUNT] = {
+    [DECL_PERM_SEND] = {"send", "send"},
+    [DECL_PERM_CONSUME] = {"consume", "consume"},
+    [DECL_PERM_CREATE_DURABLE_QUEUE] = {"create-durable-queue",
+        "createDurableQueue"},
+    [DECL_PERM_DELETE_DURABLE_QUEUE] = {"delete-durable-queue",
+        "deleteDurableQueue"},
+    [DECL_PERM_CREATE_NON_DURABLE_QUEUE] = {"create-non-durable-queue",
+        "createNonDurableQueue"},
+    [DECL_PERM_DELETE_NON_DURABLE_QUEUE] = {"delete-non-durable-queue",
+        "deleteNonDurableQueue"},
+    [DECL_PERM_MANAGE] = {"manage", "manage"},
+    [DECL_PERM_BROWSE] = {"browse", "browse"},
+    [DECL_PERM_CREATE_ADDRESS] = {"create-address", "createAddress"},
+    [DECL_PERM_DELETE_ADDRESS] = {"delete-address", "deleteAddress"},
+};
+
+const char *
+decl_permission_name(enum decl_permission p)
+{
+	return (unsigned)p < DECL_PERM_COUNT ? permission_names[p].key : "?";
+}
+
+const char *
+decl_permission_artemis_name(enum decl_permission p)
+{
+	return (unsigned)p < DECL_PERM_COUNT ? permission_names[p].artemis
+	                                     : "?";
+}
+
+const struct decl_address_setting *
+decl_cluster_find_address_setting(const struct decl_cluster *c,
+    const char *match)
+{
+	size_t i;
+
+	for (i = 0; i < c->naddress_settings; i++)
+		if (eq(c->address_settings[i].match, match))
+			return &c->address_settings[i];
+	return NULL;
+}
+
+const struct decl_security_setting *
+decl_cluster_find_security_setting(const struct decl_cluster *c,
+    const char *match)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsecurity_settings; i++)
+		if (eq(c->security_settings[i].match, match))
+			return &c->security_settings[i];
+	return NULL;
 }
 
 const char *

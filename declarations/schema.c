@@ -20,6 +20,7 @@
 #define DEF_NAME   "name"
 #define DEF_FILE   "file-name"
 #define DEF_URL    "url"
+#define DEF_ROLE   "role"
 
 /* Append code point cp to b as UTF-8. */
 static void
@@ -110,6 +111,29 @@ name_ok(const char *s)
 
 	free(why);
 	return why == NULL;
+}
+
+static bool
+role_ok(const char *s)
+{
+	char *why = decl_role_problem(s);
+
+	free(why);
+	return why == NULL;
+}
+
+/* A role: no character decl_role_problem refuses (the plain space
+ * among them). */
+static char *
+role_pattern(void)
+{
+	struct sbuf b;
+
+	sbuf_init(&b, SCHEMA_MAX);
+	sbuf_adds(&b, "^[^\\u0000");
+	put_class(&b, 1, 0x10ffff, "a", "a", role_ok, false);
+	sbuf_adds(&b, "]+$");
+	return sbuf_take(&b);
 }
 
 static bool
@@ -259,6 +283,8 @@ put_default(struct jsonw *w, const struct decl_field *f)
 static void
 put_field(struct jsonw *w, const struct decl_field *f)
 {
+	int i;
+
 	jsonw_obj_begin(w);
 	switch (f->type) {
 	case DECL_FIELD_NAME:
@@ -381,6 +407,50 @@ put_field(struct jsonw *w, const struct decl_field *f)
 		break;
 	case DECL_FIELD_OUTER:
 		break; /* any value */
+	case DECL_FIELD_TRI:
+		jsonw_key_str(w, "type", "boolean");
+		break;
+	case DECL_FIELD_ENUM:
+		jsonw_key(w, "enum");
+		jsonw_arr_begin(w);
+		for (i = 1; f->enum_name(i) != NULL; i++)
+			jsonw_str(w, f->enum_name(i));
+		jsonw_arr_end(w);
+		break;
+	case DECL_FIELD_DURATION:
+	case DECL_FIELD_SIZE:
+		/* an integer within the bounds, or a string with a unit */
+		jsonw_key_int(w, "maximum", f->max);
+		jsonw_key_int(w, "minimum", f->min);
+		jsonw_key_str(w, "pattern",
+		    f->type == DECL_FIELD_SIZE ? decl_size_pattern
+		                               : decl_duration_pattern);
+		jsonw_key(w, "type");
+		jsonw_arr_begin(w);
+		jsonw_str(w, "integer");
+		jsonw_str(w, "string");
+		jsonw_arr_end(w);
+		break;
+	case DECL_FIELD_ROLES:
+		jsonw_key(w, "items");
+		jsonw_obj_begin(w);
+		put_ref(w, DEF_ROLE);
+		jsonw_obj_end(w);
+		if (f->max_items > 0)
+			jsonw_key_int(w, "maxItems", (int64_t)f->max_items);
+		jsonw_key(w, "type");
+		jsonw_arr_begin(w);
+		jsonw_str(w, "array");
+		jsonw_str(w, "null");
+		jsonw_arr_end(w);
+		jsonw_key_bool(w, "uniqueItems", true);
+		break;
+	case DECL_FIELD_DELIM:
+		jsonw_key_int(w, "maxLength", 1);
+		jsonw_key_int(w, "minLength", 1);
+		jsonw_key_str(w, "pattern", decl_delim_pattern);
+		jsonw_key_str(w, "type", "string");
+		break;
 	}
 	jsonw_obj_end(w);
 }
@@ -444,6 +514,7 @@ decl_schema_json(void)
 	struct sbuf out;
 	struct jsonw w;
 	char *name = name_pattern(), *file = file_name_pattern();
+	char *role = role_pattern();
 	char title[80];
 
 	sbuf_init(&out, SCHEMA_MAX);
@@ -459,6 +530,9 @@ decl_schema_json(void)
 	    "control, invisible, bidirectional or whitespace character but "
 	    "the plain space, and that one neither first, last nor doubled.",
 	    DECL_NAME_MAX, name);
+	put_string_def(&w, DEF_ROLE,
+	    "A role of a security setting: a name (as above) without a space.",
+	    DECL_NAME_MAX, role);
 	put_string_def(&w, DEF_URL,
 	    "An http:// or https:// URL with a host, maybe a port (1 to "
 	    "65535), no user or password.",
@@ -468,6 +542,7 @@ decl_schema_json(void)
 	    "https://json-schema.org/draft/2020-12/schema");
 	free(name);
 	free(file);
+	free(role);
 	snprintf(title, sizeof(title),
 	    "artemis-gitops declaration file, format version %d",
 	    DECL_VERSION_MAX);

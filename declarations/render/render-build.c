@@ -215,3 +215,122 @@ render_diverts_xml(const struct decl_cluster *c, const struct render_fmt *fmt)
 	close_elem(root, fmt, 0);
 	return dump(doc, root);
 }
+
+static void
+add_i64_elem(xmlNodePtr parent, const struct render_fmt *fmt, unsigned level,
+    const char *name, int64_t v)
+{
+	char num[32];
+
+	if (v == DECL_UNSET)
+		return;
+	snprintf(num, sizeof(num), "%" PRId64, v);
+	add_elem(parent, fmt, level, name, num);
+}
+
+static void
+add_tri_elem(xmlNodePtr parent, const struct render_fmt *fmt, unsigned level,
+    const char *name, enum decl_tri v)
+{
+	if (v != DECL_TRI_UNSET)
+		add_elem(parent, fmt, level, name,
+		    bool_str(v == DECL_TRI_TRUE));
+}
+
+static void
+add_str_elem(xmlNodePtr parent, const struct render_fmt *fmt, unsigned level,
+    const char *name, const char *v)
+{
+	if (v != NULL)
+		add_elem(parent, fmt, level, name, v);
+}
+
+/* One <address-setting>: its keys in the declaration's order of the
+ * field table (the xsd's all group takes any). */
+static void
+add_address_setting(xmlNodePtr root, const struct render_fmt *fmt,
+    const struct decl_address_setting *as)
+{
+	xmlNodePtr n = add_elem(root, fmt, 1, "address-setting", NULL);
+
+	add_prop(n, "match", as->match);
+	add_str_elem(n, fmt, 2, "dead-letter-address", as->dead_letter_address);
+	add_str_elem(n, fmt, 2, "expiry-address", as->expiry_address);
+	add_i64_elem(n, fmt, 2, "max-delivery-attempts",
+	    as->max_delivery_attempts);
+	add_i64_elem(n, fmt, 2, "redelivery-delay", as->redelivery_delay);
+	add_i64_elem(n, fmt, 2, "max-size-bytes", as->max_size_bytes);
+	add_str_elem(n, fmt, 2, "address-full-policy",
+	    decl_full_policy_name(as->address_full_policy));
+	add_tri_elem(n, fmt, 2, "auto-create-queues", as->auto_create_queues);
+	add_tri_elem(n, fmt, 2, "auto-create-addresses",
+	    as->auto_create_addresses);
+	add_tri_elem(n, fmt, 2, "auto-delete-queues", as->auto_delete_queues);
+	add_tri_elem(n, fmt, 2, "auto-delete-addresses",
+	    as->auto_delete_addresses);
+	add_str_elem(n, fmt, 2, "config-delete-queues",
+	    decl_config_delete_name(as->config_delete_queues));
+	add_str_elem(n, fmt, 2, "config-delete-addresses",
+	    decl_config_delete_name(as->config_delete_addresses));
+	add_str_elem(n, fmt, 2, "config-delete-diverts",
+	    decl_config_delete_name(as->config_delete_diverts));
+	close_elem(n, fmt, 1);
+}
+
+char *
+render_address_settings_xml(const struct decl_cluster *c,
+    const struct render_fmt *fmt)
+{
+	xmlDocPtr doc = xmlNewDoc(X("1.0"));
+	xmlNodePtr root = xmlNewDocNode(doc, NULL, X("address-settings"), NULL);
+	size_t i;
+
+	xmlDocSetRootElement(doc, root);
+	for (i = 0; i < c->naddress_settings; i++)
+		add_address_setting(root, fmt, &c->address_settings[i]);
+	close_elem(root, fmt, 0);
+	return dump(doc, root);
+}
+
+/* One <security-setting>: a <permission> for each permission some role
+ * holds, in Artemis's order; one no role holds is left out. */
+static void
+add_security_setting(xmlNodePtr root, const struct render_fmt *fmt,
+    const struct decl_security_setting *ss)
+{
+	xmlNodePtr n = add_elem(root, fmt, 1, "security-setting", NULL), p;
+	struct sbuf roles;
+	size_t k, i;
+
+	add_prop(n, "match", ss->match);
+	for (k = 0; k < DECL_PERM_COUNT; k++) {
+		if (ss->perm[k].n == 0)
+			continue;
+		sbuf_init(&roles, SBUF_UNBOUNDED);
+		for (i = 0; i < ss->perm[k].n; i++)
+			sbuf_addf(&roles, "%s%s", i > 0 ? "," : "",
+			    ss->perm[k].v[i]);
+		p = add_elem(n, fmt, 2, "permission", NULL);
+		add_prop(p, "type",
+		    decl_permission_artemis_name((enum decl_permission)k));
+		add_prop(p, "roles", sbuf_str(&roles));
+		sbuf_release(&roles);
+	}
+	close_elem(n, fmt, 1);
+}
+
+char *
+render_security_settings_xml(const struct decl_cluster *c,
+    const struct render_fmt *fmt)
+{
+	xmlDocPtr doc = xmlNewDoc(X("1.0"));
+	xmlNodePtr root =
+	    xmlNewDocNode(doc, NULL, X("security-settings"), NULL);
+	size_t i;
+
+	xmlDocSetRootElement(doc, root);
+	for (i = 0; i < c->nsecurity_settings; i++)
+		add_security_setting(root, fmt, &c->security_settings[i]);
+	close_elem(root, fmt, 0);
+	return dump(doc, root);
+}

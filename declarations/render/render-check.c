@@ -118,12 +118,43 @@ check_divert(const struct decl_divert *d, struct errlist *diags, int *rc)
 	free(what);
 }
 
+static void
+check_settings(const struct decl_cluster *c, struct errlist *diags, int *rc)
+{
+	const struct decl_address_setting *as;
+	const struct decl_security_setting *ss;
+	char *what;
+	size_t i, k, r;
+
+	for (i = 0; i < c->naddress_settings; i++) {
+		as = &c->address_settings[i];
+		what = xasprintf("address-settings '%s'", as->match);
+		check_str(diags, &as->pos, what, "match", as->match, rc);
+		check_str(diags, &as->pos, what, "dead-letter-address",
+		    as->dead_letter_address, rc);
+		check_str(diags, &as->pos, what, "expiry-address",
+		    as->expiry_address, rc);
+		free(what);
+	}
+	for (i = 0; i < c->nsecurity_settings; i++) {
+		ss = &c->security_settings[i];
+		what = xasprintf("security-settings '%s'", ss->match);
+		check_str(diags, &ss->pos, what, "match", ss->match, rc);
+		for (k = 0; k < DECL_PERM_COUNT; k++)
+			for (r = 0; r < ss->perm[k].n; r++)
+				check_str(diags, &ss->pos, what, "a role",
+				    ss->perm[k].v[r], rc);
+		free(what);
+	}
+}
+
 int
 render_check_strings(const struct decl_cluster *c, struct errlist *diags)
 {
 	int rc = 0;
 	size_t i;
 
+	check_settings(c, diags, &rc);
 	for (i = 0; i < c->naddresses; i++)
 		check_address(&c->addresses[i], diags, &rc);
 	for (i = 0; i < c->ndiverts; i++)

@@ -58,6 +58,15 @@ char *render_addresses_xml(const struct decl_cluster *c,
     const struct render_fmt *fmt);
 char *render_diverts_xml(const struct decl_cluster *c,
     const struct render_fmt *fmt);
+/* <address-settings> / <security-settings> of c: what the file holds of
+ * them when c declares any (render.c owns the element then). Each
+ * <address-setting> carries the keys the declaration writes, no other
+ * (Artemis merges the rest from less specific matches); each
+ * <security-setting> a <permission> per permission with roles. */
+char *render_address_settings_xml(const struct decl_cluster *c,
+    const struct render_fmt *fmt);
+char *render_security_settings_xml(const struct decl_cluster *c,
+    const struct render_fmt *fmt);
 
 /* Refuse what broker.xml cannot carry: divert names that are not NCNames,
  * strings that are not UTF-8 or hold characters XML 1.0 forbids. One

@@ -138,7 +138,8 @@ struct owned_path {
 };
 
 static void
-owned_path(const xmlNode *n, struct owned_path *op)
+owned_path(const struct decl_cluster *c, const xmlNode *n,
+    struct owned_path *op)
 {
 	const xmlNode *chain[64];
 	size_t depth = 0, core = 0, i;
@@ -154,7 +155,11 @@ owned_path(const xmlNode *n, struct owned_path *op)
 		return;
 	op->top = chain[core - 1];
 	if (strcmp((const char *)op->top->name, "addresses") != 0 &&
-	    strcmp((const char *)op->top->name, "diverts") != 0) {
+	    strcmp((const char *)op->top->name, "diverts") != 0 &&
+	    !(strcmp((const char *)op->top->name, "address-settings") == 0 &&
+	        c->naddress_settings > 0) &&
+	    !(strcmp((const char *)op->top->name, "security-settings") == 0 &&
+	        c->nsecurity_settings > 0)) {
 		op->top = NULL;
 		return;
 	}
@@ -212,6 +217,20 @@ object_label(const struct render_map *m, const struct owned_path *op,
 	if (op->item == NULL)
 		return xasprintf("<%s>", (const char *)op->top->name);
 	i = elem_index(op->item);
+	if (strcmp((const char *)op->top->name, "address-settings") == 0) {
+		if (i >= c->naddress_settings)
+			return xstrdup("<address-settings>");
+		*pos = c->address_settings[i].pos;
+		return xasprintf("address-settings '%s'",
+		    c->address_settings[i].match);
+	}
+	if (strcmp((const char *)op->top->name, "security-settings") == 0) {
+		if (i >= c->nsecurity_settings)
+			return xstrdup("<security-settings>");
+		*pos = c->security_settings[i].pos;
+		return xasprintf("security-settings '%s'",
+		    c->security_settings[i].match);
+	}
 	if (strcmp((const char *)op->top->name, "diverts") == 0) {
 		if (i >= c->ndiverts)
 			return xstrdup("<diverts>");
@@ -248,7 +267,7 @@ on_valid_error(void *ctx, xmlErrorPtr e)
 		return;
 	if (n != NULL && n->type == XML_ATTRIBUTE_NODE)
 		n = n->parent;
-	owned_path(n, &op);
+	owned_path(v->map->c, n, &op);
 	msg = render_trim_msg(e->message);
 	if (strstr(msg, "'xs:ID'") != NULL) {
 		/* libxml2 says the same for a duplicate as for a bad name. */

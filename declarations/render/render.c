@@ -17,8 +17,28 @@
 	(XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |           \
 	    XML_PARSE_BIG_LINES)
 
-enum { OWN_ADDRESSES, OWN_DIVERTS, OWN_N };
-static const char *const own_names[OWN_N] = {"addresses", "diverts"};
+/* The elements of <core> the declaration owns: <addresses> and
+ * <diverts> always, <address-settings> and <security-settings> when it
+ * declares any (otherwise the base's stay as they are, byte for byte). */
+enum {
+	OWN_ADDRESSES,
+	OWN_DIVERTS,
+	OWN_ADDRESS_SETTINGS,
+	OWN_SECURITY_SETTINGS,
+	OWN_N
+};
+static const char *const own_names[OWN_N] = {"addresses", "diverts",
+    "address-settings", "security-settings"};
+
+static bool
+owns(const struct decl_cluster *c, int k)
+{
+	if (k == OWN_ADDRESS_SETTINGS)
+		return c->naddress_settings > 0;
+	if (k == OWN_SECURITY_SETTINGS)
+		return c->nsecurity_settings > 0;
+	return true;
+}
 
 /* Where the base's <core> and the owned elements are. */
 struct base_loc {
@@ -28,6 +48,10 @@ struct base_loc {
 	struct xml_span own[OWN_N];
 	bool has_child; /* core has an element child; first_child is it */
 	struct xml_span first_child;
+	/* the line of a <security-setting-plugin> in the base's
+	 * <security-settings>, 0 when none: owning the element would drop
+	 * it */
+	long security_plugin_line;
 };
 
 static int base_err(struct errlist *diags, const struct render_base *b,
@@ -125,6 +149,12 @@ find_owned(xmlNodePtr core, const struct render_base *b, size_t *idx,
 			loc->has[k] = true;
 			idx[k] = i;
 		}
+		if (is_elem(n, own_names[OWN_SECURITY_SETTINGS]))
+			for (xmlNodePtr p = n->children; p != NULL; p = p->next)
+				if (is_elem(p, "security-setting-plugin") &&
+				    loc->security_plugin_line == 0)
+					loc->security_plugin_line =
+					    xmlGetLineNo(p);
 		i++;
 	}
 	return rc;
@@ -247,8 +277,16 @@ indent_unit(const struct render_base *b, const struct base_loc *loc)
 static char *
 build(const struct decl_cluster *c, int k, const struct render_fmt *fmt)
 {
-	return k == OWN_ADDRESSES ? render_addresses_xml(c, fmt)
-	                          : render_diverts_xml(c, fmt);
+	switch (k) {
+	case OWN_ADDRESSES:
+		return render_addresses_xml(c, fmt);
+	case OWN_ADDRESS_SETTINGS:
+		return render_address_settings_xml(c, fmt);
+	case OWN_SECURITY_SETTINGS:
+		return render_security_settings_xml(c, fmt);
+	default:
+		return render_diverts_xml(c, fmt);
+	}
 }
 
 /* Replace an owned element in place; it keeps the indentation of its
@@ -296,7 +334,7 @@ splice_insert(struct splice *s, const struct decl_cluster *c,
 	fmt.base = ind;
 	fmt.unit = unit;
 	for (int k = 0; k < OWN_N; k++) {
-		if (loc->has[k])
+		if (loc->has[k] || !owns(c, k))
 			continue;
 		el = build(c, k, &fmt);
 		if (w != NULL)
@@ -322,7 +360,7 @@ splice_insert(struct splice *s, const struct decl_cluster *c,
 	free(core_ind);
 }
 
-/* <core .../> becomes <core ...>, both owned elements, </core>. */
+/* <core .../> becomes <core ...>, the owned elements, </core>. */
 static void
 splice_open_core(struct splice *s, const struct decl_cluster *c,
     const struct render_base *b, const struct base_loc *loc, const char *unit)
@@ -330,17 +368,24 @@ splice_open_core(struct splice *s, const struct decl_cluster *c,
 	char *w = indent_at(b->data, loc->core.start);
 	char *ind = xasprintf("%s%s", w != NULL ? w : "", unit);
 	struct render_fmt fmt = {ind, unit};
-	char *a = build(c, OWN_ADDRESSES, &fmt);
-	char *d = build(c, OWN_DIVERTS, &fmt);
 	size_t slash = loc->core.stag_end - 2;
+	struct sbuf out;
+	char *el;
 
 	/* Whitespace between the last attribute and "/>" stays. */
+	sbuf_init(&out, SBUF_UNBOUNDED);
+	sbuf_adds(&out, ">");
+	for (int k = 0; k < OWN_N; k++) {
+		if (!owns(c, k))
+			continue;
+		el = build(c, k, &fmt);
+		sbuf_addf(&out, "\n%s%s", ind, el);
+		free(el);
+	}
+	sbuf_addf(&out, "\n%s</core>", w != NULL ? w : "");
 	s->off = slash;
 	s->del = 2;
-	s->ins = xasprintf(">\n%s%s\n%s%s\n%s</core>", ind, a, ind, d,
-	    w != NULL ? w : "");
-	free(a);
-	free(d);
+	s->ins = sbuf_take(&out);
 	free(ind);
 	free(w);
 }
@@ -388,17 +433,28 @@ plan_splices(struct splice *sp, const struct decl_cluster *c,
 	if (loc->core.empty) {
 		splice_open_core(&sp[n++], c, b, loc, unit);
 	} else {
-		for (int k = 0; k < OWN_N; k++)
+		bool missing = false;
+
+		for (int k = 0; k < OWN_N; k++) {
+			if (!owns(c, k))
+				continue;
 			if (loc->has[k])
 				splice_replace(&sp[n++], c, k, b, loc, unit);
-		if (!loc->has[OWN_ADDRESSES] || !loc->has[OWN_DIVERTS])
-			splice_insert(&sp[n++], c, b, loc, unit);
-		if (n == 2 && sp[0].off > sp[1].off) {
-			struct splice t = sp[0];
-
-			sp[0] = sp[1];
-			sp[1] = t;
+			else
+				missing = true;
 		}
+		if (missing)
+			splice_insert(&sp[n++], c, b, loc, unit);
+		/* in offset order (at most OWN_N: an insert only when an
+		 * owned element is missing) */
+		for (size_t i = 1; i < n; i++)
+			for (size_t j = i; j > 0 && sp[j - 1].off > sp[j].off;
+			     j--) {
+				struct splice t = sp[j];
+
+				sp[j] = sp[j - 1];
+				sp[j - 1] = t;
+			}
 	}
 	if (uses_crlf(b))
 		for (size_t i = 0; i < n; i++)
@@ -445,6 +501,12 @@ render_broker_xml(char **out, size_t *out_len, const struct decl_cluster *c,
 		return -1;
 	if (base_locate(base, &loc, diags) != 0)
 		return -1;
+	if (owns(c, OWN_SECURITY_SETTINGS) && loc.security_plugin_line > 0)
+		return base_err(diags, base, loc.security_plugin_line,
+		    "base's <security-settings> holds a "
+		    "<security-setting-plugin>, which the declared "
+		    "security-settings would replace with the rest of the "
+		    "element; declare them or keep the plugin, not both");
 	n = plan_splices(sp, c, base, &loc);
 	text = apply_splices(base, sp, n, &len);
 	if (text == NULL) {

@@ -329,6 +329,13 @@ struct plan_reload {
 	size_t n;
 	int64_t messages_lost; /* sum over removed queues */
 	bool uncertain; /* some config-delete-* unknown: FORCE not ruled out */
+	/* the declared matches (borrowed from c; none: the base file's
+	 * settings are rendered as they are and nothing is said of them).
+	 * A reload swaps the broker's configured address-settings and
+	 * security-settings for the file's whole, then applies again the ones
+	 * stored in the journal (added through management). */
+	const char **address_matches, **security_matches;
+	size_t naddress_matches, nsecurity_matches;
 };
 
 /* Predict the reload of the file rendered from c on the live node (which

@@ -376,6 +376,63 @@ plan_reload_predict(struct plan_reload *out, const struct decl_cluster *c,
 	predict_addresses(out, c, live);
 	predict_queues(out, c, live);
 	predict_diverts(out, c, live);
+	if (c->naddress_settings > 0)
+		out->address_matches =
+		    xcalloc(c->naddress_settings, sizeof(char *));
+	for (i = 0; i < c->naddress_settings; i++)
+		out->address_matches[out->naddress_matches++] =
+		    c->address_settings[i].match;
+	if (c->nsecurity_settings > 0)
+		out->security_matches =
+		    xcalloc(c->nsecurity_settings, sizeof(char *));
+	for (i = 0; i < c->nsecurity_settings; i++)
+		out->security_matches[out->nsecurity_matches++] =
+		    c->security_settings[i].match;
+}
+
+/* The matches, quoted, the first ten and a count of the rest. */
+static void
+matches_md(struct sbuf *b, const char *const *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < 10; i++)
+		sbuf_addf(b, "%s'%s'", i > 0 ? ", " : "", m[i]);
+	if (n > 10)
+		sbuf_addf(b, " and %zu more", n - 10);
+}
+
+/* What a reload does with the declared settings (Artemis's
+ * deployReloadableConfigFromConfiguration: swap, then the stored ones). */
+static void
+settings_md(struct sbuf *b, const struct plan_reload *r)
+{
+	if (r->naddress_matches > 0) {
+		sbuf_addf(b, "- address-settings: the file's %zu match%s (",
+		    r->naddress_matches, r->naddress_matches == 1 ? "" : "es");
+		matches_md(b, r->address_matches, r->naddress_matches);
+		sbuf_addf(b, ") replace%s the broker's",
+		    r->naddress_matches == 1 ? "s" : "");
+		sbuf_adds(b, " configured ones at the "
+		             "reload and apply to the next message; a match "
+		             "the file no longer holds is gone, but one added "
+		             "through management (kept in the journal) is "
+		             "applied again over them\n");
+	}
+	if (r->nsecurity_matches > 0) {
+		sbuf_addf(b, "- security-settings: the file's %zu match%s (",
+		    r->nsecurity_matches,
+		    r->nsecurity_matches == 1 ? "" : "es");
+		matches_md(b, r->security_matches, r->nsecurity_matches);
+		sbuf_addf(b, ") replace%s the broker's",
+		    r->nsecurity_matches == 1 ? "s" : "");
+		sbuf_adds(b, " configured ones at the "
+		             "reload, as address-settings do; a session's "
+		             "permissions already checked hold until the "
+		             "broker's authorization cache expires "
+		             "(security-invalidation-interval, 10 s by "
+		             "default)\n");
+	}
 }
 
 static const char *
@@ -417,7 +474,8 @@ plan_reload_render_md(const struct plan_reload *r)
 			sbuf_addf(&b, ": %s", it->detail);
 		sbuf_addc(&b, '\n');
 	}
-	if (r->n == 0)
+	settings_md(&b, r);
+	if (r->n == 0 && r->naddress_matches == 0 && r->nsecurity_matches == 0)
 		sbuf_adds(&b, "- nothing changes\n");
 	sbuf_addf(&b, "\nMessages lost by the reload: %" PRId64 "%s\n",
 	    r->messages_lost,
@@ -437,6 +495,8 @@ plan_reload_release(struct plan_reload *r)
 		free(r->items[i].detail);
 	}
 	free(r->items);
+	free(r->address_matches);
+	free(r->security_matches);
 	free(r->node);
 	memset(r, 0, sizeof(*r));
 }

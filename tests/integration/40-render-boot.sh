@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/integration/40-render-boot.sh: a rendered broker.xml boots Artemis
 # (the version of `scripts/artemis version`) with exactly the declared
-# addresses, queues and diverts, and what a reload of a changed file does
+# addresses, queues and diverts (and, last, address-settings and
+# security-settings read back per address), and what a reload of a changed
+# file does
 # (config-delete-* OFF, then FORCE); each reload is predicted by `render
 # --predict-reload` and by the preview of a CONFIG_MANAGED `plan`, whose
 # rendered file is the one deployed.
@@ -504,5 +506,75 @@ fi
 check_eq "P5 restart: the broker made activemq.notifications again" activemq.notifications \
 	"$(snap | jq -r '.addresses[] | select(.name == "activemq.notifications") | .name')"
 check_eq "P5 restart: DLQ and ExpiryQueue stay gone" "audit events new orders " "$(names addresses)"
+# P6: address-settings and security-settings declared (issue 25): the
+# rendered file owns <address-settings> and <security-settings> (the base's
+# '#' with the FORCE set by hand above is replaced by the declared one),
+# the broker boots with it, and the settings read back through Jolokia as
+# the broker resolves them for an address (getAddressSettingsAsJSON: the
+# matches merged, the most specific first) and the roles of the most
+# specific security match (getRolesAsJSON).
+cat >>"$cl/objects.yaml" <<'YAML'
+address-settings:
+  - match: "#"
+    config-delete-addresses: FORCE
+    config-delete-queues: FORCE
+    config-delete-diverts: FORCE
+    auto-create-queues: true
+    max-delivery-attempts: 9
+  - match: orders
+    dead-letter-address: audit
+    max-delivery-attempts: 3
+    redelivery-delay: 2s
+    max-size-bytes: 1MB
+    address-full-policy: FAIL
+    auto-create-queues: false
+security-settings:
+  - match: "#"
+    send: [amq]
+    consume: [amq]
+    create-durable-queue: [amq]
+    delete-durable-queue: [amq]
+    create-non-durable-queue: [amq]
+    delete-non-durable-queue: [amq]
+    create-address: [amq]
+    delete-address: [amq]
+    manage: [amq]
+    browse: [amq]
+  - match: orders.#
+    send: [producer]
+    consume: [consumer, amq]
+    browse: [amq]
+YAML
+check "P6: render with address-settings and security-settings, predict its reload" predict
+predicted "- address-settings: the file's 2 matches ('#', 'orders') replace the broker's configured ones at the reload and apply to the next message; a match the file no longer holds is gone, but one added through management (kept in the journal) is applied again over them" \
+	"- security-settings: the file's 2 matches ('#', 'orders.#') replace the broker's configured ones at the reload, as address-settings do; a session's permissions already checked hold until the broker's authorization cache expires (security-invalidation-interval, 10 s by default)"
+check "P6: the rendered file holds the declared address-setting" \
+	grep -q '<address-setting match="orders">' "$work/out/$broker/broker.xml"
+if stop_broker; then ok "P6: broker stops"; else not_ok "P6: broker stops"; fi
+cp "$work/out/$broker/broker.xml" "$run/etc/broker.xml"
+if start_broker; then ok "P6: broker boots with the rendered settings"; else
+	not_ok "P6: broker boots with the rendered settings" "$(tail -n 30 "$run/log/console.log")"
+fi
+jexec() { # OPERATION ARG: the value of an exec on the broker
+	jpost "$(jq -nc --arg m "$B" --arg o "$1" --arg a "$2" '{type:"exec",mbean:$m,operation:$o,arguments:[$a]}')" | jq -r '.value'
+}
+settings_of() { # ADDRESS: the settings the broker resolves for it
+	jexec 'getAddressSettingsAsJSON(java.lang.String)' "$1" |
+		jq -cS '{addressFullMessagePolicy,autoCreateQueues,configDeleteQueues,deadLetterAddress,maxDeliveryAttempts,maxSizeBytes,redeliveryDelay}'
+}
+check_eq "P6: address orders reads back the declared settings (its match over '#')" \
+	'{"addressFullMessagePolicy":"FAIL","autoCreateQueues":false,"configDeleteQueues":"FORCE","deadLetterAddress":"audit","maxDeliveryAttempts":3,"maxSizeBytes":1048576,"redeliveryDelay":2000}' \
+	"$(settings_of orders)"
+# observed (2.44.0): what no match writes reads back null, not the
+# broker's default, which then applies
+check_eq "P6: address events reads back '#' alone, null for what no match writes" \
+	'{"addressFullMessagePolicy":null,"autoCreateQueues":true,"configDeleteQueues":"FORCE","deadLetterAddress":null,"maxDeliveryAttempts":9,"maxSizeBytes":null,"redeliveryDelay":null}' \
+	"$(settings_of events)"
+check_eq "P6: orders.eu's roles are those of orders.#" \
+	'[{"browse":true,"consume":true,"manage":false,"name":"amq","send":false},{"browse":false,"consume":true,"manage":false,"name":"consumer","send":false},{"browse":false,"consume":false,"manage":false,"name":"producer","send":true}]' \
+	"$(jexec 'getRolesAsJSON(java.lang.String)' orders.eu | jq -cS '[.[] | {name,send,consume,browse,manage}] | sort_by(.name)')"
+check_eq "P6: audit's roles are those of '#'" \
+	'[{"browse":true,"consume":true,"manage":true,"name":"amq","send":true}]' \
+	"$(jexec 'getRolesAsJSON(java.lang.String)' audit | jq -cS '[.[] | {name,send,consume,browse,manage}]')"
 check_absent "no schema or deployment errors in the broker log" 'ERROR|AMQ22[0-9]+: (Invalid|Error)' "$run/log/console.log" "$RELOADED"
 done_testing

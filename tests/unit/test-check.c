@@ -396,6 +396,89 @@ test_check__policy_config_managed(void **state)
 	errlist_release(&l);
 }
 
+#define SETTINGS_BODY                                                          \
+	"addresses:\n"                                                         \
+	"  - {name: orders, routing: [anycast], queues: [{name: orders}]}\n"   \
+	"address-settings:\n"                                                  \
+	"  - match: '#'\n"                                                     \
+	"    dead-letter-address: DLQ\n"                                       \
+	"    expiry-address: orders\n"
+
+static void
+test_check__settings_addresses_are_declared(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	char *y;
+
+	(void)state;
+	/* STUDIO_MANAGED: an error at the value; expiry-address is fine */
+	refuse_one(HEAD SETTINGS_BODY, HEAD_LINES + 5, 26,
+	    "address-settings '#' names dead-letter-address 'DLQ', which is "
+	    "not declared (declare the address and a queue on it");
+	/* CONFIG_MANAGED: a warning, the load passes */
+	y = xstrdup(HEAD SETTINGS_BODY);
+	memcpy(strstr(y, "STUDIO_MANAGED"), "CONFIG_MANAGED", 14);
+	assert_int_equal(parse2(&c, y, NULL, &l), 0);
+	assert_int_equal(l.nerrors, 0);
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 5, 26,
+	    "which is not declared; the rendered broker.xml names it all the "
+	    "same");
+	decl_cluster_free(c);
+	errlist_release(&l);
+	free(y);
+}
+
+static void
+test_check__settings_matches(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	refuse_one(HEAD "address-settings:\n"
+	                "  - {match: 'orders.#'}\n"
+	                "  - {match: 'orders.#', max-delivery-attempts: 3}\n",
+	    HEAD_LINES + 3, 13,
+	    "duplicate address-settings match 'orders.#' (first declared at "
+	    "a.yaml:9:13)");
+	refuse_one(HEAD "security-settings:\n"
+	                "  - {match: 'orders.#.eu'}\n",
+	    HEAD_LINES + 2, 13,
+	    "security-settings match 'orders.#.eu' has '#' before its last "
+	    "word");
+	/* one match in each list is no duplicate; STUDIO_MANAGED is told
+	 * that they are not applied, once per kind, at the first */
+	assert_int_equal(parse2(&c,
+	                     HEAD "address-settings: [{match: 'a.*'}]\n"
+	                          "security-settings: [{match: 'a.*'}]\n",
+	                     NULL, &l),
+	    0);
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 1, 20,
+	    "address-settings are not applied in STUDIO_MANAGED by this build");
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 2, 21,
+	    "security-settings are not applied in STUDIO_MANAGED by this build");
+	assert_int_equal(l.n, 2);
+	errlist_release(&l);
+	decl_cluster_free(c);
+	c = NULL;
+	/* the delimiter is the cluster's, declared in another file */
+	assert_int_equal(parse2(&c, HEAD "address-settings: [{match: 'a/*'}]\n",
+	                     "version: 1\nsettings: {wildcard-delimiter: /}\n",
+	                     &l),
+	    0);
+	decl_cluster_free(c);
+	c = NULL;
+	assert_int_equal(parse2(&c, HEAD "address-settings: [{match: 'a.#'}]\n",
+	                     "version: 1\nsettings: {wildcard-delimiter: /}\n",
+	                     &l),
+	    -1);
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 1, 28,
+	    "address-settings match 'a.#' has '#' inside a word ('#' is a word "
+	    "of its own: 'orders/#')");
+	errlist_release(&l);
+}
+
 int
 main(void)
 {
@@ -417,6 +500,8 @@ main(void)
 	    cmocka_unit_test(test_check__policy_contradictions),
 	    cmocka_unit_test(test_check__policy_allowed),
 	    cmocka_unit_test(test_check__policy_config_managed),
+	    cmocka_unit_test(test_check__settings_addresses_are_declared),
+	    cmocka_unit_test(test_check__settings_matches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

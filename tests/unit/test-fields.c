@@ -156,6 +156,221 @@ test_fields__transformer_properties_are_sorted(void **state)
 	decl_cluster_free(c);
 }
 
+/* One address setting (key: value) under HEAD; *c set when it loads. */
+static int
+setting(struct decl_cluster **c, struct errlist *l, const char *key,
+    const char *value)
+{
+	char *y = xasprintf(HEAD "address-settings:\n"
+	                         "  - match: '#'\n"
+	                         "    %s: %s\n",
+	    key, value);
+	int rc = parse2(c, y, NULL, l);
+
+	free(y);
+	return rc;
+}
+
+/* key: value loads, and gives the number the setting holds. */
+static int64_t
+setting_number(const char *key, const char *value)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	const struct decl_address_setting *as;
+	int64_t n;
+
+	assert_int_equal(setting(&c, &l, key, value), 0);
+	as = &c->address_settings[0];
+	n = strcmp(key, "redelivery-delay") == 0 ? as->redelivery_delay
+	    : strcmp(key, "max-size-bytes") == 0 ? as->max_size_bytes
+	                                         : as->max_delivery_attempts;
+	decl_cluster_free(c);
+	errlist_release(&l);
+	return n;
+}
+
+/* key: value is refused at the value (line HEAD_LINES + 3, column 7 +
+ * the key's length + 2), with sub in the message. */
+static void
+setting_refused(const char *key, const char *value, const char *sub)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	assert_int_equal(setting(&c, &l, key, value), -1);
+	T_ERR_AT(&l, "a.yaml", HEAD_LINES + 3, 5 + (unsigned)strlen(key) + 2,
+	    sub);
+	errlist_release(&l);
+}
+
+static void
+test_fields__durations_and_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(setting_number("redelivery-delay", "250"), 250);
+	assert_int_equal(setting_number("redelivery-delay", "500ms"), 500);
+	assert_int_equal(setting_number("redelivery-delay", "5s"), 5000);
+	assert_int_equal(setting_number("redelivery-delay", "2m"), 120000);
+	assert_int_equal(setting_number("redelivery-delay", "1h"), 3600000);
+	assert_int_equal(setting_number("redelivery-delay", "0"), 0);
+	setting_refused("redelivery-delay", "5 sec", "must be a duration such");
+	setting_refused("redelivery-delay", "5S", "must be a duration such");
+	setting_refused("redelivery-delay", "-1",
+	    "must be 0 or more milliseconds, not -1");
+	setting_refused("redelivery-delay", "9999999999999999h",
+	    "must be at most 9223372036854775807 milliseconds");
+	/* Artemis's byte notation: powers of 1024, any case */
+	assert_int_equal(setting_number("max-size-bytes", "-1"), -1);
+	assert_int_equal(setting_number("max-size-bytes", "1024"), 1024);
+	assert_int_equal(setting_number("max-size-bytes", "10MB"),
+	    10 * 1024 * 1024);
+	assert_int_equal(setting_number("max-size-bytes", "512KiB"),
+	    512 * 1024);
+	assert_int_equal(setting_number("max-size-bytes", "1g"),
+	    1024 * 1024 * 1024);
+	assert_int_equal(setting_number("max-size-bytes", "3Mi"),
+	    3 * 1024 * 1024);
+	assert_int_equal(setting_number("max-size-bytes", "7b"), 7);
+	assert_int_equal(setting_number("max-size-bytes", "'2048'"), 2048);
+	setting_refused("max-size-bytes", "10TB", "must be a size such as");
+	setting_refused("max-size-bytes", "-2",
+	    "must be -1 (no limit) or more bytes, not -2");
+	setting_refused("max-size-bytes", "99999999999G",
+	    "must be at most 9223372036854775807 bytes");
+	setting_refused("max-size-bytes", "[1]", "must be a single value");
+	assert_int_equal(setting_number("max-delivery-attempts", "-1"), -1);
+	setting_refused("max-delivery-attempts", "-2",
+	    "must be -1 (no limit) or more, not -2");
+	setting_refused("max-delivery-attempts", "5s", "must be an integer");
+}
+
+static void
+test_fields__settings_not_written_stay_unset(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	const struct decl_address_setting *as;
+
+	(void)state;
+	assert_int_equal(setting(&c, &l, "auto-create-queues", "false"), 0);
+	as = &c->address_settings[0];
+	assert_string_equal(as->match, "#");
+	assert_int_equal(as->auto_create_queues, DECL_TRI_FALSE);
+	assert_int_equal(as->auto_create_addresses, DECL_TRI_UNSET);
+	assert_int_equal(as->max_delivery_attempts, DECL_UNSET);
+	assert_int_equal(as->redelivery_delay, DECL_UNSET);
+	assert_int_equal(as->max_size_bytes, DECL_UNSET);
+	assert_int_equal(as->address_full_policy, DECL_FULL_UNSET);
+	assert_int_equal(as->config_delete_queues, DECL_CONFIG_DELETE_UNSET);
+	assert_null(as->dead_letter_address);
+	assert_null(as->expiry_address);
+	assert_int_equal(as->match_at.line, HEAD_LINES + 2);
+	assert_int_equal(as->match_at.col, 12);
+	assert_string_equal(c->settings.wildcard_delimiter, ".");
+	decl_cluster_free(c);
+	errlist_release(&l);
+	setting_refused("auto-create-queues", "yes", "must be true or false");
+}
+
+static void
+test_fields__enums_name_their_words(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(setting(&c, &l, "address-full-policy", "BLOCK"), 0);
+	assert_int_equal(c->address_settings[0].address_full_policy,
+	    DECL_FULL_BLOCK);
+	decl_cluster_free(c);
+	c = NULL;
+	assert_int_equal(setting(&c, &l, "config-delete-diverts", "FORCE"), 0);
+	assert_int_equal(c->address_settings[0].config_delete_diverts,
+	    DECL_CONFIG_DELETE_FORCE);
+	decl_cluster_free(c);
+	errlist_release(&l);
+	setting_refused("address-full-policy", "page",
+	    "unknown address-full-policy 'page' (expected PAGE, DROP, BLOCK "
+	    "or FAIL)");
+	setting_refused("config-delete-queues", "ON",
+	    "unknown config-delete-queues 'ON' (expected OFF or FORCE)");
+}
+
+static void
+test_fields__roles(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+	const struct decl_security_setting *ss;
+
+	(void)state;
+	assert_int_equal(parse2(&c,
+	                     HEAD "security-settings:\n"
+	                          "  - match: orders.#\n"
+	                          "    send: [producer, admin]\n"
+	                          "    consume: ~\n"
+	                          "    manage: [admin]\n",
+	                     NULL, &l),
+	    0);
+	ss = &c->security_settings[0];
+	assert_int_equal(ss->perm[DECL_PERM_SEND].n, 2);
+	assert_string_equal(ss->perm[DECL_PERM_SEND].v[0],
+	    "admin"); /* sorted */
+	assert_string_equal(ss->perm[DECL_PERM_SEND].v[1], "producer");
+	assert_int_equal(ss->perm[DECL_PERM_CONSUME].n, 0);
+	assert_int_equal(ss->perm[DECL_PERM_BROWSE].n, 0);
+	assert_int_equal(ss->perm[DECL_PERM_MANAGE].n, 1);
+	decl_cluster_free(c);
+	errlist_release(&l);
+	refuse_one(HEAD "security-settings:\n"
+	                "  - match: a\n"
+	                "    send: admin\n",
+	    HEAD_LINES + 3, 11,
+	    "'send' must be a list of roles such as [admin]");
+	refuse_one(HEAD "security-settings:\n"
+	                "  - match: a\n"
+	                "    send: [a, b, a]\n",
+	    HEAD_LINES + 3, 18,
+	    "role 'a' is listed twice in 'send' (first at line 10, column 12)");
+	refuse_one(HEAD "security-settings:\n"
+	                "  - match: a\n"
+	                "    browse: ['my role']\n",
+	    HEAD_LINES + 3, 14, "role 'my role' in 'browse' contains a space");
+	refuse_one(HEAD "security-settings:\n"
+	                "  - match: a\n"
+	                "    browse: [[a]]\n",
+	    HEAD_LINES + 3, 14, "'browse' lists roles, each a single value");
+	/* broker.xml's spelling of a permission is pointed at ours */
+	refuse_one(HEAD "security-settings:\n"
+	                "  - match: a\n"
+	                "    deleteNonDurableQueue: [a]\n",
+	    HEAD_LINES + 3, 5,
+	    "unknown key 'deleteNonDurableQueue' in security-settings "
+	    "(declarations spell it 'delete-non-durable-queue')");
+}
+
+static void
+test_fields__wildcard_delimiter(void **state)
+{
+	struct decl_cluster *c = NULL;
+	struct errlist l = {0};
+
+	(void)state;
+	assert_int_equal(
+	    parse2(&c, HEAD "settings: {wildcard-delimiter: /}\n", NULL, &l),
+	    0);
+	assert_string_equal(c->settings.wildcard_delimiter, "/");
+	decl_cluster_free(c);
+	errlist_release(&l);
+	refuse_one(HEAD "settings: {wildcard-delimiter: '::'}\n",
+	    HEAD_LINES + 1, 32, "'wildcard-delimiter' must be one punctuation");
+	refuse_one(HEAD "settings: {wildcard-delimiter: '#'}\n", HEAD_LINES + 1,
+	    32, "other than '#' and '*'");
+	refuse_one(HEAD "settings: {wildcard-delimiter: a}\n", HEAD_LINES + 1,
+	    32, "one punctuation character");
+}
+
 int
 main(void)
 {
@@ -165,6 +380,11 @@ main(void)
 	    cmocka_unit_test(test_fields__jolokia_urls),
 	    cmocka_unit_test(test_fields__credentials_are_names_never_secrets),
 	    cmocka_unit_test(test_fields__transformer_properties_are_sorted),
+	    cmocka_unit_test(test_fields__durations_and_sizes),
+	    cmocka_unit_test(test_fields__settings_not_written_stay_unset),
+	    cmocka_unit_test(test_fields__enums_name_their_words),
+	    cmocka_unit_test(test_fields__roles),
+	    cmocka_unit_test(test_fields__wildcard_delimiter),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

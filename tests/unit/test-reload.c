@@ -161,6 +161,44 @@ test_reload__broker_own_removed_is_said(void **state)
 	plan_reload_release(&r);
 }
 
+static void
+test_reload__declared_settings_are_said(void **state)
+{
+	struct decl_address_setting as[2] = {{.match = S("#")},
+	    {.match = S("orders")}};
+	struct decl_security_setting ss = {.match = S("#")};
+	struct decl_cluster c = {.name = S("c"),
+	    .address_settings = as,
+	    .naddress_settings = 2,
+	    .security_settings = &ss,
+	    .nsecurity_settings = 1};
+	struct plan_reload r;
+	char *md;
+
+	(void)state;
+	plan_reload_predict(&r, &c, &own, NULL);
+	assert_int_equal(r.naddress_matches, 2);
+	assert_string_equal(r.address_matches[1], "orders");
+	assert_int_equal(r.nsecurity_matches, 1);
+	md = plan_reload_render_md(&r);
+	assert_non_null(strstr(md,
+	    "- address-settings: the file's 2 matches ('#', 'orders') replace "
+	    "the broker's configured ones at the reload"));
+	assert_non_null(strstr(md,
+	    "- security-settings: the file's 1 match ('#') replaces the "
+	    "broker's configured ones"));
+	assert_null(strstr(md, "nothing changes"));
+	free(md);
+	plan_reload_release(&r);
+	/* none declared: nothing said of them */
+	c.naddress_settings = c.nsecurity_settings = 0;
+	plan_reload_predict(&r, &c, &own, NULL);
+	md = plan_reload_render_md(&r);
+	assert_null(strstr(md, "-settings:"));
+	free(md);
+	plan_reload_release(&r);
+}
+
 int
 main(void)
 {
@@ -169,6 +207,7 @@ main(void)
 	    cmocka_unit_test(test_reload__force_from_the_file_counts_messages),
 	    cmocka_unit_test(test_reload__broker_own_left_out_when_kept),
 	    cmocka_unit_test(test_reload__broker_own_removed_is_said),
+	    cmocka_unit_test(test_reload__declared_settings_are_said),
 	};
 
 	return cmocka_run_group_tests_name("reload", tests, NULL, NULL);

@@ -249,6 +249,94 @@ test_render__base_refusals(void **state)
 	    "is supported");
 }
 
+static void
+test_render__settings_owned_only_when_declared(void **state)
+{
+	const char *base = "<c><core xmlns=\"urn:activemq:core\">\n"
+	                   "  <addresses/>\n"
+	                   "  <address-settings><address-setting match='#'>"
+	                   "<max-delivery-attempts>7</max-delivery-attempts>"
+	                   "</address-setting></address-settings>\n"
+	                   "  <diverts/>\n"
+	                   "</core></c>\n";
+	/* the base's line keeps its indent, the unit is Artemis's three
+	 * spaces (core shares its line); the insert goes before </core> */
+	const char *want =
+	    "<c><core xmlns=\"urn:activemq:core\">\n"
+	    "  <addresses/>\n"
+	    "  <address-settings>\n"
+	    "     <address-setting match=\"orders.#\">\n"
+	    "        <redelivery-delay>5000</redelivery-delay>\n"
+	    "        <auto-create-queues>false"
+	    "</auto-create-queues>\n"
+	    "     </address-setting>\n"
+	    "  </address-settings>\n"
+	    "  <diverts/>\n"
+	    "   <security-settings>\n"
+	    "      <security-setting match=\"orders.#\">\n"
+	    "         <permission type=\"send\" roles=\"a,b\"/>\n"
+	    "         <permission type=\"deleteAddress\" "
+	    "roles=\"b\"/>\n"
+	    "      </security-setting>\n"
+	    "   </security-settings>\n"
+	    "</core></c>\n";
+	char *send[] = {S("a"), S("b")}, *del[] = {S("b")};
+	struct decl_address_setting as = {.match = S("orders.#"),
+	    .max_delivery_attempts = DECL_UNSET,
+	    .redelivery_delay = 5000,
+	    .max_size_bytes = DECL_UNSET,
+	    .auto_create_queues = DECL_TRI_FALSE};
+	struct decl_security_setting ss = {.match = S("orders.#")};
+	struct decl_cluster c = {.name = S("c")};
+	char *diag, *out;
+
+	(void)state;
+	/* nothing declared: the base's settings stay byte for byte */
+	out = render(&small, base, &diag);
+	assert_null(diag);
+	assert_non_null(strstr(out, "<address-settings><address-setting "
+	                            "match='#'><max-delivery-attempts>7"));
+	assert_null(strstr(out, "security-settings"));
+	free(out);
+	/* declared: the base's replaced, a missing one inserted */
+	ss.perm[DECL_PERM_SEND].v = send;
+	ss.perm[DECL_PERM_SEND].n = 2;
+	ss.perm[DECL_PERM_DELETE_ADDRESS].v = del;
+	ss.perm[DECL_PERM_DELETE_ADDRESS].n = 1;
+	c.address_settings = &as;
+	c.naddress_settings = 1;
+	c.security_settings = &ss;
+	c.nsecurity_settings = 1;
+	out = render(&c, base, &diag);
+	assert_null(diag);
+	assert_string_equal(out, want);
+	free(out);
+	/* a plugin in the base's security-settings is never dropped */
+	out = render(&c,
+	    "<c><core xmlns=\"urn:activemq:core\">\n<security-settings>\n"
+	    "<security-setting-plugin class-name='x'/>\n"
+	    "</security-settings></core></c>\n",
+	    &diag);
+	assert_null(out);
+	assert_string_equal(diag,
+	    "c/broker/broker.xml:3: base's <security-settings> holds a "
+	    "<security-setting-plugin>, which the declared security-settings "
+	    "would replace with the rest of the element; declare them or keep "
+	    "the plugin, not both");
+	free(diag);
+	/* without declared security-settings the plugin stays */
+	c.nsecurity_settings = 0;
+	out = render(&c,
+	    "<c><core xmlns=\"urn:activemq:core\">\n<security-settings>\n"
+	    "<security-setting-plugin class-name='x'/>\n"
+	    "</security-settings></core></c>\n",
+	    &diag);
+	assert_null(diag);
+	assert_non_null(
+	    strstr(out, "<security-setting-plugin class-name='x'/>"));
+	free(out);
+}
+
 int
 main(void)
 {
@@ -262,6 +350,7 @@ main(void)
 	    cmocka_unit_test(test_render__crlf_base_keeps_crlf),
 	    cmocka_unit_test(test_render__diverts_before_addresses_in_base),
 	    cmocka_unit_test(test_render__base_refusals),
+	    cmocka_unit_test(test_render__settings_owned_only_when_declared),
 	};
 
 	return cmocka_run_group_tests_name("render", tests, NULL, NULL);

@@ -99,7 +99,8 @@ for name in $names; do
 done
 
 # Every rendered broker.xml differs from its base only inside <addresses>
-# and <diverts> (outside comments): where the base has one, both are cut
+# and <diverts>, and <address-settings> and <security-settings> when the
+# cluster declares them (outside comments): where the base has one, both are cut
 # down to an empty element; where it has none, the rendered one must be
 # whole lines of their own, which are cut out. The only other change the
 # renderer may make is to open a self-closing <core .../> to hold them
@@ -107,7 +108,7 @@ done
 # The base is the node's file of the case's cluster folder (for a case
 # with .args, the folder named first there), else its broker.xml.
 outside_owned() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$@" <<'PY'
 import difflib, re, sys
 
 def mask(t):  # comments blanked, offsets kept
@@ -127,7 +128,7 @@ def cut(t, spans, repl):
 base = open(sys.argv[1], "rb").read()
 out = open(sys.argv[2], "rb").read()
 why = []
-for n in (b"addresses", b"diverts"):
+for n in [b"addresses", b"diverts"] + [a.encode() for a in sys.argv[3:]]:
     if owned(base, n, False):
         base = cut(base, owned(base, n, False), b"<" + n + b"/>")
         out = cut(out, owned(out, n, False), b"<" + n + b"/>")
@@ -155,7 +156,9 @@ for out in [0-9][0-9][0-9]-*.out/*/broker.xml; do
 	[ -f "$name.args" ] && read -r cluster _ <"$name.args"
 	base=$cluster/broker/nodes/$node.xml
 	[ -f "$base" ] || base=$cluster/broker/broker.xml
-	check "$out: bytes outside the owned elements are the base's ($base)" outside_owned "$base" "$out"
+	settings=$(cat "$cluster"/*.yaml | sed -n 's/^\(address-settings\|security-settings\):.*/\1/p' | sort -u)
+	# shellcheck disable=SC2086 # the element names, one word each
+	check "$out: bytes outside the owned elements are the base's ($base)" outside_owned "$base" "$out" $settings
 done
 # Rendering a rendered file again (as every node's own base) changes
 # nothing: the splice finds its own elements and indentation.
