@@ -3,6 +3,7 @@
 #ifndef AGENT_APPLY_PLAN_H
 #define AGENT_APPLY_PLAN_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "../lib/err.h"
@@ -81,7 +82,8 @@ struct agent_fence_io {
 	struct apply_io inner;
 	const struct agent_fence *fence;
 	char *cluster;
-	char *why; /* the first refusal */
+	char *why;          /* the first refusal */
+	pthread_mutex_t mu; /* the nodes run at once: one check at a time */
 };
 void agent_fence_io(struct agent_fence_io *w, struct apply_io *io,
     const struct agent_fence *fence, const char *cluster);

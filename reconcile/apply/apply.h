@@ -222,6 +222,12 @@ bool apply_result_ok(const struct apply_result *r);
 
 /* ---- the engine -------------------------------------------------------- */
 
+/* The most operations apply sends in one request (one Jolokia bulk POST)
+ * to one node: 500 creates are about 200 KB of JSON, and the broker
+ * answers them in well under its 30 s request timeout (docs/audit.md
+ * "Batches"). */
+#define APPLY_BATCH_MAX 500
+
 /* The broker side, so that tests can stand in a fake. */
 struct apply_io {
 	void *ctx;      /* for read and exec */
@@ -239,11 +245,34 @@ struct apply_io {
 	/* Run op on node. 0 on success; -1 with *refusal classified. */
 	int (*exec)(void *ctx, const char *node, const struct recon_op *op,
 	    struct recon_refusal *refusal);
+	/* Optional: run ops[0..n) on node in one request (the live side: one
+	 * Jolokia bulk POST; Jolokia runs a bulk's elements in order, each
+	 * with its own status, and one failing does not stop the next):
+	 * rcs[i] is 0, or -1 with refusals[i] classified, as exec would say
+	 * of ops[i] alone. When the request failed as a whole (nothing was
+	 * read of its reply) every refusals[i] is that failure and the
+	 * function returns -1 (else 0). apply_run_ops only hands it
+	 * operations that are independent of each other (apply_batch_end);
+	 * without it apply calls exec operation by operation. */
+	int (*exec_batch)(void *ctx, const char *node,
+	    const struct recon_op *const *ops, size_t n, int *rcs,
+	    struct recon_refusal *refusals);
+	/* The most operations one exec_batch request carries; 0:
+	 * APPLY_BATCH_MAX. */
+	size_t batch_max;
+	/* read, exec and exec_batch may be called for different nodes at
+	 * once: apply then runs each node's operations in a thread of its
+	 * own (the live side: each request has its own connection). False:
+	 * node after node. */
+	bool parallel;
 	/* Called once every node was checked, before the first operation
 	 * (the intent row). Non-zero aborts the apply before any operation;
 	 * err then says why. */
 	int (*intent)(void *ctx, const struct apply_result *r, struct err *err);
-	/* Optional: after each operation (progress, crash tests). */
+	/* Optional: after each operation (progress, crash tests); after a
+	 * batch, once for each of its operations, in order. With parallel,
+	 * calls for different nodes never overlap (apply holds a lock around
+	 * each) but interleave in any order. */
 	void (
 	    *progress)(void *ctx, const char *node, const struct apply_op *op);
 };
