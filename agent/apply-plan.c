@@ -294,9 +294,8 @@ fence_exec(void *ctx, const char *node, const struct recon_op *op,
 /* A batch is one request: the fence is checked once before it, and when
  * it says no nothing of it is sent (every operation FENCED). */
 static int
-fence_exec_batch(void *ctx, const char *node,
-    const struct recon_op *const *ops, size_t n, int *rcs,
-    struct recon_refusal *refusals)
+fence_exec_batch(void *ctx, const char *node, const struct recon_op *ops,
+    size_t n, int *rcs, struct recon_refusal *refusals)
 {
 	struct agent_fence_io *w = ctx;
 	size_t j;

@@ -255,7 +255,7 @@ struct apply_io {
 	 * operations that are independent of each other (apply_batch_end);
 	 * without it apply calls exec operation by operation. */
 	int (*exec_batch)(void *ctx, const char *node,
-	    const struct recon_op *const *ops, size_t n, int *rcs,
+	    const struct recon_op *ops, size_t n, int *rcs,
 	    struct recon_refusal *refusals);
 	/* The most operations one exec_batch request carries; 0:
 	 * APPLY_BATCH_MAX. */

@@ -445,15 +445,18 @@ run_batch(const struct apply_io *io, struct apply_node *out, size_t k,
     size_t end, bool *created)
 {
 	size_t n = end - k, j, first = (size_t)-1;
-	const struct recon_op **ops = xcalloc(n + 1, sizeof(*ops));
+	/* shallow copies: the request only reads them */
+	struct recon_op *ops = xcalloc(n + 1, sizeof(*ops));
 	struct recon_refusal *refusals = xcalloc(n + 1, sizeof(*refusals));
 	int *rcs = xcalloc(n + 1, sizeof(*rcs));
 	bool *lost = xcalloc(n + 1, sizeof(*lost));
 	bool whole, any_lost = false, go_on = false;
 	struct apply_op *ao;
 
+	if (io->exec_batch == NULL) /* apply_run_ops checked: never */
+		abort();
 	for (j = 0; j < n; j++)
-		ops[j] = &out->ops[k + j].op;
+		ops[j] = out->ops[k + j].op;
 	whole = io->exec_batch(io->ctx, out->node, ops, n, rcs, refusals) < 0;
 	if (whole && !recon_refusal_reply_lost(&refusals[0])) {
 		/* refused as a whole, before the broker ran any of it (an
@@ -523,10 +526,9 @@ apply_run_ops(const struct apply_io *io, struct apply_node *out, size_t from,
 				return APPLY_OPS_FAILED;
 			unverified = false;
 		}
-		end = io->exec_batch != NULL
-		          ? apply_batch_end(out->ops, out->nops, k,
-		                io->batch_max)
-		          : k + 1;
+		end = io->exec_batch != NULL ? apply_batch_end(out->ops,
+		                                   out->nops, k, io->batch_max)
+		                             : k + 1;
 		if (end - k > 1) {
 			created = unverified;
 			if (!run_batch(io, out, k, end, &created))

@@ -249,7 +249,7 @@ int live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
  * whole (every refusals[i] then that failure). Safe to call for
  * different nodes at once. */
 int live_nodes_exec_batch(void *ctx, const char *node,
-    const struct recon_op *const *ops, size_t n, int *rcs,
+    const struct recon_op *ops, size_t n, int *rcs,
     struct recon_refusal *refusals);
 
 #endif

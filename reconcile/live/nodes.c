@@ -202,7 +202,7 @@ live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
 {
 	int rc = 0;
 
-	if (live_nodes_exec_batch(ctx, node, &op, 1, &rc, refusal) < 0)
+	if (live_nodes_exec_batch(ctx, node, op, 1, &rc, refusal) < 0)
 		return -1;
 	return rc;
 }
@@ -215,9 +215,8 @@ live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
  * not sent, every operation refused with that reason (apply batches only
  * operations of one kind of one plan, built alike). */
 int
-live_nodes_exec_batch(void *ctx, const char *node,
-    const struct recon_op *const *ops, size_t n, int *rcs,
-    struct recon_refusal *refusals)
+live_nodes_exec_batch(void *ctx, const char *node, const struct recon_op *ops,
+    size_t n, int *rcs, struct recon_refusal *refusals)
 {
 	struct live_nodes *live = ctx;
 	struct live_jolokia_conf conf;
@@ -237,7 +236,7 @@ live_nodes_exec_batch(void *ctx, const char *node,
 	}
 	node_conf(live, i, &conf);
 	for (j = 0; j < n; j++)
-		if (build_op(&b, live, i, ops[j], &whole) < 0)
+		if (build_op(&b, live, i, &ops[j], &whole) < 0)
 			goto done;
 	if (live_jolokia_post(&conf, &b, &whole) < 0)
 		goto done;
