@@ -173,7 +173,10 @@ enum apply_ops_result {
  * such operations are independent. */
 size_t apply_batch_end(const struct apply_op *ops, size_t nops, size_t from,
     size_t max);
-/* Run out->ops from index `from` on, in order. The creates run so far are
+/* Run out->ops from index `from` on, in order: one request each, or, with
+ * io->exec_batch, the runs apply_batch_end gives in one request each. The
+ * first failed operation stops the node (the later ones of its request
+ * ran and keep their outcomes). The creates run so far are
  * read back (one read of the node) before the first operation that is not
  * a create, and after the last operation; with defer that last read is
  * left to the caller (APPLY_OPS_UNVERIFIED), who can make it together with

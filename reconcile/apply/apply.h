@@ -19,7 +19,13 @@
  *   - otherwise the operations run in plan order: creates first; for a
  *     queue delete its dependent diverts, then the queue. The first failed
  *     operation stops the node (FAILED); later ones are NOT_RUN. There is
- *     no rollback. Other nodes go on.
+ *     no rollback. Other nodes go on (with io->parallel, at the same time:
+ *     one thread per node). Creates and changes of one phase that do not
+ *     depend on each other share one request (io->exec_batch, at most
+ *     APPLY_BATCH_MAX; operations.c, docs/audit.md "Batches"): when one of
+ *     them fails, the later ones of that request ran and are recorded
+ *     with their own outcomes; the later requests are NOT_RUN. A destroy
+ *     or a delete always goes alone.
  * Creates are read back before any delete of that node runs: a divert
  * create the broker silently ignored fails the node.
  * Then the capture pass runs on every node APPLIED or SKIPPED, on the node
