@@ -74,7 +74,7 @@ for n in "${NODES[@]}"; do
 	: >"${PLOG[$n]}"
 	rm -f "${PBODIES[$n]}"/*.json
 done
-check "apply" apply_to "$TMP/p1" "$TMP/c" --quiet
+check "apply" apply_to "$TMP/p1" "$TMP/c"
 for n in "${NODES[@]}"; do
 	# per request body, in order: "read" or "exec:<op kinds>:<count>"
 	python3 - "${PBODIES[$n]}" >"$TMP/req-$n" <<'PY'

@@ -43,8 +43,8 @@ $OPPROXY_PORT when set: a proxy started again in the place of one stopped),
 writes it to PORTFILE, appends one line per request to LOGFILE:
 `<forward|fail|stall|hold|drop|lost-...> <operation or read> <first
 argument>`. Runs until killed.
-With $OPPROXY_ARGS_LOG set, every exec also appends `<operation>\t<its
-arguments as JSON>` there (the whole argument list: a positional overload's
+With $OPPROXY_ARGS_LOG set, every exec element of a request (each of a
+batch's) also appends `<operation>\t<its arguments as JSON>` there (the whole argument list: a positional overload's
 settings, as sent).
 """
 import http.client
@@ -100,9 +100,16 @@ def describe(body):
     op = el.get("operation", "?").split("(")[0]
     args = el.get("arguments") or [""]
     if os.environ.get("OPPROXY_ARGS_LOG"):
+        # every exec element: apply sends creates and changes in batches
+        els = req if isinstance(req, list) else [req]
         with LOCK:
             with open(os.environ["OPPROXY_ARGS_LOG"], "a") as f:
-                f.write("%s\t%s\n" % (op, json.dumps(args, sort_keys=True)))
+                for e in els:
+                    if isinstance(e, dict) and e.get("type") == "exec":
+                        f.write("%s\t%s\n" % (
+                            e.get("operation", "?").split("(")[0],
+                            json.dumps(e.get("arguments") or [""],
+                                       sort_keys=True)))
     return op, str(args[0])
 
 
