@@ -326,6 +326,11 @@ agent_fence_io(struct agent_fence_io *w, struct apply_io *io,
 	io->read_all = w->inner.read_all != NULL ? fence_read_all : NULL;
 	io->exec = fence_exec;
 	io->exec_batch = w->inner.exec_batch != NULL ? fence_exec_batch : NULL;
+	/* several agents (docs/ha.md): node after node, as before the nodes
+	 * ran at once, so that an agent about to lose the cluster has
+	 * changed as few nodes as it can when the fence stops it (the nodes
+	 * it did not reach are NOT_RUN, planned again by the new owner) */
+	io->parallel = false;
 	pthread_mutex_init(&w->mu, NULL);
 }
 

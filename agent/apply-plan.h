@@ -77,7 +77,8 @@ struct agent_fence {
 /* io's exec checked by fence first (io is changed in place; w holds what
  * the wrapper needs, and lives as long as io is used). An operation that
  * the fence stops is not sent: it fails FENCED with the fence's words, and
- * so does every later one of this io. */
+ * so does every later one of this io; a batch is checked once, before its
+ * request. The nodes run one after another (io->parallel false). */
 struct agent_fence_io {
 	struct apply_io inner;
 	const struct agent_fence *fence;
