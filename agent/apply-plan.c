@@ -255,25 +255,62 @@ fence_read_all(void *ctx, const char *const *names, size_t n,
 	w->inner.read_all(w->inner.ctx, names, n, out);
 }
 
-static int
-fence_exec(void *ctx, const char *node, const struct recon_op *op,
-    struct recon_refusal *refusal)
+/* May a request be sent? The fence is checked before each (the nodes
+ * run at once: one check at a time); false, with refusal FENCED, once it
+ * said no. */
+static bool
+fence_pass(struct agent_fence_io *w, struct recon_refusal *refusal)
 {
-	struct agent_fence_io *w = ctx;
 	struct err err = {0};
+	bool ok;
 
+	pthread_mutex_lock(&w->mu);
 	if (w->why == NULL &&
 	    w->fence->check(w->fence->ctx, w->cluster, &err) < 0) {
 		w->why = xstrdup(err.msg ? err.msg : "ownership lost");
 		err_release(&err);
 	}
-	if (w->why != NULL) {
+	ok = w->why == NULL;
+	if (!ok) {
 		recon_refusal_release(refusal);
 		refusal->kind = RECON_FENCED;
 		refusal->text = xasprintf("not sent: %s", w->why);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return ok;
+}
+
+static int
+fence_exec(void *ctx, const char *node, const struct recon_op *op,
+    struct recon_refusal *refusal)
+{
+	struct agent_fence_io *w = ctx;
+
+	if (!fence_pass(w, refusal))
+		return -1;
+	return w->inner.exec(w->inner.ctx, node, op, refusal);
+}
+
+/* A batch is one request: the fence is checked once before it, and when
+ * it says no nothing of it is sent (every operation FENCED). */
+static int
+fence_exec_batch(void *ctx, const char *node, const struct recon_op *ops,
+    size_t n, int *rcs, struct recon_refusal *refusals)
+{
+	struct agent_fence_io *w = ctx;
+	size_t j;
+
+	if (!fence_pass(w, &refusals[0])) {
+		for (j = 0; j < n; j++) {
+			rcs[j] = -1;
+			if (j > 0) {
+				refusals[j].kind = RECON_FENCED;
+				refusals[j].text = xstrdup(refusals[0].text);
+			}
+		}
 		return -1;
 	}
-	return w->inner.exec(w->inner.ctx, node, op, refusal);
+	return w->inner.exec_batch(w->inner.ctx, node, ops, n, rcs, refusals);
 }
 
 void
@@ -288,6 +325,13 @@ agent_fence_io(struct agent_fence_io *w, struct apply_io *io,
 	io->read = fence_read;
 	io->read_all = w->inner.read_all != NULL ? fence_read_all : NULL;
 	io->exec = fence_exec;
+	io->exec_batch = w->inner.exec_batch != NULL ? fence_exec_batch : NULL;
+	/* several agents (docs/ha.md): node after node, as before the nodes
+	 * ran at once, so that an agent about to lose the cluster has
+	 * changed as few nodes as it can when the fence stops it (the nodes
+	 * it did not reach are NOT_RUN, planned again by the new owner) */
+	io->parallel = false;
+	pthread_mutex_init(&w->mu, NULL);
 }
 
 void
@@ -295,6 +339,7 @@ agent_fence_io_release(struct agent_fence_io *w)
 {
 	free(w->cluster);
 	free(w->why);
+	pthread_mutex_destroy(&w->mu);
 	memset(w, 0, sizeof(*w));
 }
 

@@ -3,6 +3,7 @@
 #ifndef AGENT_APPLY_PLAN_H
 #define AGENT_APPLY_PLAN_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "../lib/err.h"
@@ -76,12 +77,14 @@ struct agent_fence {
 /* io's exec checked by fence first (io is changed in place; w holds what
  * the wrapper needs, and lives as long as io is used). An operation that
  * the fence stops is not sent: it fails FENCED with the fence's words, and
- * so does every later one of this io. */
+ * so does every later one of this io; a batch is checked once, before its
+ * request. The nodes run one after another (io->parallel false). */
 struct agent_fence_io {
 	struct apply_io inner;
 	const struct agent_fence *fence;
 	char *cluster;
-	char *why; /* the first refusal */
+	char *why;          /* the first refusal */
+	pthread_mutex_t mu; /* the nodes run at once: one check at a time */
 };
 void agent_fence_io(struct agent_fence_io *w, struct apply_io *io,
     const struct agent_fence *fence, const char *cluster);

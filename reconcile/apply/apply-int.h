@@ -164,7 +164,19 @@ enum apply_ops_result {
 	                         after the last read back are still to check:
 	                         apply_verify_creates */
 };
-/* Run out->ops from index `from` on, in order. The creates run so far are
+/* The end (exclusive) of the request that starts with ops[from] when
+ * operations are batched (io->exec_batch): the longest run from `from`
+ * of operations of one batchable class (address creates and changes,
+ * queue creates and changes, divert creates and changes), at most max
+ * (0: APPLY_BATCH_MAX), no two on the same object; from + 1 for any other
+ * operation (a destroy or a delete goes alone). operations.c says why
+ * such operations are independent. */
+size_t apply_batch_end(const struct apply_op *ops, size_t nops, size_t from,
+    size_t max);
+/* Run out->ops from index `from` on, in order: one request each, or, with
+ * io->exec_batch, the runs apply_batch_end gives in one request each. The
+ * first failed operation stops the node (the later ones of its request
+ * ran and keep their outcomes). The creates run so far are
  * read back (one read of the node) before the first operation that is not
  * a create, and after the last operation; with defer that last read is
  * left to the caller (APPLY_OPS_UNVERIFIED), who can make it together with

@@ -19,7 +19,13 @@
  *   - otherwise the operations run in plan order: creates first; for a
  *     queue delete its dependent diverts, then the queue. The first failed
  *     operation stops the node (FAILED); later ones are NOT_RUN. There is
- *     no rollback. Other nodes go on.
+ *     no rollback. Other nodes go on (with io->parallel, at the same time:
+ *     one thread per node). Creates and changes of one phase that do not
+ *     depend on each other share one request (io->exec_batch, at most
+ *     APPLY_BATCH_MAX; operations.c, docs/audit.md "Batches"): when one of
+ *     them fails, the later ones of that request ran and are recorded
+ *     with their own outcomes; the later requests are NOT_RUN. A destroy
+ *     or a delete always goes alone.
  * Creates are read back before any delete of that node runs: a divert
  * create the broker silently ignored fails the node.
  * Then the capture pass runs on every node APPLIED or SKIPPED, on the node
@@ -222,6 +228,12 @@ bool apply_result_ok(const struct apply_result *r);
 
 /* ---- the engine -------------------------------------------------------- */
 
+/* The most operations apply sends in one request (one Jolokia bulk POST)
+ * to one node: 500 creates are about 200 KB of JSON, and the broker
+ * answers them in well under its 30 s request timeout (docs/audit.md
+ * "Batches"). */
+#define APPLY_BATCH_MAX 500
+
 /* The broker side, so that tests can stand in a fake. */
 struct apply_io {
 	void *ctx;      /* for read and exec */
@@ -239,11 +251,34 @@ struct apply_io {
 	/* Run op on node. 0 on success; -1 with *refusal classified. */
 	int (*exec)(void *ctx, const char *node, const struct recon_op *op,
 	    struct recon_refusal *refusal);
+	/* Optional: run ops[0..n) on node in one request (the live side: one
+	 * Jolokia bulk POST; Jolokia runs a bulk's elements in order, each
+	 * with its own status, and one failing does not stop the next):
+	 * rcs[i] is 0, or -1 with refusals[i] classified, as exec would say
+	 * of ops[i] alone. When the request failed as a whole (nothing was
+	 * read of its reply) every refusals[i] is that failure and the
+	 * function returns -1 (else 0). apply_run_ops only hands it
+	 * operations that are independent of each other (apply_batch_end);
+	 * without it apply calls exec operation by operation. */
+	int (*exec_batch)(void *ctx, const char *node,
+	    const struct recon_op *ops, size_t n, int *rcs,
+	    struct recon_refusal *refusals);
+	/* The most operations one exec_batch request carries; 0:
+	 * APPLY_BATCH_MAX. */
+	size_t batch_max;
+	/* read, exec and exec_batch may be called for different nodes at
+	 * once: apply then runs each node's operations in a thread of its
+	 * own (the live side: each request has its own connection). False:
+	 * node after node. */
+	bool parallel;
 	/* Called once every node was checked, before the first operation
 	 * (the intent row). Non-zero aborts the apply before any operation;
 	 * err then says why. */
 	int (*intent)(void *ctx, const struct apply_result *r, struct err *err);
-	/* Optional: after each operation (progress, crash tests). */
+	/* Optional: after each operation (progress, crash tests); after a
+	 * batch, once for each of its operations, in order. With parallel,
+	 * calls for different nodes never overlap (apply holds a lock around
+	 * each) but interleave in any order. */
 	void (
 	    *progress)(void *ctx, const char *node, const struct apply_op *op);
 };

@@ -3,6 +3,7 @@
 #include "../live/live.h"
 #include "apply-int.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,92 @@ was_node(const struct apply_result *was, const char *node)
 	return NULL;
 }
 
+/* ---- the nodes at once --------------------------------------------------
+ * Each node's operations depend on nothing another node does, so with
+ * io->parallel every node that acts runs in a thread of its own (its
+ * requests on connections of its own); each writes only its own
+ * apply_node, and the result keeps the plan's node order whatever order
+ * the threads end in, so result.json and the audit rows are the same as
+ * node after node. Only the progress hook is shared: a lock keeps its
+ * calls apart. */
+
+struct node_job {
+	struct apply_io io; /* the caller's, its progress through the lock */
+	const struct apply_io *outer;
+	pthread_mutex_t *mu;
+	struct apply_node *node;
+	bool unverified;
+	pthread_t th;
+};
+
+static void
+locked_progress(void *ctx, const char *node, const struct apply_op *op)
+{
+	struct node_job *j = ctx;
+
+	pthread_mutex_lock(j->mu);
+	j->outer->progress(j->outer->hook_ctx, node, op);
+	pthread_mutex_unlock(j->mu);
+}
+
+static void *
+node_job_run(void *arg)
+{
+	struct node_job *j = arg;
+
+	j->unverified = apply_run_ops(&j->io, j->node, j->node->done_before,
+	                    true) == APPLY_OPS_UNVERIFIED;
+	return NULL;
+}
+
+/* Run the operations of every node APPLIED (the checks said act): at
+ * once when io->parallel and more than one acts, else node after node.
+ * ran[i]: an operation was to run on node i; unverified[i]: its creates
+ * after the last read back are still to check (apply_run_ops, defer). */
+static void
+run_nodes(struct apply_result *r, const struct apply_io *io, bool *ran,
+    bool *unverified)
+{
+	struct node_job *jobs = xcalloc(r->nnodes + 1, sizeof(*jobs));
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	size_t i, nact = 0;
+
+	for (i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].outcome == APPLY_APPLIED) {
+			ran[i] = r->nodes[i].nops > r->nodes[i].done_before;
+			nact += ran[i];
+		}
+	for (i = 0; i < r->nnodes; i++) {
+		jobs[i].node = &r->nodes[i];
+		jobs[i].io = *io;
+		jobs[i].outer = io;
+		jobs[i].mu = &mu;
+		if (io->progress != NULL) {
+			jobs[i].io.progress = locked_progress;
+			jobs[i].io.hook_ctx = &jobs[i];
+		}
+		if (r->nodes[i].outcome != APPLY_APPLIED)
+			continue;
+		if (io->parallel && nact > 1 && ran[i]) {
+			if (pthread_create(&jobs[i].th, NULL, node_job_run,
+			        &jobs[i]) != 0) {
+				fprintf(stderr, "pthread_create failed\n");
+				abort();
+			}
+			continue;
+		}
+		node_job_run(&jobs[i]);
+	}
+	for (i = 0; i < r->nnodes; i++) {
+		if (r->nodes[i].outcome == APPLY_APPLIED && io->parallel &&
+		    nact > 1 && ran[i])
+			pthread_join(jobs[i].th, NULL);
+		unverified[i] = jobs[i].unverified;
+	}
+	pthread_mutex_destroy(&mu);
+	free(jobs);
+}
+
 int
 apply_run(struct apply_result *r, const struct plan *p,
     const struct decl_cluster *decl, const struct apply_io *io, struct err *err)
@@ -250,14 +337,7 @@ apply_run_resume(struct apply_result *r, const struct plan *p,
 		return -1;
 	ran = xcalloc(r->nnodes + 1, sizeof(*ran));
 	unverified = xcalloc(r->nnodes + 1, sizeof(*unverified));
-	for (i = 0; i < r->nnodes; i++) {
-		if (r->nodes[i].outcome != APPLY_APPLIED)
-			continue;
-		ran[i] = r->nodes[i].nops > r->nodes[i].done_before;
-		unverified[i] =
-		    apply_run_ops(io, &r->nodes[i], r->nodes[i].done_before,
-		        true) == APPLY_OPS_UNVERIFIED;
-	}
+	run_nodes(r, io, ran, unverified);
 	after_ops(r, p, decl, io, ran, unverified);
 	free(ran);
 	free(unverified);
@@ -278,4 +358,6 @@ apply_io_live(struct apply_io *io, struct live_nodes *nodes)
 	io->read = live_read_one;
 	io->read_all = live_nodes_read;
 	io->exec = live_nodes_exec;
+	io->exec_batch = live_nodes_exec_batch;
+	io->parallel = true;
 }

@@ -104,6 +104,26 @@ removed_before(const struct apply_node *out, size_t k)
 	return b.len > 0 ? sbuf_take(&b) : NULL;
 }
 
+/* "; 3 later operation(s) not run": what became of the operations after
+ * k. Those that shared k's request ran (Jolokia runs every element of a
+ * bulk): their outcomes are each recorded, and said here. */
+static void
+later_outcomes(struct sbuf *b, const struct apply_node *out, size_t k)
+{
+	size_t j, n[APPLY_OP_UNKNOWN + 1] = {0};
+
+	for (j = k + 1; j < out->nops; j++)
+		n[out->ops[j].state]++;
+	if (n[APPLY_OP_DONE] + n[APPLY_OP_FAILED] + n[APPLY_OP_UNKNOWN] > 0)
+		sbuf_addf(b,
+		    "; %zu later operation(s) of the same request ran (their outcomes are recorded each: %zu DONE, %zu FAILED, %zu UNKNOWN)",
+		    n[APPLY_OP_DONE] + n[APPLY_OP_FAILED] + n[APPLY_OP_UNKNOWN],
+		    n[APPLY_OP_DONE], n[APPLY_OP_FAILED], n[APPLY_OP_UNKNOWN]);
+	if (n[APPLY_OP_NOT_RUN] > 0)
+		sbuf_addf(b, "; %zu later operation(s) not run",
+		    n[APPLY_OP_NOT_RUN]);
+}
+
 /* The node's detail when operation k failed (or its outcome is unknown:
  * read_fail is then why the node could not be read back); seen: what the
  * node read back shows of it, when its reply was lost. */
@@ -144,9 +164,7 @@ failure_detail(const struct apply_node *out, size_t k,
 	if (f->refusal.kind == RECON_HAS_CONSUMERS)
 		sbuf_adds(&b,
 		    "; a consumer attached after the preflight: stop it, or plan again with --disconnect-consumers");
-	if (k + 1 < out->nops)
-		sbuf_addf(&b, "; %zu later operation(s) not run",
-		    out->nops - k - 1);
+	later_outcomes(&b, out, k);
 	free(gone);
 	return sbuf_take(&b);
 }
@@ -286,13 +304,220 @@ done:
 	return go_on;
 }
 
+/* ---- batches ------------------------------------------------------------
+ * Operations that follow each other in the plan's order and are of the same
+ * class share one request (io->exec_batch: one Jolokia bulk POST): the
+ * address creates and widenings, then the queue creates and changes, then
+ * the divert creates and changes, as the plan's phases order them. What
+ * they need is made by an earlier request of the node, whose failure stops
+ * the node before this one is sent: a queue's address (createQueue never
+ * auto-creates it: auto-create-address=false), a divert's source and
+ * forwarding addresses. Within one request no operation depends on
+ * another: no two act on the same object, and a failed one changes
+ * nothing the others do, so each outcome is the broker's own for that
+ * operation and is recorded as such. A destroy or a delete is never
+ * batched: it goes alone, so that the first failed one stops the node
+ * before the next removes anything (ADR-0084 decision 3). */
+
+/* 0: sent alone; else the class of operations that may share a request. */
+static int
+batch_class(enum recon_op_kind k)
+{
+	switch (k) {
+	case RECON_OP_CREATE_ADDRESS:
+	case RECON_OP_UPDATE_ADDRESS:
+		return 1;
+	case RECON_OP_CREATE_QUEUE:
+	case RECON_OP_UPDATE_QUEUE:
+		return 2;
+	case RECON_OP_CREATE_DIVERT:
+	case RECON_OP_UPDATE_DIVERT:
+		return 3;
+	default:
+		return 0;
+	}
+}
+
+size_t
+apply_batch_end(const struct apply_op *ops, size_t nops, size_t from,
+    size_t max)
+{
+	int c = from < nops ? batch_class(ops[from].op.kind) : 0;
+	size_t end, j;
+
+	if (max == 0)
+		max = APPLY_BATCH_MAX;
+	if (c == 0)
+		return from < nops ? from + 1 : nops;
+	for (end = from + 1; end < nops && end - from < max; end++) {
+		if (batch_class(ops[end].op.kind) != c)
+			break;
+		/* two operations on one object: the second in the next
+		 * request (it may depend on the first) */
+		for (j = from; j < end; j++)
+			if (strcmp(ops[j].op.name, ops[end].op.name) == 0)
+				break;
+		if (j < end)
+			break;
+	}
+	return end;
+}
+
+/* Operations [k, end) of out, sent as one request, got their outcomes;
+ * those in lost[] (their reply lost, or the request's) are decided by one
+ * read of the node, as lost_reply decides one. The creates before end
+ * are checked on the same read. False when the node stops (FAILED). */
+static bool
+lost_batch(const struct apply_io *io, struct apply_node *out, size_t k,
+    size_t end, const bool *lost)
+{
+	struct recon_node_snapshot n;
+	struct apply_op *ao;
+	enum apply_seen seen;
+	size_t j, nlost = 0, ndone = 0, first = (size_t)-1, fl = k;
+	char *text = NULL;
+	bool go_on = false;
+
+	while (!lost[fl - k])
+		fl++; /* the first whose reply was lost: there is one */
+	memset(&n, 0, sizeof(n));
+	io->read(io->ctx, out->node, &n);
+	for (j = k; j < end; j++) {
+		if (!lost[j - k])
+			continue;
+		nlost++;
+		ao = &out->ops[j];
+		if (n.refusal.kind != RECON_OK) {
+			ao->state = APPLY_OP_UNKNOWN;
+			if (first == (size_t)-1)
+				first = j;
+			continue;
+		}
+		seen = apply_op_seen(&ao->op, &n);
+		ao->established = APPLY_EST_READ_BACK;
+		ao->state =
+		    seen == APPLY_SEEN_AFTER ? APPLY_OP_DONE : APPLY_OP_FAILED;
+		ndone += ao->state == APPLY_OP_DONE;
+	}
+	/* the node's failure: the first operation the broker refused, or
+	 * that the read shows not done (or could not tell) */
+	for (j = k; j < end && first == (size_t)-1; j++)
+		if (out->ops[j].state != APPLY_OP_DONE)
+			first = j;
+	if (first != (size_t)-1 && lost[first - k] &&
+	    n.refusal.kind == RECON_OK)
+		text = apply_seen_text(&out->ops[first].op,
+		    apply_op_seen(&out->ops[first].op, &n));
+	if (n.refusal.kind != RECON_OK) {
+		apply_node_note(out,
+		    "%zu operation(s) sent in one request from %s '%s': the reply was lost (%s) and the node could not be read back: outcome unknown",
+		    nlost, recon_op_kind_name(out->ops[k].op.kind),
+		    out->ops[k].op.name,
+		    recon_kind_name(out->ops[fl].refusal.kind));
+		apply_node_set(out, APPLY_FAILED,
+		    recon_kind_name(out->ops[first].refusal.kind),
+		    failure_detail(out, first, &n.refusal, NULL));
+		goto done;
+	}
+	apply_node_note(out,
+	    "%zu operation(s) sent in one request from %s '%s': the reply was lost (%s); the node read back: %zu done, %zu not done",
+	    nlost, recon_op_kind_name(out->ops[k].op.kind), out->ops[k].op.name,
+	    recon_kind_name(out->ops[fl].refusal.kind), ndone, nlost - ndone);
+	if (!verify_creates_with(&n, out, first != (size_t)-1 ? first : end))
+		goto done;
+	if (first != (size_t)-1) {
+		apply_node_set(out, APPLY_FAILED,
+		    recon_kind_name(out->ops[first].refusal.kind),
+		    failure_detail(out, first, NULL, text));
+		goto done;
+	}
+	go_on = true;
+done:
+	free(text);
+	live_node_release(&n);
+	return go_on;
+}
+
+/* Send operations [k, end) of out in one request. False when the node
+ * stops (FAILED); else *created says whether a create ran. */
+static bool
+run_batch(const struct apply_io *io, struct apply_node *out, size_t k,
+    size_t end, bool *created)
+{
+	size_t n = end - k, j, first = (size_t)-1;
+	/* shallow copies: the request only reads them */
+	struct recon_op *ops = xcalloc(n + 1, sizeof(*ops));
+	struct recon_refusal *refusals = xcalloc(n + 1, sizeof(*refusals));
+	int *rcs = xcalloc(n + 1, sizeof(*rcs));
+	bool *lost = xcalloc(n + 1, sizeof(*lost));
+	bool whole, any_lost = false, go_on = false;
+	struct apply_op *ao;
+
+	if (io->exec_batch == NULL) /* apply_run_ops checked: never */
+		abort();
+	for (j = 0; j < n; j++)
+		ops[j] = out->ops[k + j].op;
+	whole = io->exec_batch(io->ctx, out->node, ops, n, rcs, refusals) < 0;
+	if (whole && !recon_refusal_reply_lost(&refusals[0])) {
+		/* refused as a whole, before the broker ran any of it (an
+		 * HTTP 401, a fence): the first fails, the rest are not run */
+		out->ops[k].state = APPLY_OP_FAILED;
+		recon_refusal_release(&out->ops[k].refusal);
+		out->ops[k].refusal = refusals[0];
+		memset(&refusals[0], 0, sizeof(refusals[0]));
+		if (out->ops[k].refusal.kind == RECON_OK)
+			out->ops[k].refusal.kind = RECON_BROKER_ERROR;
+		if (io->progress != NULL)
+			io->progress(io->hook_ctx, out->node, &out->ops[k]);
+		fail_at(out, k);
+		goto done;
+	}
+	for (j = 0; j < n; j++) {
+		ao = &out->ops[k + j];
+		recon_refusal_release(&ao->refusal);
+		if (rcs[j] == 0 && !whole) {
+			ao->state = APPLY_OP_DONE;
+			continue;
+		}
+		ao->state = APPLY_OP_FAILED;
+		ao->refusal = refusals[j];
+		memset(&refusals[j], 0, sizeof(refusals[j]));
+		if (ao->refusal.kind == RECON_OK)
+			ao->refusal.kind = RECON_BROKER_ERROR;
+		lost[j] = recon_refusal_reply_lost(&ao->refusal);
+		any_lost |= lost[j];
+		if (!lost[j] && first == (size_t)-1)
+			first = k + j;
+	}
+	if (any_lost) {
+		go_on = lost_batch(io, out, k, end, lost);
+		*created = false; /* that read checked the creates */
+	} else if (first != (size_t)-1) {
+		fail_at(out, first);
+	} else {
+		go_on = true;
+		for (j = k; j < end; j++)
+			*created |= is_create(out->ops[j].op.kind);
+	}
+	for (j = k; j < end && io->progress != NULL; j++)
+		io->progress(io->hook_ctx, out->node, &out->ops[j]);
+done:
+	for (j = 0; j < n; j++)
+		recon_refusal_release(&refusals[j]);
+	free(ops);
+	free(refusals);
+	free(rcs);
+	free(lost);
+	return go_on;
+}
+
 enum apply_ops_result
 apply_run_ops(const struct apply_io *io, struct apply_node *out, size_t from,
     bool defer)
 {
 	struct apply_op *ao;
-	bool unverified = false, lost;
-	size_t k;
+	bool unverified = false, lost, created;
+	size_t k, end;
 
 	for (k = from; k < out->nops; k++) {
 		ao = &out->ops[k];
@@ -300,6 +525,17 @@ apply_run_ops(const struct apply_io *io, struct apply_node *out, size_t from,
 			if (!verify_creates(io, out, k))
 				return APPLY_OPS_FAILED;
 			unverified = false;
+		}
+		end = io->exec_batch != NULL ? apply_batch_end(out->ops,
+		                                   out->nops, k, io->batch_max)
+		                             : k + 1;
+		if (end - k > 1) {
+			created = unverified;
+			if (!run_batch(io, out, k, end, &created))
+				return APPLY_OPS_FAILED;
+			unverified = created;
+			k = end - 1;
+			continue;
 		}
 		lost = false;
 		if (io->exec(io->ctx, out->node, &ao->op, &ao->refusal) < 0) {

@@ -244,5 +244,12 @@ void live_nodes_read(void *ctx, const char *const *names, size_t n,
 /* Run op on node (one POST). 0, or -1 with *refusal classified. */
 int live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
     struct recon_refusal *refusal);
+/* Run ops[0..n) on node in one bulk POST (apply_io's exec_batch): rcs[i]
+ * 0, or -1 with refusals[i] classified; -1 when the request failed as a
+ * whole (every refusals[i] then that failure). Safe to call for
+ * different nodes at once. */
+int live_nodes_exec_batch(void *ctx, const char *node,
+    const struct recon_op *ops, size_t n, int *rcs,
+    struct recon_refusal *refusals);
 
 #endif

@@ -1,7 +1,8 @@
 /* reconcile/live/nodes.c: the nodes of one apply: snapshots read through
  * the Jolokia client, one bulk POST per node, several nodes at once (as
- * plan reads), and one POST per operation, so that a failure is known
- * before the next operation is sent (ADR-0084 decision 3). */
+ * plan reads), and the operations of one node in one POST each, alone or
+ * as a batch apply made of independent ones (reconcile/apply/operations.c:
+ * what depends on a batch's outcome is sent after it, in another POST). */
 #include "live-int.h"
 
 #include <stdlib.h>
@@ -148,64 +149,114 @@ build(struct live_bulk *b, const char *broker, const char *version,
 	return -1;
 }
 
-int
-live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
-    struct recon_refusal *refusal)
+/* Where node i's operations go: its url, or an HA node's member the last
+ * read found live; the rest from live->http. */
+static void
+node_conf(const struct live_nodes *live, size_t i,
+    struct live_jolokia_conf *conf)
 {
-	struct live_nodes *live = ctx;
-	struct live_jolokia_conf conf;
-	struct live_bulk b;
-	size_t i = target_index(live, node);
-	int rc = -1;
-
-	memset(&b, 0, sizeof(b));
-	if (i == (size_t)-1 || live->brokers[i] == NULL) {
-		refusal->kind = RECON_UNREACHABLE;
-		refusal->text =
-		    xstrdup("the node was not read before the operation");
-		return -1;
-	}
-	memset(&conf, 0, sizeof(conf));
-	conf.url = live->targets[i].url;
-	conf.userpass = live->targets[i].userpass;
+	memset(conf, 0, sizeof(*conf));
+	conf->url = live->targets[i].url;
+	conf->userpass = live->targets[i].userpass;
 	if (live->targets[i].nmembers > 0) {
 		/* an HA node: the member the last read found live */
-		conf.url = live->targets[i].members[live->live_member[i]].url;
-		conf.userpass =
+		conf->url = live->targets[i].members[live->live_member[i]].url;
+		conf->userpass =
 		    live->targets[i].members[live->live_member[i]].userpass;
 	}
-	conf.origin = live->http->origin;
-	conf.ca_file = live->http->ca_file;
-	conf.cert_file = live->http->cert_file;
-	conf.key_pem = live->http->key_pem;
-	conf.connect_timeout_ms = live->http->connect_timeout_ms;
-	conf.timeout_ms = live->http->timeout_ms;
-	conf.max_response = live->http->max_response;
-	conf.tick = live->http->tick;
-	switch (build(&b, live->brokers[i], live->versions[i], op)) {
+	conf->origin = live->http->origin;
+	conf->ca_file = live->http->ca_file;
+	conf->cert_file = live->http->cert_file;
+	conf->key_pem = live->http->key_pem;
+	conf->connect_timeout_ms = live->http->connect_timeout_ms;
+	conf->timeout_ms = live->http->timeout_ms;
+	conf->max_response = live->http->max_response;
+	conf->tick = live->http->tick;
+}
+
+/* Append op to b; 0, or -1 with *refusal set (nothing appended). */
+static int
+build_op(struct live_bulk *b, const struct live_nodes *live, size_t i,
+    const struct recon_op *op, struct recon_refusal *refusal)
+{
+	switch (build(b, live->brokers[i], live->versions[i], op)) {
 	case 0:
-		break;
+		return 0;
 	case -2:
 		refusal->kind = RECON_UNSUPPORTED_VERSION;
 		refusal->text = xasprintf(
 		    "updateDivert is not sent to Artemis %s: its only updateDivert is the positional one, which journals the divert without its address (the broker then fails to start); plan again",
 		    live->versions[i] != NULL ? live->versions[i] : "?");
-		goto done;
+		return -1;
 	default:
 		refusal->kind = RECON_BAD_RESPONSE;
 		refusal->text =
 		    xstrdup("the plan's operation lacks its configuration");
+		return -1;
+	}
+}
+
+int
+live_nodes_exec(void *ctx, const char *node, const struct recon_op *op,
+    struct recon_refusal *refusal)
+{
+	int rc = 0;
+
+	if (live_nodes_exec_batch(ctx, node, op, 1, &rc, refusal) < 0)
+		return -1;
+	return rc;
+}
+
+/* One bulk POST of ops[0..n): Jolokia runs its elements in order, each
+ * with its own status (a refused one does not stop the next), so each
+ * operation's outcome is its element's. An operation that cannot be
+ * built (it lacks its configuration, an updateDivert the release must
+ * not get) is refused before anything is sent: the whole request is then
+ * not sent, every operation refused with that reason (apply batches only
+ * operations of one kind of one plan, built alike). */
+int
+live_nodes_exec_batch(void *ctx, const char *node, const struct recon_op *ops,
+    size_t n, int *rcs, struct recon_refusal *refusals)
+{
+	struct live_nodes *live = ctx;
+	struct live_jolokia_conf conf;
+	struct recon_refusal whole = {0};
+	struct live_bulk b;
+	size_t i = target_index(live, node), j;
+	int rc = -1;
+
+	memset(&b, 0, sizeof(b));
+	for (j = 0; j < n; j++)
+		rcs[j] = -1;
+	if (i == (size_t)-1 || live->brokers[i] == NULL) {
+		whole.kind = RECON_UNREACHABLE;
+		whole.text =
+		    xstrdup("the node was not read before the operation");
 		goto done;
 	}
-	if (live_jolokia_post(&conf, &b, refusal) < 0)
+	node_conf(live, i, &conf);
+	for (j = 0; j < n; j++)
+		if (build_op(&b, live, i, &ops[j], &whole) < 0)
+			goto done;
+	if (live_jolokia_post(&conf, &b, &whole) < 0)
 		goto done;
-	if (b.results[0].refusal.kind != RECON_OK) {
-		*refusal = b.results[0].refusal;
-		memset(&b.results[0].refusal, 0, sizeof(b.results[0].refusal));
-		goto done;
+	for (j = 0; j < n; j++) {
+		if (b.results[j].refusal.kind == RECON_OK) {
+			rcs[j] = 0;
+			continue;
+		}
+		refusals[j] = b.results[j].refusal;
+		memset(&b.results[j].refusal, 0, sizeof(b.results[j].refusal));
 	}
 	rc = 0;
 done:
+	if (rc < 0)
+		for (j = 0; j < n; j++) {
+			refusals[j] = whole;
+			refusals[j].text =
+			    whole.text != NULL ? xstrdup(whole.text) : NULL;
+		}
+	recon_refusal_release(&whole);
 	live_bulk_release(&b);
 	return rc;
 }

@@ -15,6 +15,10 @@ RULE: fail:OP[:NAME]   a request that execs OP (e.g. destroyDivert) -- on the
       hold:OP:NAME:FILE  such a request waits until FILE exists (at most
                        60 s), then is forwarded: the test acts on the
                        broker between apply's check and its call
+      hold-any:OP:NAME:FILE  as hold, for a request any of whose elements
+                       (a bulk apply sent as one batch) execs OP on NAME:
+                       its first argument, or the "name" of a JSON one
+                       (createQueue(java.lang.String) takes the queue's JSON)
       hold-req:N:FILE  the N-th request through this proxy (1-based, any
                        kind: reads too) waits until FILE exists (at most
                        60 s), then is forwarded: a test kills apply there,
@@ -39,8 +43,8 @@ $OPPROXY_PORT when set: a proxy started again in the place of one stopped),
 writes it to PORTFILE, appends one line per request to LOGFILE:
 `<forward|fail|stall|hold|drop|lost-...> <operation or read> <first
 argument>`. Runs until killed.
-With $OPPROXY_ARGS_LOG set, every exec also appends `<operation>\t<its
-arguments as JSON>` there (the whole argument list: a positional overload's
+With $OPPROXY_ARGS_LOG set, every exec element of a request (each of a
+batch's) also appends `<operation>\t<its arguments as JSON>` there (the whole argument list: a positional overload's
 settings, as sent).
 """
 import http.client
@@ -63,7 +67,7 @@ def parse_rule(r):
     kept last; hold-req is [hold-req, N, FILE]."""
     if r.startswith("hold-req:"):
         return r.split(":", 2)
-    if r.startswith("hold:"):
+    if r.startswith("hold:") or r.startswith("hold-any:"):
         return r.split(":", 3)
     if r.startswith("lost-status:"):
         _, n, rest = r.split(":", 2)
@@ -96,14 +100,46 @@ def describe(body):
     op = el.get("operation", "?").split("(")[0]
     args = el.get("arguments") or [""]
     if os.environ.get("OPPROXY_ARGS_LOG"):
+        # every exec element: apply sends creates and changes in batches
+        els = req if isinstance(req, list) else [req]
         with LOCK:
             with open(os.environ["OPPROXY_ARGS_LOG"], "a") as f:
-                f.write("%s\t%s\n" % (op, json.dumps(args, sort_keys=True)))
+                for e in els:
+                    if isinstance(e, dict) and e.get("type") == "exec":
+                        f.write("%s\t%s\n" % (
+                            e.get("operation", "?").split("(")[0],
+                            json.dumps(e.get("arguments") or [""],
+                                       sort_keys=True)))
     return op, str(args[0])
 
 
-def rule_for(op, name):
+def element_names(body):
+    """(operation, name) of every exec element of a request."""
+    try:
+        req = json.loads(body or b"null")
+    except ValueError:
+        return []
+    out = []
+    for el in req if isinstance(req, list) else [req]:
+        if not isinstance(el, dict) or el.get("type") != "exec":
+            continue
+        args = el.get("arguments") or [""]
+        name = str(args[0])
+        if name.startswith("{"):
+            try:
+                name = str(json.loads(name).get("name", name))
+            except ValueError:
+                pass
+        out.append((el.get("operation", "?").split("(")[0], name))
+    return out
+
+
+def rule_for(op, name, body=None):
     for r in RULES:
+        if r[0] == "hold-any":
+            if (r[1], r[2]) in element_names(body):
+                return ["hold"] + r[1:]
+            continue
         if r[1] == op and (len(r) < 3 or r[2] is None or r[2] == name):
             return r
     return ["forward"]
@@ -119,7 +155,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(n)
         op, name = describe(body)
-        rule = rule_for(op, name)
+        rule = rule_for(op, name, body)
         with LOCK:
             COUNT[0] += 1
             seq = COUNT[0]
