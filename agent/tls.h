@@ -52,7 +52,7 @@ struct agent_tls {
 	    "the largest reply one broker read may send\n"                     \
 	    "(default 256MiB; 512KiB, 64MiB, 1GiB ...)",                       \
 	    NULL},                                                             \
-	[(first) + 4] = {"timeout", '\0', "S",                                  \
+	[(first) + 4] = {"timeout", '\0', "S",                                 \
 	    "total time of one request to a broker, in\n"                      \
 	    "seconds (default 30, at most 3600)",                              \
 	    NULL}

@@ -31,7 +31,7 @@ struct json_doc;
  * never cut short): Artemis 2.44's Jolokia took a 20 MB bulk of 40,000
  * reads; a plan's read by name of 100,000 queues is about 38 MB. */
 #define LIVE_JOLOKIA_MAX_REQUEST ((size_t)64 * 1024 * 1024)
-#define LIVE_JOLOKIA_MAX_TEXT     2000 /* bytes of broker text kept */
+#define LIVE_JOLOKIA_MAX_TEXT    2000 /* bytes of broker text kept */
 /* bytes of one string of a reply (an address-settings JSON, a stack
  * trace): a reply is read as it arrives, never whole */
 #define LIVE_JOLOKIA_MAX_STRING ((size_t)16 * 1024 * 1024)

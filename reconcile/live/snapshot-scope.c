@@ -156,7 +156,6 @@ live_read_got_release(struct live_got *g)
 	memset(g, 0, sizeof(*g));
 }
 
-
 bool
 live_read_exact(const struct live_scope *scope, size_t queues_hint)
 {

@@ -292,7 +292,8 @@ static void
 test_jolokia_bulk__request_over_the_bound_unsent(void **state)
 {
 	struct live_jolokia_conf conf = {.url = "http://127.0.0.1:9/jolokia",
-	    .connect_timeout_ms = 2000, .timeout_ms = 2000};
+	    .connect_timeout_ms = 2000,
+	    .timeout_ms = 2000};
 	struct recon_refusal out = {0};
 	struct live_bulk b = {0}, small = {0};
 	size_t len = 1024 * 1024, i;
