@@ -182,6 +182,24 @@ put_ref(struct jsonw *w, const char *def)
 	jsonw_key_str(w, "$ref", ref);
 }
 
+/* A list field of f: unique items of the $defs entry def, or null. */
+static void
+put_list(struct jsonw *w, const struct decl_field *f, const char *def)
+{
+	jsonw_key(w, "items");
+	jsonw_obj_begin(w);
+	put_ref(w, def);
+	jsonw_obj_end(w);
+	if (f->max_items > 0)
+		jsonw_key_int(w, "maxItems", (int64_t)f->max_items);
+	jsonw_key(w, "type");
+	jsonw_arr_begin(w);
+	jsonw_str(w, "array");
+	jsonw_str(w, "null");
+	jsonw_arr_end(w);
+	jsonw_key_bool(w, "uniqueItems", true);
+}
+
 static void
 put_enum(struct jsonw *w, const char *(*name)(int), int n)
 {
@@ -392,18 +410,7 @@ put_field(struct jsonw *w, const struct decl_field *f)
 		jsonw_arr_end(w);
 		break;
 	case DECL_FIELD_NAME_LIST:
-		jsonw_key(w, "items");
-		jsonw_obj_begin(w);
-		put_ref(w, DEF_NAME);
-		jsonw_obj_end(w);
-		if (f->max_items > 0)
-			jsonw_key_int(w, "maxItems", (int64_t)f->max_items);
-		jsonw_key(w, "type");
-		jsonw_arr_begin(w);
-		jsonw_str(w, "array");
-		jsonw_str(w, "null");
-		jsonw_arr_end(w);
-		jsonw_key_bool(w, "uniqueItems", true);
+		put_list(w, f, DEF_NAME);
 		break;
 	case DECL_FIELD_OUTER:
 		break; /* any value */
@@ -432,18 +439,7 @@ put_field(struct jsonw *w, const struct decl_field *f)
 		jsonw_arr_end(w);
 		break;
 	case DECL_FIELD_ROLES:
-		jsonw_key(w, "items");
-		jsonw_obj_begin(w);
-		put_ref(w, DEF_ROLE);
-		jsonw_obj_end(w);
-		if (f->max_items > 0)
-			jsonw_key_int(w, "maxItems", (int64_t)f->max_items);
-		jsonw_key(w, "type");
-		jsonw_arr_begin(w);
-		jsonw_str(w, "array");
-		jsonw_str(w, "null");
-		jsonw_arr_end(w);
-		jsonw_key_bool(w, "uniqueItems", true);
+		put_list(w, f, DEF_ROLE);
 		break;
 	case DECL_FIELD_DELIM:
 		jsonw_key_int(w, "maxLength", 1);

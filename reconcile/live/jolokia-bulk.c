@@ -398,9 +398,9 @@ read_element(struct live_bulk *b, size_t i, struct jsonr *r, enum jsonr_tok t,
 	return rc == 0 && t == JSONR_OBJ_END ? 0 : -1;
 }
 
-/* The reset results of b, before a reply is read. */
+/* b's results released and allocated again, empty. */
 static void
-results_reset(struct live_bulk *b, long http_status)
+results_fresh(struct live_bulk *b)
 {
 	size_t i;
 
@@ -409,6 +409,27 @@ results_reset(struct live_bulk *b, long http_status)
 			recon_refusal_release(&b->results[i].refusal);
 	free(b->results);
 	b->results = xcalloc(b->n + 1, sizeof(*b->results));
+}
+
+void
+live_bulk_fail_all(struct live_bulk *b, const struct recon_refusal *out)
+{
+	size_t i;
+
+	results_fresh(b);
+	for (i = 0; i < b->n; i++) {
+		b->results[i].refusal.kind = out->kind;
+		b->results[i].refusal.text = xstrdup(out->text);
+	}
+}
+
+/* The reset results of b, before a reply is read. */
+static void
+results_reset(struct live_bulk *b, long http_status)
+{
+	size_t i;
+
+	results_fresh(b);
 	if (b->docs != NULL)
 		for (i = 0; i <= b->n; i++)
 			json_doc_free(b->docs[i]);

@@ -151,23 +151,6 @@ read_reply(void *p)
 	return NULL;
 }
 
-/* Every result of b refused as *out is. */
-static void
-fail_all(struct live_bulk *b, const struct recon_refusal *out)
-{
-	size_t i;
-
-	if (b->results != NULL)
-		for (i = 0; i < b->n; i++)
-			recon_refusal_release(&b->results[i].refusal);
-	free(b->results);
-	b->results = xcalloc(b->n + 1, sizeof(*b->results));
-	for (i = 0; i < b->n; i++) {
-		b->results[i].refusal.kind = out->kind;
-		b->results[i].refusal.text = xstrdup(out->text);
-	}
-}
-
 /* Turn the answer (or its absence) into b's results and *out; x: its
  * reader, joined. */
 static void
@@ -197,7 +180,7 @@ finish(struct live_bulk *b, const struct http_response *resp,
 		                            : "the reply is too large");
 	else
 		out->text = xstrdup(resp->error != NULL ? resp->error : "");
-	fail_all(b, out);
+	live_bulk_fail_all(b, out);
 }
 
 /* A bulk whose body outgrew LIVE_JOLOKIA_MAX_REQUEST (its buffer dropped
@@ -212,7 +195,7 @@ refuse_unsent(struct live_bulk *b, struct recon_refusal *out)
 	    "the request (%zu operations) would be larger than %zu MiB, "
 	    "the most one POST to a broker carries; nothing was sent",
 	    b->n, LIVE_JOLOKIA_MAX_REQUEST / ((size_t)1024 * 1024));
-	fail_all(b, out);
+	live_bulk_fail_all(b, out);
 }
 
 void

@@ -106,6 +106,9 @@ struct live_bulk {
 };
 
 void live_bulk_release(struct live_bulk *b); /* leaves it zeroed */
+/* Every element of b refused as *out is (its kind, a copy of its text):
+ * a request never sent or never answered. */
+void live_bulk_fail_all(struct live_bulk *b, const struct recon_refusal *out);
 
 /* Append a `read` of attrs (nattrs == 0: every attribute). mbean may be a
  * pattern (contains '*' or '?'): its reply is {mbean: {attr: value}} and
